@@ -1,0 +1,60 @@
+//! What the engine asks the person (a permission request) and what the person answers.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+/// Rules that "Yes, and don't ask again" would save, and the settings file they would go to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct RuleSuggestion {
+    /// Allow rules, e.g. `Bash(npm run test *)`.
+    pub rules: Vec<String>,
+    /// The settings file they are written to.
+    pub destination: String,
+}
+
+/// A question to the person: may this tool call run?
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ApprovalRequest {
+    /// Unique per request; the answer names it.
+    pub id: String,
+    pub session_id: String,
+    pub tool_use_id: String,
+    pub tool_name: String,
+    #[ts(type = "unknown")]
+    pub input: Value,
+    /// One line saying what the call would do.
+    pub title: String,
+    /// Why the engine asks (the rule, mode or check that led to the question).
+    pub reason: String,
+    pub suggestion: Option<RuleSuggestion>,
+}
+
+/// The person's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalChoice {
+    /// Run it this once.
+    Allow,
+    /// Run it and save the suggested rules.
+    AllowAlways,
+    /// Do not run it.
+    Deny,
+}
+
+/// The answer to one [`ApprovalRequest`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ApprovalAnswer {
+    pub request_id: String,
+    pub choice: ApprovalChoice,
+    /// An optional message passed to the agent with a refusal.
+    pub message: Option<String>,
+}
+
+impl ApprovalAnswer {
+    /// A plain answer without a message.
+    pub fn new(request_id: impl Into<String>, choice: ApprovalChoice) -> Self {
+        Self { request_id: request_id.into(), choice, message: None }
+    }
+}

@@ -1,0 +1,149 @@
+//! Session events: everything the UI (or a `stream-json` consumer) is told about a running session.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::{ApprovalRequest, PermissionDecision, PermissionMode, RenderHints};
+
+/// Token usage of a model response or of a whole session.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct Usage {
+    #[ts(type = "number")]
+    pub input_tokens: u64,
+    #[ts(type = "number")]
+    pub output_tokens: u64,
+    #[ts(type = "number")]
+    pub cache_creation_input_tokens: u64,
+    #[ts(type = "number")]
+    pub cache_read_input_tokens: u64,
+}
+
+impl Usage {
+    /// Adds another usage figure to this one.
+    pub fn add(&mut self, other: &Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+        self.cache_creation_input_tokens += other.cache_creation_input_tokens;
+        self.cache_read_input_tokens += other.cache_read_input_tokens;
+    }
+}
+
+/// Where a tool call is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolCallStatus {
+    Queued,
+    WaitingForApproval,
+    Executing,
+    Completed,
+}
+
+/// How a tool call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolOutcome {
+    Success,
+    Error,
+    Denied,
+    Cancelled,
+}
+
+/// Why a turn ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnStopReason {
+    EndTurn,
+    MaxTokens,
+    MaxTurns,
+    Refusal,
+    Interrupted,
+    Error,
+}
+
+/// Facts about a session shown in the window's header and status bar.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct SessionInfo {
+    pub session_id: String,
+    /// Absolute path of the project folder.
+    pub cwd: String,
+    /// The folder's name.
+    pub folder_name: String,
+    pub model: String,
+    pub mode: PermissionMode,
+    /// Set when no model can be reached yet (e.g. no API key): what the user should do.
+    pub setup_hint: Option<String>,
+}
+
+/// One thing that happened in a session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SessionEvent {
+    /// The user sent a prompt; a turn begins.
+    TurnStarted { prompt: String },
+    /// Assistant text streamed in.
+    TextDelta { text: String },
+    /// Assistant thinking streamed in.
+    ThinkingDelta { text: String },
+    /// A tool_use block began streaming (its input is not complete yet).
+    ToolCallStarted { tool_use_id: String, name: String },
+    /// A tool_use block is complete: its input is known.
+    ToolCallInput {
+        tool_use_id: String,
+        name: String,
+        #[ts(type = "unknown")]
+        input: Value,
+        hints: RenderHints,
+    },
+    /// The call moved to a new state.
+    ToolCallStatusChanged { tool_use_id: String, status: ToolCallStatus },
+    /// The permission engine decided about the call.
+    ToolCallDecision { tool_use_id: String, decision: PermissionDecision },
+    /// Progress output of a running call (e.g. a line of shell output).
+    ToolCallProgress { tool_use_id: String, text: String },
+    /// The call ended; `content` is what the model is given.
+    ToolCallResult {
+        tool_use_id: String,
+        outcome: ToolOutcome,
+        content: String,
+        /// Tool-specific structured data for the UI (e.g. a patch).
+        #[ts(type = "unknown")]
+        detail: Option<Value>,
+    },
+    /// The engine waits for the person's answer.
+    ApprovalRequested { request: ApprovalRequest },
+    /// The request was answered (or withdrawn).
+    ApprovalResolved { request_id: String },
+    /// A model request failed and will be retried after `wait_ms`.
+    Retrying {
+        attempt: u32,
+        #[ts(type = "number")]
+        wait_ms: u64,
+        reason: String,
+    },
+    /// Usage after a model response, cumulative for the session.
+    UsageUpdated { turn: Usage, session: Usage, cost_usd: f64 },
+    /// The turn ended.
+    TurnEnded { stop_reason: TurnStopReason },
+    /// Something went wrong; the message is for the person.
+    Error { message: String },
+    /// Information for the person that is not an error.
+    Notice { message: String },
+}
+
+/// An event with its session and position.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct EventEnvelope {
+    pub session_id: String,
+    /// Increases by one per event within a session.
+    #[ts(type = "number")]
+    pub seq: u64,
+    pub event: SessionEvent,
+}
+
+/// What crosses into the webview at once: the events of one flush interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct EventBatch {
+    pub events: Vec<EventEnvelope>,
+}

@@ -1,0 +1,16 @@
+//! The data contract between the engine and the user interface: session events, approval requests and answers,
+//! permission modes and decisions, and the render hints tools give the transcript. Everything here is plain data
+//! (serde + schemars + ts-rs); TypeScript types are generated into `ui/src/generated/protocol.ts`.
+
+mod approval;
+mod events;
+mod permission;
+mod render;
+pub mod typescript;
+
+pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, RuleSuggestion};
+pub use events::{
+    EventBatch, EventEnvelope, SessionEvent, SessionInfo, ToolCallStatus, ToolOutcome, TurnStopReason, Usage,
+};
+pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
+pub use render::{RenderHints, ToolKind};

@@ -1,0 +1,45 @@
+//! Renders the TypeScript declarations of every protocol type into one file, `ui/src/generated/protocol.ts`.
+
+use ts_rs::{Config, TS};
+
+use crate::*;
+
+/// The header written at the top of the generated file.
+const HEADER: &str = "// Generated from crates/protocol by `cargo run -p tandem-protocol --bin gen-ts`. Do not edit.\n";
+
+fn decl<T: TS>(cfg: &Config) -> String {
+    format!("export {}\n", T::decl(cfg))
+}
+
+/// The whole generated file.
+pub fn render() -> String {
+    let cfg = Config::default();
+    let parts = [
+        decl::<PermissionMode>(&cfg),
+        decl::<DecisionBehavior>(&cfg),
+        decl::<PermissionDecision>(&cfg),
+        decl::<ToolKind>(&cfg),
+        decl::<RenderHints>(&cfg),
+        decl::<RuleSuggestion>(&cfg),
+        decl::<ApprovalRequest>(&cfg),
+        decl::<ApprovalChoice>(&cfg),
+        decl::<ApprovalAnswer>(&cfg),
+        decl::<Usage>(&cfg),
+        decl::<ToolCallStatus>(&cfg),
+        decl::<ToolOutcome>(&cfg),
+        decl::<TurnStopReason>(&cfg),
+        decl::<SessionInfo>(&cfg),
+        decl::<SessionEvent>(&cfg),
+        decl::<EventEnvelope>(&cfg),
+        decl::<EventBatch>(&cfg),
+    ];
+    let mut out = String::from(HEADER);
+    for part in parts {
+        out.push('\n');
+        out.push_str(&part);
+    }
+    out
+}
+
+/// Path of the generated file relative to the workspace root.
+pub const GENERATED_PATH: &str = "ui/src/generated/protocol.ts";
