@@ -1,0 +1,88 @@
+// The webview's only door to the Rust side: typed wrappers around Tauri commands, the per-session
+// event channel and the app-level events. No other module imports @tauri-apps/api/core or /event.
+import { Channel, invoke } from '@tauri-apps/api/core';
+import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import type {
+  ApprovalAnswer,
+  EventBatch,
+  PermissionMode,
+  SessionInfo,
+} from './generated/protocol';
+
+/** What the app knows at start: the folder from the command line, if any, and recent folders. */
+export type AppState = {
+  folder: string | null;
+  recent: string[];
+  version: string;
+};
+
+/** The shape of every rejected command (see src-tauri/error.rs). */
+export type IpcError = { code: string; message: string };
+
+export function isIpcError(value: unknown): value is IpcError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>).code === 'string' &&
+    typeof (value as Record<string, unknown>).message === 'string'
+  );
+}
+
+/** A human-readable message for anything a command rejected with. */
+export function errorMessage(error: unknown): string {
+  if (isIpcError(error)) return error.message;
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  return 'Unknown error';
+}
+
+export function appState(): Promise<AppState> {
+  return invoke<AppState>('app_state');
+}
+
+/** Shows the native folder picker; null when the user cancelled. */
+export function pickFolder(): Promise<string | null> {
+  return invoke<string | null>('pick_folder');
+}
+
+/**
+ * Opens a folder and creates a session on it. Every event of that session arrives as an
+ * `EventBatch` on `onBatch`, possibly before this promise resolves.
+ */
+export function openSession(
+  path: string,
+  onBatch: (batch: EventBatch) => void,
+): Promise<SessionInfo> {
+  const onEvent = new Channel<EventBatch>(onBatch);
+  return invoke<SessionInfo>('open_session', { path, onEvent });
+}
+
+/** Resolves when the turn has started; its events stream on the session's channel. */
+export function sendPrompt(sessionId: string, prompt: string): Promise<void> {
+  return invoke<void>('send_prompt', { sessionId, prompt });
+}
+
+export function answerApproval(sessionId: string, answer: ApprovalAnswer): Promise<void> {
+  return invoke<void>('answer_approval', { sessionId, answer });
+}
+
+/** Stops the running turn. */
+export function interrupt(sessionId: string): Promise<void> {
+  return invoke<void>('interrupt', { sessionId });
+}
+
+export function setMode(sessionId: string, mode: PermissionMode): Promise<void> {
+  return invoke<void>('set_mode', { sessionId, mode });
+}
+
+/** File ▸ Open Folder… / Open Recent chose a folder. */
+export function onOpenFolder(handler: (path: string) => void): Promise<UnlistenFn> {
+  return listen<{ path: string }>('tandem://open-folder', (event) => handler(event.payload.path));
+}
+
+/** File ▸ New Session: a new session on the current folder. */
+export function onNewSession(handler: () => void): Promise<UnlistenFn> {
+  return listen('tandem://new-session', () => handler());
+}
+
+export type { UnlistenFn };

@@ -1,0 +1,321 @@
+// Table tests of the transcript reducer: each case folds a list of events and checks the result.
+import { describe, expect, it } from 'vitest';
+import type { EventEnvelope, SessionEvent, Usage } from '../generated/protocol';
+import { approvalRequest, envelopes, hints, readCall, SESSION } from '../test/events';
+import { applyEvent, applyEvents } from './reduce';
+import { emptyTranscript, type Transcript, type TranscriptItem } from './transcript';
+
+function fold(events: readonly SessionEvent[]): Transcript {
+  return applyEvents(emptyTranscript(), envelopes(events));
+}
+
+/** A compact picture of the items, for readable expectations. */
+function shapes(state: Transcript): string[] {
+  return state.items.map((item: TranscriptItem) => {
+    switch (item.kind) {
+      case 'user':
+      case 'assistant':
+      case 'thinking':
+        return `${item.kind}:${item.text}`;
+      case 'tool':
+        return `tool:${item.call.name}:${item.call.status}:${item.call.result?.outcome ?? '-'}`;
+      case 'error':
+      case 'notice':
+        return `${item.kind}:${item.message}`;
+      case 'retry':
+        return `retry:${item.attempt}:${item.waitMs}`;
+      case 'turn_end':
+        return `turn_end:${item.stopReason}`;
+    }
+  });
+}
+
+const usage = (input: number, output: number): Usage => ({
+  input_tokens: input,
+  output_tokens: output,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+});
+
+describe('item folding', () => {
+  const cases: { name: string; events: SessionEvent[]; items: string[] }[] = [
+    { name: 'nothing', events: [], items: [] },
+    {
+      name: 'a prompt becomes a user item',
+      events: [{ type: 'turn_started', prompt: 'hello' }],
+      items: ['user:hello'],
+    },
+    {
+      name: 'text deltas append to one block',
+      events: [
+        { type: 'turn_started', prompt: 'p' },
+        { type: 'text_delta', text: 'Hel' },
+        { type: 'text_delta', text: 'lo ' },
+        { type: 'text_delta', text: 'world' },
+      ],
+      items: ['user:p', 'assistant:Hello world'],
+    },
+    {
+      name: 'thinking and text are separate blocks',
+      events: [
+        { type: 'thinking_delta', text: 'hmm' },
+        { type: 'thinking_delta', text: '...' },
+        { type: 'text_delta', text: 'Answer' },
+      ],
+      items: ['thinking:hmm...', 'assistant:Answer'],
+    },
+    {
+      name: 'a tool call between texts splits them',
+      events: [
+        { type: 'text_delta', text: 'Let me look.' },
+        ...readCall('t1', 'a.rs'),
+        { type: 'text_delta', text: 'Found it.' },
+      ],
+      items: ['assistant:Let me look.', 'tool:Read:completed:success', 'assistant:Found it.'],
+    },
+    {
+      name: 'status changes do not split text',
+      events: [
+        { type: 'tool_call_started', tool_use_id: 't1', name: 'Read' },
+        { type: 'text_delta', text: 'a' },
+        { type: 'tool_call_status_changed', tool_use_id: 't1', status: 'executing' },
+        { type: 'text_delta', text: 'b' },
+      ],
+      items: ['tool:Read:executing:-', 'assistant:ab'],
+    },
+    {
+      name: 'errors and notices are items',
+      events: [
+        { type: 'notice', message: 'Compacted the conversation' },
+        { type: 'error', message: 'Rate limited' },
+      ],
+      items: ['notice:Compacted the conversation', 'error:Rate limited'],
+    },
+    {
+      name: 'consecutive retries show as one line',
+      events: [
+        { type: 'retrying', attempt: 1, wait_ms: 1000, reason: 'overloaded' },
+        { type: 'retrying', attempt: 2, wait_ms: 3000, reason: 'overloaded' },
+        { type: 'text_delta', text: 'ok' },
+        { type: 'retrying', attempt: 1, wait_ms: 500, reason: 'overloaded' },
+      ],
+      items: ['retry:2:3000', 'assistant:ok', 'retry:1:500'],
+    },
+    {
+      name: 'a normal end adds nothing, an interruption is shown',
+      events: [
+        { type: 'turn_started', prompt: 'a' },
+        { type: 'turn_ended', stop_reason: 'end_turn' },
+        { type: 'turn_started', prompt: 'b' },
+        { type: 'turn_ended', stop_reason: 'interrupted' },
+      ],
+      items: ['user:a', 'user:b', 'turn_end:interrupted'],
+    },
+    {
+      name: 'events of an unknown tool create it',
+      events: [{ type: 'tool_call_progress', tool_use_id: 'x', text: 'out' }],
+      items: ['tool:unknown:queued:-'],
+    },
+  ];
+  it.each(cases)('$name', ({ events, items }) => {
+    expect(shapes(fold(events))).toEqual(items);
+  });
+});
+
+describe('tool calls', () => {
+  it('collects name, input, hints, status, decision, progress and result', () => {
+    const state = fold([
+      { type: 'tool_call_started', tool_use_id: 't1', name: 'Bash' },
+      {
+        type: 'tool_call_input',
+        tool_use_id: 't1',
+        name: 'Bash',
+        input: { command: 'ls' },
+        hints: hints('shell', 'Run ls'),
+      },
+      { type: 'tool_call_status_changed', tool_use_id: 't1', status: 'waiting_for_approval' },
+      {
+        type: 'tool_call_decision',
+        tool_use_id: 't1',
+        decision: { decision: 'allow', reason: 'user allowed', rule: null, source: null },
+      },
+      { type: 'tool_call_status_changed', tool_use_id: 't1', status: 'executing' },
+      { type: 'tool_call_progress', tool_use_id: 't1', text: 'a\n' },
+      { type: 'tool_call_progress', tool_use_id: 't1', text: 'b\n' },
+      { type: 'tool_call_result', tool_use_id: 't1', outcome: 'error', content: 'exit 1', detail: { code: 1 } },
+    ]);
+    expect(state.items).toHaveLength(1);
+    const item = state.items[0];
+    if (item?.kind !== 'tool') throw new Error('expected a tool item');
+    expect(item.key).toBe('tool:t1');
+    expect(item.call).toEqual({
+      id: 't1',
+      name: 'Bash',
+      input: { command: 'ls' },
+      hints: hints('shell', 'Run ls'),
+      status: 'completed',
+      decision: { decision: 'allow', reason: 'user allowed', rule: null, source: null },
+      progress: 'a\nb\n',
+      result: { outcome: 'error', content: 'exit 1', detail: { code: 1 } },
+    });
+    expect(state.toolIndex).toEqual({ t1: 0 });
+  });
+
+  it('keeps parallel calls apart by tool_use_id', () => {
+    const state = fold([
+      { type: 'tool_call_started', tool_use_id: 'a', name: 'Read' },
+      { type: 'tool_call_started', tool_use_id: 'b', name: 'Grep' },
+      { type: 'tool_call_result', tool_use_id: 'b', outcome: 'success', content: 'B', detail: null },
+      { type: 'tool_call_result', tool_use_id: 'a', outcome: 'denied', content: 'A', detail: null },
+    ]);
+    expect(shapes(state)).toEqual(['tool:Read:completed:denied', 'tool:Grep:completed:success']);
+  });
+
+  it('replaces only the changed item object', () => {
+    const before = fold([...readCall('a', 'x'), { type: 'tool_call_started', tool_use_id: 'b', name: 'Read' }]);
+    const after = applyEvent(before, {
+      session_id: SESSION,
+      seq: before.lastSeq + 1,
+      event: { type: 'tool_call_status_changed', tool_use_id: 'b', status: 'executing' },
+    });
+    expect(after.items[0]).toBe(before.items[0]);
+    expect(after.items[1]).not.toBe(before.items[1]);
+    expect(before.items[1]).toMatchObject({ call: { status: 'queued' } });
+  });
+});
+
+describe('approvals', () => {
+  const cases: { name: string; events: SessionEvent[]; pending: string[] }[] = [
+    {
+      name: 'a request is pending',
+      events: [{ type: 'approval_requested', request: approvalRequest('r1', 't1') }],
+      pending: ['r1'],
+    },
+    {
+      name: 'requests queue in order',
+      events: [
+        { type: 'approval_requested', request: approvalRequest('r1', 't1') },
+        { type: 'approval_requested', request: approvalRequest('r2', 't2') },
+      ],
+      pending: ['r1', 'r2'],
+    },
+    {
+      name: 'a resolved request goes away',
+      events: [
+        { type: 'approval_requested', request: approvalRequest('r1', 't1') },
+        { type: 'approval_requested', request: approvalRequest('r2', 't2') },
+        { type: 'approval_resolved', request_id: 'r1' },
+      ],
+      pending: ['r2'],
+    },
+    {
+      name: 'the same request twice is kept once',
+      events: [
+        { type: 'approval_requested', request: approvalRequest('r1', 't1') },
+        { type: 'approval_requested', request: approvalRequest('r1', 't1') },
+      ],
+      pending: ['r1'],
+    },
+    {
+      name: 'resolving an unknown request changes nothing',
+      events: [
+        { type: 'approval_requested', request: approvalRequest('r1', 't1') },
+        { type: 'approval_resolved', request_id: 'zz' },
+      ],
+      pending: ['r1'],
+    },
+  ];
+  it.each(cases)('$name', ({ events, pending }) => {
+    expect(fold(events).approvals.map((request) => request.id)).toEqual(pending);
+  });
+});
+
+describe('turn state and usage', () => {
+  const cases: { name: string; events: SessionEvent[]; running: boolean; stop: string | null }[] = [
+    { name: 'idle at first', events: [], running: false, stop: null },
+    { name: 'running after turn_started', events: [{ type: 'turn_started', prompt: 'x' }], running: true, stop: null },
+    {
+      name: 'idle after turn_ended',
+      events: [
+        { type: 'turn_started', prompt: 'x' },
+        { type: 'turn_ended', stop_reason: 'max_tokens' },
+      ],
+      running: false,
+      stop: 'max_tokens',
+    },
+    {
+      name: 'a new turn clears the last stop reason',
+      events: [
+        { type: 'turn_ended', stop_reason: 'error' },
+        { type: 'turn_started', prompt: 'again' },
+      ],
+      running: true,
+      stop: null,
+    },
+  ];
+  it.each(cases)('$name', ({ events, running, stop }) => {
+    const state = fold(events);
+    expect(state.running).toBe(running);
+    expect(state.lastStopReason).toBe(stop);
+  });
+
+  it('keeps the latest usage and cost', () => {
+    const state = fold([
+      { type: 'usage_updated', turn: usage(10, 5), session: usage(10, 5), cost_usd: 0.01 },
+      { type: 'usage_updated', turn: usage(20, 7), session: usage(30, 12), cost_usd: 0.03 },
+    ]);
+    expect(state.usage).toEqual({ turn: usage(20, 7), session: usage(30, 12), costUsd: 0.03 });
+  });
+});
+
+describe('ordering and duplicates', () => {
+  const text = (seq: number, t: string, session = SESSION): EventEnvelope => ({
+    session_id: session,
+    seq,
+    event: { type: 'text_delta', text: t },
+  });
+
+  const cases: { name: string; batches: EventEnvelope[][]; text: string; lastSeq: number }[] = [
+    { name: 'one batch', batches: [[text(0, 'a'), text(1, 'b')]], text: 'ab', lastSeq: 1 },
+    { name: 'two batches', batches: [[text(0, 'a')], [text(1, 'b'), text(2, 'c')]], text: 'abc', lastSeq: 2 },
+    {
+      name: 'a batch repeated across a boundary',
+      batches: [[text(0, 'a'), text(1, 'b')], [text(1, 'b'), text(2, 'c')]],
+      text: 'abc',
+      lastSeq: 2,
+    },
+    { name: 'a duplicate within a batch', batches: [[text(0, 'a'), text(0, 'a'), text(1, 'b')]], text: 'ab', lastSeq: 1 },
+    { name: 'an old batch replayed', batches: [[text(5, 'x')], [text(3, 'y'), text(4, 'z')]], text: 'x', lastSeq: 5 },
+    { name: 'gaps in seq are fine', batches: [[text(3, 'a'), text(10, 'b')]], text: 'ab', lastSeq: 10 },
+    {
+      name: 'another session is ignored',
+      batches: [[text(0, 'a')], [text(1, 'b', 'other')], [text(1, 'c')]],
+      text: 'ac',
+      lastSeq: 1,
+    },
+  ];
+  it.each(cases)('$name', ({ batches, text: expected, lastSeq }) => {
+    const state = batches.reduce(applyEvents, emptyTranscript());
+    expect(shapes(state)).toEqual([`assistant:${expected}`]);
+    expect(state.lastSeq).toBe(lastSeq);
+  });
+
+  it('returns the same object when nothing applies', () => {
+    const state = fold([{ type: 'text_delta', text: 'a' }]);
+    expect(applyEvents(state, [text(0, 'again')])).toBe(state);
+    expect(applyEvents(state, [])).toBe(state);
+  });
+
+  it('adopts the session id of the first event unless one is given', () => {
+    expect(fold([{ type: 'text_delta', text: 'a' }]).sessionId).toBe(SESSION);
+    const fixed = applyEvents(emptyTranscript('mine'), [text(0, 'a')]);
+    expect(fixed.items).toHaveLength(0);
+  });
+
+  it('does not mutate its input', () => {
+    const before = fold([{ type: 'turn_started', prompt: 'p' }, { type: 'text_delta', text: 'a' }]);
+    const snapshot = JSON.stringify(before);
+    applyEvents(before, envelopes([{ type: 'text_delta', text: 'b' }, ...readCall('t', 'f')], 2));
+    expect(JSON.stringify(before)).toBe(snapshot);
+  });
+});

@@ -1,0 +1,162 @@
+// The pure transcript reducer: folds a session's `EventEnvelope`s into a `Transcript`.
+// Events are applied in `seq` order; anything at or below the last seen `seq` (a duplicate or a
+// replay across a batch boundary) and anything from another session is ignored.
+import type { EventEnvelope, SessionEvent } from '../generated/protocol';
+import type { ToolCall, Transcript, TranscriptItem } from './transcript';
+
+/** A mutable working copy of a transcript, used while one batch is applied. */
+type Draft = {
+  state: Transcript;
+  items: TranscriptItem[];
+  toolIndex: Record<string, number>;
+};
+
+/** Folds a batch of envelopes into the transcript; returns the same object when nothing applied. */
+export function applyEvents(state: Transcript, envelopes: readonly EventEnvelope[]): Transcript {
+  let draft: Draft | null = null;
+  for (const envelope of envelopes) {
+    const current: Transcript = draft ? draft.state : state;
+    if (current.sessionId !== null && envelope.session_id !== current.sessionId) continue;
+    if (envelope.seq <= current.lastSeq) continue;
+    if (!draft) {
+      draft = { state: { ...state }, items: state.items.slice(), toolIndex: { ...state.toolIndex } };
+      draft.state.items = draft.items;
+      draft.state.toolIndex = draft.toolIndex;
+    }
+    draft.state.sessionId = envelope.session_id;
+    draft.state.lastSeq = envelope.seq;
+    applyOne(draft, envelope.event, String(envelope.seq));
+  }
+  return draft ? draft.state : state;
+}
+
+/** Folds one envelope. */
+export function applyEvent(state: Transcript, envelope: EventEnvelope): Transcript {
+  return applyEvents(state, [envelope]);
+}
+
+function applyOne(draft: Draft, event: SessionEvent, key: string): void {
+  const { state, items } = draft;
+  switch (event.type) {
+    case 'turn_started':
+      state.running = true;
+      state.lastStopReason = null;
+      items.push({ kind: 'user', key, text: event.prompt });
+      return;
+    case 'text_delta':
+    case 'thinking_delta': {
+      const kind = event.type === 'text_delta' ? 'assistant' : 'thinking';
+      const last = items[items.length - 1];
+      if (last && last.kind === kind) {
+        items[items.length - 1] = { ...last, text: last.text + event.text };
+      } else {
+        items.push({ kind, key, text: event.text });
+      }
+      return;
+    }
+    case 'tool_call_started':
+      updateTool(draft, event.tool_use_id, event.name, (call) => call);
+      return;
+    case 'tool_call_input':
+      updateTool(draft, event.tool_use_id, event.name, (call) => ({
+        ...call,
+        name: event.name,
+        input: event.input,
+        hints: event.hints,
+      }));
+      return;
+    case 'tool_call_status_changed':
+      updateTool(draft, event.tool_use_id, null, (call) => ({ ...call, status: event.status }));
+      return;
+    case 'tool_call_decision':
+      updateTool(draft, event.tool_use_id, null, (call) => ({ ...call, decision: event.decision }));
+      return;
+    case 'tool_call_progress':
+      updateTool(draft, event.tool_use_id, null, (call) => ({
+        ...call,
+        progress: call.progress + event.text,
+      }));
+      return;
+    case 'tool_call_result':
+      updateTool(draft, event.tool_use_id, null, (call) => ({
+        ...call,
+        status: 'completed',
+        result: { outcome: event.outcome, content: event.content, detail: event.detail },
+      }));
+      return;
+    case 'approval_requested':
+      if (!state.approvals.some((request) => request.id === event.request.id)) {
+        state.approvals = [...state.approvals, event.request];
+      }
+      return;
+    case 'approval_resolved':
+      if (state.approvals.some((request) => request.id === event.request_id)) {
+        state.approvals = state.approvals.filter((request) => request.id !== event.request_id);
+      }
+      return;
+    case 'retrying': {
+      const item: TranscriptItem = {
+        kind: 'retry',
+        key,
+        attempt: event.attempt,
+        waitMs: event.wait_ms,
+        reason: event.reason,
+      };
+      // Consecutive retries of one request show as one line that counts up.
+      const last = items[items.length - 1];
+      if (last && last.kind === 'retry') items[items.length - 1] = { ...item, key: last.key };
+      else items.push(item);
+      return;
+    }
+    case 'usage_updated':
+      state.usage = { turn: event.turn, session: event.session, costUsd: event.cost_usd };
+      return;
+    case 'turn_ended':
+      state.running = false;
+      state.lastStopReason = event.stop_reason;
+      if (event.stop_reason !== 'end_turn') {
+        items.push({ kind: 'turn_end', key, stopReason: event.stop_reason });
+      }
+      return;
+    case 'error':
+      items.push({ kind: 'error', key, message: event.message });
+      return;
+    case 'notice':
+      items.push({ kind: 'notice', key, message: event.message });
+      return;
+    default:
+      assertNever(event);
+  }
+}
+
+/** Applies `change` to a tool call, creating the call (at the end) when it is new. */
+function updateTool(
+  draft: Draft,
+  id: string,
+  name: string | null,
+  change: (call: ToolCall) => ToolCall,
+): void {
+  const index = draft.toolIndex[id];
+  const existing = index === undefined ? undefined : draft.items[index];
+  if (index !== undefined && existing && existing.kind === 'tool') {
+    draft.items[index] = { ...existing, call: change(existing.call) };
+    return;
+  }
+  const call: ToolCall = {
+    id,
+    name: name ?? 'unknown',
+    input: null,
+    hints: null,
+    status: 'queued',
+    decision: null,
+    progress: '',
+    result: null,
+  };
+  draft.toolIndex[id] = draft.items.length;
+  draft.items.push({ kind: 'tool', key: `tool:${id}`, call: change(call) });
+}
+
+function assertNever(value: never): void {
+  // A newer engine may send event types this UI does not know yet: ignore them.
+  void value;
+}

@@ -1,0 +1,78 @@
+// The transcript model the UI renders: what a session has shown so far, built by folding its events
+// (see reduce.ts). Plain immutable data; an item object is replaced whenever it changes.
+import type {
+  ApprovalRequest,
+  PermissionDecision,
+  RenderHints,
+  ToolCallStatus,
+  ToolOutcome,
+  TurnStopReason,
+  Usage,
+} from '../generated/protocol';
+
+export type ToolResult = {
+  outcome: ToolOutcome;
+  content: string;
+  /** Tool-specific structured data (e.g. a patch). */
+  detail: unknown;
+};
+
+export type ToolCall = {
+  /** The model's tool_use_id. */
+  id: string;
+  name: string;
+  /** Null until the input block is complete. */
+  input: unknown;
+  hints: RenderHints | null;
+  status: ToolCallStatus;
+  decision: PermissionDecision | null;
+  /** Progress text so far (e.g. shell output), appended. */
+  progress: string;
+  result: ToolResult | null;
+};
+
+export type TranscriptItem =
+  | { kind: 'user'; key: string; text: string }
+  | { kind: 'assistant'; key: string; text: string }
+  | { kind: 'thinking'; key: string; text: string }
+  | { kind: 'tool'; key: string; call: ToolCall }
+  | { kind: 'error'; key: string; message: string }
+  | { kind: 'notice'; key: string; message: string }
+  | { kind: 'retry'; key: string; attempt: number; waitMs: number; reason: string }
+  /** A turn that ended other than normally (interrupted, max tokens, ...). */
+  | { kind: 'turn_end'; key: string; stopReason: TurnStopReason };
+
+export type UsageTotals = {
+  turn: Usage;
+  session: Usage;
+  costUsd: number;
+};
+
+export type Transcript = {
+  /** Events of any other session are ignored once this is set. */
+  sessionId: string | null;
+  /** Highest `seq` folded in; events at or below it are duplicates. */
+  lastSeq: number;
+  items: readonly TranscriptItem[];
+  /** tool_use_id → index of its item in `items`. */
+  toolIndex: Readonly<Record<string, number>>;
+  /** Approval requests not yet resolved, oldest first. */
+  approvals: readonly ApprovalRequest[];
+  /** Whether a turn is running. */
+  running: boolean;
+  usage: UsageTotals | null;
+  lastStopReason: TurnStopReason | null;
+};
+
+export function emptyTranscript(sessionId: string | null = null): Transcript {
+  return {
+    sessionId,
+    lastSeq: -1,
+    items: [],
+    toolIndex: {},
+    approvals: [],
+    running: false,
+    usage: null,
+    lastStopReason: null,
+  };
+}

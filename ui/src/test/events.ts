@@ -1,0 +1,51 @@
+// Builders of protocol events for tests: envelopes with increasing `seq`, and typical tool calls.
+import type {
+  ApprovalRequest,
+  EventEnvelope,
+  RenderHints,
+  SessionEvent,
+  ToolKind,
+} from '../generated/protocol';
+
+export const SESSION = 's-test';
+
+/** Wraps events in envelopes of one session, numbered from `firstSeq`. */
+export function envelopes(events: readonly SessionEvent[], firstSeq = 0): EventEnvelope[] {
+  return events.map((event, index) => ({ session_id: SESSION, seq: firstSeq + index, event }));
+}
+
+export function hints(kind: ToolKind, title: string, collapsible = false): RenderHints {
+  return { kind, title, collapsible };
+}
+
+/** The events of a complete, successful read-only tool call. */
+export function readCall(id: string, path: string, kind: ToolKind = 'read'): SessionEvent[] {
+  const name = kind === 'read' ? 'Read' : kind === 'search' ? 'Grep' : 'Glob';
+  return [
+    { type: 'tool_call_started', tool_use_id: id, name },
+    {
+      type: 'tool_call_input',
+      tool_use_id: id,
+      name,
+      input: { file_path: path },
+      hints: hints(kind, `${name} ${path}`, true),
+    },
+    { type: 'tool_call_status_changed', tool_use_id: id, status: 'executing' },
+    { type: 'tool_call_result', tool_use_id: id, outcome: 'success', content: `contents of ${path}`, detail: null },
+  ];
+}
+
+export function approvalRequest(id: string, toolUseId: string, withSuggestion = true): ApprovalRequest {
+  return {
+    id,
+    session_id: SESSION,
+    tool_use_id: toolUseId,
+    tool_name: 'Bash',
+    input: { command: 'npm run test', description: 'Run the tests' },
+    title: 'Run npm run test',
+    reason: 'No rule allows Bash(npm run test) in default mode',
+    suggestion: withSuggestion
+      ? { rules: ['Bash(npm run test *)'], destination: '.claude/settings.local.json' }
+      : null,
+  };
+}

@@ -1,0 +1,38 @@
+// Vitest setup for jsdom: jest-dom matchers, cleanup between tests, Tauri mocks cleared, and the
+// layout facts jsdom lacks that the virtualised transcript needs to render its rows.
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { clearMocks } from '@tauri-apps/api/mocks';
+import { afterEach } from 'vitest';
+
+afterEach(() => {
+  cleanup();
+  clearMocks();
+});
+
+// jsdom has no layout: give scroll containers a viewport so the virtualiser renders rows.
+Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+  configurable: true,
+  get() {
+    return 800;
+  },
+});
+Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
+  configurable: true,
+  get() {
+    return 1000;
+  },
+});
+
+if (!('ResizeObserver' in window)) {
+  class NoopResizeObserver {
+    observe(): void {}
+    unobserve(): void {}
+    disconnect(): void {}
+  }
+  Object.defineProperty(window, 'ResizeObserver', { value: NoopResizeObserver });
+}
+
+if (!Element.prototype.scrollTo) {
+  Element.prototype.scrollTo = function scrollTo(): void {};
+}
