@@ -1,1 +1,17 @@
-//! Tandem engine.
+//! Tandem's engine: everything that is not GUI. Tools and their registry, the permission engine, the tool-call
+//! pipeline, model clients, the query loop and sessions. The desktop app and the command line are thin shells
+//! around [`session::Session`].
+
+pub mod approver;
+pub mod events;
+pub mod exec;
+pub mod model;
+pub mod permission;
+pub mod query;
+pub mod registry;
+pub mod session;
+pub mod tool;
+pub mod tools;
+
+#[cfg(feature = "test-support")]
+pub mod testing;

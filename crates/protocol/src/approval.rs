@@ -55,6 +55,10 @@ pub struct ApprovalAnswer {
 impl ApprovalAnswer {
     /// A plain answer without a message.
     pub fn new(request_id: impl Into<String>, choice: ApprovalChoice) -> Self {
-        Self { request_id: request_id.into(), choice, message: None }
+        Self {
+            request_id: request_id.into(),
+            choice,
+            message: None,
+        }
     }
 }

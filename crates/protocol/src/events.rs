@@ -97,9 +97,15 @@ pub enum SessionEvent {
         hints: RenderHints,
     },
     /// The call moved to a new state.
-    ToolCallStatusChanged { tool_use_id: String, status: ToolCallStatus },
+    ToolCallStatusChanged {
+        tool_use_id: String,
+        status: ToolCallStatus,
+    },
     /// The permission engine decided about the call.
-    ToolCallDecision { tool_use_id: String, decision: PermissionDecision },
+    ToolCallDecision {
+        tool_use_id: String,
+        decision: PermissionDecision,
+    },
     /// Progress output of a running call (e.g. a line of shell output).
     ToolCallProgress { tool_use_id: String, text: String },
     /// The call ended; `content` is what the model is given.
@@ -123,7 +129,11 @@ pub enum SessionEvent {
         reason: String,
     },
     /// Usage after a model response, cumulative for the session.
-    UsageUpdated { turn: Usage, session: Usage, cost_usd: f64 },
+    UsageUpdated {
+        turn: Usage,
+        session: Usage,
+        cost_usd: f64,
+    },
     /// The turn ended.
     TurnEnded { stop_reason: TurnStopReason },
     /// Something went wrong; the message is for the person.

@@ -10,7 +10,8 @@ pub mod typescript;
 
 pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, RuleSuggestion};
 pub use events::{
-    EventBatch, EventEnvelope, SessionEvent, SessionInfo, ToolCallStatus, ToolOutcome, TurnStopReason, Usage,
+    EventBatch, EventEnvelope, SessionEvent, SessionInfo, ToolCallStatus, ToolOutcome,
+    TurnStopReason, Usage,
 };
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind};

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// How the permission engine treats calls that no rule decides (spec/permissions.md §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema, TS,
+)]
 #[serde(rename_all = "camelCase")]
 pub enum PermissionMode {
     /// Read-only tools inside the working directories run; everything else asks.
@@ -86,7 +88,12 @@ pub struct PermissionDecision {
 impl PermissionDecision {
     /// A decision not made by a rule.
     pub fn new(decision: DecisionBehavior, reason: impl Into<String>) -> Self {
-        Self { decision, reason: reason.into(), rule: None, source: None }
+        Self {
+            decision,
+            reason: reason.into(),
+            rule: None,
+            source: None,
+        }
     }
 
     /// A decision made by `rule` from `source`.
@@ -96,6 +103,11 @@ impl PermissionDecision {
         rule: impl Into<String>,
         source: impl Into<String>,
     ) -> Self {
-        Self { decision, reason: reason.into(), rule: Some(rule.into()), source: Some(source.into()) }
+        Self {
+            decision,
+            reason: reason.into(),
+            rule: Some(rule.into()),
+            source: Some(source.into()),
+        }
     }
 }

@@ -1,0 +1,245 @@
+//! The pipeline one tool call goes through: find → abort check → schema → validate → backfill → permission
+//! decision → ask the person → call → result block.
+
+use serde_json::Value;
+use tandem_protocol::{
+    ApprovalChoice, ApprovalRequest, DecisionBehavior, RenderHints, SessionEvent, ToolCallStatus,
+    ToolKind, ToolOutcome,
+};
+use tokio_util::sync::CancellationToken;
+
+use super::ToolRuntime;
+use crate::model::{ContentBlock, ToolResultContent};
+use crate::permission::{CallView, decide};
+use crate::tool::{ContextModifier, ProgressSink, ToolContext, ToolError};
+
+/// How one call ended.
+#[derive(Debug, Clone)]
+pub struct ToolCallOutcome {
+    /// The `tool_result` block for the model.
+    pub block: ContentBlock,
+    pub outcome: ToolOutcome,
+    /// A context change the tool asked for (only honoured for calls that are not concurrency-safe).
+    pub context_modifier: Option<ContextModifier>,
+}
+
+fn result_block(id: &str, content: ToolResultContent, is_error: bool) -> ContentBlock {
+    ContentBlock::ToolResult {
+        tool_use_id: id.to_string(),
+        content,
+        is_error,
+    }
+}
+
+/// Emits the final event and builds the outcome of a call that did not run (or failed).
+fn finish_without_output(
+    rt: &ToolRuntime,
+    id: &str,
+    outcome: ToolOutcome,
+    message: String,
+) -> ToolCallOutcome {
+    rt.events.emit(SessionEvent::ToolCallResult {
+        tool_use_id: id.to_string(),
+        outcome,
+        content: message.clone(),
+        detail: None,
+    });
+    rt.events.emit(SessionEvent::ToolCallStatusChanged {
+        tool_use_id: id.to_string(),
+        status: ToolCallStatus::Completed,
+    });
+    ToolCallOutcome {
+        block: result_block(id, ToolResultContent::Text(message), true),
+        outcome,
+        context_modifier: None,
+    }
+}
+
+fn status(rt: &ToolRuntime, id: &str, status: ToolCallStatus) {
+    rt.events.emit(SessionEvent::ToolCallStatusChanged {
+        tool_use_id: id.to_string(),
+        status,
+    });
+}
+
+/// Runs one tool_use through the whole pipeline. Every call gets exactly one result, whatever happens.
+pub async fn run_tool_use(
+    rt: &ToolRuntime,
+    id: &str,
+    name: &str,
+    input: &Value,
+    cancel: &CancellationToken,
+) -> ToolCallOutcome {
+    let generic_hints = RenderHints {
+        kind: ToolKind::Other,
+        title: name.to_string(),
+        collapsible: false,
+    };
+    let Some(tool) = rt.pool.find(name) else {
+        rt.events.emit(SessionEvent::ToolCallInput {
+            tool_use_id: id.to_string(),
+            name: name.to_string(),
+            input: input.clone(),
+            hints: generic_hints,
+        });
+        return finish_without_output(
+            rt,
+            id,
+            ToolOutcome::Error,
+            format!("Error: No such tool available: {name}"),
+        );
+    };
+    if cancel.is_cancelled() {
+        return finish_without_output(
+            rt,
+            id,
+            ToolOutcome::Cancelled,
+            "The tool call was cancelled before it started.".into(),
+        );
+    }
+    let events = rt.events.clone();
+    let progress_id = id.to_string();
+    let ctx = ToolContext {
+        cwd: rt.cwd.clone(),
+        working_dirs: rt.permission_context().working_dirs.clone(),
+        file_state: rt.file_state.clone(),
+        cancel: cancel.child_token(),
+        progress: ProgressSink::new(move |text| {
+            events.emit(SessionEvent::ToolCallProgress {
+                tool_use_id: progress_id.clone(),
+                text,
+            })
+        }),
+        tool_use_id: id.to_string(),
+    };
+    let prepared = match tool.prepare(input) {
+        Ok(p) => p,
+        Err(message) => {
+            rt.events.emit(SessionEvent::ToolCallInput {
+                tool_use_id: id.to_string(),
+                name: name.to_string(),
+                input: input.clone(),
+                hints: generic_hints,
+            });
+            return finish_without_output(rt, id, ToolOutcome::Error, message);
+        }
+    };
+    let mut observable = input.clone();
+    tool.backfill_observable_input(&mut observable, &ctx);
+    let hints = prepared.render_hints(&ctx);
+    rt.events.emit(SessionEvent::ToolCallInput {
+        tool_use_id: id.to_string(),
+        name: tool.name().to_string(),
+        input: observable.clone(),
+        hints: hints.clone(),
+    });
+    if let Err(message) = prepared.validate(&ctx).await {
+        return finish_without_output(rt, id, ToolOutcome::Error, message);
+    }
+
+    let permissions = rt.permission_context();
+    let subject = prepared.permission_subject(&ctx);
+    let decision = decide(
+        &permissions,
+        &CallView {
+            tool_name: tool.name(),
+            input: &observable,
+            subject: &subject,
+            read_only: prepared.is_read_only(),
+        },
+    );
+    rt.events.emit(SessionEvent::ToolCallDecision {
+        tool_use_id: id.to_string(),
+        decision: decision.clone(),
+    });
+    match decision.decision {
+        DecisionBehavior::Allow => {}
+        DecisionBehavior::Deny => {
+            return finish_without_output(
+                rt,
+                id,
+                ToolOutcome::Denied,
+                format!(
+                    "Permission to use {} was denied: {}",
+                    tool.name(),
+                    decision.reason
+                ),
+            );
+        }
+        DecisionBehavior::Ask => {
+            status(rt, id, ToolCallStatus::WaitingForApproval);
+            let request = ApprovalRequest {
+                id: uuid::Uuid::new_v4().to_string(),
+                session_id: rt.session_id.clone(),
+                tool_use_id: id.to_string(),
+                tool_name: tool.name().to_string(),
+                input: observable.clone(),
+                title: hints.title.clone(),
+                reason: decision.reason.clone(),
+                suggestion: None,
+            };
+            let request_id = request.id.clone();
+            rt.events.emit(SessionEvent::ApprovalRequested {
+                request: request.clone(),
+            });
+            let answer = tokio::select! {
+                answer = rt.approver.ask(request) => Some(answer),
+                _ = cancel.cancelled() => None,
+            };
+            rt.events
+                .emit(SessionEvent::ApprovalResolved { request_id });
+            match answer {
+                None => {
+                    return finish_without_output(
+                        rt,
+                        id,
+                        ToolOutcome::Cancelled,
+                        "The user interrupted before answering the permission request.".into(),
+                    );
+                }
+                Some(answer) if answer.choice == ApprovalChoice::Deny => {
+                    let mut message = format!(
+                        "The user doesn't want to proceed with this tool use. The tool use was rejected ({}).",
+                        decision.reason
+                    );
+                    if let Some(note) = answer.message.filter(|m| !m.trim().is_empty()) {
+                        message.push_str(&format!(" The user said: {note}"));
+                    }
+                    return finish_without_output(rt, id, ToolOutcome::Denied, message);
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    status(rt, id, ToolCallStatus::Executing);
+    let result = tokio::select! {
+        result = prepared.call(&ctx) => result,
+        _ = ctx.cancel.cancelled(), if tool.interrupt_behavior() == crate::tool::InterruptBehavior::Cancel => Err(ToolError::Cancelled),
+    };
+    match result {
+        Ok(output) => {
+            rt.events.emit(SessionEvent::ToolCallResult {
+                tool_use_id: id.to_string(),
+                outcome: ToolOutcome::Success,
+                content: output.content.as_text(),
+                detail: output.detail.clone(),
+            });
+            status(rt, id, ToolCallStatus::Completed);
+            ToolCallOutcome {
+                block: result_block(id, output.content, false),
+                outcome: ToolOutcome::Success,
+                context_modifier: output.context_modifier,
+            }
+        }
+        Err(ToolError::Cancelled) => finish_without_output(
+            rt,
+            id,
+            ToolOutcome::Cancelled,
+            "The tool call was interrupted by the user.".into(),
+        ),
+        Err(ToolError::ToModel(message)) => {
+            finish_without_output(rt, id, ToolOutcome::Error, message)
+        }
+    }
+}

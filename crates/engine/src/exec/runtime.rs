@@ -1,0 +1,42 @@
+//! What the tool-call pipeline needs from its session: tools, permissions, the approval door and the event sink.
+
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use crate::approver::Approver;
+use crate::events::EventSink;
+use crate::permission::PermissionContext;
+use crate::registry::ToolPool;
+use crate::tool::FileStateStore;
+
+/// The session-wide state the pipeline runs calls against.
+#[derive(Clone)]
+pub struct ToolRuntime {
+    pub session_id: String,
+    pub cwd: PathBuf,
+    pub pool: ToolPool,
+    /// The current permission context; replaced (never mutated) when it changes.
+    pub permissions: Arc<RwLock<Arc<PermissionContext>>>,
+    pub approver: Arc<dyn Approver>,
+    pub events: Arc<dyn EventSink>,
+    pub file_state: Arc<FileStateStore>,
+}
+
+impl ToolRuntime {
+    /// The permission context in force now.
+    pub fn permission_context(&self) -> Arc<PermissionContext> {
+        match self.permissions.read() {
+            Ok(ctx) => Arc::clone(&ctx),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        }
+    }
+
+    /// Replaces the permission context.
+    pub fn set_permission_context(&self, ctx: PermissionContext) {
+        let mut slot = match self.permissions.write() {
+            Ok(slot) => slot,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        *slot = Arc::new(ctx);
+    }
+}

@@ -1,0 +1,266 @@
+//! Folds Anthropic SSE events into [`ModelEvent`]s and the finished assistant [`Message`].
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use tandem_protocol::Usage;
+
+use super::{ContentBlock, Message, ModelError, ModelEvent, Role, StopReason};
+
+/// A content block being streamed.
+#[derive(Debug)]
+enum Partial {
+    Text(String),
+    Thinking {
+        thinking: String,
+        signature: String,
+    },
+    RedactedThinking(String),
+    ToolUse {
+        id: String,
+        name: String,
+        json: String,
+        done: Option<Value>,
+    },
+    /// A block type this client does not know; ignored.
+    Unknown,
+}
+
+/// Assembler state for one message.
+#[derive(Debug, Default)]
+pub struct StreamAssembler {
+    blocks: BTreeMap<u64, Partial>,
+    usage: Usage,
+    stop_reason: Option<StopReason>,
+    started: bool,
+    finished: bool,
+}
+
+fn parse_usage(v: &Value, usage: &mut Usage) {
+    let get = |k: &str| v.get(k).and_then(Value::as_u64);
+    if let Some(n) = get("input_tokens") {
+        usage.input_tokens = n;
+    }
+    if let Some(n) = get("output_tokens") {
+        usage.output_tokens = n;
+    }
+    if let Some(n) = get("cache_creation_input_tokens") {
+        usage.cache_creation_input_tokens = n;
+    }
+    if let Some(n) = get("cache_read_input_tokens") {
+        usage.cache_read_input_tokens = n;
+    }
+}
+
+fn index_of(v: &Value) -> Result<u64, ModelError> {
+    v.get("index")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| ModelError::Protocol("a content block event has no index".into()))
+}
+
+fn str_field(v: &Value, key: &str) -> String {
+    v.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+impl StreamAssembler {
+    /// Whether `message_stop` was seen.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Handles one SSE event; returns the model events it completes.
+    pub fn handle(&mut self, event: &str, data: &str) -> Result<Vec<ModelEvent>, ModelError> {
+        if event == "ping" || (event.is_empty() && data.is_empty()) {
+            return Ok(vec![]);
+        }
+        let v: Value = serde_json::from_str(data).map_err(|e| {
+            ModelError::Protocol(format!("event {event:?} carried invalid JSON: {e}"))
+        })?;
+        let kind = if event.is_empty() {
+            v.get("type").and_then(Value::as_str).unwrap_or_default()
+        } else {
+            event
+        };
+        let mut out = Vec::new();
+        match kind {
+            "message_start" => {
+                self.started = true;
+                if let Some(u) = v.pointer("/message/usage") {
+                    parse_usage(u, &mut self.usage);
+                }
+            }
+            "content_block_start" => {
+                let index = index_of(&v)?;
+                let block = v.get("content_block").cloned().unwrap_or(Value::Null);
+                let partial = match block.get("type").and_then(Value::as_str) {
+                    Some("text") => Partial::Text(str_field(&block, "text")),
+                    Some("thinking") => Partial::Thinking {
+                        thinking: str_field(&block, "thinking"),
+                        signature: str_field(&block, "signature"),
+                    },
+                    Some("redacted_thinking") => {
+                        Partial::RedactedThinking(str_field(&block, "data"))
+                    }
+                    Some("tool_use") => {
+                        let id = str_field(&block, "id");
+                        let name = str_field(&block, "name");
+                        if id.is_empty() || name.is_empty() {
+                            return Err(ModelError::Protocol(
+                                "a tool_use block has no id or name".into(),
+                            ));
+                        }
+                        out.push(ModelEvent::ToolUseStarted {
+                            id: id.clone(),
+                            name: name.clone(),
+                        });
+                        Partial::ToolUse {
+                            id,
+                            name,
+                            json: String::new(),
+                            done: None,
+                        }
+                    }
+                    _ => Partial::Unknown,
+                };
+                if let Partial::Text(t) = &partial
+                    && !t.is_empty()
+                {
+                    out.push(ModelEvent::TextDelta(t.clone()));
+                }
+                self.blocks.insert(index, partial);
+            }
+            "content_block_delta" => {
+                let index = index_of(&v)?;
+                let delta = v.get("delta").cloned().unwrap_or(Value::Null);
+                let block = self.blocks.get_mut(&index).ok_or_else(|| {
+                    ModelError::Protocol(format!("a delta for block {index}, which never started"))
+                })?;
+                match (delta.get("type").and_then(Value::as_str), block) {
+                    (Some("text_delta"), Partial::Text(text)) => {
+                        let piece = str_field(&delta, "text");
+                        text.push_str(&piece);
+                        out.push(ModelEvent::TextDelta(piece));
+                    }
+                    (Some("input_json_delta"), Partial::ToolUse { json, .. }) => {
+                        json.push_str(
+                            delta
+                                .get("partial_json")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default(),
+                        );
+                    }
+                    (Some("thinking_delta"), Partial::Thinking { thinking, .. }) => {
+                        let piece = str_field(&delta, "thinking");
+                        thinking.push_str(&piece);
+                        out.push(ModelEvent::ThinkingDelta(piece));
+                    }
+                    (Some("signature_delta"), Partial::Thinking { signature, .. }) => {
+                        *signature = str_field(&delta, "signature");
+                    }
+                    _ => {}
+                }
+            }
+            "content_block_stop" => {
+                let index = index_of(&v)?;
+                if let Some(Partial::ToolUse {
+                    id,
+                    name,
+                    json,
+                    done,
+                }) = self.blocks.get_mut(&index)
+                {
+                    let input = if json.trim().is_empty() {
+                        Value::Object(Default::default())
+                    } else {
+                        serde_json::from_str(json).map_err(|e| {
+                            ModelError::Protocol(format!(
+                                "the input of tool call {id} ({name}) is not valid JSON: {e}"
+                            ))
+                        })?
+                    };
+                    *done = Some(input.clone());
+                    out.push(ModelEvent::ToolUseComplete {
+                        id: id.clone(),
+                        name: name.clone(),
+                        input,
+                    });
+                }
+            }
+            "message_delta" => {
+                if let Some(reason) = v.pointer("/delta/stop_reason").filter(|r| !r.is_null()) {
+                    self.stop_reason = serde_json::from_value(reason.clone()).ok();
+                }
+                if let Some(u) = v.get("usage") {
+                    parse_usage(u, &mut self.usage);
+                }
+            }
+            "message_stop" => {
+                self.finished = true;
+                out.push(self.complete()?);
+            }
+            "error" => {
+                let kind = v
+                    .pointer("/error/type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("error")
+                    .to_string();
+                let message = v
+                    .pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                return Err(ModelError::Stream { kind, message });
+            }
+            _ => {}
+        }
+        Ok(out)
+    }
+
+    fn complete(&mut self) -> Result<ModelEvent, ModelError> {
+        if !self.started {
+            return Err(ModelError::Protocol(
+                "message_stop before message_start".into(),
+            ));
+        }
+        let mut content = Vec::new();
+        for (index, block) in std::mem::take(&mut self.blocks) {
+            match block {
+                Partial::Text(text) => content.push(ContentBlock::Text { text }),
+                Partial::Thinking {
+                    thinking,
+                    signature,
+                } => content.push(ContentBlock::Thinking {
+                    thinking,
+                    signature,
+                }),
+                Partial::RedactedThinking(data) => {
+                    content.push(ContentBlock::RedactedThinking { data })
+                }
+                Partial::ToolUse {
+                    id,
+                    name,
+                    done: Some(input),
+                    ..
+                } => content.push(ContentBlock::ToolUse { id, name, input }),
+                Partial::ToolUse { id, .. } => {
+                    return Err(ModelError::Protocol(format!(
+                        "tool call {id} (block {index}) never completed"
+                    )));
+                }
+                Partial::Unknown => {}
+            }
+        }
+        let stop_reason = self.stop_reason.unwrap_or(StopReason::EndTurn);
+        Ok(ModelEvent::MessageComplete {
+            message: Message {
+                role: Role::Assistant,
+                content,
+            },
+            stop_reason,
+            usage: self.usage,
+        })
+    }
+}

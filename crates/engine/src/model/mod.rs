@@ -1,0 +1,33 @@
+//! Models: the [`Model`] trait (a request in, a stream of [`ModelEvent`]s out), the Anthropic Messages client, its
+//! configuration and retry policy (spec/model-protocol.md).
+
+mod anthropic;
+mod anthropic_stream;
+mod config;
+mod error;
+mod retry;
+pub mod sse;
+mod types;
+
+pub use anthropic::AnthropicModel;
+pub use config::{ModelConfig, Provider};
+pub use error::ModelError;
+pub use retry::RetryPolicy;
+pub use types::*;
+
+use futures::stream::BoxStream;
+
+/// A stream of model events for one request.
+pub type ModelStream = BoxStream<'static, Result<ModelEvent, ModelError>>;
+
+/// A language model behind some wire protocol.
+///
+/// Contract: `stream` returns at once; the request is sent when the stream is first polled. The stream yields
+/// [`ModelEvent::Retrying`] before each retry, the message's events in order, and ends after exactly one
+/// [`ModelEvent::MessageComplete`] — or ends with one `Err` (no event follows an error). A tool_use whose block did not
+/// complete is never yielded. Dropping the stream cancels the request.
+pub trait Model: Send + Sync {
+    /// The model name sent in requests.
+    fn model_name(&self) -> &str;
+    fn stream(&self, request: ModelRequest) -> ModelStream;
+}

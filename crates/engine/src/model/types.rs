@@ -1,0 +1,191 @@
+//! Conversation data in the Anthropic Messages shape (the engine's own transcript format), the request the query
+//! loop builds, and the events a model stream yields.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tandem_protocol::Usage;
+
+/// Who said a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+/// An image in a message or a tool result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ImageSource {
+    Base64 { media_type: String, data: String },
+}
+
+/// A block inside a tool result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ResultBlock {
+    Text { text: String },
+    Image { source: ImageSource },
+}
+
+/// The content of a tool result: text, or blocks (text and images).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ToolResultContent {
+    Text(String),
+    Blocks(Vec<ResultBlock>),
+}
+
+impl ToolResultContent {
+    /// The text of the result (images are shown as `[image]`).
+    pub fn as_text(&self) -> String {
+        match self {
+            Self::Text(t) => t.clone(),
+            Self::Blocks(blocks) => blocks
+                .iter()
+                .map(|b| match b {
+                    ResultBlock::Text { text } => text.clone(),
+                    ResultBlock::Image { .. } => "[image]".to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+
+    /// Number of characters the model would read.
+    pub fn len_chars(&self) -> usize {
+        match self {
+            Self::Text(t) => t.chars().count(),
+            Self::Blocks(blocks) => blocks
+                .iter()
+                .map(|b| match b {
+                    ResultBlock::Text { text } => text.chars().count(),
+                    ResultBlock::Image { .. } => 0,
+                })
+                .sum(),
+        }
+    }
+}
+
+/// One block of a message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentBlock {
+    Text {
+        text: String,
+    },
+    Image {
+        source: ImageSource,
+    },
+    Thinking {
+        thinking: String,
+        signature: String,
+    },
+    RedactedThinking {
+        data: String,
+    },
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    ToolResult {
+        tool_use_id: String,
+        content: ToolResultContent,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
+    },
+}
+
+/// One message of the conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    pub content: Vec<ContentBlock>,
+}
+
+impl Message {
+    /// A user message with one text block.
+    pub fn user_text(text: impl Into<String>) -> Self {
+        Self {
+            role: Role::User,
+            content: vec![ContentBlock::Text { text: text.into() }],
+        }
+    }
+
+    /// The `tool_use` blocks of this message.
+    pub fn tool_uses(&self) -> impl Iterator<Item = (&str, &str, &Value)> {
+        self.content.iter().filter_map(|b| match b {
+            ContentBlock::ToolUse { id, name, input } => Some((id.as_str(), name.as_str(), input)),
+            _ => None,
+        })
+    }
+}
+
+/// A tool as the model is told about it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: String,
+    pub input_schema: Value,
+}
+
+/// Why the model stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    EndTurn,
+    ToolUse,
+    MaxTokens,
+    StopSequence,
+    PauseTurn,
+    Refusal,
+}
+
+/// Extended thinking settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThinkingConfig {
+    pub budget_tokens: u32,
+}
+
+/// One request to a model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelRequest {
+    pub model: String,
+    pub max_tokens: u32,
+    /// System prompt blocks; the last one gets a cache breakpoint.
+    pub system: Vec<String>,
+    pub messages: Vec<Message>,
+    /// In cache-stable order; the last one gets a cache breakpoint.
+    pub tools: Vec<ToolSpec>,
+    pub thinking: Option<ThinkingConfig>,
+}
+
+/// What a model stream yields, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelEvent {
+    /// Text streamed into the current text block.
+    TextDelta(String),
+    /// Thinking streamed into the current thinking block.
+    ThinkingDelta(String),
+    /// A tool_use block began (its input is still streaming).
+    ToolUseStarted { id: String, name: String },
+    /// A tool_use block is complete: the executor may start it now.
+    ToolUseComplete {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    /// The model request is being retried after a failure.
+    Retrying {
+        attempt: u32,
+        wait_ms: u64,
+        reason: String,
+    },
+    /// The message is complete.
+    MessageComplete {
+        message: Message,
+        stop_reason: StopReason,
+        usage: Usage,
+    },
+}

@@ -1,0 +1,18 @@
+//! What a tool call asks permission for, as the tool describes it.
+
+use std::path::PathBuf;
+
+/// The thing the permission engine judges for one call. Tools describe themselves; the engine decides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PermissionSubject {
+    /// Nothing beyond the tool itself: only tool-name rules, parameter rules and the mode apply.
+    Tool,
+    /// Reading a path (Read, Glob, Grep): `Read(...)` rules apply.
+    ReadPath(PathBuf),
+    /// Writing a path (Edit, Write, NotebookEdit): `Edit(...)` rules (and the tool's own) apply.
+    WritePath(PathBuf),
+    /// A shell command: `Bash(...)` rules and shell analysis apply.
+    Shell { command: String },
+    /// Fetching a URL: `WebFetch(domain:...)` rules apply.
+    Fetch { url: String },
+}

@@ -1,0 +1,8 @@
+//! The query loop: send the conversation to the model, stream its answer, run the tools it calls, feed the results
+//! back, until the model stops, the turn limit is reached, or the user interrupts.
+
+mod system_prompt;
+mod turn;
+
+pub use system_prompt::build_system_prompt;
+pub use turn::{QueryConfig, QueryError, TurnOutcome, run_turn};

@@ -1,0 +1,80 @@
+//! The tool registry: every built-in tool, filtering, the cache-stable tool pool, and lookup by name or alias.
+
+use std::sync::Arc;
+
+use crate::model::ToolSpec;
+use crate::tool::DynTool;
+use crate::tool::dynamic::Erased;
+use crate::tools;
+
+/// A set of tools, in the order they are offered to the model.
+#[derive(Clone, Default)]
+pub struct ToolPool {
+    tools: Vec<Arc<dyn DynTool>>,
+}
+
+impl std::fmt::Debug for ToolPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.tools.iter().map(|t| t.name()))
+            .finish()
+    }
+}
+
+impl ToolPool {
+    /// Built-in tools sorted by name as a prefix, then MCP tools sorted by name; a name already taken (by a
+    /// built-in, or an earlier MCP tool) is dropped. Disabled tools and tools `hidden` names are left out.
+    pub fn assemble(
+        builtins: &[Arc<dyn DynTool>],
+        mcp: &[Arc<dyn DynTool>],
+        hidden: impl Fn(&str) -> bool,
+    ) -> Self {
+        let keep = |t: &&Arc<dyn DynTool>| t.is_enabled() && !hidden(t.name());
+        let mut builtin: Vec<_> = builtins.iter().filter(keep).cloned().collect();
+        builtin.sort_by(|a, b| a.name().cmp(b.name()));
+        let mut remote: Vec<_> = mcp.iter().filter(keep).cloned().collect();
+        remote.sort_by(|a, b| a.name().cmp(b.name()));
+        let mut tools: Vec<Arc<dyn DynTool>> = Vec::with_capacity(builtin.len() + remote.len());
+        for tool in builtin.into_iter().chain(remote) {
+            if !tools.iter().any(|t| t.name() == tool.name()) {
+                tools.push(tool);
+            }
+        }
+        Self { tools }
+    }
+
+    /// The tool called `name`, by its name or one of its aliases.
+    pub fn find(&self, name: &str) -> Option<Arc<dyn DynTool>> {
+        self.tools
+            .iter()
+            .find(|t| t.name() == name || t.aliases().contains(&name))
+            .cloned()
+    }
+
+    /// The tools in order.
+    pub fn tools(&self) -> &[Arc<dyn DynTool>] {
+        &self.tools
+    }
+
+    /// The tool list as sent to the model.
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        self.tools
+            .iter()
+            .map(|t| ToolSpec {
+                name: t.name().to_string(),
+                description: t.description(),
+                input_schema: t.input_schema().clone(),
+            })
+            .collect()
+    }
+}
+
+/// Wraps a typed tool for the registry.
+pub fn erase<T: crate::tool::Tool>(tool: T) -> Arc<dyn DynTool> {
+    Arc::new(Erased::new(tool))
+}
+
+/// Every built-in tool.
+pub fn builtin_tools() -> Vec<Arc<dyn DynTool>> {
+    vec![erase(tools::read::ReadTool)]
+}

@@ -1,0 +1,197 @@
+//! A session: one conversation on one project folder, with its model, tools, permission context, approval door and
+//! event sink. The desktop app, the command line and tests all drive the engine through this type.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+
+use tandem_protocol::{PermissionMode, SessionInfo};
+use tokio_util::sync::CancellationToken;
+
+use crate::approver::Approver;
+use crate::events::EventSink;
+use crate::exec::ToolRuntime;
+use crate::model::{AnthropicModel, Message, Model, ModelConfig, ModelError};
+use crate::permission::PermissionContext;
+use crate::query::{QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn};
+use crate::registry::{ToolPool, builtin_tools};
+use crate::tool::FileStateStore;
+
+/// Why a session could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("the folder {0} does not exist")]
+    MissingFolder(PathBuf),
+    #[error("{0} is not a folder")]
+    NotAFolder(PathBuf),
+    #[error("the folder {path} cannot be opened: {source}")]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Model(#[from] ModelError),
+}
+
+/// How to open a session.
+pub struct SessionOptions {
+    pub cwd: PathBuf,
+    pub model: ModelConfig,
+    pub mode: PermissionMode,
+    pub approver: Arc<dyn Approver>,
+    pub events: Arc<dyn EventSink>,
+}
+
+/// A conversation on a project folder.
+pub struct Session {
+    id: String,
+    cwd: PathBuf,
+    model: Arc<dyn Model>,
+    model_config: ModelConfig,
+    runtime: ToolRuntime,
+    config: QueryConfig,
+    history: tokio::sync::Mutex<Vec<Message>>,
+    current_turn: Mutex<Option<CancellationToken>>,
+}
+
+/// Checks that `path` is a readable folder and returns its canonical form.
+pub fn open_folder(path: &Path) -> Result<PathBuf, SessionError> {
+    let meta = std::fs::metadata(path).map_err(|source| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            SessionError::MissingFolder(path.to_path_buf())
+        } else {
+            SessionError::Unreadable {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    })?;
+    if !meta.is_dir() {
+        return Err(SessionError::NotAFolder(path.to_path_buf()));
+    }
+    std::fs::read_dir(path).map_err(|source| SessionError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    std::fs::canonicalize(path).map_err(|source| SessionError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+impl Session {
+    /// Opens a session on `options.cwd`. A missing API key is not an error here: the first prompt reports it.
+    pub fn open(options: SessionOptions) -> Result<Self, SessionError> {
+        let cwd = open_folder(&options.cwd)?;
+        let model: Arc<dyn Model> = Arc::new(AnthropicModel::new(options.model.clone())?);
+        Ok(Self::with_model(cwd, model, options))
+    }
+
+    /// Opens a session with a given model (tests, other providers). `cwd` must already be canonical.
+    pub fn with_model(cwd: PathBuf, model: Arc<dyn Model>, options: SessionOptions) -> Self {
+        let id = uuid::Uuid::new_v4().to_string();
+        let today = today();
+        let runtime = ToolRuntime {
+            session_id: id.clone(),
+            cwd: cwd.clone(),
+            pool: ToolPool::assemble(&builtin_tools(), &[], |_| false),
+            permissions: Arc::new(RwLock::new(Arc::new(PermissionContext::new(
+                &cwd,
+                options.mode,
+            )))),
+            approver: options.approver,
+            events: options.events,
+            file_state: Arc::new(FileStateStore::default()),
+        };
+        let config = QueryConfig {
+            max_tokens: options.model.max_tokens,
+            system: build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today),
+            ..QueryConfig::default()
+        };
+        Self {
+            id,
+            cwd,
+            model,
+            model_config: options.model,
+            runtime,
+            config,
+            history: tokio::sync::Mutex::new(Vec::new()),
+            current_turn: Mutex::new(None),
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// The tool runtime (tools, permissions, doors) of this session.
+    pub fn runtime(&self) -> &ToolRuntime {
+        &self.runtime
+    }
+
+    /// What the window shows about this session.
+    pub fn info(&self) -> SessionInfo {
+        SessionInfo {
+            session_id: self.id.clone(),
+            cwd: self.cwd.display().to_string(),
+            folder_name: self
+                .cwd
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "/".into()),
+            model: self.model.model_name().to_string(),
+            mode: self.runtime.permission_context().mode,
+            setup_hint: self.model_config.setup_hint(),
+        }
+    }
+
+    /// Runs one turn for `prompt`. Turns of one session run one at a time.
+    pub async fn send(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        let mut history = self.history.lock().await;
+        let cancel = CancellationToken::new();
+        if let Ok(mut slot) = self.current_turn.lock() {
+            *slot = Some(cancel.clone());
+        }
+        let result = run_turn(
+            self.model.as_ref(),
+            &self.runtime,
+            &self.config,
+            &mut history,
+            prompt,
+            &cancel,
+        )
+        .await;
+        if let Ok(mut slot) = self.current_turn.lock() {
+            *slot = None;
+        }
+        result
+    }
+
+    /// Interrupts the running turn, if any.
+    pub fn interrupt(&self) {
+        if let Ok(slot) = self.current_turn.lock()
+            && let Some(token) = slot.as_ref()
+        {
+            token.cancel();
+        }
+    }
+
+    /// Switches the permission mode (a new context replaces the old one).
+    pub fn set_mode(&self, mode: PermissionMode) {
+        let next = self.runtime.permission_context().with_mode(mode);
+        self.runtime.set_permission_context(next);
+    }
+
+    /// A copy of the conversation so far.
+    pub async fn history(&self) -> Vec<Message> {
+        self.history.lock().await.clone()
+    }
+}
+
+/// Today's date as `YYYY-MM-DD` in local time.
+fn today() -> String {
+    chrono::Local::now().format("%Y-%m-%d").to_string()
+}

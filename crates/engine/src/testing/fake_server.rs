@@ -1,0 +1,321 @@
+//! The fake model server: a real axum HTTP server on 127.0.0.1 that answers `POST /v1/messages` from a [`Script`],
+//! streaming byte-exact SSE, and records every request. It validates what the real API validates that matters to
+//! the client: the API key header and that every tool_use is answered by a tool_result at the start of the next user
+//! message.
+
+use std::collections::{HashSet, VecDeque};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use super::sse_writer::render_events;
+use super::{Script, ScriptedReply, ScriptedTurn};
+
+/// A request the server received.
+#[derive(Debug, Clone)]
+pub struct RecordedRequest {
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Value,
+    /// `Some(reason)` when the server refused it as invalid.
+    pub rejected: Option<String>,
+}
+
+impl RecordedRequest {
+    /// The value of header `name`.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Default)]
+struct Inner {
+    replies: VecDeque<ScriptedReply>,
+    requests: Vec<RecordedRequest>,
+    served: usize,
+}
+
+type Shared = Arc<Mutex<Inner>>;
+
+/// A running fake server; it stops when dropped.
+pub struct FakeServer {
+    addr: SocketAddr,
+    inner: Shared,
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+impl std::fmt::Debug for FakeServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FakeServer")
+            .field("addr", &self.addr)
+            .finish()
+    }
+}
+
+impl FakeServer {
+    /// Starts a server on a free loopback port.
+    pub async fn start(script: Script) -> std::io::Result<Self> {
+        Self::start_on(script, 0).await
+    }
+
+    /// Starts a server on `port` (0 = any free port).
+    pub async fn start_on(script: Script, port: u16) -> std::io::Result<Self> {
+        let inner: Shared = Arc::new(Mutex::new(Inner {
+            replies: script.replies.into(),
+            ..Inner::default()
+        }));
+        let app = Router::new()
+            .route("/v1/messages", post(messages))
+            .route("/v1/chat/completions", post(not_scripted))
+            .with_state(inner.clone());
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+        let addr = listener.local_addr()?;
+        let (tx, rx) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = rx.await;
+                })
+                .await;
+        });
+        Ok(Self {
+            addr,
+            inner,
+            shutdown: Some(tx),
+        })
+    }
+
+    /// The base URL to give clients (`ANTHROPIC_BASE_URL`).
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Every request received so far.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.inner
+            .lock()
+            .map(|i| i.requests.clone())
+            .unwrap_or_default()
+    }
+
+    /// Appends replies to the script.
+    pub fn push(&self, reply: ScriptedReply) {
+        if let Ok(mut inner) = self.inner.lock() {
+            inner.replies.push_back(reply);
+        }
+    }
+
+    /// How many scripted replies have not been used yet.
+    pub fn remaining(&self) -> usize {
+        self.inner.lock().map(|i| i.replies.len()).unwrap_or(0)
+    }
+}
+
+impl Drop for FakeServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+fn error_response(status: u16, error_type: &str, message: &str) -> Response {
+    let body = json!({"type": "error", "error": {"type": error_type, "message": message}});
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    (
+        status,
+        [("content-type", "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+/// Checks the rules of the conversation the real API enforces and the client must respect.
+pub fn validate_body(body: &Value) -> Result<(), String> {
+    let messages = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .ok_or("messages: field required")?;
+    if messages.is_empty() {
+        return Err("messages: at least one message is required".into());
+    }
+    if messages[0].get("role").and_then(Value::as_str) != Some("user") {
+        return Err("messages: the first message must use the user role".into());
+    }
+    for (i, message) in messages.iter().enumerate() {
+        if message.get("role").and_then(Value::as_str) != Some("assistant") {
+            continue;
+        }
+        let ids: Vec<&str> = message
+            .get("content")
+            .and_then(Value::as_array)
+            .map(|c| {
+                c.iter()
+                    .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
+                    .filter_map(|b| b.get("id").and_then(Value::as_str))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if ids.is_empty() {
+            continue;
+        }
+        let next = messages.get(i + 1).ok_or_else(|| {
+            format!("messages.{i}: tool_use ids were found without tool_result blocks immediately after: {}", ids.join(", "))
+        })?;
+        let content = next
+            .get("content")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let leading: Vec<&str> = content
+            .iter()
+            .take_while(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+            .filter_map(|b| b.get("tool_use_id").and_then(Value::as_str))
+            .collect();
+        let expected: HashSet<&str> = ids.iter().copied().collect();
+        let got: HashSet<&str> = leading.iter().copied().collect();
+        if expected != got || leading.len() != ids.len() {
+            return Err(format!(
+                "messages.{}: each tool_use must have exactly one tool_result at the start of the next message \
+                 (expected {:?}, found {:?})",
+                i + 1,
+                ids,
+                leading
+            ));
+        }
+    }
+    Ok(())
+}
+
+async fn not_scripted() -> Response {
+    error_response(
+        404,
+        "not_found_error",
+        "this fake server speaks the Anthropic protocol here",
+    )
+}
+
+async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) -> Response {
+    let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let header_list: Vec<(String, String)> = headers
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().to_string()))
+        .collect();
+    let rejected = if headers.get("x-api-key").is_none() {
+        Some((
+            401,
+            "authentication_error",
+            "x-api-key header is required".to_string(),
+        ))
+    } else if headers.get("anthropic-version").is_none() {
+        Some((
+            400,
+            "invalid_request_error",
+            "anthropic-version header is required".to_string(),
+        ))
+    } else if parsed.is_null() {
+        Some((
+            400,
+            "invalid_request_error",
+            "the body is not JSON".to_string(),
+        ))
+    } else {
+        validate_body(&parsed)
+            .err()
+            .map(|m| (400, "invalid_request_error", m))
+    };
+    let (reply, served) = {
+        let Ok(mut guard) = inner.lock() else {
+            return error_response(500, "api_error", "fake server state poisoned");
+        };
+        guard.requests.push(RecordedRequest {
+            path: "/v1/messages".into(),
+            headers: header_list,
+            body: parsed.clone(),
+            rejected: rejected.as_ref().map(|r| r.2.clone()),
+        });
+        if let Some((status, kind, message)) = rejected {
+            return error_response(status, kind, &message);
+        }
+        guard.served += 1;
+        (guard.replies.pop_front(), guard.served)
+    };
+    let model = parsed
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("fake-model")
+        .to_string();
+    match reply {
+        Some(ScriptedReply::Error {
+            status,
+            error_type,
+            message,
+            retry_after,
+            should_retry,
+        }) => {
+            let mut response = error_response(status, &error_type, &message);
+            if let Some(v) = retry_after.and_then(|v| HeaderValue::from_str(&v).ok()) {
+                response.headers_mut().insert("retry-after", v);
+            }
+            if let Some(flag) = should_retry {
+                response.headers_mut().insert(
+                    "x-should-retry",
+                    HeaderValue::from_static(if flag { "true" } else { "false" }),
+                );
+            }
+            response
+        }
+        Some(ScriptedReply::Stream(turn)) => stream_response(turn, served, &model),
+        None => stream_response(
+            ScriptedTurn::text("(the fake model has no more scripted replies)"),
+            served,
+            &model,
+        ),
+    }
+}
+
+fn stream_response(turn: ScriptedTurn, served: usize, model: &str) -> Response {
+    let bytes: Vec<u8> = render_events(&turn, &format!("msg_fake_{served}"), model)
+        .concat()
+        .into_bytes();
+    let chunk = turn.chunk_bytes.unwrap_or(usize::MAX).max(1);
+    let cut = turn.cut_after_bytes;
+    let delay = Duration::from_millis(turn.chunk_delay_ms);
+    let stream = async_stream::stream! {
+        let mut sent = 0usize;
+        for piece in bytes.chunks(chunk) {
+            let piece = match cut {
+                Some(limit) if sent + piece.len() >= limit => {
+                    let keep = limit.saturating_sub(sent);
+                    yield Ok::<Bytes, std::io::Error>(Bytes::copy_from_slice(&piece[..keep]));
+                    yield Err(std::io::Error::new(std::io::ErrorKind::ConnectionReset, "cut by the script"));
+                    return;
+                }
+                _ => piece,
+            };
+            sent += piece.len();
+            yield Ok(Bytes::copy_from_slice(piece));
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+        }
+    };
+    Response::builder()
+        .status(StatusCode::OK)
+        .header("content-type", "text/event-stream")
+        .header("cache-control", "no-cache")
+        .body(Body::from_stream(stream))
+        .unwrap_or_else(|_| error_response(500, "api_error", "could not build the response"))
+}

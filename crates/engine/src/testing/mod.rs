@@ -1,0 +1,10 @@
+//! Test support (feature `test-support`): the fake model server, scripted approvers and temporary workspaces.
+
+mod approvers;
+mod fake_server;
+mod script;
+mod sse_writer;
+
+pub use approvers::ScriptedApprover;
+pub use fake_server::{FakeServer, RecordedRequest};
+pub use script::{Script, ScriptBlock, ScriptedReply, ScriptedTurn};

@@ -1,0 +1,115 @@
+//! The context a tool call runs in: working directory, cancellation, progress, and the session's file read state.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use tokio_util::sync::CancellationToken;
+
+/// What was known about a file when a tool last read or wrote it (for the staleness check before edits).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileReadState {
+    pub modified: Option<SystemTime>,
+    pub size: u64,
+    /// A hash of the content as read.
+    pub content_hash: u64,
+    /// Whether only part of the file was read (offset/limit).
+    pub partial: bool,
+}
+
+/// The session's file read states, keyed by absolute path. Shared by all calls of a session.
+#[derive(Debug, Default)]
+pub struct FileStateStore {
+    states: Mutex<HashMap<PathBuf, FileReadState>>,
+}
+
+impl FileStateStore {
+    /// Records the state of `path` as just read or written.
+    pub fn record(&self, path: &Path, state: FileReadState) {
+        if let Ok(mut states) = self.states.lock() {
+            states.insert(path.to_path_buf(), state);
+        }
+    }
+
+    /// The recorded state of `path`, if it was read in this session.
+    pub fn get(&self, path: &Path) -> Option<FileReadState> {
+        self.states.lock().ok().and_then(|s| s.get(path).cloned())
+    }
+
+    /// Forgets `path` (e.g. after a rewind).
+    pub fn forget(&self, path: &Path) {
+        if let Ok(mut states) = self.states.lock() {
+            states.remove(path);
+        }
+    }
+}
+
+/// Receives progress text from a running call (shell output, status lines).
+#[derive(Clone, Default)]
+pub struct ProgressSink(Option<Arc<dyn Fn(String) + Send + Sync>>);
+
+impl std::fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressSink")
+    }
+}
+
+impl ProgressSink {
+    /// A sink that calls `f` for every progress message.
+    pub fn new(f: impl Fn(String) + Send + Sync + 'static) -> Self {
+        Self(Some(Arc::new(f)))
+    }
+
+    /// Reports progress; a no-op when nobody listens.
+    pub fn report(&self, text: impl Into<String>) {
+        if let Some(f) = &self.0 {
+            f(text.into());
+        }
+    }
+}
+
+/// Everything a tool call may use.
+#[derive(Debug, Clone)]
+pub struct ToolContext {
+    /// The working directory (the project folder unless a tool changed it).
+    pub cwd: PathBuf,
+    /// The project root plus additional working directories.
+    pub working_dirs: Vec<PathBuf>,
+    pub file_state: Arc<FileStateStore>,
+    /// Fires when the call is cancelled (user interrupt or a sibling's failure).
+    pub cancel: CancellationToken,
+    pub progress: ProgressSink,
+    /// The model's id of this call.
+    pub tool_use_id: String,
+}
+
+impl ToolContext {
+    /// A context for `cwd` with fresh state; used by tests and one-shot command-line calls.
+    pub fn new(cwd: impl Into<PathBuf>) -> Self {
+        let cwd = cwd.into();
+        Self {
+            working_dirs: vec![cwd.clone()],
+            cwd,
+            file_state: Arc::new(FileStateStore::default()),
+            cancel: CancellationToken::new(),
+            progress: ProgressSink::default(),
+            tool_use_id: String::new(),
+        }
+    }
+
+    /// Resolves a path the model gave against the working directory (`~` expands to the home directory).
+    pub fn resolve(&self, path: &str) -> PathBuf {
+        if let Some(rest) = path.strip_prefix("~/")
+            && let Some(home) = dirs::home_dir()
+        {
+            return home.join(rest);
+        }
+        let p = Path::new(path);
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.cwd.join(p)
+        }
+    }
+}

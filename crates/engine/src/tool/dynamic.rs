@@ -1,0 +1,178 @@
+//! Type erasure for tools: [`DynTool`] is what the registry holds; [`PreparedCall`] is one call whose input passed
+//! schema validation and was parsed into the tool's typed input.
+
+use std::sync::{Arc, OnceLock};
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+use tandem_protocol::RenderHints;
+
+use super::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
+use crate::permission::PermissionSubject;
+
+/// A tool with its input type erased. Implemented for every [`Tool`] by [`Erased`], and directly by tools whose
+/// schema is only known at run time (MCP).
+pub trait DynTool: Send + Sync {
+    fn name(&self) -> &str;
+    fn aliases(&self) -> &[&str];
+    fn description(&self) -> String;
+    /// The JSON schema the model's input must satisfy (sent to the model as `input_schema`).
+    fn input_schema(&self) -> &Value;
+    fn max_result_size_chars(&self) -> usize;
+    fn is_enabled(&self) -> bool;
+    fn interrupt_behavior(&self) -> InterruptBehavior;
+    /// Whether this is a tool of an MCP server.
+    fn is_mcp(&self) -> bool {
+        false
+    }
+    /// Validates `input` against the schema and parses it. `Err` is a message for the model naming what is wrong.
+    fn prepare(&self, input: &Value) -> Result<Box<dyn PreparedCall>, String>;
+    /// Fills derived fields into the raw input (see [`Tool::backfill_observable_input`]).
+    fn backfill_observable_input(&self, input: &mut Value, ctx: &ToolContext);
+}
+
+/// One call with a valid, parsed input.
+pub trait PreparedCall: Send + Sync {
+    fn is_concurrency_safe(&self) -> bool;
+    fn is_read_only(&self) -> bool;
+    fn is_destructive(&self) -> bool;
+    fn render_hints(&self, ctx: &ToolContext) -> RenderHints;
+    fn permission_subject(&self, ctx: &ToolContext) -> PermissionSubject;
+    fn validate<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<(), String>>;
+    /// Runs the call; see [`Tool::call`] for the contract on errors and cancellation.
+    fn call<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
+}
+
+/// Wraps a typed [`Tool`] as a [`DynTool`], computing and compiling its schema once.
+pub struct Erased<T: Tool> {
+    tool: Arc<T>,
+    schema: Value,
+    validator: OnceLock<Result<jsonschema::Validator, String>>,
+}
+
+impl<T: Tool> Erased<T> {
+    /// Erases `tool`.
+    pub fn new(tool: T) -> Self {
+        let schema = schema_for::<T::Input>();
+        Self {
+            tool: Arc::new(tool),
+            schema,
+            validator: OnceLock::new(),
+        }
+    }
+}
+
+/// The model-facing JSON schema of an input type: draft 2020-12 without the `$schema` and `title` noise.
+pub fn schema_for<I: schemars::JsonSchema>() -> Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(I))
+        .unwrap_or_else(|_| Value::Object(Default::default()));
+    if let Some(obj) = schema.as_object_mut() {
+        obj.remove("$schema");
+        obj.remove("title");
+        obj.entry("type")
+            .or_insert_with(|| Value::String("object".into()));
+    }
+    schema
+}
+
+/// Formats the schema violations of `input` for the model, or `None` when it fits.
+fn schema_errors(validator: &jsonschema::Validator, input: &Value) -> Option<String> {
+    let errors: Vec<String> = validator
+        .iter_errors(input)
+        .take(5)
+        .map(|e| {
+            let at = e.instance_path().to_string();
+            if at.is_empty() {
+                e.to_string()
+            } else {
+                format!("{at}: {e}")
+            }
+        })
+        .collect();
+    if errors.is_empty() {
+        None
+    } else {
+        Some(errors.join("; "))
+    }
+}
+
+impl<T: Tool> DynTool for Erased<T> {
+    fn name(&self) -> &str {
+        self.tool.name()
+    }
+    fn aliases(&self) -> &[&str] {
+        self.tool.aliases()
+    }
+    fn description(&self) -> String {
+        self.tool.description()
+    }
+    fn input_schema(&self) -> &Value {
+        &self.schema
+    }
+    fn max_result_size_chars(&self) -> usize {
+        self.tool.max_result_size_chars()
+    }
+    fn is_enabled(&self) -> bool {
+        self.tool.is_enabled()
+    }
+    fn interrupt_behavior(&self) -> InterruptBehavior {
+        self.tool.interrupt_behavior()
+    }
+
+    fn prepare(&self, input: &Value) -> Result<Box<dyn PreparedCall>, String> {
+        let validator = self.validator.get_or_init(|| {
+            jsonschema::validator_for(&self.schema)
+                .map_err(|e| format!("the tool's schema is invalid: {e}"))
+        });
+        let validator = validator.as_ref().map_err(Clone::clone)?;
+        if let Some(errors) = schema_errors(validator, input) {
+            return Err(format!(
+                "InputValidationError: the input for {} does not fit its schema: {errors}",
+                self.tool.name()
+            ));
+        }
+        let parsed: T::Input = serde_json::from_value(input.clone()).map_err(|e| {
+            format!(
+                "InputValidationError: the input for {} could not be read: {e}",
+                self.tool.name()
+            )
+        })?;
+        Ok(Box::new(Prepared {
+            tool: Arc::clone(&self.tool),
+            input: parsed,
+        }))
+    }
+
+    fn backfill_observable_input(&self, input: &mut Value, ctx: &ToolContext) {
+        self.tool.backfill_observable_input(input, ctx);
+    }
+}
+
+struct Prepared<T: Tool> {
+    tool: Arc<T>,
+    input: T::Input,
+}
+
+impl<T: Tool> PreparedCall for Prepared<T> {
+    fn is_concurrency_safe(&self) -> bool {
+        self.tool.is_concurrency_safe(&self.input)
+    }
+    fn is_read_only(&self) -> bool {
+        self.tool.is_read_only(&self.input)
+    }
+    fn is_destructive(&self) -> bool {
+        self.tool.is_destructive(&self.input)
+    }
+    fn render_hints(&self, ctx: &ToolContext) -> RenderHints {
+        self.tool.render_hints(&self.input, ctx)
+    }
+    fn permission_subject(&self, ctx: &ToolContext) -> PermissionSubject {
+        self.tool.permission_subject(&self.input, ctx)
+    }
+    fn validate<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(self.tool.validate_input(&self.input, ctx))
+    }
+    fn call<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
+        Box::pin(self.tool.call(&self.input, ctx))
+    }
+}

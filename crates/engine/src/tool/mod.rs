@@ -1,0 +1,118 @@
+//! The tool contract: the typed [`Tool`] trait every tool implements, its fail-closed defaults, and the
+//! type-erased [`DynTool`] / [`PreparedCall`] forms the registry and the executor work with.
+
+mod context;
+pub(crate) mod dynamic;
+mod output;
+
+pub use context::{FileReadState, FileStateStore, ProgressSink, ToolContext};
+pub use dynamic::{DynTool, PreparedCall};
+pub use output::{ContextModifier, ToolError, ToolOutput};
+
+use std::future::Future;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use tandem_protocol::{RenderHints, ToolKind};
+
+use crate::permission::PermissionSubject;
+
+/// What happens to a running call when the user interrupts the turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InterruptBehavior {
+    /// The call is cancelled (its cancellation token fires) and gets a "cancelled" result.
+    Cancel,
+    /// The call is left to finish; the turn ends after it.
+    Block,
+}
+
+/// A tool the model can call.
+///
+/// `Input` is a serde struct deriving `JsonSchema`; its doc comments are the model-facing parameter descriptions and
+/// its schema is what the model's input is validated against before anything else happens.
+///
+/// Defaults are fail-closed: a tool is assumed not concurrency-safe, not read-only and not destructive, is enabled,
+/// and leaves the permission question to the rules (its [`PermissionSubject`] is the bare tool).
+///
+/// Contract of [`Tool::call`]: it returns `Ok` with the result for the model, or `Err(ToolError::ToModel)` for a
+/// failure the model should see as an error result. It must watch `ctx.cancel`: when the token fires it stops as soon
+/// as it safely can and returns `Err(ToolError::Cancelled)`; it must never leave a file half-written.
+pub trait Tool: Send + Sync + 'static {
+    /// The typed input.
+    type Input: DeserializeOwned + JsonSchema + Send + Sync + 'static;
+
+    /// The unique name the model calls the tool by.
+    fn name(&self) -> &'static str;
+
+    /// Older names that still resolve to this tool.
+    fn aliases(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The model-facing description of the tool.
+    fn description(&self) -> String;
+
+    /// Results longer than this are persisted to disk and the model gets a preview.
+    fn max_result_size_chars(&self) -> usize {
+        100_000
+    }
+
+    /// Whether the tool is offered at all.
+    fn is_enabled(&self) -> bool {
+        true
+    }
+
+    /// Whether this call may run at the same time as other concurrency-safe calls.
+    fn is_concurrency_safe(&self, _input: &Self::Input) -> bool {
+        false
+    }
+
+    /// Whether this call only reads.
+    fn is_read_only(&self, _input: &Self::Input) -> bool {
+        false
+    }
+
+    /// Whether this call does something that cannot be undone (delete, overwrite).
+    fn is_destructive(&self, _input: &Self::Input) -> bool {
+        false
+    }
+
+    /// What a user interrupt does to a running call.
+    fn interrupt_behavior(&self) -> InterruptBehavior {
+        InterruptBehavior::Block
+    }
+
+    /// How the transcript draws the call.
+    fn render_hints(&self, _input: &Self::Input, _ctx: &ToolContext) -> RenderHints {
+        RenderHints {
+            kind: ToolKind::Other,
+            title: self.name().to_string(),
+            collapsible: false,
+        }
+    }
+
+    /// What the permission engine must judge for this call (paths read or written, a command, a URL...).
+    fn permission_subject(&self, _input: &Self::Input, _ctx: &ToolContext) -> PermissionSubject {
+        PermissionSubject::Tool
+    }
+
+    /// Fills derived fields into the input that hooks and the UI observe (e.g. a file path made absolute).
+    /// Works on the JSON so that what hooks see is what the tool gets.
+    fn backfill_observable_input(&self, _input: &mut serde_json::Value, _ctx: &ToolContext) {}
+
+    /// Business validation after the schema check; an `Err` goes to the model as an error result and nothing runs.
+    fn validate_input(
+        &self,
+        _input: &Self::Input,
+        _ctx: &ToolContext,
+    ) -> impl Future<Output = Result<(), String>> + Send {
+        async { Ok(()) }
+    }
+
+    /// Runs the call.
+    fn call(
+        &self,
+        input: &Self::Input,
+        ctx: &ToolContext,
+    ) -> impl Future<Output = Result<ToolOutput, ToolError>> + Send;
+}

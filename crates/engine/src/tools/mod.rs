@@ -1,0 +1,3 @@
+//! The built-in tools, one module each.
+
+pub mod read;
