@@ -1,0 +1,147 @@
+// End-to-end test of the webview in headless Chromium against the e2e build's scripted fake
+// backend: open a folder, send a prompt, watch text and tool calls stream, answer the approval
+// dialog, and save screenshots to test-results/.
+/* global window -- page.evaluate callbacks run in the page */
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const results = join(here, '..', 'test-results');
+let server;
+let context;
+let profile;
+
+before(async () => {
+  await mkdir(results, { recursive: true });
+  server = await serve(join(here, '..', 'dist-e2e'));
+  profile = await mkdtemp(join(tmpdir(), 'tandem-e2e-'));
+  // A fresh profile per run; Playwright takes it as the persistent context's user data dir.
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1100, height: 760 },
+    deviceScaleFactor: 1,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+
+after(async () => {
+  await context?.close();
+  await server?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+});
+
+async function newPage() {
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  // The bundle must not need the network: fail on any request that leaves the test server.
+  page.on('request', (request) => {
+    if (!request.url().startsWith(server.url) && !request.url().startsWith('data:')) {
+      problems.push(`external request: ${request.url()}`);
+    }
+  });
+  await page.goto(server.url);
+  return { page, problems };
+}
+
+test('open a folder, stream a turn, approve a command', async () => {
+  const { page, problems } = await newPage();
+  await page.getByTestId('recent-folder').first().waitFor();
+  await page.screenshot({ path: join(results, 'welcome.png') });
+
+  await page.getByTestId('open-folder-button').click();
+  await page.getByTestId('folder-name').waitFor();
+  assert.equal(await page.getByTestId('folder-name').textContent(), 'tandem');
+
+  await page.getByTestId('prompt-input').fill('Check that the tests pass');
+  await page.getByTestId('prompt-input').press('Enter');
+  await page.getByTestId('user-prompt').filter({ hasText: 'Check that the tests pass' }).waitFor();
+  await page.getByTestId('stop-button').waitFor();
+  assert.equal(await page.getByTestId('prompt-input').isDisabled(), true);
+
+  // Streamed text, then the read-only calls folded into one summary line.
+  await page.getByTestId('assistant-text').filter({ hasText: 'reading the entry point' }).waitFor();
+  const group = page.getByTestId('tool-group');
+  await group.filter({ hasText: 'Read 3 files, searched 1 pattern' }).waitFor();
+
+  // The approval dialog for the Bash call.
+  const dialog = page.getByTestId('approval-dialog');
+  await dialog.waitFor();
+  assert.match(await dialog.textContent(), /cargo test --workspace/);
+  assert.match(await page.getByTestId('approval-allow-always').textContent(), /Bash\(cargo test \*\)/);
+  const bash = page.locator('[data-testid="tool-call"][data-tool-name="Bash"]');
+  assert.equal(await bash.getAttribute('data-status'), 'waiting_for_approval');
+  await page.getByTestId('assistant-text').filter({ hasText: 'builds and serves the app' }).waitFor();
+  await page.screenshot({ path: join(results, 'approval.png') });
+
+  await page.getByTestId('approval-allow').click();
+  await dialog.waitFor({ state: 'detached' });
+  await page.locator('[data-testid="tool-call"][data-tool-name="Bash"][data-outcome="success"]').waitFor();
+  await page.getByTestId('assistant-text').filter({ hasText: 'All 42 tests pass' }).waitFor();
+  await page.getByTestId('stop-button').waitFor({ state: 'detached' });
+  assert.equal(await page.getByTestId('prompt-input').isDisabled(), false);
+  assert.match(await page.getByTestId('cost').textContent(), /\$0\.04/);
+
+  // The folded group expands into the individual calls.
+  await group.locator('.tool-head').first().click();
+  assert.equal(await page.locator('[data-testid="tool-call"][data-tool-name="Read"]').count(), 3);
+  await page.locator('[data-testid="tool-call"][data-tool-name="Grep"]').waitFor();
+
+  await page.screenshot({ path: join(results, 'session.png') });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('No with a message denies the command; Esc stops a turn', async () => {
+  const { page, problems } = await newPage();
+  await page.getByTestId('open-folder-button').click();
+  await page.getByTestId('prompt-input').fill('Run the tests');
+  await page.getByTestId('send-button').click();
+  await page.getByTestId('approval-dialog').waitFor();
+  await page.getByTestId('approval-message').fill('Use nextest instead');
+  await page.getByTestId('approval-deny').click();
+  await page.locator('[data-testid="tool-call"][data-tool-name="Bash"][data-outcome="denied"]').waitFor();
+  await page.getByTestId('assistant-text').filter({ hasText: "I won't run the tests" }).waitFor();
+  await page.getByTestId('stop-button').waitFor({ state: 'detached' });
+
+  await page.getByTestId('prompt-input').fill('Again');
+  await page.getByTestId('prompt-input').press('Enter');
+  await page.getByTestId('stop-button').waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('turn-end').filter({ hasText: 'Interrupted' }).waitFor();
+  await page.getByTestId('stop-button').waitFor({ state: 'detached' });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a missing folder shows its error; a folder without a key shows the setup hint', async () => {
+  const { page, problems } = await newPage();
+  await page.getByTestId('recent-folder').first().waitFor();
+  await page.evaluate(() => window.__tandemFake.emit('tandem://open-folder', { path: '/home/dev/missing' }));
+  await page.getByTestId('error-banner').filter({ hasText: 'Folder not found: /home/dev/missing' }).waitFor();
+  await page.evaluate(() => window.__tandemFake.emit('tandem://open-folder', { path: '/home/dev/no-key' }));
+  await page.getByTestId('setup-hint').filter({ hasText: 'ANTHROPIC_API_KEY' }).waitFor();
+  assert.equal(await page.getByTestId('folder-name').textContent(), 'no-key');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,0 +1,158 @@
+// The permission request dialog: what the agent wants to run and why the engine asks, answered
+// with Yes / Yes and don't ask again (when a rule is suggested) / No with an optional message.
+// Keyboard: Enter = Yes, Esc = No (Enter inside the message box sends No with the message).
+import { useEffect, useId, useRef, useState } from 'react';
+import type { ApprovalAnswer, ApprovalChoice, ApprovalRequest } from '../generated/protocol';
+import { prettyJson } from '../format';
+
+export type ApprovalDialogProps = {
+  request: ApprovalRequest;
+  /** Resolves to whether the answer reached the engine. */
+  onAnswer: (answer: ApprovalAnswer) => Promise<boolean>;
+};
+
+export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
+  const [message, setMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+  const titleId = useId();
+  const allowRef = useRef<HTMLButtonElement>(null);
+
+  const answer = async (choice: ApprovalChoice) => {
+    if (busy) return;
+    setBusy(true);
+    const trimmed = message.trim();
+    const sent = await onAnswer({
+      request_id: request.id,
+      choice,
+      message: choice === 'deny' && trimmed ? trimmed : null,
+    });
+    if (!sent) setBusy(false);
+  };
+  // The key handler below is installed once per request; it reads the latest answer() here.
+  const answerRef = useRef(answer);
+  useEffect(() => {
+    answerRef.current = answer;
+  });
+
+  useEffect(() => {
+    allowRef.current?.focus();
+    const onKeyDown = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        void answerRef.current('deny');
+      } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        if (target?.tagName === 'BUTTON') return; // a focused button answers by itself
+        event.preventDefault();
+        event.stopPropagation();
+        void answerRef.current(target?.tagName === 'TEXTAREA' ? 'deny' : 'allow');
+      }
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, [request.id]);
+
+  return (
+    <div className="modal-backdrop">
+      <div
+        className="modal approval-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        data-testid="approval-dialog"
+        data-request-id={request.id}
+      >
+        <header className="modal-header">
+          <span className="approval-tool" data-testid="approval-tool-name">
+            {request.tool_name}
+          </span>
+          <h2 id={titleId} className="modal-title" data-testid="approval-title">
+            {request.title}
+          </h2>
+        </header>
+        <p className="approval-reason" data-testid="approval-reason">
+          {request.reason}
+        </p>
+        <ApprovalInput request={request} />
+        <div className="approval-actions">
+          <button
+            ref={allowRef}
+            type="button"
+            className="button button-primary approval-choice"
+            data-testid="approval-allow"
+            disabled={busy}
+            onClick={() => void answer('allow')}
+          >
+            <span className="choice-key">1</span> Yes <kbd>↵</kbd>
+          </button>
+          {request.suggestion && (
+            <button
+              type="button"
+              className="button approval-choice"
+              data-testid="approval-allow-always"
+              disabled={busy}
+              onClick={() => void answer('allow_always')}
+            >
+              <span className="choice-key">2</span>
+              <span>
+                Yes, and don't ask again for{' '}
+                {request.suggestion.rules.map((rule, index) => (
+                  <span key={rule}>
+                    {index > 0 && ', '}
+                    <code>{rule}</code>
+                  </span>
+                ))}{' '}
+                <span className="dim">(saved to {request.suggestion.destination})</span>
+              </span>
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button-danger approval-choice"
+            data-testid="approval-deny"
+            disabled={busy}
+            onClick={() => void answer('deny')}
+          >
+            <span className="choice-key">{request.suggestion ? 3 : 2}</span> No <kbd>Esc</kbd>
+          </button>
+        </div>
+        <textarea
+          className="approval-message"
+          data-testid="approval-message"
+          aria-label="Message to the agent"
+          rows={2}
+          value={message}
+          disabled={busy}
+          placeholder="No, and tell the agent what to do instead… (Enter sends No)"
+          onChange={(event) => setMessage(event.target.value)}
+        />
+      </div>
+    </div>
+  );
+}
+
+/** The call's input: the command for Bash, pretty JSON otherwise. */
+function ApprovalInput({ request }: { request: ApprovalRequest }) {
+  const input = request.input;
+  if (request.tool_name === 'Bash' && isRecord(input) && typeof input.command === 'string') {
+    return (
+      <div className="approval-input">
+        <pre className="approval-command" data-testid="approval-input">
+          <span className="dim">$ </span>
+          {input.command}
+        </pre>
+        {typeof input.description === 'string' && <p className="approval-description">{input.description}</p>}
+      </div>
+    );
+  }
+  return (
+    <pre className="approval-input approval-json" data-testid="approval-input">
+      {prettyJson(input)}
+    </pre>
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,35 @@
+// Assistant markdown: GitHub-flavoured (tables, task lists, strikethrough) with code blocks
+// highlighted by highlight.js. Links never navigate the webview away from the app.
+import { memo } from 'react';
+import ReactMarkdown, { type Components, type Options } from 'react-markdown';
+import rehypeHighlight from 'rehype-highlight';
+import remarkGfm from 'remark-gfm';
+
+const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
+// Only fenced blocks that name a language are highlighted: guessing is slow while streaming.
+const rehypePlugins: Options['rehypePlugins'] = [[rehypeHighlight, { detect: false }]];
+
+const components: Components = {
+  a: ({ href, children }) => (
+    <a
+      href={href}
+      title={href}
+      onClick={(event) => event.preventDefault()}
+      rel="noreferrer noopener"
+    >
+      {children}
+    </a>
+  ),
+};
+
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  return (
+    <ReactMarkdown
+      remarkPlugins={remarkPlugins}
+      rehypePlugins={rehypePlugins}
+      components={components}
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});

@@ -1,0 +1,40 @@
+// The conversational rows of the transcript: the user's prompt, the assistant's markdown text,
+// and the model's thinking (collapsed to one line until expanded).
+import { memo } from 'react';
+import { useExpanded } from '../state/expansion';
+import { Chevron } from './Chevron';
+import { Markdown } from './Markdown';
+
+export const UserPrompt = memo(function UserPrompt({ text }: { text: string }) {
+  return (
+    <div className="user-prompt" data-testid="user-prompt">
+      <span className="user-prompt-mark" aria-hidden="true">
+        ›
+      </span>
+      <div className="user-prompt-text">{text}</div>
+    </div>
+  );
+});
+
+export const AssistantText = memo(function AssistantText({ text }: { text: string }) {
+  return (
+    <div className="assistant-text markdown" data-testid="assistant-text">
+      <Markdown text={text} />
+    </div>
+  );
+});
+
+export const Thinking = memo(function Thinking({ itemKey, text }: { itemKey: string; text: string }) {
+  const [open, toggle] = useExpanded(`thinking:${itemKey}`);
+  const firstLine = text.trim().split('\n', 1)[0] ?? '';
+  return (
+    <div className="thinking" data-testid="thinking">
+      <button type="button" className="thinking-head" aria-expanded={open} onClick={toggle}>
+        <Chevron open={open} />
+        <span className="thinking-label">Thinking</span>
+        {!open && <span className="thinking-preview">{firstLine}</span>}
+      </button>
+      {open && <div className="thinking-text">{text}</div>}
+    </div>
+  );
+});

@@ -1,0 +1,54 @@
+// The status bar under the prompt: mode switcher, model, tokens and cost, and — while a turn
+// runs — a working indicator and the stop button (Esc).
+import type { PermissionMode } from '../generated/protocol';
+import { formatCost, formatTokens } from '../format';
+import type { UsageTotals } from '../state/transcript';
+import { ModeSwitcher } from './ModeSwitcher';
+
+export type StatusBarProps = {
+  mode: PermissionMode;
+  onModeChange: (mode: PermissionMode) => void;
+  model: string;
+  usage: UsageTotals | null;
+  running: boolean;
+  onStop: () => void;
+};
+
+export function StatusBar({ mode, onModeChange, model, usage, running, onStop }: StatusBarProps) {
+  const session = usage?.session;
+  const input = session
+    ? session.input_tokens + session.cache_read_input_tokens + session.cache_creation_input_tokens
+    : 0;
+  return (
+    <footer className="status-bar">
+      <ModeSwitcher mode={mode} onChange={onModeChange} />
+      <span className="status-spacer" />
+      {running && (
+        <span className="status-running" data-testid="running-indicator">
+          <span className="pulse" aria-hidden="true" />
+          Working
+        </span>
+      )}
+      <span className="status-item" data-testid="model-name" title="Model">
+        {model}
+      </span>
+      <span
+        className="status-item"
+        data-testid="token-usage"
+        title={session ? `Cache read ${formatTokens(session.cache_read_input_tokens)}, cache write ${formatTokens(session.cache_creation_input_tokens)}` : 'No tokens used yet'}
+      >
+        ↑ {formatTokens(input)} ↓ {formatTokens(session?.output_tokens ?? 0)}
+      </span>
+      <span className="status-item" data-testid="cost" title="Cost of this session">
+        {formatCost(usage?.costUsd ?? 0)}
+      </span>
+      {running && (
+        <button type="button" className="button button-stop" data-testid="stop-button" onClick={onStop} title="Stop (Esc)">
+          <span className="stop-square" aria-hidden="true" />
+          Stop
+          <kbd>Esc</kbd>
+        </button>
+      )}
+    </footer>
+  );
+}

@@ -1,0 +1,83 @@
+// One tool call in the transcript: status icon, title, the permission decision's reason, live
+// progress (shell output through ShellOutput), and the result, whose full content expands.
+import { memo } from 'react';
+import { prettyJson } from '../format';
+import { useExpanded } from '../state/expansion';
+import type { ToolCall } from '../state/transcript';
+import { STATE_LABELS, visualState } from '../state/toolState';
+import { Chevron } from './Chevron';
+import { ShellOutput } from './ShellOutput';
+import { StatusIcon } from './StatusIcon';
+
+/** Result text longer than this is cut when shown, to keep the transcript fast. */
+const MAX_SHOWN = 20_000;
+
+export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCall }) {
+  const [open, toggle] = useExpanded(`tool:${call.id}`);
+  const state = visualState(call);
+  const title = call.hints?.title ?? call.name;
+  const showName = !title.startsWith(call.name);
+  const isShell = call.hints?.kind === 'shell';
+  const failed = state === 'error' || state === 'denied';
+  const firstLine = call.result?.content.split('\n', 1)[0] ?? '';
+
+  return (
+    <div
+      className={`tool-call state-${state}`}
+      data-testid="tool-call"
+      data-tool-name={call.name}
+      data-status={call.status}
+      data-outcome={call.result?.outcome ?? 'none'}
+      data-state={state}
+    >
+      <button type="button" className="tool-head" aria-expanded={open} onClick={toggle}>
+        <StatusIcon state={state} />
+        {showName && <span className="tool-name">{call.name}</span>}
+        <span className="tool-title">{title}</span>
+        {state !== 'success' && <span className="tool-state-label">{STATE_LABELS[state]}</span>}
+        <Chevron open={open} />
+      </button>
+      {call.decision?.reason && (
+        <div className={`tool-decision decision-${call.decision.decision}`} data-testid="tool-decision">
+          {call.decision.reason}
+          {call.decision.source && <span className="tool-decision-source"> · {call.decision.source}</span>}
+        </div>
+      )}
+      {isShell ? (
+        <ShellOutput text={call.progress} running={state === 'running'} />
+      ) : (
+        call.progress &&
+        !call.result && <div className="tool-progress dim">{lastLine(call.progress)}</div>
+      )}
+      {failed && !open && firstLine && <div className="tool-error-line">{firstLine}</div>}
+      {open && <ToolDetails call={call} />}
+    </div>
+  );
+});
+
+function ToolDetails({ call }: { call: ToolCall }) {
+  const content = call.result?.content ?? '';
+  return (
+    <div className="tool-details">
+      <div className="tool-section-label">Input</div>
+      <pre className="tool-input">{prettyJson(call.input)}</pre>
+      {call.result && (
+        <>
+          <div className="tool-section-label">
+            Result <span className="dim">({call.result.outcome})</span>
+          </div>
+          <pre className="tool-result" data-testid="tool-result">
+            {content.length > MAX_SHOWN
+              ? `${content.slice(0, MAX_SHOWN)}\n… ${content.length - MAX_SHOWN} more characters`
+              : content || '(empty)'}
+          </pre>
+        </>
+      )}
+    </div>
+  );
+}
+
+function lastLine(text: string): string {
+  const lines = text.trimEnd().split('\n');
+  return lines[lines.length - 1] ?? '';
+}

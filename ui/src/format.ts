@@ -1,0 +1,63 @@
+// Small formatting helpers shared by components: token counts, cost, durations, paths, JSON.
+import type { PermissionMode, TurnStopReason } from './generated/protocol';
+
+/** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
+export function formatTokens(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 1_000_000) return `${trim(count / 1000)}k`;
+  return `${trim(count / 1_000_000)}M`;
+}
+
+function trim(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value.toFixed(1).replace(/\.0$/, '');
+}
+
+/** Dollars with enough precision to see small amounts: $0.0042, $0.42, $12.30. */
+export function formatCost(usd: number): string {
+  if (usd === 0) return '$0.00';
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+/** 3000 → "3 s", 1500 → "1.5 s", 90_000 → "1 min 30 s". */
+export function formatWait(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = Math.round(seconds % 60);
+  return rest ? `${minutes} min ${rest} s` : `${minutes} min`;
+}
+
+/** The last segment of a path, on any platform. */
+export function baseName(path: string): string {
+  const parts = path.split(/[\\/]+/).filter(Boolean);
+  return parts[parts.length - 1] ?? path;
+}
+
+export function prettyJson(value: unknown): string {
+  if (value === undefined) return '';
+  try {
+    return JSON.stringify(value, null, 2) ?? '';
+  } catch {
+    return '(not representable as JSON)';
+  }
+}
+
+export const MODE_LABELS: Record<PermissionMode, string> = {
+  default: 'Default',
+  acceptEdits: 'Accept edits',
+  plan: 'Plan',
+  bypassPermissions: 'Bypass',
+  dontAsk: "Don't ask",
+  auto: 'Auto',
+  bubble: 'Bubble',
+};
+
+export const STOP_REASON_LABELS: Record<TurnStopReason, string> = {
+  end_turn: 'Done',
+  max_tokens: 'Stopped: the reply reached the output token limit',
+  max_turns: 'Stopped: the turn limit was reached',
+  refusal: 'The model declined to continue',
+  interrupted: 'Interrupted',
+  error: 'Stopped by an error',
+};

@@ -1,0 +1,89 @@
+// The open session: opens folders through ipc, feeds the session's event channel into the
+// reducer, and exposes the commands that act on the session (prompt, approval, interrupt, mode).
+import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
+import type { ApprovalAnswer, EventEnvelope, PermissionMode } from '../generated/protocol';
+import * as ipc from '../ipc';
+import { sessionReducer, type Session } from '../state/session';
+
+export type SessionControls = {
+  session: Session | null;
+  /** True while `open_session` is in flight. */
+  opening: boolean;
+  /** Why the last open failed, or why the last command failed. */
+  error: string | null;
+  clearError: () => void;
+  open: (path: string) => Promise<void>;
+  sendPrompt: (prompt: string) => Promise<boolean>;
+  answer: (answer: ApprovalAnswer) => Promise<boolean>;
+  interrupt: () => Promise<void>;
+  setMode: (mode: PermissionMode) => Promise<void>;
+};
+
+export function useSession(): SessionControls {
+  const [session, dispatch] = useReducer(sessionReducer, null);
+  const [opening, setOpening] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // Each open bumps the generation; batches and answers of an older open are dropped.
+  const generation = useRef(0);
+  const sessionId = session?.info.session_id ?? null;
+
+  const open = useCallback(async (path: string) => {
+    const current = ++generation.current;
+    let early: EventEnvelope[] | null = [];
+    setOpening(true);
+    setError(null);
+    try {
+      const info = await ipc.openSession(path, (batch) => {
+        if (current !== generation.current) return;
+        if (early) early.push(...batch.events);
+        else dispatch({ type: 'events', events: batch.events });
+      });
+      if (current !== generation.current) return;
+      dispatch({ type: 'opened', info, events: early });
+      early = null;
+    } catch (cause) {
+      if (current === generation.current) setError(ipc.errorMessage(cause));
+    } finally {
+      if (current === generation.current) setOpening(false);
+    }
+  }, []);
+
+  /** Runs a command of the open session, reporting a failure; resolves to whether it worked. */
+  const run = useCallback(
+    async (command: (id: string) => Promise<void>): Promise<boolean> => {
+      if (!sessionId) return false;
+      try {
+        await command(sessionId);
+        return true;
+      } catch (cause) {
+        setError(ipc.errorMessage(cause));
+        return false;
+      }
+    },
+    [sessionId],
+  );
+
+  const sendPrompt = useCallback(
+    (prompt: string) => run((id) => ipc.sendPrompt(id, prompt)),
+    [run],
+  );
+  const answer = useCallback(
+    (value: ApprovalAnswer) => run((id) => ipc.answerApproval(id, value)),
+    [run],
+  );
+  const interrupt = useCallback(async () => {
+    await run((id) => ipc.interrupt(id));
+  }, [run]);
+  const setMode = useCallback(
+    async (mode: PermissionMode) => {
+      if (await run((id) => ipc.setMode(id, mode))) dispatch({ type: 'mode', mode });
+    },
+    [run],
+  );
+  const clearError = useCallback(() => setError(null), []);
+
+  return useMemo(
+    () => ({ session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode }),
+    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode],
+  );
+}

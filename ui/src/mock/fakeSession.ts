@@ -1,0 +1,180 @@
+// A scripted fake session for the e2e build: numbers events, batches them every 16 ms onto the
+// session channel like the Rust bridge, and plays a turn (streamed text, read-only tool calls,
+// a Bash call that needs approval) that an interrupt or a refusal cuts short.
+import type {
+  ApprovalAnswer,
+  EventEnvelope,
+  RenderHints,
+  SessionEvent,
+  Usage,
+} from '../generated/protocol';
+import type { ChannelSender } from './channel';
+
+class Interrupted extends Error {}
+
+const usage = (input: number, output: number, cacheRead = 0): Usage => ({
+  input_tokens: input,
+  output_tokens: output,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: cacheRead,
+});
+
+export class FakeSession {
+  readonly id: string;
+  private seq = 0;
+  private queue: EventEnvelope[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private running = false;
+  private interrupted = false;
+  private approvals = new Map<string, (answer: ApprovalAnswer) => void>();
+  private readonly sender: ChannelSender;
+  /** Pause between streamed chunks, ms (the e2e build streams visibly but quickly). */
+  private readonly tick: number;
+
+  constructor(id: string, sender: ChannelSender, tick = 12) {
+    this.id = id;
+    this.sender = sender;
+    this.tick = tick;
+  }
+
+  emit(event: SessionEvent): void {
+    this.queue.push({ session_id: this.id, seq: this.seq++, event });
+    this.flushTimer ??= setTimeout(() => this.flush(), 16);
+  }
+
+  private flush(): void {
+    this.flushTimer = null;
+    const events = this.queue;
+    this.queue = [];
+    if (events.length) this.sender.send({ events });
+  }
+
+  startTurn(prompt: string): void {
+    if (this.running) throw { code: 'busy', message: 'A turn is already running' };
+    this.running = true;
+    this.interrupted = false;
+    this.emit({ type: 'turn_started', prompt });
+    void this.play(prompt)
+      .then(() => this.emit({ type: 'turn_ended', stop_reason: 'end_turn' }))
+      .catch((error: unknown) => {
+        if (error instanceof Interrupted) this.emit({ type: 'turn_ended', stop_reason: 'interrupted' });
+        else {
+          this.emit({ type: 'error', message: String(error) });
+          this.emit({ type: 'turn_ended', stop_reason: 'error' });
+        }
+      })
+      .finally(() => {
+        this.running = false;
+      });
+  }
+
+  answer(answer: ApprovalAnswer): void {
+    const resolve = this.approvals.get(answer.request_id);
+    if (!resolve) throw { code: 'unknown_request', message: `No pending request ${answer.request_id}` };
+    this.approvals.delete(answer.request_id);
+    this.emit({ type: 'approval_resolved', request_id: answer.request_id });
+    resolve(answer);
+  }
+
+  interrupt(): void {
+    this.interrupted = true;
+    for (const [id, resolve] of this.approvals) {
+      this.emit({ type: 'approval_resolved', request_id: id });
+      resolve({ request_id: id, choice: 'deny', message: null });
+    }
+    this.approvals.clear();
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    if (this.interrupted) throw new Interrupted();
+  }
+
+  private async stream(type: 'text_delta' | 'thinking_delta', text: string): Promise<void> {
+    for (let i = 0; i < text.length; ) {
+      const size = 4 + ((i * 7) % 9);
+      this.emit({ type, text: text.slice(i, i + size) });
+      i += size;
+      await this.sleep(this.tick);
+    }
+  }
+
+  private async readOnlyCall(id: string, name: string, input: unknown, hints: RenderHints, content: string) {
+    this.emit({ type: 'tool_call_started', tool_use_id: id, name });
+    this.emit({ type: 'tool_call_input', tool_use_id: id, name, input, hints });
+    this.emit({
+      type: 'tool_call_decision',
+      tool_use_id: id,
+      decision: { decision: 'allow', reason: 'Read-only tools are allowed in default mode', rule: null, source: null },
+    });
+    this.emit({ type: 'tool_call_status_changed', tool_use_id: id, status: 'executing' });
+    await this.sleep(this.tick * 6);
+    this.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'success', content, detail: null });
+  }
+
+  private async play(prompt: string): Promise<void> {
+    await this.sleep(this.tick * 4);
+    await this.stream('thinking_delta', `The user asked: "${prompt}". I should look at the entry point and the tests first.`);
+    await this.stream('text_delta', "I'll start by reading the entry point and the manifest to see how the project is laid out.");
+    await this.readOnlyCall('toolu_read_1', 'Read', { file_path: 'src/main.rs' }, { kind: 'read', title: 'Read src/main.rs', collapsible: true }, 'fn main() {\n    let args = Args::parse();\n    tandem::run(args)\n}\n');
+    await this.readOnlyCall('toolu_read_2', 'Read', { file_path: 'Cargo.toml' }, { kind: 'read', title: 'Read Cargo.toml', collapsible: true }, '[package]\nname = "tandem"\nversion = "0.1.0"\nedition = "2021"\n');
+    await this.readOnlyCall('toolu_grep_1', 'Grep', { pattern: 'fn run', path: 'src' }, { kind: 'search', title: 'Grep "fn run" in src', collapsible: true }, 'src/lib.rs:12:pub fn run(args: Args) -> Result<()> {\n');
+    await this.readOnlyCall('toolu_read_3', 'Read', { file_path: 'src/lib.rs' }, { kind: 'read', title: 'Read src/lib.rs', collapsible: true }, 'pub fn run(args: Args) -> Result<()> {\n    let app = App::new(args)?;\n    app.serve()\n}\n');
+    this.emit({ type: 'usage_updated', turn: usage(4210, 180, 2048), session: usage(4210, 180, 2048), cost_usd: 0.0153 });
+    await this.stream(
+      'text_delta',
+      'The entry point hands everything to `tandem::run`:\n\n```rust\npub fn run(args: Args) -> Result<()> {\n    let app = App::new(args)?;\n    app.serve()\n}\n```\n\n| file | role |\n|---|---|\n| `src/main.rs` | parses arguments |\n| `src/lib.rs` | builds and serves the app |\n\nLet me run the test suite to see where things stand.',
+    );
+    const answer = await this.askForBash('toolu_bash_1', 'cargo test --workspace', 'Run the test suite');
+    if (answer.choice === 'deny') {
+      this.emit({ type: 'tool_call_decision', tool_use_id: 'toolu_bash_1', decision: { decision: 'deny', reason: answer.message ? `You said no: ${answer.message}` : 'You said no', rule: null, source: null } });
+      this.emit({ type: 'tool_call_result', tool_use_id: 'toolu_bash_1', outcome: 'denied', content: 'The user refused this command.', detail: null });
+      await this.stream('text_delta', "Understood — I won't run the tests. Tell me what you would like me to do instead.");
+      return;
+    }
+    this.emit({
+      type: 'tool_call_decision',
+      tool_use_id: 'toolu_bash_1',
+      decision: answer.choice === 'allow_always'
+        ? { decision: 'allow', reason: 'You allowed it and saved the rule Bash(cargo test *)', rule: 'Bash(cargo test *)', source: '.claude/settings.local.json' }
+        : { decision: 'allow', reason: 'You allowed it once', rule: null, source: null },
+    });
+    this.emit({ type: 'tool_call_status_changed', tool_use_id: 'toolu_bash_1', status: 'executing' });
+    const output = ['   Compiling tandem v0.1.0 (/home/dev/projects/tandem)', '    Finished `test` profile [unoptimized + debuginfo] target(s) in 3.21s', '     Running unittests src/lib.rs', '', 'running 42 tests', 'test result: ok. 42 passed; 0 failed; 0 ignored; finished in 0.31s'];
+    for (const line of output) {
+      this.emit({ type: 'tool_call_progress', tool_use_id: 'toolu_bash_1', text: `${line}\n` });
+      await this.sleep(this.tick * 3);
+    }
+    this.emit({ type: 'tool_call_result', tool_use_id: 'toolu_bash_1', outcome: 'success', content: output.join('\n'), detail: { exit_code: 0 } });
+    this.emit({ type: 'usage_updated', turn: usage(9350, 412, 6144), session: usage(9350, 412, 6144), cost_usd: 0.0388 });
+    await this.stream('text_delta', 'All **42 tests** pass. The project builds cleanly, so we can start on the change whenever you are ready.');
+  }
+
+  private async askForBash(id: string, command: string, description: string): Promise<ApprovalAnswer> {
+    const hints: RenderHints = { kind: 'shell', title: `Run ${command}`, collapsible: false };
+    this.emit({ type: 'tool_call_started', tool_use_id: id, name: 'Bash' });
+    this.emit({ type: 'tool_call_input', tool_use_id: id, name: 'Bash', input: { command, description }, hints });
+    this.emit({ type: 'tool_call_status_changed', tool_use_id: id, status: 'waiting_for_approval' });
+    const requestId = `req_${id}`;
+    const answer = new Promise<ApprovalAnswer>((resolve) => this.approvals.set(requestId, resolve));
+    this.emit({
+      type: 'approval_requested',
+      request: {
+        id: requestId,
+        session_id: this.id,
+        tool_use_id: id,
+        tool_name: 'Bash',
+        input: { command, description },
+        title: `Run ${command}`,
+        reason: 'No rule allows Bash(cargo test --workspace), and default mode asks before running commands',
+        suggestion: { rules: ['Bash(cargo test *)'], destination: '.claude/settings.local.json' },
+      },
+    });
+    const result = await answer;
+    if (this.interrupted) {
+      this.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'cancelled', content: 'Interrupted', detail: null });
+      throw new Interrupted();
+    }
+    return result;
+  }
+}
