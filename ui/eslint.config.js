@@ -40,8 +40,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    // The fake backend rejects with plain {code, message} objects, as the Rust side does.
-    files: ['src/mock/**'],
+    // Fake backends reject with plain {code, message} objects, as the Rust side does.
+    files: ['src/mock/**', 'src/**/*.test.{ts,tsx}'],
     rules: { '@typescript-eslint/only-throw-error': 'off' },
   },
   {

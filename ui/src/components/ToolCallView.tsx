@@ -37,7 +37,7 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
         {state !== 'success' && <span className="tool-state-label">{STATE_LABELS[state]}</span>}
         <Chevron open={open} />
       </button>
-      {call.decision?.reason && (
+      {call.decision?.reason && decisionWorthShowing(call) && (
         <div className={`tool-decision decision-${call.decision.decision}`} data-testid="tool-decision">
           {call.decision.reason}
           {call.decision.source && <span className="tool-decision-source"> · {call.decision.source}</span>}
@@ -59,6 +59,11 @@ function ToolDetails({ call }: { call: ToolCall }) {
   const content = call.result?.content ?? '';
   return (
     <div className="tool-details">
+      {call.decision && (
+        <div className="tool-section-label">
+          Permission <span className="dim">{call.decision.reason}</span>
+        </div>
+      )}
       <div className="tool-section-label">Input</div>
       <pre className="tool-input">{prettyJson(call.input)}</pre>
       {call.result && (
@@ -75,6 +80,12 @@ function ToolDetails({ call }: { call: ToolCall }) {
       )}
     </div>
   );
+}
+
+/** A plain allow by mode is noise on every read; anything the user or a rule decided is not. */
+function decisionWorthShowing(call: ToolCall): boolean {
+  const decision = call.decision;
+  return !!decision && (decision.decision !== 'allow' || decision.rule !== null || call.asked);
 }
 
 function lastLine(text: string): string {

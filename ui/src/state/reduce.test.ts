@@ -155,6 +155,7 @@ describe('tool calls', () => {
       hints: hints('shell', 'Run ls'),
       status: 'completed',
       decision: { decision: 'allow', reason: 'user allowed', rule: null, source: null },
+      asked: true,
       progress: 'a\nb\n',
       result: { outcome: 'error', content: 'exit 1', detail: { code: 1 } },
     });

@@ -66,7 +66,11 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
       }));
       return;
     case 'tool_call_status_changed':
-      updateTool(draft, event.tool_use_id, null, (call) => ({ ...call, status: event.status }));
+      updateTool(draft, event.tool_use_id, null, (call) => ({
+        ...call,
+        status: event.status,
+        asked: call.asked || event.status === 'waiting_for_approval',
+      }));
       return;
     case 'tool_call_decision':
       updateTool(draft, event.tool_use_id, null, (call) => ({ ...call, decision: event.decision }));
@@ -149,6 +153,7 @@ function updateTool(
     hints: null,
     status: 'queued',
     decision: null,
+    asked: false,
     progress: '',
     result: null,
   };

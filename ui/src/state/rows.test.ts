@@ -80,6 +80,7 @@ describe('visual state', () => {
     input: null,
     hints: null,
     decision: null,
+    asked: false,
     progress: '',
   };
   const cases = [

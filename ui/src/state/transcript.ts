@@ -26,6 +26,8 @@ export type ToolCall = {
   hints: RenderHints | null;
   status: ToolCallStatus;
   decision: PermissionDecision | null;
+  /** Whether the call waited for the user's approval. */
+  asked: boolean;
   /** Progress text so far (e.g. shell output), appended. */
   progress: string;
   result: ToolResult | null;

@@ -5,8 +5,10 @@ import { cleanup } from '@testing-library/react';
 import { clearMocks } from '@tauri-apps/api/mocks';
 import { afterEach } from 'vitest';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // Unmounting unlistens asynchronously: let that finish before the mocks go away.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   clearMocks();
 });
 

@@ -1,0 +1,186 @@
+// Tests of the whole window against a mocked IPC: welcome screen, opening folders (picker,
+// recent, command line, menu events, failures), streaming a turn, stopping it, switching modes.
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { emit } from '@tauri-apps/api/event';
+import { describe, expect, it } from 'vitest';
+import { ChannelSender, isChannelArg } from '../mock/channel';
+import { FOLDER, installFakeIpc, sessionInfo } from '../test/fakeIpc';
+import { App } from './App';
+
+describe('App', () => {
+  it('shows the welcome screen with recent folders when started without a folder', async () => {
+    installFakeIpc({}, { recent: ['/a/one', '/b/two'] });
+    render(<App />);
+    expect(await screen.findByTestId('open-folder-button')).toHaveTextContent('Open Folder…');
+    const recent = await screen.findAllByTestId('recent-folder');
+    expect(recent.map((item) => item.dataset.path)).toEqual(['/a/one', '/b/two']);
+    expect(recent[0]).toHaveTextContent('one');
+  });
+
+  it('opens the folder chosen in the picker', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    expect(await screen.findByTestId('folder-name')).toHaveTextContent('demo');
+    expect(ipc.argsOf('pick_folder')).toHaveLength(1);
+    expect(ipc.argsOf('open_session')[0]).toMatchObject({ path: FOLDER });
+  });
+
+  it('does nothing when the picker is cancelled', async () => {
+    const ipc = installFakeIpc({ pick_folder: () => null });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await waitFor(() => expect(ipc.argsOf('pick_folder')).toHaveLength(1));
+    expect(ipc.argsOf('open_session')).toHaveLength(0);
+    expect(screen.getByTestId('welcome')).toBeInTheDocument();
+  });
+
+  it('opens a recent folder', async () => {
+    const ipc = installFakeIpc({}, { recent: ['/x/recent-one'] });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('recent-folder'));
+    expect(await screen.findByTestId('folder-name')).toHaveTextContent('recent-one');
+    expect(ipc.argsOf('open_session')[0]).toMatchObject({ path: '/x/recent-one' });
+  });
+
+  it('opens the folder given on the command line', async () => {
+    installFakeIpc({}, { folder: '/work/cli-folder' });
+    render(<App />);
+    expect(await screen.findByTestId('folder-name')).toHaveTextContent('cli-folder');
+  });
+
+  it('shows why a folder could not be opened', async () => {
+    installFakeIpc({
+      open_session: (args) => {
+        throw { code: 'folder_not_found', message: `Folder not found: ${String(args.path)}` };
+      },
+    }, { recent: ['/gone'] });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('recent-folder'));
+    expect(await screen.findByTestId('error-banner')).toHaveTextContent('Folder not found: /gone');
+    await userEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByTestId('error-banner')).not.toBeInTheDocument();
+  });
+
+  it('follows File ▸ Open Folder and New Session from the menu', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await screen.findByTestId('open-folder-button');
+    await emit('tandem://open-folder', { path: '/menu/chosen' });
+    expect(await screen.findByTestId('folder-name')).toHaveTextContent('chosen');
+    await emit('tandem://new-session');
+    await waitFor(() => expect(ipc.argsOf('open_session')).toHaveLength(2));
+    expect(ipc.argsOf('open_session')[1]).toMatchObject({ path: '/menu/chosen' });
+  });
+
+  it('shows the setup hint of a session that cannot reach a model', async () => {
+    installFakeIpc({ open_session: () => sessionInfo({ setup_hint: 'Set ANTHROPIC_API_KEY to talk to a model.' }) });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    expect(await screen.findByTestId('setup-hint')).toHaveTextContent('Set ANTHROPIC_API_KEY');
+  });
+
+  it('sends a prompt and shows the streamed turn', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    const input = await screen.findByTestId('prompt-input');
+    await userEvent.type(input, 'Fix the bug{Enter}');
+    expect(ipc.argsOf('send_prompt')).toEqual([{ sessionId: 'session-1', prompt: 'Fix the bug' }]);
+
+    ipc.push({ type: 'turn_started', prompt: 'Fix the bug' }, { type: 'text_delta', text: 'Looking ' });
+    ipc.push({ type: 'text_delta', text: 'at `main.rs`' });
+    expect(screen.getByTestId('user-prompt')).toHaveTextContent('Fix the bug');
+    expect(screen.getByTestId('assistant-text')).toHaveTextContent('Looking at main.rs');
+    expect(screen.getByTestId('prompt-input')).toBeDisabled();
+    expect(screen.getByTestId('stop-button')).toBeInTheDocument();
+
+    ipc.push(
+      { type: 'usage_updated', turn: usage(1200, 80), session: usage(1200, 80), cost_usd: 0.0123 },
+      { type: 'turn_ended', stop_reason: 'end_turn' },
+    );
+    expect(screen.queryByTestId('stop-button')).not.toBeInTheDocument();
+    expect(screen.getByTestId('prompt-input')).toBeEnabled();
+    expect(screen.getByTestId('token-usage')).toHaveTextContent('↑ 1.2k ↓ 80');
+    expect(screen.getByTestId('cost')).toHaveTextContent('$0.01');
+    expect(screen.getByTestId('model-name')).toHaveTextContent('claude-test-1');
+  });
+
+  it('stops a running turn with the stop button and with Esc', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('folder-name');
+    ipc.push({ type: 'turn_started', prompt: 'long job' });
+    await userEvent.click(screen.getByTestId('stop-button'));
+    await userEvent.keyboard('{Escape}');
+    expect(ipc.argsOf('interrupt')).toEqual([{ sessionId: 'session-1' }, { sessionId: 'session-1' }]);
+    ipc.push({ type: 'turn_ended', stop_reason: 'interrupted' });
+    expect(screen.getByTestId('turn-end')).toHaveTextContent('Interrupted');
+    await userEvent.keyboard('{Escape}');
+    expect(ipc.argsOf('interrupt')).toHaveLength(2);
+  });
+
+  it('shows a failed prompt and keeps its text', async () => {
+    installFakeIpc({
+      send_prompt: () => {
+        throw { code: 'no_model', message: 'No API key configured' };
+      },
+    });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await userEvent.type(await screen.findByTestId('prompt-input'), 'hello{Enter}');
+    expect(await screen.findByTestId('error-banner')).toHaveTextContent('No API key configured');
+    expect(screen.getByTestId('prompt-input')).toHaveValue('hello');
+  });
+
+  it('switches the permission mode', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    const switcher = await screen.findByTestId('mode-switcher');
+    expect(switcher.dataset.mode).toBe('default');
+    await userEvent.click(within(switcher).getByTestId('mode-plan'));
+    expect(ipc.argsOf('set_mode')).toEqual([{ sessionId: 'session-1', mode: 'plan' }]);
+    await waitFor(() => expect(switcher.dataset.mode).toBe('plan'));
+    await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
+    await waitFor(() => expect(switcher.dataset.mode).toBe('bypassPermissions'));
+  });
+
+  it('ignores batches of a session that was replaced', async () => {
+    const ipc = installFakeIpc({
+      open_session: (args) => sessionInfo({ session_id: String(args.path), folder_name: String(args.path) }),
+    });
+    render(<App />);
+    await emit('tandem://open-folder', { path: 'first' });
+    await screen.findByText('first');
+    await emit('tandem://open-folder', { path: 'second' });
+    await screen.findByText('second');
+    ipc.pushOn(0, { type: 'notice', message: 'late news of the first session' });
+    ipc.pushOn(1, { type: 'notice', message: 'news of the second session' });
+    const notices = screen.getAllByTestId('notice');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toHaveTextContent('news of the second session');
+  });
+
+  it('keeps events that arrive before open_session resolves', async () => {
+    installFakeIpc({
+      open_session: (args) => {
+        if (isChannelArg(args.onEvent)) {
+          new ChannelSender(args.onEvent).send({
+            events: [{ session_id: 'session-1', seq: 0, event: { type: 'notice', message: 'Loaded CLAUDE.md' } }],
+          });
+        }
+        return sessionInfo();
+      },
+    });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    expect(await screen.findByTestId('notice')).toHaveTextContent('Loaded CLAUDE.md');
+  });
+});
+
+function usage(input: number, output: number) {
+  return { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+}

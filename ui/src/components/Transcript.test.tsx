@@ -1,0 +1,182 @@
+// Tests of transcript rendering: each kind of row, tool call attributes and states, the folding
+// of read-only calls into a summary that expands, markdown with highlighted code, and that a
+// large transcript keeps only what is on screen in the DOM.
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SessionEvent } from '../generated/protocol';
+import { applyEvents } from '../state/reduce';
+import { emptyTranscript } from '../state/transcript';
+import { envelopes, hints, readCall } from '../test/events';
+import { Transcript } from './Transcript';
+
+function renderEvents(events: SessionEvent[]) {
+  const state = applyEvents(emptyTranscript(), envelopes(events));
+  return render(<Transcript items={state.items} />);
+}
+
+const bash = (id: string, extra: SessionEvent[] = []): SessionEvent[] => [
+  { type: 'tool_call_started', tool_use_id: id, name: 'Bash' },
+  { type: 'tool_call_input', tool_use_id: id, name: 'Bash', input: { command: 'make' }, hints: hints('shell', 'Run make') },
+  ...extra,
+];
+
+describe('rows', () => {
+  it('renders prompts, markdown text with highlighted code, errors, notices and retries', () => {
+    const { container } = renderEvents([
+      { type: 'turn_started', prompt: 'Show me' },
+      { type: 'text_delta', text: 'Here:\n\n```rust\nfn main() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n' },
+      { type: 'error', message: 'Overloaded' },
+      { type: 'notice', message: 'Compacted' },
+      { type: 'retrying', attempt: 2, wait_ms: 3000, reason: 'overloaded_error' },
+    ]);
+    expect(screen.getByTestId('user-prompt')).toHaveTextContent('Show me');
+    const text = screen.getByTestId('assistant-text');
+    expect(text.querySelector('pre code.hljs.language-rust')).not.toBeNull();
+    expect(text.querySelector('.hljs-keyword')).toHaveTextContent('fn');
+    expect(text.querySelector('table td')).toHaveTextContent('1');
+    expect(screen.getByTestId('error-banner')).toHaveTextContent('Overloaded');
+    expect(screen.getByTestId('notice')).toHaveTextContent('Compacted');
+    expect(screen.getByTestId('retry-notice')).toHaveTextContent('Retrying in 3 s (attempt 2)');
+    expect(container.querySelectorAll('[data-testid="transcript"] .transcript-row')).toHaveLength(5);
+  });
+
+  it('keeps links from navigating the webview', async () => {
+    renderEvents([{ type: 'text_delta', text: 'See [docs](https://example.com).' }]);
+    const link = screen.getByRole('link', { name: 'docs' });
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    link.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    await Promise.resolve();
+  });
+
+  it('collapses thinking to one line until expanded', async () => {
+    renderEvents([{ type: 'thinking_delta', text: 'First thought\nsecond thought' }]);
+    const thinking = screen.getByTestId('thinking');
+    expect(thinking).toHaveTextContent('First thought');
+    expect(thinking).not.toHaveTextContent('second thought');
+    await userEvent.click(within(thinking).getByRole('button'));
+    expect(thinking).toHaveTextContent('second thought');
+  });
+});
+
+describe('tool calls', () => {
+  it('exposes name, status and outcome as attributes', () => {
+    renderEvents([...readCall('a', 'src/main.rs'), ...bash('b')]);
+    const [read, run] = screen.getAllByTestId('tool-call');
+    expect(read).toHaveAttribute('data-tool-name', 'Read');
+    expect(read).toHaveAttribute('data-status', 'completed');
+    expect(read).toHaveAttribute('data-outcome', 'success');
+    expect(read).toHaveTextContent('Read src/main.rs');
+    expect(run).toHaveAttribute('data-status', 'queued');
+    expect(run).toHaveAttribute('data-outcome', 'none');
+  });
+
+  it('draws every state with its own icon', () => {
+    const finished = (id: string, outcome: 'success' | 'error' | 'denied' | 'cancelled'): SessionEvent[] =>
+      bash(id, [{ type: 'tool_call_result', tool_use_id: id, outcome, content: `${outcome}!`, detail: null }]);
+    renderEvents([
+      ...bash('q'),
+      ...bash('w', [{ type: 'tool_call_status_changed', tool_use_id: 'w', status: 'waiting_for_approval' }]),
+      ...bash('r', [{ type: 'tool_call_status_changed', tool_use_id: 'r', status: 'executing' }]),
+      ...finished('s', 'success'),
+      ...finished('e', 'error'),
+      ...finished('d', 'denied'),
+      ...finished('c', 'cancelled'),
+    ]);
+    const states = screen.getAllByTestId('status-icon').map((icon) => icon.dataset.state);
+    expect(states).toEqual(['queued', 'waiting', 'running', 'success', 'error', 'denied', 'cancelled']);
+    const icons = screen.getAllByTestId('status-icon').map((icon) => icon.innerHTML);
+    expect(new Set(icons).size).toBe(7);
+    expect(screen.getAllByTestId('tool-call')[4]).toHaveTextContent('error!');
+  });
+
+  it('shows the reason of a decision the user or a rule made, not a plain allow by mode', () => {
+    renderEvents([
+      ...bash('a', [
+        { type: 'tool_call_decision', tool_use_id: 'a', decision: { decision: 'deny', reason: 'Denied by rule Bash(rm *)', rule: 'Bash(rm *)', source: '.claude/settings.json' } },
+      ]),
+      ...bash('b', [
+        { type: 'tool_call_decision', tool_use_id: 'b', decision: { decision: 'allow', reason: 'Allowed in default mode', rule: null, source: null } },
+      ]),
+      ...bash('c', [
+        { type: 'tool_call_status_changed', tool_use_id: 'c', status: 'waiting_for_approval' },
+        { type: 'tool_call_decision', tool_use_id: 'c', decision: { decision: 'allow', reason: 'You allowed it', rule: null, source: null } },
+      ]),
+    ]);
+    const reasons = screen.getAllByTestId('tool-decision').map((node) => node.textContent);
+    expect(reasons).toEqual(['Denied by rule Bash(rm *) · .claude/settings.json', 'You allowed it']);
+  });
+
+  it('streams shell progress into ShellOutput and expands the result', async () => {
+    renderEvents(
+      bash('a', [
+        { type: 'tool_call_status_changed', tool_use_id: 'a', status: 'executing' },
+        { type: 'tool_call_progress', tool_use_id: 'a', text: 'building…\n' },
+        { type: 'tool_call_progress', tool_use_id: 'a', text: 'done\n' },
+        { type: 'tool_call_result', tool_use_id: 'a', outcome: 'success', content: 'exit 0', detail: null },
+      ]),
+    );
+    expect(screen.getByTestId('shell-output').textContent).toBe('building…\ndone\n');
+    expect(screen.queryByTestId('tool-result')).not.toBeInTheDocument();
+    await userEvent.click(within(screen.getByTestId('tool-call')).getByRole('button'));
+    expect(screen.getByTestId('tool-result')).toHaveTextContent('exit 0');
+  });
+});
+
+describe('folding read-only calls', () => {
+  const events: SessionEvent[] = [
+    { type: 'text_delta', text: 'Looking around.' },
+    ...readCall('a', 'a.rs'),
+    ...readCall('b', 'b.rs'),
+    ...readCall('p', 'fn main', 'search'),
+    ...readCall('c', 'c.rs'),
+    ...readCall('q', 'TODO', 'search'),
+  ];
+
+  it('folds consecutive reads and searches into one summary line', () => {
+    renderEvents(events);
+    expect(screen.getByTestId('tool-group-summary')).toHaveTextContent('Read 3 files, searched 2 patterns');
+    expect(screen.getByTestId('tool-group')).toHaveAttribute('data-state', 'success');
+    expect(screen.queryByTestId('tool-call')).not.toBeInTheDocument();
+  });
+
+  it('expands into the individual calls and folds back', async () => {
+    renderEvents(events);
+    const head = within(screen.getByTestId('tool-group')).getAllByRole('button')[0] as HTMLElement;
+    await userEvent.click(head);
+    expect(screen.getAllByTestId('tool-call').map((call) => call.dataset.toolName)).toEqual(['Read', 'Read', 'Grep', 'Read', 'Grep']);
+    await userEvent.click(head);
+    expect(screen.queryByTestId('tool-call')).not.toBeInTheDocument();
+  });
+
+  it('shows a running group with the call in progress', () => {
+    renderEvents([
+      ...readCall('a', 'a.rs'),
+      { type: 'tool_call_started', tool_use_id: 'b', name: 'Read' },
+      { type: 'tool_call_input', tool_use_id: 'b', name: 'Read', input: {}, hints: hints('read', 'Read big.rs', true) },
+      { type: 'tool_call_status_changed', tool_use_id: 'b', status: 'executing' },
+    ]);
+    const group = screen.getByTestId('tool-group');
+    expect(group).toHaveAttribute('data-state', 'running');
+    expect(group).toHaveTextContent('Read big.rs');
+  });
+});
+
+describe('virtualisation', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('keeps only the rows on screen in the DOM', () => {
+    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(40);
+    const events: SessionEvent[] = [];
+    for (let i = 0; i < 2000; i += 1) {
+      events.push({ type: 'turn_started', prompt: `prompt ${i}` }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    }
+    const { container } = renderEvents(events);
+    const rendered = container.querySelectorAll('.transcript-row').length;
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(80);
+  });
+});

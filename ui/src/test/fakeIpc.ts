@@ -1,0 +1,71 @@
+// A mocked Tauri backend for component tests: records every command, answers with defaults or
+// per-test handlers, and pushes session events into the channel that open_session received.
+import { act } from '@testing-library/react';
+import { mockIPC } from '@tauri-apps/api/mocks';
+import type { SessionEvent, SessionInfo } from '../generated/protocol';
+import type { AppState } from '../ipc';
+import { ChannelSender, isChannelArg } from '../mock/channel';
+
+export type Call = { cmd: string; args: Record<string, unknown> };
+type Handler = (args: Record<string, unknown>) => unknown;
+
+export const FOLDER = '/home/me/projects/demo';
+
+export function sessionInfo(overrides: Partial<SessionInfo> = {}): SessionInfo {
+  return {
+    session_id: 'session-1',
+    cwd: FOLDER,
+    folder_name: 'demo',
+    model: 'claude-test-1',
+    mode: 'default',
+    setup_hint: null,
+    ...overrides,
+  };
+}
+
+export type FakeIpc = {
+  calls: Call[];
+  /** The arguments of every call of `cmd`, in order. */
+  argsOf: (cmd: string) => Record<string, unknown>[];
+  /** Sends events (numbered on) to the latest session channel, inside act(). */
+  push: (...events: SessionEvent[]) => void;
+  /** Sends events to the channel of the `index`th open_session call. */
+  pushOn: (index: number, ...events: SessionEvent[]) => void;
+};
+
+export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Partial<AppState> = {}): FakeIpc {
+  const calls: Call[] = [];
+  const channels: { sender: ChannelSender; sessionId: string; seq: number }[] = [];
+  const defaults: Record<string, Handler> = {
+    app_state: () => ({ folder: null, recent: [], version: '0.0.0-test', ...app }),
+    pick_folder: () => FOLDER,
+    open_session: (args) => sessionInfo({ cwd: String(args.path), folder_name: String(args.path).split('/').pop() ?? '' }),
+  };
+  mockIPC(
+    (cmd, payload) => {
+      const args = (payload ?? {}) as Record<string, unknown>;
+      calls.push({ cmd, args });
+      const handler = handlers[cmd] ?? defaults[cmd];
+      const result = handler ? handler(args) : null;
+      if (cmd === 'open_session' && isChannelArg(args.onEvent)) {
+        const sessionId = (result as SessionInfo | null)?.session_id ?? 'session-1';
+        channels.push({ sender: new ChannelSender(args.onEvent), sessionId, seq: 0 });
+      }
+      return result;
+    },
+    { shouldMockEvents: true },
+  );
+  return {
+    calls,
+    argsOf: (cmd) => calls.filter((call) => call.cmd === cmd).map((call) => call.args),
+    push: (...events) => pushOn(channels.length - 1, events),
+    pushOn: (index, ...events) => pushOn(index, events),
+  };
+
+  function pushOn(index: number, events: SessionEvent[]): void {
+    const channel = channels[index];
+    if (!channel) throw new Error(`no session channel ${index}`);
+    const envelopes = events.map((event) => ({ session_id: channel.sessionId, seq: channel.seq++, event }));
+    act(() => channel.sender.send({ events: envelopes }));
+  }
+}
