@@ -1,7 +1,7 @@
 // End-to-end test of the webview in headless Chromium against the e2e build's scripted fake
 // backend: open a folder, send a prompt, watch text and tool calls stream, answer the approval
 // dialog, and save screenshots to test-results/.
-/* global window -- page.evaluate callbacks run in the page */
+/* global window, document -- page.evaluate callbacks run in the page */
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -130,6 +130,52 @@ test('No with a message denies the command; Esc stops a turn', async () => {
   await page.keyboard.press('Escape');
   await page.getByTestId('turn-end').filter({ hasText: 'Interrupted' }).waitFor();
   await page.getByTestId('stop-button').waitFor({ state: 'detached' });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the transcript follows streaming text unless the user scrolls up', async () => {
+  const { page, problems } = await newPage();
+  await page.getByTestId('open-folder-button').click();
+  await page.getByTestId('prompt-input').fill('/long 400');
+  await page.getByTestId('prompt-input').press('Enter');
+  const transcript = page.getByTestId('transcript');
+  const metrics = () =>
+    transcript.evaluate((element) => ({
+      top: element.scrollTop,
+      gap: element.scrollHeight - element.scrollTop - element.clientHeight,
+      overflow: element.scrollHeight > element.clientHeight * 2,
+      rows: element.querySelectorAll('.transcript-row').length,
+    }));
+
+  await page.waitForFunction(() => {
+    const element = document.querySelector('[data-testid="transcript"]');
+    return element && element.scrollHeight > element.clientHeight * 3;
+  });
+  // While streaming, the newest line may be one frame from being scrolled to; never more.
+  for (let sample = 0; sample < 8; sample += 1) {
+    const { gap } = await metrics();
+    assert.ok(gap < 150, `pinned to the bottom while streaming (gap ${gap}px)`);
+    assert.equal(await page.getByTestId('scroll-to-bottom').count(), 0);
+    await page.waitForTimeout(100);
+  }
+
+  await transcript.hover();
+  await page.mouse.wheel(0, -1500);
+  await page.getByTestId('scroll-to-bottom').waitFor();
+  const held = (await metrics()).top;
+  await page.waitForTimeout(600);
+  const later = await metrics();
+  assert.ok(Math.abs(later.top - held) < 5, `stays where the user scrolled (${held} → ${later.top})`);
+  assert.ok(later.gap > 200, 'no longer at the bottom');
+  assert.ok(later.rows < 120, `only visible rows are in the DOM (${later.rows})`);
+
+  await page.getByTestId('scroll-to-bottom').click();
+  await page.getByTestId('stop-button').waitFor({ state: 'detached', timeout: 20_000 });
+  await page.waitForTimeout(100);
+  const end = await metrics();
+  assert.ok(end.gap < 60, `back at the bottom at the end (gap ${end.gap}px)`);
+  await page.getByTestId('assistant-text').filter({ hasText: 'Line 400:' }).waitFor();
   assert.deepEqual(problems, []);
   await page.close();
 });

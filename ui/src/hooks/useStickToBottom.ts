@@ -1,5 +1,6 @@
 // Keeps a scroll container pinned to its bottom while its content grows (streaming), unless the
-// user scrolled up; scrolling back to the bottom pins it again.
+// user scrolled up; scrolling back to the bottom pins it again. Only a move upwards unpins, so
+// content that grows between two frames never counts as the user leaving the bottom.
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 
 /** How close to the bottom (px) still counts as "at the bottom". */
@@ -10,12 +11,14 @@ export function useStickToBottom(
   contentRef: RefObject<HTMLElement | null>,
 ): { pinned: boolean; onScroll: () => void; scrollToBottom: () => void } {
   const pinnedRef = useRef(true);
+  const lastTop = useRef(0);
   const [pinned, setPinned] = useState(true);
 
   const scrollToBottom = useCallback(() => {
     const element = scrollRef.current;
     if (!element) return;
     element.scrollTop = element.scrollHeight;
+    lastTop.current = element.scrollTop;
     pinnedRef.current = true;
     setPinned(true);
   }, [scrollRef]);
@@ -23,10 +26,14 @@ export function useStickToBottom(
   const onScroll = useCallback(() => {
     const element = scrollRef.current;
     if (!element) return;
-    const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight <= SLACK;
-    if (atBottom !== pinnedRef.current) {
-      pinnedRef.current = atBottom;
-      setPinned(atBottom);
+    const top = element.scrollTop;
+    const movedUp = top < lastTop.current - 1;
+    lastTop.current = top;
+    const atBottom = element.scrollHeight - top - element.clientHeight <= SLACK;
+    const next = atBottom || (pinnedRef.current && !movedUp);
+    if (next !== pinnedRef.current) {
+      pinnedRef.current = next;
+      setPinned(next);
     }
   }, [scrollRef]);
 
@@ -35,7 +42,9 @@ export function useStickToBottom(
     const content = contentRef.current;
     if (!scroller || !content || typeof ResizeObserver === 'undefined') return;
     const follow = () => {
-      if (pinnedRef.current) scroller.scrollTop = scroller.scrollHeight;
+      if (!pinnedRef.current) return;
+      scroller.scrollTop = scroller.scrollHeight;
+      lastTop.current = scroller.scrollTop;
     };
     const observer = new ResizeObserver(follow);
     observer.observe(content);

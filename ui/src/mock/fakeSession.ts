@@ -113,6 +113,7 @@ export class FakeSession {
   }
 
   private async play(prompt: string): Promise<void> {
+    if (prompt.startsWith('/long')) return this.playLong(Number(prompt.split(' ')[1] ?? 300));
     await this.sleep(this.tick * 4);
     await this.stream('thinking_delta', `The user asked: "${prompt}". I should look at the entry point and the tests first.`);
     await this.stream('text_delta', "I'll start by reading the entry point and the manifest to see how the project is laid out.");
@@ -148,6 +149,17 @@ export class FakeSession {
     this.emit({ type: 'tool_call_result', tool_use_id: 'toolu_bash_1', outcome: 'success', content: output.join('\n'), detail: { exit_code: 0 } });
     this.emit({ type: 'usage_updated', turn: usage(9350, 412, 6144), session: usage(9350, 412, 6144), cost_usd: 0.0388 });
     await this.stream('text_delta', 'All **42 tests** pass. The project builds cleanly, so we can start on the change whenever you are ready.');
+  }
+
+  /** A long turn: `lines` paragraphs, one per tick, with a read-only call every 25 lines. */
+  private async playLong(lines: number): Promise<void> {
+    for (let line = 1; line <= lines; line += 1) {
+      if (line % 25 === 0) {
+        await this.readOnlyCall(`toolu_long_${line}`, 'Read', { file_path: `src/module_${line}.rs` }, { kind: 'read', title: `Read src/module_${line}.rs`, collapsible: true }, `// module ${line}\n`);
+      }
+      this.emit({ type: 'text_delta', text: `Line ${line}: the agent keeps explaining what it found in \`module_${line}\`.\n\n` });
+      await this.sleep(this.tick);
+    }
   }
 
   private async askForBash(id: string, command: string, description: string): Promise<ApprovalAnswer> {

@@ -32,7 +32,7 @@ if (!('ResizeObserver' in window)) {
     unobserve(): void {}
     disconnect(): void {}
   }
-  Object.defineProperty(window, 'ResizeObserver', { value: NoopResizeObserver });
+  Object.defineProperty(window, 'ResizeObserver', { value: NoopResizeObserver, configurable: true, writable: true });
 }
 
 if (!Element.prototype.scrollTo) {
