@@ -83,6 +83,7 @@ test('open a folder, stream a turn, approve a command', async () => {
   await page.getByTestId('assistant-text').filter({ hasText: 'reading the entry point' }).waitFor();
   const group = page.getByTestId('tool-group');
   await group.filter({ hasText: 'Read 3 files, searched 1 pattern' }).waitFor();
+  await page.screenshot({ path: join(results, 'streaming.png') });
 
   // The approval dialog for the Bash call.
   const dialog = page.getByTestId('approval-dialog');

@@ -81,6 +81,17 @@ describe('ApprovalDialog', () => {
     expect(ipc.argsOf('interrupt')).toHaveLength(0);
   });
 
+  it.each([
+    ['1', true, 'allow'],
+    ['2', true, 'allow_always'],
+    ['3', true, 'deny'],
+    ['2', false, 'deny'],
+  ] as const)('key %s (suggestion: %s) answers %s', async (key, suggestion, choice) => {
+    const ipc = await openWith(approvalRequest('r1', 't1', suggestion));
+    await userEvent.keyboard(key);
+    expect(answers(ipc)[0]).toMatchObject({ answer: { choice } });
+  });
+
   it('Enter in the message box sends No with the message', async () => {
     const ipc = await openWith(approvalRequest('r1', 't1'));
     await userEvent.type(screen.getByTestId('approval-message'), 'not now{Enter}');

@@ -1,17 +1,21 @@
 // The permission request dialog: what the agent wants to run and why the engine asks, answered
 // with Yes / Yes and don't ask again (when a rule is suggested) / No with an optional message.
-// Keyboard: Enter = Yes, Esc = No (Enter inside the message box sends No with the message).
+// Keyboard: Enter = Yes, Esc = No (Enter inside the message box sends No with the message), and
+// the numbers shown beside the choices pick them.
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ApprovalAnswer, ApprovalChoice, ApprovalRequest } from '../generated/protocol';
 import { prettyJson } from '../format';
+import { ErrorBanner } from './ErrorBanner';
 
 export type ApprovalDialogProps = {
   request: ApprovalRequest;
   /** Resolves to whether the answer reached the engine. */
   onAnswer: (answer: ApprovalAnswer) => Promise<boolean>;
+  /** Why the last answer could not be sent, if it could not. */
+  error?: string | null;
 };
 
-export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
+export function ApprovalDialog({ request, onAnswer, error = null }: ApprovalDialogProps) {
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   const titleId = useId();
@@ -34,11 +38,20 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
     answerRef.current = answer;
   });
 
+  const hasSuggestion = request.suggestion !== null;
   useEffect(() => {
     allowRef.current?.focus();
+    const byNumber: Record<string, ApprovalChoice> = hasSuggestion
+      ? { '1': 'allow', '2': 'allow_always', '3': 'deny' }
+      : { '1': 'allow', '2': 'deny' };
     const onKeyDown = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      if (event.key === 'Escape') {
+      const choice = byNumber[event.key];
+      if (choice && target?.tagName !== 'TEXTAREA' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault();
+        event.stopPropagation();
+        void answerRef.current(choice);
+      } else if (event.key === 'Escape') {
         event.preventDefault();
         event.stopPropagation();
         void answerRef.current('deny');
@@ -51,7 +64,7 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
     };
     window.addEventListener('keydown', onKeyDown, true);
     return () => window.removeEventListener('keydown', onKeyDown, true);
-  }, [request.id]);
+  }, [request.id, hasSuggestion]);
 
   return (
     <div className="modal-backdrop">
@@ -75,6 +88,7 @@ export function ApprovalDialog({ request, onAnswer }: ApprovalDialogProps) {
           {request.reason}
         </p>
         <ApprovalInput request={request} />
+        {error && <ErrorBanner message={error} />}
         <div className="approval-actions">
           <button
             ref={allowRef}

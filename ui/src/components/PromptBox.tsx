@@ -1,6 +1,6 @@
 // The prompt box: a textarea that grows with its text; Enter sends, Shift+Enter starts a new line.
 // Disabled while a turn runs; the text is kept if sending fails.
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 
 export type PromptBoxProps = {
   /** True while a turn runs (or no session is open). */
@@ -17,6 +17,11 @@ export function PromptBox({ disabled, onSend }: PromptBoxProps) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const blocked = disabled || sending;
   const canSend = !blocked && text.trim().length > 0;
+
+  // A disabled textarea loses focus: give it back when the turn ends.
+  useEffect(() => {
+    if (!blocked) inputRef.current?.focus();
+  }, [blocked]);
 
   const send = async () => {
     if (!canSend) return;

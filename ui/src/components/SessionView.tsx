@@ -48,28 +48,30 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
 
   return (
     <div className="session" data-testid="session" data-session-id={info.session_id}>
-      <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
-      {info.setup_hint && <SetupHint hint={info.setup_hint} />}
-      <main className="session-main">
-        <Transcript
-          items={transcript.items}
-          empty={<EmptyTranscript folder={info.folder_name} />}
-          footer={running ? <WorkingLine /> : null}
+      <div className="session-body" inert={pending !== undefined}>
+        <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
+        {info.setup_hint && <SetupHint hint={info.setup_hint} />}
+        <main className="session-main">
+          <Transcript
+            items={transcript.items}
+            empty={<EmptyTranscript folder={info.folder_name} />}
+            footer={running ? <WorkingLine /> : null}
+          />
+        </main>
+        <div className="composer">
+          {error && !pending && <ErrorBanner message={error} onDismiss={clearError} />}
+          <PromptBox disabled={running} onSend={sendPrompt} />
+        </div>
+        <StatusBar
+          mode={mode}
+          onModeChange={(next) => void setMode(next)}
+          model={info.model}
+          usage={transcript.usage}
+          running={running}
+          onStop={() => void interrupt()}
         />
-      </main>
-      <div className="composer">
-        {error && <ErrorBanner message={error} onDismiss={clearError} />}
-        <PromptBox disabled={running} onSend={sendPrompt} />
       </div>
-      <StatusBar
-        mode={mode}
-        onModeChange={(next) => void setMode(next)}
-        model={info.model}
-        usage={transcript.usage}
-        running={running}
-        onStop={() => void interrupt()}
-      />
-      {pending && <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} />}
+      {pending && <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} error={error} />}
     </div>
   );
 }
@@ -85,11 +87,19 @@ function EmptyTranscript({ folder }: { folder: string }) {
   );
 }
 
+/** Shown at the end of the transcript while a turn runs, with the seconds since it started. */
 function WorkingLine() {
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    const started = Date.now();
+    const timer = setInterval(() => setSeconds(Math.floor((Date.now() - started) / 1000)), 1000);
+    return () => clearInterval(timer);
+  }, []);
   return (
     <div className="working-line" data-testid="working">
       <span className="spinner" aria-hidden="true" />
       Working…
+      {seconds > 0 && <span className="dim">{seconds} s · Esc to stop</span>}
     </div>
   );
 }

@@ -24,7 +24,7 @@ export function StatusBar({ mode, onModeChange, model, usage, running, onStop }:
       <ModeSwitcher mode={mode} onChange={onModeChange} />
       <span className="status-spacer" />
       {running && (
-        <span className="status-running" data-testid="running-indicator">
+        <span className="statusbar-running" data-testid="running-indicator">
           <span className="pulse" aria-hidden="true" />
           Working
         </span>
