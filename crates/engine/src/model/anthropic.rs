@@ -210,11 +210,11 @@ impl Model for AnthropicModel {
                     break;
                 }
             }
-            if !assembler.is_finished() {
-                if let Some(event) = parser.finish() {
-                    for out in assembler.handle(&event.event, &event.data)? {
-                        yield out;
-                    }
+            if !assembler.is_finished()
+                && let Some(event) = parser.finish()
+            {
+                for out in assembler.handle(&event.event, &event.data)? {
+                    yield out;
                 }
             }
             if !assembler.is_finished() {

@@ -62,6 +62,54 @@ impl ModelConfig {
         self
     }
 
+    /// Applies a Tandem settings file (`{"apiKey", "baseUrl", "model", "maxTokens"}`) over this config. A missing
+    /// file changes nothing; an unreadable or malformed one is an error naming the file.
+    pub fn with_settings_file(mut self, path: &std::path::Path) -> Result<Self, String> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(self),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| format!("{} is not valid JSON: {e}", path.display()))?;
+        let get = |k: &str| {
+            value
+                .get(k)
+                .and_then(serde_json::Value::as_str)
+                .filter(|s| !s.is_empty())
+        };
+        if let Some(url) = get("baseUrl") {
+            self.base_url = url.trim_end_matches('/').to_string();
+        }
+        if let Some(key) = get("apiKey") {
+            self.api_key = Some(key.to_string());
+        }
+        if let Some(model) = get("model") {
+            self.model = model.to_string();
+        }
+        if let Some(n) = value.get("maxTokens").and_then(serde_json::Value::as_u64) {
+            self.max_tokens = n.min(u32::MAX as u64) as u32;
+        }
+        Ok(self)
+    }
+
+    /// The default config, then `~/.config/tandem/settings.json`, then the environment. A broken settings file is
+    /// reported in the second value and otherwise ignored.
+    pub fn load() -> (Self, Option<String>) {
+        let mut config = Self::default();
+        let mut problem = None;
+        if let Some(dir) = dirs::config_dir() {
+            match config
+                .clone()
+                .with_settings_file(&dir.join("tandem/settings.json"))
+            {
+                Ok(c) => config = c,
+                Err(e) => problem = Some(e),
+            }
+        }
+        (config.with_env(|k| std::env::var(k).ok()), problem)
+    }
+
     /// What the user must do before a model can be reached, if anything.
     pub fn setup_hint(&self) -> Option<String> {
         if self.api_key.is_none() {

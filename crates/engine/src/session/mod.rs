@@ -34,6 +34,8 @@ pub enum SessionError {
 
 /// How to open a session.
 pub struct SessionOptions {
+    /// The session id (a new UUID when `None`).
+    pub id: Option<String>,
     pub cwd: PathBuf,
     pub model: ModelConfig,
     pub mode: PermissionMode,
@@ -88,7 +90,10 @@ impl Session {
 
     /// Opens a session with a given model (tests, other providers). `cwd` must already be canonical.
     pub fn with_model(cwd: PathBuf, model: Arc<dyn Model>, options: SessionOptions) -> Self {
-        let id = uuid::Uuid::new_v4().to_string();
+        let id = options
+            .id
+            .clone()
+            .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
         let today = today();
         let runtime = ToolRuntime {
             session_id: id.clone(),

@@ -1,0 +1,78 @@
+//! Shared helpers: a temporary project folder and a session wired to the fake model server.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tandem_engine::approver::Approver;
+use tandem_engine::events::RecordingSink;
+use tandem_engine::model::{AnthropicModel, ModelConfig, RetryPolicy};
+use tandem_engine::session::{Session, SessionOptions};
+use tandem_engine::testing::{FakeServer, Script};
+use tandem_protocol::PermissionMode;
+
+/// A temporary project folder with some files.
+pub struct Workspace {
+    pub dir: tempfile::TempDir,
+}
+
+impl Workspace {
+    pub fn new(files: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (name, content) in files {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, content).expect("write");
+        }
+        Self { dir }
+    }
+
+    pub fn root(&self) -> PathBuf {
+        std::fs::canonicalize(self.dir.path()).expect("canonical")
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.root().join(name)
+    }
+}
+
+/// A model config for the fake server at `url`, with quick retries.
+pub fn fake_config(url: &str) -> ModelConfig {
+    ModelConfig {
+        base_url: url.to_string(),
+        api_key: Some("sk-test-key".into()),
+        model: "fake-model".into(),
+        retry: RetryPolicy {
+            max_retries: 2,
+            ..RetryPolicy::default()
+        },
+        ..ModelConfig::default()
+    }
+}
+
+/// A session on `root` talking to `server`.
+pub fn session(
+    root: &Path,
+    server: &FakeServer,
+    approver: Arc<dyn Approver>,
+    events: RecordingSink,
+) -> Session {
+    let config = fake_config(&server.url());
+    let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
+    Session::with_model(
+        root.to_path_buf(),
+        model,
+        SessionOptions {
+            id: None,
+            cwd: root.to_path_buf(),
+            model: config,
+            mode: PermissionMode::Default,
+            approver,
+            events: Arc::new(events),
+        },
+    )
+}
+
+/// Starts the fake server with `script`.
+pub async fn server(script: Script) -> FakeServer {
+    FakeServer::start(script).await.expect("fake server")
+}

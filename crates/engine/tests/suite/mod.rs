@@ -1,0 +1,5 @@
+//! Test modules of the engine's integration suite.
+
+mod common;
+mod model_errors;
+mod query_loop;

@@ -1,0 +1,147 @@
+//! Model errors: HTTP errors with clear messages, retries with the wait shown, errors inside the stream.
+
+use std::sync::Arc;
+
+use tandem_engine::events::RecordingSink;
+use tandem_engine::testing::{Script, ScriptedApprover, ScriptedReply, ScriptedTurn};
+use tandem_protocol::{ApprovalChoice, SessionEvent};
+
+use super::common::{Workspace, server, session};
+
+fn error(status: u16, kind: &str, retry_after: Option<&str>) -> ScriptedReply {
+    ScriptedReply::Error {
+        status,
+        error_type: kind.into(),
+        message: format!("scripted {kind}"),
+        retry_after: retry_after.map(str::to_string),
+        should_retry: None,
+    }
+}
+
+async fn run(replies: Vec<ScriptedReply>) -> (Result<String, String>, Vec<SessionEvent>, usize) {
+    let ws = Workspace::new(&[]);
+    let fake = server(Script { replies }).await;
+    let sink = RecordingSink::default();
+    let s = session(
+        &ws.root(),
+        &fake,
+        Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+        sink.clone(),
+    );
+    let result = s
+        .send("hello")
+        .await
+        .map(|o| o.final_text)
+        .map_err(|e| e.to_string());
+    (result, sink.events(), fake.requests().len())
+}
+
+#[tokio::test]
+async fn a_401_is_not_retried_and_says_to_check_the_key() {
+    let (result, events, requests) = run(vec![error(401, "authentication_error", None)]).await;
+    let message = result.expect_err("fails");
+    assert!(
+        message.contains("authentication failed") && message.contains("401"),
+        "{message}"
+    );
+    assert_eq!(requests, 1);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, SessionEvent::Error { message } if message.contains("API key")))
+    );
+}
+
+#[tokio::test]
+async fn a_529_is_retried_after_the_servers_wait_and_the_wait_is_shown() {
+    let (result, events, requests) = run(vec![
+        error(529, "overloaded_error", Some("0.05")),
+        ScriptedReply::Stream(ScriptedTurn::text("made it")),
+    ])
+    .await;
+    assert_eq!(result.expect("succeeds"), "made it");
+    assert_eq!(requests, 2);
+    let waits: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::Retrying {
+                wait_ms, reason, ..
+            } => {
+                assert!(reason.contains("overloaded"), "{reason}");
+                Some(*wait_ms)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(waits, vec![50]);
+}
+
+#[tokio::test]
+async fn a_529_that_persists_ends_with_a_clear_error_after_the_retry_limit() {
+    let replies = (0..3)
+        .map(|_| error(529, "overloaded_error", Some("0.01")))
+        .collect();
+    let (result, _events, requests) = run(replies).await;
+    let message = result.expect_err("fails");
+    assert!(
+        message.contains("overloaded") && message.contains("529"),
+        "{message}"
+    );
+    assert_eq!(requests, 3, "first attempt plus two retries");
+}
+
+#[tokio::test]
+async fn a_429_with_should_retry_false_is_not_retried() {
+    let reply = ScriptedReply::Error {
+        status: 429,
+        error_type: "rate_limit_error".into(),
+        message: "slow down".into(),
+        retry_after: Some("0.01".into()),
+        should_retry: Some(false),
+    };
+    let (result, _events, requests) = run(vec![reply]).await;
+    assert!(result.expect_err("fails").contains("rate limited"));
+    assert_eq!(requests, 1);
+}
+
+#[tokio::test]
+async fn an_error_event_after_http_200_ends_the_turn_with_its_message() {
+    let mut turn = ScriptedTurn::text("partial answer that never finishes");
+    turn.error_after_events = Some((3, "overloaded_error".into(), "Overloaded".into()));
+    let (result, _events, _) = run(vec![ScriptedReply::Stream(turn)]).await;
+    let message = result.expect_err("fails");
+    assert!(
+        message.contains("overloaded_error") && message.contains("Overloaded"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn no_api_key_is_reported_without_a_request() {
+    let ws = Workspace::new(&[]);
+    let fake = server(Script::default()).await;
+    let mut config = super::common::fake_config(&fake.url());
+    config.api_key = None;
+    let model =
+        Arc::new(tandem_engine::model::AnthropicModel::new(config.clone()).expect("client"));
+    let s = tandem_engine::session::Session::with_model(
+        ws.root(),
+        model,
+        tandem_engine::session::SessionOptions {
+            id: None,
+            cwd: ws.root(),
+            model: config,
+            mode: Default::default(),
+            approver: Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+            events: Arc::new(RecordingSink::default()),
+        },
+    );
+    assert!(
+        s.info()
+            .setup_hint
+            .is_some_and(|h| h.contains("ANTHROPIC_API_KEY"))
+    );
+    let err = s.send("hi").await.expect_err("no key");
+    assert!(err.to_string().contains("no API key"), "{err}");
+    assert!(fake.requests().is_empty());
+}

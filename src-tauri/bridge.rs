@@ -1,0 +1,141 @@
+//! The bridge between engine and webview: engine events go to one `tauri::ipc::Channel` per session in batches (at
+//! most one message every ~16 ms, since single messages arrive too slowly in WebKitGTK to keep up with streaming),
+//! and the webview's answers to approval requests go back to the waiting engine.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use tandem_engine::approver::Approver;
+use tandem_engine::events::EventSink;
+use tandem_protocol::{
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, EventBatch, EventEnvelope, SessionEvent,
+};
+use tauri::ipc::Channel;
+use tokio::sync::{mpsc, oneshot};
+
+/// How long events are gathered before they cross into the webview.
+pub const FLUSH_INTERVAL: Duration = Duration::from_millis(16);
+
+/// An event sink that numbers a session's events and sends them to the webview in batches.
+pub struct ChannelSink {
+    session_id: String,
+    seq: AtomicU64,
+    tx: mpsc::UnboundedSender<EventEnvelope>,
+}
+
+impl ChannelSink {
+    /// A sink for `session_id` that delivers to `channel` (spawns the batching task).
+    pub fn new(session_id: String, channel: Channel<EventBatch>) -> Self {
+        let (tx, rx) = mpsc::unbounded_channel();
+        tauri::async_runtime::spawn(deliver(rx, move |batch| channel.send(batch).is_ok()));
+        Self {
+            session_id,
+            seq: AtomicU64::new(0),
+            tx,
+        }
+    }
+}
+
+/// Gathers events for [`FLUSH_INTERVAL`] after the first one arrives, then hands the batch to `send`. Ends when
+/// the sink is dropped or `send` fails (the webview is gone).
+pub async fn deliver(
+    mut rx: mpsc::UnboundedReceiver<EventEnvelope>,
+    send: impl Fn(EventBatch) -> bool,
+) {
+    while let Some(first) = rx.recv().await {
+        let mut events = vec![first];
+        let deadline = tokio::time::Instant::now() + FLUSH_INTERVAL;
+        loop {
+            tokio::select! {
+                next = rx.recv() => match next {
+                    Some(event) => events.push(event),
+                    None => break,
+                },
+                _ = tokio::time::sleep_until(deadline) => break,
+            }
+        }
+        if !send(EventBatch { events }) {
+            return;
+        }
+    }
+}
+
+impl EventSink for ChannelSink {
+    fn emit(&self, event: SessionEvent) {
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        let _ = self.tx.send(EventEnvelope {
+            session_id: self.session_id.clone(),
+            seq,
+            event,
+        });
+    }
+}
+
+/// Questions waiting for the webview's answer, by request id.
+#[derive(Clone, Default)]
+pub struct PendingApprovals(Arc<Mutex<HashMap<String, oneshot::Sender<ApprovalAnswer>>>>);
+
+impl PendingApprovals {
+    /// Delivers an answer; false when no such question is waiting.
+    pub fn answer(&self, answer: ApprovalAnswer) -> bool {
+        let sender = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|mut p| p.remove(&answer.request_id));
+        sender.map(|s| s.send(answer).is_ok()).unwrap_or(false)
+    }
+
+    /// How many questions wait.
+    pub fn len(&self) -> usize {
+        self.0.lock().map(|p| p.len()).unwrap_or(0)
+    }
+
+    /// The ids of the questions waiting.
+    pub fn waiting(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Whether no question waits.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Removes a question when its asker stops waiting (answered or cancelled).
+struct Withdraw(PendingApprovals, String);
+
+impl Drop for Withdraw {
+    fn drop(&mut self) {
+        if let Ok(mut pending) = self.0.0.lock() {
+            pending.remove(&self.1);
+        }
+    }
+}
+
+/// The approver of a window session: the engine has already emitted `approval_requested` (the webview shows the
+/// dialog); this waits for `answer_approval`. If the answer can never come, it is a refusal.
+pub struct WindowApprover(pub PendingApprovals);
+
+impl Approver for WindowApprover {
+    fn ask(&self, request: ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer> {
+        let (tx, rx) = oneshot::channel();
+        if let Ok(mut pending) = self.0.0.lock() {
+            pending.insert(request.id.clone(), tx);
+        }
+        let guard = Withdraw(self.0.clone(), request.id.clone());
+        Box::pin(async move {
+            let answer = rx
+                .await
+                .unwrap_or_else(|_| ApprovalAnswer::new(request.id.clone(), ApprovalChoice::Deny));
+            drop(guard);
+            answer
+        })
+    }
+}

@@ -1,0 +1,99 @@
+//! The command line: `tandem [PATH]` opens the window; `-p`, `tool` and the other subcommands run headless.
+
+mod headless;
+mod tool;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use tandem_protocol::PermissionMode;
+
+/// How `-p` prints its result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// The final answer as plain text.
+    Text,
+    /// One JSON object with the answer, usage and session id.
+    Json,
+    /// Every event as a JSON line, then the result object.
+    StreamJson,
+}
+
+/// Parses a permission mode name for clap.
+fn parse_mode(s: &str) -> Result<PermissionMode, String> {
+    PermissionMode::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = PermissionMode::ALL.iter().map(|m| m.as_str()).collect();
+        format!(
+            "unknown permission mode {s:?}; expected one of {}",
+            names.join(", ")
+        )
+    })
+}
+
+/// Tandem: you and a coding agent, working on a project folder together.
+#[derive(Debug, Parser)]
+#[command(
+    name = "tandem",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// The folder to open in the window.
+    pub path: Option<PathBuf>,
+    /// Run one headless turn with this prompt in the current folder and print the answer.
+    #[arg(short = 'p', long = "print", value_name = "PROMPT")]
+    pub prompt: Option<String>,
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text, requires = "prompt")]
+    pub output_format: OutputFormat,
+    #[arg(long, value_parser = parse_mode, default_value = "default")]
+    pub permission_mode: PermissionMode,
+    /// The model to use (overrides settings and ANTHROPIC_MODEL).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// The folder to work in (default: the current folder).
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+    /// Answer every permission question with yes (without it, questions are answered no).
+    #[arg(long)]
+    pub yes: bool,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run tool calls through the whole pipeline (permissions included) and print each result as a JSON line.
+    Tool(tool::ToolArgs),
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    if cli.command.is_none() && cli.prompt.is_none() {
+        return match crate::run_app(cli.path.clone()) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("tandem: {e:#}");
+                1
+            }
+        };
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("tandem: cannot start the async runtime: {e}");
+            return 1;
+        }
+    };
+    runtime.block_on(async move {
+        match (&cli.command, &cli.prompt) {
+            (Some(Command::Tool(args)), _) => tool::run(args).await,
+            (None, Some(prompt)) => headless::run(&cli, prompt).await,
+            (None, None) => 0,
+        }
+    })
+}

@@ -1,0 +1,132 @@
+//! The commands the webview invokes. Each is a few lines that call the engine.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::Serialize;
+use tandem_engine::session::{Session, SessionOptions};
+use tandem_protocol::{ApprovalAnswer, EventBatch, PermissionMode, SessionEvent, SessionInfo};
+use tauri::ipc::Channel;
+use tauri::{AppHandle, Runtime, State};
+
+use crate::bridge::{ChannelSink, WindowApprover};
+use crate::error::CommandError;
+use crate::recent;
+use crate::state::AppState;
+
+/// What the window needs to know when it starts.
+#[derive(Debug, Clone, Serialize)]
+pub struct AppStateView {
+    /// The folder given on the command line.
+    pub folder: Option<String>,
+    pub recent: Vec<String>,
+    pub version: String,
+}
+
+#[tauri::command]
+pub fn app_state(state: State<'_, AppState>) -> AppStateView {
+    AppStateView {
+        folder: state
+            .initial_folder
+            .as_ref()
+            .map(|p| p.display().to_string()),
+        recent: state.recent_folders(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+    }
+}
+
+/// Opens a session on `path`; its events arrive on `on_event`.
+#[tauri::command]
+pub fn open_session<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    path: String,
+    on_event: Channel<EventBatch>,
+) -> Result<SessionInfo, CommandError> {
+    let (model, settings_problem) = state.model_config();
+    let cwd = tandem_engine::session::open_folder(&PathBuf::from(&path))?;
+    let session_id = uuid::Uuid::new_v4().to_string();
+    let sink = Arc::new(ChannelSink::new(session_id.clone(), on_event));
+    if let Some(problem) = settings_problem {
+        tandem_engine::events::EventSink::emit(
+            sink.as_ref(),
+            SessionEvent::Error { message: problem },
+        );
+    }
+    let session = Session::open(SessionOptions {
+        id: Some(session_id),
+        cwd,
+        model,
+        mode: PermissionMode::Default,
+        approver: Arc::new(WindowApprover(state.approvals.clone())),
+        events: sink,
+    })?;
+    let info = session.info();
+    if let Some(file) = &state.recent_file
+        && let Ok(list) = recent::remember(file, &info.cwd)
+    {
+        crate::menu::refresh_recent(&app, &list);
+    }
+    if let Ok(mut sessions) = state.sessions.lock() {
+        sessions.insert(info.session_id.clone(), Arc::new(session));
+    }
+    Ok(info)
+}
+
+/// Shows the native folder picker; `None` when cancelled.
+#[tauri::command]
+pub async fn pick_folder<R: Runtime>(app: AppHandle<R>) -> Option<String> {
+    crate::menu::pick_folder(&app).await
+}
+
+fn session_of(state: &State<'_, AppState>, id: &str) -> Result<Arc<Session>, CommandError> {
+    state
+        .session(id)
+        .ok_or_else(|| CommandError::new("no_session", format!("no session {id} is open")))
+}
+
+/// Starts a turn; its events stream on the session's channel. Returns once the turn has started.
+#[tauri::command]
+pub fn send_prompt(
+    state: State<'_, AppState>,
+    session_id: String,
+    prompt: String,
+) -> Result<(), CommandError> {
+    let session = session_of(&state, &session_id)?;
+    tauri::async_runtime::spawn(async move {
+        // Failures are reported to the window as events by the engine.
+        let _ = session.send(&prompt).await;
+    });
+    Ok(())
+}
+
+#[tauri::command]
+pub fn answer_approval(
+    state: State<'_, AppState>,
+    answer: ApprovalAnswer,
+) -> Result<(), CommandError> {
+    if state.approvals.answer(answer) {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            "no_request",
+            "that question is no longer waiting for an answer",
+        ))
+    }
+}
+
+#[tauri::command]
+pub fn interrupt(state: State<'_, AppState>, session_id: String) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?.interrupt();
+    Ok(())
+}
+
+#[tauri::command]
+pub fn set_mode(
+    state: State<'_, AppState>,
+    session_id: String,
+    mode: PermissionMode,
+) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?.set_mode(mode);
+    Ok(())
+}

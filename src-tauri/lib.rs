@@ -1,0 +1,51 @@
+//! The Tauri shell around the engine: the window, its menu, the commands the webview calls, the event bridge, and
+//! the headless command line. Thin by design: every decision lives in `tandem-engine`.
+
+pub mod bridge;
+pub mod cli;
+pub mod commands;
+pub mod error;
+pub mod menu;
+pub mod recent;
+pub mod state;
+
+use std::path::PathBuf;
+
+use tauri::{Manager, Runtime};
+
+/// Registers `state`, the commands and the menu on `builder`. Generic over the runtime so tests can use the mock
+/// runtime.
+pub fn build_app<R: Runtime>(
+    builder: tauri::Builder<R>,
+    state: state::AppState,
+) -> tauri::Builder<R> {
+    builder
+        .manage(state)
+        .invoke_handler(tauri::generate_handler![
+            commands::app_state,
+            commands::open_session,
+            commands::pick_folder,
+            commands::send_prompt,
+            commands::answer_approval,
+            commands::interrupt,
+            commands::set_mode,
+        ])
+        .setup(|app| {
+            let handle = app.handle().clone();
+            let recent = app.state::<state::AppState>().recent_folders();
+            app.set_menu(menu::build(&handle, &recent)?)?;
+            app.on_menu_event(menu::handle_event);
+            Ok(())
+        })
+}
+
+/// Runs the desktop app until its window closes.
+pub fn run_app(initial_folder: Option<PathBuf>) -> anyhow::Result<()> {
+    let state = state::AppState::new(initial_folder);
+    build_app(
+        tauri::Builder::default().plugin(tauri_plugin_dialog::init()),
+        state,
+    )
+    .run(tauri::generate_context!())
+    .map_err(|e| anyhow::anyhow!("the window could not be started: {e}"))
+}

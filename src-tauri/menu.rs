@@ -1,0 +1,125 @@
+//! The native menu: File ▸ Open Folder…, Open Recent, New Session, Quit. Choices reach the webview as app events.
+
+use serde::Serialize;
+use tauri::menu::{
+    Menu, MenuBuilder, MenuEvent, MenuItemBuilder, MenuItemKind, Submenu, SubmenuBuilder,
+};
+use tauri::{AppHandle, Emitter, Manager, Runtime};
+use tauri_plugin_dialog::{Dialog, DialogExt};
+
+/// Event sent when a folder was chosen: payload [`OpenFolder`].
+pub const OPEN_FOLDER_EVENT: &str = "tandem://open-folder";
+/// Event sent when File ▸ New Session was chosen.
+pub const NEW_SESSION_EVENT: &str = "tandem://new-session";
+
+const RECENT_PREFIX: &str = "recent:";
+const RECENT_MENU_ID: &str = "open-recent";
+
+/// Payload of [`OPEN_FOLDER_EVENT`].
+#[derive(Debug, Clone, Serialize)]
+pub struct OpenFolder {
+    pub path: String,
+}
+
+/// Builds the menu bar with `recent` folders under Open Recent.
+pub fn build<R: Runtime>(app: &AppHandle<R>, recent: &[String]) -> tauri::Result<Menu<R>> {
+    let recent_menu = SubmenuBuilder::with_id(app, RECENT_MENU_ID, "Open Recent").build()?;
+    fill_recent(app, &recent_menu, recent)?;
+    let file = SubmenuBuilder::new(app, "File")
+        .item(
+            &MenuItemBuilder::with_id("open-folder", "Open Folder…")
+                .accelerator("CmdOrCtrl+O")
+                .build(app)?,
+        )
+        .item(&recent_menu)
+        .item(
+            &MenuItemBuilder::with_id("new-session", "New Session")
+                .accelerator("CmdOrCtrl+N")
+                .build(app)?,
+        )
+        .separator()
+        .item(
+            &MenuItemBuilder::with_id("quit", "Quit")
+                .accelerator("CmdOrCtrl+Q")
+                .build(app)?,
+        )
+        .build()?;
+    MenuBuilder::new(app).item(&file).build()
+}
+
+/// Replaces the items of the Open Recent submenu with `recent`.
+fn fill_recent<R: Runtime>(
+    app: &AppHandle<R>,
+    submenu: &Submenu<R>,
+    recent: &[String],
+) -> tauri::Result<()> {
+    for item in submenu.items()? {
+        submenu.remove(&item)?;
+    }
+    if recent.is_empty() {
+        submenu.append(
+            &MenuItemBuilder::with_id("recent-none", "No Recent Folders")
+                .enabled(false)
+                .build(app)?,
+        )?;
+    }
+    for folder in recent {
+        submenu.append(
+            &MenuItemBuilder::with_id(format!("{RECENT_PREFIX}{folder}"), folder).build(app)?,
+        )?;
+    }
+    Ok(())
+}
+
+/// Updates Open Recent in place after the list changed.
+pub fn refresh_recent<R: Runtime>(app: &AppHandle<R>, recent: &[String]) {
+    if let Some(MenuItemKind::Submenu(submenu)) = app.menu().and_then(|m| m.get(RECENT_MENU_ID)) {
+        let _ = fill_recent(app, &submenu, recent);
+    }
+}
+
+/// Shows the native folder picker; `None` when cancelled or when no dialog is available.
+pub async fn pick_folder<R: Runtime>(app: &AppHandle<R>) -> Option<String> {
+    app.try_state::<Dialog<R>>()?;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title("Open Folder")
+        .pick_folder(move |folder| {
+            let _ = tx.send(
+                folder
+                    .and_then(|f| f.into_path().ok())
+                    .map(|p| p.display().to_string()),
+            );
+        });
+    rx.await.ok().flatten()
+}
+
+/// Acts on a menu choice.
+pub fn handle_event<R: Runtime>(app: &AppHandle<R>, event: MenuEvent) {
+    let id = event.id().as_ref().to_string();
+    match id.as_str() {
+        "open-folder" => {
+            let app = app.clone();
+            tauri::async_runtime::spawn(async move {
+                if let Some(path) = pick_folder(&app).await {
+                    let _ = app.emit(OPEN_FOLDER_EVENT, OpenFolder { path });
+                }
+            });
+        }
+        "new-session" => {
+            let _ = app.emit(NEW_SESSION_EVENT, ());
+        }
+        "quit" => app.exit(0),
+        other => {
+            if let Some(path) = other.strip_prefix(RECENT_PREFIX) {
+                let _ = app.emit(
+                    OPEN_FOLDER_EVENT,
+                    OpenFolder {
+                        path: path.to_string(),
+                    },
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! The app's shared state: open sessions, questions waiting for an answer, the folder from the command line and
+//! the recent folders.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use tandem_engine::model::ModelConfig;
+use tandem_engine::session::Session;
+
+use crate::bridge::PendingApprovals;
+use crate::recent;
+
+/// State managed by Tauri and shared by all commands.
+pub struct AppState {
+    pub sessions: Mutex<HashMap<String, Arc<Session>>>,
+    pub approvals: PendingApprovals,
+    pub initial_folder: Option<PathBuf>,
+    /// Where recent folders are kept (`None`: not remembered).
+    pub recent_file: Option<PathBuf>,
+    /// A model configuration that replaces settings and environment (tests).
+    pub model_override: Option<ModelConfig>,
+}
+
+impl AppState {
+    /// State for a run started on `initial_folder`.
+    pub fn new(initial_folder: Option<PathBuf>) -> Self {
+        let recent_file = std::env::var_os("TANDEM_RECENT_FILE")
+            .map(PathBuf::from)
+            .or_else(recent::recent_file);
+        Self {
+            sessions: Mutex::new(HashMap::new()),
+            approvals: PendingApprovals::default(),
+            initial_folder,
+            recent_file,
+            model_override: None,
+        }
+    }
+
+    /// The model configuration for a new session, and a problem with the settings file if there is one.
+    pub fn model_config(&self) -> (ModelConfig, Option<String>) {
+        match &self.model_override {
+            Some(config) => (config.clone(), None),
+            None => ModelConfig::load(),
+        }
+    }
+
+    /// The session with `id`.
+    pub fn session(&self, id: &str) -> Option<Arc<Session>> {
+        self.sessions.lock().ok().and_then(|s| s.get(id).cloned())
+    }
+
+    /// Recently opened folders, most recent first.
+    pub fn recent_folders(&self) -> Vec<String> {
+        self.recent_file
+            .as_deref()
+            .map(recent::load)
+            .unwrap_or_default()
+    }
+}

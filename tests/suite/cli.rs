@@ -1,0 +1,281 @@
+//! The headless command line: `tandem -p` against the fake model server, and `tandem tool`.
+
+use std::process::Stdio;
+
+use serde_json::{Value, json};
+use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedReply, ScriptedTurn};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_tandem");
+
+/// A command for the binary with a clean environment pointing at `url`.
+fn tandem(url: Option<&str>, home: &std::path::Path) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.env_remove("ANTHROPIC_API_KEY")
+        .env_remove("ANTHROPIC_BASE_URL")
+        .env_remove("ANTHROPIC_MODEL")
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .stdin(Stdio::null());
+    if let Some(url) = url {
+        cmd.env("ANTHROPIC_BASE_URL", url)
+            .env("ANTHROPIC_API_KEY", "sk-cli-test");
+    }
+    cmd
+}
+
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+async fn run(mut cmd: Command) -> Output {
+    let out = cmd.output().await.expect("tandem runs");
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("README.md"), "# Demo\nThe answer is 42.\n").expect("write");
+    dir
+}
+
+#[tokio::test]
+async fn print_mode_answers_after_a_read() {
+    let dir = project();
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::new(vec![
+            ScriptBlock::Text {
+                text: "Looking.".into(),
+            },
+            ScriptBlock::ToolUse {
+                id: "toolu_p1".into(),
+                name: "Read".into(),
+                input: json!({"file_path": "README.md"}),
+            },
+        ]),
+        ScriptedTurn::text("The README says the answer is 42."),
+    ]))
+    .await
+    .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path())
+        .args(["-p", "What does the README say?"]);
+
+    let out = run(cmd).await;
+
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(out.stdout.trim(), "The README says the answer is 42.");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    let result = &requests[1].body["messages"][2]["content"][0];
+    assert_eq!(result["tool_use_id"], "toolu_p1");
+    assert!(
+        result["content"]
+            .as_str()
+            .expect("text")
+            .contains("The answer is 42.")
+    );
+}
+
+#[tokio::test]
+async fn print_mode_answers_no_to_a_question_and_says_why_on_stderr() {
+    let dir = project();
+    let outside = tempfile::tempdir().expect("outside");
+    std::fs::write(outside.path().join("secret.txt"), "classified").expect("write");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::tool_use(
+            "toolu_o",
+            "Read",
+            json!({"file_path": outside.path().join("secret.txt")}),
+        ),
+        ScriptedTurn::text("I could not read it."),
+    ]))
+    .await
+    .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.args(["--output-format", "json", "--cwd"])
+        .arg(dir.path())
+        .args(["-p", "read the secret"]);
+
+    let out = run(cmd).await;
+
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert!(
+        out.stderr.contains("answered no")
+            && out.stderr.contains("outside the working directories"),
+        "{}",
+        out.stderr
+    );
+    let result: Value = serde_json::from_str(out.stdout.trim()).expect("one JSON object");
+    assert_eq!(result["result"], "I could not read it.");
+    assert_eq!(result["is_error"], false);
+    assert_eq!(result["num_turns"], 2);
+    let tool_result = &server.requests()[1].body["messages"][2]["content"][0];
+    assert_eq!(tool_result["is_error"], true);
+    assert!(
+        !tool_result["content"]
+            .as_str()
+            .expect("text")
+            .contains("classified")
+    );
+}
+
+#[tokio::test]
+async fn stream_json_prints_every_event_as_a_line() {
+    let dir = project();
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("streamed")]))
+        .await
+        .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path())
+        .args(["-p", "hi", "--output-format", "stream-json"]);
+
+    let out = run(cmd).await;
+
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(
+        lines.first().expect("first")["event"]["type"],
+        "turn_started"
+    );
+    assert!(lines.iter().any(|l| l["event"]["type"] == "text_delta"));
+    assert_eq!(lines.last().expect("last")["type"], "result");
+}
+
+#[tokio::test]
+async fn print_mode_model_errors_go_to_stderr_with_a_failing_exit_code() {
+    let dir = project();
+    let server = FakeServer::start(Script {
+        replies: vec![ScriptedReply::Error {
+            status: 401,
+            error_type: "authentication_error".into(),
+            message: "invalid x-api-key".into(),
+            retry_after: None,
+            should_retry: None,
+        }],
+    })
+    .await
+    .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path()).args(["-p", "hi"]);
+
+    let out = run(cmd).await;
+
+    assert_ne!(out.code, 0);
+    assert!(
+        out.stderr.contains("authentication failed"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.trim().is_empty());
+}
+
+#[tokio::test]
+async fn print_mode_without_a_key_or_folder_fails_clearly() {
+    let dir = project();
+    let mut no_key = tandem(None, dir.path());
+    no_key.current_dir(dir.path()).args(["-p", "hi"]);
+    let out = run(no_key).await;
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("no API key"), "{}", out.stderr);
+
+    let mut no_folder = tandem(Some("http://127.0.0.1:9"), dir.path());
+    no_folder.args(["--cwd", "/no/such/folder", "-p", "hi"]);
+    let out = run(no_folder).await;
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("does not exist"), "{}", out.stderr);
+}
+
+#[tokio::test]
+async fn tool_runs_one_call_and_prints_a_json_line() {
+    let dir = project();
+    let mut cmd = tandem(None, dir.path());
+    cmd.args([
+        "tool",
+        "Read",
+        "--input",
+        r#"{"file_path": "README.md", "offset": 2}"#,
+        "--cwd",
+    ])
+    .arg(dir.path());
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let line: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(line["tool"], "Read");
+    assert_eq!(line["is_error"], false);
+    assert_eq!(line["content"], "     2\tThe answer is 42.\n");
+
+    let mut bad = tandem(None, dir.path());
+    bad.args(["tool", "Read", "--input", r#"{"file_path": 7}"#, "--cwd"])
+        .arg(dir.path());
+    let out = run(bad).await;
+    let line: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(line["is_error"], true);
+    assert!(
+        line["content"]
+            .as_str()
+            .expect("text")
+            .contains("InputValidationError")
+    );
+}
+
+#[tokio::test]
+async fn tool_calls_from_stdin_are_answered_one_at_a_time() {
+    let dir = project();
+    let outside = tempfile::tempdir().expect("outside");
+    std::fs::write(outside.path().join("o.txt"), "o").expect("write");
+    let mut cmd = tandem(None, dir.path());
+    cmd.args(["tool", "--calls", "-", "--cwd"])
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+
+    stdin
+        .write_all(b"{\"tool\": \"Read\", \"input\": {\"file_path\": \"README.md\"}}\n")
+        .await
+        .expect("write");
+    let first: Value =
+        serde_json::from_str(&lines.next_line().await.expect("read").expect("line")).expect("JSON");
+    assert_eq!(first["is_error"], false);
+    // The script acts between calls: the file changes before the second read.
+    std::fs::write(dir.path().join("README.md"), "changed\n").expect("write");
+    stdin
+        .write_all(b"{\"tool\": \"Read\", \"input\": {\"file_path\": \"README.md\"}}\n")
+        .await
+        .expect("write");
+    let second: Value =
+        serde_json::from_str(&lines.next_line().await.expect("read").expect("line")).expect("JSON");
+    assert_eq!(second["content"], "     1\tchanged\n");
+    let call = json!({"tool": "Read", "input": {"file_path": outside.path().join("o.txt")}});
+    stdin
+        .write_all(format!("{call}\n").as_bytes())
+        .await
+        .expect("write");
+    let third: Value =
+        serde_json::from_str(&lines.next_line().await.expect("read").expect("line")).expect("JSON");
+    assert_eq!(
+        third["is_error"], true,
+        "an ask is answered no without --yes"
+    );
+    stdin.write_all(b"not json\n").await.expect("write");
+    let fourth: Value =
+        serde_json::from_str(&lines.next_line().await.expect("read").expect("line")).expect("JSON");
+    assert_eq!(fourth["is_error"], true);
+    drop(stdin);
+    assert!(child.wait().await.expect("exit").success());
+}

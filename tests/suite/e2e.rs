@@ -1,0 +1,216 @@
+//! End to end in the real webview: the release-featured binary under Xvfb, driven through tauri-driver and
+//! WebKitWebDriver, pointed at the fake model server. Ignored by default; `.ci/run` runs it with `--ignored` under
+//! `xvfb-run`. Needs `tauri-driver` on PATH (or `TAURI_DRIVER`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedTurn};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tandem");
+
+/// tauri-driver, killed when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn start_driver(port: u16, env: &[(&str, String)]) -> Driver {
+    let program = std::env::var("TAURI_DRIVER").unwrap_or_else(|_| "tauri-driver".into());
+    let mut cmd = Command::new(program);
+    cmd.args([
+        "--port",
+        &port.to_string(),
+        "--native-port",
+        &free_port().to_string(),
+    ])
+    .stdout(Stdio::null())
+    .stderr(Stdio::inherit());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    Driver(
+        cmd.spawn()
+            .expect("tauri-driver starts (cargo install tauri-driver --locked)"),
+    )
+}
+
+async fn connect(port: u16, folder: &Path) -> Client {
+    let caps =
+        json!({"browserName": "wry", "tauri:options": {"application": BIN, "args": [folder]}});
+    connect_retry(port, caps, Instant::now()).await
+}
+
+async fn connect_retry(port: u16, caps: serde_json::Value, start: Instant) -> Client {
+    loop {
+        let map = caps
+            .as_object()
+            .expect("object")
+            .clone()
+            .into_iter()
+            .collect();
+        match ClientBuilder::native()
+            .capabilities(map)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+        {
+            Ok(client) => return client,
+            Err(e) => {
+                assert!(
+                    start.elapsed() < Duration::from_secs(30),
+                    "cannot reach tauri-driver: {e}"
+                );
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    }
+}
+
+/// Waits until `css` matches an element whose text contains `text`.
+async fn wait_for_text(client: &Client, css: &str, text: &str) {
+    let start = Instant::now();
+    loop {
+        if let Ok(elements) = client.find_all(Locator::Css(css)).await {
+            for element in elements {
+                if element
+                    .text()
+                    .await
+                    .map(|t| t.contains(text))
+                    .unwrap_or(false)
+                {
+                    return;
+                }
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "timed out waiting for {css} containing {text:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn fixture() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let project = dir.path().join("demo-project");
+    std::fs::create_dir_all(&project).expect("mkdir");
+    std::fs::write(project.join("hello.txt"), "hello from inside\n").expect("write");
+    std::fs::write(dir.path().join("outside.txt"), "outside secret\n").expect("write");
+    (dir, project)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and WebKitWebDriver; run with --ignored under xvfb-run"]
+async fn the_window_streams_a_turn_and_the_user_refuses_a_read_outside_the_folder() {
+    let (dir, project) = fixture();
+    let project = std::fs::canonicalize(project).expect("canonical");
+    let outside = std::fs::canonicalize(dir.path().join("outside.txt")).expect("canonical");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::new(vec![
+            ScriptBlock::Text {
+                text: "I'll read the file inside the folder.".into(),
+            },
+            ScriptBlock::ToolUse {
+                id: "toolu_e2e_1".into(),
+                name: "Read".into(),
+                input: json!({"file_path": project.join("hello.txt")}),
+            },
+        ]),
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_e2e_2".into(),
+            name: "Read".into(),
+            input: json!({"file_path": outside}),
+        }]),
+        ScriptedTurn::text("Final answer: I read one file; you refused the other."),
+    ]))
+    .await
+    .expect("fake server");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    let port = free_port();
+    let _driver = start_driver(
+        port,
+        &[
+            ("ANTHROPIC_BASE_URL", server.url()),
+            ("ANTHROPIC_API_KEY", "sk-e2e".into()),
+            ("HOME", home.display().to_string()),
+            (
+                "XDG_CONFIG_HOME",
+                home.join(".config").display().to_string(),
+            ),
+            (
+                "XDG_DATA_HOME",
+                home.join(".local/share").display().to_string(),
+            ),
+        ],
+    );
+    let client = connect(port, &project).await;
+
+    wait_for_text(&client, "[data-testid=folder-name]", "demo-project").await;
+    let input = client
+        .find(Locator::Css("[data-testid=prompt-input]"))
+        .await
+        .expect("prompt box");
+    input
+        .send_keys("Read hello.txt and the file outside")
+        .await
+        .expect("type");
+    client
+        .find(Locator::Css("[data-testid=send-button]"))
+        .await
+        .expect("send")
+        .click()
+        .await
+        .expect("click");
+
+    wait_for_text(&client, "[data-testid=approval-dialog]", "outside.txt").await;
+    client
+        .find(Locator::Css("[data-testid=approval-deny]"))
+        .await
+        .expect("No")
+        .click()
+        .await
+        .expect("click");
+
+    wait_for_text(&client, "[data-testid=assistant-text]", "Final answer").await;
+    let calls = client
+        .find_all(Locator::Css("[data-testid=tool-call]"))
+        .await
+        .expect("calls");
+    let mut outcomes = Vec::new();
+    for call in &calls {
+        outcomes.push(
+            call.attr("data-outcome")
+                .await
+                .expect("attr")
+                .unwrap_or_default(),
+        );
+    }
+    assert!(outcomes.contains(&"success".to_string()), "{outcomes:?}");
+    assert!(outcomes.contains(&"denied".to_string()), "{outcomes:?}");
+    if let Ok(dir) = std::env::var("TANDEM_E2E_SCREENSHOT_DIR")
+        && let Ok(png) = client.screenshot().await
+    {
+        let _ = std::fs::write(Path::new(&dir).join("e2e-transcript.png"), png);
+    }
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    let refused = &requests[2].body["messages"][4]["content"][0];
+    assert_eq!(refused["tool_use_id"], "toolu_e2e_2");
+    assert_eq!(refused["is_error"], true);
+    client.close().await.expect("close");
+}

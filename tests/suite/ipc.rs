@@ -1,0 +1,185 @@
+//! IPC round trips on Tauri's mock runtime: open a session, send a prompt, answer an approval.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tandem_app::state::AppState;
+use tandem_engine::model::{ModelConfig, RetryPolicy};
+use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedTurn};
+use tauri::Manager;
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{
+    INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder, mock_context, noop_assets,
+};
+use tauri::webview::InvokeRequest;
+
+struct App {
+    app: tauri::App<MockRuntime>,
+    webview: tauri::WebviewWindow<MockRuntime>,
+    _recent: tempfile::TempDir,
+}
+
+fn app(model: ModelConfig) -> App {
+    let recent = tempfile::tempdir().expect("tempdir");
+    let mut state = AppState::new(None);
+    state.model_override = Some(model);
+    state.recent_file = Some(recent.path().join("recent.json"));
+    let app = tandem_app::build_app(mock_builder(), state)
+        .build(mock_context(noop_assets()))
+        .expect("app builds");
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .expect("window");
+    App {
+        app,
+        webview,
+        _recent: recent,
+    }
+}
+
+fn invoke(app: &App, cmd: &str, body: Value) -> Result<Value, Value> {
+    let request = InvokeRequest {
+        cmd: cmd.into(),
+        callback: CallbackFn(0),
+        error: CallbackFn(1),
+        url: "tauri://localhost".parse().expect("url"),
+        body: InvokeBody::Json(body),
+        headers: Default::default(),
+        invoke_key: INVOKE_KEY.to_string(),
+    };
+    get_ipc_response(&app.webview, request)
+        .map(|b| b.deserialize::<Value>().expect("json response"))
+}
+
+fn model_for(server: &FakeServer) -> ModelConfig {
+    ModelConfig {
+        base_url: server.url(),
+        api_key: Some("sk-test".into()),
+        model: "fake-model".into(),
+        retry: RetryPolicy {
+            max_retries: 0,
+            ..RetryPolicy::default()
+        },
+        ..ModelConfig::default()
+    }
+}
+
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_prompt_runs_a_turn_whose_approval_is_answered_over_ipc() {
+    let project = tempfile::tempdir().expect("project");
+    let outside = tempfile::tempdir().expect("outside");
+    let secret = outside.path().join("notes.txt");
+    std::fs::write(&secret, "outside notes\n").expect("write");
+    let script = Script::turns([
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_ipc".into(),
+            name: "Read".into(),
+            input: json!({"file_path": secret}),
+        }]),
+        ScriptedTurn::text("Read it."),
+    ]);
+    let server = tauri::async_runtime::block_on(FakeServer::start(script)).expect("fake server");
+    let app = app(model_for(&server));
+
+    let state = invoke(&app, "app_state", json!({})).expect("app_state");
+    assert_eq!(state["folder"], Value::Null);
+
+    let info = invoke(
+        &app,
+        "open_session",
+        json!({"path": project.path(), "onEvent": "__CHANNEL__:7"}),
+    )
+    .expect("open_session");
+    let session_id = info["session_id"].as_str().expect("id").to_string();
+    assert_eq!(
+        info["folder_name"],
+        json!(project.path().file_name().expect("name").to_string_lossy())
+    );
+    assert_eq!(info["setup_hint"], Value::Null);
+
+    invoke(
+        &app,
+        "send_prompt",
+        json!({"sessionId": session_id, "prompt": "read the notes"}),
+    )
+    .expect("send_prompt");
+    let approvals = app.app.state::<AppState>().approvals.clone();
+    wait_until("the approval request", || approvals.waiting().len() == 1);
+    let request_id = approvals.waiting().remove(0);
+    invoke(
+        &app,
+        "answer_approval",
+        json!({"answer": {"request_id": request_id, "choice": "allow", "message": null}}),
+    )
+    .expect("answer_approval");
+
+    wait_until("the second model request", || server.requests().len() == 2);
+    let body = &server.requests()[1].body;
+    let result = &body["messages"][2]["content"][0];
+    assert_eq!(result["tool_use_id"], "toolu_ipc");
+    assert!(
+        result["content"]
+            .as_str()
+            .expect("text")
+            .contains("outside notes"),
+        "{result}"
+    );
+
+    // An answer to a question that no longer waits is an error, not a panic.
+    let stale = invoke(
+        &app,
+        "answer_approval",
+        json!({"answer": {"request_id": "gone", "choice": "deny", "message": null}}),
+    );
+    assert_eq!(stale.expect_err("stale")["code"], "no_request");
+}
+
+#[test]
+fn opening_a_missing_folder_is_a_clear_error() {
+    let app = app(ModelConfig::default());
+    let err = invoke(
+        &app,
+        "open_session",
+        json!({"path": "/no/such/folder", "onEvent": "__CHANNEL__:1"}),
+    )
+    .expect_err("missing folder");
+    assert_eq!(err["code"], "folder_missing");
+    assert!(
+        err["message"]
+            .as_str()
+            .expect("message")
+            .contains("/no/such/folder")
+    );
+}
+
+#[test]
+fn a_session_without_an_api_key_opens_and_says_how_to_add_one() {
+    let project = tempfile::tempdir().expect("project");
+    let app = app(ModelConfig {
+        api_key: None,
+        ..ModelConfig::default()
+    });
+    let info = invoke(
+        &app,
+        "open_session",
+        json!({"path": project.path(), "onEvent": "__CHANNEL__:2"}),
+    )
+    .expect("opens");
+    assert!(
+        info["setup_hint"]
+            .as_str()
+            .expect("hint")
+            .contains("ANTHROPIC_API_KEY")
+    );
+}
