@@ -124,6 +124,7 @@ test('No with a message denies the command; Esc stops a turn', async () => {
   await page.locator('[data-testid="tool-call"][data-tool-name="Bash"][data-outcome="denied"]').waitFor();
   await page.getByTestId('assistant-text').filter({ hasText: "I won't run the tests" }).waitFor();
   await page.getByTestId('stop-button').waitFor({ state: 'detached' });
+  await page.screenshot({ path: join(results, 'denied.png') });
 
   await page.getByTestId('prompt-input').fill('Again');
   await page.getByTestId('prompt-input').press('Enter');

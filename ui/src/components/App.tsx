@@ -54,7 +54,15 @@ export function App() {
   }, [open]);
 
   if (session) {
-    return <SessionView session={session} controls={controls} onPickFolder={() => void pickFolder()} />;
+    // Keyed by session: a new session starts with fresh view state (expanded rows, answered requests).
+    return (
+      <SessionView
+        key={session.info.session_id}
+        session={session}
+        controls={controls}
+        onPickFolder={() => void pickFolder()}
+      />
+    );
   }
   return (
     <Welcome
