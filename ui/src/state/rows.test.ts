@@ -43,6 +43,30 @@ describe('buildRows', () => {
       rows: ['group(a,b)'],
     },
     {
+      name: 'a call that asked for approval stands on its own',
+      events: [
+        ...readCall('a', 'x'),
+        ...readCall('b', 'y').slice(0, 2),
+        { type: 'tool_call_status_changed', tool_use_id: 'b', status: 'waiting_for_approval' },
+        ...readCall('c', 'z'),
+        ...readCall('d', 'w'),
+      ],
+      rows: ['tool', 'tool', 'group(c,d)'],
+    },
+    {
+      name: 'failed and denied calls stand on their own',
+      events: [
+        ...readCall('a', 'x'),
+        ...readCall('b', 'y').slice(0, 2),
+        { type: 'tool_call_result', tool_use_id: 'b', outcome: 'error', content: 'no such file', detail: null },
+        ...readCall('c', 'z').slice(0, 2),
+        { type: 'tool_call_result', tool_use_id: 'c', outcome: 'denied', content: 'outside the folder', detail: null },
+        ...readCall('d', 'w'),
+        ...readCall('e', 'v'),
+      ],
+      rows: ['tool', 'tool', 'tool', 'group(d,e)'],
+    },
+    {
       name: 'a call without hints yet is not collapsible',
       events: [...readCall('a', 'x'), { type: 'tool_call_started', tool_use_id: 'b', name: 'Read' }],
       rows: ['tool', 'tool'],

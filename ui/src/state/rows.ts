@@ -1,5 +1,6 @@
 // Turns transcript items into display rows: runs of two or more consecutive collapsible tool calls
-// (read-only work: reads, searches, listings) fold into one group row with a summary line.
+// (read-only work: reads, searches, listings) fold into one group row with a summary line. A call
+// that needed the user's approval, or failed or was denied, never folds: it stands on its own.
 import type { ToolKind } from '../generated/protocol';
 import type { ToolCall, TranscriptItem } from './transcript';
 
@@ -8,7 +9,11 @@ export type Row =
   | { kind: 'group'; key: string; calls: readonly ToolCall[] };
 
 function collapsibleCall(item: TranscriptItem | undefined): ToolCall | null {
-  return item && item.kind === 'tool' && item.call.hints?.collapsible ? item.call : null;
+  if (!item || item.kind !== 'tool') return null;
+  const { call } = item;
+  const outcome = call.result?.outcome;
+  const quiet = !call.asked && call.status !== 'waiting_for_approval' && (!outcome || outcome === 'success');
+  return call.hints?.collapsible && quiet ? call : null;
 }
 
 export function buildRows(items: readonly TranscriptItem[]): Row[] {
