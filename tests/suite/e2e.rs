@@ -12,11 +12,12 @@ use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedTurn};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tandem");
 
-/// tauri-driver, killed when dropped.
+/// tauri-driver, killed with the WebKitWebDriver it started when dropped.
 struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        let _ = Command::new("pkill").args(["-TERM", "-P", &self.0.id().to_string()]).status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
