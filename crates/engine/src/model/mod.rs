@@ -5,6 +5,7 @@ mod anthropic;
 mod anthropic_stream;
 mod config;
 mod error;
+pub mod pricing;
 mod retry;
 pub mod sse;
 mod types;

@@ -6,7 +6,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::exec::{ToolRuntime, run_tool_use};
 use crate::model::{
-    ContentBlock, Message, Model, ModelError, ModelEvent, ModelRequest, Role, StopReason,
+    ContentBlock, Message, Model, ModelError, ModelEvent, ModelRequest, Role, StopReason, pricing,
 };
 
 /// Limits and fixed parts of each request.
@@ -69,13 +69,14 @@ fn push_user_text(history: &mut Vec<Message>, prompt: &str) {
     }
 }
 
-/// Runs one turn: `prompt` is added to `history`, and the assistant's messages and tool results are appended as
+/// Runs one turn: `prompt` is added to `history`, usage is added to `session_usage`, and the assistant's messages and tool results are appended as
 /// they complete. On an error the history keeps everything that completed; no tool_use is left without a result.
 pub async fn run_turn(
     model: &dyn Model,
     runtime: &ToolRuntime,
     config: &QueryConfig,
     history: &mut Vec<Message>,
+    session_usage: &mut Usage,
     prompt: &str,
     cancel: &CancellationToken,
 ) -> Result<TurnOutcome, QueryError> {
@@ -171,6 +172,12 @@ pub async fn run_turn(
             return Err(err.into());
         };
         usage.add(&turn_usage);
+        session_usage.add(&turn_usage);
+        events.emit(SessionEvent::UsageUpdated {
+            turn: turn_usage,
+            session: *session_usage,
+            cost_usd: pricing::cost_usd(model.model_name(), session_usage),
+        });
         final_text = text_of(&message);
         let tool_uses: Vec<(String, String, serde_json::Value)> = message
             .tool_uses()

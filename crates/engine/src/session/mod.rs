@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
-use tandem_protocol::{PermissionMode, SessionInfo};
+use tandem_protocol::{PermissionMode, SessionInfo, Usage};
 use tokio_util::sync::CancellationToken;
 
 use crate::approver::Approver;
@@ -52,6 +52,7 @@ pub struct Session {
     runtime: ToolRuntime,
     config: QueryConfig,
     history: tokio::sync::Mutex<Vec<Message>>,
+    usage: Mutex<Usage>,
     current_turn: Mutex<Option<CancellationToken>>,
 }
 
@@ -120,6 +121,7 @@ impl Session {
             runtime,
             config,
             history: tokio::sync::Mutex::new(Vec::new()),
+            usage: Mutex::new(Usage::default()),
             current_turn: Mutex::new(None),
         }
     }
@@ -160,19 +162,29 @@ impl Session {
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = Some(cancel.clone());
         }
+        let mut usage = self.usage();
         let result = run_turn(
             self.model.as_ref(),
             &self.runtime,
             &self.config,
             &mut history,
+            &mut usage,
             prompt,
             &cancel,
         )
         .await;
+        if let Ok(mut slot) = self.usage.lock() {
+            *slot = usage;
+        }
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = None;
         }
         result
+    }
+
+    /// Tokens used by the session so far.
+    pub fn usage(&self) -> Usage {
+        self.usage.lock().map(|u| *u).unwrap_or_default()
     }
 
     /// Interrupts the running turn, if any.

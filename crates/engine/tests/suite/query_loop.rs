@@ -158,6 +158,17 @@ async fn a_read_whose_input_arrives_in_pieces_runs_and_its_result_leads_the_next
     let outcomes = result_outcomes(&sink.events());
     assert_eq!(outcomes.len(), 1);
     assert_eq!(outcomes[0].1, ToolOutcome::Success);
+    // Usage is reported after each response, cumulative for the session.
+    let session_inputs: Vec<u64> = sink
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::UsageUpdated { session, .. } => Some(session.input_tokens),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(session_inputs, vec![10, 20]);
+    assert_eq!(s.usage().output_tokens, 20);
 }
 
 #[tokio::test]
