@@ -17,7 +17,9 @@ struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = Command::new("pkill").args(["-TERM", "-P", &self.0.id().to_string()]).status();
+        let _ = Command::new("pkill")
+            .args(["-TERM", "-P", &self.0.id().to_string()])
+            .status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }

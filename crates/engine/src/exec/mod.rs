@@ -1,7 +1,14 @@
-//! Running tool calls: the per-call pipeline ([`run_tool_use`]) and the runtime it needs.
+//! Running tool calls: the per-call pipeline ([`run_tool_use`]), the streaming executor that starts calls while the
+//! model still talks, the batch orchestrator, and the runtime they share.
 
+pub mod batch;
 mod pipeline;
 mod runtime;
+pub mod streaming;
+mod traits;
 
+pub use batch::{Batch, partition_tool_calls, run_tools};
 pub use pipeline::{ToolCallOutcome, run_tool_use};
 pub use runtime::ToolRuntime;
+pub use streaming::{StreamingExecutor, max_concurrency_from_env};
+pub use traits::{CallTraits, call_traits};

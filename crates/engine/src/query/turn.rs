@@ -1,12 +1,13 @@
-//! One turn of the query loop.
+//! One turn of the query loop: request, stream (starting tools as their blocks complete), feed the results back,
+//! until the model stops, the request limit is reached, or the user interrupts.
 
-use futures::StreamExt;
 use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
 use tokio_util::sync::CancellationToken;
 
-use crate::exec::{ToolRuntime, run_tool_use};
+use super::step::{StepEnd, stream_and_execute};
+use crate::exec::{ToolRuntime, max_concurrency_from_env};
 use crate::model::{
-    ContentBlock, Message, Model, ModelError, ModelEvent, ModelRequest, Role, StopReason, pricing,
+    ContentBlock, Message, Model, ModelError, ModelRequest, Role, StopReason, pricing,
 };
 
 /// Limits and fixed parts of each request.
@@ -16,6 +17,8 @@ pub struct QueryConfig {
     /// Model requests allowed in one turn.
     pub max_turns: u32,
     pub system: Vec<String>,
+    /// How many concurrency-safe tool calls may run at once.
+    pub max_concurrency: usize,
 }
 
 impl Default for QueryConfig {
@@ -24,6 +27,7 @@ impl Default for QueryConfig {
             max_tokens: 16_000,
             max_turns: 100,
             system: Vec::new(),
+            max_concurrency: max_concurrency_from_env(),
         }
     }
 }
@@ -54,8 +58,7 @@ fn text_of(message: &Message) -> String {
             ContentBlock::Text { text } => Some(text.as_str()),
             _ => None,
         })
-        .collect::<Vec<_>>()
-        .join("")
+        .collect()
 }
 
 /// Appends a user prompt, merging it into a trailing user message (left by a turn that failed) so that roles keep
@@ -69,8 +72,9 @@ fn push_user_text(history: &mut Vec<Message>, prompt: &str) {
     }
 }
 
-/// Runs one turn: `prompt` is added to `history`, usage is added to `session_usage`, and the assistant's messages and tool results are appended as
-/// they complete. On an error the history keeps everything that completed; no tool_use is left without a result.
+/// Runs one turn: `prompt` is added to `history`, usage is added to `session_usage`, and the assistant's messages
+/// and tool results are appended as they complete. On an error or an interrupt the history keeps what happened (a
+/// cut-off message keeps its completed blocks) and every tool_use in it has its result, so the next request is valid.
 pub async fn run_turn(
     model: &dyn Model,
     runtime: &ToolRuntime,
@@ -88,21 +92,26 @@ pub async fn run_turn(
     let mut usage = Usage::default();
     let mut requests = 0u32;
     let mut final_text = String::new();
-    let end = |reason: TurnStopReason| {
+    let finish = |reason: TurnStopReason, final_text: String, usage: Usage, requests: u32| {
         events.emit(SessionEvent::TurnEnded {
             stop_reason: reason,
-        })
+        });
+        TurnOutcome {
+            stop_reason: reason,
+            final_text,
+            usage,
+            requests,
+        }
     };
 
     loop {
         if requests >= config.max_turns {
-            end(TurnStopReason::MaxTurns);
-            return Ok(TurnOutcome {
-                stop_reason: TurnStopReason::MaxTurns,
+            return Ok(finish(
+                TurnStopReason::MaxTurns,
                 final_text,
                 usage,
                 requests,
-            });
+            ));
         }
         requests += 1;
         let request = ModelRequest {
@@ -113,111 +122,57 @@ pub async fn run_turn(
             tools: runtime.pool.specs(),
             thinking: None,
         };
-        let mut stream = model.stream(request);
-        let mut completed = None;
-        loop {
-            let next = tokio::select! {
-                next = stream.next() => next,
-                _ = cancel.cancelled() => {
-                    end(TurnStopReason::Interrupted);
-                    return Ok(TurnOutcome { stop_reason: TurnStopReason::Interrupted, final_text, usage, requests });
-                }
-            };
-            match next {
-                None => break,
-                Some(Err(err)) => {
-                    events.emit(SessionEvent::Error {
-                        message: err.to_string(),
-                    });
-                    end(TurnStopReason::Error);
-                    return Err(err.into());
-                }
-                Some(Ok(event)) => match event {
-                    ModelEvent::TextDelta(text) => events.emit(SessionEvent::TextDelta { text }),
-                    ModelEvent::ThinkingDelta(text) => {
-                        events.emit(SessionEvent::ThinkingDelta { text })
-                    }
-                    ModelEvent::ToolUseStarted { id, name } => {
-                        events.emit(SessionEvent::ToolCallStarted {
-                            tool_use_id: id,
-                            name,
-                        })
-                    }
-                    ModelEvent::ToolUseComplete { .. } => {}
-                    ModelEvent::Retrying {
-                        attempt,
-                        wait_ms,
-                        reason,
-                    } => events.emit(SessionEvent::Retrying {
-                        attempt,
-                        wait_ms,
-                        reason,
-                    }),
-                    ModelEvent::MessageComplete {
-                        message,
-                        stop_reason,
-                        usage: turn_usage,
-                    } => {
-                        completed = Some((message, stop_reason, turn_usage));
-                    }
-                },
-            }
+        let step = stream_and_execute(model, runtime, config, request, cancel).await;
+        let called_tools = !step.results.is_empty();
+        if !step.assistant.content.is_empty() {
+            final_text = text_of(&step.assistant);
+            history.push(step.assistant);
         }
-        let Some((message, stop_reason, turn_usage)) = completed else {
-            let err = ModelError::Connection("the model stream ended without a message".into());
-            events.emit(SessionEvent::Error {
-                message: err.to_string(),
-            });
-            end(TurnStopReason::Error);
-            return Err(err.into());
-        };
-        usage.add(&turn_usage);
-        session_usage.add(&turn_usage);
-        events.emit(SessionEvent::UsageUpdated {
-            turn: turn_usage,
-            session: *session_usage,
-            cost_usd: pricing::cost_usd(model.model_name(), session_usage),
-        });
-        final_text = text_of(&message);
-        let tool_uses: Vec<(String, String, serde_json::Value)> = message
-            .tool_uses()
-            .map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone()))
-            .collect();
-        history.push(message);
-
-        if !tool_uses.is_empty() {
-            let mut results = Vec::with_capacity(tool_uses.len());
-            for (id, name, input) in &tool_uses {
-                let outcome = run_tool_use(runtime, id, name, input, cancel).await;
-                results.push(outcome.block);
-            }
+        if called_tools {
             history.push(Message {
                 role: Role::User,
-                content: results,
+                content: step.results,
             });
-            if cancel.is_cancelled() {
-                end(TurnStopReason::Interrupted);
-                return Ok(TurnOutcome {
-                    stop_reason: TurnStopReason::Interrupted,
+        }
+        match step.end {
+            StepEnd::Failed(err) => {
+                events.emit(SessionEvent::Error {
+                    message: err.to_string(),
+                });
+                events.emit(SessionEvent::TurnEnded {
+                    stop_reason: TurnStopReason::Error,
+                });
+                return Err(err.into());
+            }
+            StepEnd::Interrupted => {
+                return Ok(finish(
+                    TurnStopReason::Interrupted,
                     final_text,
                     usage,
                     requests,
-                });
+                ));
             }
-            continue;
+            StepEnd::Complete {
+                stop_reason,
+                usage: step_usage,
+            } => {
+                usage.add(&step_usage);
+                session_usage.add(&step_usage);
+                events.emit(SessionEvent::UsageUpdated {
+                    turn: step_usage,
+                    session: *session_usage,
+                    cost_usd: pricing::cost_usd(model.model_name(), session_usage),
+                });
+                if called_tools || stop_reason == StopReason::PauseTurn {
+                    continue;
+                }
+                let reason = match stop_reason {
+                    StopReason::MaxTokens => TurnStopReason::MaxTokens,
+                    StopReason::Refusal => TurnStopReason::Refusal,
+                    _ => TurnStopReason::EndTurn,
+                };
+                return Ok(finish(reason, final_text, usage, requests));
+            }
         }
-        let reason = match stop_reason {
-            StopReason::PauseTurn => continue,
-            StopReason::MaxTokens => TurnStopReason::MaxTokens,
-            StopReason::Refusal => TurnStopReason::Refusal,
-            _ => TurnStopReason::EndTurn,
-        };
-        end(reason);
-        return Ok(TurnOutcome {
-            stop_reason: reason,
-            final_text,
-            usage,
-            requests,
-        });
     }
 }

@@ -21,6 +21,10 @@ pub trait DynTool: Send + Sync {
     fn max_result_size_chars(&self) -> usize;
     fn is_enabled(&self) -> bool;
     fn interrupt_behavior(&self) -> InterruptBehavior;
+    /// See [`Tool::aborts_siblings_on_error`].
+    fn aborts_siblings_on_error(&self) -> bool {
+        false
+    }
     /// Whether this is a tool of an MCP server.
     fn is_mcp(&self) -> bool {
         false
@@ -117,6 +121,9 @@ impl<T: Tool> DynTool for Erased<T> {
     }
     fn interrupt_behavior(&self) -> InterruptBehavior {
         self.tool.interrupt_behavior()
+    }
+    fn aborts_siblings_on_error(&self) -> bool {
+        self.tool.aborts_siblings_on_error()
     }
 
     fn prepare(&self, input: &Value) -> Result<Box<dyn PreparedCall>, String> {

@@ -82,6 +82,12 @@ pub trait Tool: Send + Sync + 'static {
         InterruptBehavior::Block
     }
 
+    /// Whether a failure of this tool aborts the calls running beside it (shell commands: a failed step makes its
+    /// parallel siblings pointless). The turn itself goes on.
+    fn aborts_siblings_on_error(&self) -> bool {
+        false
+    }
+
     /// How the transcript draws the call.
     fn render_hints(&self, _input: &Self::Input, _ctx: &ToolContext) -> RenderHints {
         RenderHints {

@@ -273,7 +273,11 @@ async fn a_read_outside_the_folder_asks_and_a_no_is_sent_back_as_a_rejection() {
             .contains("outside\n")
     );
     let outcomes = result_outcomes(&sink.events());
-    assert_eq!(outcomes[1].1, ToolOutcome::Denied);
+    let outside = outcomes
+        .iter()
+        .find(|o| o.0 == "toolu_out")
+        .expect("a result for the outside read");
+    assert_eq!(outside.1, ToolOutcome::Denied);
 }
 
 #[tokio::test]

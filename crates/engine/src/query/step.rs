@@ -1,0 +1,118 @@
+//! One model request of a turn: stream the answer, hand each completed tool_use to the streaming executor at once,
+//! and collect the results in call order.
+
+use futures::StreamExt;
+use tandem_protocol::{SessionEvent, Usage};
+use tokio_util::sync::CancellationToken;
+
+use super::QueryConfig;
+use crate::exec::{StreamingExecutor, ToolRuntime};
+use crate::model::{
+    ContentBlock, Message, Model, ModelError, ModelEvent, ModelRequest, Role, StopReason,
+};
+
+/// How the request ended.
+#[derive(Debug)]
+pub enum StepEnd {
+    Complete {
+        stop_reason: StopReason,
+        usage: Usage,
+    },
+    Failed(ModelError),
+    Interrupted,
+}
+
+/// What one request produced.
+#[derive(Debug)]
+pub struct Step {
+    /// The assistant message: complete, or the completed blocks of a cut-off one (may be empty).
+    pub assistant: Message,
+    /// One tool_result per tool_use in `assistant`, in order.
+    pub results: Vec<ContentBlock>,
+    pub end: StepEnd,
+}
+
+/// Streams one request. Tool calls start while the model still talks; text and tool events go to the runtime's
+/// sink. A tool_use is only run once its block is complete.
+pub async fn stream_and_execute(
+    model: &dyn Model,
+    runtime: &ToolRuntime,
+    config: &QueryConfig,
+    request: ModelRequest,
+    cancel: &CancellationToken,
+) -> Step {
+    let events = runtime.events.clone();
+    let (mut executor, mut done_rx) =
+        StreamingExecutor::new(runtime.clone(), cancel.clone(), config.max_concurrency);
+    let mut stream = model.stream(request);
+    let mut partial_text = String::new();
+    let mut completed_calls: Vec<ContentBlock> = Vec::new();
+    let outcome = loop {
+        tokio::select! {
+            biased;
+            _ = cancel.cancelled() => break Err(StepEnd::Interrupted),
+            Some(done) = done_rx.recv() => executor.on_completion(done),
+            next = stream.next() => match next {
+                None => break Err(StepEnd::Failed(ModelError::Connection("the model stream ended without a message".into()))),
+                Some(Err(err)) => break Err(StepEnd::Failed(err)),
+                Some(Ok(event)) => match event {
+                    ModelEvent::TextDelta(text) => {
+                        partial_text.push_str(&text);
+                        events.emit(SessionEvent::TextDelta { text });
+                    }
+                    ModelEvent::ThinkingDelta(text) => events.emit(SessionEvent::ThinkingDelta { text }),
+                    ModelEvent::ToolUseStarted { id, name } => {
+                        events.emit(SessionEvent::ToolCallStarted { tool_use_id: id, name })
+                    }
+                    ModelEvent::ToolUseComplete { id, name, input } => {
+                        completed_calls.push(ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: input.clone() });
+                        executor.add(id, name, input);
+                    }
+                    ModelEvent::Retrying { attempt, wait_ms, reason } => {
+                        events.emit(SessionEvent::Retrying { attempt, wait_ms, reason })
+                    }
+                    ModelEvent::MessageComplete { message, stop_reason, usage } => break Ok((message, stop_reason, usage)),
+                },
+            },
+        }
+    };
+    drop(stream);
+    if matches!(outcome, Err(StepEnd::Interrupted)) {
+        executor.interrupt();
+    }
+    let results: Vec<ContentBlock> = {
+        let mut ready: Vec<ContentBlock> =
+            executor.take_ready().into_iter().map(|o| o.block).collect();
+        ready.extend(
+            executor
+                .finish(&mut done_rx)
+                .await
+                .into_iter()
+                .map(|o| o.block),
+        );
+        ready
+    };
+    match outcome {
+        Ok((message, stop_reason, usage)) => Step {
+            assistant: message,
+            results,
+            end: StepEnd::Complete { stop_reason, usage },
+        },
+        Err(end) => {
+            // Keep what completed: the text so far and the tool calls that ran (each has its result).
+            let mut content = Vec::new();
+            if !partial_text.is_empty() {
+                content.push(ContentBlock::Text { text: partial_text });
+            }
+            content.extend(completed_calls);
+            Step {
+                assistant: Message {
+                    role: Role::Assistant,
+                    content,
+                },
+                results,
+                end,
+            }
+        }
+    }
+}
