@@ -1,0 +1,10 @@
+//! User hooks around tool calls and other events (spec/hooks.md): configuration, running real child processes
+//! with JSON on stdin and stdout, exit codes and timeouts, and combining the answers of several hooks.
+
+mod combine;
+mod config;
+mod run;
+
+pub use combine::{HookDecision, HookVerdict, combine};
+pub use config::{DEFAULT_TIMEOUT_SECS, EVENTS, HookCommand, HookMatcher, HookSet, parse_hooks};
+pub use run::{HookInput, HookRun, run_hooks};

@@ -1,0 +1,1 @@
+//! `tandem permissions check` / `list`: the logic behind the command line.
