@@ -280,7 +280,7 @@ impl PathForms {
 /// Whether `path` is a UNC path (never touched on disk before a decision).
 pub(crate) fn is_unc(path: &Path) -> bool {
     let s = path.to_string_lossy();
-    s.starts_with("\\\\") || (cfg!(windows) && s.starts_with("//"))
+    s.starts_with("\\\\") || s.contains("/\\\\") || (cfg!(windows) && s.starts_with("//"))
 }
 
 /// The path rule families of list `b` that govern `tool` reading (or writing) a path.

@@ -36,17 +36,40 @@ pub fn normalise(path: &Path) -> PathBuf {
     out
 }
 
-/// The path with symlinks resolved: the deepest existing ancestor canonicalised, the rest appended.
+/// The path with symlinks resolved: the deepest existing ancestor canonicalised, the rest appended; a dangling
+/// symlink is followed to where it points.
 pub fn resolve_links(path: &Path) -> PathBuf {
+    resolve_depth(path, 0)
+}
+
+fn resolve_depth(path: &Path, depth: u32) -> PathBuf {
     if let Ok(p) = std::fs::canonicalize(path) {
         return p;
+    }
+    if depth < 16
+        && let Ok(meta) = std::fs::symlink_metadata(path)
+        && meta.file_type().is_symlink()
+        && let Ok(target) = std::fs::read_link(path)
+    {
+        let joined = match path.parent() {
+            Some(parent) if target.is_relative() => parent.join(target),
+            _ => target,
+        };
+        return resolve_depth(&normalise(&joined), depth + 1);
     }
     let mut rest = Vec::new();
     let mut cur = path.to_path_buf();
     while let Some(name) = cur.file_name().map(|n| n.to_os_string()) {
         cur.pop();
         rest.push(name);
-        if let Ok(mut base) = std::fs::canonicalize(&cur) {
+        let base = if depth < 16
+            && std::fs::symlink_metadata(&cur).is_ok_and(|m| m.file_type().is_symlink())
+        {
+            Some(resolve_depth(&cur, depth + 1))
+        } else {
+            std::fs::canonicalize(&cur).ok()
+        };
+        if let Some(mut base) = base {
             for part in rest.iter().rev() {
                 base.push(part);
             }

@@ -2,4 +2,6 @@
 
 mod common;
 mod model_errors;
+mod perm_support;
+mod permissions_table;
 mod query_loop;
