@@ -192,7 +192,10 @@ pub fn check_in(ctx: &PermissionContext, tool: &str, input: &Value) -> CheckAnsw
             let prepared = match t.prepare(input) {
                 Ok(p) => p,
                 Err(message) => {
-                    return CheckAnswer::error(format!("invalid input for {}: {message}", t.name()));
+                    return CheckAnswer::error(format!(
+                        "invalid input for {}: {message}",
+                        t.name()
+                    ));
                 }
             };
             (

@@ -31,6 +31,8 @@ pub struct Evaluation {
     pub forced: bool,
     /// Allow rules "Yes, and don't ask again" would save (at most 5).
     pub suggestions: Vec<String>,
+    /// A would-be ask turned into a deny because no one may be asked (dontAsk, background agents).
+    pub converted_ask: bool,
 }
 
 impl Evaluation {
@@ -43,6 +45,7 @@ impl Evaluation {
             decision: PermissionDecision::new(decision, reason),
             forced: false,
             suggestions: Vec::new(),
+            converted_ask: false,
         }
     }
 
@@ -80,6 +83,7 @@ impl Evaluation {
             ),
             forced: rule.behavior == RuleBehavior::Ask,
             suggestions: Vec::new(),
+            converted_ask: false,
         }
     }
 
@@ -121,7 +125,7 @@ pub(crate) fn by_mode(ctx: &PermissionContext, want: Want, reason: String) -> Ev
 }
 
 /// Turns asks into denies where no one may be asked: dontAsk mode, background agents without a UI.
-fn finish(ctx: &PermissionContext, mut eval: Evaluation) -> Evaluation {
+pub(crate) fn finish(ctx: &PermissionContext, mut eval: Evaluation) -> Evaluation {
     if eval.behavior() == DecisionBehavior::Ask {
         let why = if ctx.mode == PermissionMode::DontAsk {
             Some("dontAsk mode denies what would ask")
@@ -132,6 +136,7 @@ fn finish(ctx: &PermissionContext, mut eval: Evaluation) -> Evaluation {
         };
         if let Some(why) = why {
             eval.decision.decision = DecisionBehavior::Deny;
+            eval.converted_ask = true;
             eval.decision.reason = format!("{} — {why}", eval.decision.reason);
             eval.suggestions.clear();
         }

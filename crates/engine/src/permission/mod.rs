@@ -9,6 +9,7 @@ pub mod cli;
 mod context;
 mod decide;
 mod domain;
+mod loader;
 mod path_pattern;
 mod rule;
 mod ruleset;
@@ -23,6 +24,7 @@ pub use bash_pattern::{BashIndex, BashPattern};
 pub use context::{ContextOptions, PermissionContext};
 pub use decide::{CallView, Evaluation, decide, evaluate};
 pub use domain::{domain_matches, url_host};
+pub use loader::{PermissionLoader, Reloaded};
 pub use path_pattern::{Anchors, absolute_glob, normalise, resolve_links};
 pub use rule::{
     ParsedRule, Rule, RuleBehavior, RuleSource, Specifier, ToolPattern, canonical_tool_name,

@@ -10,8 +10,9 @@ use tokio_util::sync::CancellationToken;
 use crate::approver::Approver;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
+use crate::hooks::HookSet;
 use crate::model::{AnthropicModel, Message, Model, ModelConfig, ModelError};
-use crate::permission::PermissionContext;
+use crate::permission::{CliSettings, PermissionLoader, SettingsWatcher};
 use crate::query::{QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn};
 use crate::registry::{ToolPool, builtin_tools};
 use crate::tool::FileStateStore;
@@ -54,6 +55,10 @@ pub struct Session {
     history: tokio::sync::Mutex<Vec<Message>>,
     usage: Mutex<Usage>,
     current_turn: Mutex<Option<CancellationToken>>,
+    permission_loader: PermissionLoader,
+    /// Hooks changed on disk, waiting for the user's review.
+    pending_hooks: Arc<Mutex<Option<HookSet>>>,
+    _settings_watcher: Option<SettingsWatcher>,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -96,18 +101,22 @@ impl Session {
             .clone()
             .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
         let today = today();
+        // Settings from every source; the UI's default mode lets `defaultMode` decide.
+        let permission_loader = PermissionLoader::standard(&cwd, CliSettings::default());
+        let chosen = (options.mode != PermissionMode::Default).then_some(options.mode);
+        let permission_context = permission_loader.load(chosen, &[]);
+        let hidden_by = permission_context.rules.clone();
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
-            pool: ToolPool::assemble(&builtin_tools(), &[], |_| false),
-            permissions: Arc::new(RwLock::new(Arc::new(PermissionContext::new(
-                &cwd,
-                options.mode,
-            )))),
+            pool: ToolPool::assemble(&builtin_tools(), &[], |name| hidden_by.hides(name)),
+            permissions: Arc::new(RwLock::new(Arc::new(permission_context))),
             approver: options.approver,
             events: options.events,
             file_state: Arc::new(FileStateStore::default()),
         };
+        let pending_hooks = Arc::new(Mutex::new(None));
+        let settings_watcher = watch_settings(&permission_loader, &runtime, &pending_hooks);
         let config = QueryConfig {
             max_tokens: options.model.max_tokens,
             system: build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today),
@@ -123,6 +132,9 @@ impl Session {
             history: tokio::sync::Mutex::new(Vec::new()),
             usage: Mutex::new(Usage::default()),
             current_turn: Mutex::new(None),
+            _settings_watcher: settings_watcher,
+            permission_loader,
+            pending_hooks,
         }
     }
 
@@ -202,10 +214,68 @@ impl Session {
         self.runtime.set_permission_context(next);
     }
 
+    /// Records that the user trusts this folder and applies its project allow rules, directories and hooks.
+    pub fn trust_folder(&self) -> std::io::Result<()> {
+        if let Some(store) = &self.permission_loader.trust {
+            store.trust(&self.cwd)?;
+        }
+        let current = self.runtime.permission_context();
+        let reloaded = self.permission_loader.reload(&current);
+        let hooks = reloaded
+            .changed_hooks
+            .unwrap_or_else(|| (*current.hooks).clone());
+        self.runtime
+            .set_permission_context(reloaded.context.with_hooks(hooks));
+        Ok(())
+    }
+
+    /// Applies hook changes the user has reviewed (see the notice sent when they changed on disk).
+    pub fn accept_hook_changes(&self) {
+        let pending = self.pending_hooks.lock().ok().and_then(|mut p| p.take());
+        if let Some(hooks) = pending {
+            let next = self.runtime.permission_context().with_hooks(hooks);
+            self.runtime.set_permission_context(next);
+        }
+    }
+
     /// A copy of the conversation so far.
     pub async fn history(&self) -> Vec<Message> {
         self.history.lock().await.clone()
     }
+}
+
+/// Watches the settings files: new rules apply from the next call; changed hooks wait for review.
+fn watch_settings(
+    loader: &PermissionLoader,
+    runtime: &ToolRuntime,
+    pending: &Arc<Mutex<Option<HookSet>>>,
+) -> Option<SettingsWatcher> {
+    let loader = loader.clone();
+    let permissions = runtime.permissions.clone();
+    let events = runtime.events.clone();
+    let pending = pending.clone();
+    let files = loader.paths.all();
+    SettingsWatcher::start(files, move || {
+        let current = match permissions.read() {
+            Ok(c) => Arc::clone(&c),
+            Err(p) => Arc::clone(&p.into_inner()),
+        };
+        let reloaded = loader.reload(&current);
+        if let Ok(mut slot) = permissions.write() {
+            *slot = Arc::new(reloaded.context);
+        }
+        if let Some(hooks) = reloaded.changed_hooks {
+            if let Ok(mut p) = pending.lock() {
+                *p = Some(hooks);
+            }
+            events.emit(tandem_protocol::SessionEvent::Notice {
+                message:
+                    "The hooks in the settings files changed. Review them to apply the change."
+                        .into(),
+            });
+        }
+    })
+    .ok()
 }
 
 /// Today's date as `YYYY-MM-DD` in local time.
