@@ -229,6 +229,19 @@ impl Session {
         Ok(())
     }
 
+    /// Treats the folder as trusted for this session only, without recording it (command-line runs).
+    pub fn assume_trusted(&self) {
+        let mut loader = self.permission_loader.clone();
+        loader.trust = None;
+        let current = self.runtime.permission_context();
+        let reloaded = loader.reload(&current);
+        let hooks = reloaded
+            .changed_hooks
+            .unwrap_or_else(|| (*current.hooks).clone());
+        self.runtime
+            .set_permission_context(reloaded.context.with_hooks(hooks));
+    }
+
     /// Applies hook changes the user has reviewed (see the notice sent when they changed on disk).
     pub fn accept_hook_changes(&self) {
         let pending = self.pending_hooks.lock().ok().and_then(|mut p| p.take());
