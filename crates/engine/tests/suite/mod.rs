@@ -1,6 +1,7 @@
 //! Test modules of the engine's integration suite.
 
 mod common;
+mod hooks;
 mod model_errors;
 mod perm_support;
 mod permissions_table;
