@@ -4,5 +4,6 @@ mod common;
 mod hooks;
 mod model_errors;
 mod perm_support;
+mod permission_settings;
 mod permissions_table;
 mod query_loop;
