@@ -408,7 +408,7 @@ pub async fn run_tool_use(
             if let Some(verdict) = &post {
                 notify_hook_messages(rt, verdict);
                 if let Some(extra) = hooks::feedback_for_model(verdict) {
-                    message.push_str("\n");
+                    message.push('\n');
                     message.push_str(&extra);
                 }
             }

@@ -169,12 +169,10 @@ pub fn combine(event: &str, runs: &[HookRun]) -> HookVerdict {
                 ("PreToolUse", "block") if decision.is_none() => {
                     out.decide(HookDecision::Deny, reason, &run.command)
                 }
-                (_, "block") if event != "PreToolUse" => {
-                    if out.block.is_none() {
-                        out.block = Some(
-                            reason.unwrap_or_else(|| format!("blocked by hook `{}`", run.command)),
-                        );
-                    }
+                (_, "block") if event != "PreToolUse" && out.block.is_none() => {
+                    out.block = Some(
+                        reason.unwrap_or_else(|| format!("blocked by hook `{}`", run.command)),
+                    );
                 }
                 _ => {}
             }

@@ -192,14 +192,14 @@ pub fn evaluate_bash(
             return Evaluation::by_rule(ctx, id, &format!("`{}`", part.text));
         }
     }
-    if analysis.parts.is_empty() && analysis.unanalysable.is_some() {
-        if let Some(id) = ctx
+    if analysis.parts.is_empty()
+        && analysis.unanalysable.is_some()
+        && let Some(id) = ctx
             .rules
             .bash(RuleBehavior::Deny)
             .find(command.trim(), |_| true)
-        {
-            return Evaluation::by_rule(ctx, id, "the command");
-        }
+    {
+        return Evaluation::by_rule(ctx, id, "the command");
     }
     for touch in all_touches.iter().flatten() {
         if let Some(forms) = &touch.forms {

@@ -105,15 +105,15 @@ pub fn embedded_scripts(words: &[Word]) -> Vec<String> {
         _ => {
             let mut out = Vec::new();
             for (i, w) in words.iter().enumerate() {
-                if is_shell(w.text()) || w.text() == "su" {
-                    if let Some(pos) = words[i + 1..].iter().position(|x| {
+                if (is_shell(w.text()) || w.text() == "su")
+                    && let Some(pos) = words[i + 1..].iter().position(|x| {
                         let t = x.text();
                         t == "-c"
                             || (t.starts_with('-') && !t.starts_with("--") && t.ends_with('c'))
-                    }) && let Some(script) = words.get(i + 1 + pos + 1)
-                    {
-                        out.push(script.text().to_string());
-                    }
+                    })
+                    && let Some(script) = words.get(i + 1 + pos + 1)
+                {
+                    out.push(script.text().to_string());
                 }
             }
             if program == "watch" {
@@ -430,10 +430,8 @@ fn operands(words: &[Word]) -> Vec<usize> {
             after_dashdash = true;
             continue;
         }
-        if after_dashdash || !t.starts_with('-') || t == "-" {
-            if t != "-" {
-                out.push(i);
-            }
+        if (after_dashdash || !t.starts_with('-')) && t != "-" {
+            out.push(i);
         }
     }
     out

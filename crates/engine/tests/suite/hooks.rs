@@ -349,7 +349,14 @@ async fn disagreeing_hooks_and_rules() {
     assert_eq!(v.decision, Some(HookDecision::Ask));
 
     // How a hook answer meets the rules.
-    let cases: &[(&str, &[(&str, &str)], &str, &str, DecisionBehavior)] = &[
+    type Row<'a> = (
+        &'a str,
+        &'a [(&'a str, &'a str)],
+        &'a str,
+        &'a str,
+        DecisionBehavior,
+    );
+    let cases: &[Row<'_>] = &[
         (
             &allow,
             &[("deny", "Bash(curl *)")],

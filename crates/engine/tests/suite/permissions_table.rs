@@ -850,7 +850,8 @@ fn symlinks_in_and_out_of_the_project() {
 fn file_rules_anchors_and_modes() {
     let p = Project::new();
     let home_rule = "Read(~/notes/**)";
-    let cases: Vec<(Vec<(&str, &str)>, &str, &str, String, &str)> = vec![
+    type Row<'a> = (Vec<(&'a str, &'a str)>, &'a str, &'a str, String, &'a str);
+    let cases: Vec<Row<'_>> = vec![
         (vec![], "default", "Read", p.path("src/a.rs"), "allow"),
         (
             vec![],
