@@ -3,15 +3,17 @@
 
 use serde_json::Value;
 use tandem_protocol::{
-    ApprovalChoice, ApprovalRequest, DecisionBehavior, RenderHints, RuleSuggestion, SessionEvent,
-    ToolCallStatus, ToolKind, ToolOutcome,
+    ApprovalChoice, ApprovalRequest, DecisionBehavior, PermissionMode, RenderHints, RuleSuggestion,
+    SessionEvent, ToolCallStatus, ToolKind, ToolOutcome,
 };
 use tokio_util::sync::CancellationToken;
 
 use super::ToolRuntime;
 use crate::hooks::{self, HookDecision, HookVerdict};
 use crate::model::{ContentBlock, ToolResultContent};
-use crate::permission::{CallView, evaluate, save_allow_rules};
+use crate::permission::{
+    CallView, ClassifierRequest, Evaluation, PermissionContext, evaluate, save_allow_rules,
+};
 use crate::tool::{ContextModifier, ProgressSink, ToolContext, ToolError};
 
 /// How one call ended.
@@ -87,6 +89,48 @@ fn append_text(content: ToolResultContent, extra: &str) -> ToolResultContent {
             ToolResultContent::Blocks(blocks)
         }
     }
+}
+
+/// Auto mode: a would-be ask that no rule or safety check forced goes to the classifier; its reason is shown.
+async fn auto_mode(
+    permissions: &PermissionContext,
+    tool: &str,
+    input: &serde_json::Value,
+    evaluation: Evaluation,
+) -> Evaluation {
+    if permissions.mode != PermissionMode::Auto
+        || evaluation.forced
+        || evaluation.decision.decision != DecisionBehavior::Ask
+    {
+        return evaluation;
+    }
+    let Some(classifier) = &permissions.classifier else {
+        return evaluation;
+    };
+    let verdict = classifier
+        .0
+        .classify(ClassifierRequest {
+            tool: tool.to_string(),
+            input: input.clone(),
+            reason: evaluation.decision.reason.clone(),
+            cwd: permissions.cwd.clone(),
+        })
+        .await;
+    let mut out = evaluation;
+    out.decision.source = Some("classifier".into());
+    if verdict.safe {
+        out.decision.decision = DecisionBehavior::Allow;
+        out.decision.reason = format!(
+            "auto mode: the classifier judged it safe ({})",
+            verdict.reason
+        );
+    } else {
+        out.decision.reason = format!(
+            "{}; the classifier asks: {}",
+            out.decision.reason, verdict.reason
+        );
+    }
+    out
 }
 
 /// "Yes, and don't ask again": saves the rules to the local settings file and grants them for this session.
@@ -235,6 +279,7 @@ pub async fn run_tool_use(
         },
     );
     let evaluation = hooks::resolve(pre.as_ref(), evaluation, permissions.mode);
+    let evaluation = auto_mode(&permissions, tool.name(), &observable, evaluation).await;
     let decision = evaluation.decision.clone();
     rt.events.emit(SessionEvent::ToolCallDecision {
         tool_use_id: id.to_string(),

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use tandem_protocol::PermissionMode;
 
+use super::classifier::ClassifierHandle;
 use super::decide::PathForms;
 use super::path_pattern::{Anchors, normalise, resolve_links};
 use super::rule::{RuleBehavior, RuleSource};
@@ -45,6 +46,8 @@ pub struct PermissionContext {
     pub trusted: bool,
     /// Where "Yes, and don't ask again" saves rules: `<git root>/.claude/settings.local.json`.
     pub local_settings_file: PathBuf,
+    /// The classifier auto mode consults (none: auto mode asks).
+    pub classifier: Option<ClassifierHandle>,
 }
 
 impl PartialEq for PermissionContext {
@@ -107,6 +110,7 @@ impl PermissionContext {
             avoid_prompts: false,
             pre_plan_mode: None,
             trusted: true,
+            classifier: None,
         }
     }
 
@@ -196,6 +200,7 @@ impl PermissionContext {
             avoid_prompts: opts.avoid_prompts,
             pre_plan_mode: None,
             trusted,
+            classifier: None,
         };
         let (rules, rule_issues) = RuleSet::build(&ctx.entries, &ctx.anchors(), trusted);
         issues.extend(rule_issues);
@@ -267,6 +272,14 @@ impl PermissionContext {
     pub fn with_hooks(&self, hooks: HookSet) -> Self {
         Self {
             hooks: Arc::new(hooks),
+            ..self.clone()
+        }
+    }
+
+    /// The same context with a classifier for auto mode.
+    pub fn with_classifier(&self, classifier: ClassifierHandle) -> Self {
+        Self {
+            classifier: Some(classifier),
             ..self.clone()
         }
     }

@@ -94,6 +94,7 @@ impl PermissionLoader {
         context.mode = current.mode;
         context.pre_plan_mode = current.pre_plan_mode;
         context.avoid_prompts = current.avoid_prompts;
+        context.classifier = current.classifier.clone();
         Reloaded {
             context,
             changed_hooks,

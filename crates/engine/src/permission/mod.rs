@@ -5,6 +5,7 @@
 
 mod bash_check;
 mod bash_pattern;
+mod classifier;
 pub mod cli;
 mod context;
 mod decide;
@@ -21,6 +22,10 @@ mod trust;
 mod watcher;
 
 pub use bash_pattern::{BashIndex, BashPattern};
+pub use classifier::{
+    AutoClassifier, ClassifierHandle, ClassifierRequest, ClassifierVerdict, ModelClassifier,
+    parse_verdict,
+};
 pub use context::{ContextOptions, PermissionContext};
 pub use decide::{CallView, Evaluation, decide, evaluate};
 pub use domain::{domain_matches, url_host};

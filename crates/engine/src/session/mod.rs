@@ -12,7 +12,9 @@ use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::hooks::HookSet;
 use crate::model::{AnthropicModel, Message, Model, ModelConfig, ModelError};
-use crate::permission::{CliSettings, PermissionLoader, SettingsWatcher};
+use crate::permission::{
+    ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
+};
 use crate::query::{QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn};
 use crate::registry::{ToolPool, builtin_tools};
 use crate::tool::FileStateStore;
@@ -104,7 +106,13 @@ impl Session {
         // Settings from every source; the UI's default mode lets `defaultMode` decide.
         let permission_loader = PermissionLoader::standard(&cwd, CliSettings::default());
         let chosen = (options.mode != PermissionMode::Default).then_some(options.mode);
-        let permission_context = permission_loader.load(chosen, &[]);
+        let permission_context =
+            permission_loader
+                .load(chosen, &[])
+                .with_classifier(ClassifierHandle(Arc::new(ModelClassifier {
+                    model: model.clone(),
+                    max_tokens: 256,
+                })));
         let hidden_by = permission_context.rules.clone();
         let runtime = ToolRuntime {
             session_id: id.clone(),

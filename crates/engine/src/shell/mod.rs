@@ -226,3 +226,26 @@ pub fn analyse_command(cmd: SimpleCommand, deny_only: bool) -> Part {
         cmd,
     }
 }
+
+/// What the transcript and the executor need to know about a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CommandSummary {
+    /// Every part is search, read, list or neutral, nothing writes and everything could be analysed: safe to run
+    /// concurrently and to collapse in the transcript.
+    pub read_only: bool,
+    pub has_search: bool,
+    pub has_read: bool,
+    pub has_list: bool,
+}
+
+/// Classifies a whole command line (seed §6.1).
+pub fn summary(command: &str) -> CommandSummary {
+    let analysis = analyse(command);
+    let has = |c: CommandClass| analysis.parts.iter().any(|p| p.class == c);
+    CommandSummary {
+        read_only: !analysis.parts.is_empty() && analysis.is_read_only(),
+        has_search: has(CommandClass::Search),
+        has_read: has(CommandClass::Read),
+        has_list: has(CommandClass::List),
+    }
+}

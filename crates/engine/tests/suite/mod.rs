@@ -4,6 +4,7 @@ mod common;
 mod hooks;
 mod model_errors;
 mod perm_support;
+mod permission_modes;
 mod permission_props;
 mod permission_settings;
 mod permissions_table;
