@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use crate::approver::Approver;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
-use crate::hooks::HookSet;
+use crate::hooks::{self, HookSet};
 use crate::model::{AnthropicModel, Message, Model, ModelConfig, ModelError};
 use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
@@ -183,16 +183,9 @@ impl Session {
             *slot = Some(cancel.clone());
         }
         let mut usage = self.usage();
-        let result = run_turn(
-            self.model.as_ref(),
-            &self.runtime,
-            &self.config,
-            &mut history,
-            &mut usage,
-            prompt,
-            &cancel,
-        )
-        .await;
+        let result = self
+            .run_with_hooks(&mut history, &mut usage, prompt, &cancel)
+            .await;
         if let Ok(mut slot) = self.usage.lock() {
             *slot = usage;
         }
@@ -205,6 +198,89 @@ impl Session {
     /// Tokens used by the session so far.
     pub fn usage(&self) -> Usage {
         self.usage.lock().map(|u| *u).unwrap_or_default()
+    }
+
+    /// One turn with its UserPromptSubmit hooks before (a block drops the prompt; context is added to it) and its
+    /// Stop hooks after (a block makes the agent go on, a few times at most).
+    async fn run_with_hooks(
+        &self,
+        history: &mut Vec<Message>,
+        usage: &mut Usage,
+        prompt: &str,
+        cancel: &CancellationToken,
+    ) -> Result<TurnOutcome, QueryError> {
+        let permissions = self.runtime.permission_context();
+        let notify = |messages: &[String]| {
+            for message in messages {
+                self.runtime
+                    .events
+                    .emit(tandem_protocol::SessionEvent::Notice {
+                        message: message.clone(),
+                    });
+            }
+        };
+        let mut fields = serde_json::Map::new();
+        fields.insert(
+            "prompt".into(),
+            serde_json::Value::String(prompt.to_string()),
+        );
+        let mut prompt = prompt.to_string();
+        if let Some(v) =
+            hooks::run_event(&permissions, &self.id, "UserPromptSubmit", None, fields).await
+        {
+            notify(&v.errors);
+            notify(&v.system_messages);
+            if let Some(why) = v.block.or(v.stop) {
+                notify(&[format!("A UserPromptSubmit hook dropped the prompt: {why}")]);
+                return Ok(TurnOutcome {
+                    stop_reason: tandem_protocol::TurnStopReason::EndTurn,
+                    final_text: String::new(),
+                    usage: Default::default(),
+                    requests: 0,
+                });
+            }
+            for context in v.additional_context {
+                prompt.push_str("\n\n");
+                prompt.push_str(&context);
+            }
+        }
+        let mut outcome = run_turn(
+            self.model.as_ref(),
+            &self.runtime,
+            &self.config,
+            history,
+            usage,
+            &prompt,
+            cancel,
+        )
+        .await?;
+        let mut active = false;
+        for _ in 0..3 {
+            let mut fields = serde_json::Map::new();
+            fields.insert("stop_hook_active".into(), serde_json::Value::Bool(active));
+            let Some(v) = hooks::run_event(&permissions, &self.id, "Stop", None, fields).await
+            else {
+                break;
+            };
+            notify(&v.errors);
+            match v.block {
+                Some(reason) if v.stop.is_none() && !cancel.is_cancelled() => {
+                    active = true;
+                    outcome = run_turn(
+                        self.model.as_ref(),
+                        &self.runtime,
+                        &self.config,
+                        history,
+                        usage,
+                        &format!("Stop hook feedback: {reason}"),
+                        cancel,
+                    )
+                    .await?;
+                }
+                _ => break,
+            }
+        }
+        Ok(outcome)
     }
 
     /// Interrupts the running turn, if any.

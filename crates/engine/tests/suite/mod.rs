@@ -9,3 +9,4 @@ mod permission_props;
 mod permission_settings;
 mod permissions_table;
 mod query_loop;
+mod session_hooks;
