@@ -70,6 +70,53 @@ fn resolve(word: &Word, cwds: &[PathBuf], home: Option<&Path>) -> Vec<Option<Pat
         .collect()
 }
 
+/// Most paths a glob is expanded to before the decision gives up on it.
+const MAX_GLOB_MATCHES: usize = 512;
+
+/// Expands an unquoted glob the way the shell would (one directory level per segment, no dot files unless the
+/// segment starts with a dot). `None` when it cannot be expanded here (too many matches, `~`).
+fn expand_glob(text: &str, cwd: &Path) -> Option<Vec<PathBuf>> {
+    let absolute = text.starts_with('/');
+    let mut current: Vec<PathBuf> = vec![if absolute {
+        PathBuf::from("/")
+    } else {
+        cwd.to_path_buf()
+    }];
+    for segment in text.split('/').filter(|s| !s.is_empty()) {
+        let is_glob = segment.contains(['*', '?', '[']);
+        let mut next = Vec::new();
+        for base in &current {
+            if !is_glob {
+                next.push(base.join(segment));
+                continue;
+            }
+            let matcher = globset::GlobBuilder::new(segment)
+                .literal_separator(true)
+                .build()
+                .ok()?
+                .compile_matcher();
+            let Ok(entries) = std::fs::read_dir(base) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with('.') && !segment.starts_with('.') {
+                    continue;
+                }
+                if matcher.is_match(name.as_ref()) {
+                    next.push(base.join(name.as_ref()));
+                    if next.len() > MAX_GLOB_MATCHES {
+                        return None;
+                    }
+                }
+            }
+        }
+        current = next;
+    }
+    Some(current)
+}
+
 fn touches(part: &Part, cwds: &[PathBuf], home: Option<&Path>) -> Vec<Touch> {
     let mut out = Vec::new();
     for r in &part.cmd.redirects {
@@ -101,6 +148,34 @@ fn touches(part: &Part, cwds: &[PathBuf], home: Option<&Path>) -> Vec<Touch> {
     for (indexes, write) in [(&ops.reads, false), (&ops.writes, true)] {
         for &i in indexes {
             let Some(word) = argv.get(i) else { continue };
+            if word.glob
+                && !word.tilde
+                && let Some(text) = word.value.as_deref()
+            {
+                let expanded: Option<Vec<PathBuf>> = cwds
+                    .iter()
+                    .map(|cwd| expand_glob(text, cwd))
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.into_iter().flatten().collect());
+                if let Some(paths) = expanded {
+                    // No match: the shell passes the word as it is.
+                    let literal = if paths.is_empty() {
+                        resolve(&Word::literal(text), cwds, home)
+                    } else {
+                        paths.iter().map(|p| Some(PathForms::of(p))).collect()
+                    };
+                    for forms in literal {
+                        out.push(Touch {
+                            forms,
+                            text: word.raw.clone(),
+                            write,
+                            redirect: false,
+                            vague: false,
+                        });
+                    }
+                    continue;
+                }
+            }
             let vague = word.value.is_none() || word.glob;
             for forms in resolve(word, cwds, home) {
                 out.push(Touch {
@@ -114,6 +189,15 @@ fn touches(part: &Part, cwds: &[PathBuf], home: Option<&Path>) -> Vec<Touch> {
         }
     }
     out
+}
+
+/// A file inside `forms` (as if it were a folder): deny and ask rules on a folder's contents (`secrets/**`) then
+/// cover a command given the folder itself (`grep -r x secrets`, `ls secrets`).
+fn child_of(forms: &PathForms) -> PathForms {
+    PathForms {
+        lexical: forms.lexical.join("x"),
+        resolved: forms.resolved.join("x"),
+    }
 }
 
 /// Matches a part against the Bash patterns of list `b`.
@@ -205,7 +289,9 @@ pub fn evaluate_bash(
         if let Some(forms) = &touch.forms {
             let fams = families("Bash", touch.write, RuleBehavior::Deny);
             let fams: Vec<&str> = fams.into_iter().filter(|f| *f != "Bash").collect();
-            if let Some(id) = path_rule(ctx, RuleBehavior::Deny, &fams, forms) {
+            if let Some(id) = path_rule(ctx, RuleBehavior::Deny, &fams, forms)
+                .or_else(|| path_rule(ctx, RuleBehavior::Deny, &fams, &child_of(forms)))
+            {
                 let verb = if touch.write { "writing" } else { "reading" };
                 return Evaluation::by_rule(
                     ctx,
@@ -242,7 +328,9 @@ pub fn evaluate_bash(
     for touch in all_touches.iter().flatten() {
         if let Some(forms) = &touch.forms {
             let fam: &[&str] = if touch.write { &["Edit"] } else { &["Read"] };
-            if let Some(id) = path_rule(ctx, RuleBehavior::Ask, fam, forms) {
+            if let Some(id) = path_rule(ctx, RuleBehavior::Ask, fam, forms)
+                .or_else(|| path_rule(ctx, RuleBehavior::Ask, fam, &child_of(forms)))
+            {
                 let verb = if touch.write { "writing" } else { "reading" };
                 return Evaluation::by_rule(
                     ctx,
@@ -393,6 +481,23 @@ fn part_verdict(
             return needs(format!(
                 "reads {} outside the working directories",
                 forms.lexical.display()
+            ));
+        }
+    }
+    // A glob or expansion in a file argument could name a denied file: it is not approved without asking.
+    for t in touches.iter().filter(|t| !t.redirect && t.vague) {
+        let guarded = if t.write {
+            ctx.rules.has_path_rules(RuleBehavior::Deny, "Edit")
+                || ctx.rules.has_path_rules(RuleBehavior::Ask, "Edit")
+                || ctx.rules.has_path_rules(RuleBehavior::Deny, "Read")
+        } else {
+            ctx.rules.has_path_rules(RuleBehavior::Deny, "Read")
+                || ctx.rules.has_path_rules(RuleBehavior::Ask, "Read")
+        };
+        if guarded {
+            return needs(format!(
+                "`{}` could match a path that deny or ask rules protect",
+                t.text
             ));
         }
     }

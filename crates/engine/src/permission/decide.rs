@@ -65,16 +65,16 @@ impl Evaluation {
             RuleBehavior::Ask => DecisionBehavior::Ask,
         };
         let verb = match rule.behavior {
-            RuleBehavior::Allow => "allowed",
-            RuleBehavior::Deny => "denied",
-            RuleBehavior::Ask => "needs approval",
+            RuleBehavior::Allow => "is allowed by",
+            RuleBehavior::Deny => "is denied by",
+            RuleBehavior::Ask => "needs approval because of",
         };
         let source = rule.source.label();
         Self {
             decision: PermissionDecision::by_rule(
                 decision,
                 format!(
-                    "{what} {verb} by the {} rule `{}` ({source})",
+                    "{what} {verb} the {} rule `{}` ({source})",
                     rule.behavior.as_str(),
                     rule.text
                 ),

@@ -203,6 +203,11 @@ impl RuleSet {
             .and_then(|index| index.first_match(path))
     }
 
+    /// Whether list `b` has path rules written for tool `family`.
+    pub fn has_path_rules(&self, b: RuleBehavior, family: &str) -> bool {
+        self.lists[slot(b)].paths.contains_key(family) || self.tool_level(b, family).is_some()
+    }
+
     /// A WebFetch domain rule of list `b` matching `host`.
     pub fn domain(&self, b: RuleBehavior, host: &str) -> Option<usize> {
         self.lists[slot(b)].domains.iter().copied().find(

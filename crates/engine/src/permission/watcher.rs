@@ -38,6 +38,7 @@ impl SettingsWatcher {
         let mut watcher =
             notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
                 if let Ok(event) = event
+                    && !matches!(event.kind, notify::EventKind::Access(_))
                     && event
                         .paths
                         .iter()

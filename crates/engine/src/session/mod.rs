@@ -57,7 +57,8 @@ pub struct Session {
     history: tokio::sync::Mutex<Vec<Message>>,
     usage: Mutex<Usage>,
     current_turn: Mutex<Option<CancellationToken>>,
-    permission_loader: PermissionLoader,
+    /// Where settings come from; shared with the watcher (trusting the folder changes it).
+    permission_loader: Arc<Mutex<PermissionLoader>>,
     /// Hooks changed on disk, waiting for the user's review.
     pending_hooks: Arc<Mutex<Option<HookSet>>>,
     _settings_watcher: Option<SettingsWatcher>,
@@ -124,6 +125,7 @@ impl Session {
             file_state: Arc::new(FileStateStore::default()),
         };
         let pending_hooks = Arc::new(Mutex::new(None));
+        let permission_loader = Arc::new(Mutex::new(permission_loader));
         let settings_watcher = watch_settings(&permission_loader, &runtime, &pending_hooks);
         let config = QueryConfig {
             max_tokens: options.model.max_tokens,
@@ -300,11 +302,12 @@ impl Session {
 
     /// Records that the user trusts this folder and applies its project allow rules, directories and hooks.
     pub fn trust_folder(&self) -> std::io::Result<()> {
-        if let Some(store) = &self.permission_loader.trust {
+        let loader = self.loader();
+        if let Some(store) = &loader.trust {
             store.trust(&self.cwd)?;
         }
         let current = self.runtime.permission_context();
-        let reloaded = self.permission_loader.reload(&current);
+        let reloaded = loader.reload(&current);
         let hooks = reloaded
             .changed_hooks
             .unwrap_or_else(|| (*current.hooks).clone());
@@ -313,10 +316,20 @@ impl Session {
         Ok(())
     }
 
+    fn loader(&self) -> PermissionLoader {
+        match self.permission_loader.lock() {
+            Ok(l) => l.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+
     /// Treats the folder as trusted for this session only, without recording it (command-line runs).
     pub fn assume_trusted(&self) {
-        let mut loader = self.permission_loader.clone();
+        let mut loader = self.loader();
         loader.trust = None;
+        if let Ok(mut shared) = self.permission_loader.lock() {
+            shared.trust = None;
+        }
         let current = self.runtime.permission_context();
         let reloaded = loader.reload(&current);
         let hooks = reloaded
@@ -343,16 +356,23 @@ impl Session {
 
 /// Watches the settings files: new rules apply from the next call; changed hooks wait for review.
 fn watch_settings(
-    loader: &PermissionLoader,
+    loader: &Arc<Mutex<PermissionLoader>>,
     runtime: &ToolRuntime,
     pending: &Arc<Mutex<Option<HookSet>>>,
 ) -> Option<SettingsWatcher> {
     let loader = loader.clone();
+    let files = match loader.lock() {
+        Ok(l) => l.paths.all(),
+        Err(p) => p.into_inner().paths.all(),
+    };
     let permissions = runtime.permissions.clone();
     let events = runtime.events.clone();
     let pending = pending.clone();
-    let files = loader.paths.all();
     SettingsWatcher::start(files, move || {
+        let loader = match loader.lock() {
+            Ok(l) => l.clone(),
+            Err(p) => p.into_inner().clone(),
+        };
         let current = match permissions.read() {
             Ok(c) => Arc::clone(&c),
             Err(p) => Arc::clone(&p.into_inner()),

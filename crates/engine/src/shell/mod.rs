@@ -148,6 +148,34 @@ fn analyse_into(command: &str, analysis: &mut Analysis, embed: u32) {
     }
 }
 
+/// For `git` with global options (`-C dir`, `-c k=v`, `--no-pager`, ...), the words from the subcommand on, so that
+/// deny and ask rules such as `Bash(git push *)` see `git -C . push` too.
+fn git_subcommand(argv: &[Word]) -> Option<&[Word]> {
+    if argv.first().map(|w| base_name(w.text())) != Some("git") {
+        return None;
+    }
+    let mut i = 1;
+    while let Some(w) = argv.get(i) {
+        let t = w.text();
+        if matches!(
+            t,
+            "-C" | "-c"
+                | "--git-dir"
+                | "--work-tree"
+                | "--namespace"
+                | "--config-env"
+                | "--super-prefix"
+        ) {
+            i += 2;
+        } else if t.starts_with('-') {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    (i > 1 && i < argv.len()).then(|| &argv[i..])
+}
+
 /// Analyses one simple command.
 pub fn analyse_command(cmd: SimpleCommand, deny_only: bool) -> Part {
     let env: Vec<String> = cmd.assignments.iter().map(|a| a.name.clone()).collect();
@@ -182,6 +210,12 @@ pub fn analyse_command(cmd: SimpleCommand, deny_only: bool) -> Part {
                     &mut deny_texts,
                 );
             }
+        }
+        if let Some(rest) = git_subcommand(deny_argv) {
+            push(
+                join(std::iter::once("git").chain(rest.iter().map(|w| w.text()))),
+                &mut deny_texts,
+            );
         }
         if words.iter().any(|w| w.ifs) {
             let spaced = join(words[deny_start..].iter().map(|w| w.raw.as_str()))

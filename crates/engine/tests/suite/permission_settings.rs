@@ -438,3 +438,26 @@ fn dont_ask_again_round_trips() {
     assert!(save_allow_rules(&file, &["Bash(x *)".into()]).is_err());
     assert_eq!(std::fs::read_to_string(&file).expect("read"), "[1, 2]");
 }
+
+#[test]
+fn the_watcher_sees_settings_change_on_disk() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let p = Project::new();
+    let file = p.root.join(".claude/settings.local.json");
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = seen.clone();
+    let _watcher =
+        tandem_engine::permission::SettingsWatcher::start(vec![file.clone()], move || {
+            counter.fetch_add(1, Ordering::SeqCst);
+        })
+        .expect("watch");
+    std::fs::read_dir(file.parent().expect("parent")).expect("list");
+    std::fs::write(&file, r#"{"permissions": {"deny": ["Bash(rm *)"]}}"#).expect("write");
+    let start = std::time::Instant::now();
+    while seen.load(Ordering::SeqCst) == 0 && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(seen.load(Ordering::SeqCst) > 0, "no change seen");
+}

@@ -35,6 +35,10 @@ async fn user_prompt_submit_can_drop_a_prompt_or_add_context() {
         events.clone(),
     );
     s.assume_trusted();
+    assert!(
+        !s.runtime().permission_context().hooks.is_empty(),
+        "hooks loaded"
+    );
     s.send("tell me the secret").await.expect("turn");
     assert!(fake.requests().is_empty(), "the prompt was dropped");
     assert!(
