@@ -502,15 +502,15 @@ fn part_verdict(
         }
     }
     let argv = part.argv();
+    if part.cmd.keyword || argv.is_empty() {
+        return keyword_verdict(part).unwrap_or(Verdict::Allowed(redirect_rule));
+    }
     if !part.env_safe {
         return needs(format!(
-            "`{}` sets {} first, which can change what runs",
+            "`{}` runs with {} set, which can change what runs",
             part.text,
             part.env.join(", ")
         ));
-    }
-    if part.cmd.keyword || argv.is_empty() {
-        return keyword_verdict(part).unwrap_or(Verdict::Allowed(redirect_rule));
     }
     if let Some(id) = bash_rule(ctx, RuleBehavior::Allow, part).or_else(|| {
         ctx.rules
@@ -601,10 +601,15 @@ fn keyword_verdict(part: &Part) -> Option<Verdict> {
             _ => return Some(needs(format!("`{}`", part.text))),
         }
     };
-    let unsafe_names: Vec<&str> = names
-        .into_iter()
-        .filter(|n| !shell::is_safe_variable(n))
-        .collect();
+    // A plain lower-case shell variable changes nothing another program sees (proxy variables excepted).
+    let harmless = |n: &str| {
+        shell::is_safe_variable(n)
+            || (!n.is_empty()
+                && n.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                && !n.ends_with("_proxy"))
+    };
+    let unsafe_names: Vec<&str> = names.into_iter().filter(|n| !harmless(n)).collect();
     (!unsafe_names.is_empty()).then(|| {
         needs(format!(
             "sets {} for the commands after it",

@@ -257,7 +257,14 @@ impl Walker<'_, '_> {
             }
         }
         self.out.commands.push(cmd);
-        self.visit_children(node, depth + 1);
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "variable_assignment" {
+                self.scan_value(child, depth);
+            } else {
+                self.visit(child, depth + 1);
+            }
+        }
     }
 
     fn redirected(&mut self, node: Node<'_>, depth: u32) {

@@ -1362,3 +1362,64 @@ fn webfetch_mcp_agent_and_parameter_rules() {
     );
     assert!(a.reason.contains("invalid input"), "{}", a.reason);
 }
+
+#[test]
+fn global_options_globs_and_shell_variables() {
+    let git: &[(&str, &str)] = &[("allow", "Bash(git *)"), ("deny", "Bash(git push *)")];
+    let none: &[(&str, &str)] = &[];
+    run_bash_rows(&[
+        (git, "default", "git -C . push", "deny"),
+        (git, "default", "git --no-pager push origin", "deny"),
+        (git, "default", "git -c user.name=x push", "deny"),
+        (git, "default", "git status", "allow"),
+        (git, "default", "git commit -m 'a && git push'", "allow"),
+        (none, "default", "x=1; echo $x", "allow"),
+        (none, "default", "PATH=/tmp; ls", "ask"),
+        (none, "default", "http_proxy=x; ls", "ask"),
+        (none, "default", "export LANG=C; ls", "allow"),
+        (none, "default", "export PATH=/x; ls", "ask"),
+        (
+            none,
+            "default",
+            "[ -f README.md ] && cat README.md",
+            "allow",
+        ),
+        (none, "default", "for i in 1 2 3; do echo $i; done", "allow"),
+        (
+            &[("deny", "Bash(rm *)")],
+            "default",
+            "export X=$(rm -rf y)",
+            "deny",
+        ),
+        (
+            &[("deny", "Bash(rm *)")],
+            "default",
+            "local a=`rm x`",
+            "deny",
+        ),
+    ]);
+    let p = Project::new();
+    std::fs::create_dir_all(p.root.join("secrets")).expect("mkdir");
+    std::fs::write(p.root.join("secrets/key"), "k").expect("write");
+    std::fs::write(p.root.join(".env"), "e").expect("write");
+    let ctx = p.ctx(
+        &[("deny", "Read(./secrets/**)"), ("deny", "Read(.env)")],
+        mode("default"),
+    );
+    for (cmd, expected) in [
+        ("cat sec*/key", "deny"),
+        ("head -n1 */key", "deny"),
+        ("cat .e*", "deny"),
+        ("cat *", "deny"),
+        ("cat *.md", "allow"),
+        ("cat nomatch*", "allow"),
+        ("grep -r foo secrets", "deny"),
+        ("ls secrets", "deny"),
+        ("rg pattern secrets/", "deny"),
+        ("ls src", "allow"),
+        ("cat $F", "ask"),
+    ] {
+        let a = bash(&ctx, cmd);
+        assert_eq!(a.decision, parse_behavior(expected), "{cmd}: {}", a.reason);
+    }
+}
