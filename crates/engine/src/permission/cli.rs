@@ -164,15 +164,18 @@ fn fallback_subject(
             },
             false,
         ),
-        "WebSearch"
-        | "ToolSearch"
+        // Tools that only touch the session's own state need no permission.
+        "ToolSearch"
         | "TodoWrite"
+        | "TaskCreate"
         | "TaskGet"
+        | "TaskUpdate"
         | "TaskList"
         | "TaskOutput"
         | "BashOutput"
-        | "ListMcpResourcesTool"
-        | "ReadMcpResourceTool" => (PermissionSubject::Tool, tool != "TodoWrite"),
+        | "KillShell"
+        | "EnterPlanMode"
+        | "ListMcpResourcesTool" => (PermissionSubject::Tool, true),
         _ => (PermissionSubject::Tool, false),
     })
 }
