@@ -239,9 +239,25 @@ pub fn check_in(ctx: &PermissionContext, tool: &str, input: &Value) -> CheckAnsw
 
 /// `tandem permissions check TOOL --input JSON ...`: one answer (exit code 0 whatever it is).
 pub fn check(opts: &CheckOptions) -> CheckAnswer {
+    check_with_issues(opts).0
+}
+
+/// The answer, and the problems found in the settings and rules (the command line prints them to stderr).
+pub fn check_with_issues(opts: &CheckOptions) -> (CheckAnswer, Vec<SettingsIssue>) {
     match context_for(opts) {
-        Ok(ctx) => check_in(&ctx, &opts.tool, &opts.input),
-        Err(message) => CheckAnswer::error(message),
+        Ok(ctx) => (
+            check_in(&ctx, &opts.tool, &opts.input),
+            (*ctx.issues).clone(),
+        ),
+        Err(message) => (CheckAnswer::error(message), Vec::new()),
+    }
+}
+
+/// One line describing a settings problem: `file: rule: message`.
+pub fn describe_issue(issue: &SettingsIssue) -> String {
+    match &issue.rule {
+        Some(rule) => format!("{}: {rule}: {}", issue.file, issue.message),
+        None => format!("{}: {}", issue.file, issue.message),
     }
 }
 
