@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use tandem_engine::permission::cli::{CheckOptions, check, check_batch, list};
+use tandem_engine::permission::cli::{
+    CheckOptions, check_batch, check_with_issues, describe_issue, list,
+};
 use tandem_protocol::PermissionMode;
 
 #[derive(Debug, Subcommand)]
@@ -68,10 +70,11 @@ pub fn run(command: &PermissionsCommand) -> i32 {
                     return 2;
                 }
             };
-            println!(
-                "{}",
-                serde_json::to_string(&check(&opts)).unwrap_or_default()
-            );
+            let (answer, issues) = check_with_issues(&opts);
+            for issue in &issues {
+                eprintln!("tandem: {}", describe_issue(issue));
+            }
+            println!("{}", serde_json::to_string(&answer).unwrap_or_default());
             0
         }
         PermissionsCommand::List { cwd } => match list(&CheckOptions {
