@@ -202,6 +202,16 @@ fn child_of(forms: &PathForms) -> PathForms {
 
 /// Matches a part against the Bash patterns of list `b`.
 fn bash_rule(ctx: &PermissionContext, b: RuleBehavior, part: &Part) -> Option<usize> {
+    bash_rule_with(ctx, b, part, part.exec_wrapper.is_some())
+}
+
+/// Matches a part against the Bash patterns of list `b`; `exact_only`: only a rule without wildcards may approve it.
+fn bash_rule_with(
+    ctx: &PermissionContext,
+    b: RuleBehavior,
+    part: &Part,
+    exact_only: bool,
+) -> Option<usize> {
     let index = ctx.rules.bash(b);
     if index.is_empty() {
         return None;
@@ -210,7 +220,6 @@ fn bash_rule(ctx: &PermissionContext, b: RuleBehavior, part: &Part) -> Option<us
         if !part.env_safe {
             return None;
         }
-        let exact_only = part.exec_wrapper.is_some();
         let accept = |p: &super::bash_pattern::BashPattern| !exact_only || p.is_exact();
         let full = (exact_only).then(|| {
             part.cmd
@@ -512,14 +521,25 @@ fn part_verdict(
             part.env.join(", ")
         ));
     }
-    if let Some(id) = bash_rule(ctx, RuleBehavior::Allow, part).or_else(|| {
-        ctx.rules
-            .tool_level(RuleBehavior::Allow, "Bash")
-            .filter(|_| part.exec_wrapper.is_none())
-    }) {
+    // `sed -i` on files outside the working directories is treated like an exec wrapper.
+    let sed_outside = argv.first().map(|w| base_name(w.text())) == Some("sed")
+        && shell::sed_args(argv).in_place
+        && touches
+            .iter()
+            .any(|t| t.write && !t.forms.as_ref().is_some_and(|f| ctx.inside_working_dirs(f)));
+    let exec_wrapper = part
+        .exec_wrapper
+        .or(sed_outside.then_some("sed -i edits files outside the working directories"));
+    if let Some(id) = bash_rule_with(ctx, RuleBehavior::Allow, part, exec_wrapper.is_some())
+        .or_else(|| {
+            ctx.rules
+                .tool_level(RuleBehavior::Allow, "Bash")
+                .filter(|_| exec_wrapper.is_none())
+        })
+    {
         return Verdict::Allowed(Some(id));
     }
-    if let Some(why) = part.exec_wrapper {
+    if let Some(why) = exec_wrapper {
         return needs(format!(
             "`{}`: {why}; only an exact rule for the whole command approves it",
             part.text

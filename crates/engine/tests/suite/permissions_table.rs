@@ -1423,3 +1423,20 @@ fn global_options_globs_and_shell_variables() {
         assert_eq!(a.decision, parse_behavior(expected), "{cmd}: {}", a.reason);
     }
 }
+
+#[test]
+fn sed_in_place_outside_the_working_directories() {
+    let sed: &[(&str, &str)] = &[("allow", "Bash(sed *)")];
+    run_bash_rows(&[
+        (sed, "default", "sed -i s/a/b/ README.md", "allow"),
+        (sed, "default", "sed -i s/a/b/ /etc/hosts", "ask"),
+        (sed, "default", "sed -i.bak -e s/a/b/ ../other.txt", "ask"),
+        (
+            &[("allow", "Bash(sed -i s/a/b/ /etc/hosts)")],
+            "default",
+            "sed -i s/a/b/ /etc/hosts",
+            "allow",
+        ),
+        (sed, "default", "sed -n 1p /etc/hosts", "allow"),
+    ]);
+}
