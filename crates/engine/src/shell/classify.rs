@@ -116,6 +116,14 @@ pub fn embedded_scripts(words: &[Word]) -> Vec<String> {
                     out.push(script.text().to_string());
                 }
             }
+            if program == "env"
+                && let Some(at) = words
+                    .iter()
+                    .position(|w| matches!(w.text(), "-S" | "--split-string"))
+                && let Some(script) = words.get(at + 1)
+            {
+                out.push(script.text().to_string());
+            }
             if program == "watch" {
                 out.push(
                     words[1..]
@@ -129,6 +137,39 @@ pub fn embedded_scripts(words: &[Word]) -> Vec<String> {
             out
         }
     }
+}
+
+/// Where the command run by an environment runner starts (`env`, `sudo`, `doas`, `busybox`, `direnv exec`, `exec`,
+/// `coproc`, `strace`). Allow rules do not look past these; deny and ask rules do.
+pub fn runner_inner(words: &[Word]) -> Option<usize> {
+    let program = base_name(v(words, 0));
+    let takes_value: &[&str] = match program {
+        "env" => &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
+        "sudo" | "doas" => &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"],
+        "strace" | "ltrace" => &["-o", "-e", "-p", "-s", "-u"],
+        "exec" => &["-a"],
+        "busybox" | "coproc" => &[],
+        "direnv" if v(words, 1) == "exec" => {
+            return (words.len() > 3).then_some(3);
+        }
+        _ => return None,
+    };
+    let mut i = 1;
+    while i < words.len() {
+        let t = v(words, i);
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if takes_value.contains(&t) {
+            i += 2;
+        } else if t.starts_with('-') || (program == "env" && t.contains('=')) {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    (i < words.len()).then_some(i)
 }
 
 /// Whether a command runs another command in a way no prefix rule may approve, and the index where that inner

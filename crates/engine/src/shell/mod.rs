@@ -9,7 +9,7 @@ mod word;
 
 pub use classify::{
     CommandClass, FileOps, SedArgs, base_name, class_of, embedded_scripts, exec_wrapper, file_ops,
-    git_dir_args, is_read_only, is_shell, looks_like_path, read_only_paths, sed_args,
+    git_dir_args, is_read_only, is_shell, looks_like_path, read_only_paths, runner_inner, sed_args,
     sed_script_is_dangerous, unanalysable,
 };
 pub use parse::{
@@ -209,6 +209,25 @@ pub fn analyse_command(cmd: SimpleCommand, deny_only: bool) -> Part {
                     join(std::iter::once(base).chain(deny_argv[1..].iter().map(|w| w.text()))),
                     &mut deny_texts,
                 );
+            }
+        }
+        let mut runner = deny_argv;
+        for _ in 0..4 {
+            let Some(at) = runner_inner(runner) else {
+                break;
+            };
+            let inner = &runner[at..];
+            let (s, _) = strip_for_deny(inner);
+            runner = &inner[s..];
+            push(join(runner.iter().map(|w| w.text())), &mut deny_texts);
+            if let Some(first) = runner.first() {
+                let base = base_name(first.text());
+                if base != first.text() {
+                    push(
+                        join(std::iter::once(base).chain(runner[1..].iter().map(|w| w.text()))),
+                        &mut deny_texts,
+                    );
+                }
             }
         }
         if let Some(rest) = git_subcommand(deny_argv) {

@@ -58,7 +58,7 @@ pub fn wrapper_len(words: &[Word]) -> Option<usize> {
                 i += 1;
             }
         }
-        "nohup" => {}
+        "nohup" | "coproc" => {}
         "builtin" => {}
         "command" => {
             while let Some(flag) = value(words, i) {

@@ -1440,3 +1440,34 @@ fn sed_in_place_outside_the_working_directories() {
         (sed, "default", "sed -n 1p /etc/hosts", "allow"),
     ]);
 }
+
+#[test]
+fn deny_rules_see_through_environment_runners() {
+    let rules: &[(&str, &str)] = &[("allow", "Bash(*)"), ("deny", "Bash(rm *)")];
+    let mut rows: Vec<BashRow<'_>> = Vec::new();
+    for cmd in [
+        "coproc rm x",
+        "env rm x",
+        "env -i FOO=1 /bin/rm x",
+        "/usr/bin/env rm x",
+        "busybox rm x",
+        "sudo -u root rm -rf x",
+        "sudo env rm x",
+        "doas rm x",
+        "direnv exec . rm x",
+        "env -S \"rm -rf x\"",
+        "strace -f rm x",
+        "exec rm x",
+        "trap 'rm x' EXIT",
+        "declare -x a=$(rm x)",
+        "select i in a; do rm x; done",
+        "until rm x; do :; done",
+        "echo >(rm x)",
+    ] {
+        rows.push((rules, "bypassPermissions", cmd, "deny"));
+    }
+    rows.push((rules, "default", "git rm x", "allow"));
+    rows.push((rules, "default", "alias r=rm; r x", "ask"));
+    rows.push((rules, "default", "IFS=,; x=rm,-rf; $x", "ask"));
+    run_bash_rows(&rows);
+}
