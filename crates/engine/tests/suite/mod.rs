@@ -6,6 +6,7 @@ mod model_errors;
 mod perm_support;
 mod permission_modes;
 mod permission_props;
+mod permission_rules;
 mod permission_settings;
 mod permissions_table;
 mod query_loop;
