@@ -1,5 +1,6 @@
 //! Running tool calls: the per-call pipeline ([`run_tool_use`]) and the runtime it needs.
 
+mod authorize;
 mod pipeline;
 mod runtime;
 

@@ -145,3 +145,32 @@ pub fn feedback_for_model(v: &HookVerdict) -> Option<String> {
     parts.extend(v.additional_context.iter().cloned());
     (!parts.is_empty()).then(|| parts.join("\n"))
 }
+
+/// Shows hook errors and system messages to the user.
+pub fn notify(events: &dyn crate::events::EventSink, verdict: &HookVerdict) {
+    for message in verdict.errors.iter().chain(&verdict.system_messages) {
+        events.emit(tandem_protocol::SessionEvent::Notice {
+            message: message.clone(),
+        });
+    }
+}
+
+/// Appends text for the model to a tool result.
+pub fn append_text(
+    content: crate::model::ToolResultContent,
+    extra: &str,
+) -> crate::model::ToolResultContent {
+    match content {
+        crate::model::ToolResultContent::Text(mut t) => {
+            t.push('\n');
+            t.push_str(extra);
+            crate::model::ToolResultContent::Text(t)
+        }
+        crate::model::ToolResultContent::Blocks(mut blocks) => {
+            blocks.push(crate::model::ResultBlock::Text {
+                text: extra.to_string(),
+            });
+            crate::model::ToolResultContent::Blocks(blocks)
+        }
+    }
+}

@@ -8,5 +8,7 @@ mod run;
 
 pub use combine::{HookDecision, HookVerdict, combine};
 pub use config::{DEFAULT_TIMEOUT_SECS, EVENTS, HookCommand, HookMatcher, HookSet, parse_hooks};
-pub use gate::{absolute_paths, feedback_for_model, resolve, run_event, tool_fields};
+pub use gate::{
+    absolute_paths, append_text, feedback_for_model, notify, resolve, run_event, tool_fields,
+};
 pub use run::{HookInput, HookRun, run_hooks};

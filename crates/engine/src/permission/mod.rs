@@ -24,7 +24,7 @@ mod watcher;
 pub use bash_pattern::{BashIndex, BashPattern};
 pub use classifier::{
     AutoClassifier, ClassifierHandle, ClassifierRequest, ClassifierVerdict, ModelClassifier,
-    parse_verdict,
+    classify_if_auto, parse_verdict,
 };
 pub use context::{ContextOptions, PermissionContext};
 pub use decide::{CallView, Evaluation, decide, evaluate};
