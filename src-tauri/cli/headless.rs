@@ -119,6 +119,8 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
             return 2;
         }
     };
+    // Command-line runs treat the folder as trusted (spec/permissions.md §2).
+    session.assume_trusted();
     match session.send(prompt).await {
         Ok(outcome) => {
             let is_error = matches!(

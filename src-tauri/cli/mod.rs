@@ -1,6 +1,7 @@
 //! The command line: `tandem [PATH]` opens the window; `-p`, `tool` and the other subcommands run headless.
 
 mod headless;
+mod permissions;
 mod tool;
 
 use std::path::PathBuf;
@@ -65,6 +66,9 @@ pub struct Cli {
 pub enum Command {
     /// Run tool calls through the whole pipeline (permissions included) and print each result as a JSON line.
     Tool(tool::ToolArgs),
+    /// Answer permission questions without running anything, or list the effective rules.
+    #[command(subcommand)]
+    Permissions(permissions::PermissionsCommand),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -79,6 +83,9 @@ pub fn main() -> i32 {
             }
         };
     }
+    if let Some(Command::Permissions(command)) = &cli.command {
+        return permissions::run(command);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -92,6 +99,7 @@ pub fn main() -> i32 {
     runtime.block_on(async move {
         match (&cli.command, &cli.prompt) {
             (Some(Command::Tool(args)), _) => tool::run(args).await,
+            (Some(Command::Permissions(command)), _) => permissions::run(command),
             (None, Some(prompt)) => headless::run(&cli, prompt).await,
             (None, None) => 0,
         }

@@ -89,6 +89,8 @@ pub async fn run(args: &ToolArgs) -> i32 {
             return 2;
         }
     };
+    // Command-line runs treat the folder as trusted (spec/permissions.md §2).
+    session.assume_trusted();
     if let Some(name) = &args.name {
         let input = match serde_json::from_str::<Value>(args.input.as_deref().unwrap_or("{}")) {
             Ok(v) => v,

@@ -5,11 +5,13 @@
 pub mod approver;
 pub mod events;
 pub mod exec;
+pub mod hooks;
 pub mod model;
 pub mod permission;
 pub mod query;
 pub mod registry;
 pub mod session;
+pub mod shell;
 pub mod tool;
 pub mod tools;
 

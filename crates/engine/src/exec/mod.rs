@@ -1,6 +1,7 @@
 //! Running tool calls: the per-call pipeline ([`run_tool_use`]), the streaming executor that starts calls while the
 //! model still talks, the batch orchestrator, and the runtime they share.
 
+mod authorize;
 pub mod batch;
 mod pipeline;
 mod runtime;

@@ -2,15 +2,12 @@
 //! decision → ask the person → call → result block.
 
 use serde_json::Value;
-use tandem_protocol::{
-    ApprovalChoice, ApprovalRequest, DecisionBehavior, RenderHints, SessionEvent, ToolCallStatus,
-    ToolKind, ToolOutcome,
-};
+use tandem_protocol::{RenderHints, SessionEvent, ToolCallStatus, ToolKind, ToolOutcome};
 use tokio_util::sync::CancellationToken;
 
 use super::ToolRuntime;
+use super::authorize::{Authorized, authorize, post_tool_hooks};
 use crate::model::{ContentBlock, ToolResultContent};
-use crate::permission::{CallView, decide};
 use crate::tool::{ContextModifier, ProgressSink, ToolContext, ToolError};
 
 /// How one call ended.
@@ -137,86 +134,29 @@ pub async fn run_tool_use(
         return finish_without_output(rt, id, ToolOutcome::Error, message);
     }
 
-    let permissions = rt.permission_context();
-    let subject = prepared.permission_subject(&ctx);
-    let decision = decide(
-        &permissions,
-        &CallView {
-            tool_name: tool.name(),
-            input: &observable,
-            subject: &subject,
-            read_only: prepared.is_read_only(),
-        },
-    );
-    rt.events.emit(SessionEvent::ToolCallDecision {
-        tool_use_id: id.to_string(),
-        decision: decision.clone(),
-    });
-    match decision.decision {
-        DecisionBehavior::Allow => {}
-        DecisionBehavior::Deny => {
-            return finish_without_output(
-                rt,
-                id,
-                ToolOutcome::Denied,
-                format!(
-                    "Permission to use {} was denied: {}",
-                    tool.name(),
-                    decision.reason
-                ),
-            );
+    let (prepared, observable) = match authorize(
+        rt,
+        &tool,
+        prepared,
+        observable,
+        &ctx,
+        id,
+        &hints.title,
+        cancel,
+    )
+    .await
+    {
+        Authorized::Run(prepared, observable) => (prepared, observable),
+        Authorized::Stop(outcome, message) => {
+            return finish_without_output(rt, id, outcome, message);
         }
-        DecisionBehavior::Ask => {
-            status(rt, id, ToolCallStatus::WaitingForApproval);
-            let request = ApprovalRequest {
-                id: uuid::Uuid::new_v4().to_string(),
-                session_id: rt.session_id.clone(),
-                tool_use_id: id.to_string(),
-                tool_name: tool.name().to_string(),
-                input: observable.clone(),
-                title: hints.title.clone(),
-                reason: decision.reason.clone(),
-                suggestion: None,
-            };
-            let request_id = request.id.clone();
-            rt.events.emit(SessionEvent::ApprovalRequested {
-                request: request.clone(),
-            });
-            let answer = tokio::select! {
-                answer = rt.approver.ask(request) => Some(answer),
-                _ = cancel.cancelled() => None,
-            };
-            rt.events
-                .emit(SessionEvent::ApprovalResolved { request_id });
-            match answer {
-                None => {
-                    return finish_without_output(
-                        rt,
-                        id,
-                        ToolOutcome::Cancelled,
-                        "The user interrupted before answering the permission request.".into(),
-                    );
-                }
-                Some(answer) if answer.choice == ApprovalChoice::Deny => {
-                    let mut message = format!(
-                        "The user doesn't want to proceed with this tool use. The tool use was rejected ({}).",
-                        decision.reason
-                    );
-                    if let Some(note) = answer.message.filter(|m| !m.trim().is_empty()) {
-                        message.push_str(&format!(" The user said: {note}"));
-                    }
-                    return finish_without_output(rt, id, ToolOutcome::Denied, message);
-                }
-                Some(_) => {}
-            }
-        }
-    }
-
+    };
     status(rt, id, ToolCallStatus::Executing);
     let result = tokio::select! {
         result = prepared.call(&ctx) => result,
         _ = ctx.cancel.cancelled(), if tool.interrupt_behavior() == crate::tool::InterruptBehavior::Cancel => Err(ToolError::Cancelled),
     };
+    let result = post_tool_hooks(rt, &tool, &observable, id, result).await;
     match result {
         Ok(output) => {
             rt.events.emit(SessionEvent::ToolCallResult {

@@ -1,35 +1,293 @@
-//! The immutable permission context of a session: mode and working directories. A change makes a new context.
+//! The immutable permission context of a session: mode, working directories, the rules of every source, the hook
+//! snapshot and the flags of seed §2. A change makes a new context; nothing mutates one in place.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tandem_protocol::PermissionMode;
 
+use super::classifier::ClassifierHandle;
+use super::decide::PathForms;
+use super::path_pattern::{Anchors, normalise, resolve_links};
+use super::rule::{RuleBehavior, RuleSource};
+use super::ruleset::{RuleEntry, RuleSet, SettingsIssue};
+use super::settings::{LoadedSettings, git_root};
+use crate::hooks::HookSet;
+
 /// Everything the permission engine needs to know about a session, frozen. Shared as an `Arc`; a change (new mode,
-/// new grant) produces a new context rather than mutating this one.
-#[derive(Debug, Clone, PartialEq)]
+/// new grant, reloaded settings) produces a new context rather than mutating this one.
+#[derive(Debug, Clone)]
 pub struct PermissionContext {
     pub mode: PermissionMode,
     /// The project root.
     pub project_root: PathBuf,
+    /// The directory relative paths and `path` rules resolve against.
+    pub cwd: PathBuf,
     /// The project root first, then additional working directories.
     pub working_dirs: Vec<PathBuf>,
+    /// The same directories with symlinks resolved.
+    resolved_dirs: Vec<PathBuf>,
+    pub home: Option<PathBuf>,
+    /// Every rule as written, in priority order (session grants last), before trust filtering.
+    pub entries: Arc<Vec<RuleEntry>>,
+    /// The rules in force, compiled.
+    pub rules: Arc<RuleSet>,
+    /// Problems found in settings and rules.
+    pub issues: Arc<Vec<SettingsIssue>>,
+    /// The hooks in force (a snapshot; on-disk changes apply after review).
+    pub hooks: Arc<HookSet>,
+    pub bypass_available: bool,
+    pub auto_available: bool,
+    /// A background agent with no UI: every ask becomes a deny.
+    pub avoid_prompts: bool,
+    /// The mode to return to when plan mode ends.
+    pub pre_plan_mode: Option<PermissionMode>,
+    /// Whether the user trusts the project folder.
+    pub trusted: bool,
+    /// Where "Yes, and don't ask again" saves rules: `<git root>/.claude/settings.local.json`.
+    pub local_settings_file: PathBuf,
+    /// The classifier auto mode consults (none: auto mode asks).
+    pub classifier: Option<ClassifierHandle>,
+}
+
+impl PartialEq for PermissionContext {
+    fn eq(&self, other: &Self) -> bool {
+        self.mode == other.mode
+            && self.project_root == other.project_root
+            && self.cwd == other.cwd
+            && self.working_dirs == other.working_dirs
+            && self.entries == other.entries
+            && self.trusted == other.trusted
+            && self.avoid_prompts == other.avoid_prompts
+            && self.bypass_available == other.bypass_available
+            && *self.hooks == *other.hooks
+    }
+}
+
+/// How to build a context from loaded settings.
+#[derive(Debug, Clone, Default)]
+pub struct ContextOptions {
+    pub project_root: PathBuf,
+    /// Defaults to the project root.
+    pub cwd: Option<PathBuf>,
+    pub home: Option<PathBuf>,
+    pub trusted: bool,
+    /// A mode chosen in the UI, used when no policy or flag sets one.
+    pub mode: Option<PermissionMode>,
+    /// Rules granted in this session.
+    pub session_rules: Vec<String>,
+    pub avoid_prompts: bool,
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    resolve_links(&normalise(p))
 }
 
 impl PermissionContext {
-    /// A context for a project folder in `mode` with no extra directories.
+    /// A context for a project folder in `mode` with no rules and no extra directories (trusted).
     pub fn new(project_root: impl Into<PathBuf>, mode: PermissionMode) -> Self {
         let project_root = project_root.into();
+        let home = dirs::home_dir();
+        let (rules, _) = RuleSet::build(
+            &[],
+            &anchors(&project_root, &project_root, home.as_deref()),
+            true,
+        );
         Self {
             mode,
             working_dirs: vec![project_root.clone()],
+            resolved_dirs: vec![canonical(&project_root)],
+            cwd: project_root.clone(),
+            local_settings_file: local_file(&project_root),
             project_root,
+            home,
+            entries: Arc::new(Vec::new()),
+            rules: Arc::new(rules),
+            issues: Arc::new(Vec::new()),
+            hooks: Arc::new(HookSet::default()),
+            bypass_available: true,
+            auto_available: true,
+            avoid_prompts: false,
+            pre_plan_mode: None,
+            trusted: true,
+            classifier: None,
         }
     }
 
-    /// The same context in another mode.
+    /// A context from loaded settings: mode, directories, rules and hooks merged as spec/permissions.md §2 says.
+    pub fn from_settings(loaded: &LoadedSettings, opts: ContextOptions) -> Self {
+        let mut issues = loaded.issues.clone();
+        let trusted = opts.trusted;
+        let project_level_ok = |s: &RuleSource| trusted || !s.is_project_level();
+        let bypass_available = loaded.bypass_disabled_by.is_none();
+        let mut mode = None;
+        for (m, source) in &loaded.default_modes {
+            if source.is_project_level() && *m == PermissionMode::BypassPermissions {
+                issues.push(SettingsIssue {
+                    file: source.label(),
+                    rule: None,
+                    message: "defaultMode bypassPermissions is ignored in project settings".into(),
+                });
+                continue;
+            }
+            if !trusted
+                && source.is_project_level()
+                && !matches!(
+                    m,
+                    PermissionMode::Default | PermissionMode::Plan | PermissionMode::DontAsk
+                )
+            {
+                continue;
+            }
+            if matches!(
+                source,
+                RuleSource::Policy(_) | RuleSource::CliArg | RuleSource::FlagFile(_)
+            ) || opts.mode.is_none()
+            {
+                mode = Some(*m);
+                break;
+            }
+        }
+        let mut mode = mode.or(opts.mode).unwrap_or_default();
+        if mode == PermissionMode::BypassPermissions && !bypass_available {
+            issues.push(SettingsIssue {
+                file: loaded
+                    .bypass_disabled_by
+                    .as_ref()
+                    .map(|s| s.label())
+                    .unwrap_or_default(),
+                rule: None,
+                message: "bypassPermissions mode is disabled by disableBypassPermissionsMode; using default".into(),
+            });
+            mode = PermissionMode::Default;
+        }
+        let project_root = opts.project_root.clone();
+        let cwd = opts.cwd.clone().unwrap_or_else(|| project_root.clone());
+        let mut working_dirs = vec![project_root.clone()];
+        for (dir, source) in &loaded.additional_dirs {
+            if project_level_ok(source) && !working_dirs.contains(dir) {
+                working_dirs.push(normalise(dir));
+            }
+        }
+        let mut entries = loaded.entries.clone();
+        entries.extend(opts.session_rules.iter().map(|text| RuleEntry {
+            source: RuleSource::Session,
+            behavior: RuleBehavior::Allow,
+            text: text.clone(),
+        }));
+        let hooks = if loaded.disable_all_hooks {
+            HookSet::default()
+        } else {
+            loaded.hooks.filtered(|s| {
+                project_level_ok(s)
+                    && (!loaded.managed_hooks_only || matches!(s, RuleSource::Policy(_)))
+            })
+        };
+        let mut ctx = Self {
+            mode,
+            resolved_dirs: working_dirs.iter().map(|d| canonical(d)).collect(),
+            working_dirs,
+            cwd,
+            local_settings_file: local_file(&project_root),
+            project_root,
+            home: opts.home,
+            entries: Arc::new(entries),
+            rules: Arc::new(RuleSet::default()),
+            issues: Arc::new(Vec::new()),
+            hooks: Arc::new(hooks),
+            bypass_available,
+            auto_available: true,
+            avoid_prompts: opts.avoid_prompts,
+            pre_plan_mode: None,
+            trusted,
+            classifier: None,
+        };
+        let (rules, rule_issues) = RuleSet::build(&ctx.entries, &ctx.anchors(), trusted);
+        issues.extend(rule_issues);
+        ctx.rules = Arc::new(rules);
+        ctx.issues = Arc::new(issues);
+        ctx
+    }
+
+    /// The anchors path rules resolve against.
+    pub fn anchors(&self) -> Anchors {
+        anchors(&self.cwd, &self.project_root, self.home.as_deref())
+    }
+
+    /// The same context in another mode (bypass falls back to default when it is disabled; entering plan mode
+    /// remembers the mode to return to).
     pub fn with_mode(&self, mode: PermissionMode) -> Self {
+        let mode = if mode == PermissionMode::BypassPermissions && !self.bypass_available {
+            PermissionMode::Default
+        } else {
+            mode
+        };
+        let pre_plan_mode = match (self.mode, mode) {
+            (m, PermissionMode::Plan) if m != PermissionMode::Plan => Some(m),
+            (_, PermissionMode::Plan) => self.pre_plan_mode,
+            _ => None,
+        };
         Self {
             mode,
+            pre_plan_mode,
+            ..self.clone()
+        }
+    }
+
+    /// The same context with more session grants (allow rules).
+    pub fn with_session_rules(&self, rules: &[String]) -> Self {
+        let mut entries = (*self.entries).clone();
+        for text in rules {
+            let entry = RuleEntry {
+                source: RuleSource::Session,
+                behavior: RuleBehavior::Allow,
+                text: text.clone(),
+            };
+            if !entries.contains(&entry) {
+                entries.push(entry);
+            }
+        }
+        self.with_entries(entries)
+    }
+
+    /// The same context with other rule entries (recompiled).
+    pub fn with_entries(&self, entries: Vec<RuleEntry>) -> Self {
+        let (rules, mut issues) = RuleSet::build(&entries, &self.anchors(), self.trusted);
+        let mut all: Vec<SettingsIssue> = self
+            .issues
+            .iter()
+            .filter(|i| i.rule.is_none())
+            .cloned()
+            .collect();
+        all.append(&mut issues);
+        Self {
+            entries: Arc::new(entries),
+            rules: Arc::new(rules),
+            issues: Arc::new(all),
+            ..self.clone()
+        }
+    }
+
+    /// The same context with a hook snapshot.
+    pub fn with_hooks(&self, hooks: HookSet) -> Self {
+        Self {
+            hooks: Arc::new(hooks),
+            ..self.clone()
+        }
+    }
+
+    /// The same context with a classifier for auto mode.
+    pub fn with_classifier(&self, classifier: ClassifierHandle) -> Self {
+        Self {
+            classifier: Some(classifier),
+            ..self.clone()
+        }
+    }
+
+    /// The same context for a background agent that cannot ask.
+    pub fn avoiding_prompts(&self) -> Self {
+        Self {
+            avoid_prompts: true,
             ..self.clone()
         }
     }
@@ -37,5 +295,30 @@ impl PermissionContext {
     /// Whether `path` (absolute, normalised) lies inside one of the working directories.
     pub fn is_inside_working_dirs(&self, path: &Path) -> bool {
         self.working_dirs.iter().any(|dir| path.starts_with(dir))
+            || self.resolved_dirs.iter().any(|dir| path.starts_with(dir))
     }
+
+    /// Whether both the path and its symlink-resolved target lie inside the working directories.
+    pub(crate) fn inside_working_dirs(&self, forms: &PathForms) -> bool {
+        self.is_inside_working_dirs(&forms.lexical)
+            && self
+                .resolved_dirs
+                .iter()
+                .any(|d| forms.resolved.starts_with(d))
+    }
+}
+
+fn anchors(cwd: &Path, project_root: &Path, home: Option<&Path>) -> Anchors {
+    Anchors {
+        cwd: cwd.to_path_buf(),
+        project_root: project_root.to_path_buf(),
+        home: home.map(Path::to_path_buf),
+    }
+}
+
+fn local_file(project_root: &Path) -> PathBuf {
+    git_root(project_root)
+        .unwrap_or_else(|| project_root.to_path_buf())
+        .join(".claude")
+        .join("settings.local.json")
 }

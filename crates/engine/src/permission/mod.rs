@@ -1,10 +1,46 @@
-//! The permission engine: the immutable [`PermissionContext`] and one pure [`decide`] that answers allow, ask or
-//! deny for a tool call and says why (spec/permissions.md).
+//! The permission engine: modes, rule parsing and matching for every family, settings sources and their merging,
+//! the immutable [`PermissionContext`], trust records, "don't ask again" suggestions, the settings watcher, the
+//! `tandem permissions` command-line logic, and one pure [`decide`] that answers allow, ask or deny for a tool call
+//! and says why (spec/permissions.md).
 
+mod bash_check;
+mod bash_pattern;
+mod classifier;
+pub mod cli;
 mod context;
 mod decide;
+mod domain;
+mod loader;
+mod path_pattern;
+mod rule;
+mod ruleset;
+mod safety;
+mod settings;
 mod subject;
+mod suggest;
+mod trust;
+mod watcher;
 
-pub use context::PermissionContext;
-pub use decide::{CallView, decide};
+pub use bash_pattern::{BashIndex, BashPattern};
+pub use classifier::{
+    AutoClassifier, ClassifierHandle, ClassifierRequest, ClassifierVerdict, ModelClassifier,
+    classify_if_auto, parse_verdict,
+};
+pub use context::{ContextOptions, PermissionContext};
+pub use decide::{CallView, Evaluation, decide, evaluate};
+pub use domain::{domain_matches, url_host};
+pub use loader::{PermissionLoader, Reloaded};
+pub use path_pattern::{Anchors, absolute_glob, normalise, resolve_links};
+pub use rule::{
+    ParsedRule, Rule, RuleBehavior, RuleSource, Specifier, ToolPattern, canonical_tool_name,
+    is_known_tool, parse_rule, wildcard,
+};
+pub use ruleset::{RuleEntry, RuleSet, SettingsIssue};
+pub use safety::{critical_for_rm, protected};
+pub use settings::{
+    CliSettings, LoadedSettings, SettingsPaths, git_root, load_settings, managed_settings_path,
+};
 pub use subject::PermissionSubject;
+pub use suggest::{SaveError, bash_rule as suggest_bash_rule, save_allow_rules};
+pub use trust::TrustStore;
+pub use watcher::SettingsWatcher;

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 /// The thing the permission engine judges for one call. Tools describe themselves; the engine decides.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PermissionSubject {
-    /// Nothing beyond the tool itself: only tool-name rules, parameter rules and the mode apply.
+    /// Nothing beyond the tool itself: whole-tool rules, parameter rules and the mode apply (MCP tools, most
+    /// built-ins).
     Tool,
-    /// Reading a path (Read, Glob, Grep): `Read(...)` rules apply.
+    /// Reading a path (Read, Glob, Grep, NotebookRead): `Read(...)` rules apply.
     ReadPath(PathBuf),
     /// Writing a path (Edit, Write, NotebookEdit): `Edit(...)` rules (and the tool's own) apply.
     WritePath(PathBuf),
@@ -15,4 +16,6 @@ pub enum PermissionSubject {
     Shell { command: String },
     /// Fetching a URL: `WebFetch(domain:...)` rules apply.
     Fetch { url: String },
+    /// Starting a sub-agent: `Agent(type)` rules apply.
+    Agent { subagent_type: Option<String> },
 }

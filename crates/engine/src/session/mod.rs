@@ -10,8 +10,11 @@ use tokio_util::sync::CancellationToken;
 use crate::approver::Approver;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
+use crate::hooks::{self, HookSet};
 use crate::model::{AnthropicModel, Message, Model, ModelConfig, ModelError};
-use crate::permission::PermissionContext;
+use crate::permission::{
+    ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
+};
 use crate::query::{QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn};
 use crate::registry::{ToolPool, builtin_tools};
 use crate::tool::FileStateStore;
@@ -54,6 +57,11 @@ pub struct Session {
     history: tokio::sync::Mutex<Vec<Message>>,
     usage: Mutex<Usage>,
     current_turn: Mutex<Option<CancellationToken>>,
+    /// Where settings come from; shared with the watcher (trusting the folder changes it).
+    permission_loader: Arc<Mutex<PermissionLoader>>,
+    /// Hooks changed on disk, waiting for the user's review.
+    pending_hooks: Arc<Mutex<Option<HookSet>>>,
+    _settings_watcher: Option<SettingsWatcher>,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -96,18 +104,29 @@ impl Session {
             .clone()
             .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
         let today = today();
+        // Settings from every source; the UI's default mode lets `defaultMode` decide.
+        let permission_loader = PermissionLoader::standard(&cwd, CliSettings::default());
+        let chosen = (options.mode != PermissionMode::Default).then_some(options.mode);
+        let permission_context =
+            permission_loader
+                .load(chosen, &[])
+                .with_classifier(ClassifierHandle(Arc::new(ModelClassifier {
+                    model: model.clone(),
+                    max_tokens: 256,
+                })));
+        let hidden_by = permission_context.rules.clone();
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
-            pool: ToolPool::assemble(&builtin_tools(), &[], |_| false),
-            permissions: Arc::new(RwLock::new(Arc::new(PermissionContext::new(
-                &cwd,
-                options.mode,
-            )))),
+            pool: ToolPool::assemble(&builtin_tools(), &[], |name| hidden_by.hides(name)),
+            permissions: Arc::new(RwLock::new(Arc::new(permission_context))),
             approver: options.approver,
             events: options.events,
             file_state: Arc::new(FileStateStore::default()),
         };
+        let pending_hooks = Arc::new(Mutex::new(None));
+        let permission_loader = Arc::new(Mutex::new(permission_loader));
+        let settings_watcher = watch_settings(&permission_loader, &runtime, &pending_hooks);
         let config = QueryConfig {
             max_tokens: options.model.max_tokens,
             system: build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today),
@@ -123,6 +142,9 @@ impl Session {
             history: tokio::sync::Mutex::new(Vec::new()),
             usage: Mutex::new(Usage::default()),
             current_turn: Mutex::new(None),
+            _settings_watcher: settings_watcher,
+            permission_loader,
+            pending_hooks,
         }
     }
 
@@ -163,16 +185,9 @@ impl Session {
             *slot = Some(cancel.clone());
         }
         let mut usage = self.usage();
-        let result = run_turn(
-            self.model.as_ref(),
-            &self.runtime,
-            &self.config,
-            &mut history,
-            &mut usage,
-            prompt,
-            &cancel,
-        )
-        .await;
+        let result = self
+            .run_with_hooks(&mut history, &mut usage, prompt, &cancel)
+            .await;
         if let Ok(mut slot) = self.usage.lock() {
             *slot = usage;
         }
@@ -185,6 +200,89 @@ impl Session {
     /// Tokens used by the session so far.
     pub fn usage(&self) -> Usage {
         self.usage.lock().map(|u| *u).unwrap_or_default()
+    }
+
+    /// One turn with its UserPromptSubmit hooks before (a block drops the prompt; context is added to it) and its
+    /// Stop hooks after (a block makes the agent go on, a few times at most).
+    async fn run_with_hooks(
+        &self,
+        history: &mut Vec<Message>,
+        usage: &mut Usage,
+        prompt: &str,
+        cancel: &CancellationToken,
+    ) -> Result<TurnOutcome, QueryError> {
+        let permissions = self.runtime.permission_context();
+        let notify = |messages: &[String]| {
+            for message in messages {
+                self.runtime
+                    .events
+                    .emit(tandem_protocol::SessionEvent::Notice {
+                        message: message.clone(),
+                    });
+            }
+        };
+        let mut fields = serde_json::Map::new();
+        fields.insert(
+            "prompt".into(),
+            serde_json::Value::String(prompt.to_string()),
+        );
+        let mut prompt = prompt.to_string();
+        if let Some(v) =
+            hooks::run_event(&permissions, &self.id, "UserPromptSubmit", None, fields).await
+        {
+            notify(&v.errors);
+            notify(&v.system_messages);
+            if let Some(why) = v.block.or(v.stop) {
+                notify(&[format!("A UserPromptSubmit hook dropped the prompt: {why}")]);
+                return Ok(TurnOutcome {
+                    stop_reason: tandem_protocol::TurnStopReason::EndTurn,
+                    final_text: String::new(),
+                    usage: Default::default(),
+                    requests: 0,
+                });
+            }
+            for context in v.additional_context {
+                prompt.push_str("\n\n");
+                prompt.push_str(&context);
+            }
+        }
+        let mut outcome = run_turn(
+            self.model.as_ref(),
+            &self.runtime,
+            &self.config,
+            history,
+            usage,
+            &prompt,
+            cancel,
+        )
+        .await?;
+        let mut active = false;
+        for _ in 0..3 {
+            let mut fields = serde_json::Map::new();
+            fields.insert("stop_hook_active".into(), serde_json::Value::Bool(active));
+            let Some(v) = hooks::run_event(&permissions, &self.id, "Stop", None, fields).await
+            else {
+                break;
+            };
+            notify(&v.errors);
+            match v.block {
+                Some(reason) if v.stop.is_none() && !cancel.is_cancelled() => {
+                    active = true;
+                    outcome = run_turn(
+                        self.model.as_ref(),
+                        &self.runtime,
+                        &self.config,
+                        history,
+                        usage,
+                        &format!("Stop hook feedback: {reason}"),
+                        cancel,
+                    )
+                    .await?;
+                }
+                _ => break,
+            }
+        }
+        Ok(outcome)
     }
 
     /// Interrupts the running turn, if any.
@@ -202,10 +300,99 @@ impl Session {
         self.runtime.set_permission_context(next);
     }
 
+    /// Records that the user trusts this folder and applies its project allow rules, directories and hooks.
+    pub fn trust_folder(&self) -> std::io::Result<()> {
+        let loader = self.loader();
+        if let Some(store) = &loader.trust {
+            store.trust(&self.cwd)?;
+        }
+        let current = self.runtime.permission_context();
+        let reloaded = loader.reload(&current);
+        let hooks = reloaded
+            .changed_hooks
+            .unwrap_or_else(|| (*current.hooks).clone());
+        self.runtime
+            .set_permission_context(reloaded.context.with_hooks(hooks));
+        Ok(())
+    }
+
+    fn loader(&self) -> PermissionLoader {
+        match self.permission_loader.lock() {
+            Ok(l) => l.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+
+    /// Treats the folder as trusted for this session only, without recording it (command-line runs).
+    pub fn assume_trusted(&self) {
+        let mut loader = self.loader();
+        loader.trust = None;
+        if let Ok(mut shared) = self.permission_loader.lock() {
+            shared.trust = None;
+        }
+        let current = self.runtime.permission_context();
+        let reloaded = loader.reload(&current);
+        let hooks = reloaded
+            .changed_hooks
+            .unwrap_or_else(|| (*current.hooks).clone());
+        self.runtime
+            .set_permission_context(reloaded.context.with_hooks(hooks));
+    }
+
+    /// Applies hook changes the user has reviewed (see the notice sent when they changed on disk).
+    pub fn accept_hook_changes(&self) {
+        let pending = self.pending_hooks.lock().ok().and_then(|mut p| p.take());
+        if let Some(hooks) = pending {
+            let next = self.runtime.permission_context().with_hooks(hooks);
+            self.runtime.set_permission_context(next);
+        }
+    }
+
     /// A copy of the conversation so far.
     pub async fn history(&self) -> Vec<Message> {
         self.history.lock().await.clone()
     }
+}
+
+/// Watches the settings files: new rules apply from the next call; changed hooks wait for review.
+fn watch_settings(
+    loader: &Arc<Mutex<PermissionLoader>>,
+    runtime: &ToolRuntime,
+    pending: &Arc<Mutex<Option<HookSet>>>,
+) -> Option<SettingsWatcher> {
+    let loader = loader.clone();
+    let files = match loader.lock() {
+        Ok(l) => l.paths.all(),
+        Err(p) => p.into_inner().paths.all(),
+    };
+    let permissions = runtime.permissions.clone();
+    let events = runtime.events.clone();
+    let pending = pending.clone();
+    SettingsWatcher::start(files, move || {
+        let loader = match loader.lock() {
+            Ok(l) => l.clone(),
+            Err(p) => p.into_inner().clone(),
+        };
+        let current = match permissions.read() {
+            Ok(c) => Arc::clone(&c),
+            Err(p) => Arc::clone(&p.into_inner()),
+        };
+        let reloaded = loader.reload(&current);
+        if let Ok(mut slot) = permissions.write() {
+            *slot = Arc::new(reloaded.context);
+        }
+        if let Some(hooks) = reloaded.changed_hooks {
+            if let Ok(mut p) = pending.lock() {
+                *p = Some(hooks);
+            }
+            events.emit(tandem_protocol::SessionEvent::Notice {
+                message:
+                    "The hooks in the settings files changed. Review them to apply the change."
+                        .into(),
+            });
+        }
+    })
+    .ok()
 }
 
 /// Today's date as `YYYY-MM-DD` in local time.

@@ -2,5 +2,13 @@
 
 mod common;
 mod executor;
+mod hooks;
 mod model_errors;
+mod perm_support;
+mod permission_modes;
+mod permission_props;
+mod permission_rules;
+mod permission_settings;
+mod permissions_table;
 mod query_loop;
+mod session_hooks;

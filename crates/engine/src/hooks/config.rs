@@ -1,0 +1,243 @@
+//! The `hooks` section of settings files: events, matchers and commands, from every source (spec/hooks.md).
+
+use std::collections::BTreeMap;
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::permission::{RuleSource, SettingsIssue};
+
+/// Default timeout of a command hook, in seconds.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 600;
+
+/// The events hooks can run on.
+pub const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionRequest",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "SessionStart",
+    "SessionEnd",
+    "Notification",
+    "PreCompact",
+];
+
+/// Events that carry a tool name (their matcher applies).
+fn has_tool(event: &str) -> bool {
+    matches!(
+        event,
+        "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionRequest"
+    )
+}
+
+/// One command to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookCommand {
+    pub command: String,
+    pub timeout_secs: u64,
+    pub source: RuleSource,
+}
+
+/// A matcher and its commands.
+#[derive(Debug, Clone)]
+pub struct HookMatcher {
+    /// The matcher as written (`None`, `""` or `"*"`: every tool).
+    pub pattern: Option<String>,
+    regex: Option<Regex>,
+    pub hooks: Vec<HookCommand>,
+}
+
+impl HookMatcher {
+    /// Whether this matcher applies to a tool called `tool` (always, for events without tools).
+    pub fn matches(&self, event: &str, tool: Option<&str>) -> bool {
+        if !has_tool(event) {
+            return true;
+        }
+        match (&self.regex, tool) {
+            (None, _) => true,
+            (Some(re), Some(tool)) => re.is_match(tool),
+            (Some(_), None) => false,
+        }
+    }
+}
+
+/// Every configured hook, by event. A snapshot: changes on disk make a new set after the user reviews them.
+#[derive(Debug, Clone, Default)]
+pub struct HookSet {
+    pub events: BTreeMap<String, Vec<HookMatcher>>,
+}
+
+impl PartialEq for HookSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.fingerprint() == other.fingerprint()
+    }
+}
+
+impl HookSet {
+    /// Whether no hook is configured.
+    pub fn is_empty(&self) -> bool {
+        self.events
+            .values()
+            .all(|m| m.iter().all(|m| m.hooks.is_empty()))
+    }
+
+    /// The commands for `event` on `tool`, de-duplicated (identical commands run once), in configuration order.
+    pub fn commands_for(&self, event: &str, tool: Option<&str>) -> Vec<HookCommand> {
+        let mut out: Vec<HookCommand> = Vec::new();
+        for m in self.events.get(event).into_iter().flatten() {
+            if !m.matches(event, tool) {
+                continue;
+            }
+            for h in &m.hooks {
+                if !out.iter().any(|o| o.command == h.command) {
+                    out.push(h.clone());
+                }
+            }
+        }
+        out
+    }
+
+    /// A text that changes whenever the configured hooks change (to detect edits that need review).
+    pub fn fingerprint(&self) -> String {
+        let mut out = String::new();
+        for (event, matchers) in &self.events {
+            for m in matchers {
+                for h in &m.hooks {
+                    out.push_str(&format!(
+                        "{event}\t{}\t{}\t{}\t{}\n",
+                        m.pattern.as_deref().unwrap_or(""),
+                        h.command,
+                        h.timeout_secs,
+                        h.source.label()
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// Adds the hooks of another source after these.
+    pub fn extend(&mut self, other: HookSet) {
+        for (event, matchers) in other.events {
+            self.events.entry(event).or_default().extend(matchers);
+        }
+    }
+
+    /// Only the hooks whose source passes `keep`.
+    pub fn filtered(&self, keep: impl Fn(&RuleSource) -> bool) -> HookSet {
+        let mut out = HookSet::default();
+        for (event, matchers) in &self.events {
+            let kept: Vec<HookMatcher> = matchers
+                .iter()
+                .map(|m| HookMatcher {
+                    pattern: m.pattern.clone(),
+                    regex: m.regex.clone(),
+                    hooks: m
+                        .hooks
+                        .iter()
+                        .filter(|h| keep(&h.source))
+                        .cloned()
+                        .collect(),
+                })
+                .filter(|m| !m.hooks.is_empty())
+                .collect();
+            if !kept.is_empty() {
+                out.events.insert(event.clone(), kept);
+            }
+        }
+        out
+    }
+}
+
+/// Parses the `hooks` value of one settings file. Problems are reported into `issues`; what is valid is kept.
+pub fn parse_hooks(value: &Value, source: &RuleSource, issues: &mut Vec<SettingsIssue>) -> HookSet {
+    let mut set = HookSet::default();
+    let file = source.label();
+    let mut report = |message: String| {
+        issues.push(SettingsIssue {
+            file: file.clone(),
+            rule: None,
+            message,
+        })
+    };
+    let Some(events) = value.as_object() else {
+        report("`hooks` must be an object of events".into());
+        return set;
+    };
+    for (event, groups) in events {
+        if !EVENTS.contains(&event.as_str()) {
+            report(format!("unknown hook event `{event}`"));
+            continue;
+        }
+        let Some(groups) = groups.as_array() else {
+            report(format!("hooks.{event} must be an array"));
+            continue;
+        };
+        for group in groups {
+            let pattern = group
+                .get("matcher")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let regex = match pattern.as_deref() {
+                None | Some("") | Some("*") => None,
+                Some(p) => match Regex::new(&format!("^(?:{p})$")) {
+                    Ok(re) => Some(re),
+                    Err(e) => {
+                        report(format!(
+                            "hooks.{event}: the matcher `{p}` is not a regular expression: {e}"
+                        ));
+                        continue;
+                    }
+                },
+            };
+            let mut hooks = Vec::new();
+            for hook in group
+                .get("hooks")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let kind = hook
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("command");
+                if kind != "command" {
+                    report(format!(
+                        "hooks.{event}: hook type `{kind}` is not supported"
+                    ));
+                    continue;
+                }
+                let Some(command) = hook.get("command").and_then(Value::as_str) else {
+                    report(format!("hooks.{event}: a hook has no `command`"));
+                    continue;
+                };
+                let timeout_secs = hook
+                    .get("timeout")
+                    .and_then(Value::as_f64)
+                    .filter(|t| *t > 0.0)
+                    .map(|t| t.ceil() as u64)
+                    .unwrap_or(DEFAULT_TIMEOUT_SECS);
+                hooks.push(HookCommand {
+                    command: command.to_string(),
+                    timeout_secs,
+                    source: source.clone(),
+                });
+            }
+            if !hooks.is_empty() {
+                set.events
+                    .entry(event.clone())
+                    .or_default()
+                    .push(HookMatcher {
+                        pattern,
+                        regex,
+                        hooks,
+                    });
+            }
+        }
+    }
+    set
+}

@@ -1,0 +1,176 @@
+//! Where hooks meet the permission decision (seed §4.2, spec/permissions.md §1): a hook deny always blocks; a hook
+//! allow skips the prompt but never a deny rule, an ask rule or a safety check; a hook ask never overrides a deny.
+//! Also the helpers the pipeline calls to run each tool event's hooks.
+
+use std::path::Path;
+
+use serde_json::{Map, Value};
+use tandem_protocol::{DecisionBehavior, PermissionDecision, PermissionMode};
+
+use super::combine::{HookDecision, HookVerdict, combine};
+use super::run::{HookInput, run_hooks};
+use crate::permission::{Evaluation, PermissionContext};
+
+/// Runs the hooks of `event` for `tool` (if any are configured) and combines their answers.
+pub async fn run_event(
+    ctx: &PermissionContext,
+    session_id: &str,
+    event: &str,
+    tool: Option<&str>,
+    extra: Map<String, Value>,
+) -> Option<HookVerdict> {
+    let commands = ctx.hooks.commands_for(event, tool);
+    if commands.is_empty() {
+        return None;
+    }
+    let base = HookInput {
+        session_id: session_id.to_string(),
+        transcript_path: String::new(),
+        cwd: ctx.cwd.clone(),
+        permission_mode: ctx.mode.as_str().to_string(),
+        project_dir: ctx.project_root.clone(),
+    };
+    let input = base.json(event, extra);
+    let runs = run_hooks(&commands, &input, &ctx.cwd, &ctx.project_root).await;
+    Some(combine(event, &runs))
+}
+
+/// The fields of a tool event's stdin.
+pub fn tool_fields(tool: &str, input: &Value, tool_use_id: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("tool_name".into(), Value::String(tool.to_string()));
+    m.insert("tool_input".into(), input.clone());
+    m.insert("tool_use_id".into(), Value::String(tool_use_id.to_string()));
+    m
+}
+
+fn hook_source(v: &HookVerdict) -> Option<String> {
+    v.decided_by.as_ref().map(|c| format!("hook: {c}"))
+}
+
+/// Combines a PreToolUse verdict with the rules' evaluation of the (possibly rewritten) input.
+pub fn resolve(hook: Option<&HookVerdict>, eval: Evaluation, mode: PermissionMode) -> Evaluation {
+    let Some(hook) = hook else { return eval };
+    let reason = hook
+        .reason
+        .as_deref()
+        .filter(|r| !r.trim().is_empty())
+        .map(|r| format!(": {r}"))
+        .unwrap_or_default();
+    let command = hook.decided_by.clone().unwrap_or_default();
+    let decision = |d: DecisionBehavior, text: String| PermissionDecision {
+        decision: d,
+        reason: text,
+        rule: None,
+        source: hook_source(hook),
+    };
+    match hook.decision {
+        None => eval,
+        Some(HookDecision::Deny) => Evaluation {
+            decision: decision(
+                DecisionBehavior::Deny,
+                format!("blocked by the hook `{command}`{reason}"),
+            ),
+            forced: false,
+            suggestions: Vec::new(),
+            converted_ask: false,
+        },
+        Some(HookDecision::Allow) => {
+            let rules_stop = match eval.behavior() {
+                DecisionBehavior::Deny => !eval.converted_ask || eval.forced,
+                DecisionBehavior::Ask => eval.forced,
+                DecisionBehavior::Allow => false,
+            };
+            if rules_stop {
+                return eval;
+            }
+            Evaluation {
+                decision: decision(
+                    DecisionBehavior::Allow,
+                    format!("allowed by the hook `{command}`{reason}"),
+                ),
+                forced: false,
+                suggestions: Vec::new(),
+                converted_ask: false,
+            }
+        }
+        Some(HookDecision::Ask) => {
+            if eval.behavior() == DecisionBehavior::Deny {
+                return eval;
+            }
+            let mut e = Evaluation {
+                decision: decision(
+                    DecisionBehavior::Ask,
+                    format!("the hook `{command}` asks{reason}"),
+                ),
+                forced: true,
+                suggestions: Vec::new(),
+                converted_ask: false,
+            };
+            if mode == PermissionMode::DontAsk {
+                e.decision.decision = DecisionBehavior::Deny;
+                e.decision
+                    .reason
+                    .push_str(" — dontAsk mode denies what would ask");
+                e.converted_ask = true;
+            }
+            e
+        }
+    }
+}
+
+/// Whether a path is inside the project (for hook inputs, which get absolute file paths).
+pub fn absolute_paths(input: &Value, cwd: &Path) -> Value {
+    let mut out = input.clone();
+    if let Some(obj) = out.as_object_mut() {
+        for key in ["file_path", "notebook_path", "path"] {
+            if let Some(Value::String(p)) = obj.get(key)
+                && !Path::new(p).is_absolute()
+                && !p.starts_with('~')
+            {
+                let abs = cwd.join(p).display().to_string();
+                obj.insert(key.into(), Value::String(abs));
+            }
+        }
+    }
+    out
+}
+
+/// What PostToolUse hooks tell the model: a block reason and every additional context, in order.
+pub fn feedback_for_model(v: &HookVerdict) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(reason) = &v.block {
+        parts.push(format!("PostToolUse hook feedback: {reason}"));
+    }
+    parts.extend(v.additional_context.iter().cloned());
+    (!parts.is_empty()).then(|| parts.join("\n"))
+}
+
+/// Shows hook errors and system messages to the user.
+pub fn notify(events: &dyn crate::events::EventSink, verdict: &HookVerdict) {
+    for message in verdict.errors.iter().chain(&verdict.system_messages) {
+        events.emit(tandem_protocol::SessionEvent::Notice {
+            message: message.clone(),
+        });
+    }
+}
+
+/// Appends text for the model to a tool result.
+pub fn append_text(
+    content: crate::model::ToolResultContent,
+    extra: &str,
+) -> crate::model::ToolResultContent {
+    match content {
+        crate::model::ToolResultContent::Text(mut t) => {
+            t.push('\n');
+            t.push_str(extra);
+            crate::model::ToolResultContent::Text(t)
+        }
+        crate::model::ToolResultContent::Blocks(mut blocks) => {
+            blocks.push(crate::model::ResultBlock::Text {
+                text: extra.to_string(),
+            });
+            crate::model::ToolResultContent::Blocks(blocks)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! Running hook commands: real child processes (`sh -c`), the event JSON on stdin, stdout and stderr captured,
+//! a timeout each, all matching hooks of an event in parallel.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use tokio::io::AsyncWriteExt;
+
+use super::config::HookCommand;
+
+/// The common fields of every hook's stdin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookInput {
+    pub session_id: String,
+    pub transcript_path: String,
+    pub cwd: PathBuf,
+    pub permission_mode: String,
+    pub project_dir: PathBuf,
+}
+
+impl HookInput {
+    /// The stdin JSON for `event` with the event's own fields added.
+    pub fn json(&self, event: &str, extra: Map<String, Value>) -> Value {
+        let mut obj = Map::new();
+        obj.insert("session_id".into(), Value::String(self.session_id.clone()));
+        obj.insert(
+            "transcript_path".into(),
+            Value::String(self.transcript_path.clone()),
+        );
+        obj.insert("cwd".into(), Value::String(self.cwd.display().to_string()));
+        obj.insert(
+            "permission_mode".into(),
+            Value::String(self.permission_mode.clone()),
+        );
+        obj.insert("hook_event_name".into(), Value::String(event.to_string()));
+        obj.extend(extra);
+        Value::Object(obj)
+    }
+}
+
+/// What one hook did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookRun {
+    pub command: String,
+    /// `None` when the process was killed (timeout) or could not start.
+    pub exit_code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub timed_out: bool,
+    pub timeout_secs: u64,
+    /// Why the process could not be started.
+    pub spawn_error: Option<String>,
+}
+
+async fn run_one(hook: &HookCommand, stdin: &[u8], cwd: &Path, project_dir: &Path) -> HookRun {
+    let mut run = HookRun {
+        command: hook.command.clone(),
+        exit_code: None,
+        stdout: String::new(),
+        stderr: String::new(),
+        timed_out: false,
+        timeout_secs: hook.timeout_secs,
+        spawn_error: None,
+    };
+    let mut cmd = tokio::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(&hook.command)
+        .current_dir(cwd)
+        .env("CLAUDE_PROJECT_DIR", project_dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => {
+            run.spawn_error = Some(e.to_string());
+            return run;
+        }
+    };
+    let writer = child.stdin.take().map(|mut pipe| {
+        let data = stdin.to_vec();
+        tokio::spawn(async move {
+            // A hook that does not read its stdin closes the pipe early; that is not an error.
+            let _ = pipe.write_all(&data).await;
+            let _ = pipe.shutdown().await;
+        })
+    });
+    let limit = Duration::from_secs(hook.timeout_secs.max(1));
+    match tokio::time::timeout(limit, child.wait_with_output()).await {
+        Ok(Ok(output)) => {
+            run.exit_code = output.status.code();
+            run.stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+            run.stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        }
+        Ok(Err(e)) => run.spawn_error = Some(e.to_string()),
+        Err(_) => run.timed_out = true,
+    }
+    if let Some(w) = writer {
+        w.abort();
+    }
+    run
+}
+
+/// Runs `hooks` in parallel with `input` on stdin, in `cwd`, with `CLAUDE_PROJECT_DIR` set. Results come back in
+/// the order of `hooks`. Identical commands are expected to be de-duplicated already ([`super::HookSet::commands_for`]).
+pub async fn run_hooks(
+    hooks: &[HookCommand],
+    input: &Value,
+    cwd: &Path,
+    project_dir: &Path,
+) -> Vec<HookRun> {
+    let stdin = input.to_string().into_bytes();
+    futures::future::join_all(hooks.iter().map(|h| run_one(h, &stdin, cwd, project_dir))).await
+}

@@ -1,0 +1,168 @@
+//! Auto mode: a classifier (a model call) judges calls that would otherwise ask; its reason is shown with the
+//! decision. What it does not judge safe still asks; an ask rule or a safety check is never sent to it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use futures::StreamExt;
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use crate::model::{Model, ModelEvent, ModelRequest};
+
+/// One call for the classifier to judge.
+#[derive(Debug, Clone)]
+pub struct ClassifierRequest {
+    pub tool: String,
+    pub input: Value,
+    /// Why the engine would ask.
+    pub reason: String,
+    pub cwd: PathBuf,
+}
+
+/// The classifier's judgement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassifierVerdict {
+    pub safe: bool,
+    pub reason: String,
+}
+
+/// Judges calls in auto mode.
+///
+/// Contract: `classify` resolves with a verdict; when it cannot judge (no model, an error, an unclear answer) it
+/// resolves with `safe: false` and says why, so the call asks. It never panics and never allows by default.
+pub trait AutoClassifier: Send + Sync {
+    fn classify(&self, request: ClassifierRequest) -> BoxFuture<'_, ClassifierVerdict>;
+}
+
+/// A shareable classifier handle for the permission context.
+#[derive(Clone)]
+pub struct ClassifierHandle(pub Arc<dyn AutoClassifier>);
+
+impl std::fmt::Debug for ClassifierHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ClassifierHandle")
+    }
+}
+
+/// A classifier that asks a model for `SAFE: reason` or `ASK: reason`.
+pub struct ModelClassifier {
+    pub model: Arc<dyn Model>,
+    pub max_tokens: u32,
+}
+
+const PROMPT: &str = "You review one action a coding agent wants to take in a user's project. Answer with exactly \
+one line: `SAFE: <short reason>` if the action is clearly safe to run without asking the user (it stays inside the \
+project, is reversible, does not send data out, does not install or execute untrusted code, does not touch \
+credentials), otherwise `ASK: <short reason>`. When in doubt, answer ASK.";
+
+/// Reads the model's answer: `SAFE:` / `ASK:` on the first non-empty line.
+pub fn parse_verdict(text: &str) -> ClassifierVerdict {
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    let upper = line.to_ascii_uppercase();
+    let reason = |prefix: &str| {
+        line[prefix.len()..]
+            .trim_start_matches(':')
+            .trim()
+            .to_string()
+    };
+    if upper.starts_with("SAFE") {
+        ClassifierVerdict {
+            safe: true,
+            reason: reason("SAFE"),
+        }
+    } else if upper.starts_with("ASK") {
+        ClassifierVerdict {
+            safe: false,
+            reason: reason("ASK"),
+        }
+    } else {
+        ClassifierVerdict {
+            safe: false,
+            reason: "the classifier's answer was unclear".into(),
+        }
+    }
+}
+
+impl AutoClassifier for ModelClassifier {
+    fn classify(&self, request: ClassifierRequest) -> BoxFuture<'_, ClassifierVerdict> {
+        Box::pin(async move {
+            let question = format!(
+                "Project folder: {}\nTool: {}\nInput: {}\nWhy the permission engine would ask: {}",
+                request.cwd.display(),
+                request.tool,
+                request.input,
+                request.reason
+            );
+            let req = ModelRequest {
+                model: self.model.model_name().to_string(),
+                max_tokens: self.max_tokens,
+                system: vec![PROMPT.to_string()],
+                messages: vec![crate::model::Message::user_text(question)],
+                tools: Vec::new(),
+                thinking: None,
+            };
+            let mut stream = self.model.stream(req);
+            let mut text = String::new();
+            while let Some(event) = stream.next().await {
+                match event {
+                    Ok(ModelEvent::TextDelta(t)) => text.push_str(&t),
+                    Ok(_) => {}
+                    Err(e) => {
+                        return ClassifierVerdict {
+                            safe: false,
+                            reason: format!("the classifier failed: {e}"),
+                        };
+                    }
+                }
+            }
+            parse_verdict(&text)
+        })
+    }
+}
+
+/// Auto mode: a would-be ask that no rule or safety check forced goes to the classifier; its reason is shown.
+pub async fn classify_if_auto(
+    permissions: &super::PermissionContext,
+    tool: &str,
+    input: &serde_json::Value,
+    evaluation: super::Evaluation,
+) -> super::Evaluation {
+    if permissions.mode != tandem_protocol::PermissionMode::Auto
+        || evaluation.forced
+        || evaluation.decision.decision != tandem_protocol::DecisionBehavior::Ask
+    {
+        return evaluation;
+    }
+    let Some(classifier) = &permissions.classifier else {
+        return evaluation;
+    };
+    let verdict = classifier
+        .0
+        .classify(ClassifierRequest {
+            tool: tool.to_string(),
+            input: input.clone(),
+            reason: evaluation.decision.reason.clone(),
+            cwd: permissions.cwd.clone(),
+        })
+        .await;
+    let mut out = evaluation;
+    out.decision.source = Some("classifier".into());
+    if verdict.safe {
+        out.decision.decision = tandem_protocol::DecisionBehavior::Allow;
+        out.decision.reason = format!(
+            "auto mode: the classifier judged it safe ({})",
+            verdict.reason
+        );
+    } else {
+        out.decision.reason = format!(
+            "{}; the classifier asks: {}",
+            out.decision.reason, verdict.reason
+        );
+    }
+    out
+}

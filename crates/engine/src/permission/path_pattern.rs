@@ -1,0 +1,201 @@
+//! Path rules: gitignore-style patterns with the four anchors (`//` root, `~/` home, `/` the settings file's
+//! project, otherwise the working directory), compiled into one glob set per list and tool family.
+
+use std::path::{Component, Path, PathBuf};
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+use super::rule::{RuleBehavior, RuleSource};
+
+/// The directories rule anchors resolve against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Anchors {
+    pub cwd: PathBuf,
+    pub project_root: PathBuf,
+    pub home: Option<PathBuf>,
+}
+
+/// Whether paths compare case-insensitively on this system.
+pub const CASE_INSENSITIVE_FS: bool = cfg!(any(target_os = "macos", target_os = "windows"));
+
+/// Removes `.`, `..` and duplicate separators lexically.
+pub fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push("/");
+    }
+    out
+}
+
+/// The path with symlinks resolved: the deepest existing ancestor canonicalised, the rest appended; a dangling
+/// symlink is followed to where it points.
+pub fn resolve_links(path: &Path) -> PathBuf {
+    resolve_depth(path, 0)
+}
+
+fn resolve_depth(path: &Path, depth: u32) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    if depth < 16
+        && let Ok(meta) = std::fs::symlink_metadata(path)
+        && meta.file_type().is_symlink()
+        && let Ok(target) = std::fs::read_link(path)
+    {
+        let joined = match path.parent() {
+            Some(parent) if target.is_relative() => parent.join(target),
+            _ => target,
+        };
+        return resolve_depth(&normalise(&joined), depth + 1);
+    }
+    let mut rest = Vec::new();
+    let mut cur = path.to_path_buf();
+    while let Some(name) = cur.file_name().map(|n| n.to_os_string()) {
+        cur.pop();
+        rest.push(name);
+        let base = if depth < 16
+            && std::fs::symlink_metadata(&cur).is_ok_and(|m| m.file_type().is_symlink())
+        {
+            Some(resolve_depth(&cur, depth + 1))
+        } else {
+            std::fs::canonicalize(&cur).ok()
+        };
+        if let Some(mut base) = base {
+            for part in rest.iter().rev() {
+                base.push(part);
+            }
+            return base;
+        }
+    }
+    path.to_path_buf()
+}
+
+fn escape(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            '*' | '?' | '[' | ']' | '{' | '}' | '\\' => {
+                out.push('[');
+                out.push(c);
+                out.push(']');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The directory a `/path` pattern is relative to, for rules from `source`.
+fn settings_anchor(source: &RuleSource, anchors: &Anchors) -> PathBuf {
+    match source {
+        RuleSource::User(_) => anchors
+            .home
+            .as_ref()
+            .map(|h| h.join(".claude"))
+            .unwrap_or_else(|| anchors.project_root.clone()),
+        _ => anchors.project_root.clone(),
+    }
+}
+
+/// The absolute glob a path pattern stands for, or `None` when it cannot be anchored (no home directory).
+pub fn absolute_glob(
+    pattern: &str,
+    source: &RuleSource,
+    behavior: RuleBehavior,
+    anchors: &Anchors,
+) -> Option<String> {
+    let (base, rest): (PathBuf, &str) = if let Some(rest) = pattern.strip_prefix("//") {
+        (PathBuf::from("/"), rest)
+    } else if pattern == "~" || pattern.starts_with("~/") {
+        (anchors.home.clone()?, pattern.get(2..).unwrap_or(""))
+    } else if let Some(rest) = pattern.strip_prefix('/') {
+        (settings_anchor(source, anchors), rest)
+    } else if let Some(rest) = pattern.strip_prefix("./") {
+        (anchors.cwd.clone(), rest)
+    } else {
+        (anchors.cwd.clone(), pattern)
+    };
+    let rest = rest.trim_start_matches('/');
+    let dir_only = rest.ends_with('/');
+    let rest = rest.trim_end_matches('/');
+    let base = escape(base.to_string_lossy().trim_end_matches('/'));
+    if rest.is_empty() {
+        return Some(format!("{base}/**"));
+    }
+    let one_segment_dir = rest
+        .strip_suffix("/**")
+        .filter(|seg| !seg.contains('/') && !seg.is_empty());
+    let mut glob = if !rest.contains('/') {
+        format!("{base}/**/{rest}")
+    } else if let (Some(seg), true) = (one_segment_dir, behavior != RuleBehavior::Allow) {
+        format!("{base}/**/{seg}/**")
+    } else {
+        format!("{base}/{rest}")
+    };
+    if dir_only {
+        glob.push_str("/**");
+    }
+    Some(glob)
+}
+
+/// The path rules of one list for one tool family, as a glob set.
+#[derive(Debug, Clone)]
+pub struct PathIndex {
+    set: GlobSet,
+    ids: Vec<usize>,
+}
+
+impl PathIndex {
+    /// Builds the index from `(rule id, absolute glob)` pairs; globs that fail to compile are returned.
+    pub fn build(globs: Vec<(usize, String)>) -> (Self, Vec<(usize, String)>) {
+        let mut builder = GlobSetBuilder::new();
+        let mut ids = Vec::new();
+        let mut failed = Vec::new();
+        for (id, glob) in globs {
+            match GlobBuilder::new(&glob)
+                .literal_separator(true)
+                .case_insensitive(CASE_INSENSITIVE_FS)
+                .backslash_escape(true)
+                .build()
+            {
+                Ok(g) => {
+                    builder.add(g);
+                    ids.push(id);
+                }
+                Err(e) => failed.push((id, e.to_string())),
+            }
+        }
+        let set = builder.build().unwrap_or_else(|_| GlobSet::empty());
+        (Self { set, ids }, failed)
+    }
+
+    /// The first rule matching `path` or one of its ancestors (gitignore semantics: a matched directory covers
+    /// everything inside it).
+    pub fn first_match(&self, path: &Path) -> Option<usize> {
+        if self.ids.is_empty() {
+            return None;
+        }
+        let mut best: Option<usize> = None;
+        let mut cur = Some(path);
+        while let Some(p) = cur {
+            if p.parent().is_none() {
+                break;
+            }
+            for i in self.set.matches(p) {
+                let id = self.ids[i];
+                best = Some(best.map_or(id, |b| b.min(id)));
+            }
+            cur = p.parent();
+        }
+        best
+    }
+}

@@ -1,0 +1,422 @@
+//! Rule text: parsing `Tool` / `Tool(specifier)` into what it matches, and the checks that make a rule invalid
+//! (spec/permissions.md §2).
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::bash_pattern::BashPattern;
+
+/// Which list a rule is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleBehavior {
+    Allow,
+    Deny,
+    Ask,
+}
+
+impl RuleBehavior {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Allow => "allow",
+            Self::Deny => "deny",
+            Self::Ask => "ask",
+        }
+    }
+}
+
+/// Where a rule or setting came from, highest priority first.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RuleSource {
+    /// The managed policy file.
+    Policy(PathBuf),
+    /// A `--settings FILE` given on the command line.
+    FlagFile(PathBuf),
+    /// `--allowedTools`, `--disallowedTools`, `--permission-mode`.
+    CliArg,
+    /// `.claude/settings.local.json` of the project.
+    Local(PathBuf),
+    /// `.claude/settings.json` of the project.
+    Project(PathBuf),
+    /// `~/.claude/settings.json`.
+    User(PathBuf),
+    /// Granted during the session ("don't ask again").
+    Session,
+}
+
+impl RuleSource {
+    /// The settings file, or `cliArg` / `session`.
+    pub fn label(&self) -> String {
+        match self {
+            Self::Policy(p)
+            | Self::FlagFile(p)
+            | Self::Local(p)
+            | Self::Project(p)
+            | Self::User(p) => p.display().to_string(),
+            Self::CliArg => "cliArg".into(),
+            Self::Session => "session".into(),
+        }
+    }
+
+    /// The kind of source, as settings documentation names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Policy(_) => "policySettings",
+            Self::FlagFile(_) => "flagSettings",
+            Self::CliArg => "cliArg",
+            Self::Local(_) => "localSettings",
+            Self::Project(_) => "projectSettings",
+            Self::User(_) => "userSettings",
+            Self::Session => "session",
+        }
+    }
+
+    /// Project-level sources (not applied for allow rules, directories and hooks until the folder is trusted).
+    pub fn is_project_level(&self) -> bool {
+        matches!(self, Self::Local(_) | Self::Project(_))
+    }
+}
+
+/// Which tools a rule names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolPattern {
+    /// One tool.
+    Exact(String),
+    /// `mcp__server`: every tool of that server.
+    Server(String),
+    /// A name with `*` wildcards.
+    Glob(String),
+}
+
+impl ToolPattern {
+    /// Whether the pattern covers the tool called `name`.
+    pub fn matches(&self, name: &str) -> bool {
+        match self {
+            Self::Exact(n) => n == name,
+            Self::Server(s) => {
+                name == s || (name.starts_with(s.as_str()) && name[s.len()..].starts_with("__"))
+            }
+            Self::Glob(g) => wildcard(g, name),
+        }
+    }
+}
+
+/// What a rule's specifier matches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Specifier {
+    /// The whole tool (no specifier, `()` or `(*)`).
+    Any,
+    /// A shell command pattern.
+    Bash(BashPattern),
+    /// A gitignore-style path pattern, as written.
+    Path(String),
+    /// A WebFetch host pattern (lower case, no trailing dot).
+    Domain(String),
+    /// `field:value` on one top-level scalar input field.
+    Param { field: String, value: String },
+    /// A sub-agent type (`Agent(Explore)`) or a skill name.
+    Name(String),
+}
+
+/// A valid rule from one source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    /// The text as written.
+    pub text: String,
+    pub behavior: RuleBehavior,
+    pub source: RuleSource,
+    pub tool: ToolPattern,
+    pub spec: Specifier,
+}
+
+/// Tools that read paths (`Read(...)` rules govern them all).
+pub const READ_TOOLS: &[&str] = &["Read", "Glob", "Grep", "NotebookRead", "LS"];
+/// Tools that write paths (`Edit(...)` rules govern them all).
+pub const WRITE_TOOLS: &[&str] = &["Edit", "Write", "NotebookEdit", "MultiEdit"];
+
+/// Built-in tool names a rule may name, with their older aliases.
+const KNOWN_TOOLS: &[&str] = &[
+    "Agent",
+    "Bash",
+    "BashOutput",
+    "TaskOutput",
+    "KillShell",
+    "Read",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "Glob",
+    "Grep",
+    "LS",
+    "WebFetch",
+    "WebSearch",
+    "TodoWrite",
+    "AskUserQuestion",
+    "ExitPlanMode",
+    "EnterPlanMode",
+    "Skill",
+    "SlashCommand",
+    "ToolSearch",
+    "ListMcpResourcesTool",
+    "ReadMcpResourceTool",
+    "EnterWorktree",
+    "ExitWorktree",
+    "TaskCreate",
+    "TaskGet",
+    "TaskUpdate",
+    "TaskList",
+    "TaskStop",
+    "SendMessage",
+    "LSP",
+    "Config",
+    "Sleep",
+];
+
+/// The current name of a tool called by an older name.
+pub fn canonical_tool_name(name: &str) -> &str {
+    match name {
+        "Task" => "Agent",
+        "KillBash" => "KillShell",
+        other => other,
+    }
+}
+
+/// Whether `name` is a built-in tool name (or an alias of one).
+pub fn is_known_tool(name: &str) -> bool {
+    KNOWN_TOOLS.contains(&canonical_tool_name(name))
+}
+
+/// Input fields that carry a tool's primary content: parameter rules may not name them.
+const PRIMARY_FIELDS: &[&str] = &["command", "file_path", "path", "notebook_path", "url"];
+
+/// Input fields per tool that a `field:value` specifier names (other text is a content pattern).
+fn known_fields(tool: &str) -> Option<&'static [&'static str]> {
+    Some(match tool {
+        "Bash" => &[
+            "command",
+            "description",
+            "run_in_background",
+            "dangerouslyDisableSandbox",
+        ],
+        "Read" | "NotebookRead" => &["file_path", "notebook_path", "offset", "limit", "pages"],
+        "Edit" | "MultiEdit" => &[
+            "file_path",
+            "old_string",
+            "new_string",
+            "replace_all",
+            "edits",
+        ],
+        "Write" => &["file_path", "content"],
+        "NotebookEdit" => &[
+            "notebook_path",
+            "cell_id",
+            "new_source",
+            "cell_type",
+            "edit_mode",
+        ],
+        "Glob" | "LS" => &["pattern", "path"],
+        "Grep" => &[
+            "pattern",
+            "path",
+            "glob",
+            "type",
+            "output_mode",
+            "multiline",
+            "head_limit",
+            "-i",
+            "-n",
+        ],
+        "Agent" => &[
+            "model",
+            "isolation",
+            "subagent_type",
+            "run_in_background",
+            "name",
+            "description",
+            "prompt",
+            "mode",
+            "team_name",
+        ],
+        "Skill" => &["skill", "args"],
+        _ => return None,
+    })
+}
+
+fn param_split(spec: &str) -> Option<(&str, &str)> {
+    let (field, value) = spec.split_once(':')?;
+    let mut chars = field.chars();
+    let first = chars.next()?;
+    ((first.is_ascii_alphabetic() || first == '_' || first == '-')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+    .then_some((field, value))
+}
+
+/// Matches `text` against a pattern where `*` is any text (possibly empty) and everything else is literal.
+pub fn wildcard(pattern: &str, text: &str) -> bool {
+    let pieces: Vec<&str> = pattern.split('*').collect();
+    if pieces.len() == 1 {
+        return pattern == text;
+    }
+    let first = pieces[0];
+    let last = pieces[pieces.len() - 1];
+    if !text.starts_with(first) || text.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &text[first.len()..];
+    for piece in &pieces[1..pieces.len() - 1] {
+        match rest.find(piece) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+/// Splits `Tool(specifier)` into the tool and the unescaped specifier.
+fn split_rule(text: &str) -> Result<(&str, Option<String>), String> {
+    let text = text.trim();
+    let Some(open) = text.find('(') else {
+        if text.contains(')') {
+            return Err("unbalanced parenthesis".into());
+        }
+        return Ok((text, None));
+    };
+    if !text.ends_with(')') {
+        return Err("a rule with a specifier must end with `)`".into());
+    }
+    let tool = text[..open].trim();
+    let inner = &text[open + 1..text.len() - 1];
+    // `\(` and `\)` are literal parentheses inside the specifier.
+    let spec = inner.replace("\\(", "(").replace("\\)", ")");
+    Ok((tool, Some(spec)))
+}
+
+fn tool_pattern(tool: &str, behavior: RuleBehavior) -> Result<ToolPattern, String> {
+    if tool.is_empty() {
+        return Err("the rule names no tool".into());
+    }
+    if tool
+        .chars()
+        .any(|c| c.is_whitespace() || c == '(' || c == ')')
+    {
+        return Err(format!("`{tool}` is not a tool name"));
+    }
+    if tool.contains('*') {
+        if behavior == RuleBehavior::Allow {
+            let prefix = tool.split('*').next().unwrap_or("");
+            let anchored = prefix
+                .strip_prefix("mcp__")
+                .and_then(|rest| rest.find("__").map(|at| at > 0))
+                .unwrap_or(false);
+            if !anchored {
+                return Err(format!(
+                    "the allow rule `{tool}` uses a tool-name wildcard; allow rules may only use one after a literal \
+                     `mcp__<server>__` prefix, so it approves nothing"
+                ));
+            }
+        }
+        return Ok(ToolPattern::Glob(tool.to_string()));
+    }
+    if let Some(rest) = tool.strip_prefix("mcp__") {
+        if rest.is_empty() {
+            return Err("`mcp__` names no server".into());
+        }
+        if !rest.contains("__") {
+            return Ok(ToolPattern::Server(tool.to_string()));
+        }
+        return Ok(ToolPattern::Exact(tool.to_string()));
+    }
+    Ok(ToolPattern::Exact(canonical_tool_name(tool).to_string()))
+}
+
+/// A parse result: the rule's tool and specifier, and a warning that does not make it invalid.
+#[derive(Debug, Clone)]
+pub struct ParsedRule {
+    pub tool: ToolPattern,
+    pub spec: Specifier,
+    pub warning: Option<String>,
+}
+
+/// Parses one rule of the `behavior` list. `Err` explains why the rule is invalid.
+pub fn parse_rule(text: &str, behavior: RuleBehavior) -> Result<ParsedRule, String> {
+    let (tool_text, spec) = split_rule(text)?;
+    let tool = tool_pattern(tool_text, behavior)?;
+    let name = match &tool {
+        ToolPattern::Exact(n) => n.as_str(),
+        _ => "",
+    };
+    let warning = (matches!(tool, ToolPattern::Exact(_))
+        && !name.starts_with("mcp__")
+        && !is_known_tool(name))
+    .then(|| format!("`{tool_text}` is not a known tool"));
+    let Some(spec) = spec.map(|s| s.trim().to_string()) else {
+        return Ok(ParsedRule {
+            tool,
+            spec: Specifier::Any,
+            warning,
+        });
+    };
+    if spec.is_empty() || spec == "*" {
+        return Ok(ParsedRule {
+            tool,
+            spec: Specifier::Any,
+            warning,
+        });
+    }
+    let fields = known_fields(name);
+    let param = param_split(&spec).filter(|(field, _)| match fields {
+        Some(list) => list.contains(field),
+        None => !matches!(name, "WebFetch"),
+    });
+    let spec = if let Some((field, value)) = param {
+        if PRIMARY_FIELDS.contains(&field) {
+            return Err(format!(
+                "`{field}` is the primary content of {tool_text} and cannot be parameter-matched"
+            ));
+        }
+        if behavior == RuleBehavior::Allow {
+            return Err(format!(
+                "parameter rules (`{field}:{value}`) are valid in deny and ask lists only"
+            ));
+        }
+        Specifier::Param {
+            field: field.to_string(),
+            value: value.trim().to_string(),
+        }
+    } else {
+        match name {
+            "Bash" => Specifier::Bash(BashPattern::parse(&spec)),
+            "WebFetch" => match spec.strip_prefix("domain:") {
+                Some(host) if !host.trim().is_empty() => {
+                    Specifier::Domain(host.trim().trim_end_matches('.').to_ascii_lowercase())
+                }
+                _ => {
+                    return Err(format!("WebFetch rules take `domain:HOST`, not `{spec}`"));
+                }
+            },
+            "Agent" | "Skill" => Specifier::Name(spec.trim_end_matches(":*").to_string()),
+            n if READ_TOOLS.contains(&n) || WRITE_TOOLS.contains(&n) => {
+                Specifier::Path(spec.clone())
+            }
+            _ => {
+                return Err(format!(
+                    "`{tool_text}` takes no specifier other than `field:value` parameter rules"
+                ));
+            }
+        }
+    };
+    if behavior == RuleBehavior::Allow
+        && let Specifier::Path(p) = &spec
+        && p.starts_with("\\\\")
+    {
+        return Err("a UNC path cannot be allowed".into());
+    }
+    Ok(ParsedRule {
+        tool,
+        spec,
+        warning,
+    })
+}

@@ -1,0 +1,230 @@
+//! The compiled rules of a context: every valid rule from every source, concatenated in priority order and
+//! de-duplicated, indexed per list (deny, ask, allow) by family so that one decision looks at few rules.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::bash_pattern::BashIndex;
+use super::domain::domain_matches;
+use super::path_pattern::{Anchors, PathIndex, absolute_glob};
+use super::rule::{Rule, RuleBehavior, RuleSource, Specifier, parse_rule, wildcard};
+
+/// A problem found in a settings file or a rule: reported, never silently ignored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SettingsIssue {
+    /// The settings file (or `cliArg`, `session`).
+    pub file: String,
+    /// The rule text, when the problem is one rule.
+    pub rule: Option<String>,
+    pub message: String,
+}
+
+/// One rule as written in one list of one source, before parsing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleEntry {
+    pub source: RuleSource,
+    pub behavior: RuleBehavior,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Default)]
+struct List {
+    tool_level: Vec<usize>,
+    params: Vec<usize>,
+    bash: BashIndex,
+    domains: Vec<usize>,
+    names: Vec<usize>,
+    paths: HashMap<String, PathIndex>,
+}
+
+/// Every valid rule in force, indexed.
+#[derive(Debug, Clone, Default)]
+pub struct RuleSet {
+    rules: Vec<Rule>,
+    lists: [List; 3],
+}
+
+fn slot(b: RuleBehavior) -> usize {
+    match b {
+        RuleBehavior::Deny => 0,
+        RuleBehavior::Ask => 1,
+        RuleBehavior::Allow => 2,
+    }
+}
+
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+impl RuleSet {
+    /// Parses and indexes `entries` (highest-priority source first). Project-level allow rules are dropped when the
+    /// folder is not trusted. Returns the set and the problems found.
+    pub fn build(
+        entries: &[RuleEntry],
+        anchors: &Anchors,
+        trusted: bool,
+    ) -> (Self, Vec<SettingsIssue>) {
+        let mut set = RuleSet::default();
+        let mut issues = Vec::new();
+        let mut seen: HashSet<(RuleBehavior, &str)> = HashSet::new();
+        let mut path_globs: [HashMap<String, Vec<(usize, String)>>; 3] = Default::default();
+        for entry in entries {
+            let text = entry.text.trim();
+            if !seen.insert((entry.behavior, text)) {
+                continue;
+            }
+            let issue = |message: String| SettingsIssue {
+                file: entry.source.label(),
+                rule: Some(format!("{}: {}", entry.behavior.as_str(), text)),
+                message,
+            };
+            let parsed = match parse_rule(text, entry.behavior) {
+                Ok(p) => p,
+                Err(message) => {
+                    issues.push(issue(message));
+                    continue;
+                }
+            };
+            if let Some(w) = &parsed.warning {
+                issues.push(issue(w.clone()));
+            }
+            if !trusted && entry.behavior == RuleBehavior::Allow && entry.source.is_project_level()
+            {
+                issues.push(issue(
+                    "not applied until the folder is trusted (project allow rules)".into(),
+                ));
+                continue;
+            }
+            let id = set.rules.len();
+            let list = &mut set.lists[slot(entry.behavior)];
+            match (&parsed.spec, &parsed.tool) {
+                (Specifier::Any, _) => list.tool_level.push(id),
+                (Specifier::Param { .. }, _) => list.params.push(id),
+                (Specifier::Bash(p), _) => list.bash.insert(id, p.clone()),
+                (Specifier::Domain(_), _) => list.domains.push(id),
+                (Specifier::Name(_), _) => list.names.push(id),
+                (Specifier::Path(p), super::rule::ToolPattern::Exact(tool)) => {
+                    match absolute_glob(p, &entry.source, entry.behavior, anchors) {
+                        Some(glob) => path_globs[slot(entry.behavior)]
+                            .entry(tool.clone())
+                            .or_default()
+                            .push((id, glob)),
+                        None => {
+                            issues.push(issue(
+                                "the pattern cannot be anchored (no home directory)".into(),
+                            ));
+                            continue;
+                        }
+                    }
+                }
+                (Specifier::Path(_), _) => {
+                    issues.push(issue("a path rule must name one tool".into()));
+                    continue;
+                }
+            }
+            set.rules.push(Rule {
+                text: text.to_string(),
+                behavior: entry.behavior,
+                source: entry.source.clone(),
+                tool: parsed.tool,
+                spec: parsed.spec,
+            });
+        }
+        for (i, families) in path_globs.into_iter().enumerate() {
+            for (family, globs) in families {
+                let (index, failed) = PathIndex::build(globs);
+                for (id, message) in failed {
+                    if let Some(rule) = set.rules.get(id) {
+                        issues.push(SettingsIssue {
+                            file: rule.source.label(),
+                            rule: Some(format!("{}: {}", rule.behavior.as_str(), rule.text)),
+                            message: format!("the path pattern does not compile: {message}"),
+                        });
+                    }
+                }
+                set.lists[i].paths.insert(family, index);
+            }
+        }
+        (set, issues)
+    }
+
+    /// Every rule in force, highest priority first within each list.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// The rule with id `id`.
+    pub fn rule(&self, id: usize) -> &Rule {
+        &self.rules[id]
+    }
+
+    /// A whole-tool rule of list `b` covering `tool`.
+    pub fn tool_level(&self, b: RuleBehavior, tool: &str) -> Option<usize> {
+        self.lists[slot(b)]
+            .tool_level
+            .iter()
+            .copied()
+            .find(|id| self.rules[*id].tool.matches(tool))
+    }
+
+    /// A parameter rule of list `b` matching `tool` called with `input`.
+    pub fn param(&self, b: RuleBehavior, tool: &str, input: &Value) -> Option<usize> {
+        self.lists[slot(b)].params.iter().copied().find(|id| {
+            let rule = &self.rules[*id];
+            let Specifier::Param { field, value } = &rule.spec else {
+                return false;
+            };
+            rule.tool.matches(tool)
+                && input
+                    .get(field)
+                    .and_then(scalar_text)
+                    .is_some_and(|actual| wildcard(value, &actual))
+        })
+    }
+
+    /// The Bash patterns of list `b`.
+    pub fn bash(&self, b: RuleBehavior) -> &BashIndex {
+        &self.lists[slot(b)].bash
+    }
+
+    /// A path rule of list `b` written for tool `family` (`Read`, `Edit`, `Write`, ...) matching `path`.
+    pub fn path(&self, b: RuleBehavior, family: &str, path: &Path) -> Option<usize> {
+        self.lists[slot(b)]
+            .paths
+            .get(family)
+            .and_then(|index| index.first_match(path))
+    }
+
+    /// Whether list `b` has path rules written for tool `family`.
+    pub fn has_path_rules(&self, b: RuleBehavior, family: &str) -> bool {
+        self.lists[slot(b)].paths.contains_key(family) || self.tool_level(b, family).is_some()
+    }
+
+    /// A WebFetch domain rule of list `b` matching `host`.
+    pub fn domain(&self, b: RuleBehavior, host: &str) -> Option<usize> {
+        self.lists[slot(b)].domains.iter().copied().find(
+            |id| matches!(&self.rules[*id].spec, Specifier::Domain(p) if domain_matches(p, host)),
+        )
+    }
+
+    /// A name rule (`Agent(Explore)`, `Skill(name)`) of list `b` for `tool` matching `name`.
+    pub fn name(&self, b: RuleBehavior, tool: &str, name: &str) -> Option<usize> {
+        self.lists[slot(b)].names.iter().copied().find(|id| {
+            let rule = &self.rules[*id];
+            rule.tool.matches(tool) && matches!(&rule.spec, Specifier::Name(p) if wildcard(p, name))
+        })
+    }
+
+    /// Whether a bare-name deny rule removes `tool` from the pool the model sees.
+    pub fn hides(&self, tool: &str) -> bool {
+        self.tool_level(RuleBehavior::Deny, tool).is_some()
+    }
+}

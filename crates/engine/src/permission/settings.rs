@@ -1,0 +1,336 @@
+//! Settings sources: the managed policy, `--settings` files, command-line flags, the project's local and shared
+//! settings and the user's settings. Rule arrays are concatenated (highest priority first) and de-duplicated;
+//! scalars come from the highest-priority source that sets them. A broken file or entry is reported and the rest
+//! still applies.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use tandem_protocol::PermissionMode;
+
+use super::rule::{RuleBehavior, RuleSource};
+use super::ruleset::{RuleEntry, SettingsIssue};
+use crate::hooks::{HookSet, parse_hooks};
+
+/// The managed policy file on this system.
+pub fn managed_settings_path() -> PathBuf {
+    if cfg!(target_os = "macos") {
+        PathBuf::from("/Library/Application Support/ClaudeCode/managed-settings.json")
+    } else {
+        PathBuf::from("/etc/claude-code/managed-settings.json")
+    }
+}
+
+/// Where settings are read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsPaths {
+    pub managed: Option<PathBuf>,
+    pub flag_files: Vec<PathBuf>,
+    pub local: PathBuf,
+    pub project: PathBuf,
+    pub user: Option<PathBuf>,
+}
+
+impl SettingsPaths {
+    /// The standard places for a project folder and a home directory.
+    pub fn standard(project_root: &Path, home: Option<&Path>) -> Self {
+        Self {
+            managed: Some(managed_settings_path()),
+            flag_files: Vec::new(),
+            local: project_root.join(".claude").join("settings.local.json"),
+            project: project_root.join(".claude").join("settings.json"),
+            user: home.map(|h| h.join(".claude").join("settings.json")),
+        }
+    }
+
+    /// Every file, for the watcher.
+    pub fn all(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = self.managed.iter().cloned().collect();
+        out.extend(self.flag_files.iter().cloned());
+        out.push(self.local.clone());
+        out.push(self.project.clone());
+        out.extend(self.user.iter().cloned());
+        out
+    }
+}
+
+/// Command-line flags that act as a settings source.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CliSettings {
+    pub allowed_tools: Vec<String>,
+    pub disallowed_tools: Vec<String>,
+    pub mode: Option<PermissionMode>,
+    pub add_dirs: Vec<PathBuf>,
+}
+
+/// Everything read from the settings sources.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedSettings {
+    /// Rules in priority order: managed, `--settings` files, flags, local, project, user.
+    pub entries: Vec<RuleEntry>,
+    /// `defaultMode` per source, in priority order.
+    pub default_modes: Vec<(PermissionMode, RuleSource)>,
+    /// `additionalDirectories` with their source.
+    pub additional_dirs: Vec<(PathBuf, RuleSource)>,
+    /// The source that set `disableBypassPermissionsMode: "disable"`, if any.
+    pub bypass_disabled_by: Option<RuleSource>,
+    /// Every configured hook, before trust and `disableAllHooks` are applied.
+    pub hooks: HookSet,
+    pub disable_all_hooks: bool,
+    pub managed_hooks_only: bool,
+    pub managed_rules_only: bool,
+    pub issues: Vec<SettingsIssue>,
+}
+
+/// Reads a settings file: `Ok(None)` when it does not exist.
+fn read_json(path: &Path) -> Result<Option<Value>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot be read: {e}")),
+    };
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let value: Value =
+        serde_json::from_str(&text).map_err(|e| format!("is not valid JSON: {e}"))?;
+    if !value.is_object() {
+        return Err("must hold a JSON object".into());
+    }
+    Ok(Some(value))
+}
+
+fn expand_dir(text: &str, base: &Path, home: Option<&Path>) -> PathBuf {
+    if text == "~" {
+        return home
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from(text));
+    }
+    if let (Some(rest), Some(home)) = (text.strip_prefix("~/"), home) {
+        return home.join(rest);
+    }
+    let p = Path::new(text);
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        base.join(p)
+    }
+}
+
+impl LoadedSettings {
+    /// Adds one settings file's content.
+    pub fn add_file(&mut self, source: RuleSource, path: &Path, base: &Path, home: Option<&Path>) {
+        let value = match read_json(path) {
+            Ok(Some(v)) => v,
+            Ok(None) => return,
+            Err(message) => {
+                self.issues.push(SettingsIssue {
+                    file: path.display().to_string(),
+                    rule: None,
+                    message: format!("the settings file {message}; its settings are not applied"),
+                });
+                return;
+            }
+        };
+        self.add_value(source, &value, base, home);
+    }
+
+    /// Adds a settings object from `source`.
+    pub fn add_value(
+        &mut self,
+        source: RuleSource,
+        value: &Value,
+        base: &Path,
+        home: Option<&Path>,
+    ) {
+        let file = source.label();
+        let report = |issues: &mut Vec<SettingsIssue>, message: String| {
+            issues.push(SettingsIssue {
+                file: file.clone(),
+                rule: None,
+                message,
+            })
+        };
+        if let Some(perms) = value.get("permissions") {
+            let Some(perms) = perms.as_object() else {
+                report(&mut self.issues, "`permissions` must be an object".into());
+                return;
+            };
+            for (key, behavior) in [
+                ("deny", RuleBehavior::Deny),
+                ("ask", RuleBehavior::Ask),
+                ("allow", RuleBehavior::Allow),
+            ] {
+                let Some(list) = perms.get(key) else { continue };
+                let Some(list) = list.as_array() else {
+                    report(
+                        &mut self.issues,
+                        format!("`permissions.{key}` must be an array of rules"),
+                    );
+                    continue;
+                };
+                for item in list {
+                    match item.as_str() {
+                        Some(text) => self.entries.push(RuleEntry {
+                            source: source.clone(),
+                            behavior,
+                            text: text.to_string(),
+                        }),
+                        None => self.issues.push(SettingsIssue {
+                            file: file.clone(),
+                            rule: Some(format!("{key}: {item}")),
+                            message: "a rule must be a string".into(),
+                        }),
+                    }
+                }
+            }
+            if let Some(mode) = perms.get("defaultMode") {
+                match mode.as_str().and_then(PermissionMode::parse) {
+                    Some(m) => self.default_modes.push((m, source.clone())),
+                    None => report(
+                        &mut self.issues,
+                        format!("`defaultMode` {mode} is not a permission mode"),
+                    ),
+                }
+            }
+            if let Some(dirs) = perms.get("additionalDirectories") {
+                match dirs.as_array() {
+                    Some(dirs) => {
+                        for d in dirs {
+                            match d.as_str() {
+                                Some(d) => self
+                                    .additional_dirs
+                                    .push((expand_dir(d, base, home), source.clone())),
+                                None => report(
+                                    &mut self.issues,
+                                    format!("an additional directory must be a string, not {d}"),
+                                ),
+                            }
+                        }
+                    }
+                    None => report(
+                        &mut self.issues,
+                        "`additionalDirectories` must be an array".into(),
+                    ),
+                }
+            }
+            if let Some(v) = perms.get("disableBypassPermissionsMode")
+                && v.as_str() == Some("disable")
+                && self.bypass_disabled_by.is_none()
+            {
+                self.bypass_disabled_by = Some(source.clone());
+            }
+        }
+        if let Some(v) = value.get("disableBypassPermissionsMode")
+            && v.as_str() == Some("disable")
+            && self.bypass_disabled_by.is_none()
+        {
+            self.bypass_disabled_by = Some(source.clone());
+        }
+        if let Some(hooks) = value.get("hooks") {
+            let set = parse_hooks(hooks, &source, &mut self.issues);
+            self.hooks.extend(set);
+        }
+        if value.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
+            self.disable_all_hooks = true;
+        }
+        if matches!(source, RuleSource::Policy(_)) {
+            if value.get("allowManagedHooksOnly").and_then(Value::as_bool) == Some(true) {
+                self.managed_hooks_only = true;
+            }
+            if value
+                .get("allowManagedPermissionRulesOnly")
+                .and_then(Value::as_bool)
+                == Some(true)
+            {
+                self.managed_rules_only = true;
+            }
+        }
+    }
+
+    /// Adds the command-line flags as a source.
+    pub fn add_cli(&mut self, cli: &CliSettings) {
+        for (list, behavior) in [
+            (&cli.disallowed_tools, RuleBehavior::Deny),
+            (&cli.allowed_tools, RuleBehavior::Allow),
+        ] {
+            for text in list {
+                self.entries.push(RuleEntry {
+                    source: RuleSource::CliArg,
+                    behavior,
+                    text: text.clone(),
+                });
+            }
+        }
+        if let Some(mode) = cli.mode {
+            self.default_modes.push((mode, RuleSource::CliArg));
+        }
+        for d in &cli.add_dirs {
+            self.additional_dirs.push((d.clone(), RuleSource::CliArg));
+        }
+    }
+}
+
+/// Loads every source in priority order.
+pub fn load_settings(
+    paths: &SettingsPaths,
+    cli: &CliSettings,
+    project_root: &Path,
+    home: Option<&Path>,
+) -> LoadedSettings {
+    let mut loaded = LoadedSettings::default();
+    if let Some(managed) = &paths.managed {
+        loaded.add_file(
+            RuleSource::Policy(managed.clone()),
+            managed,
+            project_root,
+            home,
+        );
+    }
+    for file in &paths.flag_files {
+        if !file.exists() {
+            loaded.issues.push(SettingsIssue {
+                file: file.display().to_string(),
+                rule: None,
+                message: "the settings file given with --settings does not exist".into(),
+            });
+            continue;
+        }
+        loaded.add_file(RuleSource::FlagFile(file.clone()), file, project_root, home);
+    }
+    loaded.add_cli(cli);
+    loaded.add_file(
+        RuleSource::Local(paths.local.clone()),
+        &paths.local,
+        project_root,
+        home,
+    );
+    loaded.add_file(
+        RuleSource::Project(paths.project.clone()),
+        &paths.project,
+        project_root,
+        home,
+    );
+    if let Some(user) = &paths.user {
+        let base = user.parent().unwrap_or(project_root).to_path_buf();
+        loaded.add_file(RuleSource::User(user.clone()), user, &base, home);
+    }
+    if loaded.managed_rules_only {
+        loaded
+            .entries
+            .retain(|e| matches!(e.source, RuleSource::Policy(_)));
+    }
+    loaded
+}
+
+/// The git root above `dir` (the folder holding `.git`), if any.
+pub fn git_root(dir: &Path) -> Option<PathBuf> {
+    let mut cur = Some(dir);
+    while let Some(d) = cur {
+        if d.join(".git").exists() {
+            return Some(d.to_path_buf());
+        }
+        cur = d.parent();
+    }
+    None
+}

@@ -1,0 +1,59 @@
+//! Workspace trust: a per-folder record in the app's data directory. Until a folder is trusted its project allow
+//! rules, additional directories and hooks are not applied (its deny and ask rules are).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+/// The trust records, stored as `{"trusted": ["/abs/folder", ...]}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrustStore {
+    file: PathBuf,
+}
+
+impl TrustStore {
+    /// The store in the app's data directory (`<data dir>/tandem/trust.json`).
+    pub fn standard() -> Option<Self> {
+        dirs::data_dir().map(|d| Self::at(d.join("tandem").join("trust.json")))
+    }
+
+    /// A store kept in `file`.
+    pub fn at(file: impl Into<PathBuf>) -> Self {
+        Self { file: file.into() }
+    }
+
+    fn folders(&self) -> Vec<PathBuf> {
+        let Ok(text) = std::fs::read_to_string(&self.file) else {
+            return Vec::new();
+        };
+        serde_json::from_str::<Value>(&text)
+            .ok()
+            .and_then(|v| v.get("trusted").and_then(Value::as_array).cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|v| v.as_str().map(PathBuf::from))
+            .collect()
+    }
+
+    /// Whether `folder` (or a folder above it) is trusted.
+    pub fn is_trusted(&self, folder: &Path) -> bool {
+        let folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+        self.folders().iter().any(|t| folder.starts_with(t))
+    }
+
+    /// Records that the user trusts `folder`.
+    pub fn trust(&self, folder: &Path) -> std::io::Result<()> {
+        let folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+        let mut all = self.folders();
+        if !all.contains(&folder) {
+            all.push(folder);
+        }
+        if let Some(dir) = self.file.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let list: Vec<String> = all.iter().map(|p| p.display().to_string()).collect();
+        let text = serde_json::to_string_pretty(&json!({ "trusted": list }))
+            .map_err(std::io::Error::other)?;
+        std::fs::write(&self.file, text)
+    }
+}

@@ -1,0 +1,681 @@
+//! What a command is: its class for the transcript, whether it is a built-in read-only command, whether it is an
+//! exec wrapper no prefix rule may approve, which of its arguments are files it reads or writes, and what cannot
+//! be analysed at all.
+
+use super::word::Word;
+
+/// How the transcript and the executor treat a command (seed §6.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CommandClass {
+    Search,
+    Read,
+    List,
+    Neutral,
+    Other,
+}
+
+fn v(words: &[Word], i: usize) -> &str {
+    words.get(i).map(|w| w.text()).unwrap_or("")
+}
+
+/// The program's base name (`/usr/bin/rm` → `rm`).
+pub fn base_name(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}
+
+/// The class of a command by its program.
+pub fn class_of(words: &[Word]) -> CommandClass {
+    match base_name(v(words, 0)) {
+        "find" | "grep" | "rg" | "ag" | "ack" | "locate" | "which" | "egrep" | "fgrep" => {
+            CommandClass::Search
+        }
+        "cat" | "head" | "tail" | "wc" | "stat" | "jq" | "awk" | "cut" => CommandClass::Read,
+        "ls" | "tree" | "du" => CommandClass::List,
+        "echo" | "printf" | "true" | "false" | ":" | "[[" | "[" | "test" => CommandClass::Neutral,
+        _ => CommandClass::Other,
+    }
+}
+
+const SHELLS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "csh", "tcsh",
+];
+
+/// Whether the program is a shell interpreter.
+pub fn is_shell(program: &str) -> bool {
+    SHELLS.contains(&base_name(program))
+}
+
+/// Why a command cannot be analysed, if it cannot: `eval`, `source`, `exec`, `trap`, a shell given a `-c` string or
+/// reading its standard input, a program name that is not a fixed word.
+pub fn unanalysable(words: &[Word]) -> Option<String> {
+    let first = words.first()?;
+    let Some(program) = first.value.as_deref().filter(|_| !first.glob) else {
+        return Some(format!(
+            "the program name `{}` is only known when the command runs",
+            first.raw
+        ));
+    };
+    match program {
+        "eval" => return Some("`eval` runs text as a command".into()),
+        "source" | "." => return Some(format!("`{program}` runs a script in this shell")),
+        "exec" if words.len() > 1 => return Some("`exec` replaces the shell".into()),
+        "trap" => return Some("`trap` runs text as a command later".into()),
+        "alias" | "enable" => return Some(format!("`{program}` changes what commands mean")),
+        _ => {}
+    }
+    if is_shell(program) {
+        let mut script = false;
+        for w in &words[1..] {
+            let t = w.text();
+            if t == "-c" || (t.starts_with('-') && !t.starts_with("--") && t.contains('c')) {
+                return Some(format!("`{program} -c` runs a string as a command"));
+            }
+            if t == "-s" || t == "-" {
+                break;
+            }
+            if !t.starts_with('-') && !t.starts_with('+') {
+                script = true;
+                break;
+            }
+        }
+        if !script {
+            return Some(format!(
+                "`{program}` reads commands from its standard input"
+            ));
+        }
+    }
+    None
+}
+
+/// Strings a command runs as shell text (`sh -c STRING`, `eval ARGS`, `trap STRING`), for deny and ask rules.
+pub fn embedded_scripts(words: &[Word]) -> Vec<String> {
+    let program = base_name(v(words, 0));
+    match program {
+        "eval" => vec![
+            words[1..]
+                .iter()
+                .map(|w| w.text().to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+        ],
+        "trap" => words
+            .get(1)
+            .map(|w| vec![w.text().to_string()])
+            .unwrap_or_default(),
+        _ => {
+            let mut out = Vec::new();
+            for (i, w) in words.iter().enumerate() {
+                if (is_shell(w.text()) || w.text() == "su")
+                    && let Some(pos) = words[i + 1..].iter().position(|x| {
+                        let t = x.text();
+                        t == "-c"
+                            || (t.starts_with('-') && !t.starts_with("--") && t.ends_with('c'))
+                    })
+                    && let Some(script) = words.get(i + 1 + pos + 1)
+                {
+                    out.push(script.text().to_string());
+                }
+            }
+            if program == "env"
+                && let Some(at) = words
+                    .iter()
+                    .position(|w| matches!(w.text(), "-S" | "--split-string"))
+                && let Some(script) = words.get(at + 1)
+            {
+                out.push(script.text().to_string());
+            }
+            if program == "watch" {
+                out.push(
+                    words[1..]
+                        .iter()
+                        .filter(|w| !w.text().starts_with('-'))
+                        .map(|w| w.text().to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+            }
+            out
+        }
+    }
+}
+
+/// Where the command run by an environment runner starts (`env`, `sudo`, `doas`, `busybox`, `direnv exec`, `exec`,
+/// `coproc`, `strace`). Allow rules do not look past these; deny and ask rules do.
+pub fn runner_inner(words: &[Word]) -> Option<usize> {
+    let program = base_name(v(words, 0));
+    let takes_value: &[&str] = match program {
+        "env" => &["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
+        "sudo" | "doas" => &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"],
+        "strace" | "ltrace" => &["-o", "-e", "-p", "-s", "-u"],
+        "exec" => &["-a"],
+        "busybox" | "coproc" => &[],
+        "direnv" if v(words, 1) == "exec" => {
+            return (words.len() > 3).then_some(3);
+        }
+        _ => return None,
+    };
+    let mut i = 1;
+    while i < words.len() {
+        let t = v(words, i);
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if takes_value.contains(&t) {
+            i += 2;
+        } else if t.starts_with('-') || (program == "env" && t.contains('=')) {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    (i < words.len()).then_some(i)
+}
+
+/// Whether a command runs another command in a way no prefix rule may approve, and the index where that inner
+/// command starts (for deny and ask rules), if it can be found.
+pub fn exec_wrapper(words: &[Word]) -> Option<(&'static str, Option<usize>)> {
+    let program = base_name(v(words, 0));
+    match program {
+        "watch" | "setsid" | "ionice" | "flock" | "nsenter" | "chroot" | "unshare" | "taskset"
+        | "chrt" | "parallel" => {
+            let mut i = 1;
+            while i < words.len() && v(words, i).starts_with('-') {
+                let flag = v(words, i);
+                let takes_value = matches!(
+                    (program, flag),
+                    ("watch", "-n" | "-d" | "--interval" | "-q")
+                        | ("ionice", "-c" | "-n" | "-p" | "-P" | "-u")
+                        | ("flock", "-w" | "--timeout" | "-E" | "--conflict-exit-code")
+                        | ("taskset", "-p")
+                );
+                i += if takes_value { 2 } else { 1 };
+            }
+            if program == "flock" {
+                i += 1;
+            }
+            if program == "taskset" {
+                i += 1;
+            }
+            Some(("runs another command", (i < words.len()).then_some(i)))
+        }
+        "xargs" if v(words, 1).starts_with('-') => {
+            let mut i = 1;
+            while i < words.len() && v(words, i).starts_with('-') {
+                let flag = v(words, i);
+                let takes_value = matches!(
+                    flag,
+                    "-I" | "-L"
+                        | "-n"
+                        | "-P"
+                        | "-s"
+                        | "-d"
+                        | "-E"
+                        | "-a"
+                        | "--arg-file"
+                        | "--delimiter"
+                        | "--max-args"
+                        | "--max-procs"
+                        | "--max-lines"
+                        | "--max-chars"
+                        | "--eof"
+                );
+                i += if takes_value { 2 } else { 1 };
+            }
+            Some((
+                "xargs with flags runs another command",
+                (i < words.len()).then_some(i),
+            ))
+        }
+        "find" => {
+            let at = words.iter().position(|w| {
+                matches!(
+                    w.text(),
+                    "-exec"
+                        | "-execdir"
+                        | "-ok"
+                        | "-okdir"
+                        | "-delete"
+                        | "-fprint"
+                        | "-fprint0"
+                        | "-fprintf"
+                        | "-fls"
+                )
+            })?;
+            let inner = matches!(v(words, at), "-exec" | "-execdir" | "-ok" | "-okdir")
+                .then_some(at + 1)
+                .filter(|i| *i < words.len());
+            Some(("find runs commands or deletes files", inner))
+        }
+        "git" => {
+            let mut i = 1;
+            while i < words.len() {
+                let t = v(words, i);
+                if t == "-c" || t.starts_with("--exec-path") || t.starts_with("--config-env") {
+                    return Some(("git -c / --exec-path can run any command", None));
+                }
+                if t == "-C" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" {
+                    i += 2;
+                } else if t.starts_with('-') {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            None
+        }
+        "sed" => sed_is_dangerous(words).then_some(("sed can run commands or write files", None)),
+        "rg" if words.iter().any(|w| w.text().starts_with("--pre")) => {
+            Some(("rg --pre runs a command on each file", None))
+        }
+        "sort"
+            if words
+                .iter()
+                .any(|w| w.text().starts_with("--compress-program")) =>
+        {
+            Some(("sort --compress-program runs a command", None))
+        }
+        _ => None,
+    }
+}
+
+/// The arguments of `sed`: its scripts, its files, whether it edits in place.
+#[derive(Debug, Clone, Default)]
+pub struct SedArgs {
+    pub scripts: Vec<String>,
+    /// Indexes of file arguments.
+    pub files: Vec<usize>,
+    pub in_place: bool,
+    /// A script comes from a file (`-f`): it cannot be checked.
+    pub script_file: bool,
+}
+
+/// Parses the arguments of a `sed` command.
+pub fn sed_args(words: &[Word]) -> SedArgs {
+    let mut out = SedArgs::default();
+    let mut explicit = false;
+    let mut i = 1;
+    let mut positional = Vec::new();
+    while i < words.len() {
+        let t = v(words, i);
+        if t == "-e" || t == "--expression" {
+            out.scripts.push(v(words, i + 1).to_string());
+            explicit = true;
+            i += 2;
+            continue;
+        }
+        if let Some(s) = t.strip_prefix("--expression=") {
+            out.scripts.push(s.to_string());
+            explicit = true;
+        } else if t == "-f" || t == "--file" || t.starts_with("--file=") {
+            out.script_file = true;
+            explicit = true;
+            if t == "-f" || t == "--file" {
+                i += 1;
+            }
+        } else if t == "-i" || t.starts_with("-i") || t.starts_with("--in-place") {
+            out.in_place = true;
+        } else if t == "-l" || t == "--line-length" {
+            i += 1;
+        } else if t.starts_with('-') && t.len() > 1 && !t.starts_with("--") {
+            // Combined short flags such as -ne or -ni.
+            let flags = &t[1..];
+            if flags.contains('i') {
+                out.in_place = true;
+            }
+            if let Some(pos) = flags.find('e') {
+                explicit = true;
+                let rest = &flags[pos + 1..];
+                if rest.is_empty() {
+                    out.scripts.push(v(words, i + 1).to_string());
+                    i += 1;
+                } else {
+                    out.scripts.push(rest.to_string());
+                }
+            }
+            if flags.contains('f') {
+                out.script_file = true;
+                explicit = true;
+            }
+        } else if !t.starts_with('-') || t == "-" {
+            positional.push(i);
+        }
+        i += 1;
+    }
+    let mut iter = positional.into_iter();
+    if !explicit && let Some(first) = iter.next() {
+        out.scripts.push(v(words, first).to_string());
+    }
+    out.files = iter.collect();
+    out
+}
+
+fn sed_is_dangerous(words: &[Word]) -> bool {
+    let args = sed_args(words);
+    args.script_file || args.scripts.iter().any(|s| sed_script_is_dangerous(s))
+}
+
+/// Whether a sed script can run commands (`e`, the `e` flag of `s`) or write or read files by name (`w`, `W`,
+/// `r`, `R`, the `w` flag). Anything the scanner does not understand counts as dangerous.
+pub fn sed_script_is_dangerous(script: &str) -> bool {
+    let c: Vec<char> = script.chars().collect();
+    let mut i = 0;
+    let skip_ws = |i: &mut usize| {
+        while *i < c.len() && (c[*i].is_whitespace() || c[*i] == ';') {
+            *i += 1;
+        }
+    };
+    let read_delimited = |i: &mut usize, d: char| -> bool {
+        while *i < c.len() {
+            if c[*i] == '\\' {
+                *i += 2;
+                continue;
+            }
+            if c[*i] == d {
+                *i += 1;
+                return true;
+            }
+            *i += 1;
+        }
+        false
+    };
+    loop {
+        skip_ws(&mut i);
+        if i >= c.len() {
+            return false;
+        }
+        // Addresses.
+        loop {
+            if i >= c.len() {
+                return false;
+            }
+            match c[i] {
+                '0'..='9' | '$' | ',' | '~' | '+' | '!' | ' ' => i += 1,
+                '/' => {
+                    i += 1;
+                    if !read_delimited(&mut i, '/') {
+                        return true;
+                    }
+                    while i < c.len() && matches!(c[i], 'I' | 'M') {
+                        i += 1;
+                    }
+                }
+                '\\' => {
+                    let Some(&d) = c.get(i + 1) else { return true };
+                    i += 2;
+                    if !read_delimited(&mut i, d) {
+                        return true;
+                    }
+                }
+                _ => break,
+            }
+        }
+        let cmd = c[i];
+        i += 1;
+        match cmd {
+            '{' | '}' | 'p' | 'd' | 'D' | 'n' | 'N' | 'g' | 'G' | 'h' | 'H' | 'x' | '=' | 'z'
+            | 'P' | 'F' => {}
+            's' | 'y' => {
+                let Some(&d) = c.get(i) else { return true };
+                if d == '\\' || d == '\n' {
+                    return true;
+                }
+                i += 1;
+                if !read_delimited(&mut i, d) || !read_delimited(&mut i, d) {
+                    return true;
+                }
+                if cmd == 's' {
+                    while i < c.len() && !matches!(c[i], ';' | '\n' | '}') {
+                        match c[i] {
+                            'e' | 'w' | 'W' => return true,
+                            'g' | 'p' | 'i' | 'I' | 'm' | 'M' | '0'..='9' | ' ' => i += 1,
+                            _ => return true,
+                        }
+                    }
+                }
+            }
+            'a' | 'i' | 'c' => {
+                while i < c.len() && c[i] != '\n' {
+                    if c[i] == '\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            'b' | 't' | 'T' | ':' | 'q' | 'Q' | 'l' | 'L' => {
+                while i < c.len() && !matches!(c[i], ';' | '\n') {
+                    if cmd != ':' && c[i] == '}' {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            _ => return true,
+        }
+    }
+}
+
+/// Files a command reads and writes, as indexes into its words.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileOps {
+    pub reads: Vec<usize>,
+    pub writes: Vec<usize>,
+}
+
+fn operands(words: &[Word]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut after_dashdash = false;
+    for (i, w) in words.iter().enumerate().skip(1) {
+        let t = w.text();
+        if !after_dashdash && t == "--" {
+            after_dashdash = true;
+            continue;
+        }
+        if (after_dashdash || !t.starts_with('-')) && t != "-" {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// The files a recognised file command reads and writes (`cat`, `head`, `cp`, `mv`, `rm`, `tee`, `sed`, ...).
+pub fn file_ops(words: &[Word]) -> FileOps {
+    let program = base_name(v(words, 0));
+    let ops = operands(words);
+    match program {
+        "cat" | "head" | "tail" | "less" | "more" | "wc" | "stat" | "file" | "sort" | "cut"
+        | "diff" | "du" | "ls" | "nl" | "od" | "xxd" | "hexdump" | "strings" | "md5sum"
+        | "sha1sum" | "sha256sum" | "base64" | "tac" | "cmp" | "tree" | "readlink" | "realpath" => {
+            FileOps {
+                reads: ops,
+                writes: Vec::new(),
+            }
+        }
+        "uniq" => FileOps {
+            reads: ops.first().copied().into_iter().collect(),
+            writes: ops.get(1).copied().into_iter().collect(),
+        },
+        "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "jq" | "awk" => {
+            let has_pattern_flag = words.iter().any(|w| {
+                matches!(w.text(), "-e" | "-f" | "--regexp" | "--file")
+                    || w.text().starts_with("--regexp=")
+            });
+            let skip = if has_pattern_flag { 0 } else { 1 };
+            FileOps {
+                reads: ops.into_iter().skip(skip).collect(),
+                writes: Vec::new(),
+            }
+        }
+        "find" => FileOps {
+            reads: words
+                .iter()
+                .enumerate()
+                .skip(1)
+                .take_while(|(_, w)| {
+                    let t = w.text();
+                    !(t.starts_with('-') || t == "(" || t == "!" || t == ")")
+                })
+                .map(|(i, _)| i)
+                .collect(),
+            writes: Vec::new(),
+        },
+        "cp" | "ln" | "install" | "rsync" => {
+            let mut reads = ops.clone();
+            let writes = reads.pop().into_iter().collect();
+            FileOps { reads, writes }
+        }
+        "mv" | "rm" | "rmdir" | "touch" | "mkdir" | "tee" | "truncate" | "shred" | "unlink"
+        | "chmod" | "chown" | "chgrp" => {
+            let skip = usize::from(matches!(program, "chmod" | "chown" | "chgrp"));
+            FileOps {
+                reads: Vec::new(),
+                writes: ops.into_iter().skip(skip).collect(),
+            }
+        }
+        "sed" => {
+            let args = sed_args(words);
+            if args.in_place {
+                FileOps {
+                    reads: Vec::new(),
+                    writes: args.files,
+                }
+            } else {
+                FileOps {
+                    reads: args.files,
+                    writes: Vec::new(),
+                }
+            }
+        }
+        _ => FileOps::default(),
+    }
+}
+
+/// Whether a command is one of the built-in read-only commands (spec/permissions.md §3), with no write or exec flag.
+/// Paths are checked separately.
+pub fn is_read_only(words: &[Word]) -> bool {
+    let program = v(words, 0);
+    match program {
+        "ls" | "cat" | "echo" | "pwd" | "head" | "tail" | "grep" | "rg" | "wc" | "which"
+        | "diff" | "stat" | "du" | "cd" | "cut" | "tr" | "jq" | "printf" | "true" | "false"
+        | ":" | "[[" | "egrep" | "fgrep" => program != "rg" || exec_wrapper(words).is_none(),
+        "find" => exec_wrapper(words).is_none(),
+        "sort" => !words.iter().any(|w| {
+            let t = w.text();
+            t == "-o"
+                || t.starts_with("--output")
+                || t.starts_with("--compress-program")
+                || (t.starts_with('-') && !t.starts_with("--") && t.contains('o'))
+        }),
+        "uniq" => operands(words).len() < 2,
+        "file" => !words
+            .iter()
+            .any(|w| w.text() == "-C" || w.text() == "--compile"),
+        "git" => git_is_read_only(words),
+        _ => false,
+    }
+}
+
+/// Read-only git: `status log diff show branch (listing) rev-parse ls-files blame`, with harmless global options.
+fn git_is_read_only(words: &[Word]) -> bool {
+    let mut i = 1;
+    while i < words.len() {
+        match v(words, i) {
+            "--no-pager" | "-P" | "--no-optional-locks" => i += 1,
+            "-C" => i += 2,
+            _ => break,
+        }
+    }
+    let sub = v(words, i);
+    let rest = &words[(i + 1).min(words.len())..];
+    let bad_flag = rest.iter().any(|w| {
+        let t = w.text();
+        t.starts_with("--output") || t == "--ext-diff" || t.starts_with("--exec")
+    });
+    if bad_flag {
+        return false;
+    }
+    match sub {
+        "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "blame" => true,
+        "branch" => rest.iter().all(|w| {
+            matches!(
+                w.text(),
+                "--list"
+                    | "-l"
+                    | "-a"
+                    | "--all"
+                    | "-r"
+                    | "--remotes"
+                    | "-v"
+                    | "-vv"
+                    | "--verbose"
+                    | "--show-current"
+                    | "--no-color"
+                    | "--color"
+                    | "--merged"
+                    | "--no-merged"
+                    | "--contains"
+            ) || w.text().starts_with("--format")
+                || w.text().starts_with("--sort")
+        }),
+        _ => false,
+    }
+}
+
+/// The directory a `git -C DIR` runs in, as an index into the words.
+pub fn git_dir_args(words: &[Word]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = 1;
+    while i < words.len() {
+        match v(words, i) {
+            "-C" | "--git-dir" | "--work-tree" => {
+                out.push(i + 1);
+                i += 2
+            }
+            t if t.starts_with('-') => i += 1,
+            _ => break,
+        }
+    }
+    out.retain(|i| *i < words.len());
+    out
+}
+
+/// Arguments of a read-only command that name paths to check against the working directories.
+pub fn read_only_paths(words: &[Word]) -> Vec<usize> {
+    match v(words, 0) {
+        "echo" | "printf" | "true" | "false" | ":" | "[[" | "pwd" | "which" | "tr" => Vec::new(),
+        "git" => {
+            let mut out = git_dir_args(words);
+            for (i, w) in words.iter().enumerate().skip(1) {
+                if looks_like_path(w.text()) && !out.contains(&i) {
+                    out.push(i);
+                }
+            }
+            out
+        }
+        _ => {
+            let mut out = file_ops(words).reads;
+            for (i, w) in words.iter().enumerate().skip(1) {
+                let t = w.text();
+                if out.contains(&i) {
+                    continue;
+                }
+                let candidate = t.split_once('=').map(|(_, v)| v).unwrap_or(t);
+                if looks_like_path(candidate) {
+                    out.push(i);
+                }
+            }
+            out
+        }
+    }
+}
+
+/// Whether text looks like a path that may leave the working directory.
+pub fn looks_like_path(text: &str) -> bool {
+    text.starts_with('/')
+        || text.starts_with('~')
+        || text == ".."
+        || text.starts_with("../")
+        || text.contains("/../")
+        || text.ends_with("/..")
+        || text.contains('$')
+}

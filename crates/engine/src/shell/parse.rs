@@ -1,0 +1,352 @@
+//! Parsing with tree-sitter-bash: every simple command of a script, however deeply nested, with its assignments,
+//! words and redirections.
+
+use std::cell::RefCell;
+
+use tree_sitter::{Node, Parser};
+
+use super::word::{Word, eval_word, node_text};
+
+/// A leading `NAME=value` of a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assignment {
+    pub name: String,
+    pub raw: String,
+}
+
+/// What a redirection does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectKind {
+    /// `>`, `>>`, `>|`, `&>`, `&>>`, `>&file`, `<>`: the target is written.
+    Write,
+    /// `<`: the target is read.
+    Read,
+    /// `>&2`, `<&0`, `>&-`: file descriptors are duplicated or closed; no file is touched.
+    Duplicate,
+    /// `<<` and `<<<`: text fed to standard input.
+    Input,
+}
+
+/// One redirection of a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    pub op: String,
+    pub kind: RedirectKind,
+    pub target: Option<Word>,
+}
+
+/// One simple command as written: assignments, words (program first) and redirections.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SimpleCommand {
+    pub assignments: Vec<Assignment>,
+    pub words: Vec<Word>,
+    pub redirects: Vec<Redirect>,
+    /// How deeply nested the command is (0: top level; inside `$(...)`, `(...)`, loops, ...: more).
+    pub depth: u32,
+    /// The command is a builtin keyword form (`export`, `declare`, `local`, `unset`, `[[ ]]`) rather than a program.
+    pub keyword: bool,
+}
+
+/// The simple commands of a script and whether the parse was clean.
+#[derive(Debug, Clone, Default)]
+pub struct ParsedScript {
+    pub commands: Vec<SimpleCommand>,
+    /// Set when tree-sitter reported a syntax error or something the walk does not understand.
+    pub error: Option<String>,
+}
+
+thread_local! {
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// Parses `script` into a tree; `None` when the parser cannot be set up or gives up.
+pub fn parse_tree(script: &str) -> Option<tree_sitter::Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser
+                .set_language(&tree_sitter_bash::LANGUAGE.into())
+                .ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(script, None)
+    })
+}
+
+/// Parses `script` and collects every simple command in it.
+pub fn parse_script(script: &str) -> ParsedScript {
+    let mut out = ParsedScript::default();
+    let Some(tree) = parse_tree(script) else {
+        out.error = Some("the shell parser failed".into());
+        return out;
+    };
+    let root = tree.root_node();
+    if root.has_error() {
+        out.error = Some("the command has a syntax error".into());
+    }
+    let mut walker = Walker {
+        src: script.as_bytes(),
+        out: &mut out,
+    };
+    walker.visit(root, 0);
+    out
+}
+
+struct Walker<'s, 'o> {
+    src: &'s [u8],
+    out: &'o mut ParsedScript,
+}
+
+impl Walker<'_, '_> {
+    fn fail(&mut self, why: &str) {
+        if self.out.error.is_none() {
+            self.out.error = Some(why.to_string());
+        }
+    }
+
+    fn visit_children(&mut self, node: Node<'_>, depth: u32) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            self.visit(child, depth);
+        }
+    }
+
+    fn visit(&mut self, node: Node<'_>, depth: u32) {
+        match node.kind() {
+            "command" => self.command(node, depth, Vec::new()),
+            "redirected_statement" => self.redirected(node, depth),
+            "variable_assignment" => {
+                let cmd = SimpleCommand {
+                    assignments: vec![self.assignment(node)],
+                    depth,
+                    ..SimpleCommand::default()
+                };
+                self.out.commands.push(cmd);
+                self.scan_value(node, depth);
+            }
+            "declaration_command" | "unset_command" => self.keyword_command(node, depth),
+            "test_command" => {
+                self.out.commands.push(SimpleCommand {
+                    words: vec![Word::literal("[[")],
+                    depth,
+                    keyword: true,
+                    ..SimpleCommand::default()
+                });
+                self.visit_children(node, depth + 1);
+            }
+            "command_substitution" | "process_substitution" | "subshell" => {
+                self.visit_children(node, depth + 1)
+            }
+            "ERROR" => {
+                self.fail("the command has a syntax error");
+                self.visit_children(node, depth);
+            }
+            "comment" | "heredoc_start" | "heredoc_end" | "heredoc_content" | "string_content"
+            | "raw_string" | "ansi_c_string" | "word" | "variable_name" | "file_descriptor" => {}
+            "expansion" => {
+                if node_text(node, self.src).contains("@P") {
+                    self.fail("a prompt expansion (${var@P}) can run commands");
+                }
+                self.visit_children(node, depth);
+            }
+            "function_definition"
+            | "if_statement"
+            | "while_statement"
+            | "for_statement"
+            | "c_style_for_statement"
+            | "case_statement"
+            | "case_item"
+            | "do_group"
+            | "else_clause"
+            | "elif_clause"
+            | "compound_statement" => self.visit_children(node, depth + 1),
+            _ => {
+                if node.is_missing() {
+                    self.fail("the command is incomplete");
+                }
+                self.visit_children(node, depth)
+            }
+        }
+    }
+
+    fn assignment(&self, node: Node<'_>) -> Assignment {
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| node_text(n, self.src))
+            .unwrap_or("");
+        // `a[i]=x` names the array `a`.
+        let name = name.split('[').next().unwrap_or(name).to_string();
+        Assignment {
+            name,
+            raw: node_text(node, self.src).to_string(),
+        }
+    }
+
+    fn scan_value(&mut self, node: Node<'_>, depth: u32) {
+        if let Some(value) = node.child_by_field_name("value") {
+            self.visit(value, depth + 1);
+        }
+    }
+
+    fn command(&mut self, node: Node<'_>, depth: u32, redirects: Vec<Redirect>) {
+        let mut cmd = SimpleCommand {
+            depth,
+            redirects,
+            ..SimpleCommand::default()
+        };
+        let mut nested: Vec<Node<'_>> = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "variable_assignment" => {
+                    cmd.assignments.push(self.assignment(child));
+                    if let Some(v) = child.child_by_field_name("value") {
+                        nested.push(v);
+                    }
+                }
+                "command_name" => {
+                    if let Some(inner) = child.named_child(0) {
+                        cmd.words.push(eval_word(inner, self.src));
+                        nested.push(inner);
+                    }
+                }
+                "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
+                    cmd.redirects.push(self.redirect(child));
+                    nested.push(child);
+                }
+                "comment" => {}
+                "subshell" => {
+                    self.fail("a subshell in a command position");
+                    nested.push(child);
+                }
+                _ => {
+                    cmd.words.push(eval_word(child, self.src));
+                    nested.push(child);
+                }
+            }
+        }
+        self.out.commands.push(cmd);
+        for n in nested {
+            self.visit(n, depth + 1);
+        }
+    }
+
+    fn keyword_command(&mut self, node: Node<'_>, depth: u32) {
+        let mut cmd = SimpleCommand {
+            depth,
+            keyword: true,
+            ..SimpleCommand::default()
+        };
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if !child.is_named() {
+                let text = node_text(child, self.src);
+                if cmd.words.is_empty() && !text.trim().is_empty() {
+                    cmd.words.push(Word::literal(text));
+                }
+                continue;
+            }
+            match child.kind() {
+                "variable_assignment" => {
+                    let a = self.assignment(child);
+                    cmd.words.push(Word::literal(&a.raw));
+                    cmd.assignments.push(a);
+                }
+                _ => cmd.words.push(eval_word(child, self.src)),
+            }
+        }
+        self.out.commands.push(cmd);
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "variable_assignment" {
+                self.scan_value(child, depth);
+            } else {
+                self.visit(child, depth + 1);
+            }
+        }
+    }
+
+    fn redirected(&mut self, node: Node<'_>, depth: u32) {
+        let mut redirects = Vec::new();
+        let mut extra: Vec<Node<'_>> = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.children_by_field_name("redirect", &mut cursor) {
+            redirects.push(self.redirect(child));
+            extra.push(child);
+        }
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if matches!(child.kind(), "herestring_redirect" | "heredoc_redirect")
+                && !extra.iter().any(|e| e.id() == child.id())
+            {
+                redirects.push(self.redirect(child));
+                extra.push(child);
+            }
+        }
+        match node.child_by_field_name("body") {
+            Some(body) if body.kind() == "command" => self.command(body, depth, redirects),
+            Some(body) => {
+                // A compound statement with redirections: the redirections belong to no single command.
+                self.out.commands.push(SimpleCommand {
+                    redirects,
+                    depth,
+                    keyword: true,
+                    ..SimpleCommand::default()
+                });
+                self.visit(body, depth);
+            }
+            None => self.out.commands.push(SimpleCommand {
+                redirects,
+                depth,
+                keyword: true,
+                ..SimpleCommand::default()
+            }),
+        }
+        for n in extra {
+            self.visit(n, depth + 1);
+        }
+    }
+
+    fn redirect(&self, node: Node<'_>) -> Redirect {
+        let mut op = String::new();
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if !child.is_named() {
+                let t = node_text(child, self.src);
+                if t.contains('<') || t.contains('>') {
+                    op = t.to_string();
+                    break;
+                }
+            }
+        }
+        let target = match node.kind() {
+            "file_redirect" => node
+                .child_by_field_name("destination")
+                .map(|d| eval_word(d, self.src)),
+            _ => None,
+        };
+        let kind = match node.kind() {
+            "heredoc_redirect" | "herestring_redirect" => RedirectKind::Input,
+            _ => classify_redirect(&op, target.as_ref()),
+        };
+        Redirect { op, kind, target }
+    }
+}
+
+fn classify_redirect(op: &str, target: Option<&Word>) -> RedirectKind {
+    let target_text = target.map(|t| t.text()).unwrap_or("");
+    let is_fd = !target_text.is_empty()
+        && (target_text == "-"
+            || target_text
+                .trim_end_matches('-')
+                .chars()
+                .all(|c| c.is_ascii_digit()));
+    match op {
+        "<" => RedirectKind::Read,
+        "<&" | ">&" | "<&-" | ">&-" if is_fd => RedirectKind::Duplicate,
+        "<&" => RedirectKind::Read,
+        "<<" | "<<-" | "<<<" => RedirectKind::Input,
+        _ => RedirectKind::Write,
+    }
+}

@@ -1,0 +1,597 @@
+//! Hooks with real scripts: exit codes, JSON fields, timeouts, parallel runs, de-duplication, disagreeing hooks,
+//! rewritten input, and how hook answers meet the rules in the tool-call pipeline.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tandem_engine::events::RecordingSink;
+use tandem_engine::exec::{ToolRuntime, run_tool_use};
+use tandem_engine::hooks::{HookDecision, HookSet, parse_hooks, resolve, run_event, tool_fields};
+use tandem_engine::permission::{PermissionContext, RuleSource, evaluate};
+use tandem_engine::registry::{ToolPool, builtin_tools};
+use tandem_engine::testing::ScriptedApprover;
+use tandem_engine::tool::FileStateStore;
+use tandem_protocol::{ApprovalChoice, DecisionBehavior, PermissionMode, ToolOutcome};
+use tokio_util::sync::CancellationToken;
+
+use super::perm_support::Project;
+
+fn script(dir: &Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write script");
+    let mut perms = std::fs::metadata(&path).expect("meta").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&path, perms).expect("chmod");
+    path.display().to_string()
+}
+
+fn hooks(config: Value) -> HookSet {
+    let mut issues = Vec::new();
+    let set = parse_hooks(
+        &config,
+        &RuleSource::Project(PathBuf::from("settings.json")),
+        &mut issues,
+    );
+    assert!(issues.is_empty(), "{issues:?}");
+    set
+}
+
+fn pre(commands: &[(&str, &str)]) -> HookSet {
+    let groups: Vec<Value> = commands
+        .iter()
+        .map(|(matcher, cmd)| json!({"matcher": matcher, "hooks": [{"type": "command", "command": cmd, "timeout": 5}]}))
+        .collect();
+    hooks(json!({ "PreToolUse": groups }))
+}
+
+async fn pre_verdict(
+    ctx: &PermissionContext,
+    tool: &str,
+    input: Value,
+) -> Option<tandem_engine::hooks::HookVerdict> {
+    run_event(
+        ctx,
+        "s1",
+        "PreToolUse",
+        Some(tool),
+        tool_fields(tool, &input, "t1"),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn exit_codes() {
+    let p = Project::new();
+    let allow = script(
+        &p.outside,
+        "allow.sh",
+        r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"fine"}}'"#,
+    );
+    let block = script(&p.outside, "block.sh", "echo 'no curl here' >&2; exit 2");
+    let broken = script(&p.outside, "broken.sh", "echo oops >&2; exit 1");
+    let plain = script(&p.outside, "plain.sh", "echo not json");
+    let base = PermissionContext::new(&p.root, PermissionMode::Default);
+
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("Bash", &allow)])),
+        "Bash",
+        json!({"command": "ls"}),
+    )
+    .await
+    .expect("ran");
+    assert_eq!(v.decision, Some(HookDecision::Allow));
+    assert_eq!(v.reason.as_deref(), Some("fine"));
+
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("Bash", &block)])),
+        "Bash",
+        json!({"command": "curl x"}),
+    )
+    .await
+    .expect("ran");
+    assert_eq!(v.decision, Some(HookDecision::Deny));
+    assert_eq!(v.reason.as_deref(), Some("no curl here"));
+
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("Bash", &broken)])),
+        "Bash",
+        json!({"command": "ls"}),
+    )
+    .await
+    .expect("ran");
+    assert_eq!(v.decision, None);
+    assert!(
+        v.errors[0].contains("exit code 1") && v.errors[0].contains("oops"),
+        "{:?}",
+        v.errors
+    );
+
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("Bash", &plain)])),
+        "Bash",
+        json!({"command": "ls"}),
+    )
+    .await
+    .expect("ran");
+    assert_eq!(v.decision, None);
+    assert!(v.errors.is_empty());
+
+    // Matchers are regular expressions on the tool name.
+    assert!(
+        pre_verdict(
+            &base.with_hooks(pre(&[("Bash|Edit", &block)])),
+            "Read",
+            json!({})
+        )
+        .await
+        .is_none()
+    );
+    assert!(
+        pre_verdict(
+            &base.with_hooks(pre(&[("Bash|Edit", &block)])),
+            "NotebookEdit",
+            json!({})
+        )
+        .await
+        .is_none()
+    );
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("mcp__memory__.*", &block)])),
+        "mcp__memory__store",
+        json!({}),
+    )
+    .await;
+    assert_eq!(v.and_then(|v| v.decision), Some(HookDecision::Deny));
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("*", &block)])),
+        "Anything",
+        json!({}),
+    )
+    .await;
+    assert_eq!(v.and_then(|v| v.decision), Some(HookDecision::Deny));
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("", &block)])),
+        "Anything",
+        json!({}),
+    )
+    .await;
+    assert_eq!(v.and_then(|v| v.decision), Some(HookDecision::Deny));
+}
+
+#[tokio::test]
+async fn stdin_environment_and_json_fields() {
+    let p = Project::new();
+    let dump = p.outside.join("stdin.json");
+    let env = p.outside.join("env.txt");
+    let rec = script(
+        &p.outside,
+        "rec.sh",
+        &format!(
+            "cat > {}; echo \"$CLAUDE_PROJECT_DIR\" > {}",
+            dump.display(),
+            env.display()
+        ),
+    );
+    let ctx = PermissionContext::new(&p.root, PermissionMode::AcceptEdits)
+        .with_hooks(pre(&[("Bash", &rec)]));
+    pre_verdict(&ctx, "Bash", json!({"command": "ls"}))
+        .await
+        .expect("ran");
+    let stdin: Value =
+        serde_json::from_str(&std::fs::read_to_string(&dump).expect("dump")).expect("json");
+    assert_eq!(stdin["hook_event_name"], "PreToolUse");
+    assert_eq!(stdin["tool_name"], "Bash");
+    assert_eq!(stdin["tool_input"]["command"], "ls");
+    assert_eq!(stdin["tool_use_id"], "t1");
+    assert_eq!(stdin["session_id"], "s1");
+    assert_eq!(stdin["permission_mode"], "acceptEdits");
+    assert_eq!(stdin["cwd"], p.root.display().to_string());
+    assert!(stdin.get("transcript_path").is_some());
+    assert_eq!(
+        std::fs::read_to_string(&env).expect("env").trim(),
+        p.root.display().to_string()
+    );
+
+    let legacy_approve = script(
+        &p.outside,
+        "approve.sh",
+        r#"echo '{"decision":"approve","reason":"legacy ok"}'"#,
+    );
+    let legacy_block = script(
+        &p.outside,
+        "lblock.sh",
+        r#"echo '{"decision":"block","reason":"legacy no"}'"#,
+    );
+    let stop = script(
+        &p.outside,
+        "stop.sh",
+        r#"echo '{"continue":false,"stopReason":"enough","systemMessage":"hi user"}'"#,
+    );
+    let ctx1 = script(
+        &p.outside,
+        "c1.sh",
+        r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"first"}}'"#,
+    );
+    let ctx2 = script(
+        &p.outside,
+        "c2.sh",
+        r#"sleep 0.2; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"second"}}'"#,
+    );
+    let base = PermissionContext::new(&p.root, PermissionMode::Default);
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("Bash", &legacy_approve)])),
+        "Bash",
+        json!({}),
+    )
+    .await
+    .expect("ran");
+    assert_eq!(
+        (v.decision, v.reason.as_deref()),
+        (Some(HookDecision::Allow), Some("legacy ok"))
+    );
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("Bash", &legacy_block)])),
+        "Bash",
+        json!({}),
+    )
+    .await
+    .expect("ran");
+    assert_eq!(
+        (v.decision, v.reason.as_deref()),
+        (Some(HookDecision::Deny), Some("legacy no"))
+    );
+    let v = pre_verdict(&base.with_hooks(pre(&[("Bash", &stop)])), "Bash", json!({}))
+        .await
+        .expect("ran");
+    assert_eq!(v.stop.as_deref(), Some("enough"));
+    assert_eq!(v.system_messages, vec!["hi user".to_string()]);
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("Bash", &ctx2), ("Bash", &ctx1)])),
+        "Bash",
+        json!({}),
+    )
+    .await
+    .expect("ran");
+    assert_eq!(
+        v.additional_context,
+        vec!["second".to_string(), "first".to_string()]
+    );
+}
+
+#[tokio::test]
+async fn timeouts_parallel_runs_and_deduplication() {
+    let p = Project::new();
+    let slow = script(&p.outside, "slow.sh", "sleep 5");
+    let counter = p.outside.join("count");
+    let count = script(
+        &p.outside,
+        "count.sh",
+        &format!("echo x >> {}; sleep 1", counter.display()),
+    );
+    let count2 = script(
+        &p.outside,
+        "count2.sh",
+        &format!("echo y >> {}; sleep 1", counter.display()),
+    );
+    let set = hooks(json!({"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": slow, "timeout": 1}]}
+    ]}));
+    let ctx = PermissionContext::new(&p.root, PermissionMode::Default).with_hooks(set);
+    let started = Instant::now();
+    let v = pre_verdict(&ctx, "Bash", json!({})).await.expect("ran");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(v.decision, None, "a timed-out hook is a non-blocking error");
+    assert!(v.errors[0].contains("timed out"), "{:?}", v.errors);
+
+    let set = hooks(json!({"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": count}, {"type": "command", "command": count2}]},
+        {"matcher": "*", "hooks": [{"type": "command", "command": count}]}
+    ]}));
+    let ctx = PermissionContext::new(&p.root, PermissionMode::Default).with_hooks(set);
+    let started = Instant::now();
+    pre_verdict(&ctx, "Bash", json!({})).await.expect("ran");
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_millis(1900),
+        "hooks run in parallel: {took:?}"
+    );
+    let lines = std::fs::read_to_string(&counter).expect("count");
+    assert_eq!(
+        lines.lines().count(),
+        2,
+        "identical commands run once: {lines:?}"
+    );
+}
+
+#[tokio::test]
+async fn disagreeing_hooks_and_rules() {
+    let p = Project::new();
+    let allow = script(
+        &p.outside,
+        "allow.sh",
+        r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'"#,
+    );
+    let ask = script(
+        &p.outside,
+        "ask.sh",
+        r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"look"}}'"#,
+    );
+    let deny = script(
+        &p.outside,
+        "deny.sh",
+        r#"echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"nope"}}'"#,
+    );
+    let base = PermissionContext::new(&p.root, PermissionMode::Default);
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("Bash", &allow), ("Bash", &deny)])),
+        "Bash",
+        json!({}),
+    )
+    .await
+    .expect("ran");
+    assert_eq!(
+        (v.decision, v.reason.as_deref()),
+        (Some(HookDecision::Deny), Some("nope"))
+    );
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("Bash", &allow), ("Bash", &ask)])),
+        "Bash",
+        json!({}),
+    )
+    .await
+    .expect("ran");
+    assert_eq!(v.decision, Some(HookDecision::Ask));
+
+    // How a hook answer meets the rules.
+    type Row<'a> = (
+        &'a str,
+        &'a [(&'a str, &'a str)],
+        &'a str,
+        &'a str,
+        DecisionBehavior,
+    );
+    let cases: &[Row<'_>] = &[
+        (
+            &allow,
+            &[("deny", "Bash(curl *)")],
+            "default",
+            "curl x",
+            DecisionBehavior::Deny,
+        ),
+        (
+            &allow,
+            &[("ask", "Bash(curl *)")],
+            "default",
+            "curl x",
+            DecisionBehavior::Ask,
+        ),
+        (&allow, &[], "default", "curl x", DecisionBehavior::Allow),
+        (&allow, &[], "dontAsk", "curl x", DecisionBehavior::Allow),
+        (&allow, &[], "default", "rm -rf /", DecisionBehavior::Ask),
+        (
+            &ask,
+            &[("deny", "Bash(curl *)")],
+            "default",
+            "curl x",
+            DecisionBehavior::Deny,
+        ),
+        (
+            &ask,
+            &[("allow", "Bash(curl *)")],
+            "bypassPermissions",
+            "curl x",
+            DecisionBehavior::Ask,
+        ),
+        (&ask, &[], "dontAsk", "ls", DecisionBehavior::Deny),
+        (
+            &deny,
+            &[("allow", "Bash(curl *)")],
+            "bypassPermissions",
+            "curl x",
+            DecisionBehavior::Deny,
+        ),
+        (&deny, &[], "default", "ls", DecisionBehavior::Deny),
+    ];
+    for (hook, rules, m, command, expected) in cases {
+        let ctx = p
+            .ctx(rules, super::perm_support::mode(m))
+            .with_hooks(pre(&[("Bash", hook)]));
+        let input = json!({"command": command});
+        let verdict = pre_verdict(&ctx, "Bash", input.clone()).await;
+        let subject = tandem_engine::permission::PermissionSubject::Shell {
+            command: command.to_string(),
+        };
+        let eval = evaluate(
+            &ctx,
+            &tandem_engine::permission::CallView {
+                tool_name: "Bash",
+                input: &input,
+                subject: &subject,
+                read_only: false,
+            },
+        );
+        let out = resolve(verdict.as_ref(), eval, ctx.mode);
+        assert_eq!(
+            out.decision.decision, *expected,
+            "{hook} {rules:?} {m} {command}: {}",
+            out.decision.reason
+        );
+    }
+}
+
+fn runtime(ctx: PermissionContext, approver: ScriptedApprover) -> (ToolRuntime, RecordingSink) {
+    let sink = RecordingSink::default();
+    let rt = ToolRuntime {
+        session_id: "s1".into(),
+        cwd: ctx.cwd.clone(),
+        pool: ToolPool::assemble(&builtin_tools(), &[], |_| false),
+        permissions: Arc::new(RwLock::new(Arc::new(ctx))),
+        approver: Arc::new(approver),
+        events: Arc::new(sink.clone()),
+        file_state: Arc::new(FileStateStore::default()),
+    };
+    (rt, sink)
+}
+
+#[tokio::test]
+async fn pipeline_rechecks_rewritten_input_and_runs_post_hooks() {
+    let p = Project::new();
+    std::fs::write(p.outside.join("secret.txt"), "secret").expect("write");
+    let rewrite = script(
+        &p.outside,
+        "rewrite.sh",
+        &format!(
+            r#"echo '{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{{"file_path":"{}"}}}}}}'"#,
+            p.outside.join("secret.txt").display()
+        ),
+    );
+    let post = script(
+        &p.outside,
+        "post.sh",
+        r#"echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"checked by post hook"}}'"#,
+    );
+    let set = hooks(json!({
+        "PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": rewrite}]}],
+        "PostToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": post}]}]
+    }));
+    // The rewritten path is outside the project: the hook's allow stands only if no rule stops it; here nothing
+    // does, so it runs and the post hook's context reaches the model.
+    let ctx = PermissionContext::new(&p.root, PermissionMode::Default).with_hooks(set.clone());
+    let approver = ScriptedApprover::new([], ApprovalChoice::Deny);
+    let (rt, _) = runtime(ctx, approver.clone());
+    let out = run_tool_use(
+        &rt,
+        "t1",
+        "Read",
+        &json!({"file_path": p.path("README.md")}),
+        &CancellationToken::new(),
+    )
+    .await;
+    assert_eq!(out.outcome, ToolOutcome::Success);
+    let text = format!("{:?}", out.block);
+    assert!(
+        text.contains("secret") && text.contains("checked by post hook"),
+        "{text}"
+    );
+
+    // With a deny rule on the rewritten path, the rewritten input is refused.
+    let deny = format!("Read(/{}/**)", p.outside.display());
+    let ctx = p
+        .ctx(&[("deny", deny.as_str())], PermissionMode::Default)
+        .with_hooks(set);
+    let (rt, _) = runtime(ctx, approver.clone());
+    let out = run_tool_use(
+        &rt,
+        "t2",
+        "Read",
+        &json!({"file_path": p.path("README.md")}),
+        &CancellationToken::new(),
+    )
+    .await;
+    assert_eq!(out.outcome, ToolOutcome::Denied, "{:?}", out.block);
+    assert!(approver.asked().is_empty());
+}
+
+#[tokio::test]
+async fn pipeline_permission_request_hook_and_allow_always() {
+    let p = Project::new();
+    std::fs::write(p.outside.join("notes.txt"), "notes").expect("write");
+    let outside_file = p.outside.join("notes.txt").display().to_string();
+    // No hook: the person is asked, with the rule "don't ask again" would save and where.
+    std::process::Command::new("git")
+        .arg("init")
+        .arg("-q")
+        .arg(&p.root)
+        .status()
+        .expect("git init");
+    std::fs::create_dir_all(p.root.join(".claude")).expect("mkdir");
+    std::fs::write(
+        p.root.join(".claude/settings.local.json"),
+        r#"{"model": "keep-me", "permissions": {"deny": ["Bash(rm *)"]}}"#,
+    )
+    .expect("write");
+    let approver = ScriptedApprover::new([ApprovalChoice::AllowAlways], ApprovalChoice::Deny);
+    let ctx = p.ctx(&[], PermissionMode::Default);
+    let (rt, _) = runtime(ctx, approver.clone());
+    let out = run_tool_use(
+        &rt,
+        "t1",
+        "Read",
+        &json!({"file_path": outside_file}),
+        &CancellationToken::new(),
+    )
+    .await;
+    assert_eq!(out.outcome, ToolOutcome::Success);
+    let asked = approver.asked();
+    let suggestion = asked[0].suggestion.clone().expect("a suggestion");
+    assert_eq!(
+        suggestion.rules,
+        vec![format!("Read(/{}/**)", p.outside.display())]
+    );
+    assert_eq!(
+        suggestion.destination,
+        p.root
+            .join(".claude/settings.local.json")
+            .display()
+            .to_string()
+    );
+    let saved: Value = serde_json::from_str(
+        &std::fs::read_to_string(p.root.join(".claude/settings.local.json")).expect("read"),
+    )
+    .expect("json");
+    assert_eq!(saved["model"], "keep-me");
+    assert_eq!(saved["permissions"]["deny"][0], "Bash(rm *)");
+    assert_eq!(
+        saved["permissions"]["allow"][0],
+        suggestion.rules[0].as_str()
+    );
+    // The grant applies at once: the second read is not asked.
+    let out = run_tool_use(
+        &rt,
+        "t2",
+        "Read",
+        &json!({"file_path": outside_file}),
+        &CancellationToken::new(),
+    )
+    .await;
+    assert_eq!(out.outcome, ToolOutcome::Success);
+    assert_eq!(approver.asked().len(), 1);
+
+    // A PermissionRequest hook answers instead of the dialog.
+    let yes = script(
+        &p.outside,
+        "yes.sh",
+        r#"echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}'"#,
+    );
+    let no = script(
+        &p.outside,
+        "no.sh",
+        r#"echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"not today"}}}'"#,
+    );
+    for (cmd, expected) in [(&yes, ToolOutcome::Success), (&no, ToolOutcome::Denied)] {
+        let set = hooks(
+            json!({"PermissionRequest": [{"matcher": "Read", "hooks": [{"type": "command", "command": cmd}]}]}),
+        );
+        let approver = ScriptedApprover::new([], ApprovalChoice::Deny);
+        let (rt, _) = runtime(
+            PermissionContext::new(&p.root, PermissionMode::Default).with_hooks(set),
+            approver.clone(),
+        );
+        let out = run_tool_use(
+            &rt,
+            "t3",
+            "Read",
+            &json!({"file_path": outside_file}),
+            &CancellationToken::new(),
+        )
+        .await;
+        assert_eq!(out.outcome, expected, "{:?}", out.block);
+        assert!(approver.asked().is_empty());
+    }
+}

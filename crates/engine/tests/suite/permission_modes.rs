@@ -1,0 +1,183 @@
+//! Modes beyond the tables: plan mode's memory of the previous mode, bypass availability, background agents that
+//! cannot ask, auto mode's classifier in the pipeline, bare-name denies hiding tools, and shell classification.
+
+use std::sync::{Arc, RwLock};
+
+use futures::future::BoxFuture;
+use serde_json::json;
+use tandem_engine::events::RecordingSink;
+use tandem_engine::exec::{ToolRuntime, run_tool_use};
+use tandem_engine::permission::{
+    AutoClassifier, ClassifierHandle, ClassifierRequest, ClassifierVerdict, PermissionContext,
+    parse_verdict,
+};
+use tandem_engine::registry::{ToolPool, builtin_tools};
+use tandem_engine::shell::summary;
+use tandem_engine::testing::ScriptedApprover;
+use tandem_engine::tool::FileStateStore;
+use tandem_protocol::{
+    ApprovalChoice, DecisionBehavior, PermissionMode, SessionEvent, ToolOutcome,
+};
+use tokio_util::sync::CancellationToken;
+
+use super::perm_support::{Project, bash, check};
+
+#[test]
+fn plan_mode_remembers_the_mode_before_it() {
+    let p = Project::new();
+    let ctx = p.ctx(&[], PermissionMode::AcceptEdits);
+    let plan = ctx.with_mode(PermissionMode::Plan);
+    assert_eq!(plan.pre_plan_mode, Some(PermissionMode::AcceptEdits));
+    assert_eq!(
+        plan.with_mode(PermissionMode::Plan).pre_plan_mode,
+        Some(PermissionMode::AcceptEdits)
+    );
+    let back = plan.with_mode(plan.pre_plan_mode.unwrap_or_default());
+    assert_eq!(back.mode, PermissionMode::AcceptEdits);
+    assert_eq!(back.pre_plan_mode, None);
+    // The old context is unchanged: a change makes a new one.
+    assert_eq!(ctx.mode, PermissionMode::AcceptEdits);
+}
+
+#[test]
+fn background_agents_turn_asks_into_denies() {
+    let p = Project::new();
+    let ctx = p
+        .ctx(&[("allow", "Bash(npm test *)")], PermissionMode::Default)
+        .avoiding_prompts();
+    assert_eq!(bash(&ctx, "npm test").decision, DecisionBehavior::Allow);
+    assert_eq!(bash(&ctx, "ls").decision, DecisionBehavior::Allow);
+    let a = bash(&ctx, "curl x");
+    assert_eq!(a.decision, DecisionBehavior::Deny);
+    assert!(a.reason.contains("background"), "{}", a.reason);
+    assert_eq!(bash(&ctx, "rm -rf /").decision, DecisionBehavior::Deny);
+    // Bubble mode asks (the parent's dialog answers), like default.
+    let ctx = p.ctx(&[], PermissionMode::Bubble);
+    assert_eq!(bash(&ctx, "curl x").decision, DecisionBehavior::Ask);
+    let ctx = p.ctx(&[], PermissionMode::Auto);
+    assert_eq!(bash(&ctx, "curl x").decision, DecisionBehavior::Ask);
+}
+
+#[test]
+fn every_decision_names_what_decided() {
+    let p = Project::new();
+    let ctx = p.ctx(&[("deny", "Bash(rm *)")], PermissionMode::DontAsk);
+    let a = bash(&ctx, "rm x");
+    assert_eq!(
+        (a.rule.as_deref(), a.decision),
+        (Some("Bash(rm *)"), DecisionBehavior::Deny)
+    );
+    assert!(
+        a.reason.contains("Bash(rm *)") && a.reason.contains("settings.json"),
+        "{}",
+        a.reason
+    );
+    let a = bash(&ctx, "curl x");
+    assert!(a.reason.contains("dontAsk"), "{}", a.reason);
+    let ctx = p.ctx(&[], PermissionMode::BypassPermissions);
+    assert!(bash(&ctx, "curl x").reason.contains("bypassPermissions"));
+    assert!(
+        bash(&ctx, "echo x > .git/config")
+            .reason
+            .contains("protected")
+    );
+    let a = check(
+        &ctx,
+        "Edit",
+        json!({"file_path": p.path("a.txt"), "old_string": "a", "new_string": "b"}),
+    );
+    assert!(a.reason.contains("bypassPermissions"), "{}", a.reason);
+}
+
+#[test]
+fn bare_name_denies_hide_tools() {
+    let p = Project::new();
+    let ctx = p.ctx(
+        &[("deny", "Read"), ("deny", "mcp__x"), ("deny", "Bash(rm *)")],
+        PermissionMode::Default,
+    );
+    let pool = ToolPool::assemble(&builtin_tools(), &[], |name| ctx.rules.hides(name));
+    assert!(pool.find("Read").is_none());
+    assert!(ctx.rules.hides("mcp__x__y"));
+    assert!(!ctx.rules.hides("Bash"), "a scoped deny keeps the tool");
+    let ctx = p.ctx(&[("deny", "*")], PermissionMode::Default);
+    assert!(ctx.rules.hides("Bash") && ctx.rules.hides("mcp__a__b"));
+}
+
+#[test]
+fn shell_classification_for_the_transcript() {
+    assert!(summary("ls -la && cat README.md | grep x").read_only);
+    assert!(summary("find . -name x | wc -l").has_search);
+    assert!(!summary("echo hi > out.txt").read_only);
+    assert!(summary("echo hi > /dev/null").read_only);
+    assert!(!summary("npm test").read_only);
+    assert!(!summary("find . -delete").read_only);
+    assert!(!summary("cat $(rm x)").read_only);
+    assert!(!summary("eval ls").read_only);
+    assert!(!summary("").read_only);
+}
+
+struct Fixed(bool);
+
+impl AutoClassifier for Fixed {
+    fn classify(&self, request: ClassifierRequest) -> BoxFuture<'_, ClassifierVerdict> {
+        let safe = self.0;
+        Box::pin(async move {
+            ClassifierVerdict {
+                safe,
+                reason: format!("judged {}", request.tool),
+            }
+        })
+    }
+}
+
+#[tokio::test]
+async fn auto_mode_consults_the_classifier() {
+    let p = Project::new();
+    std::fs::write(p.outside.join("x.txt"), "x").expect("write");
+    let outside = p.outside.join("x.txt").display().to_string();
+    for (safe, expected, asked) in [
+        (true, ToolOutcome::Success, 0),
+        (false, ToolOutcome::Denied, 1),
+    ] {
+        let ctx = PermissionContext::new(&p.root, PermissionMode::Auto)
+            .with_classifier(ClassifierHandle(Arc::new(Fixed(safe))));
+        let approver = ScriptedApprover::new([], ApprovalChoice::Deny);
+        let sink = RecordingSink::default();
+        let rt = ToolRuntime {
+            session_id: "s".into(),
+            cwd: p.root.clone(),
+            pool: ToolPool::assemble(&builtin_tools(), &[], |_| false),
+            permissions: Arc::new(RwLock::new(Arc::new(ctx))),
+            approver: Arc::new(approver.clone()),
+            events: Arc::new(sink.clone()),
+            file_state: Arc::new(FileStateStore::default()),
+        };
+        let out = run_tool_use(
+            &rt,
+            "t",
+            "Read",
+            &json!({"file_path": outside}),
+            &CancellationToken::new(),
+        )
+        .await;
+        assert_eq!(out.outcome, expected);
+        assert_eq!(approver.asked().len(), asked);
+        let reason = sink
+            .events()
+            .into_iter()
+            .find_map(|e| match e {
+                SessionEvent::ToolCallDecision { decision, .. } => Some(decision),
+                _ => None,
+            })
+            .expect("a decision event");
+        assert!(reason.reason.contains("judged Read"), "{}", reason.reason);
+        assert_eq!(reason.source.as_deref(), Some("classifier"));
+    }
+    assert!(parse_verdict("SAFE: only lists files").safe);
+    assert_eq!(
+        parse_verdict("ASK: sends data out").reason,
+        "sends data out"
+    );
+    assert!(!parse_verdict("maybe").safe);
+}

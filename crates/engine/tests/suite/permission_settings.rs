@@ -1,0 +1,463 @@
+//! Settings sources, merging, trust, broken files, `permissions list`, and "don't ask again" round trips.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use tandem_engine::permission::cli::{CheckOptions, check, list};
+use tandem_engine::permission::{
+    CliSettings, ContextOptions, PermissionContext, PermissionLoader, SettingsPaths, TrustStore,
+    load_settings, save_allow_rules,
+};
+use tandem_protocol::{DecisionBehavior, PermissionMode};
+
+use super::perm_support::Project;
+
+fn write(path: &Path, value: &Value) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, serde_json::to_string_pretty(value).expect("json")).expect("write");
+}
+
+struct Sources {
+    p: Project,
+    managed: std::path::PathBuf,
+}
+
+impl Sources {
+    fn new() -> Self {
+        let p = Project::new();
+        let managed = p.outside.join("managed-settings.json");
+        Self { p, managed }
+    }
+    fn user(&self, v: Value) {
+        write(&self.p.home.join(".claude/settings.json"), &v);
+    }
+    fn project(&self, v: Value) {
+        write(&self.p.root.join(".claude/settings.json"), &v);
+    }
+    fn local(&self, v: Value) {
+        write(&self.p.root.join(".claude/settings.local.json"), &v);
+    }
+    fn policy(&self, v: Value) {
+        write(&self.managed, &v);
+    }
+    fn opts(&self) -> CheckOptions {
+        CheckOptions {
+            cwd: Some(self.p.root.clone()),
+            home: Some(self.p.home.clone()),
+            managed_settings: Some(self.managed.clone()),
+            ..CheckOptions::default()
+        }
+    }
+    fn bash(&self, command: &str) -> tandem_engine::permission::cli::CheckAnswer {
+        check(&CheckOptions {
+            tool: "Bash".into(),
+            input: json!({ "command": command }),
+            ..self.opts()
+        })
+    }
+}
+
+#[test]
+fn every_source_contributes_and_deny_wins_across_sources() {
+    let s = Sources::new();
+    s.user(json!({"permissions": {"allow": ["Bash(npm test *)", "Bash(aws *)"]}}));
+    s.project(json!({"permissions": {"deny": ["Bash(aws *)"], "allow": ["Bash(make *)"]}}));
+    s.local(json!({"permissions": {"ask": ["Bash(make deploy *)"], "allow": ["Bash(cargo *)"]}}));
+    s.policy(json!({"permissions": {"deny": ["Bash(curl *)"]}}));
+    let flag = s.p.outside.join("flag.json");
+    write(&flag, &json!({"permissions": {"allow": ["Bash(just *)"]}}));
+
+    assert_eq!(s.bash("npm test").decision, DecisionBehavior::Allow);
+    let a = s.bash("aws s3 ls");
+    assert_eq!(a.decision, DecisionBehavior::Deny);
+    assert_eq!(
+        a.source.as_deref(),
+        Some(
+            s.p.root
+                .join(".claude/settings.json")
+                .display()
+                .to_string()
+                .as_str()
+        )
+    );
+    assert_eq!(s.bash("make build").decision, DecisionBehavior::Allow);
+    assert_eq!(s.bash("make deploy prod").decision, DecisionBehavior::Ask);
+    assert_eq!(s.bash("cargo build").decision, DecisionBehavior::Allow);
+    let a = s.bash("curl x");
+    assert_eq!(a.decision, DecisionBehavior::Deny);
+    assert_eq!(
+        a.source.as_deref(),
+        Some(s.managed.display().to_string().as_str())
+    );
+    assert_eq!(s.bash("just x").decision, DecisionBehavior::Ask);
+    let a = check(&CheckOptions {
+        tool: "Bash".into(),
+        input: json!({"command": "just x"}),
+        settings_files: vec![flag.clone()],
+        ..s.opts()
+    });
+    assert_eq!(a.decision, DecisionBehavior::Allow);
+    assert_eq!(
+        a.source.as_deref(),
+        Some(flag.display().to_string().as_str())
+    );
+
+    let listed = list(&s.opts()).expect("list");
+    let texts: Vec<(&str, &str)> = listed
+        .rules
+        .iter()
+        .map(|r| (r.behavior, r.rule.as_str()))
+        .collect();
+    assert!(texts.contains(&("deny", "Bash(curl *)")));
+    assert!(texts.contains(&("ask", "Bash(make deploy *)")));
+    assert!(texts.contains(&("allow", "Bash(npm test *)")));
+    let kinds: Vec<&str> = listed.rules.iter().map(|r| r.kind).collect();
+    for k in [
+        "policySettings",
+        "projectSettings",
+        "localSettings",
+        "userSettings",
+    ] {
+        assert!(kinds.contains(&k), "{kinds:?}");
+    }
+}
+
+#[test]
+fn duplicates_merge_and_scalars_follow_priority() {
+    let s = Sources::new();
+    s.user(json!({"permissions": {"allow": ["Bash(ls *)"], "defaultMode": "acceptEdits"}}));
+    s.project(json!({"permissions": {"allow": ["Bash(ls *)"], "defaultMode": "plan"}}));
+    let listed = list(&s.opts()).expect("list");
+    assert_eq!(
+        listed
+            .rules
+            .iter()
+            .filter(|r| r.rule == "Bash(ls *)")
+            .count(),
+        1
+    );
+    assert_eq!(listed.mode, PermissionMode::Plan);
+    s.local(json!({"permissions": {"defaultMode": "bypassPermissions"}}));
+    let listed = list(&s.opts()).expect("list");
+    assert_eq!(
+        listed.mode,
+        PermissionMode::Plan,
+        "bypass from local settings is ignored"
+    );
+    assert!(
+        listed
+            .invalid
+            .iter()
+            .any(|i| i.message.contains("bypassPermissions"))
+    );
+    s.policy(json!({"permissions": {"defaultMode": "dontAsk"}}));
+    assert_eq!(list(&s.opts()).expect("list").mode, PermissionMode::DontAsk);
+    s.policy(json!({"disableBypassPermissionsMode": "disable"}));
+    let a = check(&CheckOptions {
+        tool: "Bash".into(),
+        input: json!({"command": "curl x"}),
+        mode: Some(PermissionMode::BypassPermissions),
+        ..s.opts()
+    });
+    assert_eq!(
+        a.decision,
+        DecisionBehavior::Ask,
+        "bypass is unavailable: {}",
+        a.reason
+    );
+    s.policy(json!({}));
+    let a = check(&CheckOptions {
+        tool: "Bash".into(),
+        input: json!({"command": "curl x"}),
+        mode: Some(PermissionMode::BypassPermissions),
+        ..s.opts()
+    });
+    assert_eq!(a.decision, DecisionBehavior::Allow, "{}", a.reason);
+}
+
+#[test]
+fn broken_files_and_invalid_rules_are_reported_and_the_rest_applies() {
+    let s = Sources::new();
+    write(
+        &s.p.home.join(".claude/settings.json"),
+        &json!({"permissions": {"allow": ["Bash(ls *)"]}}),
+    );
+    std::fs::create_dir_all(s.p.root.join(".claude")).expect("mkdir");
+    std::fs::write(s.p.root.join(".claude/settings.json"), "{ not json").expect("write");
+    s.local(json!({"permissions": {
+        "allow": ["*", "mcp__*", "Bash(npm test", "Agent(model:opus)", "Bash(command:rm *)", "Frobnicate", 42, "WebFetch(example.com)"],
+        "deny": ["Agent(model:opus)", "Read(file_path:x)"],
+        "defaultMode": "sideways"
+    }, "hooks": {"NotAnEvent": [], "PreToolUse": [{"matcher": "(", "hooks": [{"type": "command", "command": "x"}]}]}}));
+    let listed = list(&s.opts()).expect("list");
+    let local =
+        s.p.root
+            .join(".claude/settings.local.json")
+            .display()
+            .to_string();
+    let project = s.p.root.join(".claude/settings.json").display().to_string();
+    assert!(
+        listed
+            .invalid
+            .iter()
+            .any(|i| i.file == project && i.message.contains("not valid JSON")),
+        "{:#?}",
+        listed.invalid
+    );
+    for bad in [
+        "allow: *",
+        "allow: mcp__*",
+        "allow: Bash(npm test",
+        "allow: Agent(model:opus)",
+        "allow: Bash(command:rm *)",
+        "allow: Frobnicate",
+        "allow: WebFetch(example.com)",
+        "deny: Read(file_path:x)",
+    ] {
+        assert!(
+            listed
+                .invalid
+                .iter()
+                .any(|i| i.file == local && i.rule.as_deref() == Some(bad)),
+            "{bad} not reported: {:#?}",
+            listed.invalid
+        );
+    }
+    assert!(
+        listed
+            .invalid
+            .iter()
+            .any(|i| i.rule.as_deref() == Some("allow: 42"))
+    );
+    assert!(
+        listed
+            .invalid
+            .iter()
+            .any(|i| i.message.contains("sideways"))
+    );
+    assert!(
+        listed
+            .invalid
+            .iter()
+            .any(|i| i.message.contains("NotAnEvent"))
+    );
+    assert!(listed.invalid.iter().any(|i| i.message.contains("matcher")));
+    // The valid rules of every file still apply.
+    assert_eq!(s.bash("ls").decision, DecisionBehavior::Allow);
+    assert!(
+        listed
+            .rules
+            .iter()
+            .any(|r| r.rule == "Agent(model:opus)" && r.behavior == "deny")
+    );
+    // An unanchored allow glob approves nothing.
+    let a = check(&CheckOptions {
+        tool: "mcp__x__y".into(),
+        input: json!({}),
+        ..s.opts()
+    });
+    assert_eq!(a.decision, DecisionBehavior::Ask);
+}
+
+#[test]
+fn untrusted_folders_keep_deny_and_ask_but_not_allow_dirs_or_hooks() {
+    let s = Sources::new();
+    s.project(json!({
+        "permissions": {"allow": ["Bash(curl *)"], "deny": ["Bash(rm *)"], "ask": ["Bash(git push *)"],
+                        "additionalDirectories": [s.p.outside.display().to_string()], "defaultMode": "acceptEdits"},
+        "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}
+    }));
+    s.user(json!({"permissions": {"allow": ["Bash(make *)"]}}));
+    let trust = TrustStore::at(s.p.outside.join("trust.json"));
+    let loader = PermissionLoader {
+        paths: SettingsPaths {
+            managed: None,
+            ..SettingsPaths::standard(&s.p.root, Some(&s.p.home))
+        },
+        cli: CliSettings::default(),
+        project_root: s.p.root.clone(),
+        home: Some(s.p.home.clone()),
+        trust: Some(trust.clone()),
+    };
+    let ctx = loader.load(None, &[]);
+    assert!(!ctx.trusted);
+    assert_eq!(ctx.mode, PermissionMode::Default);
+    assert_eq!(ctx.working_dirs.len(), 1);
+    assert!(ctx.hooks.is_empty());
+    let b = |ctx: &PermissionContext, c: &str| super::perm_support::bash(ctx, c).decision;
+    assert_eq!(b(&ctx, "curl x"), DecisionBehavior::Ask);
+    assert_eq!(b(&ctx, "rm x"), DecisionBehavior::Deny);
+    assert_eq!(b(&ctx, "git push x"), DecisionBehavior::Ask);
+    assert_eq!(b(&ctx, "make x"), DecisionBehavior::Allow);
+    assert!(ctx.issues.iter().any(|i| i.message.contains("trusted")));
+
+    trust.trust(&s.p.root).expect("trust");
+    assert!(trust.is_trusted(&s.p.root.join("src")));
+    let ctx = loader.load(None, &[]);
+    assert!(ctx.trusted);
+    assert_eq!(ctx.mode, PermissionMode::AcceptEdits);
+    assert_eq!(ctx.working_dirs.len(), 2);
+    assert!(!ctx.hooks.is_empty());
+    assert_eq!(b(&ctx, "curl x"), DecisionBehavior::Allow);
+}
+
+#[test]
+fn hooks_switches_and_reload_keeps_the_snapshot() {
+    let s = Sources::new();
+    let hook = json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "echo user"}]}]});
+    s.user(json!({"hooks": hook}));
+    s.policy(json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo managed"}]}]}}));
+    let mut paths = SettingsPaths::standard(&s.p.root, Some(&s.p.home));
+    paths.managed = Some(s.managed.clone());
+    let loaded = load_settings(&paths, &CliSettings::default(), &s.p.root, Some(&s.p.home));
+    let ctx = PermissionContext::from_settings(
+        &loaded,
+        ContextOptions {
+            project_root: s.p.root.clone(),
+            home: Some(s.p.home.clone()),
+            trusted: true,
+            ..ContextOptions::default()
+        },
+    );
+    assert_eq!(ctx.hooks.commands_for("PreToolUse", Some("Bash")).len(), 2);
+    s.policy(json!({"allowManagedHooksOnly": true, "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo managed"}]}]}}));
+    let loaded = load_settings(&paths, &CliSettings::default(), &s.p.root, Some(&s.p.home));
+    let ctx = PermissionContext::from_settings(
+        &loaded,
+        ContextOptions {
+            project_root: s.p.root.clone(),
+            trusted: true,
+            ..ContextOptions::default()
+        },
+    );
+    assert_eq!(ctx.hooks.commands_for("PreToolUse", Some("Bash")).len(), 1);
+    s.user(json!({"disableAllHooks": true, "hooks": hook}));
+    let loaded = load_settings(&paths, &CliSettings::default(), &s.p.root, Some(&s.p.home));
+    let ctx = PermissionContext::from_settings(
+        &loaded,
+        ContextOptions {
+            project_root: s.p.root.clone(),
+            trusted: true,
+            ..ContextOptions::default()
+        },
+    );
+    assert!(ctx.hooks.is_empty());
+
+    // A reload picks up new rules at once but keeps the hook snapshot until the change is reviewed.
+    s.policy(json!({}));
+    s.user(json!({"hooks": hook}));
+    let loader = PermissionLoader {
+        paths: paths.clone(),
+        cli: CliSettings::default(),
+        project_root: s.p.root.clone(),
+        home: Some(s.p.home.clone()),
+        trust: None,
+    };
+    let ctx = loader
+        .load(None, &["Bash(make *)".to_string()])
+        .with_mode(PermissionMode::AcceptEdits);
+    s.user(json!({"permissions": {"deny": ["Bash(make *)"]}, "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo changed"}]}]}}));
+    let reloaded = loader.reload(&ctx);
+    assert_eq!(reloaded.context.mode, PermissionMode::AcceptEdits);
+    assert_eq!(
+        super::perm_support::bash(&reloaded.context, "make x").decision,
+        DecisionBehavior::Deny
+    );
+    assert_eq!(
+        reloaded
+            .context
+            .hooks
+            .commands_for("PreToolUse", Some("Bash"))[0]
+            .command,
+        "echo user"
+    );
+    let pending = reloaded.changed_hooks.expect("changed hooks");
+    assert_eq!(
+        pending.commands_for("PreToolUse", Some("Bash"))[0].command,
+        "echo changed"
+    );
+}
+
+#[test]
+fn dont_ask_again_round_trips() {
+    let s = Sources::new();
+    let file = s.p.root.join(".claude/settings.local.json");
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&file, r#"{"env": {"A": "1"}, "permissions": {"allow": ["Bash(ls *)"], "deny": ["Read(.env)"]}, "hooks": {}}"#).expect("write");
+    let before = s.bash("npm run test -- --watch && cargo build --release");
+    assert_eq!(before.decision, DecisionBehavior::Ask);
+    let ctx = tandem_engine::permission::cli::context_for(&s.opts()).expect("ctx");
+    let eval = tandem_engine::permission::evaluate(
+        &ctx,
+        &tandem_engine::permission::CallView {
+            tool_name: "Bash",
+            input: &json!({}),
+            subject: &tandem_engine::permission::PermissionSubject::Shell {
+                command: "npm run test -- --watch && cargo build --release && ls".into(),
+            },
+            read_only: false,
+        },
+    );
+    assert_eq!(
+        eval.suggestions,
+        vec![
+            "Bash(npm run test *)".to_string(),
+            "Bash(cargo build *)".to_string()
+        ]
+    );
+    save_allow_rules(&file, &eval.suggestions).expect("save");
+    save_allow_rules(&file, &eval.suggestions).expect("save twice");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("json");
+    assert_eq!(saved["env"]["A"], "1");
+    assert_eq!(saved["permissions"]["deny"][0], "Read(.env)");
+    assert_eq!(
+        saved["permissions"]["allow"],
+        json!(["Bash(ls *)", "Bash(npm run test *)", "Bash(cargo build *)"])
+    );
+    assert_eq!(
+        s.bash("npm run test -- --watch && cargo build --release")
+            .decision,
+        DecisionBehavior::Allow
+    );
+    // At most five rules, only for the parts that needed approval.
+    let eval = tandem_engine::permission::evaluate(
+        &ctx,
+        &tandem_engine::permission::CallView {
+            tool_name: "Bash",
+            input: &json!({}),
+            subject: &tandem_engine::permission::PermissionSubject::Shell {
+                command: "a1 x; a2 x; a3 x; a4 x; a5 x; a6 x; ls".into(),
+            },
+            read_only: false,
+        },
+    );
+    assert_eq!(eval.suggestions.len(), 5);
+    // A malformed file is left alone.
+    std::fs::write(&file, "[1, 2]").expect("write");
+    assert!(save_allow_rules(&file, &["Bash(x *)".into()]).is_err());
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), "[1, 2]");
+}
+
+#[test]
+fn the_watcher_sees_settings_change_on_disk() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let p = Project::new();
+    let file = p.root.join(".claude/settings.local.json");
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = seen.clone();
+    let _watcher =
+        tandem_engine::permission::SettingsWatcher::start(vec![file.clone()], move || {
+            counter.fetch_add(1, Ordering::SeqCst);
+        })
+        .expect("watch");
+    std::fs::read_dir(file.parent().expect("parent")).expect("list");
+    std::fs::write(&file, r#"{"permissions": {"deny": ["Bash(rm *)"]}}"#).expect("write");
+    let start = std::time::Instant::now();
+    while seen.load(Ordering::SeqCst) == 0 && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(seen.load(Ordering::SeqCst) > 0, "no change seen");
+}

@@ -1,0 +1,84 @@
+//! Session-level hooks: UserPromptSubmit (dropping a prompt, adding context) and Stop (making the agent go on).
+
+use std::sync::Arc;
+
+use tandem_engine::events::RecordingSink;
+use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn};
+use tandem_protocol::{ApprovalChoice, SessionEvent};
+
+use super::common::{Workspace, server, session};
+
+fn settings(ws: &Workspace, hooks: serde_json::Value) {
+    let dir = ws.root().join(".claude");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(
+        dir.join("settings.json"),
+        serde_json::json!({ "hooks": hooks }).to_string(),
+    )
+    .expect("write");
+}
+
+#[tokio::test]
+async fn user_prompt_submit_can_drop_a_prompt_or_add_context() {
+    let ws = Workspace::new(&[]);
+    settings(
+        &ws,
+        serde_json::json!({"UserPromptSubmit": [{"hooks": [{"type": "command",
+        "command": "grep -q secret && { echo 'no secrets in prompts' >&2; exit 2; }; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\",\"additionalContext\":\"ctx-from-hook\"}}'"}]}]}),
+    );
+    let fake = server(Script::turns([ScriptedTurn::text("fine")])).await;
+    let events = RecordingSink::default();
+    let s = session(
+        &ws.root(),
+        &fake,
+        Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+        events.clone(),
+    );
+    s.assume_trusted();
+    assert!(
+        !s.runtime().permission_context().hooks.is_empty(),
+        "hooks loaded"
+    );
+    s.send("tell me the secret").await.expect("turn");
+    assert!(fake.requests().is_empty(), "the prompt was dropped");
+    assert!(
+        events.events().iter().any(
+            |e| matches!(e, SessionEvent::Notice { message } if message.contains("no secrets"))
+        )
+    );
+    s.send("hello").await.expect("turn");
+    let body = fake.requests()[0].body.to_string();
+    assert!(body.contains("ctx-from-hook"), "{body}");
+}
+
+#[tokio::test]
+async fn a_blocking_stop_hook_makes_the_agent_go_on() {
+    let ws = Workspace::new(&[]);
+    settings(
+        &ws,
+        serde_json::json!({"Stop": [{"hooks": [{"type": "command",
+        "command": "grep -q '\"stop_hook_active\":false' && echo '{\"decision\":\"block\",\"reason\":\"run the tests first\"}' || true"}]}]}),
+    );
+    let fake = server(Script::turns([
+        ScriptedTurn::text("done"),
+        ScriptedTurn::text("tests ran"),
+    ]))
+    .await;
+    let s = session(
+        &ws.root(),
+        &fake,
+        Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+        RecordingSink::default(),
+    );
+    s.assume_trusted();
+    let outcome = s.send("do it").await.expect("turn");
+    assert_eq!(outcome.final_text, "tests ran");
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(
+        requests[1]
+            .body
+            .to_string()
+            .contains("Stop hook feedback: run the tests first")
+    );
+}

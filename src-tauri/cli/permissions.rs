@@ -1,0 +1,97 @@
+//! `tandem permissions check|list`: answers permission questions without running anything (the logic lives in
+//! `tandem_engine::permission::cli`).
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use tandem_engine::permission::cli::{
+    CheckOptions, check_batch, check_with_issues, describe_issue, list,
+};
+use tandem_protocol::PermissionMode;
+
+#[derive(Debug, Subcommand)]
+pub enum PermissionsCommand {
+    /// Print the decision for one call (or, with --batch, one per JSON line on stdin) as JSON.
+    Check(CheckArgs),
+    /// Print the effective rules with their sources, and the invalid ones.
+    List {
+        #[arg(long)]
+        cwd: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The tool to check (not with --batch).
+    #[arg(required_unless_present = "batch")]
+    pub tool: Option<String>,
+    /// The tool input as JSON.
+    #[arg(long, required_unless_present = "batch")]
+    pub input: Option<String>,
+    /// Read {"tool", "input", "cwd"?, "mode"?} lines from stdin and print one answer line each.
+    #[arg(long, conflicts_with_all = ["tool", "input"])]
+    pub batch: bool,
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+    #[arg(long, value_parser = super::parse_mode)]
+    pub mode: Option<PermissionMode>,
+    #[arg(long = "add-dir")]
+    pub add_dir: Vec<PathBuf>,
+    #[arg(long)]
+    pub settings: Vec<PathBuf>,
+}
+
+/// Runs the subcommand; the exit code is 0 whatever the decision.
+pub fn run(command: &PermissionsCommand) -> i32 {
+    match command {
+        PermissionsCommand::Check(args) => {
+            let mut opts = CheckOptions {
+                tool: args.tool.clone().unwrap_or_default(),
+                cwd: args.cwd.clone(),
+                mode: args.mode,
+                add_dirs: args.add_dir.clone(),
+                settings_files: args.settings.clone(),
+                ..CheckOptions::default()
+            };
+            if args.batch {
+                let stdin = std::io::stdin();
+                return match check_batch(stdin.lock(), std::io::stdout().lock(), &opts) {
+                    Ok(()) => 0,
+                    Err(e) => {
+                        eprintln!("tandem: {e}");
+                        1
+                    }
+                };
+            }
+            opts.input = match serde_json::from_str(args.input.as_deref().unwrap_or("{}")) {
+                Ok(v) => v,
+                Err(e) => {
+                    eprintln!("tandem: --input is not valid JSON: {e}");
+                    return 2;
+                }
+            };
+            let (answer, issues) = check_with_issues(&opts);
+            for issue in &issues {
+                eprintln!("tandem: {}", describe_issue(issue));
+            }
+            println!("{}", serde_json::to_string(&answer).unwrap_or_default());
+            0
+        }
+        PermissionsCommand::List { cwd } => match list(&CheckOptions {
+            cwd: cwd.clone(),
+            ..CheckOptions::default()
+        }) {
+            Ok(answer) => {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&answer).unwrap_or_default()
+                );
+                0
+            }
+            Err(e) => {
+                eprintln!("tandem: {e}");
+                1
+            }
+        },
+    }
+}
