@@ -29,6 +29,21 @@ pub struct ApprovalRequest {
     /// Why the engine asks (the rule, mode or check that led to the question).
     pub reason: String,
     pub suggestion: Option<RuleSuggestion>,
+    /// For a call that changes a file: the file before and after, for the diff dialog.
+    pub diff: Option<FileDiff>,
+}
+
+/// A proposed change to one file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct FileDiff {
+    /// Absolute path of the file.
+    pub path: String,
+    /// The content now (empty for a new file).
+    pub old_text: String,
+    /// The content after the change.
+    pub new_text: String,
+    /// Whether the file does not exist yet.
+    pub is_new_file: bool,
 }
 
 /// The person's answer.

@@ -76,6 +76,18 @@ pub struct SessionInfo {
     pub setup_hint: Option<String>,
 }
 
+/// One session in the window's list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct SessionSummary {
+    pub session_id: String,
+    /// From the first prompt unless renamed.
+    pub title: String,
+    /// Milliseconds since the Unix epoch.
+    #[ts(type = "number")]
+    pub updated_at_ms: u64,
+    pub message_count: u32,
+}
+
 /// One thing that happened in a session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -136,6 +148,8 @@ pub enum SessionEvent {
     },
     /// The turn ended.
     TurnEnded { stop_reason: TurnStopReason },
+    /// The permission mode changed (by the person or a tool such as plan mode).
+    ModeChanged { mode: PermissionMode },
     /// Something went wrong; the message is for the person.
     Error { message: String },
     /// Information for the person that is not an error.

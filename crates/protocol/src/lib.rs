@@ -8,9 +8,9 @@ mod permission;
 mod render;
 pub mod typescript;
 
-pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, RuleSuggestion};
+pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, RuleSuggestion};
 pub use events::{
-    EventBatch, EventEnvelope, SessionEvent, SessionInfo, ToolCallStatus, ToolOutcome,
+    EventBatch, EventEnvelope, SessionEvent, SessionInfo, SessionSummary, ToolCallStatus, ToolOutcome,
     TurnStopReason, Usage,
 };
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};

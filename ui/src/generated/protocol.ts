@@ -40,6 +40,24 @@ rules: Array<string>,
  */
 destination: string, };
 
+export type FileDiff = { 
+/**
+ * Absolute path of the file.
+ */
+path: string, 
+/**
+ * The content now (empty for a new file).
+ */
+old_text: string, 
+/**
+ * The content after the change.
+ */
+new_text: string, 
+/**
+ * Whether the file does not exist yet.
+ */
+is_new_file: boolean, };
+
 export type ApprovalRequest = { 
 /**
  * Unique per request; the answer names it.
@@ -52,7 +70,11 @@ title: string,
 /**
  * Why the engine asks (the rule, mode or check that led to the question).
  */
-reason: string, suggestion: RuleSuggestion | null, };
+reason: string, suggestion: RuleSuggestion | null, 
+/**
+ * For a call that changes a file: the file before and after, for the diff dialog.
+ */
+diff: FileDiff | null, };
 
 export type ApprovalChoice = "allow" | "allow_always" | "deny";
 
@@ -84,11 +106,21 @@ folder_name: string, model: string, mode: PermissionMode,
  */
 setup_hint: string | null, };
 
+export type SessionSummary = { session_id: string, 
+/**
+ * From the first prompt unless renamed.
+ */
+title: string, 
+/**
+ * Milliseconds since the Unix epoch.
+ */
+updated_at_ms: number, message_count: number, };
+
 export type SessionEvent = { "type": "turn_started", prompt: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
  * Tool-specific structured data for the UI (e.g. a patch).
  */
-detail: unknown, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "error", message: string, } | { "type": "notice", message: string, };
+detail: unknown, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, };
 
 export type EventEnvelope = { session_id: string, 
 /**

@@ -168,6 +168,7 @@ pub(super) async fn authorize(
                         title: title.to_string(),
                         reason: decision.reason.clone(),
                         suggestion: suggestion.clone(),
+                        diff: prepared.approval_preview(ctx),
                     };
                     let request_id = request.id.clone();
                     rt.events.emit(SessionEvent::ApprovalRequested {

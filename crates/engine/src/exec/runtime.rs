@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
+use tandem_protocol::SessionEvent;
+
 use crate::approver::Approver;
 use crate::events::EventSink;
 use crate::permission::PermissionContext;
@@ -31,12 +33,18 @@ impl ToolRuntime {
         }
     }
 
-    /// Replaces the permission context.
+    /// Replaces the permission context; a change of mode is announced to the event sink.
     pub fn set_permission_context(&self, ctx: PermissionContext) {
-        let mut slot = match self.permissions.write() {
-            Ok(slot) => slot,
-            Err(poisoned) => poisoned.into_inner(),
+        let mode = ctx.mode;
+        let previous = {
+            let mut slot = match self.permissions.write() {
+                Ok(slot) => slot,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            std::mem::replace(&mut *slot, Arc::new(ctx)).mode
         };
-        *slot = Arc::new(ctx);
+        if previous != mode {
+            self.events.emit(SessionEvent::ModeChanged { mode });
+        }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use futures::future::BoxFuture;
 use serde_json::Value;
-use tandem_protocol::RenderHints;
+use tandem_protocol::{FileDiff, RenderHints};
 
 use super::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::permission::PermissionSubject;
@@ -42,6 +42,8 @@ pub trait PreparedCall: Send + Sync {
     fn is_destructive(&self) -> bool;
     fn render_hints(&self, ctx: &ToolContext) -> RenderHints;
     fn permission_subject(&self, ctx: &ToolContext) -> PermissionSubject;
+    /// See [`Tool::approval_preview`].
+    fn approval_preview(&self, ctx: &ToolContext) -> Option<FileDiff>;
     fn validate<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<(), String>>;
     /// Runs the call; see [`Tool::call`] for the contract on errors and cancellation.
     fn call<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
@@ -175,6 +177,9 @@ impl<T: Tool> PreparedCall for Prepared<T> {
     }
     fn permission_subject(&self, ctx: &ToolContext) -> PermissionSubject {
         self.tool.permission_subject(&self.input, ctx)
+    }
+    fn approval_preview(&self, ctx: &ToolContext) -> Option<FileDiff> {
+        self.tool.approval_preview(&self.input, ctx)
     }
     fn validate<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(self.tool.validate_input(&self.input, ctx))

@@ -13,7 +13,7 @@ use std::future::Future;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use tandem_protocol::{RenderHints, ToolKind};
+use tandem_protocol::{FileDiff, RenderHints, ToolKind};
 
 use crate::permission::PermissionSubject;
 
@@ -100,6 +100,13 @@ pub trait Tool: Send + Sync + 'static {
     /// What the permission engine must judge for this call (paths read or written, a command, a URL...).
     fn permission_subject(&self, _input: &Self::Input, _ctx: &ToolContext) -> PermissionSubject {
         PermissionSubject::Tool
+    }
+
+    /// For a call that changes a file: the file before and after, shown in the approval dialog. Computed without
+    /// changing anything; `None` when there is nothing to show or the change cannot be computed (the call itself
+    /// will then report the problem).
+    fn approval_preview(&self, _input: &Self::Input, _ctx: &ToolContext) -> Option<FileDiff> {
+        None
     }
 
     /// Fills derived fields into the input that hooks and the UI observe (e.g. a file path made absolute).
