@@ -180,6 +180,7 @@ export class FakeSession {
         title: `Run ${command}`,
         reason: 'No rule allows Bash(cargo test --workspace), and default mode asks before running commands',
         suggestion: { rules: ['Bash(cargo test *)'], destination: '.claude/settings.local.json' },
+        diff: null,
       },
     });
     const result = await answer;

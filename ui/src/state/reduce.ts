@@ -122,6 +122,9 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
         items.push({ kind: 'turn_end', key, stopReason: event.stop_reason });
       }
       return;
+    case 'mode_changed':
+      state.mode = event.mode;
+      return;
     case 'error':
       items.push({ kind: 'error', key, message: event.message });
       return;

@@ -1,5 +1,6 @@
 // The state of the open session as the window sees it: its info, its current permission mode and
-// its transcript. A pure reducer over the actions the session hook dispatches.
+// its transcript. A pure reducer over the actions the session hook dispatches. The mode follows the
+// user's switcher and also the engine's `mode_changed` events (e.g. a tool entering plan mode).
 import type { EventEnvelope, PermissionMode, SessionInfo } from '../generated/protocol';
 import { applyEvents } from './reduce';
 import { emptyTranscript, type Transcript } from './transcript';
@@ -18,16 +19,16 @@ export type SessionAction =
 
 export function sessionReducer(state: Session | null, action: SessionAction): Session | null {
   switch (action.type) {
-    case 'opened':
-      return {
-        info: action.info,
-        mode: action.info.mode,
-        transcript: applyEvents(emptyTranscript(action.info.session_id), action.events),
-      };
+    case 'opened': {
+      const transcript = applyEvents(emptyTranscript(action.info.session_id), action.events);
+      return { info: action.info, mode: transcript.mode ?? action.info.mode, transcript };
+    }
     case 'events': {
       if (!state) return state;
       const transcript = applyEvents(state.transcript, action.events);
-      return transcript === state.transcript ? state : { ...state, transcript };
+      if (transcript === state.transcript) return state;
+      const engineMode = transcript.mode !== state.transcript.mode ? transcript.mode : null;
+      return { ...state, transcript, mode: engineMode ?? state.mode };
     }
     case 'mode':
       return state && state.mode !== action.mode ? { ...state, mode: action.mode } : state;

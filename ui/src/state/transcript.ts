@@ -3,6 +3,7 @@
 import type {
   ApprovalRequest,
   PermissionDecision,
+  PermissionMode,
   RenderHints,
   ToolCallStatus,
   ToolOutcome,
@@ -64,6 +65,8 @@ export type Transcript = {
   running: boolean;
   usage: UsageTotals | null;
   lastStopReason: TurnStopReason | null;
+  /** The permission mode the engine last reported (`mode_changed`), if it reported one. */
+  mode: PermissionMode | null;
 };
 
 export function emptyTranscript(sessionId: string | null = null): Transcript {
@@ -76,5 +79,6 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     running: false,
     usage: null,
     lastStopReason: null,
+    mode: null,
   };
 }

@@ -47,5 +47,6 @@ export function approvalRequest(id: string, toolUseId: string, withSuggestion = 
     suggestion: withSuggestion
       ? { rules: ['Bash(npm run test *)'], destination: '.claude/settings.local.json' }
       : null,
+    diff: null,
   };
 }

@@ -1,0 +1,47 @@
+// Tests of the session reducer: the mode follows the switcher and the engine's mode_changed events,
+// including those replayed when a stored session reopens.
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent, SessionInfo } from '../generated/protocol';
+import { envelopes, SESSION } from '../test/events';
+import { sessionReducer, type Session } from './session';
+
+const info: SessionInfo = {
+  session_id: SESSION,
+  cwd: '/p',
+  folder_name: 'p',
+  model: 'm',
+  mode: 'default',
+  setup_hint: null,
+};
+
+function opened(events: SessionEvent[] = []): Session {
+  const state = sessionReducer(null, { type: 'opened', info, events: envelopes(events) });
+  if (!state) throw new Error('no session');
+  return state;
+}
+
+describe('sessionReducer modes', () => {
+  it('starts in the mode of the session info', () => {
+    expect(opened().mode).toBe('default');
+  });
+
+  it('takes the last mode of replayed events on open', () => {
+    expect(opened([{ type: 'mode_changed', mode: 'acceptEdits' }]).mode).toBe('acceptEdits');
+  });
+
+  it('follows mode_changed from the engine', () => {
+    const state = sessionReducer(opened(), {
+      type: 'events',
+      events: envelopes([{ type: 'mode_changed', mode: 'plan' }]),
+    });
+    expect(state?.mode).toBe('plan');
+    expect(state?.transcript.mode).toBe('plan');
+  });
+
+  it('keeps the user’s later choice when other events arrive', () => {
+    let state = sessionReducer(opened(), { type: 'events', events: envelopes([{ type: 'mode_changed', mode: 'plan' }]) });
+    state = sessionReducer(state, { type: 'mode', mode: 'default' });
+    state = sessionReducer(state, { type: 'events', events: envelopes([{ type: 'text_delta', text: 'x' }], 1) });
+    expect(state?.mode).toBe('default');
+  });
+});
