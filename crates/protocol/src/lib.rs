@@ -10,8 +10,8 @@ pub mod typescript;
 
 pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, RuleSuggestion};
 pub use events::{
-    EventBatch, EventEnvelope, SessionEvent, SessionInfo, SessionSummary, ToolCallStatus, ToolOutcome,
-    TurnStopReason, Usage,
+    EventBatch, EventEnvelope, SessionEvent, SessionInfo, SessionSummary, ToolCallStatus,
+    ToolOutcome, TurnStopReason, Usage,
 };
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind};

@@ -6,6 +6,7 @@ use tandem_protocol::{SessionEvent, Usage};
 use tokio_util::sync::CancellationToken;
 
 use super::QueryConfig;
+use super::result_budget;
 use crate::exec::{StreamingExecutor, ToolRuntime};
 use crate::model::{
     ContentBlock, Message, Model, ModelError, ModelEvent, ModelRequest, Role, StopReason,
@@ -80,7 +81,7 @@ pub async fn stream_and_execute(
     if matches!(outcome, Err(StepEnd::Interrupted)) {
         executor.interrupt();
     }
-    let results: Vec<ContentBlock> = {
+    let mut results: Vec<ContentBlock> = {
         let mut ready: Vec<ContentBlock> =
             executor.take_ready().into_iter().map(|o| o.block).collect();
         ready.extend(
@@ -92,6 +93,19 @@ pub async fn stream_and_execute(
         );
         ready
     };
+    let limit_of = |id: &str| {
+        completed_calls
+            .iter()
+            .find_map(|c| match c {
+                ContentBlock::ToolUse { id: call, name, .. } if call == id => {
+                    runtime.pool.find(name)
+                }
+                _ => None,
+            })
+            .map(|tool| tool.max_result_size_chars())
+            .unwrap_or(usize::MAX)
+    };
+    result_budget::enforce(&mut results, limit_of, &config.results_dir);
     match outcome {
         Ok((message, stop_reason, usage)) => Step {
             assistant: message,

@@ -9,14 +9,48 @@ fn read_if_present(path: &Path) -> Option<String> {
         .filter(|s| !s.trim().is_empty())
 }
 
+/// Most characters of `git status` put in the prompt.
+const GIT_STATUS_CHARS: usize = 2_000;
+
+/// A short summary of the repository state at `cwd`: branch and changed files, or that it is not a repository.
+pub fn git_summary(cwd: &Path) -> String {
+    let output = std::process::Command::new("git")
+        .arg("-C")
+        .arg(cwd)
+        .args([
+            "status",
+            "--porcelain=v1",
+            "--branch",
+            "--untracked-files=normal",
+        ])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    match output {
+        Ok(out) if out.status.success() => {
+            let text = String::from_utf8_lossy(&out.stdout);
+            let mut summary: String = text.chars().take(GIT_STATUS_CHARS).collect();
+            if text.chars().count() > GIT_STATUS_CHARS {
+                summary.push_str("\n… (more changes not shown)");
+            }
+            format!(
+                "Is a git repository: yes\nGit status (porcelain):\n{}",
+                summary.trim_end()
+            )
+        }
+        _ => "Is a git repository: no".to_string(),
+    }
+}
+
 /// The system prompt blocks for a session in `cwd`: instructions and environment first, then memory files.
 pub fn build_system_prompt(cwd: &Path, home: Option<&Path>, today: &str) -> Vec<String> {
     let mut blocks = vec![format!(
         "You are Tandem, a coding agent working with a person on the project in the working directory. Use the \
          tools to read and change files; the person sees every call and approves what needs approval.\n\n\
-         <env>\nWorking directory: {}\nPlatform: {}\nToday's date: {today}\n</env>",
+         <env>\nWorking directory: {}\nPlatform: {}\nToday's date: {today}\n{}\n</env>",
         cwd.display(),
         std::env::consts::OS,
+        git_summary(cwd),
     )];
     let mut memory = String::new();
     if let Some(home) = home
@@ -40,4 +74,49 @@ pub fn build_system_prompt(cwd: &Path, home: Option<&Path>, today: &str) -> Vec<
         blocks.push(format!("<memory>\n{}</memory>", memory));
     }
     blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prompt_has_the_environment_and_the_memory_files() {
+        let project = tempfile::tempdir().expect("project");
+        let home = tempfile::tempdir().expect("home");
+        std::fs::write(project.path().join("CLAUDE.md"), "Use tabs.").expect("write");
+        std::fs::create_dir_all(home.path().join(".claude")).expect("mkdir");
+        std::fs::write(home.path().join(".claude/CLAUDE.md"), "Be brief.").expect("write");
+        let blocks = build_system_prompt(project.path(), Some(home.path()), "2026-12-02");
+        assert!(
+            blocks[0].contains(&project.path().display().to_string())
+                && blocks[0].contains("2026-12-02")
+        );
+        assert!(blocks[0].contains("Is a git repository: no"));
+        assert!(blocks[1].contains("Use tabs.") && blocks[1].contains("Be brief."));
+        assert!(
+            blocks[1].find("Be brief.") < blocks[1].find("Use tabs."),
+            "user memory before project memory"
+        );
+    }
+
+    #[test]
+    fn a_repository_reports_its_branch_and_changes() {
+        let project = tempfile::tempdir().expect("project");
+        let git = |args: &[&str]| {
+            std::process::Command::new("git")
+                .arg("-C")
+                .arg(project.path())
+                .args(args)
+                .output()
+                .expect("git runs")
+        };
+        git(&["init", "-q", "-b", "trunk"]);
+        std::fs::write(project.path().join("new.txt"), "x").expect("write");
+        let summary = git_summary(project.path());
+        assert!(
+            summary.contains("yes") && summary.contains("trunk") && summary.contains("?? new.txt"),
+            "{summary}"
+        );
+    }
 }

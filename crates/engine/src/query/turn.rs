@@ -19,6 +19,8 @@ pub struct QueryConfig {
     pub system: Vec<String>,
     /// How many concurrency-safe tool calls may run at once.
     pub max_concurrency: usize,
+    /// Where results too large for the model are saved (the session's `tool-results/` folder).
+    pub results_dir: std::path::PathBuf,
 }
 
 impl Default for QueryConfig {
@@ -28,6 +30,7 @@ impl Default for QueryConfig {
             max_turns: 100,
             system: Vec::new(),
             max_concurrency: max_concurrency_from_env(),
+            results_dir: std::env::temp_dir().join("tandem-tool-results"),
         }
     }
 }

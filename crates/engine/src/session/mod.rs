@@ -130,6 +130,7 @@ impl Session {
         let config = QueryConfig {
             max_tokens: options.model.max_tokens,
             system: build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today),
+            results_dir: session_dir(&id).join("tool-results"),
             ..QueryConfig::default()
         };
         Self {
@@ -393,6 +394,14 @@ fn watch_settings(
         }
     })
     .ok()
+}
+
+/// The folder where a session keeps its files (saved tool results), in the app's data directory.
+pub fn session_dir(id: &str) -> PathBuf {
+    dirs::data_dir()
+        .unwrap_or_else(std::env::temp_dir)
+        .join("tandem/sessions")
+        .join(id)
 }
 
 /// Today's date as `YYYY-MM-DD` in local time.
