@@ -51,6 +51,8 @@ pub enum StoreError {
         "the session database has schema version {found}, newer than this Tandem knows ({known}); update Tandem"
     )]
     TooNew { found: i64, known: i64 },
+    #[error("the session database is damaged: {0}")]
+    Corrupt(String),
     #[error("no session with id {0}")]
     UnknownSession(String),
     #[error("session database: a queued write failed: {0}")]

@@ -97,7 +97,7 @@ impl SessionStore {
 
     /// The schema version of the file (`PRAGMA user_version`).
     pub fn schema_version(&self) -> Result<i64, StoreError> {
-        self.read(|conn| schema::version(conn))
+        self.read(schema::version)
     }
 
     pub(crate) fn enqueue(&self, command: Command) {
@@ -114,6 +114,20 @@ impl SessionStore {
         self.flush()?;
         let conn = self.reader.lock().map_err(|_| StoreError::Poisoned)?;
         f(&conn)
+    }
+
+    /// Runs SQLite's `integrity_check`: `Err(StoreError::Corrupt)` with its report when the file is damaged.
+    pub fn check_integrity(&self) -> Result<(), StoreError> {
+        let report: Vec<String> = self.read(|conn| {
+            let mut stmt = conn.prepare("PRAGMA integrity_check")?;
+            let rows = stmt.query_map([], |row| row.get::<_, String>(0))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })?;
+        if report == ["ok"] {
+            Ok(())
+        } else {
+            Err(StoreError::Corrupt(report.join("; ")))
+        }
     }
 
     /// Blocks until every write queued before is committed (typically well under a millisecond). Returns the error
