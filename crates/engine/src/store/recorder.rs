@@ -84,7 +84,7 @@ impl SessionRecorder {
         self.store.enqueue(Command::Event {
             session: self.id.clone(),
             seq: row.next_seq,
-            event,
+            event: Box::new(event),
             at: now_ms(),
         });
         row.next_seq += 1;

@@ -238,7 +238,7 @@ impl SessionStore {
         self.enqueue(Command::Event {
             session: id.to_string(),
             seq,
-            event,
+            event: Box::new(event),
             at: now_ms(),
         });
     }

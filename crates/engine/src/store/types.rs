@@ -44,6 +44,18 @@ pub struct SessionSummary {
     pub message_count: u64,
 }
 
+impl SessionSummary {
+    /// The row as the window's session list shows it.
+    pub fn to_protocol(&self) -> tandem_protocol::SessionSummary {
+        tandem_protocol::SessionSummary {
+            session_id: self.record.id.clone(),
+            title: self.record.title.clone(),
+            updated_at_ms: self.record.updated_at.max(0) as u64,
+            message_count: u32::try_from(self.message_count).unwrap_or(u32::MAX),
+        }
+    }
+}
+
 /// An event as it was recorded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredEvent {

@@ -67,7 +67,8 @@ pub enum Command {
     Event {
         session: String,
         seq: u64,
-        event: SessionEvent,
+        /// Boxed: events are much larger than the other commands.
+        event: Box<SessionEvent>,
         at: i64,
     },
     /// Replaces the history from ordinal `from` on with `messages`.
@@ -244,7 +245,7 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
                 "INSERT INTO events (session_id, seq, event, created_at) VALUES (?1, ?2, ?3, ?4)",
             )?
             .execute(params![session, seq as i64, json, at])?;
-            project_event(tx, &session, event, at)?;
+            project_event(tx, &session, *event, at)?;
         }
         Command::Messages {
             session,
@@ -333,7 +334,8 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Keeps the tool_calls rows, the usage totals and the title in step with the events, in the same transaction.
+/// Keeps the tool_calls rows, the usage totals, the mode and the title in step with the events, in the same
+/// transaction.
 fn project_event(
     tx: &Transaction<'_>,
     session: &str,
@@ -384,6 +386,7 @@ fn project_event(
             update: ToolCallUpdate::Ended(outcome),
             at,
         },
+        SessionEvent::ModeChanged { mode } => Command::Mode { session, mode, at },
         SessionEvent::UsageUpdated {
             session: usage,
             cost_usd,

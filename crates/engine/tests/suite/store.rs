@@ -282,6 +282,16 @@ fn a_folder_lists_its_sessions_newest_first() {
     assert_eq!(list[0].message_count, 2);
     assert_eq!(list[1].message_count, 1);
     assert_eq!(list[1].record.title, "fix the new bug");
+    let row = list[1].to_protocol();
+    assert_eq!(
+        (
+            row.session_id.as_str(),
+            row.title.as_str(),
+            row.message_count
+        ),
+        ("new", "fix the new bug", 1)
+    );
+    assert_eq!(row.updated_at_ms, list[1].record.updated_at as u64);
     assert_eq!(
         store
             .latest_session(&here.root())
@@ -620,6 +630,7 @@ async fn a_session_records_its_turns_and_resumes_where_it_stopped() {
     let s = stored_session(&ws.root(), &fake, &store, sink.clone());
     // A session without a prompt is not listed.
     assert!(store.list_sessions(&ws.root()).expect("list").is_empty());
+    s.set_mode(PermissionMode::AcceptEdits);
 
     let outcome = s.send("What is in notes.txt?").await.expect("turn");
     assert_eq!(outcome.final_text, "Two lines.");
@@ -637,6 +648,7 @@ async fn a_session_records_its_turns_and_resumes_where_it_stopped() {
         "every event the UI saw is stored, in order"
     );
     assert_eq!(loaded.record.title, "What is in notes.txt?");
+    assert_eq!(loaded.record.mode, PermissionMode::AcceptEdits);
     assert_eq!(loaded.record.usage, s.usage());
     assert!(loaded.record.cost_usd >= 0.0);
     assert_eq!(loaded.tool_calls.len(), 1);
