@@ -60,6 +60,7 @@ pub fn open_session<R: Runtime>(
         mode: PermissionMode::Default,
         approver: Arc::new(WindowApprover(state.approvals.clone())),
         events: sink,
+        store: None,
     })?;
     let info = session.info();
     if let Some(file) = &state.recent_file

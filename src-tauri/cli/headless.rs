@@ -112,6 +112,7 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
         mode: cli.permission_mode,
         approver: Arc::new(StderrApprover { yes: cli.yes }),
         events,
+        store: None,
     }) {
         Ok(s) => s,
         Err(e) => {

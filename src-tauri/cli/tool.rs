@@ -82,6 +82,7 @@ pub async fn run(args: &ToolArgs) -> i32 {
         mode: args.permission_mode,
         approver: Arc::new(StderrApprover { yes: args.yes }),
         events: Arc::new(NullSink),
+        store: None,
     }) {
         Ok(s) => s,
         Err(e) => {

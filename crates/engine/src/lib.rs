@@ -12,6 +12,7 @@ pub mod query;
 pub mod registry;
 pub mod session;
 pub mod shell;
+pub mod store;
 pub mod tool;
 pub mod tools;
 

@@ -17,6 +17,9 @@ use crate::permission::{
 };
 use crate::query::{QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn};
 use crate::registry::{ToolPool, builtin_tools};
+use crate::store::{
+    NewSession, PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
+};
 use crate::tool::FileStateStore;
 
 /// Why a session could not be opened.
@@ -33,6 +36,10 @@ pub enum SessionError {
     },
     #[error(transparent)]
     Model(#[from] ModelError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("no stored session with id {0}")]
+    UnknownSession(String),
 }
 
 /// How to open a session.
@@ -44,6 +51,8 @@ pub struct SessionOptions {
     pub mode: PermissionMode,
     pub approver: Arc<dyn Approver>,
     pub events: Arc<dyn EventSink>,
+    /// Where the session is recorded (its row, history, events, tool calls, usage); `None`: kept in memory only.
+    pub store: Option<Arc<SessionStore>>,
 }
 
 /// A conversation on a project folder.
@@ -62,6 +71,7 @@ pub struct Session {
     /// Hooks changed on disk, waiting for the user's review.
     pending_hooks: Arc<Mutex<Option<HookSet>>>,
     _settings_watcher: Option<SettingsWatcher>,
+    recorder: Option<Arc<SessionRecorder>>,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -103,6 +113,82 @@ impl Session {
             .id
             .clone()
             .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+        let recorder = options.store.as_ref().map(|store| {
+            Arc::new(SessionRecorder::new(
+                store.clone(),
+                NewSession {
+                    id: id.clone(),
+                    folder: cwd.clone(),
+                    model: model.model_name().to_string(),
+                    mode: options.mode,
+                },
+            ))
+        });
+        Self::assemble(
+            id,
+            cwd,
+            model,
+            options,
+            recorder,
+            Vec::new(),
+            Usage::default(),
+        )
+    }
+
+    /// Reopens the stored session `id` on its folder with its history (repaired when its last turn was cut off:
+    /// see [`crate::store::repair_history`]), its usage so far, and new events numbered after the stored ones.
+    /// `options.id`, `options.cwd` and `options.store` are ignored (the stored id and folder and `store` are used);
+    /// the model, mode, approver and sink are the caller's.
+    pub fn resume(
+        store: Arc<SessionStore>,
+        id: &str,
+        options: SessionOptions,
+    ) -> Result<Self, SessionError> {
+        let model: Arc<dyn Model> = Arc::new(AnthropicModel::new(options.model.clone())?);
+        Self::resume_with_model(store, id, model, options)
+    }
+
+    /// [`Self::resume`] with a given model.
+    pub fn resume_with_model(
+        store: Arc<SessionStore>,
+        id: &str,
+        model: Arc<dyn Model>,
+        options: SessionOptions,
+    ) -> Result<Self, SessionError> {
+        let loaded = store
+            .load_session(id)?
+            .ok_or_else(|| SessionError::UnknownSession(id.to_string()))?;
+        let cwd = open_folder(&loaded.record.folder)?;
+        let recorder = Arc::new(SessionRecorder::resume(store, &loaded));
+        Ok(Self::assemble(
+            loaded.record.id.clone(),
+            cwd,
+            model,
+            options,
+            Some(recorder),
+            loaded.history,
+            loaded.record.usage,
+        ))
+    }
+
+    /// Builds the session; with a recorder, the sink and the model are wrapped so that events and history are stored.
+    fn assemble(
+        id: String,
+        cwd: PathBuf,
+        model: Arc<dyn Model>,
+        options: SessionOptions,
+        recorder: Option<Arc<SessionRecorder>>,
+        history: Vec<Message>,
+        usage: Usage,
+    ) -> Self {
+        // The conversation's model stores the history as it grows; side requests (the classifier) use `model`.
+        let (conversation_model, events): (Arc<dyn Model>, Arc<dyn EventSink>) = match &recorder {
+            Some(recorder) => (
+                Arc::new(PersistingModel::new(model.clone(), recorder.clone())),
+                Arc::new(RecordingStoreSink::new(recorder.clone(), options.events)),
+            ),
+            None => (model.clone(), options.events),
+        };
         let today = today();
         // Settings from every source; the UI's default mode lets `defaultMode` decide.
         let permission_loader = PermissionLoader::standard(&cwd, CliSettings::default());
@@ -121,7 +207,7 @@ impl Session {
             pool: ToolPool::assemble(&builtin_tools(), &[], |name| hidden_by.hides(name)),
             permissions: Arc::new(RwLock::new(Arc::new(permission_context))),
             approver: options.approver,
-            events: options.events,
+            events,
             file_state: Arc::new(FileStateStore::default()),
         };
         let pending_hooks = Arc::new(Mutex::new(None));
@@ -136,16 +222,17 @@ impl Session {
         Self {
             id,
             cwd,
-            model,
+            model: conversation_model,
             model_config: options.model,
             runtime,
             config,
-            history: tokio::sync::Mutex::new(Vec::new()),
-            usage: Mutex::new(Usage::default()),
+            history: tokio::sync::Mutex::new(history),
+            usage: Mutex::new(usage),
             current_turn: Mutex::new(None),
             _settings_watcher: settings_watcher,
             permission_loader,
             pending_hooks,
+            recorder,
         }
     }
 
@@ -194,6 +281,15 @@ impl Session {
         }
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = None;
+        }
+        if let Some(recorder) = &self.recorder {
+            // The model wrapper stored the history as it grew; this stores the tail no request carried (the last
+            // tool results of an interrupted turn) and waits for the commit, so a caller that exits after `send`
+            // loses nothing.
+            recorder.sync_history(&history);
+            if let Err(err) = recorder.flush().await {
+                tracing::warn!("session {}: {err}", self.id);
+            }
         }
         result
     }
@@ -299,6 +395,9 @@ impl Session {
     pub fn set_mode(&self, mode: PermissionMode) {
         let next = self.runtime.permission_context().with_mode(mode);
         self.runtime.set_permission_context(next);
+        if let Some(recorder) = &self.recorder {
+            recorder.set_mode(mode);
+        }
     }
 
     /// Records that the user trusts this folder and applies its project allow rules, directories and hooks.

@@ -68,6 +68,7 @@ pub fn session(
             mode: PermissionMode::Default,
             approver,
             events: Arc::new(events),
+            store: None,
         },
     )
 }

@@ -12,3 +12,4 @@ mod permission_settings;
 mod permissions_table;
 mod query_loop;
 mod session_hooks;
+mod store;

@@ -134,6 +134,7 @@ async fn no_api_key_is_reported_without_a_request() {
             mode: Default::default(),
             approver: Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
             events: Arc::new(RecordingSink::default()),
+            store: None,
         },
     );
     assert!(

@@ -1,0 +1,64 @@
+//! Sessions in SQLite: every session of every project folder, its model history, every event as it streamed, its
+//! tool calls with their decisions and timings, and its token usage — in one file in the app's data directory, so
+//! that a killed process loses nothing that had streamed and any session can be resumed. The only module that
+//! imports `rusqlite`.
+//!
+//! - [`SessionStore`]: the database (WAL, a writer thread with group commits, a reader connection).
+//! - [`SessionRecorder`]: one live session's writes; [`RecordingStoreSink`] and [`PersistingModel`] feed it from the
+//!   event stream and from the model's requests and answers.
+//! - [`repair_history`]: makes a cut-off history valid for the next request.
+
+mod persisting_model;
+mod read;
+mod recorder;
+mod repair;
+mod schema;
+mod session_store;
+mod sink;
+mod types;
+mod writer;
+
+use std::path::PathBuf;
+
+pub use persisting_model::PersistingModel;
+pub use recorder::SessionRecorder;
+pub use repair::{INTERRUPTED_RESULT, repair_history};
+pub use schema::{MIGRATIONS, V1 as SCHEMA_V1};
+pub use session_store::{SessionStore, canonical_folder};
+pub use sink::RecordingStoreSink;
+pub use types::{
+    LoadedSession, NewSession, SessionRecord, SessionSummary, StoredEvent, ToolCallRecord,
+};
+pub use writer::{ToolCallUpdate, title_from_prompt};
+
+/// Why the store could not do something.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("session database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("session database: bad JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("session database: {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("no data directory is known on this system")]
+    NoDataDir,
+    #[error("the session database could not switch to WAL mode (it is in {0} mode)")]
+    NoWal(String),
+    #[error(
+        "the session database has schema version {found}, newer than this Tandem knows ({known}); update Tandem"
+    )]
+    TooNew { found: i64, known: i64 },
+    #[error("the session database is damaged: {0}")]
+    Corrupt(String),
+    #[error("no session with id {0}")]
+    UnknownSession(String),
+    #[error("session database: a queued write failed: {0}")]
+    Write(String),
+    #[error("session database: the writer thread has stopped")]
+    Closed,
+    #[error("session database: a lock was poisoned by a panic")]
+    Poisoned,
+}

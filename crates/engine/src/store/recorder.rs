@@ -1,0 +1,150 @@
+//! [`SessionRecorder`]: one live session's writes — its row (created lazily), its event sequence and a mirror of
+//! the history already stored, so that only the part of the history that changed is written.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tandem_protocol::{PermissionMode, SessionEvent};
+
+use super::StoreError;
+use super::session_store::{SessionStore, now_ms};
+use super::types::{LoadedSession, NewSession};
+use super::writer::Command;
+use crate::model::Message;
+
+/// Records one session into a [`SessionStore`]. Cheap to call from the streaming path: every method only queues.
+pub struct SessionRecorder {
+    store: Arc<SessionStore>,
+    id: String,
+    /// Held while queueing an event, so that seq order is queue order when events come from several tasks.
+    row: Mutex<RowState>,
+    /// The history as stored.
+    stored: Mutex<Vec<Message>>,
+}
+
+struct RowState {
+    /// The row to create with the first write; `None` once queued (or when it exists).
+    pending: Option<NewSession>,
+    next_seq: u64,
+}
+
+impl SessionRecorder {
+    /// A recorder for a new session. Its row is written with the first event or message, so a session that never
+    /// got a prompt does not clutter the folder's list.
+    pub fn new(store: Arc<SessionStore>, meta: NewSession) -> Self {
+        Self {
+            store,
+            id: meta.id.clone(),
+            row: Mutex::new(RowState {
+                pending: Some(meta),
+                next_seq: 0,
+            }),
+            stored: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A recorder that goes on with a loaded session: events continue after the last one, and the history mirror is
+    /// the stored (unrepaired) history, so the repair is written with the next sync.
+    pub fn resume(store: Arc<SessionStore>, loaded: &LoadedSession) -> Self {
+        Self {
+            store,
+            id: loaded.record.id.clone(),
+            row: Mutex::new(RowState {
+                pending: None,
+                next_seq: loaded.next_seq(),
+            }),
+            stored: Mutex::new(loaded.messages.clone()),
+        }
+    }
+
+    pub fn session_id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn store(&self) -> &Arc<SessionStore> {
+        &self.store
+    }
+
+    /// Locks the row state after queueing the row's creation if it is still pending.
+    fn row(&self) -> Option<MutexGuard<'_, RowState>> {
+        let Ok(mut row) = self.row.lock() else {
+            tracing::error!("session store: recorder lock poisoned; a write was lost");
+            return None;
+        };
+        if let Some(meta) = row.pending.take() {
+            self.store.create_session_queued(&meta);
+        }
+        Some(row)
+    }
+
+    /// Queues an event with the next `seq`.
+    pub fn record_event(&self, event: SessionEvent) {
+        let Some(mut row) = self.row() else {
+            return;
+        };
+        self.store.enqueue(Command::Event {
+            session: self.id.clone(),
+            seq: row.next_seq,
+            event: Box::new(event),
+            at: now_ms(),
+        });
+        row.next_seq += 1;
+    }
+
+    /// Writes the part of `history` that differs from what is stored: usually the new messages at the end; after a
+    /// merge into the last user message or a compaction, everything from the first difference on.
+    pub fn sync_history(&self, history: &[Message]) {
+        let Ok(mut stored) = self.stored.lock() else {
+            return;
+        };
+        let same = stored
+            .iter()
+            .zip(history)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if same == history.len() && same == stored.len() {
+            return;
+        }
+        drop(self.row());
+        self.store.enqueue(Command::Messages {
+            session: self.id.clone(),
+            from: same,
+            messages: history[same..].to_vec(),
+            at: now_ms(),
+        });
+        stored.truncate(same);
+        stored.extend_from_slice(&history[same..]);
+    }
+
+    /// A message completed after the first `position` messages (the history the request was made with).
+    pub fn message_completed(&self, position: usize, message: &Message) {
+        let Ok(mut stored) = self.stored.lock() else {
+            return;
+        };
+        drop(self.row());
+        let from = position.min(stored.len());
+        self.store.enqueue(Command::Messages {
+            session: self.id.clone(),
+            from,
+            messages: vec![message.clone()],
+            at: now_ms(),
+        });
+        stored.truncate(from);
+        stored.push(message.clone());
+    }
+
+    /// Queues the session's permission mode.
+    pub fn set_mode(&self, mode: PermissionMode) {
+        let Ok(mut row) = self.row.lock() else {
+            return;
+        };
+        match row.pending.as_mut() {
+            Some(meta) => meta.mode = mode,
+            None => self.store.set_mode(&self.id, mode),
+        }
+    }
+
+    /// Waits until everything queued is committed.
+    pub async fn flush(&self) -> Result<(), StoreError> {
+        self.store.flush_async().await
+    }
+}

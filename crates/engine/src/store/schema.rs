@@ -1,0 +1,105 @@
+//! The database's pragmas and schema: forward-only migrations, numbered by SQLite's `user_version`.
+
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+use super::StoreError;
+
+/// The migrations, in order. Entry `n` takes a file from version `n` to `n + 1`; `user_version` counts the applied
+/// ones. Never edit an entry once released: add a new one.
+pub const MIGRATIONS: &[&str] = &[V1];
+
+/// The first schema. Times are Unix milliseconds; JSON columns hold exactly what serde writes for the engine's types.
+pub const V1: &str = r#"
+CREATE TABLE sessions (
+    id                          TEXT PRIMARY KEY,
+    folder                      TEXT NOT NULL,             -- canonical path of the project folder
+    title                       TEXT NOT NULL DEFAULT '',  -- from the first prompt until the person renames it
+    created_at                  INTEGER NOT NULL,
+    updated_at                  INTEGER NOT NULL,
+    model                       TEXT NOT NULL,
+    mode                        TEXT NOT NULL,             -- PermissionMode::as_str
+    input_tokens                INTEGER NOT NULL DEFAULT 0,
+    output_tokens               INTEGER NOT NULL DEFAULT 0,
+    cache_creation_input_tokens INTEGER NOT NULL DEFAULT 0,
+    cache_read_input_tokens     INTEGER NOT NULL DEFAULT 0,
+    cost_usd                    REAL NOT NULL DEFAULT 0
+);
+CREATE INDEX sessions_by_folder ON sessions (folder, updated_at DESC);
+
+-- The model history: one row per `model::Message`, `message` is its serde JSON ({"role":..,"content":[..]}).
+CREATE TABLE messages (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    ordinal    INTEGER NOT NULL,
+    role       TEXT NOT NULL,
+    message    TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, ordinal)
+) WITHOUT ROWID;
+
+-- Every SessionEvent as it streamed, `event` is its serde JSON.
+CREATE TABLE events (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL,
+    event      TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE tool_calls (
+    session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    tool_use_id TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    input       TEXT,            -- JSON, as the pipeline showed it
+    decision    TEXT,            -- PermissionDecision JSON
+    reason      TEXT,            -- the decision's reason, for queries
+    outcome     TEXT,            -- ToolOutcome (snake_case) once ended
+    started_at  INTEGER NOT NULL,
+    ended_at    INTEGER,
+    duration_ms INTEGER,
+    PRIMARY KEY (session_id, tool_use_id)
+);                               -- with a rowid: the order the calls were recorded in
+"#;
+
+/// Sets the pragmas every connection needs.
+///
+/// `journal_mode=WAL`: readers never block the writer and a commit appends to the `-wal` file.
+/// `synchronous=NORMAL`: in WAL mode a commit is complete once its frames are written (`write(2)`) to the WAL; the
+/// fsync waits for the checkpoint. Data handed to the kernel survives the death of the process — `kill -9`, a panic,
+/// an abort — so every committed transaction survives a crash of Tandem. Only an OS crash or power loss can lose the
+/// last few commits, and even then the file stays consistent (never corrupt). `FULL` would fsync every commit, which
+/// the streaming path cannot afford.
+pub fn configure(conn: &Connection) -> Result<(), StoreError> {
+    conn.busy_timeout(Duration::from_secs(5))?;
+    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(StoreError::NoWal(mode));
+    }
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(())
+}
+
+/// Brings the file up to `migrations.len()`, one transaction per step. A file written by a newer Tandem (a higher
+/// version than known) is refused rather than misread.
+pub fn migrate(conn: &mut Connection, migrations: &[&str]) -> Result<(), StoreError> {
+    let found: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    let known = migrations.len() as i64;
+    if found > known {
+        return Err(StoreError::TooNew { found, known });
+    }
+    for (index, sql) in migrations.iter().enumerate().skip(found.max(0) as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        // user_version lives in the file header and changes with the transaction.
+        tx.pragma_update(None, "user_version", (index + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// The schema version of an open file.
+pub fn version(conn: &Connection) -> Result<i64, StoreError> {
+    Ok(conn.query_row("PRAGMA user_version", [], |row| row.get(0))?)
+}

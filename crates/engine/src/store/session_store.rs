@@ -1,0 +1,305 @@
+//! [`SessionStore`]: one SQLite file, a writer thread for every write and a reader connection for queries.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::mpsc::{self, Sender};
+use std::thread::JoinHandle;
+
+use rusqlite::Connection;
+use tandem_protocol::{PermissionMode, SessionEvent, Usage};
+
+use super::StoreError;
+use super::read;
+use super::repair::repair_history;
+use super::schema::{self, MIGRATIONS};
+use super::types::{LoadedSession, NewSession, SessionRecord, SessionSummary, StoredEvent};
+use super::writer::{self, Command, Reply, ToolCallUpdate};
+use crate::model::Message;
+
+/// Unix milliseconds now.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// The canonical form of a folder, or the path as given when it cannot be resolved (e.g. it was deleted).
+pub fn canonical_folder(folder: &Path) -> PathBuf {
+    std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf())
+}
+
+/// The sessions database.
+///
+/// Threads: every write goes through one writer thread that owns the write connection (see `writer.rs`): the
+/// write methods only queue a command and return at once, so they are safe to call from async code and from the
+/// streaming path, and a slow disk never stalls a stream. Writes are applied in the order they were queued. Reads
+/// use a second connection behind a mutex (a short critical section per query); thanks to WAL they never wait for
+/// the writer, and they first wait for the queued writes to commit so a caller reads its own writes.
+///
+/// Errors: queued writes cannot fail at the call; a failure is logged and returned by the next [`flush`]
+/// (`Self::flush`). Dropping the store commits everything queued and stops the writer thread.
+pub struct SessionStore {
+    path: PathBuf,
+    tx: Option<Sender<Command>>,
+    writer: Option<JoinHandle<()>>,
+    reader: Mutex<Connection>,
+}
+
+impl SessionStore {
+    /// `<data dir>/tandem/sessions.db` (e.g. `~/.local/share/tandem/sessions.db`), when the platform has a data dir.
+    pub fn default_path() -> Option<PathBuf> {
+        dirs::data_dir().map(|d| d.join("tandem").join("sessions.db"))
+    }
+
+    /// Opens (creating it when needed) the store at [`Self::default_path`].
+    pub fn open_default() -> Result<Self, StoreError> {
+        let path = Self::default_path().ok_or(StoreError::NoDataDir)?;
+        Self::open(&path)
+    }
+
+    /// Opens or creates the store at `path` (its folder is created) and migrates it to the current schema.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::open_with_migrations(path, MIGRATIONS)
+    }
+
+    /// Opens with a given migration list: tests use it to make files of older versions.
+    #[doc(hidden)]
+    pub fn open_with_migrations(path: &Path, migrations: &[&str]) -> Result<Self, StoreError> {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
+                path: parent.to_path_buf(),
+                source,
+            })?;
+        }
+        let mut conn = Connection::open(path)?;
+        schema::configure(&conn)?;
+        schema::migrate(&mut conn, migrations)?;
+        let reader = Connection::open(path)?;
+        schema::configure(&reader)?;
+        let (tx, rx) = mpsc::channel();
+        let writer = std::thread::Builder::new()
+            .name("tandem-session-store".into())
+            .spawn(move || writer::run(conn, rx))
+            .map_err(|source| StoreError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            tx: Some(tx),
+            writer: Some(writer),
+            reader: Mutex::new(reader),
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The schema version of the file (`PRAGMA user_version`).
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        self.read(schema::version)
+    }
+
+    pub(crate) fn enqueue(&self, command: Command) {
+        let sent = self.tx.as_ref().map(|tx| tx.send(command).is_ok());
+        if sent != Some(true) {
+            tracing::error!("session store: the writer thread is gone; a write was lost");
+        }
+    }
+
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.flush()?;
+        let conn = self.reader.lock().map_err(|_| StoreError::Poisoned)?;
+        f(&conn)
+    }
+
+    /// Runs SQLite's `integrity_check`: `Err(StoreError::Corrupt)` with its report when the file is damaged.
+    pub fn check_integrity(&self) -> Result<(), StoreError> {
+        let report: Vec<String> = self.read(|conn| {
+            let mut stmt = conn.prepare("PRAGMA integrity_check")?;
+            let rows = stmt.query_map([], |row| row.get::<_, String>(0))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })?;
+        if report == ["ok"] {
+            Ok(())
+        } else {
+            Err(StoreError::Corrupt(report.join("; ")))
+        }
+    }
+
+    /// Blocks until every write queued before is committed (typically well under a millisecond). Returns the error
+    /// of any queued write that failed since the last flush.
+    pub fn flush(&self) -> Result<(), StoreError> {
+        let (tx, rx) = mpsc::channel();
+        self.enqueue(Command::Flush(Reply::Sync(tx)));
+        match rx.recv() {
+            Ok(result) => result.map_err(StoreError::Write),
+            Err(_) => Err(StoreError::Closed),
+        }
+    }
+
+    /// [`Self::flush`] for async code: awaits the commit without blocking the executor.
+    pub async fn flush_async(&self) -> Result<(), StoreError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.enqueue(Command::Flush(Reply::Async(tx)));
+        match rx.await {
+            Ok(result) => result.map_err(StoreError::Write),
+            Err(_) => Err(StoreError::Closed),
+        }
+    }
+
+    /// Creates a session row (nothing happens when the id exists) and returns the stored row.
+    pub fn create_session(&self, session: &NewSession) -> Result<SessionRecord, StoreError> {
+        self.create_session_queued(session);
+        self.session(&session.id)?
+            .ok_or_else(|| StoreError::UnknownSession(session.id.clone()))
+    }
+
+    /// Queues the creation of a session row (nothing happens when the id exists).
+    pub fn create_session_queued(&self, session: &NewSession) {
+        let mut session = session.clone();
+        session.folder = canonical_folder(&session.folder);
+        self.enqueue(Command::Create {
+            session,
+            at: now_ms(),
+        });
+    }
+
+    /// One session's row.
+    pub fn session(&self, id: &str) -> Result<Option<SessionRecord>, StoreError> {
+        self.read(|conn| read::session(conn, id))
+    }
+
+    /// The sessions of `folder` (canonicalised), most recently updated first, with their message counts.
+    pub fn list_sessions(&self, folder: &Path) -> Result<Vec<SessionSummary>, StoreError> {
+        let folder = canonical_folder(folder);
+        self.read(|conn| read::list(conn, &folder, None))
+    }
+
+    /// The most recently updated session of `folder`: what `--continue` resumes.
+    pub fn latest_session(&self, folder: &Path) -> Result<Option<SessionSummary>, StoreError> {
+        let folder = canonical_folder(folder);
+        self.read(|conn| Ok(read::list(conn, &folder, Some(1))?.pop()))
+    }
+
+    /// Everything about a session, with its history repaired for the next request; `None` for an unknown id.
+    pub fn load_session(&self, id: &str) -> Result<Option<LoadedSession>, StoreError> {
+        self.read(|conn| {
+            // One read transaction: messages, events and calls from the same moment.
+            let tx = conn.unchecked_transaction()?;
+            let Some(record) = read::session(&tx, id)? else {
+                return Ok(None);
+            };
+            let messages = read::messages(&tx, id)?;
+            let events = read::events(&tx, id, 0)?;
+            let tool_calls = read::tool_calls(&tx, id)?;
+            tx.finish()?;
+            let mut history = messages.clone();
+            repair_history(&mut history);
+            Ok(Some(LoadedSession {
+                record,
+                messages,
+                history,
+                events,
+                tool_calls,
+            }))
+        })
+    }
+
+    /// The events of a session from `seq` on.
+    pub fn events_since(&self, id: &str, seq: u64) -> Result<Vec<StoredEvent>, StoreError> {
+        self.read(|conn| read::events(conn, id, seq))
+    }
+
+    /// Queues a message at the end of the session's history.
+    pub fn append_message(&self, id: &str, message: &Message) {
+        self.enqueue(Command::Append {
+            session: id.to_string(),
+            message: message.clone(),
+            at: now_ms(),
+        });
+    }
+
+    /// Queues the replacement of the history from ordinal `from` on (later rows are deleted) with `messages`.
+    pub fn replace_messages(&self, id: &str, from: usize, messages: &[Message]) {
+        self.enqueue(Command::Messages {
+            session: id.to_string(),
+            from,
+            messages: messages.to_vec(),
+            at: now_ms(),
+        });
+    }
+
+    /// Queues an event at position `seq`. Tool-call rows, usage totals and the title follow from the events.
+    pub fn record_event(&self, id: &str, seq: u64, event: SessionEvent) {
+        self.enqueue(Command::Event {
+            session: id.to_string(),
+            seq,
+            event: Box::new(event),
+            at: now_ms(),
+        });
+    }
+
+    /// Queues a change to a tool call's row (calls that do not stream through a session's events).
+    pub fn record_tool_call(&self, id: &str, tool_use_id: &str, update: ToolCallUpdate) {
+        self.enqueue(Command::ToolCall {
+            session: id.to_string(),
+            tool_use_id: tool_use_id.to_string(),
+            update,
+            at: now_ms(),
+        });
+    }
+
+    /// Queues the session's cumulative usage and cost.
+    pub fn update_usage(&self, id: &str, usage: &Usage, cost_usd: f64) {
+        self.enqueue(Command::Usage {
+            session: id.to_string(),
+            usage: *usage,
+            cost_usd,
+            at: now_ms(),
+        });
+    }
+
+    /// Queues the session's permission mode.
+    pub fn set_mode(&self, id: &str, mode: PermissionMode) {
+        self.enqueue(Command::Mode {
+            session: id.to_string(),
+            mode,
+            at: now_ms(),
+        });
+    }
+
+    /// Renames a session (the person edited its title).
+    pub fn rename_session(&self, id: &str, title: &str) -> Result<(), StoreError> {
+        self.enqueue(Command::Title {
+            session: id.to_string(),
+            title: title.trim().to_string(),
+            only_if_empty: false,
+            at: now_ms(),
+        });
+        self.flush()
+    }
+
+    /// Deletes a session with its messages, events and tool calls.
+    pub fn delete_session(&self, id: &str) -> Result<(), StoreError> {
+        self.enqueue(Command::Delete {
+            session: id.to_string(),
+        });
+        self.flush()
+    }
+}
+
+impl Drop for SessionStore {
+    fn drop(&mut self) {
+        // Closing the channel lets the writer commit what is queued and return.
+        drop(self.tx.take());
+        if let Some(writer) = self.writer.take()
+            && writer.join().is_err()
+        {
+            tracing::error!("session store: the writer thread panicked");
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! What the store hands out: session rows, summaries for a session list, stored events, tool calls, a loaded session.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+use tandem_protocol::{PermissionDecision, PermissionMode, SessionEvent, ToolOutcome, Usage};
+
+use crate::model::Message;
+
+/// What a new session row starts with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewSession {
+    pub id: String,
+    /// The project folder (canonicalised by the store when it exists).
+    pub folder: PathBuf,
+    pub model: String,
+    pub mode: PermissionMode,
+}
+
+/// One session row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionRecord {
+    pub id: String,
+    /// Canonical path of the project folder.
+    pub folder: PathBuf,
+    /// From the first prompt until renamed; empty before the first prompt.
+    pub title: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds of the last write.
+    pub updated_at: i64,
+    pub model: String,
+    /// The stored mode; an unknown name reads as [`PermissionMode::Default`].
+    pub mode: PermissionMode,
+    pub usage: Usage,
+    pub cost_usd: f64,
+}
+
+/// A row of a folder's session list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionSummary {
+    pub record: SessionRecord,
+    /// Messages in the model history.
+    pub message_count: u64,
+}
+
+impl SessionSummary {
+    /// The row as the window's session list shows it.
+    pub fn to_protocol(&self) -> tandem_protocol::SessionSummary {
+        tandem_protocol::SessionSummary {
+            session_id: self.record.id.clone(),
+            title: self.record.title.clone(),
+            updated_at_ms: self.record.updated_at.max(0) as u64,
+            message_count: u32::try_from(self.message_count).unwrap_or(u32::MAX),
+        }
+    }
+}
+
+/// An event as it was recorded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredEvent {
+    /// Position in the session, from 0, without gaps.
+    pub seq: u64,
+    /// Unix milliseconds when it was emitted.
+    pub at: i64,
+    pub event: SessionEvent,
+}
+
+/// A tool call with its decision and timings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCallRecord {
+    pub tool_use_id: String,
+    pub name: String,
+    pub input: Option<Value>,
+    pub decision: Option<PermissionDecision>,
+    /// `None` while the call had not ended (it was running when Tandem stopped).
+    pub outcome: Option<ToolOutcome>,
+    pub started_at: i64,
+    pub ended_at: Option<i64>,
+    pub duration_ms: Option<i64>,
+}
+
+/// Everything stored about a session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedSession {
+    pub record: SessionRecord,
+    /// The model history exactly as stored.
+    pub messages: Vec<Message>,
+    /// `messages` repaired so that the next request is valid (see [`super::repair_history`]).
+    pub history: Vec<Message>,
+    /// Every event in order: the transcript as it streamed, including text of a message that never completed.
+    pub events: Vec<StoredEvent>,
+    /// In the order they started.
+    pub tool_calls: Vec<ToolCallRecord>,
+}
+
+impl LoadedSession {
+    /// The `seq` the next recorded event gets.
+    pub fn next_seq(&self) -> u64 {
+        self.events.last().map(|e| e.seq + 1).unwrap_or(0)
+    }
+}

@@ -1,0 +1,444 @@
+//! The writer thread: it owns the write connection and applies queued commands in group commits.
+//!
+//! Callers never wait for SQLite: they push a [`Command`] on an unbounded channel (a few hundred nanoseconds) and go
+//! on. The thread blocks for the first command, takes whatever else is already queued (up to [`MAX_BATCH`]) and
+//! applies it all in one transaction. While the stream is slow every event is committed on its own within
+//! microseconds of being emitted; when it is fast, batches grow by themselves, so there is no timer to tune and no
+//! added latency. A failed command (say, a constraint) undoes only its own statement; the rest of the batch commits
+//! and the error is reported by the next flush.
+
+use std::sync::mpsc::{Receiver, Sender};
+
+use rusqlite::{Connection, Transaction, params};
+use serde::Serialize;
+use serde_json::Value;
+use tandem_protocol::{PermissionDecision, PermissionMode, SessionEvent, ToolOutcome, Usage};
+
+use super::StoreError;
+use super::types::NewSession;
+use crate::model::{Message, Role};
+
+/// Commands applied per transaction at most.
+pub const MAX_BATCH: usize = 512;
+
+/// How a flush is answered: from sync code or from async code.
+pub enum Reply {
+    Sync(Sender<Result<(), String>>),
+    Async(tokio::sync::oneshot::Sender<Result<(), String>>),
+}
+
+impl Reply {
+    fn send(self, result: Result<(), String>) {
+        // A caller that stopped waiting does not care about the answer.
+        match self {
+            Self::Sync(tx) => {
+                let _ = tx.send(result);
+            }
+            Self::Async(tx) => {
+                let _ = tx.send(result);
+            }
+        }
+    }
+}
+
+/// A change to a tool call's row.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolCallUpdate {
+    /// The tool_use block began streaming.
+    Started {
+        name: String,
+    },
+    /// Its input is complete (as the pipeline shows it).
+    Input {
+        name: String,
+        input: Value,
+    },
+    Decision(PermissionDecision),
+    Ended(ToolOutcome),
+}
+
+/// One queued write. `at` is when it happened (Unix ms), not when it is committed.
+pub enum Command {
+    /// Inserts the session row unless it exists.
+    Create {
+        session: NewSession,
+        at: i64,
+    },
+    Event {
+        session: String,
+        seq: u64,
+        /// Boxed: events are much larger than the other commands.
+        event: Box<SessionEvent>,
+        at: i64,
+    },
+    /// Replaces the history from ordinal `from` on with `messages`.
+    Messages {
+        session: String,
+        from: usize,
+        messages: Vec<Message>,
+        at: i64,
+    },
+    /// Appends one message after the last stored one.
+    Append {
+        session: String,
+        message: Message,
+        at: i64,
+    },
+    ToolCall {
+        session: String,
+        tool_use_id: String,
+        update: ToolCallUpdate,
+        at: i64,
+    },
+    /// Cumulative usage and cost of the session.
+    Usage {
+        session: String,
+        usage: Usage,
+        cost_usd: f64,
+        at: i64,
+    },
+    Title {
+        session: String,
+        title: String,
+        only_if_empty: bool,
+        at: i64,
+    },
+    Mode {
+        session: String,
+        mode: PermissionMode,
+        at: i64,
+    },
+    Delete {
+        session: String,
+    },
+    /// Answered once everything queued before it is committed.
+    Flush(Reply),
+}
+
+/// Runs until every sender is dropped, then returns after committing what was queued.
+pub fn run(mut conn: Connection, rx: Receiver<Command>) {
+    let mut pending_error: Option<String> = None;
+    while let Ok(first) = rx.recv() {
+        let mut batch = Vec::with_capacity(16);
+        batch.push(first);
+        while batch.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(command) => batch.push(command),
+                Err(_) => break,
+            }
+        }
+        let mut replies = Vec::new();
+        if let Err(err) = apply_batch(&mut conn, batch, &mut replies, &mut pending_error) {
+            tracing::error!("session store: a batch of writes failed: {err}");
+            pending_error = Some(err.to_string());
+        }
+        if !replies.is_empty() {
+            let result = pending_error.take().map_or(Ok(()), Err);
+            for reply in replies {
+                reply.send(result.clone());
+            }
+        }
+    }
+}
+
+fn apply_batch(
+    conn: &mut Connection,
+    batch: Vec<Command>,
+    replies: &mut Vec<Reply>,
+    pending_error: &mut Option<String>,
+) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    let mut touched: Vec<(String, i64)> = Vec::new();
+    for command in batch {
+        if let Command::Flush(reply) = command {
+            replies.push(reply);
+            continue;
+        }
+        if let Some((session, at)) = touches(&command) {
+            match touched.iter_mut().find(|(s, _)| s == session) {
+                Some(entry) => entry.1 = entry.1.max(at),
+                None => touched.push((session.to_string(), at)),
+            }
+        }
+        if let Err(err) = apply(&tx, command) {
+            tracing::error!("session store: a write failed: {err}");
+            *pending_error = Some(err.to_string());
+        }
+    }
+    for (session, at) in touched {
+        tx.prepare_cached("UPDATE sessions SET updated_at = max(updated_at, ?2) WHERE id = ?1")?
+            .execute(params![session, at])?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// The session a command writes to and when, for `updated_at`.
+fn touches(command: &Command) -> Option<(&str, i64)> {
+    match command {
+        Command::Event { session, at, .. }
+        | Command::Messages { session, at, .. }
+        | Command::Append { session, at, .. }
+        | Command::ToolCall { session, at, .. }
+        | Command::Usage { session, at, .. }
+        | Command::Title { session, at, .. }
+        | Command::Mode { session, at, .. } => Some((session, *at)),
+        Command::Create { .. } | Command::Delete { .. } | Command::Flush(_) => None,
+    }
+}
+
+/// The serde name of a unit enum value (`"snake_case"` strings).
+pub fn enum_name<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => String::new(),
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    }
+}
+
+/// A title from a prompt: its first non-empty line, at most 80 characters.
+pub fn title_from_prompt(prompt: &str) -> String {
+    let line = prompt
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    const MAX: usize = 80;
+    if line.chars().count() <= MAX {
+        line.to_string()
+    } else {
+        let cut: String = line.chars().take(MAX - 1).collect();
+        format!("{}…", cut.trim_end())
+    }
+}
+
+fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
+    match command {
+        Command::Create { session, at } => {
+            tx.prepare_cached(
+                "INSERT INTO sessions (id, folder, created_at, updated_at, model, mode) \
+                 VALUES (?1, ?2, ?3, ?3, ?4, ?5) ON CONFLICT (id) DO NOTHING",
+            )?
+            .execute(params![
+                session.id,
+                session.folder.to_string_lossy(),
+                at,
+                session.model,
+                session.mode.as_str()
+            ])?;
+        }
+        Command::Event {
+            session,
+            seq,
+            event,
+            at,
+        } => {
+            let json = serde_json::to_string(&event)?;
+            tx.prepare_cached(
+                "INSERT INTO events (session_id, seq, event, created_at) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![session, seq as i64, json, at])?;
+            project_event(tx, &session, *event, at)?;
+        }
+        Command::Messages {
+            session,
+            from,
+            messages,
+            at,
+        } => {
+            tx.prepare_cached("DELETE FROM messages WHERE session_id = ?1 AND ordinal >= ?2")?
+                .execute(params![session, from as i64])?;
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO messages (session_id, ordinal, role, message, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for (offset, message) in messages.iter().enumerate() {
+                let json = serde_json::to_string(message)?;
+                insert.execute(params![
+                    session,
+                    (from + offset) as i64,
+                    role_name(message.role),
+                    json,
+                    at
+                ])?;
+            }
+        }
+        Command::Append {
+            session,
+            message,
+            at,
+        } => {
+            let json = serde_json::to_string(&message)?;
+            tx.prepare_cached(
+                "INSERT INTO messages (session_id, ordinal, role, message, created_at) \
+                 SELECT ?1, COALESCE(MAX(ordinal) + 1, 0), ?2, ?3, ?4 FROM messages WHERE session_id = ?1",
+            )?
+            .execute(params![session, role_name(message.role), json, at])?;
+        }
+        Command::ToolCall {
+            session,
+            tool_use_id,
+            update,
+            at,
+        } => tool_call(tx, &session, &tool_use_id, update, at)?,
+        Command::Usage {
+            session,
+            usage,
+            cost_usd,
+            ..
+        } => {
+            tx.prepare_cached(
+                "UPDATE sessions SET input_tokens = ?2, output_tokens = ?3, cache_creation_input_tokens = ?4, \
+                 cache_read_input_tokens = ?5, cost_usd = ?6 WHERE id = ?1",
+            )?
+            .execute(params![
+                session,
+                usage.input_tokens as i64,
+                usage.output_tokens as i64,
+                usage.cache_creation_input_tokens as i64,
+                usage.cache_read_input_tokens as i64,
+                cost_usd
+            ])?;
+        }
+        Command::Title {
+            session,
+            title,
+            only_if_empty,
+            ..
+        } => {
+            let sql = if only_if_empty {
+                "UPDATE sessions SET title = ?2 WHERE id = ?1 AND title = ''"
+            } else {
+                "UPDATE sessions SET title = ?2 WHERE id = ?1"
+            };
+            tx.prepare_cached(sql)?.execute(params![session, title])?;
+        }
+        Command::Mode { session, mode, .. } => {
+            tx.prepare_cached("UPDATE sessions SET mode = ?2 WHERE id = ?1")?
+                .execute(params![session, mode.as_str()])?;
+        }
+        Command::Delete { session } => {
+            // The other tables follow through ON DELETE CASCADE.
+            tx.prepare_cached("DELETE FROM sessions WHERE id = ?1")?
+                .execute(params![session])?;
+        }
+        Command::Flush(_) => {}
+    }
+    Ok(())
+}
+
+/// Keeps the tool_calls rows, the usage totals, the mode and the title in step with the events, in the same
+/// transaction.
+fn project_event(
+    tx: &Transaction<'_>,
+    session: &str,
+    event: SessionEvent,
+    at: i64,
+) -> Result<(), StoreError> {
+    let session = session.to_string();
+    let command = match event {
+        SessionEvent::TurnStarted { prompt } => Command::Title {
+            session,
+            title: title_from_prompt(&prompt),
+            only_if_empty: true,
+            at,
+        },
+        SessionEvent::ToolCallStarted { tool_use_id, name } => Command::ToolCall {
+            session,
+            tool_use_id,
+            update: ToolCallUpdate::Started { name },
+            at,
+        },
+        SessionEvent::ToolCallInput {
+            tool_use_id,
+            name,
+            input,
+            ..
+        } => Command::ToolCall {
+            session,
+            tool_use_id,
+            update: ToolCallUpdate::Input { name, input },
+            at,
+        },
+        SessionEvent::ToolCallDecision {
+            tool_use_id,
+            decision,
+        } => Command::ToolCall {
+            session,
+            tool_use_id,
+            update: ToolCallUpdate::Decision(decision),
+            at,
+        },
+        SessionEvent::ToolCallResult {
+            tool_use_id,
+            outcome,
+            ..
+        } => Command::ToolCall {
+            session,
+            tool_use_id,
+            update: ToolCallUpdate::Ended(outcome),
+            at,
+        },
+        SessionEvent::ModeChanged { mode } => Command::Mode { session, mode, at },
+        SessionEvent::UsageUpdated {
+            session: usage,
+            cost_usd,
+            ..
+        } => Command::Usage {
+            session,
+            usage,
+            cost_usd,
+            at,
+        },
+        _ => return Ok(()),
+    };
+    apply(tx, command)
+}
+
+fn tool_call(
+    tx: &Transaction<'_>,
+    session: &str,
+    id: &str,
+    update: ToolCallUpdate,
+    at: i64,
+) -> Result<(), StoreError> {
+    match update {
+        ToolCallUpdate::Started { name } => {
+            tx.prepare_cached(
+                "INSERT INTO tool_calls (session_id, tool_use_id, name, started_at) VALUES (?1, ?2, ?3, ?4) \
+                 ON CONFLICT (session_id, tool_use_id) DO NOTHING",
+            )?
+            .execute(params![session, id, name, at])?;
+        }
+        ToolCallUpdate::Input { name, input } => {
+            tx.prepare_cached(
+                "INSERT INTO tool_calls (session_id, tool_use_id, name, input, started_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (session_id, tool_use_id) \
+                 DO UPDATE SET name = excluded.name, input = excluded.input",
+            )?
+            .execute(params![session, id, name, input.to_string(), at])?;
+        }
+        ToolCallUpdate::Decision(decision) => {
+            let json = serde_json::to_string(&decision)?;
+            tx.prepare_cached(
+                "UPDATE tool_calls SET decision = ?3, reason = ?4 WHERE session_id = ?1 AND tool_use_id = ?2",
+            )?
+            .execute(params![session, id, json, decision.reason])?;
+        }
+        ToolCallUpdate::Ended(outcome) => {
+            tx.prepare_cached(
+                "UPDATE tool_calls SET outcome = ?3, ended_at = ?4, duration_ms = ?4 - started_at \
+                 WHERE session_id = ?1 AND tool_use_id = ?2",
+            )?
+            .execute(params![session, id, enum_name(&outcome), at])?;
+        }
+    }
+    Ok(())
+}
