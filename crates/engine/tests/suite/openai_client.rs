@@ -196,9 +196,11 @@ async fn a_tool_call_whose_arguments_arrive_in_pieces_completes_at_the_finish() 
 }
 
 #[tokio::test]
-async fn parallel_calls_each_complete_when_the_next_one_starts() {
+async fn parallel_calls_split_at_every_byte_each_complete_when_the_next_one_starts() {
     let mut turn = two_reads();
     turn.delta_chars = 4;
+    // Every chunk one byte: JSON and UTF-8 split everywhere.
+    turn.chunk_bytes = Some(1);
     let (events, _) = run_turns(vec![turn]).await;
 
     let a_done = events
