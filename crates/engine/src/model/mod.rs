@@ -20,7 +20,6 @@ pub use anthropic::AnthropicModel;
 pub use config::{ModelConfig, Provider};
 pub use error::ModelError;
 pub use openai::OpenAiModel;
-pub use openai_body::chat_request_body;
 pub use retry::RetryPolicy;
 pub use types::*;
 
