@@ -158,13 +158,11 @@ async fn stream_json_prints_every_event_as_a_line() {
 async fn print_mode_model_errors_go_to_stderr_with_a_failing_exit_code() {
     let dir = project();
     let server = FakeServer::start(Script {
-        replies: vec![ScriptedReply::Error {
-            status: 401,
-            error_type: "authentication_error".into(),
-            message: "invalid x-api-key".into(),
-            retry_after: None,
-            should_retry: None,
-        }],
+        replies: vec![ScriptedReply::http_error(
+            401,
+            "authentication_error",
+            "invalid x-api-key",
+        )],
     })
     .await
     .expect("server");

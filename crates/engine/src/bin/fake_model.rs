@@ -1,7 +1,9 @@
 //! `tandem-fake-model`: runs the fake model server for manual demos.
 //!
 //! Usage: `tandem-fake-model [--port N] [SCRIPT.json]`. The script is a JSON [`Script`]; without one the server
-//! reads `README.md` in the working directory and then answers. Prints the base URL and serves until killed.
+//! reads `README.md` in the working directory and then answers. Prints the base URL and serves until killed. It
+//! speaks both protocols: point Tandem at it with `ANTHROPIC_BASE_URL`, or with `"provider": "openai"` and
+//! `OPENAI_BASE_URL`.
 
 use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedTurn};
 

@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use tandem_protocol::Usage;
 
+use super::sse::SseEvent;
+use super::transport::Assembler;
 use super::{ContentBlock, Message, ModelError, ModelEvent, Role, StopReason};
 
 /// A content block being streamed.
@@ -66,11 +68,6 @@ fn str_field(v: &Value, key: &str) -> String {
 }
 
 impl StreamAssembler {
-    /// Whether `message_stop` was seen.
-    pub fn is_finished(&self) -> bool {
-        self.finished
-    }
-
     /// Handles one SSE event; returns the model events it completes.
     pub fn handle(&mut self, event: &str, data: &str) -> Result<Vec<ModelEvent>, ModelError> {
         if event == "ping" || (event.is_empty() && data.is_empty()) {
@@ -199,7 +196,7 @@ impl StreamAssembler {
             }
             "message_stop" => {
                 self.finished = true;
-                out.push(self.complete()?);
+                out.push(self.complete_message()?);
             }
             "error" => {
                 let kind = v
@@ -219,7 +216,7 @@ impl StreamAssembler {
         Ok(out)
     }
 
-    fn complete(&mut self) -> Result<ModelEvent, ModelError> {
+    fn complete_message(&mut self) -> Result<ModelEvent, ModelError> {
         if !self.started {
             return Err(ModelError::Protocol(
                 "message_stop before message_start".into(),
@@ -262,5 +259,21 @@ impl StreamAssembler {
             stop_reason,
             usage: self.usage,
         })
+    }
+}
+
+impl Assembler for StreamAssembler {
+    fn handle(&mut self, event: &SseEvent) -> Result<Vec<ModelEvent>, ModelError> {
+        StreamAssembler::handle(self, &event.event, &event.data)
+    }
+
+    fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    fn end(&mut self) -> Result<Vec<ModelEvent>, ModelError> {
+        Err(ModelError::Connection(
+            "the stream ended before the message was complete".into(),
+        ))
     }
 }

@@ -1,4 +1,9 @@
 //! Where the model is and how to reach it: provider, base URL, key, model name, limits.
+//!
+//! Sources, later ones winning: the defaults; `~/.config/tandem/settings.json` (`provider`: `"anthropic"` or
+//! `"openai"`, `baseUrl`, `apiKey`, `model`, `maxTokens`); the environment (`ANTHROPIC_BASE_URL`,
+//! `ANTHROPIC_API_KEY`, `ANTHROPIC_MODEL` for Anthropic; `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_MODEL` when the
+//! provider is `"openai"`). An OpenAI-compatible server without a configured base URL is Ollama on this machine.
 
 use std::time::Duration;
 
@@ -9,6 +14,27 @@ use super::RetryPolicy;
 pub enum Provider {
     Anthropic,
     OpenAiCompatible,
+}
+
+impl Provider {
+    /// The provider a settings value names: `anthropic`, or `openai` (also `openai-compatible`, `ollama`).
+    pub fn parse(name: &str) -> Option<Self> {
+        match name.to_ascii_lowercase().as_str() {
+            "anthropic" => Some(Self::Anthropic),
+            "openai" | "openai-compatible" | "openai_compatible" | "ollama" => {
+                Some(Self::OpenAiCompatible)
+            }
+            _ => None,
+        }
+    }
+
+    /// The prefix of this provider's environment variables.
+    fn env_prefix(self) -> &'static str {
+        match self {
+            Self::Anthropic => "ANTHROPIC",
+            Self::OpenAiCompatible => "OPENAI",
+        }
+    }
 }
 
 /// How to reach a model.
@@ -31,6 +57,8 @@ pub struct ModelConfig {
 pub const DEFAULT_ANTHROPIC_URL: &str = "https://api.anthropic.com";
 /// The default model.
 pub const DEFAULT_MODEL: &str = "claude-sonnet-4-5";
+/// The default OpenAI-compatible endpoint: Ollama on this machine.
+pub const DEFAULT_OPENAI_URL: &str = "http://localhost:11434";
 
 impl Default for ModelConfig {
     fn default() -> Self {
@@ -48,22 +76,25 @@ impl Default for ModelConfig {
 }
 
 impl ModelConfig {
-    /// Applies `ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY` and `ANTHROPIC_MODEL` from `env` over this config.
+    /// Applies the provider's `<PREFIX>_BASE_URL`, `<PREFIX>_API_KEY` and `<PREFIX>_MODEL` from `env` over this
+    /// config (`ANTHROPIC_*`, or `OPENAI_*` for an OpenAI-compatible provider).
     pub fn with_env(mut self, env: impl Fn(&str) -> Option<String>) -> Self {
-        if let Some(url) = env("ANTHROPIC_BASE_URL").filter(|s| !s.is_empty()) {
+        let prefix = self.provider.env_prefix();
+        let var = |name: &str| env(&format!("{prefix}_{name}")).filter(|s| !s.is_empty());
+        if let Some(url) = var("BASE_URL") {
             self.base_url = url.trim_end_matches('/').to_string();
         }
-        if let Some(key) = env("ANTHROPIC_API_KEY").filter(|s| !s.is_empty()) {
+        if let Some(key) = var("API_KEY") {
             self.api_key = Some(key);
         }
-        if let Some(model) = env("ANTHROPIC_MODEL").filter(|s| !s.is_empty()) {
+        if let Some(model) = var("MODEL") {
             self.model = model;
         }
         self
     }
 
-    /// Applies a Tandem settings file (`{"apiKey", "baseUrl", "model", "maxTokens"}`) over this config. A missing
-    /// file changes nothing; an unreadable or malformed one is an error naming the file.
+    /// Applies a Tandem settings file (`{"provider", "apiKey", "baseUrl", "model", "maxTokens"}`) over this config.
+    /// A missing file changes nothing; an unreadable or malformed one is an error naming the file.
     pub fn with_settings_file(mut self, path: &std::path::Path) -> Result<Self, String> {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
@@ -78,6 +109,18 @@ impl ModelConfig {
                 .and_then(serde_json::Value::as_str)
                 .filter(|s| !s.is_empty())
         };
+        if let Some(name) = get("provider") {
+            let provider = Provider::parse(name).ok_or_else(|| {
+                format!(
+                    "{}: unknown provider {name:?} (use \"anthropic\" or \"openai\")",
+                    path.display()
+                )
+            })?;
+            if provider == Provider::OpenAiCompatible && self.base_url == DEFAULT_ANTHROPIC_URL {
+                self.base_url = DEFAULT_OPENAI_URL.to_string();
+            }
+            self.provider = provider;
+        }
         if let Some(url) = get("baseUrl") {
             self.base_url = url.trim_end_matches('/').to_string();
         }
@@ -112,6 +155,17 @@ impl ModelConfig {
 
     /// What the user must do before a model can be reached, if anything.
     pub fn setup_hint(&self) -> Option<String> {
+        if self.provider == Provider::OpenAiCompatible {
+            // Local servers need no key; they do need the name of a model they serve.
+            return (self.model == DEFAULT_MODEL).then(|| {
+                format!(
+                    "The provider is OpenAI-compatible ({}), but no model is chosen. Add {{\"model\": \"...\"}} \
+                     (a model the server serves, e.g. \"qwen3\") to ~/.config/tandem/settings.json, or set \
+                     OPENAI_MODEL.",
+                    self.base_url
+                )
+            });
+        }
         if self.api_key.is_none() {
             Some(
                 "No API key is set. Start Tandem with ANTHROPIC_API_KEY in the environment, or add \
@@ -122,5 +176,49 @@ impl ModelConfig {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(json: &str) -> Result<ModelConfig, String> {
+        let dir = std::env::temp_dir().join(format!("tandem-config-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let path = dir.join("settings.json");
+        std::fs::write(&path, json).map_err(|e| e.to_string())?;
+        let result = ModelConfig::default().with_settings_file(&path);
+        let _ = std::fs::remove_dir_all(&dir);
+        result
+    }
+
+    #[test]
+    fn the_openai_provider_reads_its_own_environment() {
+        let config = settings(r#"{"provider": "openai", "model": "qwen3"}"#).expect("settings");
+        assert_eq!(config.provider, Provider::OpenAiCompatible);
+        assert_eq!(config.base_url, DEFAULT_OPENAI_URL);
+        assert_eq!(config.setup_hint(), None, "no key needed");
+        let env = |k: &str| match k {
+            "OPENAI_BASE_URL" => Some("http://gpu:8000/v1/".to_string()),
+            "OPENAI_API_KEY" => Some("sk-local".to_string()),
+            "ANTHROPIC_API_KEY" => Some("sk-ant".to_string()),
+            _ => None,
+        };
+        let config = config.with_env(env);
+        assert_eq!(config.base_url, "http://gpu:8000/v1");
+        assert_eq!(config.api_key.as_deref(), Some("sk-local"));
+        assert_eq!(config.model, "qwen3");
+    }
+
+    #[test]
+    fn an_unknown_provider_is_an_error_and_a_missing_model_a_hint() {
+        let err = settings(r#"{"provider": "gemini"}"#).expect_err("unknown");
+        assert!(err.contains("unknown provider"), "{err}");
+        let config = settings(r#"{"provider": "openai"}"#).expect("settings");
+        assert!(config.setup_hint().is_some_and(|h| h.contains("model")));
+        let anthropic = ModelConfig::default()
+            .with_env(|k| (k == "OPENAI_API_KEY").then(|| "sk-other".to_string()));
+        assert_eq!(anthropic.api_key, None);
     }
 }

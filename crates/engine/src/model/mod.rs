@@ -1,18 +1,25 @@
-//! Models: the [`Model`] trait (a request in, a stream of [`ModelEvent`]s out), the Anthropic Messages client, its
-//! configuration and retry policy (spec/model-protocol.md).
+//! Models: the [`Model`] trait (a request in, a stream of [`ModelEvent`]s out), the Anthropic Messages and
+//! OpenAI-compatible chat-completions clients, their configuration and retry policy (spec/model-protocol.md).
 
 mod anthropic;
 mod anthropic_stream;
 mod config;
 mod error;
+mod openai;
+mod openai_body;
+mod openai_stream;
 pub mod pricing;
 mod retry;
 pub mod sse;
+mod transport;
 mod types;
+
+use std::sync::Arc;
 
 pub use anthropic::AnthropicModel;
 pub use config::{ModelConfig, Provider};
 pub use error::ModelError;
+pub use openai::OpenAiModel;
 pub use retry::RetryPolicy;
 pub use types::*;
 
@@ -31,4 +38,12 @@ pub trait Model: Send + Sync {
     /// The model name sent in requests.
     fn model_name(&self) -> &str;
     fn stream(&self, request: ModelRequest) -> ModelStream;
+}
+
+/// The client for `config.provider`.
+pub fn connect(config: ModelConfig) -> Result<Arc<dyn Model>, ModelError> {
+    Ok(match config.provider {
+        Provider::Anthropic => Arc::new(AnthropicModel::new(config)?),
+        Provider::OpenAiCompatible => Arc::new(OpenAiModel::new(config)?),
+    })
 }

@@ -11,7 +11,7 @@ use crate::approver::Approver;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::hooks::{self, HookSet};
-use crate::model::{AnthropicModel, Message, Model, ModelConfig, ModelError};
+use crate::model::{Message, Model, ModelConfig, ModelError};
 use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
 };
@@ -103,7 +103,7 @@ impl Session {
     /// Opens a session on `options.cwd`. A missing API key is not an error here: the first prompt reports it.
     pub fn open(options: SessionOptions) -> Result<Self, SessionError> {
         let cwd = open_folder(&options.cwd)?;
-        let model: Arc<dyn Model> = Arc::new(AnthropicModel::new(options.model.clone())?);
+        let model: Arc<dyn Model> = crate::model::connect(options.model.clone())?;
         Ok(Self::with_model(cwd, model, options))
     }
 

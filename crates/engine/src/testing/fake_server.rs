@@ -1,7 +1,7 @@
-//! The fake model server: a real axum HTTP server on 127.0.0.1 that answers `POST /v1/messages` from a [`Script`],
-//! streaming byte-exact SSE, and records every request. It validates what the real API validates that matters to
-//! the client: the API key header and that every tool_use is answered by a tool_result at the start of the next user
-//! message.
+//! The fake model server: a real axum HTTP server on 127.0.0.1 that answers `POST /v1/messages` (Anthropic) and
+//! `POST /v1/chat/completions` (OpenAI-compatible, in `chat_completions`) from one [`Script`], streaming byte-exact
+//! SSE, and records every request. It validates what the real APIs validate that matters to the client: the API key
+//! header and that every tool call is answered by a result before the conversation goes on.
 
 use std::collections::{HashSet, VecDeque};
 use std::net::SocketAddr;
@@ -17,6 +17,7 @@ use axum::routing::post;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
+use super::chat_completions::chat_completions;
 use super::sse_writer::render_events;
 use super::{Script, ScriptedReply, ScriptedTurn};
 
@@ -41,13 +42,13 @@ impl RecordedRequest {
 }
 
 #[derive(Default)]
-struct Inner {
+pub(super) struct Inner {
     replies: VecDeque<ScriptedReply>,
     requests: Vec<RecordedRequest>,
     served: usize,
 }
 
-type Shared = Arc<Mutex<Inner>>;
+pub(super) type Shared = Arc<Mutex<Inner>>;
 
 /// A running fake server; it stops when dropped.
 pub struct FakeServer {
@@ -78,7 +79,7 @@ impl FakeServer {
         }));
         let app = Router::new()
             .route("/v1/messages", post(messages))
-            .route("/v1/chat/completions", post(not_scripted))
+            .route("/v1/chat/completions", post(chat_completions))
             .with_state(inner.clone());
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
         let addr = listener.local_addr()?;
@@ -97,7 +98,7 @@ impl FakeServer {
         })
     }
 
-    /// The base URL to give clients (`ANTHROPIC_BASE_URL`).
+    /// The base URL to give clients (`ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL`).
     pub fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
@@ -199,20 +200,9 @@ pub fn validate_body(body: &Value) -> Result<(), String> {
     Ok(())
 }
 
-async fn not_scripted() -> Response {
-    error_response(
-        404,
-        "not_found_error",
-        "this fake server speaks the Anthropic protocol here",
-    )
-}
-
 async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) -> Response {
     let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let header_list: Vec<(String, String)> = headers
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().to_string()))
-        .collect();
+    let header_list = header_list(&headers);
     let rejected = if headers.get("x-api-key").is_none() {
         Some((
             401,
@@ -236,21 +226,11 @@ async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) 
             .err()
             .map(|m| (400, "invalid_request_error", m))
     };
-    let (reply, served) = {
-        let Ok(mut guard) = inner.lock() else {
-            return error_response(500, "api_error", "fake server state poisoned");
-        };
-        guard.requests.push(RecordedRequest {
-            path: "/v1/messages".into(),
-            headers: header_list,
-            body: parsed.clone(),
-            rejected: rejected.as_ref().map(|r| r.2.clone()),
-        });
-        if let Some((status, kind, message)) = rejected {
-            return error_response(status, kind, &message);
-        }
-        guard.served += 1;
-        (guard.replies.pop_front(), guard.served)
+    let rejected =
+        rejected.map(|(status, kind, message)| (error_response(status, kind, &message), message));
+    let (reply, served) = match take_reply(&inner, "/v1/messages", header_list, &parsed, rejected) {
+        Ok(taken) => taken,
+        Err(response) => return *response,
     };
     let model = parsed
         .get("model")
@@ -263,39 +243,110 @@ async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) 
             error_type,
             message,
             retry_after,
+            retry_after_ms,
             should_retry,
-        }) => {
-            let mut response = error_response(status, &error_type, &message);
-            if let Some(v) = retry_after.and_then(|v| HeaderValue::from_str(&v).ok()) {
-                response.headers_mut().insert("retry-after", v);
-            }
-            if let Some(flag) = should_retry {
-                response.headers_mut().insert(
-                    "x-should-retry",
-                    HeaderValue::from_static(if flag { "true" } else { "false" }),
-                );
-            }
-            response
-        }
-        Some(ScriptedReply::Stream(turn)) => stream_response(turn, served, &model),
-        None => stream_response(
-            ScriptedTurn::text("(the fake model has no more scripted replies)"),
-            served,
-            &model,
+        }) => with_retry_headers(
+            error_response(status, &error_type, &message),
+            retry_after,
+            retry_after_ms,
+            should_retry,
         ),
+        Some(ScriptedReply::Stream(turn)) => {
+            let events = render_events(&turn, &format!("msg_fake_{served}"), &model);
+            stream_response(events, &turn).await
+        }
+        None => {
+            let turn = ScriptedTurn::text("(the fake model has no more scripted replies)");
+            stream_response(
+                render_events(&turn, &format!("msg_fake_{served}"), &model),
+                &turn,
+            )
+            .await
+        }
     }
 }
 
-fn stream_response(turn: ScriptedTurn, served: usize, model: &str) -> Response {
-    let bytes: Vec<u8> = render_events(&turn, &format!("msg_fake_{served}"), model)
-        .concat()
-        .into_bytes();
-    let chunk = turn.chunk_bytes.unwrap_or(usize::MAX).max(1);
+/// Records a request and takes the next scripted reply with its serial number; a rejected request (its error
+/// response and reason) is recorded and answered with that response.
+pub(super) fn take_reply(
+    inner: &Shared,
+    path: &str,
+    headers: Vec<(String, String)>,
+    body: &Value,
+    rejected: Option<(Response, String)>,
+) -> Result<(Option<ScriptedReply>, usize), Box<Response>> {
+    let Ok(mut guard) = inner.lock() else {
+        return Err(Box::new(error_response(
+            500,
+            "api_error",
+            "fake server state poisoned",
+        )));
+    };
+    guard.requests.push(RecordedRequest {
+        path: path.into(),
+        headers,
+        body: body.clone(),
+        rejected: rejected.as_ref().map(|r| r.1.clone()),
+    });
+    if let Some((response, _)) = rejected {
+        return Err(Box::new(response));
+    }
+    guard.served += 1;
+    Ok((guard.replies.pop_front(), guard.served))
+}
+
+/// The request headers as recorded.
+pub(super) fn header_list(headers: &HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or_default().to_string()))
+        .collect()
+}
+
+/// Adds the scripted retry headers to an error response.
+pub(super) fn with_retry_headers(
+    mut response: Response,
+    retry_after: Option<String>,
+    retry_after_ms: Option<String>,
+    should_retry: Option<bool>,
+) -> Response {
+    for (name, value) in [
+        ("retry-after", retry_after),
+        ("retry-after-ms", retry_after_ms),
+    ] {
+        if let Some(v) = value.and_then(|v| HeaderValue::from_str(&v).ok()) {
+            response.headers_mut().insert(name, v);
+        }
+    }
+    if let Some(flag) = should_retry {
+        response.headers_mut().insert(
+            "x-should-retry",
+            HeaderValue::from_static(if flag { "true" } else { "false" }),
+        );
+    }
+    response
+}
+
+/// A 200 response streaming `events` as the turn says: after `delay_before_ms`, one chunk per event or
+/// `chunk_bytes`-sized chunks, `chunk_delay_ms` apart, the connection cut after `cut_after_bytes`.
+pub(super) async fn stream_response(events: Vec<String>, turn: &ScriptedTurn) -> Response {
+    if turn.delay_before_ms > 0 {
+        tokio::time::sleep(Duration::from_millis(turn.delay_before_ms)).await;
+    }
+    let chunks: Vec<Vec<u8>> = match turn.chunk_bytes {
+        Some(size) => events
+            .concat()
+            .into_bytes()
+            .chunks(size.max(1))
+            .map(<[u8]>::to_vec)
+            .collect(),
+        None => events.into_iter().map(String::into_bytes).collect(),
+    };
     let cut = turn.cut_after_bytes;
     let delay = Duration::from_millis(turn.chunk_delay_ms);
     let stream = async_stream::stream! {
         let mut sent = 0usize;
-        for piece in bytes.chunks(chunk) {
+        for piece in chunks {
             let piece = match cut {
                 Some(limit) if sent + piece.len() >= limit => {
                     let keep = limit.saturating_sub(sent);
@@ -306,7 +357,7 @@ fn stream_response(turn: ScriptedTurn, served: usize, model: &str) -> Response {
                 _ => piece,
             };
             sent += piece.len();
-            yield Ok(Bytes::copy_from_slice(piece));
+            yield Ok(Bytes::from(piece));
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }

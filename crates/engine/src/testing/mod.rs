@@ -1,12 +1,15 @@
 //! Test support (feature `test-support`): the fake model server, scripted approvers and temporary workspaces.
 
 mod approvers;
+mod chat_completions;
+mod chat_writer;
 mod fake_server;
 mod fake_tools;
 mod script;
 mod sse_writer;
 
 pub use approvers::ScriptedApprover;
+pub use chat_completions::validate_chat_body;
 pub use fake_server::{FakeServer, RecordedRequest};
 pub use fake_tools::{CallLog, FakeInput, FakeTool, LogEntry};
-pub use script::{Script, ScriptBlock, ScriptedReply, ScriptedTurn};
+pub use script::{ChatQuirks, Script, ScriptBlock, ScriptedReply, ScriptedTurn};

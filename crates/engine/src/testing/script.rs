@@ -28,6 +28,21 @@ pub enum ScriptBlock {
     },
 }
 
+/// How the OpenAI-compatible mode streams tool calls: the quirks of real servers, all off by default (OpenAI's own
+/// way: a first fragment with `index`, `id` and `function.name`, then `function.arguments` fragments).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ChatQuirks {
+    /// Each call whole in one fragment, its arguments complete (Ollama, some llama.cpp versions).
+    pub whole_calls: bool,
+    /// Every call with `index: 0`, told apart only by a new `id`.
+    pub index_zero: bool,
+    /// No `index` on any fragment.
+    pub no_index: bool,
+    /// No `finish_reason` before `[DONE]`.
+    pub no_finish_reason: bool,
+}
+
 /// A streamed assistant message and how to stream it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScriptedTurn {
@@ -38,12 +53,16 @@ pub struct ScriptedTurn {
     /// Text and tool input are sent in deltas of this many characters.
     #[serde(default = "default_delta_chars")]
     pub delta_chars: usize,
-    /// The byte stream is written in chunks of this many bytes (`None`: one chunk per event).
+    /// The byte stream is written in chunks of this many bytes, so JSON splits at any byte (`None`: one chunk per
+    /// event).
     #[serde(default)]
     pub chunk_bytes: Option<usize>,
-    /// Pause between chunks.
+    /// Pause between chunks (with `chunk_bytes: None`, between events).
     #[serde(default)]
     pub chunk_delay_ms: u64,
+    /// Pause before the response (status and headers) is sent: the time to first byte.
+    #[serde(default)]
+    pub delay_before_ms: u64,
     /// A `ping` event after every n-th event.
     #[serde(default)]
     pub ping_every: Option<usize>,
@@ -56,6 +75,9 @@ pub struct ScriptedTurn {
     /// An event of a type the protocol does not define, sent before the first block.
     #[serde(default)]
     pub unknown_event: bool,
+    /// How tool calls are streamed in the OpenAI-compatible mode.
+    #[serde(default)]
+    pub openai: ChatQuirks,
     #[serde(default = "default_tokens")]
     pub input_tokens: u64,
     #[serde(default = "default_tokens")]
@@ -79,10 +101,12 @@ impl ScriptedTurn {
             delta_chars: default_delta_chars(),
             chunk_bytes: None,
             chunk_delay_ms: 0,
+            delay_before_ms: 0,
             ping_every: None,
             cut_after_bytes: None,
             error_after_events: None,
             unknown_event: false,
+            openai: ChatQuirks::default(),
             input_tokens: default_tokens(),
             output_tokens: default_tokens(),
         }
@@ -100,6 +124,17 @@ impl ScriptedTurn {
             name: name.into(),
             input,
         }])
+    }
+
+    /// The chat-completions `finish_reason` for the stop reason.
+    pub fn chat_finish_reason(&self) -> String {
+        match self.effective_stop_reason().as_str() {
+            "end_turn" | "stop_sequence" | "pause_turn" => "stop".into(),
+            "tool_use" => "tool_calls".into(),
+            "max_tokens" => "length".into(),
+            "refusal" => "content_filter".into(),
+            other => other.into(),
+        }
     }
 
     /// The stop reason sent in `message_delta`.
@@ -127,7 +162,8 @@ impl ScriptedTurn {
 pub enum ScriptedReply {
     /// HTTP 200 with an event stream.
     Stream(ScriptedTurn),
-    /// An HTTP error with an Anthropic-style error body.
+    /// An HTTP error with the protocol's error body and the given `retry-after`, `retry-after-ms` and
+    /// `x-should-retry` headers.
     Error {
         status: u16,
         error_type: String,
@@ -135,8 +171,28 @@ pub enum ScriptedReply {
         #[serde(default)]
         retry_after: Option<String>,
         #[serde(default)]
+        retry_after_ms: Option<String>,
+        #[serde(default)]
         should_retry: Option<bool>,
     },
+}
+
+impl ScriptedReply {
+    /// An HTTP error without retry headers.
+    pub fn http_error(
+        status: u16,
+        error_type: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::Error {
+            status,
+            error_type: error_type.into(),
+            message: message.into(),
+            retry_after: None,
+            retry_after_ms: None,
+            should_retry: None,
+        }
+    }
 }
 
 /// The replies, in the order requests arrive.

@@ -8,7 +8,8 @@ fn event(name: &str, data: Value) -> String {
     format!("event: {name}\ndata: {data}\n\n")
 }
 
-fn pieces(text: &str, size: usize) -> Vec<String> {
+/// `text` in pieces of `size` characters.
+pub(super) fn pieces(text: &str, size: usize) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     if chars.is_empty() {
         return vec![];

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use tandem_engine::approver::Approver;
 use tandem_engine::events::RecordingSink;
-use tandem_engine::model::{AnthropicModel, ModelConfig, RetryPolicy};
+use tandem_engine::model::{AnthropicModel, Model, ModelConfig, Provider, RetryPolicy};
 use tandem_engine::session::{Session, SessionOptions};
 use tandem_engine::testing::{FakeServer, Script};
 use tandem_protocol::PermissionMode;
@@ -49,6 +49,14 @@ pub fn fake_config(url: &str) -> ModelConfig {
     }
 }
 
+/// A model config for the fake server's OpenAI-compatible mode at `url`, with quick retries.
+pub fn openai_config(url: &str) -> ModelConfig {
+    ModelConfig {
+        provider: Provider::OpenAiCompatible,
+        ..fake_config(url)
+    }
+}
+
 /// A session on `root` talking to `server`.
 pub fn session(
     root: &Path,
@@ -58,6 +66,17 @@ pub fn session(
 ) -> Session {
     let config = fake_config(&server.url());
     let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
+    session_with(root, model, config, approver, events)
+}
+
+/// A session on `root` with `model`, configured by `config`.
+pub fn session_with(
+    root: &Path,
+    model: Arc<dyn Model>,
+    config: ModelConfig,
+    approver: Arc<dyn Approver>,
+    events: RecordingSink,
+) -> Session {
     Session::with_model(
         root.to_path_buf(),
         model,

@@ -4,6 +4,8 @@ mod common;
 mod executor;
 mod hooks;
 mod model_errors;
+mod openai_client;
+mod openai_loop;
 mod perm_support;
 mod permission_modes;
 mod permission_props;

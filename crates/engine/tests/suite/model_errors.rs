@@ -14,6 +14,7 @@ fn error(status: u16, kind: &str, retry_after: Option<&str>) -> ScriptedReply {
         error_type: kind.into(),
         message: format!("scripted {kind}"),
         retry_after: retry_after.map(str::to_string),
+        retry_after_ms: None,
         should_retry: None,
     }
 }
@@ -97,6 +98,7 @@ async fn a_429_with_should_retry_false_is_not_retried() {
         error_type: "rate_limit_error".into(),
         message: "slow down".into(),
         retry_after: Some("0.01".into()),
+        retry_after_ms: None,
         should_retry: Some(false),
     };
     let (result, _events, requests) = run(vec![reply]).await;
@@ -145,4 +147,40 @@ async fn no_api_key_is_reported_without_a_request() {
     let err = s.send("hi").await.expect_err("no key");
     assert!(err.to_string().contains("no API key"), "{err}");
     assert!(fake.requests().is_empty());
+}
+
+#[tokio::test]
+async fn retry_after_ms_wins_over_retry_after() {
+    let reply = ScriptedReply::Error {
+        status: 429,
+        error_type: "rate_limit_error".into(),
+        message: "slow down".into(),
+        retry_after: Some("9".into()),
+        retry_after_ms: Some("15".into()),
+        should_retry: None,
+    };
+    let (result, events, requests) =
+        run(vec![reply, ScriptedReply::Stream(ScriptedTurn::text("ok"))]).await;
+    assert_eq!(result.expect("succeeds"), "ok");
+    assert_eq!(requests, 2);
+    let waits: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::Retrying { wait_ms, .. } => Some(*wait_ms),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(waits, vec![15]);
+}
+
+#[tokio::test]
+async fn a_slow_first_byte_and_slow_events_still_make_a_whole_answer() {
+    let mut turn = ScriptedTurn::text("slowly, slowly");
+    turn.delay_before_ms = 120;
+    turn.chunk_delay_ms = 5;
+    turn.delta_chars = 4;
+    let started = std::time::Instant::now();
+    let (result, _events, _) = run(vec![ScriptedReply::Stream(turn)]).await;
+    assert_eq!(result.expect("succeeds"), "slowly, slowly");
+    assert!(started.elapsed() >= std::time::Duration::from_millis(140));
 }

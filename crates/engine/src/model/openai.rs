@@ -1,0 +1,68 @@
+//! The OpenAI-compatible chat-completions client (Ollama, llama.cpp server, vLLM, hosted gateways): the same
+//! contract as the Anthropic client, with the body from `openai_body` and the stream folded by `openai_stream`.
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+
+use super::openai_body::chat_request_body;
+use super::openai_stream::ChatStreamAssembler;
+use super::transport::{Failure, http_client, send, stream_with_retries};
+use super::{Model, ModelConfig, ModelError, ModelRequest, ModelStream};
+
+/// The bearer token sent when no key is configured: local servers ignore it, but some reject an empty one.
+pub const PLACEHOLDER_KEY: &str = "tandem-no-key";
+
+/// A client for `POST {base}/v1/chat/completions` with `stream: true`.
+#[derive(Debug, Clone)]
+pub struct OpenAiModel {
+    config: ModelConfig,
+    http: reqwest::Client,
+}
+
+impl OpenAiModel {
+    /// A client for `config`.
+    pub fn new(config: ModelConfig) -> Result<Self, ModelError> {
+        let http = http_client(&config)?;
+        Ok(Self { config, http })
+    }
+
+    /// The endpoint; a base URL that already ends in `/v1` (as `OPENAI_BASE_URL` usually does) is accepted too.
+    fn url(&self) -> String {
+        let base = self.config.base_url.trim_end_matches('/');
+        let base = base.strip_suffix("/v1").unwrap_or(base);
+        format!("{base}/v1/chat/completions")
+    }
+
+    fn attempt(&self, body: Value) -> BoxFuture<'static, Result<reqwest::Response, Failure>> {
+        let key = self
+            .config
+            .api_key
+            .clone()
+            .filter(|k| !k.is_empty())
+            .unwrap_or_else(|| PLACEHOLDER_KEY.to_string());
+        let request = self
+            .http
+            .post(self.url())
+            .bearer_auth(key)
+            .header("content-type", "application/json")
+            .header("accept", "text/event-stream")
+            .json(&body);
+        Box::pin(send(request))
+    }
+}
+
+impl Model for OpenAiModel {
+    fn model_name(&self) -> &str {
+        &self.config.model
+    }
+
+    fn stream(&self, request: ModelRequest) -> ModelStream {
+        let this = self.clone();
+        let body = chat_request_body(&request);
+        stream_with_retries(
+            self.config.retry,
+            Box::new(move || this.attempt(body.clone())),
+            ChatStreamAssembler::default(),
+        )
+    }
+}
