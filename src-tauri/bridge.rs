@@ -29,11 +29,27 @@ pub struct ChannelSink {
 impl ChannelSink {
     /// A sink for `session_id` that delivers to `channel` (spawns the batching task).
     pub fn new(session_id: String, channel: Channel<EventBatch>) -> Self {
+        Self::starting_at(session_id, channel, 0)
+    }
+
+    /// Sends stored events with their own numbers (a reopened session's transcript), ahead of new ones.
+    pub fn replay(&self, events: impl IntoIterator<Item = (u64, SessionEvent)>) {
+        for (seq, event) in events {
+            let _ = self.tx.send(EventEnvelope {
+                session_id: self.session_id.clone(),
+                seq,
+                event,
+            });
+        }
+    }
+
+    /// A sink whose first new event is numbered `first_seq`.
+    pub fn starting_at(session_id: String, channel: Channel<EventBatch>, first_seq: u64) -> Self {
         let (tx, rx) = mpsc::unbounded_channel();
         tauri::async_runtime::spawn(deliver(rx, move |batch| channel.send(batch).is_ok()));
         Self {
             session_id,
-            seq: AtomicU64::new(0),
+            seq: AtomicU64::new(first_seq),
             tx,
         }
     }

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use tandem_engine::session::{Session, SessionOptions};
-use tandem_protocol::{ApprovalAnswer, EventBatch, PermissionMode, SessionEvent, SessionInfo};
+use tandem_protocol::{
+    ApprovalAnswer, EventBatch, PermissionMode, SessionEvent, SessionInfo, SessionSummary,
+};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 
@@ -35,33 +37,72 @@ pub fn app_state(state: State<'_, AppState>) -> AppStateView {
     }
 }
 
-/// Opens a session on `path`; its events arrive on `on_event`.
+/// Opens a session on `path` (or reopens the stored session `resume`); its events arrive on `on_event`. A
+/// reopened session first replays its stored events, so the window rebuilds its transcript.
 #[tauri::command]
 pub fn open_session<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
     path: String,
     on_event: Channel<EventBatch>,
+    resume: Option<String>,
 ) -> Result<SessionInfo, CommandError> {
     let (model, settings_problem) = state.model_config();
     let cwd = tandem_engine::session::open_folder(&PathBuf::from(&path))?;
-    let session_id = uuid::Uuid::new_v4().to_string();
-    let sink = Arc::new(ChannelSink::new(session_id.clone(), on_event));
-    if let Some(problem) = settings_problem {
-        tandem_engine::events::EventSink::emit(
-            sink.as_ref(),
-            SessionEvent::Error { message: problem },
-        );
+    let approver = Arc::new(WindowApprover(state.approvals.clone()));
+    let session = match (resume, &state.store) {
+        (Some(id), Some(store)) => {
+            let loaded = store
+                .load_session(&id)
+                .map_err(tandem_engine::session::SessionError::from)?
+                .ok_or_else(|| {
+                    CommandError::new("unknown_session", format!("no stored session {id}"))
+                })?;
+            let sink = Arc::new(ChannelSink::starting_at(
+                id.clone(),
+                on_event,
+                loaded.next_seq(),
+            ));
+            sink.replay(loaded.events.into_iter().map(|e| (e.seq, e.event)));
+            let options = SessionOptions {
+                id: Some(id.clone()),
+                cwd,
+                model,
+                mode: loaded.record.mode,
+                approver,
+                events: sink,
+                store: Some(store.clone()),
+            };
+            Session::resume(store.clone(), &id, options)?
+        }
+        (Some(_), None) => {
+            return Err(CommandError::new(
+                "store",
+                "sessions cannot be reopened: the session store is not available",
+            ));
+        }
+        (None, _) => {
+            let session_id = uuid::Uuid::new_v4().to_string();
+            Session::open(SessionOptions {
+                id: Some(session_id.clone()),
+                cwd,
+                model,
+                mode: PermissionMode::Default,
+                approver,
+                events: Arc::new(ChannelSink::new(session_id, on_event)),
+                store: state.store.clone(),
+            })?
+        }
+    };
+    for problem in settings_problem
+        .into_iter()
+        .chain(state.store_problem.clone())
+    {
+        session
+            .runtime()
+            .events
+            .emit(SessionEvent::Error { message: problem });
     }
-    let session = Session::open(SessionOptions {
-        id: Some(session_id),
-        cwd,
-        model,
-        mode: PermissionMode::Default,
-        approver: Arc::new(WindowApprover(state.approvals.clone())),
-        events: sink,
-        store: None,
-    })?;
     let info = session.info();
     if let Some(file) = &state.recent_file
         && let Ok(list) = recent::remember(file, &info.cwd)
@@ -72,6 +113,22 @@ pub fn open_session<R: Runtime>(
         sessions.insert(info.session_id.clone(), Arc::new(session));
     }
     Ok(info)
+}
+
+/// The stored sessions of the folder `path`, newest first (empty when sessions are not stored).
+#[tauri::command]
+pub fn list_sessions(
+    state: State<'_, AppState>,
+    path: String,
+) -> Result<Vec<SessionSummary>, CommandError> {
+    let Some(store) = &state.store else {
+        return Ok(Vec::new());
+    };
+    let cwd = tandem_engine::session::open_folder(&PathBuf::from(&path))?;
+    let sessions = store
+        .list_sessions(&cwd)
+        .map_err(tandem_engine::session::SessionError::from)?;
+    Ok(sessions.iter().map(|s| s.to_protocol()).collect())
 }
 
 /// Shows the native folder picker; `None` when cancelled.

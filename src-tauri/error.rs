@@ -28,6 +28,8 @@ impl From<tandem_engine::session::SessionError> for CommandError {
             NotAFolder(_) => "not_a_folder",
             Unreadable { .. } => "folder_unreadable",
             Model(_) => "model",
+            Store(_) => "store",
+            UnknownSession(_) => "unknown_session",
         };
         Self::new(code, e.to_string())
     }

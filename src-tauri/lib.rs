@@ -24,6 +24,7 @@ pub fn build_app<R: Runtime>(
         .invoke_handler(tauri::generate_handler![
             commands::app_state,
             commands::open_session,
+            commands::list_sessions,
             commands::pick_folder,
             commands::send_prompt,
             commands::answer_approval,
@@ -41,7 +42,7 @@ pub fn build_app<R: Runtime>(
 
 /// Runs the desktop app until its window closes.
 pub fn run_app(initial_folder: Option<PathBuf>) -> anyhow::Result<()> {
-    let state = state::AppState::new(initial_folder);
+    let state = state::AppState::with_default_store(initial_folder);
     build_app(
         tauri::Builder::default().plugin(tauri_plugin_dialog::init()),
         state,

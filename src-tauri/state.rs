@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use tandem_engine::model::ModelConfig;
 use tandem_engine::session::Session;
+use tandem_engine::store::SessionStore;
 
 use crate::bridge::PendingApprovals;
 use crate::recent;
@@ -20,6 +21,10 @@ pub struct AppState {
     pub recent_file: Option<PathBuf>,
     /// A model configuration that replaces settings and environment (tests).
     pub model_override: Option<ModelConfig>,
+    /// Where sessions are kept; `None` when the store could not be opened (sessions then live in memory only).
+    pub store: Option<Arc<SessionStore>>,
+    /// Why the store could not be opened, to tell the person.
+    pub store_problem: Option<String>,
 }
 
 impl AppState {
@@ -34,7 +39,19 @@ impl AppState {
             initial_folder,
             recent_file,
             model_override: None,
+            store: None,
+            store_problem: None,
         }
+    }
+
+    /// State whose sessions are kept in the default store in the app's data directory.
+    pub fn with_default_store(initial_folder: Option<PathBuf>) -> Self {
+        let mut state = Self::new(initial_folder);
+        match SessionStore::open_default() {
+            Ok(store) => state.store = Some(Arc::new(store)),
+            Err(e) => state.store_problem = Some(format!("sessions will not be saved: {e}")),
+        }
+        state
     }
 
     /// The model configuration for a new session, and a problem with the settings file if there is one.

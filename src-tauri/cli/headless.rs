@@ -8,7 +8,9 @@ use serde_json::json;
 use tandem_engine::approver::Approver;
 use tandem_engine::events::EventSink;
 use tandem_engine::model::ModelConfig;
+use tandem_engine::permission::CliSettings;
 use tandem_engine::session::{Session, SessionOptions};
+use tandem_engine::store::SessionStore;
 use tandem_protocol::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, EventEnvelope, SessionEvent, TurnStopReason,
 };
@@ -84,6 +86,31 @@ impl EventSink for StderrSink {
     }
 }
 
+/// The session `--resume` or `--continue` names, if any.
+fn resumed_session(
+    cli: &Cli,
+    store: Option<&SessionStore>,
+    cwd: &std::path::Path,
+) -> Result<Option<String>, String> {
+    if cli.resume.is_none() && !cli.continue_latest {
+        return Ok(None);
+    }
+    let store = store.ok_or("sessions cannot be resumed: the session store is not available")?;
+    if let Some(id) = &cli.resume {
+        return match store.session(id) {
+            Ok(Some(_)) => Ok(Some(id.clone())),
+            Ok(None) => Err(format!("no stored session {id}")),
+            Err(e) => Err(e.to_string()),
+        };
+    }
+    let folder = tandem_engine::session::open_folder(cwd).map_err(|e| e.to_string())?;
+    match store.latest_session(&folder) {
+        Ok(Some(latest)) => Ok(Some(latest.record.id)),
+        Ok(None) => Err(format!("{} has no session to continue", folder.display())),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// Runs the turn and returns the exit code.
 pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     let cwd = match &cli.cwd {
@@ -97,29 +124,68 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     if let Some(name) = &cli.model {
         model.model = name.clone();
     }
-    let session_id = uuid::Uuid::new_v4().to_string();
+    let store = match SessionStore::open_default() {
+        Ok(store) => Some(Arc::new(store)),
+        Err(e) => {
+            eprintln!("tandem: this session will not be saved: {e}");
+            None
+        }
+    };
+    let resume_id = match resumed_session(cli, store.as_deref(), &cwd) {
+        Ok(id) => id,
+        Err(message) => {
+            eprintln!("tandem: {message}");
+            return 2;
+        }
+    };
+    let session_id = resume_id
+        .clone()
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let first_seq = match (&resume_id, &store) {
+        (Some(id), Some(store)) => store
+            .load_session(id)
+            .ok()
+            .flatten()
+            .map(|l| l.next_seq())
+            .unwrap_or(0),
+        _ => 0,
+    };
     let events: Arc<dyn EventSink> = match cli.output_format {
         OutputFormat::StreamJson => Arc::new(JsonLinesSink {
             session_id: session_id.clone(),
-            seq: std::sync::atomic::AtomicU64::new(0),
+            seq: std::sync::atomic::AtomicU64::new(first_seq),
         }),
         _ => Arc::new(StderrSink),
     };
-    let session = match Session::open(SessionOptions {
+    let options = SessionOptions {
         id: Some(session_id.clone()),
         cwd,
         model,
         mode: cli.permission_mode,
         approver: Arc::new(StderrApprover { yes: cli.yes }),
         events,
-        store: None,
-    }) {
+        store: store.clone(),
+    };
+    let opened = match (&resume_id, &store) {
+        (Some(id), Some(store)) => Session::resume(store.clone(), id, options),
+        _ => Session::open(options),
+    };
+    let mut session = match opened {
         Ok(s) => s,
         Err(e) => {
             eprintln!("tandem: {e}");
             return 2;
         }
     };
+    if let Some(n) = cli.max_turns {
+        session.set_max_turns(n);
+    }
+    session.apply_command_line_flags(CliSettings {
+        allowed_tools: cli.allowed_tools.clone(),
+        disallowed_tools: cli.disallowed_tools.clone(),
+        mode: None,
+        add_dirs: cli.add_dirs.clone(),
+    });
     // Command-line runs treat the folder as trusted (spec/permissions.md §2).
     session.assume_trusted();
     match session.send(prompt).await {

@@ -58,6 +58,29 @@ pub struct Cli {
     /// Answer every permission question with yes (without it, questions are answered no).
     #[arg(long)]
     pub yes: bool,
+    /// Allow rules for this run (e.g. "Bash(npm test *)" Read), as the `cliArg` settings source.
+    #[arg(long = "allowedTools", alias = "allowed-tools", value_name = "RULE", num_args = 1..)]
+    pub allowed_tools: Vec<String>,
+    /// Deny rules for this run.
+    #[arg(long = "disallowedTools", alias = "disallowed-tools", value_name = "RULE", num_args = 1..)]
+    pub disallowed_tools: Vec<String>,
+    /// Another working directory the agent may read (and, with approval, change).
+    #[arg(long = "add-dir", value_name = "DIR")]
+    pub add_dirs: Vec<PathBuf>,
+    /// Continue the stored session with this id.
+    #[arg(
+        long,
+        value_name = "ID",
+        conflicts_with = "continue_latest",
+        requires = "prompt"
+    )]
+    pub resume: Option<String>,
+    /// Continue the folder's most recent session.
+    #[arg(short = 'c', long = "continue", requires = "prompt")]
+    pub continue_latest: bool,
+    /// The most model requests one turn may make.
+    #[arg(long, value_name = "N")]
+    pub max_turns: Option<u32>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -277,3 +277,97 @@ async fn tool_calls_from_stdin_are_answered_one_at_a_time() {
     drop(stdin);
     assert!(child.wait().await.expect("exit").success());
 }
+
+#[tokio::test]
+async fn continue_and_resume_carry_the_conversation_on() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::text("first answer"),
+        ScriptedTurn::text("second answer"),
+        ScriptedTurn::text("third answer"),
+    ]))
+    .await
+    .expect("server");
+    let prompt = |args: &[&str]| {
+        let mut cmd = tandem(Some(&server.url()), home.path());
+        cmd.current_dir(dir.path())
+            .args(["--output-format", "json"])
+            .args(args);
+        cmd
+    };
+
+    let first = run(prompt(&["-p", "one"])).await;
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let id =
+        serde_json::from_str::<Value>(first.stdout.trim()).expect("json")["session_id"].clone();
+
+    let second = run(prompt(&["--continue", "-p", "two"])).await;
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let texts = |n: usize| -> Vec<Value> {
+        server.requests()[n].body["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| m["content"][0]["text"].clone())
+            .collect()
+    };
+    assert_eq!(
+        texts(1),
+        vec![json!("one"), json!("first answer"), json!("two")]
+    );
+
+    let third = run(prompt(&[
+        "--resume",
+        id.as_str().expect("id"),
+        "-p",
+        "three",
+    ]))
+    .await;
+    assert_eq!(third.code, 0, "{}", third.stderr);
+    assert_eq!(texts(2).len(), 5);
+    assert_eq!(
+        serde_json::from_str::<Value>(third.stdout.trim()).expect("json")["session_id"],
+        id
+    );
+
+    let unknown = run(prompt(&["--resume", "no-such-session", "-p", "x"])).await;
+    assert_eq!(unknown.code, 2);
+    assert!(
+        unknown.stderr.contains("no stored session"),
+        "{}",
+        unknown.stderr
+    );
+}
+
+#[tokio::test]
+async fn allowed_tools_on_the_command_line_approve_what_would_ask() {
+    let dir = project();
+    let outside = tempfile::tempdir().expect("outside");
+    let folder = std::fs::canonicalize(outside.path()).expect("canonical");
+    let file = folder.join("notes.txt");
+    std::fs::write(&file, "visible with the flag").expect("write");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::tool_use("toolu_f", "Read", json!({"file_path": file})),
+        ScriptedTurn::text("ok"),
+    ]))
+    .await
+    .expect("server");
+    let rule = format!("Read(/{}/**)", folder.display());
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path())
+        .args(["-p", "read it", "--allowedTools", &rule]);
+
+    let out = run(cmd).await;
+
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("answered no"), "{}", out.stderr);
+    let result = &server.requests()[1].body["messages"][2]["content"][0];
+    assert!(
+        result["content"]
+            .as_str()
+            .expect("text")
+            .contains("visible with the flag"),
+        "{result}"
+    );
+}

@@ -1,10 +1,12 @@
 //! IPC round trips on Tauri's mock runtime: open a session, send a prompt, answer an approval.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tandem_app::state::AppState;
 use tandem_engine::model::{ModelConfig, RetryPolicy};
+use tandem_engine::store::SessionStore;
 use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedTurn};
 use tauri::Manager;
 use tauri::ipc::{CallbackFn, InvokeBody};
@@ -16,14 +18,17 @@ use tauri::webview::InvokeRequest;
 struct App {
     app: tauri::App<MockRuntime>,
     webview: tauri::WebviewWindow<MockRuntime>,
-    _recent: tempfile::TempDir,
+    _data: tempfile::TempDir,
 }
 
 fn app(model: ModelConfig) -> App {
-    let recent = tempfile::tempdir().expect("tempdir");
+    let data = tempfile::tempdir().expect("tempdir");
     let mut state = AppState::new(None);
     state.model_override = Some(model);
-    state.recent_file = Some(recent.path().join("recent.json"));
+    state.recent_file = Some(data.path().join("recent.json"));
+    state.store = Some(Arc::new(
+        SessionStore::open(&data.path().join("sessions.db")).expect("store"),
+    ));
     let app = tandem_app::build_app(mock_builder(), state)
         .build(mock_context(noop_assets()))
         .expect("app builds");
@@ -33,7 +38,7 @@ fn app(model: ModelConfig) -> App {
     App {
         app,
         webview,
-        _recent: recent,
+        _data: data,
     }
 }
 
@@ -182,4 +187,68 @@ fn a_session_without_an_api_key_opens_and_says_how_to_add_one() {
             .expect("hint")
             .contains("ANTHROPIC_API_KEY")
     );
+}
+
+#[test]
+fn sessions_are_listed_and_a_stored_session_reopens_with_its_history() {
+    let project = tempfile::tempdir().expect("project");
+    let script = Script::turns([
+        ScriptedTurn::text("hi there"),
+        ScriptedTurn::text("welcome back"),
+    ]);
+    let server = tauri::async_runtime::block_on(FakeServer::start(script)).expect("fake server");
+    let app = app(model_for(&server));
+    let path = project.path().display().to_string();
+    assert_eq!(
+        invoke(&app, "list_sessions", json!({"path": path})).expect("list"),
+        json!([])
+    );
+
+    let info = invoke(
+        &app,
+        "open_session",
+        json!({"path": path, "onEvent": "__CHANNEL__:3"}),
+    )
+    .expect("open");
+    let id = info["session_id"].as_str().expect("id").to_string();
+    invoke(
+        &app,
+        "send_prompt",
+        json!({"sessionId": id, "prompt": "hello"}),
+    )
+    .expect("send");
+    wait_until("the session to be stored", || {
+        invoke(&app, "list_sessions", json!({"path": path}))
+            .map(|l| l[0]["message_count"] == 2)
+            .unwrap_or(false)
+    });
+    let listed = invoke(&app, "list_sessions", json!({"path": path})).expect("list");
+    assert_eq!(listed[0]["session_id"], json!(id));
+    assert_eq!(listed[0]["title"], "hello");
+
+    let reopened = invoke(
+        &app,
+        "open_session",
+        json!({"path": path, "onEvent": "__CHANNEL__:4", "resume": id}),
+    )
+    .expect("reopen");
+    assert_eq!(reopened["session_id"], json!(id));
+    invoke(
+        &app,
+        "send_prompt",
+        json!({"sessionId": id, "prompt": "again"}),
+    )
+    .expect("send");
+    wait_until("the second request", || server.requests().len() == 2);
+    let messages = server.requests()[1].body["messages"].clone();
+    assert_eq!(messages[0]["content"][0]["text"], "hello");
+    assert_eq!(messages[1]["content"][0]["text"], "hi there");
+    assert_eq!(messages[2]["content"][0]["text"], "again");
+
+    let missing = invoke(
+        &app,
+        "open_session",
+        json!({"path": path, "onEvent": "__CHANNEL__:5", "resume": "nope"}),
+    );
+    assert_eq!(missing.expect_err("unknown")["code"], "unknown_session");
 }

@@ -144,7 +144,7 @@ impl Session {
         id: &str,
         options: SessionOptions,
     ) -> Result<Self, SessionError> {
-        let model: Arc<dyn Model> = Arc::new(AnthropicModel::new(options.model.clone())?);
+        let model: Arc<dyn Model> = crate::model::connect(options.model.clone())?;
         Self::resume_with_model(store, id, model, options)
     }
 
@@ -421,6 +421,31 @@ impl Session {
             Ok(l) => l.clone(),
             Err(p) => p.into_inner().clone(),
         }
+    }
+
+    /// Limits how many model requests one turn may make.
+    pub fn set_max_turns(&mut self, max_turns: u32) {
+        self.config.max_turns = max_turns.max(1);
+    }
+
+    /// Applies command-line flags (`--allowedTools`, `--disallowedTools`, `--add-dir`) as the `cliArg` settings
+    /// source, keeping them for later reloads.
+    pub fn apply_command_line_flags(&self, flags: CliSettings) {
+        let loader = {
+            let mut shared = match self.permission_loader.lock() {
+                Ok(l) => l,
+                Err(p) => p.into_inner(),
+            };
+            shared.cli = flags;
+            shared.clone()
+        };
+        let current = self.runtime.permission_context();
+        let reloaded = loader.reload(&current);
+        let hooks = reloaded
+            .changed_hooks
+            .unwrap_or_else(|| (*current.hooks).clone());
+        self.runtime
+            .set_permission_context(reloaded.context.with_hooks(hooks));
     }
 
     /// Treats the folder as trusted for this session only, without recording it (command-line runs).
