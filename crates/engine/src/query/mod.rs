@@ -1,6 +1,7 @@
 //! The query loop: send the conversation to the model, stream its answer, run the tools it calls, feed the results
 //! back, until the model stops, the turn limit is reached, or the user interrupts.
 
+pub mod compact;
 mod result_budget;
 mod step;
 mod system_prompt;

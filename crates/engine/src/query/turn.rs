@@ -4,6 +4,7 @@
 use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
 use tokio_util::sync::CancellationToken;
 
+use super::compact::{CompactionPolicy, compact, estimate_tokens, needs_compaction};
 use super::step::{StepEnd, stream_and_execute};
 use crate::exec::{ToolRuntime, max_concurrency_from_env};
 use crate::model::{
@@ -21,6 +22,8 @@ pub struct QueryConfig {
     pub max_concurrency: usize,
     /// Where results too large for the model are saved (the session's `tool-results/` folder).
     pub results_dir: std::path::PathBuf,
+    /// When the conversation is compacted.
+    pub compaction: CompactionPolicy,
 }
 
 impl Default for QueryConfig {
@@ -31,6 +34,7 @@ impl Default for QueryConfig {
             system: Vec::new(),
             max_concurrency: max_concurrency_from_env(),
             results_dir: std::env::temp_dir().join("tandem-tool-results"),
+            compaction: CompactionPolicy::default(),
         }
     }
 }
@@ -95,6 +99,8 @@ pub async fn run_turn(
     let mut usage = Usage::default();
     let mut requests = 0u32;
     let mut final_text = String::new();
+    // The context size the last response of this turn reported (0 before the first).
+    let mut context_tokens = 0u64;
     let finish = |reason: TurnStopReason, final_text: String, usage: Usage, requests: u32| {
         events.emit(SessionEvent::TurnEnded {
             stop_reason: reason,
@@ -115,6 +121,16 @@ pub async fn run_turn(
                 usage,
                 requests,
             ));
+        }
+        if needs_compaction(
+            &config.compaction,
+            estimate_tokens(history).max(context_tokens),
+        ) {
+            if let Err(err) = compact(model, runtime, config, history).await {
+                events.emit(SessionEvent::Notice {
+                    message: format!("The conversation could not be compacted: {err}"),
+                });
+            }
         }
         requests += 1;
         let request = ModelRequest {
@@ -160,6 +176,10 @@ pub async fn run_turn(
                 usage: step_usage,
             } => {
                 usage.add(&step_usage);
+                context_tokens = step_usage.input_tokens
+                    + step_usage.cache_read_input_tokens
+                    + step_usage.cache_creation_input_tokens
+                    + step_usage.output_tokens;
                 session_usage.add(&step_usage);
                 events.emit(SessionEvent::UsageUpdated {
                     turn: step_usage,

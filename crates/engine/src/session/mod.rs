@@ -423,6 +423,11 @@ impl Session {
         }
     }
 
+    /// Sets when the conversation is compacted.
+    pub fn set_compaction_policy(&mut self, policy: crate::query::compact::CompactionPolicy) {
+        self.config.compaction = policy;
+    }
+
     /// Limits how many model requests one turn may make.
     pub fn set_max_turns(&mut self, max_turns: u32) {
         self.config.max_turns = max_turns.max(1);

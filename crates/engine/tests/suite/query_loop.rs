@@ -346,3 +346,68 @@ async fn malformed_tool_input_json_is_a_clear_error() {
     assert!(err.to_string().contains("not valid JSON"), "{err}");
     assert!(result_outcomes(&sink.events()).is_empty());
 }
+
+#[tokio::test]
+async fn a_full_context_is_compacted_keeping_the_recent_turns() {
+    let ws = Workspace::new(&[]);
+    let fake = server(Script::turns([
+        ScriptedTurn::text("answer one"),
+        ScriptedTurn::text("answer two"),
+        ScriptedTurn::text("SUMMARY: the user asked two things."),
+        ScriptedTurn::text("answer three"),
+    ]))
+    .await;
+    let sink = RecordingSink::default();
+    let mut s = session(&ws.root(), &fake, deny_all(), sink.clone());
+    s.set_compaction_policy(tandem_engine::query::compact::CompactionPolicy {
+        context_window: 10,
+        threshold_percent: 80,
+        keep_recent_prompts: 2,
+    });
+
+    s.send("one").await.expect("turn 1");
+    s.send("two").await.expect("turn 2");
+    let outcome = s.send("three").await.expect("turn 3");
+
+    assert_eq!(outcome.final_text, "answer three");
+    let requests = fake.requests();
+    assert_eq!(
+        requests.len(),
+        4,
+        "turns one and two had nothing old enough to compact"
+    );
+    let summary_request = requests[2].body["messages"]
+        .as_array()
+        .expect("messages")
+        .clone();
+    assert_eq!(summary_request.len(), 3);
+    let ask = summary_request[2]["content"][0]["text"]
+        .as_str()
+        .expect("text");
+    assert!(ask.contains("compacted"), "{ask}");
+    let after = requests[3].body["messages"]
+        .as_array()
+        .expect("messages")
+        .clone();
+    assert_eq!(
+        after.len(),
+        3,
+        "summary + prompt two, answer two, prompt three"
+    );
+    assert!(
+        after[0]["content"][0]["text"]
+            .as_str()
+            .expect("text")
+            .contains("SUMMARY: the user asked two things.")
+    );
+    assert_eq!(after[0]["content"][1]["text"], "two");
+    assert_eq!(after[1]["content"][0]["text"], "answer two");
+    assert!(requests.iter().all(|r| r.rejected.is_none()));
+    assert!(
+        sink.events().iter().any(
+            |e| matches!(e, SessionEvent::Notice { message } if message.contains("compacted"))
+        )
+    );
+    let history = s.history().await;
+    assert_eq!(history.len(), 4);
+}

@@ -1,0 +1,210 @@
+//! Compaction: when the conversation nears the context window, the older turns are summarised by the model and
+//! replaced by the summary; the most recent turns are kept as they are. The PreCompact hook runs first.
+
+use futures::StreamExt;
+use serde_json::{Map, Value};
+use tandem_protocol::SessionEvent;
+
+use super::QueryConfig;
+use crate::exec::ToolRuntime;
+use crate::hooks;
+use crate::model::{ContentBlock, Message, Model, ModelError, ModelEvent, ModelRequest, Role};
+
+/// When to compact and what to keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompactionPolicy {
+    /// The model's context window in tokens.
+    pub context_window: u64,
+    /// Compact when the conversation is estimated to fill this percentage of the window.
+    pub threshold_percent: u64,
+    /// How many of the latest prompts (with everything after them) are kept verbatim.
+    pub keep_recent_prompts: usize,
+}
+
+impl Default for CompactionPolicy {
+    fn default() -> Self {
+        Self {
+            context_window: 200_000,
+            threshold_percent: 80,
+            keep_recent_prompts: 2,
+        }
+    }
+}
+
+/// What the summary request asks for.
+const SUMMARY_REQUEST: &str = "The conversation so far is about to be compacted to save context. Write a \
+    summary of it that lets you continue the work without the earlier messages: the user's requests and \
+    intentions, what was done (files read and changed, commands run and their results), decisions made, errors \
+    met and how they were solved, and what remains to do. Be specific: keep file paths, names and values.";
+
+/// A rough token count of `history` (about four characters per token of its JSON).
+pub fn estimate_tokens(history: &[Message]) -> u64 {
+    serde_json::to_string(history)
+        .map(|s| s.len() as u64 / 4)
+        .unwrap_or(0)
+}
+
+/// Whether a conversation of `tokens` should be compacted.
+pub fn needs_compaction(policy: &CompactionPolicy, tokens: u64) -> bool {
+    tokens * 100 >= policy.context_window * policy.threshold_percent
+}
+
+/// Whether `message` is a prompt of the person (a user message with text, not only tool results).
+fn is_prompt(message: &Message) -> bool {
+    message.role == Role::User
+        && message
+            .content
+            .iter()
+            .any(|b| matches!(b, ContentBlock::Text { .. }))
+}
+
+/// The index where the kept tail starts: the `keep`-th prompt from the end. `None` when nothing before it would be
+/// summarised.
+pub fn split_point(history: &[Message], keep: usize) -> Option<usize> {
+    let prompts: Vec<usize> = (0..history.len())
+        .filter(|i| is_prompt(&history[*i]))
+        .collect();
+    let index = *prompts.iter().rev().nth(keep.max(1) - 1)?;
+    (index > 0).then_some(index)
+}
+
+/// Summarises the messages before the kept tail and replaces them with the summary. Returns how many messages were
+/// summarised (0 when there was nothing to compact). The history is unchanged on error.
+pub async fn compact(
+    model: &dyn Model,
+    runtime: &ToolRuntime,
+    config: &QueryConfig,
+    history: &mut Vec<Message>,
+) -> Result<usize, ModelError> {
+    let Some(split) = split_point(history, config.compaction.keep_recent_prompts) else {
+        return Ok(0);
+    };
+    let mut fields = Map::new();
+    fields.insert("trigger".into(), Value::String("auto".into()));
+    fields.insert("custom_instructions".into(), Value::String(String::new()));
+    let permissions = runtime.permission_context();
+    if let Some(verdict) = hooks::run_event(
+        &permissions,
+        &runtime.session_id,
+        "PreCompact",
+        None,
+        fields,
+    )
+    .await
+    {
+        for message in verdict.errors.iter().chain(verdict.system_messages.iter()) {
+            runtime.events.emit(SessionEvent::Notice {
+                message: message.clone(),
+            });
+        }
+    }
+    let mut messages: Vec<Message> = history[..split].to_vec();
+    match messages.last_mut() {
+        Some(last) if last.role == Role::User => {
+            last.content.push(ContentBlock::Text {
+                text: SUMMARY_REQUEST.into(),
+            });
+        }
+        _ => messages.push(Message::user_text(SUMMARY_REQUEST)),
+    }
+    let request = ModelRequest {
+        model: model.model_name().to_string(),
+        max_tokens: config.max_tokens,
+        system: config.system.clone(),
+        messages,
+        tools: runtime.pool.specs(),
+        thinking: None,
+    };
+    let mut stream = model.stream(request);
+    let mut summary = None;
+    while let Some(event) = stream.next().await {
+        if let ModelEvent::MessageComplete { message, .. } = event? {
+            summary = Some(
+                message
+                    .content
+                    .iter()
+                    .filter_map(|b| match b {
+                        ContentBlock::Text { text } => Some(text.as_str()),
+                        _ => None,
+                    })
+                    .collect::<String>(),
+            );
+        }
+    }
+    let summary = summary
+        .filter(|s| !s.trim().is_empty())
+        .ok_or_else(|| ModelError::Protocol("the summary for compaction was empty".into()))?;
+    let mut tail = history.split_off(split);
+    let mut first = Message {
+        role: Role::User,
+        content: vec![ContentBlock::Text {
+            text: format!(
+                "<conversation-summary>\nThis session continues an earlier conversation, summarised here:\n\n{summary}\n</conversation-summary>"
+            ),
+        }],
+    };
+    first.content.append(&mut tail[0].content);
+    tail[0] = first;
+    *history = tail;
+    runtime.events.emit(SessionEvent::Notice {
+        message: format!(
+            "The conversation was compacted: {split} earlier messages were replaced by a summary."
+        ),
+    });
+    Ok(split)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assistant(text: &str) -> Message {
+        Message {
+            role: Role::Assistant,
+            content: vec![ContentBlock::Text { text: text.into() }],
+        }
+    }
+
+    fn tool_results() -> Message {
+        Message {
+            role: Role::User,
+            content: vec![ContentBlock::ToolResult {
+                tool_use_id: "t".into(),
+                content: crate::model::ToolResultContent::Text("r".into()),
+                is_error: false,
+            }],
+        }
+    }
+
+    #[test]
+    fn the_split_keeps_whole_recent_turns_and_never_starts_at_tool_results() {
+        let history = vec![
+            Message::user_text("one"),
+            assistant("a"),
+            tool_results(),
+            assistant("b"),
+            Message::user_text("two"),
+            assistant("c"),
+            Message::user_text("three"),
+            assistant("d"),
+        ];
+        assert_eq!(split_point(&history, 2), Some(4));
+        assert_eq!(split_point(&history, 1), Some(6));
+        assert_eq!(
+            split_point(&history, 3),
+            None,
+            "nothing before the first prompt"
+        );
+    }
+
+    #[test]
+    fn the_threshold() {
+        let policy = CompactionPolicy {
+            context_window: 1000,
+            threshold_percent: 80,
+            keep_recent_prompts: 2,
+        };
+        assert!(!needs_compaction(&policy, 799));
+        assert!(needs_compaction(&policy, 800));
+    }
+}
