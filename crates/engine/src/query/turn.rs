@@ -122,15 +122,13 @@ pub async fn run_turn(
                 requests,
             ));
         }
-        if needs_compaction(
-            &config.compaction,
-            estimate_tokens(history).max(context_tokens),
-        ) {
-            if let Err(err) = compact(model, runtime, config, history).await {
-                events.emit(SessionEvent::Notice {
-                    message: format!("The conversation could not be compacted: {err}"),
-                });
-            }
+        let tokens = estimate_tokens(history).max(context_tokens);
+        if needs_compaction(&config.compaction, tokens)
+            && let Err(err) = compact(model, runtime, config, history).await
+        {
+            events.emit(SessionEvent::Notice {
+                message: format!("The conversation could not be compacted: {err}"),
+            });
         }
         requests += 1;
         let request = ModelRequest {
