@@ -371,3 +371,61 @@ async fn allowed_tools_on_the_command_line_approve_what_would_ask() {
         "{result}"
     );
 }
+
+#[tokio::test]
+async fn permissions_check_answers_from_the_project_settings_with_the_deciding_rule() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        r#"{"permissions": {"allow": ["Bash(aws s3 ls)"], "deny": ["Bash(aws *)"]}}"#,
+    )
+    .expect("write");
+    let check = |command: &str| {
+        let mut cmd = tandem(None, home.path());
+        cmd.args(["permissions", "check", "Bash", "--input"])
+            .arg(json!({"command": command}).to_string())
+            .arg("--cwd")
+            .arg(dir.path());
+        cmd
+    };
+
+    let denied = run(check("aws s3 ls")).await;
+    assert_eq!(denied.code, 0, "{}", denied.stderr);
+    let answer: Value = serde_json::from_str(denied.stdout.trim()).expect("one JSON line");
+    assert_eq!(answer["decision"], "deny");
+    assert_eq!(answer["rule"], "Bash(aws *)");
+    assert!(
+        answer["source"]
+            .as_str()
+            .expect("source")
+            .ends_with(".claude/settings.json")
+    );
+
+    let read_only = run(check("ls -la && cat README.md")).await;
+    let answer: Value = serde_json::from_str(read_only.stdout.trim()).expect("one JSON line");
+    assert_eq!(answer["decision"], "allow");
+
+    let mut batch = tandem(None, home.path());
+    batch
+        .args(["permissions", "check", "--batch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    let mut child = batch.spawn().expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let line =
+        json!({"tool": "Bash", "input": {"command": "aws ec2 run-instances"}, "cwd": dir.path()});
+    stdin
+        .write_all(format!("{line}\n{line}\n").as_bytes())
+        .await
+        .expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().await.expect("output");
+    let answers: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(answers.len(), 2);
+    assert!(answers.iter().all(|a| a["decision"] == "deny"));
+}
