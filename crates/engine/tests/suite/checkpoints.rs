@@ -47,31 +47,70 @@ async fn rewinds_files_to_before_each_prompt() {
 
     s.store.begin_prompt("p1").expect("p1");
     ok(&s.rt, "Read", json!({"file_path": "a.txt"})).await;
-    ok(&s.rt, "Edit", json!({"file_path": "a.txt", "old_string": "one", "new_string": "ONE"})).await;
-    ok(&s.rt, "Edit", json!({"file_path": "a.txt", "old_string": "two", "new_string": "TWO"})).await;
+    ok(
+        &s.rt,
+        "Edit",
+        json!({"file_path": "a.txt", "old_string": "one", "new_string": "ONE"}),
+    )
+    .await;
+    ok(
+        &s.rt,
+        "Edit",
+        json!({"file_path": "a.txt", "old_string": "two", "new_string": "TWO"}),
+    )
+    .await;
 
     s.store.begin_prompt("p2").expect("p2");
-    ok(&s.rt, "Write", json!({"file_path": "new/b.txt", "content": "bee\n"})).await;
-    ok(&s.rt, "Edit", json!({"file_path": "a.txt", "old_string": "ONE", "new_string": "uno"})).await;
+    ok(
+        &s.rt,
+        "Write",
+        json!({"file_path": "new/b.txt", "content": "bee\n"}),
+    )
+    .await;
+    ok(
+        &s.rt,
+        "Edit",
+        json!({"file_path": "a.txt", "old_string": "ONE", "new_string": "uno"}),
+    )
+    .await;
 
     s.store.begin_prompt("p3").expect("p3");
-    ok(&s.rt, "Edit", json!({"file_path": "new/b.txt", "old_string": "bee", "new_string": "BEE"})).await;
+    ok(
+        &s.rt,
+        "Edit",
+        json!({"file_path": "new/b.txt", "old_string": "bee", "new_string": "BEE"}),
+    )
+    .await;
     assert_eq!(fs::read_to_string(&a).expect("a"), "uno\nTWO\n");
 
     let cps = s.store.checkpoints();
-    assert_eq!(cps.iter().map(|c| c.prompt_id.as_str()).collect::<Vec<_>>(), ["p1", "p2", "p3"]);
+    assert_eq!(
+        cps.iter().map(|c| c.prompt_id.as_str()).collect::<Vec<_>>(),
+        ["p1", "p2", "p3"]
+    );
 
     let report = s.files.rewind("p3", false).expect("rewind p3");
     assert!(report.applied && report.conflicts.is_empty());
-    assert_eq!(fs::read_to_string(s.root.join("new/b.txt")).expect("b"), "bee\n");
+    assert_eq!(
+        fs::read_to_string(s.root.join("new/b.txt")).expect("b"),
+        "bee\n"
+    );
 
     let report = s.files.rewind("p2", false).expect("rewind p2");
     assert!(report.applied);
-    assert!(!s.root.join("new/b.txt").exists(), "a file created after the checkpoint is removed");
+    assert!(
+        !s.root.join("new/b.txt").exists(),
+        "a file created after the checkpoint is removed"
+    );
     assert_eq!(fs::read_to_string(&a).expect("a"), "ONE\nTWO\n");
 
     // The read state was forgotten: an edit now needs a new Read.
-    let r = call(&s.rt, "Edit", &json!({"file_path": "a.txt", "old_string": "ONE", "new_string": "x"})).await;
+    let r = call(
+        &s.rt,
+        "Edit",
+        &json!({"file_path": "a.txt", "old_string": "ONE", "new_string": "x"}),
+    )
+    .await;
     assert!(!r.ok && r.text.contains("has not been read"), "{}", r.text);
 
     let report = s.files.rewind("p1", false).expect("rewind p1");
@@ -87,7 +126,12 @@ async fn an_outside_change_stops_a_rewind_unless_forced() {
     fs::write(&a, "original\n").expect("seed");
     s.store.begin_prompt("p1").expect("p1");
     ok(&s.rt, "Read", json!({"file_path": "a.txt"})).await;
-    ok(&s.rt, "Edit", json!({"file_path": "a.txt", "old_string": "original", "new_string": "by tandem"})).await;
+    ok(
+        &s.rt,
+        "Edit",
+        json!({"file_path": "a.txt", "old_string": "original", "new_string": "by tandem"}),
+    )
+    .await;
 
     fs::write(&a, "by the user\n").expect("outside change");
     // The watcher sees it (give it a moment), and the content check confirms it.
@@ -104,7 +148,11 @@ async fn an_outside_change_stops_a_rewind_unless_forced() {
     let report = s.files.rewind("p1", false).expect("rewind");
     assert!(!report.applied);
     assert_eq!(report.conflicts, vec![a.clone()]);
-    assert_eq!(fs::read_to_string(&a).expect("a"), "by the user\n", "nothing was overwritten");
+    assert_eq!(
+        fs::read_to_string(&a).expect("a"),
+        "by the user\n",
+        "nothing was overwritten"
+    );
 
     let report = s.files.rewind("p1", true).expect("forced rewind");
     assert!(report.applied);
@@ -118,7 +166,12 @@ async fn the_store_survives_reopening() {
     fs::write(&a, "v1\n").expect("seed");
     s.store.begin_prompt("p1").expect("p1");
     ok(&s.rt, "Read", json!({"file_path": "a.txt"})).await;
-    ok(&s.rt, "Write", json!({"file_path": "a.txt", "content": "v2\n"})).await;
+    ok(
+        &s.rt,
+        "Write",
+        json!({"file_path": "a.txt", "content": "v2\n"}),
+    )
+    .await;
     let reopened = CheckpointStore::open(s.store.root()).expect("reopen");
     let report = reopened.rewind("p1", false).expect("rewind");
     assert!(report.applied);

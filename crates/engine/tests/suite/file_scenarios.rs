@@ -68,7 +68,8 @@ fn copy_tree(from: &Path, to: &Path) {
         let dest = to.join(entry.file_name());
         let ft = entry.file_type().expect("ft");
         if ft.is_symlink() {
-            std::os::unix::fs::symlink(fs::read_link(entry.path()).expect("link"), &dest).expect("symlink");
+            std::os::unix::fs::symlink(fs::read_link(entry.path()).expect("link"), &dest)
+                .expect("symlink");
         } else if ft.is_dir() {
             copy_tree(&entry.path(), &dest);
         } else if entry.file_name() != ".keep" {
@@ -81,7 +82,11 @@ fn substitute(value: &Value, root: &str) -> Value {
     match value {
         Value::String(s) => Value::String(s.replace("$ROOT", root)),
         Value::Array(a) => Value::Array(a.iter().map(|v| substitute(v, root)).collect()),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), substitute(v, root))).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), substitute(v, root)))
+                .collect(),
+        ),
         other => other.clone(),
     }
 }
@@ -89,7 +94,9 @@ fn substitute(value: &Value, root: &str) -> Value {
 fn setup_step(root: &Path, step: &Value) {
     let path = |key: &str| root.join(step[key].as_str().expect("path"));
     match step["setup"].as_str().expect("setup kind") {
-        "write" => fs::write(path("path"), step["content"].as_str().expect("content")).expect("write"),
+        "write" => {
+            fs::write(path("path"), step["content"].as_str().expect("content")).expect("write")
+        }
         "delete" => fs::remove_file(path("path")).expect("delete"),
         "mkdir" => fs::create_dir_all(path("path")).expect("mkdir"),
         "chmod" => {
@@ -98,7 +105,8 @@ fn setup_step(root: &Path, step: &Value) {
             fs::set_permissions(path("path"), fs::Permissions::from_mode(mode)).expect("chmod");
         }
         "symlink" => {
-            std::os::unix::fs::symlink(step["target"].as_str().expect("target"), path("link")).expect("symlink")
+            std::os::unix::fs::symlink(step["target"].as_str().expect("target"), path("link"))
+                .expect("symlink")
         }
         other => panic!("unknown setup step {other}"),
     }
@@ -110,8 +118,11 @@ async fn run_scenario(dir: &Path) -> Result<(), String> {
     let root = fs::canonicalize(temp.path()).map_err(|e| e.to_string())?;
     copy_tree(&dir.join("input"), &root);
     let rt = runtime(&root, Arc::new(FileStateStore::default()));
-    let calls = fs::read_to_string(dir.join("calls.jsonl")).map_err(|e| format!("calls.jsonl: {e}"))?;
-    let expected_error = fs::read_to_string(dir.join("expected_error")).ok().map(|s| s.trim().to_string());
+    let calls =
+        fs::read_to_string(dir.join("calls.jsonl")).map_err(|e| format!("calls.jsonl: {e}"))?;
+    let expected_error = fs::read_to_string(dir.join("expected_error"))
+        .ok()
+        .map(|s| s.trim().to_string());
     let lines: Vec<&str> = calls.lines().filter(|l| !l.trim().is_empty()).collect();
     let root_str = root.display().to_string();
     for (i, line) in lines.iter().enumerate() {
@@ -127,17 +138,28 @@ async fn run_scenario(dir: &Path) -> Result<(), String> {
         match (&expected_error, last) {
             (Some(want), true) => {
                 if result.ok {
-                    return Err(format!("the last call ({tool}) succeeded; expected an error with `{want}`"));
+                    return Err(format!(
+                        "the last call ({tool}) succeeded; expected an error with `{want}`"
+                    ));
                 }
                 if !result.text.contains(want.as_str()) {
-                    return Err(format!("the error `{}` does not contain `{want}`", result.text));
+                    return Err(format!(
+                        "the error `{}` does not contain `{want}`",
+                        result.text
+                    ));
                 }
             }
-            _ if !result.ok => return Err(format!("call {} ({tool}) failed: {}", i + 1, result.text)),
+            _ if !result.ok => {
+                return Err(format!("call {} ({tool}) failed: {}", i + 1, result.text));
+            }
             _ => {}
         }
     }
-    let want_dir = if dir.join("expected").exists() { dir.join("expected") } else { dir.join("input") };
+    let want_dir = if dir.join("expected").exists() {
+        dir.join("expected")
+    } else {
+        dir.join("input")
+    };
     let (got, want) = (snapshot(&root), snapshot(&want_dir));
     if got != want {
         let mut diff = String::new();
@@ -181,8 +203,17 @@ async fn every_scenario_leaves_the_expected_tree() {
     let mut failures = Vec::new();
     for dir in &dirs {
         if let Err(why) = run_scenario(dir).await {
-            failures.push(format!("{}: {why}", dir.file_name().unwrap_or_default().to_string_lossy()));
+            failures.push(format!(
+                "{}: {why}",
+                dir.file_name().unwrap_or_default().to_string_lossy()
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} scenarios failed:\n{}", failures.len(), dirs.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} scenarios failed:\n{}",
+        failures.len(),
+        dirs.len(),
+        failures.join("\n")
+    );
 }

@@ -158,7 +158,10 @@ pub fn plan(key: &Path, input: &EditInput, store: &FileStateStore) -> Result<Pla
     let file_style = line_endings::dominant(&text);
     let mut new_text = String::with_capacity(text.len() + ranges.len() * with_crlf.len());
     let mut last = 0;
-    let mut changed = usize::MAX..0;
+    let mut changed = Range {
+        start: usize::MAX,
+        end: 0,
+    };
     for range in &ranges {
         let range = if replacement.is_empty() {
             widen_deletion(&text, range.clone(), &input.old_string)

@@ -110,7 +110,7 @@ pub fn decode_ref(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, str>, Encoding),
 }
 
 fn decode_utf16le(bytes: &[u8]) -> Result<String, DecodeError> {
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err(DecodeError::InvalidUtf16);
     }
     let units = bytes

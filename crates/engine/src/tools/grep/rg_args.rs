@@ -28,7 +28,10 @@ pub fn rg_args(input: &GrepInput, path: &str) -> Vec<String> {
     }
     match input.output_mode.unwrap_or_default() {
         super::OutputMode::FilesWithMatches => args.push("--files-with-matches".into()),
-        super::OutputMode::Count => args.push("--count".into()),
+        super::OutputMode::Count => {
+            args.push("--count".into());
+            args.push("--with-filename".into());
+        }
         super::OutputMode::Content => {
             args.push("--no-heading".into());
             args.push("--with-filename".into());
