@@ -139,11 +139,6 @@ fn run(input: &GrepInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             OutputMode::FilesWithMatches => Collect::FirstMatch,
         },
     };
-    let mut files =
-        search::run(&query, &ctx.cancel).map_err(|e| ToolError::to_model(e.to_string()))?;
-    if ctx.cancel.is_cancelled() {
-        return Err(ToolError::Cancelled);
-    }
     let page = Page {
         offset: input.offset.unwrap_or(0) as usize,
         limit: match input.head_limit {
@@ -152,6 +147,17 @@ fn run(input: &GrepInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             None => Some(DEFAULT_HEAD_LIMIT),
         },
     };
+    let found = match (mode, page.limit) {
+        // One line more than the page shows, so that "more were left out" is known.
+        (OutputMode::Content, Some(limit)) => {
+            search::run_ordered(&query, &ctx.cancel, page.offset + limit + 1)
+        }
+        _ => search::run(&query, &ctx.cancel),
+    };
+    let mut files = found.map_err(|e| ToolError::to_model(e.to_string()))?;
+    if ctx.cancel.is_cancelled() {
+        return Err(ToolError::Cancelled);
+    }
     let show = |p: &std::path::Path| paths::display(ctx, p);
     let total_matches: u64 = files.iter().map(|f| f.count).sum();
     let file_count = files.len();

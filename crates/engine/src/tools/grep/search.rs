@@ -2,9 +2,11 @@
 //! (`grep-regex`), a line searcher (`grep-searcher`) with ripgrep's binary-file rules, and a parallel directory
 //! walk (`ignore`) honouring .gitignore, .ignore and .rgignore files, type filters and globs.
 
+use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
@@ -253,4 +255,87 @@ pub fn run(q: &Query, cancel: &CancellationToken) -> Result<Vec<FileHits>, Searc
         })
     });
     Ok(found.into_inner().unwrap_or_default())
+}
+
+/// Searches files in path order (a sorted walk feeding two searching threads, results put back in order) and stops
+/// as soon as the files found so far hold `want` lines of output. This is what makes a `head_limit` cheap on a
+/// huge tree while the answer stays exactly the first lines of the full, path-ordered result.
+pub fn run_ordered(
+    q: &Query,
+    cancel: &CancellationToken,
+    want: usize,
+) -> Result<Vec<FileHits>, SearchError> {
+    let meta = std::fs::metadata(&q.root).map_err(|e| SearchError::Path {
+        path: q.root.clone(),
+        message: e.to_string(),
+    })?;
+    if meta.is_file() {
+        return run(q, cancel);
+    }
+    let m = matcher(q)?;
+    let mut builder = walker(q)?;
+    builder.sort_by_file_name(|a, b| a.cmp(b));
+    let walk = builder.build();
+    let stop = AtomicBool::new(false);
+    let halted = || stop.load(Ordering::Relaxed) || cancel.is_cancelled();
+    let (path_tx, path_rx) = mpsc::sync_channel::<(usize, PathBuf)>(512);
+    let path_rx = Mutex::new(path_rx);
+    let (hit_tx, hit_rx) = mpsc::channel::<(usize, Option<FileHits>)>();
+    let mut out = Vec::new();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let files = walk
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_some_and(|t| t.is_file()));
+            for (i, entry) in files.enumerate() {
+                if halted() || path_tx.send((i, entry.into_path())).is_err() {
+                    break;
+                }
+            }
+            drop(path_tx);
+        });
+        for _ in 0..2 {
+            let hit_tx = hit_tx.clone();
+            let (path_rx, m) = (&path_rx, &m);
+            scope.spawn(move || {
+                let mut s = searcher(q);
+                loop {
+                    let job = match path_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => break,
+                    };
+                    let Ok((i, path)) = job else { break };
+                    // After a stop the queue is only drained, so that the walker is never left blocked.
+                    let hits = if halted() {
+                        None
+                    } else {
+                        search_one(&mut s, m, &path, q.collect)
+                    };
+                    if hit_tx.send((i, hits)).is_err() && halted() {
+                        continue;
+                    }
+                }
+            });
+        }
+        drop(hit_tx);
+        let mut pending: BTreeMap<usize, Option<FileHits>> = BTreeMap::new();
+        let mut next = 0usize;
+        let mut lines = 0usize;
+        'collect: for (i, hits) in hit_rx.iter() {
+            pending.insert(i, hits);
+            while let Some(hits) = pending.remove(&next) {
+                next += 1;
+                if let Some(hits) = hits {
+                    lines += hits.lines.len();
+                    out.push(hits);
+                    if lines >= want {
+                        stop.store(true, Ordering::Relaxed);
+                        break 'collect;
+                    }
+                }
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    Ok(out)
 }
