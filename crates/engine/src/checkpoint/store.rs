@@ -77,10 +77,10 @@ fn current_version(path: &Path) -> Version {
 }
 
 impl CheckpointStore {
-    /// Opens (or creates) the store in `root`, loading its journal.
+    /// Opens the store in `root`, loading its journal if there is one. Nothing is created on disk until the
+    /// first file change is kept.
     pub fn open(root: impl Into<PathBuf>) -> Result<Self, CheckpointError> {
         let root = root.into();
-        fs::create_dir_all(root.join("blobs")).map_err(io_err(&root))?;
         let journal_path = root.join("journal.json");
         let journal = match fs::read(&journal_path) {
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| CheckpointError::Journal {
@@ -119,6 +119,7 @@ impl CheckpointStore {
 
     fn save(&self, journal: &Journal) -> Result<(), CheckpointError> {
         let path = self.root.join("journal.json");
+        fs::create_dir_all(&self.root).map_err(io_err(&self.root))?;
         let bytes = serde_json::to_vec_pretty(journal).map_err(|e| CheckpointError::Journal {
             path: path.clone(),
             message: e.to_string(),
@@ -126,14 +127,23 @@ impl CheckpointStore {
         write_atomic(&path, &[&bytes], None).map_err(io_err(&path))
     }
 
-    /// Starts the checkpoint of a new prompt: changes from now on are rewound by rewinding to `prompt_id`.
+    /// Starts the checkpoint of a new prompt: changes from now on are rewound by rewinding to `prompt_id`. (It is
+    /// written to disk with the first change it holds.)
     pub fn begin_prompt(&self, prompt_id: &str) -> Result<(), CheckpointError> {
         let mut state = self.lock();
+        if state
+            .journal
+            .checkpoints
+            .last()
+            .is_some_and(|c| c.files.is_empty() && c.prompt_id.is_empty())
+        {
+            state.journal.checkpoints.pop();
+        }
         state.journal.checkpoints.push(Checkpoint {
             prompt_id: prompt_id.to_string(),
             files: BTreeMap::new(),
         });
-        self.save(&state.journal)
+        Ok(())
     }
 
     /// Keeps the content `path` has now (`None`: it does not exist) if this is its first change in the current
