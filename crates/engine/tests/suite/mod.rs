@@ -2,6 +2,7 @@
 
 mod checkpoints;
 mod common;
+mod edit_pipeline;
 mod executor;
 mod file_scenarios;
 mod harness;

@@ -174,6 +174,13 @@ async fn grep_finds_what_rg_finds() {
         let rg = run_cmd("rg", &rg_args(&parsed, path), &root).expect("rg runs");
         let got = call(&rt, "Grep", &input).await;
         assert!(got.ok, "{case}: {}", got.text);
+        if mode == "content" {
+            // Under a head limit the search runs in path order and stops early; it must show the same lines.
+            let mut limited = input.clone();
+            limited["head_limit"] = json!(100_000);
+            let ordered = call(&rt, "Grep", &limited).await;
+            assert_eq!(ordered.text, got.text, "{case}: ordered search differs");
+        }
         let (want, have) = (lines(&rg), tool_lines(&got.text, mode));
         if want != have {
             failures.push(format!(
