@@ -168,6 +168,8 @@ pub fn plan(key: &Path, input: &EditInput, store: &FileStateStore) -> Result<Pla
         } else {
             range.clone()
         };
+        // A widened deletion may have taken the line break the next match starts with.
+        let range = range.start.max(last)..range.end.max(last);
         new_text.push_str(&text[last..range.start]);
         match ending_at(&text, &range, file_style) {
             LineEnding::CrLf => new_text.push_str(&with_crlf),
