@@ -68,21 +68,12 @@ pub fn content_lines(
 
 /// The files sorted newest first (then by path), as the files_with_matches mode lists them.
 pub fn by_mtime(files: &mut [FileHits]) {
-    let mut keyed: Vec<(SystemTime, usize)> = files
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let t = std::fs::metadata(&f.path)
-                .and_then(|m| m.modified())
-                .unwrap_or(SystemTime::UNIX_EPOCH);
-            (t, i)
-        })
-        .collect();
-    keyed.sort_by(|a, b| {
-        b.0.cmp(&a.0)
-            .then_with(|| files[a.1].path.cmp(&files[b.1].path))
+    files.sort_by(|a, b| {
+        let (ta, tb) = (mtime(a), mtime(b));
+        tb.cmp(&ta).then_with(|| a.path.cmp(&b.path))
     });
-    let order: Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
-    let sorted: Vec<FileHits> = order.iter().map(|&i| files[i].clone()).collect();
-    files.clone_from_slice(&sorted);
+}
+
+fn mtime(file: &FileHits) -> SystemTime {
+    file.modified.unwrap_or(SystemTime::UNIX_EPOCH)
 }

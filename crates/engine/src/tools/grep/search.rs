@@ -66,6 +66,8 @@ pub struct FileHits {
     /// Matching lines (match events; a multiline match counts once).
     pub count: u64,
     pub lines: Vec<Line>,
+    /// The file's modification time, taken by the searching thread in files_with_matches mode (which sorts by it).
+    pub modified: Option<std::time::SystemTime>,
 }
 
 /// Why a search could not run.
@@ -178,6 +180,9 @@ fn search_one(
         path: path.to_path_buf(),
         count: sink.count,
         lines: sink.lines,
+        modified: (collect == Collect::FirstMatch)
+            .then(|| std::fs::metadata(path).and_then(|m| m.modified()).ok())
+            .flatten(),
     })
 }
 
