@@ -133,3 +133,15 @@ fn tools_declare_their_behaviour_truthfully() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn files_over_one_gib_are_never_edited() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = fs::canonicalize(dir.path()).expect("canon");
+    let big = fs::File::create(root.join("huge.log")).expect("create");
+    big.set_len((1 << 30) + 1).expect("sparse file");
+    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let input = json!({"file_path": "huge.log", "old_string": "a", "new_string": "b"});
+    let r = super::harness::call(&rt, "Edit", &input).await;
+    assert!(!r.ok && r.text.contains("over 1 GiB"), "{}", r.text);
+}
