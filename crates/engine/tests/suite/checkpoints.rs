@@ -136,7 +136,7 @@ async fn an_outside_change_stops_a_rewind_unless_forced() {
     fs::write(&a, "by the user\n").expect("outside change");
     // The watcher sees it (give it a moment), and the content check confirms it.
     let mut seen = Vec::new();
-    for _ in 0..50 {
+    for _ in 0..250 {
         seen = s.store.changed_outside();
         if !seen.is_empty() {
             break;
