@@ -3,8 +3,10 @@
 //! around [`session::Session`].
 
 pub mod approver;
+pub mod checkpoint;
 pub mod events;
 pub mod exec;
+pub mod fsutil;
 pub mod hooks;
 pub mod model;
 pub mod permission;

@@ -76,5 +76,12 @@ pub fn erase<T: crate::tool::Tool>(tool: T) -> Arc<dyn DynTool> {
 
 /// Every built-in tool.
 pub fn builtin_tools() -> Vec<Arc<dyn DynTool>> {
-    vec![erase(tools::read::ReadTool)]
+    vec![
+        erase(tools::read::ReadTool),
+        erase(tools::write::WriteTool),
+        erase(tools::edit::EditTool),
+        erase(tools::notebook_edit::NotebookEditTool),
+        erase(tools::glob::GlobTool),
+        erase(tools::grep::GrepTool),
+    ]
 }

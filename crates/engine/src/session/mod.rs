@@ -208,7 +208,7 @@ impl Session {
             permissions: Arc::new(RwLock::new(Arc::new(permission_context))),
             approver: options.approver,
             events,
-            file_state: Arc::new(FileStateStore::default()),
+            file_state: Arc::new(session_file_state(&id)),
         };
         let pending_hooks = Arc::new(Mutex::new(None));
         let permission_loader = Arc::new(Mutex::new(permission_loader));
@@ -271,6 +271,12 @@ impl Session {
         let cancel = CancellationToken::new();
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = Some(cancel.clone());
+        }
+        // A checkpoint per prompt, named by the index its message gets in the history.
+        if let Some(checkpoints) = self.runtime.file_state.checkpoints()
+            && let Err(e) = checkpoints.begin_prompt(&history.len().to_string())
+        {
+            tracing::warn!("checkpoints: {e}");
         }
         let mut usage = self.usage();
         let result = self
@@ -380,6 +386,26 @@ impl Session {
             }
         }
         Ok(outcome)
+    }
+
+    /// The file checkpoints of this session, oldest first. A checkpoint's prompt id is the index of the prompt's
+    /// message in the history.
+    pub fn checkpoints(&self) -> Vec<crate::checkpoint::CheckpointInfo> {
+        self.runtime
+            .file_state
+            .checkpoints()
+            .map(|c| c.checkpoints())
+            .unwrap_or_default()
+    }
+
+    /// Rewinds the files changed since prompt `prompt_id` began; changes made outside Tandem stop it unless
+    /// `force` (see [`crate::checkpoint::CheckpointStore::rewind`]).
+    pub fn rewind_files(
+        &self,
+        prompt_id: &str,
+        force: bool,
+    ) -> Result<crate::checkpoint::RewindReport, crate::checkpoint::CheckpointError> {
+        self.runtime.file_state.rewind(prompt_id, force)
     }
 
     /// Interrupts the running turn, if any.
@@ -531,6 +557,15 @@ pub fn session_dir(id: &str) -> PathBuf {
         .unwrap_or_else(std::env::temp_dir)
         .join("tandem/sessions")
         .join(id)
+}
+
+/// The file state of a new session, keeping its checkpoints in `<session folder>/checkpoints` (created on the
+/// first file change).
+fn session_file_state(session_id: &str) -> FileStateStore {
+    match crate::checkpoint::CheckpointStore::open(session_dir(session_id).join("checkpoints")) {
+        Ok(store) => FileStateStore::with_checkpoints(Arc::new(store)),
+        Err(_) => FileStateStore::default(),
+    }
 }
 
 /// Today's date as `YYYY-MM-DD` in local time.

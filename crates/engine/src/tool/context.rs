@@ -2,10 +2,12 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::SystemTime;
 
 use tokio_util::sync::CancellationToken;
+
+use crate::checkpoint::CheckpointStore;
 
 /// What was known about a file when a tool last read or wrote it (for the staleness check before edits).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,13 +20,70 @@ pub struct FileReadState {
     pub partial: bool,
 }
 
-/// The session's file read states, keyed by absolute path. Shared by all calls of a session.
+/// The session's file read states, keyed by absolute normalised path. Shared by all calls of a session. It also
+/// carries the session's checkpoint store (if any) and the lock that makes the file tools' critical sections
+/// (read, check, replace, write) exclusive within the session.
 #[derive(Debug, Default)]
 pub struct FileStateStore {
     states: Mutex<HashMap<PathBuf, FileReadState>>,
+    write_lock: Mutex<()>,
+    checkpoints: RwLock<Option<Arc<CheckpointStore>>>,
 }
 
 impl FileStateStore {
+    /// A store whose file changes are kept in `checkpoints`.
+    pub fn with_checkpoints(checkpoints: Arc<CheckpointStore>) -> Self {
+        let store = Self::default();
+        store.set_checkpoints(Some(checkpoints));
+        store
+    }
+
+    /// Sets (or removes) the checkpoint store file changes are kept in.
+    pub fn set_checkpoints(&self, checkpoints: Option<Arc<CheckpointStore>>) {
+        let mut slot = match self.checkpoints.write() {
+            Ok(slot) => slot,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        *slot = checkpoints;
+    }
+
+    /// The checkpoint store, if the session keeps checkpoints.
+    pub fn checkpoints(&self) -> Option<Arc<CheckpointStore>> {
+        match self.checkpoints.read() {
+            Ok(slot) => slot.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Held by a file tool for its whole critical section (read, staleness check, replace, write, record), so that
+    /// no two changes of the session interleave.
+    pub fn write_guard(&self) -> MutexGuard<'_, ()> {
+        match self.write_lock.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// Rewinds the files to before `prompt_id` (see [`CheckpointStore::rewind`]) and forgets the read state of
+    /// every file it touched, so that the model must read them again before changing them.
+    pub fn rewind(
+        &self,
+        prompt_id: &str,
+        force: bool,
+    ) -> Result<crate::checkpoint::RewindReport, crate::checkpoint::CheckpointError> {
+        let Some(store) = self.checkpoints() else {
+            return Err(crate::checkpoint::CheckpointError::UnknownPrompt(
+                prompt_id.to_string(),
+            ));
+        };
+        let _guard = self.write_guard();
+        let report = store.rewind(prompt_id, force)?;
+        for path in report.restored.iter().chain(&report.removed) {
+            self.forget(path);
+        }
+        Ok(report)
+    }
+
     /// Records the state of `path` as just read or written.
     pub fn record(&self, path: &Path, state: FileReadState) {
         if let Ok(mut states) = self.states.lock() {

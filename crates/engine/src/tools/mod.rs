@@ -1,3 +1,9 @@
-//! The built-in tools, one module each.
+//! The built-in tools, one module each, and what the file tools share.
 
+pub mod edit;
+pub mod file_io;
+pub mod glob;
+pub mod grep;
+pub mod notebook_edit;
 pub mod read;
+pub mod write;

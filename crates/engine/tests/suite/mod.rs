@@ -1,7 +1,11 @@
 //! Test modules of the engine's integration suite.
 
+mod checkpoints;
 mod common;
+mod edit_pipeline;
 mod executor;
+mod file_scenarios;
+mod harness;
 mod hooks;
 mod model_errors;
 mod openai_client;
@@ -13,5 +17,7 @@ mod permission_rules;
 mod permission_settings;
 mod permissions_table;
 mod query_loop;
+mod read_tool;
+mod search_vs_rg;
 mod session_hooks;
 mod store;

@@ -1,0 +1,198 @@
+//! Working out an edit without writing it: load the file, run every check (read before, unchanged since, encoding,
+//! a unique or `replace_all` match, settings validity, secrets) and build the new text. Validation and the call's
+//! critical section both run this, the latter holding the session's write lock.
+
+use std::borrow::Cow;
+use std::ops::Range;
+use std::path::Path;
+
+use super::EditInput;
+use super::matching::{self, MatchKind};
+use super::quotes::{self, QuoteStyle};
+use crate::tool::{FileStateStore, ToolError};
+use crate::tools::file_io::change::{self, Current};
+use crate::tools::file_io::encoding::{self, Encoding};
+use crate::tools::file_io::guards;
+use crate::tools::file_io::line_endings::{self, LineEnding};
+
+/// An edit ready to be written.
+#[derive(Debug)]
+pub struct Planned {
+    pub current: Current,
+    pub encoding: Encoding,
+    pub new_text: String,
+    /// The byte range of the old text that changed (for the patch).
+    pub changed: Range<usize>,
+    pub replacements: usize,
+    pub created: bool,
+}
+
+impl Planned {
+    /// The old text (empty for a new file).
+    pub fn old_text(&self) -> Cow<'_, str> {
+        match self.current.bytes.as_deref() {
+            Some(bytes) => encoding::decode_ref(bytes)
+                .map(|(t, _)| t)
+                .unwrap_or_default(),
+            None => Cow::Borrowed(""),
+        }
+    }
+}
+
+fn to_model(message: impl Into<String>) -> ToolError {
+    ToolError::to_model(message)
+}
+
+/// The line ending the replacement text gets at `range`: the matched text's own if it spans lines, else the one
+/// ending the line the match is on, else the file's.
+fn ending_at(text: &str, range: &Range<usize>, file_style: Option<LineEnding>) -> LineEnding {
+    if let Some(style) = line_endings::dominant(&text[range.clone()]) {
+        return style;
+    }
+    match memchr::memchr(b'\n', &text.as_bytes()[range.end..]) {
+        Some(i) if range.end + i > 0 && text.as_bytes()[range.end + i - 1] == b'\r' => {
+            LineEnding::CrLf
+        }
+        Some(_) => LineEnding::Lf,
+        None => file_style.unwrap_or(LineEnding::Lf),
+    }
+}
+
+/// Widens a deletion of whole lines to take their line break too, so that deleting a line leaves no blank line.
+fn widen_deletion(text: &str, range: Range<usize>, old: &str) -> Range<usize> {
+    let at_line_start = range.start == 0 || text.as_bytes()[range.start - 1] == b'\n';
+    if old.ends_with('\n') || !at_line_start {
+        return range;
+    }
+    let rest = &text[range.end..];
+    if rest.starts_with("\r\n") {
+        range.start..range.end + 2
+    } else if rest.starts_with('\n') {
+        range.start..range.end + 1
+    } else {
+        range
+    }
+}
+
+fn check_settings(key: &Path, new_text: &str) -> Result<(), ToolError> {
+    if guards::is_settings_file(key)
+        && let Err(why) = guards::validate_settings(new_text)
+    {
+        return Err(to_model(format!(
+            "The edit would leave the settings file {} invalid: {why}. It was not made.",
+            key.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Plans `input` against `key` (absolute, normalised).
+pub fn plan(key: &Path, input: &EditInput, store: &FileStateStore) -> Result<Planned, ToolError> {
+    let current = change::load(key)?;
+    let Some(bytes) = current.bytes.as_deref() else {
+        if !input.old_string.is_empty() {
+            return Err(to_model(if store.get(key).is_some() {
+                format!("File has been deleted since it was read: {}", key.display())
+            } else {
+                format!("File does not exist: {}", key.display())
+            }));
+        }
+        check_settings(key, &input.new_string)?;
+        return Ok(Planned {
+            current,
+            encoding: Encoding::Utf8,
+            changed: 0..0,
+            new_text: input.new_string.clone(),
+            replacements: 1,
+            created: true,
+        });
+    };
+    change::ensure_writable(&current)?;
+    change::ensure_fresh(store, &current)?;
+    let (text, encoding) = encoding::decode_ref(bytes)
+        .map_err(|e| to_model(format!("{} cannot be edited: {e}.", key.display())))?;
+    if input.old_string.is_empty() {
+        if !text.trim().is_empty() {
+            return Err(to_model(
+                "Cannot create a new file: the file already exists and is not empty. Give old_string to edit it.",
+            ));
+        }
+        let new_text = line_endings::apply(
+            &input.new_string,
+            line_endings::dominant(&text).unwrap_or(LineEnding::Lf),
+        )
+        .into_owned();
+        check_settings(key, &new_text)?;
+        let changed = 0..text.len();
+        return Ok(Planned {
+            current,
+            encoding,
+            new_text,
+            changed,
+            replacements: 1,
+            created: false,
+        });
+    }
+    let (ranges, kind) = matching::find(&text, &input.old_string);
+    if ranges.is_empty() {
+        return Err(to_model(format!(
+            "String to replace not found in file.\nString: {}",
+            input.old_string
+        )));
+    }
+    if ranges.len() > 1 && !input.replace_all {
+        return Err(to_model(format!(
+            "Found {} matches of the string to replace, but replace_all is false. To replace all occurrences, \
+             set replace_all to true. To replace only one occurrence, give more context to identify the instance \
+             uniquely.\nString: {}",
+            ranges.len(),
+            input.old_string
+        )));
+    }
+    let style = match kind {
+        MatchKind::Exact => QuoteStyle::default(),
+        MatchKind::Tolerant => QuoteStyle::of(&text[ranges[0].clone()]),
+    };
+    let replacement = quotes::apply(&input.new_string, style);
+    let with_crlf = line_endings::apply(&replacement, LineEnding::CrLf).into_owned();
+    let file_style = line_endings::dominant(&text);
+    let mut new_text = String::with_capacity(text.len() + ranges.len() * with_crlf.len());
+    let mut last = 0;
+    let mut changed = Range {
+        start: usize::MAX,
+        end: 0,
+    };
+    for range in &ranges {
+        let range = if replacement.is_empty() {
+            widen_deletion(&text, range.clone(), &input.old_string)
+        } else {
+            range.clone()
+        };
+        // A widened deletion may have taken the line break the next match starts with.
+        let range = range.start.max(last)..range.end.max(last);
+        new_text.push_str(&text[last..range.start]);
+        match ending_at(&text, &range, file_style) {
+            LineEnding::CrLf => new_text.push_str(&with_crlf),
+            LineEnding::Lf => new_text.push_str(&replacement),
+        }
+        changed.start = changed.start.min(range.start);
+        changed.end = range.end;
+        last = range.end;
+    }
+    new_text.push_str(&text[last..]);
+    if new_text == text {
+        return Err(to_model(
+            "The edit changes nothing: the new text is the same as the old.",
+        ));
+    }
+    check_settings(key, &new_text)?;
+    drop(text);
+    Ok(Planned {
+        current,
+        encoding,
+        new_text,
+        changed,
+        replacements: ranges.len(),
+        created: false,
+    })
+}

@@ -1,0 +1,155 @@
+//! The steps every file-changing tool takes, in its synchronous critical section: load the file as it is now
+//! (refusing directories, devices, read-only and oversized files), check it is what the session read, then commit
+//! new bytes: keep the old content as a checkpoint, write atomically (keeping permissions), and record the new read
+//! state so that a later edit's staleness check passes.
+
+use std::fs::{self, Metadata};
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::snapshot::{self, FreshnessError};
+use crate::fsutil::write_atomic;
+use crate::tool::{FileStateStore, ToolError};
+
+/// Files larger than this are never edited.
+pub const MAX_EDIT_BYTES: u64 = 1 << 30;
+
+/// A file as it is just before a change.
+#[derive(Debug)]
+pub struct Current {
+    /// The path the model named (the read-state key).
+    pub key: PathBuf,
+    /// Where the bytes live: `key` with symlinks resolved, so that writing keeps the link.
+    pub target: PathBuf,
+    /// `None` when the file does not exist.
+    pub meta: Option<Metadata>,
+    pub bytes: Option<Vec<u8>>,
+    pub hash: Option<blake3::Hash>,
+}
+
+impl Current {
+    /// Whether the file exists.
+    pub fn exists(&self) -> bool {
+        self.bytes.is_some()
+    }
+}
+
+fn err(path: &Path, e: io::Error) -> ToolError {
+    ToolError::to_model(format!("Cannot read {}: {e}", path.display()))
+}
+
+/// Loads `key` as it is now. A missing file is not an error (`bytes` is `None`); a dangling symlink is.
+pub fn load(key: &Path) -> Result<Current, ToolError> {
+    let link_meta = match fs::symlink_metadata(key) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(err(key, e)),
+    };
+    let target = match &link_meta {
+        Some(m) if m.file_type().is_symlink() => fs::canonicalize(key).map_err(|e| {
+            ToolError::to_model(format!(
+                "{} is a symbolic link whose target cannot be used: {e}",
+                key.display()
+            ))
+        })?,
+        _ => key.to_path_buf(),
+    };
+    let Some(_) = link_meta else {
+        return Ok(Current {
+            key: key.to_path_buf(),
+            target,
+            meta: None,
+            bytes: None,
+            hash: None,
+        });
+    };
+    let meta = fs::metadata(&target).map_err(|e| err(key, e))?;
+    if meta.is_dir() {
+        return Err(ToolError::to_model(format!(
+            "{} is a directory, not a file.",
+            key.display()
+        )));
+    }
+    if !meta.is_file() {
+        return Err(ToolError::to_model(format!(
+            "{} is not a regular file (a device, FIFO or socket); it cannot be changed.",
+            key.display()
+        )));
+    }
+    if meta.len() > MAX_EDIT_BYTES {
+        return Err(ToolError::to_model(format!(
+            "{} is {} bytes; files over 1 GiB cannot be edited.",
+            key.display(),
+            meta.len()
+        )));
+    }
+    let bytes = fs::read(&target).map_err(|e| err(key, e))?;
+    let hash = snapshot::content_hash(&bytes);
+    Ok(Current {
+        key: key.to_path_buf(),
+        target,
+        meta: Some(meta),
+        bytes: Some(bytes),
+        hash: Some(hash),
+    })
+}
+
+/// Refuses to change a read-only file (renaming over it would otherwise succeed).
+pub fn ensure_writable(current: &Current) -> Result<(), ToolError> {
+    match &current.meta {
+        Some(meta) if meta.permissions().readonly() => Err(ToolError::to_model(format!(
+            "{} is read-only; it cannot be changed. Change its permissions first if it should be edited.",
+            current.key.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Checks that an existing file was read in this session and is unchanged since.
+pub fn ensure_fresh(store: &FileStateStore, current: &Current) -> Result<(), ToolError> {
+    if !current.exists() && store.get(&current.key).is_none() {
+        return Ok(());
+    }
+    match snapshot::ensure_fresh(store, &current.key, current.hash.as_ref()) {
+        Ok(()) => Ok(()),
+        Err(FreshnessError::NotRead) if !current.exists() => Ok(()),
+        Err(e) => Err(ToolError::to_model(e.to_string())),
+    }
+}
+
+/// Writes `parts` as the new content of the file and records it: checkpoint, atomic write, read state.
+/// Creates missing parent folders. Returns the new content's hash.
+pub fn commit(
+    store: &FileStateStore,
+    current: &Current,
+    parts: &[&[u8]],
+) -> Result<blake3::Hash, ToolError> {
+    let write_err =
+        |e: io::Error| ToolError::to_model(format!("Cannot write {}: {e}", current.key.display()));
+    if let Some(dir) = current.target.parent()
+        && !dir.as_os_str().is_empty()
+    {
+        fs::create_dir_all(dir).map_err(write_err)?;
+    }
+    let checkpoints = store.checkpoints();
+    if let Some(cp) = &checkpoints {
+        let old = current.bytes.as_deref().zip(current.hash.as_ref());
+        cp.before_change(&current.target, old, true)
+            .map_err(|e| ToolError::to_model(format!("The file was not changed: {e}")))?;
+    }
+    write_atomic(&current.target, parts, current.meta.as_ref()).map_err(write_err)?;
+    let mut hasher = blake3::Hasher::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    let hash = hasher.finalize();
+    if let Some(cp) = &checkpoints {
+        // The file is written; a journal failure only weakens the rewind and is logged.
+        if let Err(e) = cp.after_change(&current.target, Some(&hash)) {
+            tracing::warn!("checkpoint journal: {e}");
+        }
+    }
+    let meta = fs::metadata(&current.target).map_err(write_err)?;
+    store.record(&current.key, snapshot::state_of(&meta, &hash, false));
+    Ok(hash)
+}

@@ -1,0 +1,15 @@
+//! What the file tools share: decoding and encoding text files, line endings, atomic writes, the read-state
+//! snapshot used for the staleness check, and path checks (UNC, devices).
+
+pub mod change;
+pub mod encoding;
+pub mod guards;
+pub mod line_endings;
+pub mod patch;
+pub mod paths;
+pub mod snapshot;
+
+pub use crate::fsutil::write_atomic;
+pub use encoding::{DecodeError, Encoding, TextFile};
+pub use line_endings::LineEnding;
+pub use snapshot::{FreshnessError, content_hash, ensure_fresh};

@@ -1,0 +1,234 @@
+//! The Glob tool: finds files by glob pattern (`globset`), walking with the `ignore` crate so that .gitignore,
+//! .ignore and .fdignore rules and the hidden-file rule apply, as they do for `fd`. Results are the newest first,
+//! capped, with paths relative to the working directory.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use globset::{GlobBuilder, GlobMatcher};
+use ignore::{WalkBuilder, WalkState};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tandem_protocol::{RenderHints, ToolKind};
+use tokio_util::sync::CancellationToken;
+
+use crate::permission::PermissionSubject;
+use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
+use crate::tools::file_io::paths;
+
+/// Files listed at most.
+pub const MAX_RESULTS: usize = 100;
+
+/// Finds files by name pattern.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GlobInput {
+    /// The glob pattern, e.g. "**/*.rs" or "src/**/*.{ts,tsx}". A pattern without "/" matches file names at
+    /// any depth.
+    pub pattern: String,
+    /// The folder to search in (default: the working directory).
+    pub path: Option<String>,
+}
+
+/// The Glob tool.
+#[derive(Debug, Default)]
+pub struct GlobTool;
+
+/// A compiled glob: against the file name when the pattern has no `/`, else against the path below the base.
+#[derive(Debug, Clone)]
+pub struct NameGlob {
+    matcher: GlobMatcher,
+    whole_path: bool,
+}
+
+impl NameGlob {
+    /// Compiles `pattern` (gitignore-like: without `/` it matches names at any depth).
+    pub fn new(pattern: &str) -> Result<Self, String> {
+        let pattern = pattern.strip_prefix("./").unwrap_or(pattern);
+        let whole_path = pattern.contains('/');
+        let matcher = GlobBuilder::new(pattern)
+            .literal_separator(whole_path)
+            .backslash_escape(true)
+            .build()
+            .map_err(|e| format!("invalid glob pattern: {e}"))?
+            .compile_matcher();
+        Ok(Self {
+            matcher,
+            whole_path,
+        })
+    }
+
+    /// Whether the file at `rel` (relative to the base) matches.
+    pub fn is_match(&self, rel: &Path) -> bool {
+        if self.whole_path {
+            self.matcher.is_match(rel)
+        } else {
+            rel.file_name().is_some_and(|n| self.matcher.is_match(n))
+        }
+    }
+}
+
+/// Splits an absolute pattern into its literal folder prefix and the rest.
+fn split_absolute(pattern: &str) -> (PathBuf, String) {
+    let mut base = PathBuf::from("/");
+    let parts: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
+    let mut literal = 0;
+    while literal + 1 < parts.len() && !parts[literal].contains(['*', '?', '[', '{']) {
+        base.push(parts[literal]);
+        literal += 1;
+    }
+    let parts = &parts[literal..];
+    (base, parts.join("/"))
+}
+
+/// Every file under `base` matching `glob`, with its modification time (the walk honours ignore files and skips
+/// hidden files).
+pub fn find_files(
+    base: &Path,
+    glob: &NameGlob,
+    cancel: &CancellationToken,
+) -> Vec<(PathBuf, SystemTime)> {
+    let found = Mutex::new(Vec::new());
+    let walker = WalkBuilder::new(base)
+        .add_custom_ignore_filename(".fdignore")
+        .threads(2)
+        .build_parallel();
+    walker.run(|| {
+        let found = &found;
+        Box::new(move |entry| {
+            if cancel.is_cancelled() {
+                return WalkState::Quit;
+            }
+            let Ok(entry) = entry else {
+                return WalkState::Continue;
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                return WalkState::Continue;
+            }
+            let rel = entry.path().strip_prefix(base).unwrap_or(entry.path());
+            if glob.is_match(rel) {
+                let mtime = entry
+                    .metadata()
+                    .ok()
+                    .and_then(|m| m.modified().ok())
+                    .unwrap_or(SystemTime::UNIX_EPOCH);
+                if let Ok(mut f) = found.lock() {
+                    f.push((entry.into_path(), mtime));
+                }
+            }
+            WalkState::Continue
+        })
+    });
+    found.into_inner().unwrap_or_default()
+}
+
+fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    let (base, pattern) = match &input.path {
+        Some(p) => (paths::absolute(ctx, p), input.pattern.clone()),
+        None if input.pattern.starts_with('/') => split_absolute(&input.pattern),
+        None => (ctx.cwd.clone(), input.pattern.clone()),
+    };
+    let meta = std::fs::metadata(&base)
+        .map_err(|e| ToolError::to_model(format!("Cannot search {}: {e}", base.display())))?;
+    if !meta.is_dir() {
+        return Err(ToolError::to_model(format!(
+            "{} is not a directory.",
+            base.display()
+        )));
+    }
+    let glob = NameGlob::new(&pattern).map_err(ToolError::to_model)?;
+    let mut files = find_files(&base, &glob, &ctx.cancel);
+    if ctx.cancel.is_cancelled() {
+        return Err(ToolError::Cancelled);
+    }
+    files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let total = files.len();
+    let truncated = total > MAX_RESULTS;
+    files.truncate(MAX_RESULTS);
+    let listed: Vec<String> = files.iter().map(|(p, _)| paths::display(ctx, p)).collect();
+    let mut text = if listed.is_empty() {
+        "No files found".to_string()
+    } else {
+        listed.join("\n")
+    };
+    if truncated {
+        text.push_str(&format!(
+            "\n(Results are truncated: showing the {MAX_RESULTS} most recently modified of {total} files. Use a more \
+             specific path or pattern.)"
+        ));
+    }
+    Ok(ToolOutput::text(text).with_detail(serde_json::json!({
+        "type": "files",
+        "files": listed,
+        "total": total,
+        "truncated": truncated,
+    })))
+}
+
+impl Tool for GlobTool {
+    type Input = GlobInput;
+
+    fn name(&self) -> &'static str {
+        "Glob"
+    }
+
+    fn description(&self) -> String {
+        "Fast file pattern matching for any codebase size. Takes glob patterns like \"**/*.js\" or \
+         \"src/**/*.ts\" and returns matching file paths, the most recently modified first (at most 100). \
+         Files ignored by .gitignore and hidden files are left out."
+            .to_string()
+    }
+
+    fn is_concurrency_safe(&self, _input: &GlobInput) -> bool {
+        true
+    }
+
+    fn is_read_only(&self, _input: &GlobInput) -> bool {
+        true
+    }
+
+    fn interrupt_behavior(&self) -> InterruptBehavior {
+        InterruptBehavior::Cancel
+    }
+
+    fn render_hints(&self, input: &GlobInput, _ctx: &ToolContext) -> RenderHints {
+        let place = input
+            .path
+            .as_deref()
+            .map(|p| format!(" in {p}"))
+            .unwrap_or_default();
+        RenderHints {
+            kind: ToolKind::Search,
+            title: format!("Glob {}{place}", input.pattern),
+            collapsible: true,
+        }
+    }
+
+    fn permission_subject(&self, input: &GlobInput, ctx: &ToolContext) -> PermissionSubject {
+        let base = match &input.path {
+            Some(p) => paths::absolute(ctx, p),
+            None if input.pattern.starts_with('/') => split_absolute(&input.pattern).0,
+            None => ctx.cwd.clone(),
+        };
+        PermissionSubject::ReadPath(base)
+    }
+
+    async fn validate_input(&self, input: &GlobInput, _ctx: &ToolContext) -> Result<(), String> {
+        if input.pattern.trim().is_empty() {
+            return Err("pattern is empty".into());
+        }
+        if input.path.as_deref().is_some_and(paths::is_unc) {
+            return Err("UNC (network) paths are not searched.".into());
+        }
+        NameGlob::new(&input.pattern).map(|_| ())
+    }
+
+    async fn call(&self, input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        let ctx = ctx.clone();
+        let input = input.clone();
+        tokio::task::spawn_blocking(move || run(&input, &ctx))
+            .await
+            .map_err(|e| ToolError::to_model(format!("the search failed: {e}")))?
+    }
+}

@@ -1,0 +1,93 @@
+//! Images for Read: PNG, JPEG, GIF and WebP returned as an image block the model can see. Images larger than the
+//! model accepts well (over 2000 pixels on a side or 3.75 MB) are scaled down and re-encoded.
+
+use std::io::Cursor;
+use std::path::Path;
+
+use ::image::{DynamicImage, ImageFormat, ImageReader};
+use base64::Engine as _;
+
+use crate::model::{ImageSource, ResultBlock, ToolResultContent};
+use crate::tool::{ToolError, ToolOutput};
+
+/// The longest side an image is sent with.
+const MAX_SIDE: u32 = 2000;
+/// The largest encoded image sent as is (base64 makes it 5 MB).
+const MAX_BYTES: usize = 3_750_000;
+
+fn media_type(format: ImageFormat) -> Option<&'static str> {
+    Some(match format {
+        ImageFormat::Png => "image/png",
+        ImageFormat::Jpeg => "image/jpeg",
+        ImageFormat::Gif => "image/gif",
+        ImageFormat::WebP => "image/webp",
+        _ => return None,
+    })
+}
+
+fn encode(img: &DynamicImage, format: ImageFormat) -> Result<Vec<u8>, ::image::ImageError> {
+    let mut out = Cursor::new(Vec::new());
+    match format {
+        ImageFormat::Png => img.write_to(&mut out, ImageFormat::Png)?,
+        _ => {
+            let rgb = DynamicImage::ImageRgb8(img.to_rgb8());
+            let mut enc = ::image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 80);
+            enc.encode_image(&rgb)?;
+        }
+    }
+    Ok(out.into_inner())
+}
+
+/// Reads an image file's `bytes` as an image block.
+pub fn read_image(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError> {
+    let bad = |e: &dyn std::fmt::Display| {
+        ToolError::to_model(format!("{} is not a readable image: {e}", path.display()))
+    };
+    let format = ::image::guess_format(bytes).map_err(|e| bad(&e))?;
+    let media = media_type(format)
+        .ok_or_else(|| bad(&"only PNG, JPEG, GIF and WebP images can be read"))?;
+    let reader = ImageReader::with_format(Cursor::new(bytes), format);
+    let (width, height) = reader.into_dimensions().map_err(|e| bad(&e))?;
+    let (data, media, shown) =
+        if width <= MAX_SIDE && height <= MAX_SIDE && bytes.len() <= MAX_BYTES {
+            (bytes.to_vec(), media, (width, height))
+        } else {
+            let img = ::image::load_from_memory_with_format(bytes, format).map_err(|e| bad(&e))?;
+            let mut side = MAX_SIDE;
+            let keep_png =
+                matches!(format, ImageFormat::Png | ImageFormat::Gif) && img.color().has_alpha();
+            loop {
+                let small = img.thumbnail(side, side);
+                let out_format = if keep_png {
+                    ImageFormat::Png
+                } else {
+                    ImageFormat::Jpeg
+                };
+                let data = encode(&small, out_format).map_err(|e| bad(&e))?;
+                if data.len() <= MAX_BYTES || side <= 200 {
+                    let media = if keep_png { "image/png" } else { "image/jpeg" };
+                    break (data, media, (small.width(), small.height()));
+                }
+                side = side * 3 / 4;
+            }
+        };
+    let encoded = base64::engine::general_purpose::STANDARD.encode(&data);
+    let content = ToolResultContent::Blocks(vec![ResultBlock::Image {
+        source: ImageSource::Base64 {
+            media_type: media.to_string(),
+            data: encoded,
+        },
+    }]);
+    Ok(ToolOutput {
+        content,
+        detail: Some(serde_json::json!({
+            "type": "image",
+            "path": path,
+            "media_type": media,
+            "original_size": [width, height],
+            "size": [shown.0, shown.1],
+            "bytes": data.len(),
+        })),
+        context_modifier: None,
+    })
+}

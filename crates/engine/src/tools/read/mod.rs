@@ -1,0 +1,214 @@
+//! The Read tool: text files with line numbers (`offset`/`limit`, 2,000 lines by default, long lines cut), images
+//! as image blocks (scaled down when large), PDFs as text per page, notebooks as cells with their outputs. Binary
+//! files and devices are refused. Every read records the file's read state for the staleness check of edits.
+
+mod image;
+mod notebook;
+mod pdf;
+mod text;
+
+use std::path::{Path, PathBuf};
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tandem_protocol::{RenderHints, ToolKind};
+
+use super::file_io::{paths, snapshot};
+use crate::permission::PermissionSubject;
+use crate::tool::{FileStateStore, InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
+
+pub use text::{DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, number_lines};
+
+/// Reads a file from the local filesystem.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadInput {
+    /// The absolute path of the file to read.
+    pub file_path: String,
+    /// The line number to start reading from (1-based). Only give it for files too large to read at once.
+    #[schemars(range(min = 0))]
+    pub offset: Option<u64>,
+    /// The number of lines to read. Only give it for files too large to read at once.
+    #[schemars(range(min = 1))]
+    pub limit: Option<u64>,
+    /// For PDF files only: the pages to read, e.g. "3", "1-5" or "1-3,7". At most 20 pages per call; required for
+    /// PDFs of more than 10 pages.
+    pub pages: Option<String>,
+}
+
+/// The Read tool.
+#[derive(Debug, Default)]
+pub struct ReadTool;
+
+/// File extensions that are never text; reading them as text would only produce noise.
+const BINARY_EXTENSIONS: &[&str] = &[
+    "exe", "dll", "so", "dylib", "o", "a", "obj", "lib", "class", "jar", "war", "pyc", "pyo",
+    "wasm", "zip", "gz", "tgz", "bz2", "xz", "zst", "7z", "rar", "tar", "iso", "dmg", "bin", "dat",
+    "db", "sqlite", "mp3", "mp4", "m4a", "wav", "flac", "ogg", "avi", "mov", "mkv", "webm", "bmp",
+    "ico", "tiff", "tif", "psd", "ttf", "otf", "woff", "woff2", "eot", "doc", "docx", "xls",
+    "xlsx", "ppt", "pptx", "odt",
+];
+
+fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// Records that `path` was read with content `bytes`.
+fn record(
+    store: &FileStateStore,
+    path: &Path,
+    meta: &std::fs::Metadata,
+    bytes: &[u8],
+    partial: bool,
+) {
+    let hash = snapshot::content_hash(bytes);
+    store.record(path, snapshot::state_of(meta, &hash, partial));
+}
+
+fn read_file(
+    path: &Path,
+    input: &ReadInput,
+    store: &FileStateStore,
+) -> Result<ToolOutput, ToolError> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            ToolError::to_model(format!("File does not exist: {shown}"))
+        }
+        _ => ToolError::to_model(format!("Cannot read {shown}: {e}")),
+    })?;
+    if meta.is_dir() {
+        return Err(ToolError::to_model(format!(
+            "{shown} is a directory, not a file. Use Glob or Bash `ls` to list a directory."
+        )));
+    }
+    if !meta.is_file() {
+        return Err(ToolError::to_model(format!(
+            "{shown} is not a regular file (a device, FIFO or socket); it cannot be read."
+        )));
+    }
+    let ext = extension(path);
+    let bytes = std::fs::read(path)
+        .map_err(|e| ToolError::to_model(format!("Cannot read {shown}: {e}")))?;
+    match ext.as_str() {
+        "png" | "jpg" | "jpeg" | "gif" | "webp" => {
+            let out = image::read_image(path, &bytes)?;
+            record(store, path, &meta, &bytes, false);
+            Ok(out)
+        }
+        "pdf" => {
+            let out = pdf::read_pdf(path, &bytes, input.pages.as_deref())?;
+            record(store, path, &meta, &bytes, input.pages.is_some());
+            Ok(out)
+        }
+        "ipynb" => {
+            let out = notebook::read_notebook(path, &bytes)?;
+            record(store, path, &meta, &bytes, false);
+            Ok(out)
+        }
+        _ if BINARY_EXTENSIONS.contains(&ext.as_str()) => Err(ToolError::to_model(format!(
+            "{shown} is a binary file (.{ext}); this tool cannot read binary files."
+        ))),
+        _ => {
+            let (out, partial) = text::read_text(path, &bytes, input.offset, input.limit)?;
+            record(store, path, &meta, &bytes, partial);
+            Ok(out)
+        }
+    }
+}
+
+impl Tool for ReadTool {
+    type Input = ReadInput;
+
+    fn name(&self) -> &'static str {
+        "Read"
+    }
+
+    fn description(&self) -> String {
+        "Reads a file from the local filesystem. The file_path must be absolute. By default up to 2000 lines are \
+         read from the start; offset and limit read a part of a long file. Lines longer than 2000 characters are \
+         cut. The result numbers each line like `cat -n`. Images (PNG, JPEG, GIF, WebP) are shown as images, PDFs \
+         as text per page (use `pages` for long ones), Jupyter notebooks as cells with their outputs. Binary files \
+         cannot be read. A file must be read before it can be edited."
+            .to_string()
+    }
+
+    fn is_concurrency_safe(&self, _input: &ReadInput) -> bool {
+        true
+    }
+
+    fn is_read_only(&self, _input: &ReadInput) -> bool {
+        true
+    }
+
+    fn interrupt_behavior(&self) -> InterruptBehavior {
+        InterruptBehavior::Cancel
+    }
+
+    fn render_hints(&self, input: &ReadInput, ctx: &ToolContext) -> RenderHints {
+        let path = paths::absolute(ctx, &input.file_path);
+        RenderHints {
+            kind: ToolKind::Read,
+            title: format!("Read {}", paths::display(ctx, &path)),
+            collapsible: true,
+        }
+    }
+
+    fn permission_subject(&self, input: &ReadInput, ctx: &ToolContext) -> PermissionSubject {
+        PermissionSubject::ReadPath(paths::absolute(ctx, &input.file_path))
+    }
+
+    fn backfill_observable_input(&self, input: &mut serde_json::Value, ctx: &ToolContext) {
+        backfill_path(input, "file_path", ctx);
+    }
+
+    async fn validate_input(&self, input: &ReadInput, ctx: &ToolContext) -> Result<(), String> {
+        if input.file_path.trim().is_empty() {
+            return Err("file_path is empty".into());
+        }
+        if paths::is_unc(&input.file_path) {
+            return Err(format!(
+                "{} is a UNC (network) path; Tandem does not open network paths.",
+                input.file_path
+            ));
+        }
+        let path = paths::absolute(ctx, &input.file_path);
+        if paths::is_device_path(&path) {
+            return Err(format!(
+                "{} is a device; it cannot be read.",
+                path.display()
+            ));
+        }
+        if input.pages.is_some() && extension(&path) != "pdf" {
+            return Err("`pages` is only for PDF files".into());
+        }
+        Ok(())
+    }
+
+    async fn call(&self, input: &ReadInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        let path: PathBuf = paths::absolute(ctx, &input.file_path);
+        let store = ctx.file_state.clone();
+        let input = ReadInput {
+            file_path: input.file_path.clone(),
+            offset: input.offset,
+            limit: input.limit,
+            pages: input.pages.clone(),
+        };
+        tokio::task::spawn_blocking(move || read_file(&path, &input, &store))
+            .await
+            .map_err(|e| ToolError::to_model(format!("the read failed: {e}")))?
+    }
+}
+
+/// Makes the path field `field` of a tool input absolute, as hooks and the UI should see it.
+pub(crate) fn backfill_path(input: &mut serde_json::Value, field: &str, ctx: &ToolContext) {
+    if let Some(raw) = input.get(field).and_then(|v| v.as_str())
+        && !raw.is_empty()
+        && !paths::is_unc(raw)
+    {
+        let abs = paths::absolute(ctx, raw).display().to_string();
+        input[field] = serde_json::Value::String(abs);
+    }
+}

@@ -1,0 +1,178 @@
+//! The Write tool: writes a whole file, atomically, creating missing folders. Overwriting needs the file to have
+//! been read in this session and be unchanged since; the file's encoding (UTF-8, BOM, UTF-16LE) and CRLF line
+//! endings are kept.
+
+use std::path::{Path, PathBuf};
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tandem_protocol::{RenderHints, ToolKind};
+
+use crate::permission::PermissionSubject;
+use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
+use crate::tools::file_io::change::{self, Current};
+use crate::tools::file_io::encoding::{self, Encoding};
+use crate::tools::file_io::line_endings::{self, LineEnding};
+use crate::tools::file_io::{guards, patch, paths};
+use crate::tools::read::backfill_path;
+
+/// Writes a file.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WriteInput {
+    /// The absolute path of the file to write.
+    pub file_path: String,
+    /// The whole content of the file.
+    pub content: String,
+}
+
+/// The Write tool.
+#[derive(Debug, Default)]
+pub struct WriteTool;
+
+/// A write ready to go.
+struct PlannedWrite {
+    current: Current,
+    encoding: Encoding,
+    text: String,
+    old_text: String,
+}
+
+fn precheck(input: &WriteInput, ctx: &ToolContext) -> Result<PathBuf, String> {
+    if paths::is_unc(&input.file_path) {
+        return Err(format!(
+            "{} is a UNC (network) path; Tandem does not touch network paths.",
+            input.file_path
+        ));
+    }
+    let key = paths::absolute(ctx, &input.file_path);
+    if paths::is_device_path(&key) {
+        return Err(format!(
+            "{} is a device; it cannot be written.",
+            key.display()
+        ));
+    }
+    guards::check_team_secrets(&key, &input.content)?;
+    if guards::is_settings_file(&key)
+        && let Err(why) = guards::validate_settings(&input.content)
+    {
+        return Err(format!(
+            "The content is not a valid settings file for {}: {why}. It was not written.",
+            key.display()
+        ));
+    }
+    Ok(key)
+}
+
+fn plan(key: &Path, input: &WriteInput, ctx: &ToolContext) -> Result<PlannedWrite, ToolError> {
+    let current = change::load(key)?;
+    let Some(bytes) = current.bytes.as_deref() else {
+        return Ok(PlannedWrite {
+            current,
+            encoding: Encoding::Utf8,
+            text: input.content.clone(),
+            old_text: String::new(),
+        });
+    };
+    change::ensure_writable(&current)?;
+    change::ensure_fresh(&ctx.file_state, &current)?;
+    let (encoding, old_text, text) = match encoding::decode_ref(bytes) {
+        Ok((old, encoding)) => {
+            let style = line_endings::dominant(&old).unwrap_or(LineEnding::Lf);
+            let text = line_endings::apply(&input.content, style).into_owned();
+            (encoding, old.into_owned(), text)
+        }
+        // A file that was not text is replaced by the new text as given.
+        Err(_) => (Encoding::Utf8, String::new(), input.content.clone()),
+    };
+    Ok(PlannedWrite {
+        current,
+        encoding,
+        text,
+        old_text,
+    })
+}
+
+fn run(input: &WriteInput, ctx: &ToolContext, key: &Path) -> Result<ToolOutput, ToolError> {
+    let _guard = ctx.file_state.write_guard();
+    let planned = plan(key, input, ctx)?;
+    let body = encoding::encode_body(&planned.text, planned.encoding);
+    change::commit(
+        &ctx.file_state,
+        &planned.current,
+        &[planned.encoding.bom(), &body],
+    )?;
+    let created = !planned.current.exists();
+    let hunks = patch::hunks_of(&planned.old_text, &planned.text, 0);
+    let shown = paths::display(ctx, key);
+    let message = if created {
+        format!("File created successfully at: {shown}")
+    } else {
+        format!("The file {shown} has been overwritten.")
+    };
+    Ok(ToolOutput::text(message).with_detail(serde_json::json!({
+        "type": "patch",
+        "path": key,
+        "created": created,
+        "hunks": hunks,
+    })))
+}
+
+impl Tool for WriteTool {
+    type Input = WriteInput;
+
+    fn name(&self) -> &'static str {
+        "Write"
+    }
+
+    fn description(&self) -> String {
+        "Writes a file to the local filesystem, replacing it if it exists (missing folders are created). An \
+         existing file must have been read in this session first and be unchanged since. Prefer Edit for changes \
+         to existing files; it sends only the difference."
+            .to_string()
+    }
+
+    fn is_destructive(&self, _input: &WriteInput) -> bool {
+        true
+    }
+
+    fn interrupt_behavior(&self) -> InterruptBehavior {
+        InterruptBehavior::Block
+    }
+
+    fn render_hints(&self, input: &WriteInput, ctx: &ToolContext) -> RenderHints {
+        let path = paths::absolute(ctx, &input.file_path);
+        RenderHints {
+            kind: ToolKind::Write,
+            title: format!("Write {}", paths::display(ctx, &path)),
+            collapsible: false,
+        }
+    }
+
+    fn permission_subject(&self, input: &WriteInput, ctx: &ToolContext) -> PermissionSubject {
+        PermissionSubject::WritePath(paths::absolute(ctx, &input.file_path))
+    }
+
+    fn backfill_observable_input(&self, input: &mut serde_json::Value, ctx: &ToolContext) {
+        backfill_path(input, "file_path", ctx);
+    }
+
+    async fn validate_input(&self, input: &WriteInput, ctx: &ToolContext) -> Result<(), String> {
+        let key = precheck(input, ctx)?;
+        let ctx = ctx.clone();
+        let input = input.clone();
+        tokio::task::spawn_blocking(move || plan(&key, &input, &ctx).map(|_| ()))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())
+    }
+
+    async fn call(&self, input: &WriteInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        let key = precheck(input, ctx).map_err(ToolError::to_model)?;
+        let ctx = ctx.clone();
+        let input = input.clone();
+        tokio::task::spawn_blocking(move || run(&input, &ctx, &key))
+            .await
+            .map_err(|e| ToolError::to_model(format!("the write failed: {e}")))?
+    }
+}
