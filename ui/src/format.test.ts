@@ -1,6 +1,6 @@
 // Tests of the formatting helpers.
 import { describe, expect, it } from 'vitest';
-import { baseName, formatCost, formatTokens, formatWait, prettyJson } from './format';
+import { baseName, formatCost, formatRelativeTime, formatTokens, formatWait, prettyJson } from './format';
 
 describe('format', () => {
   it.each([
@@ -36,5 +36,21 @@ describe('format', () => {
   it('pretty-prints JSON', () => {
     expect(prettyJson({ a: 1 })).toBe('{\n  "a": 1\n}');
     expect(prettyJson(undefined)).toBe('');
+  });
+});
+
+describe('formatRelativeTime', () => {
+  const now = Date.UTC(2026, 5, 15, 12, 0, 0);
+  it.each([
+    [now - 10_000, 'just now'],
+    [now - 5 * 60_000, '5 min ago'],
+    [now - 3 * 3_600_000, '3 h ago'],
+    [now - 30 * 3_600_000, 'yesterday'],
+    [now - 4 * 86_400_000, '4 days ago'],
+  ])('%s → %s', (ms, text) => {
+    expect(formatRelativeTime(ms, now)).toBe(text);
+  });
+  it('shows the date beyond a week', () => {
+    expect(formatRelativeTime(now - 30 * 86_400_000, now)).toMatch(/2026/);
   });
 });

@@ -1,4 +1,4 @@
-// Small formatting helpers shared by components: token counts, cost, durations, paths, JSON.
+// Small formatting helpers shared by components: token counts, cost, durations, times, paths, JSON.
 import type { PermissionMode, TurnStopReason } from './generated/protocol';
 
 /** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
@@ -26,6 +26,19 @@ export function formatWait(ms: number): string {
   const minutes = Math.floor(seconds / 60);
   const rest = Math.round(seconds % 60);
   return rest ? `${minutes} min ${rest} s` : `${minutes} min`;
+}
+
+/** "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", then the date. */
+export function formatRelativeTime(ms: number, now: number): string {
+  const minutes = Math.floor((now - ms) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  if (days === 1) return 'yesterday';
+  if (days < 7) return `${days} days ago`;
+  return new Date(ms).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
 /** The last segment of a path, on any platform. */

@@ -7,6 +7,7 @@ import type {
   EventBatch,
   PermissionMode,
   SessionInfo,
+  SessionSummary,
 } from './generated/protocol';
 
 /** What the app knows at start: the folder from the command line, if any, and recent folders. */
@@ -46,15 +47,22 @@ export function pickFolder(): Promise<string | null> {
 }
 
 /**
- * Opens a folder and creates a session on it. Every event of that session arrives as an
- * `EventBatch` on `onBatch`, possibly before this promise resolves.
+ * Opens a folder and creates a session on it, or with `resume` reopens that stored session of
+ * the folder: its stored events are replayed on the channel first, then new ones stream. Every
+ * event arrives as an `EventBatch` on `onBatch`, possibly before this promise resolves.
  */
 export function openSession(
   path: string,
   onBatch: (batch: EventBatch) => void,
+  resume: string | null = null,
 ): Promise<SessionInfo> {
   const onEvent = new Channel<EventBatch>(onBatch);
-  return invoke<SessionInfo>('open_session', { path, onEvent });
+  return invoke<SessionInfo>('open_session', { path, onEvent, resume });
+}
+
+/** The folder's stored sessions (any order; the sidebar sorts them newest first). */
+export function listSessions(path: string): Promise<SessionSummary[]> {
+  return invoke<SessionSummary[]>('list_sessions', { path });
 }
 
 /** Resolves when the turn has started; its events stream on the session's channel. */

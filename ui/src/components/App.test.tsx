@@ -71,7 +71,7 @@ describe('App', () => {
     expect(await screen.findByTestId('folder-name')).toHaveTextContent('chosen');
     await emit('tandem://new-session');
     await waitFor(() => expect(ipc.argsOf('open_session')).toHaveLength(2));
-    expect(ipc.argsOf('open_session')[1]).toMatchObject({ path: '/menu/chosen' });
+    expect(ipc.argsOf('open_session')[1]).toMatchObject({ path: '/menu/chosen', resume: null });
   });
 
   it('shows the setup hint of a session that cannot reach a model', async () => {

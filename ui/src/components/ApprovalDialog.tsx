@@ -1,10 +1,11 @@
 // The permission request dialog: what the agent wants to run and why the engine asks, answered
 // with Yes / Yes and don't ask again (when a rule is suggested) / No with an optional message.
-// Keyboard: Enter = Yes, Esc = No (Enter inside the message box sends No with the message), and
-// the numbers shown beside the choices pick them.
-import { useEffect, useId, useRef, useState } from 'react';
-import type { ApprovalAnswer, ApprovalChoice, ApprovalRequest } from '../generated/protocol';
+// Keyboard (useApprovalAnswer): Enter = Yes, Esc = No (Enter inside the message box sends No with
+// the message), and the numbers shown beside the choices pick them.
+import { useEffect, useId, useRef } from 'react';
+import type { ApprovalAnswer, ApprovalRequest } from '../generated/protocol';
 import { prettyJson } from '../format';
+import { useApprovalAnswer } from '../hooks/useApprovalAnswer';
 import { ErrorBanner } from './ErrorBanner';
 
 export type ApprovalDialogProps = {
@@ -16,55 +17,10 @@ export type ApprovalDialogProps = {
 };
 
 export function ApprovalDialog({ request, onAnswer, error = null }: ApprovalDialogProps) {
-  const [message, setMessage] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { message, setMessage, busy, answer } = useApprovalAnswer(request, onAnswer);
   const titleId = useId();
   const allowRef = useRef<HTMLButtonElement>(null);
-
-  const answer = async (choice: ApprovalChoice) => {
-    if (busy) return;
-    setBusy(true);
-    const trimmed = message.trim();
-    const sent = await onAnswer({
-      request_id: request.id,
-      choice,
-      message: choice === 'deny' && trimmed ? trimmed : null,
-    });
-    if (!sent) setBusy(false);
-  };
-  // The key handler below is installed once per request; it reads the latest answer() here.
-  const answerRef = useRef(answer);
-  useEffect(() => {
-    answerRef.current = answer;
-  });
-
-  const hasSuggestion = request.suggestion !== null;
-  useEffect(() => {
-    allowRef.current?.focus();
-    const byNumber: Record<string, ApprovalChoice> = hasSuggestion
-      ? { '1': 'allow', '2': 'allow_always', '3': 'deny' }
-      : { '1': 'allow', '2': 'deny' };
-    const onKeyDown = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      const choice = byNumber[event.key];
-      if (choice && target?.tagName !== 'TEXTAREA' && !event.ctrlKey && !event.metaKey && !event.altKey) {
-        event.preventDefault();
-        event.stopPropagation();
-        void answerRef.current(choice);
-      } else if (event.key === 'Escape') {
-        event.preventDefault();
-        event.stopPropagation();
-        void answerRef.current('deny');
-      } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-        if (target?.tagName === 'BUTTON') return; // a focused button answers by itself
-        event.preventDefault();
-        event.stopPropagation();
-        void answerRef.current(target?.tagName === 'TEXTAREA' ? 'deny' : 'allow');
-      }
-    };
-    window.addEventListener('keydown', onKeyDown, true);
-    return () => window.removeEventListener('keydown', onKeyDown, true);
-  }, [request.id, hasSuggestion]);
+  useEffect(() => allowRef.current?.focus(), [request.id]);
 
   return (
     <div className="modal-backdrop">

@@ -1,13 +1,18 @@
-// The window with an open session: header, setup hint, transcript, prompt box, status bar, and
-// the approval dialog for the first pending request. Esc stops a running turn.
+// The window with an open session: header, sessions sidebar, setup hint, transcript, prompt box,
+// status bar, and
+// the approval dialog for the first pending request (the diff dialog when it changes a file).
+// Esc stops a running turn.
 import { useCallback, useEffect, useState } from 'react';
 import type { ApprovalAnswer } from '../generated/protocol';
 import type { SessionControls } from '../hooks/useSession';
+import { useSessionList } from '../hooks/useSessionList';
 import type { Session } from '../state/session';
 import { ApprovalDialog } from './ApprovalDialog';
+import { DiffDialog } from './DiffDialog';
 import { ErrorBanner } from './ErrorBanner';
 import { Header } from './Header';
 import { PromptBox } from './PromptBox';
+import { SessionSidebar } from './SessionSidebar';
 import { SetupHint } from './SetupHint';
 import { StatusBar } from './StatusBar';
 import { Transcript } from './Transcript';
@@ -21,7 +26,8 @@ export type SessionViewProps = {
 export function SessionView({ session, controls, onPickFolder }: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running, approvals } = transcript;
-  const { interrupt, answer, sendPrompt, setMode, error, clearError } = controls;
+  const { interrupt, answer, sendPrompt, setMode, error, clearError, open } = controls;
+  const list = useSessionList(info.cwd, info.session_id, running);
   // Answered requests hide at once, before the engine's approval_resolved arrives.
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
   const pending = approvals.find((request) => !answered.has(request.id));
@@ -50,17 +56,28 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
     <div className="session" data-testid="session" data-session-id={info.session_id}>
       <div className="session-body" inert={pending !== undefined}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
-        {info.setup_hint && <SetupHint hint={info.setup_hint} />}
-        <main className="session-main">
-          <Transcript
-            items={transcript.items}
-            empty={<EmptyTranscript folder={info.folder_name} />}
-            footer={running ? <WorkingLine /> : null}
+        <div className="session-columns">
+          <SessionSidebar
+            sessions={list.sessions}
+            currentId={info.session_id}
+            error={list.error}
+            onOpen={(id) => void open(info.cwd, id)}
+            onNew={() => void open(info.cwd)}
           />
-        </main>
-        <div className="composer">
-          {error && !pending && <ErrorBanner message={error} onDismiss={clearError} />}
-          <PromptBox disabled={running} onSend={sendPrompt} />
+          <div className="session-center">
+            {info.setup_hint && <SetupHint hint={info.setup_hint} />}
+            <main className="session-main">
+              <Transcript
+                items={transcript.items}
+                empty={<EmptyTranscript folder={info.folder_name} />}
+                footer={running ? <WorkingLine /> : null}
+              />
+            </main>
+            <div className="composer">
+              {error && !pending && <ErrorBanner message={error} onDismiss={clearError} />}
+              <PromptBox disabled={running} onSend={sendPrompt} />
+            </div>
+          </div>
         </div>
         <StatusBar
           mode={mode}
@@ -71,7 +88,11 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           onStop={() => void interrupt()}
         />
       </div>
-      {pending && <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} error={error} />}
+      {pending?.diff ? (
+        <DiffDialog key={pending.id} request={pending} diff={pending.diff} onAnswer={onAnswer} error={error} />
+      ) : (
+        pending && <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} error={error} />
+      )}
     </div>
   );
 }

@@ -1,26 +1,35 @@
-// Live output of a shell tool call. A plain <pre> for now; this is the boundary where an xterm.js
-// terminal will plug in, so callers only pass the text and whether it is still running.
+// Live output of a Bash call. In the app it is an xterm.js terminal (TerminalOutput), so colours
+// and carriage-return progress show as in a shell; where no terminal can run (jsdom tests) it
+// falls back to a <pre> of the plain text that follows the bottom while streaming.
 import { useRef } from 'react';
 import { useStickToBottom } from '../hooks/useStickToBottom';
+import { plainText } from '../terminal/ansi';
+import { TerminalOutput } from './TerminalOutput';
 
 export type ShellOutputProps = {
   text: string;
   running: boolean;
 };
 
+/** xterm.js needs real layout and canvas measurement, which jsdom lacks. */
+const canRunTerminal = typeof navigator !== 'undefined' && !navigator.userAgent.includes('jsdom');
+
 export function ShellOutput({ text, running }: ShellOutputProps) {
+  if (!text) return null;
+  return (
+    <div className={`shell-output${running ? ' is-running' : ''}`} data-testid="shell-output">
+      {canRunTerminal ? <TerminalOutput text={text} /> : <PlainOutput text={text} />}
+    </div>
+  );
+}
+
+function PlainOutput({ text }: { text: string }) {
   const scrollRef = useRef<HTMLPreElement>(null);
   const contentRef = useRef<HTMLElement>(null);
   const { onScroll } = useStickToBottom(scrollRef, contentRef);
-  if (!text) return null;
   return (
-    <pre
-      ref={scrollRef}
-      onScroll={onScroll}
-      className={`shell-output${running ? ' is-running' : ''}`}
-      data-testid="shell-output"
-    >
-      <code ref={contentRef}>{text}</code>
+    <pre ref={scrollRef} onScroll={onScroll} className="shell-output-plain">
+      <code ref={contentRef}>{plainText(text)}</code>
     </pre>
   );
 }

@@ -1,13 +1,16 @@
 // One tool call in the transcript: status icon, title, the permission decision's reason, live
-// progress (shell output through ShellOutput), and the result, whose full content expands.
+// progress (a Bash call's terminal output through ShellOutput), the diff of a completed file
+// change (ToolDiff), and the result, whose full content expands.
 import { memo } from 'react';
 import { prettyJson } from '../format';
 import { useExpanded } from '../state/expansion';
+import { resultDiff } from '../state/fileChange';
 import type { ToolCall } from '../state/transcript';
 import { STATE_LABELS, visualState } from '../state/toolState';
 import { Chevron } from './Chevron';
 import { ShellOutput } from './ShellOutput';
 import { StatusIcon } from './StatusIcon';
+import { ToolDiff } from './ToolDiff';
 
 /** Result text longer than this is cut when shown, to keep the transcript fast. */
 const MAX_SHOWN = 20_000;
@@ -17,7 +20,8 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
   const state = visualState(call);
   const title = call.hints?.title ?? call.name;
   const showName = !title.startsWith(call.name);
-  const isShell = call.hints?.kind === 'shell';
+  const isShell = call.name === 'Bash';
+  const diff = resultDiff(call);
   const failed = state === 'error' || state === 'denied';
   const firstLine = call.result?.content.split('\n', 1)[0] ?? '';
 
@@ -49,6 +53,7 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
         call.progress &&
         !call.result && <div className="tool-progress dim">{lastLine(call.progress)}</div>
       )}
+      {diff && <ToolDiff callId={call.id} diff={diff} />}
       {failed && !open && firstLine && <div className="tool-error-line">{firstLine}</div>}
       {open && <ToolDetails call={call} />}
     </div>

@@ -1,5 +1,6 @@
-// The open session: opens folders through ipc, feeds the session's event channel into the
-// reducer, and exposes the commands that act on the session (prompt, approval, interrupt, mode).
+// The open session: opens folders (or reopens stored sessions) through ipc, feeds the session's
+// event channel into the reducer, and exposes the commands that act on the session (prompt,
+// approval, interrupt, mode).
 import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
 import type { ApprovalAnswer, EventEnvelope, PermissionMode } from '../generated/protocol';
 import * as ipc from '../ipc';
@@ -12,7 +13,8 @@ export type SessionControls = {
   /** Why the last open failed, or why the last command failed. */
   error: string | null;
   clearError: () => void;
-  open: (path: string) => Promise<void>;
+  /** Opens a new session on `path`, or reopens the stored session `resume`. */
+  open: (path: string, resume?: string | null) => Promise<void>;
   sendPrompt: (prompt: string) => Promise<boolean>;
   answer: (answer: ApprovalAnswer) => Promise<boolean>;
   interrupt: () => Promise<void>;
@@ -27,7 +29,7 @@ export function useSession(): SessionControls {
   const generation = useRef(0);
   const sessionId = session?.info.session_id ?? null;
 
-  const open = useCallback(async (path: string) => {
+  const open = useCallback(async (path: string, resume: string | null = null) => {
     const current = ++generation.current;
     let early: EventEnvelope[] | null = [];
     setOpening(true);
@@ -37,7 +39,7 @@ export function useSession(): SessionControls {
         if (current !== generation.current) return;
         if (early) early.push(...batch.events);
         else dispatch({ type: 'events', events: batch.events });
-      });
+      }, resume);
       if (current !== generation.current) return;
       dispatch({ type: 'opened', info, events: early });
       early = null;

@@ -1,13 +1,17 @@
 // The mock backend of the e2e build: answers every Tauri command of the IPC contract with mockIPC
 // and drives a FakeSession per opened folder. Folders whose path contains "missing" fail to open;
-// "no-key" opens with a setup hint. `window.__tandemFake.emit` sends app-level (menu) events.
+// "no-key" opens with a setup hint. The fake project has two stored sessions; `list_sessions`
+// lists them with the live ones, and `open_session` with `resume` replays a session's events.
+// `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files.
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { ApprovalAnswer, SessionInfo } from '../generated/protocol';
+import type { ApprovalAnswer, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
 import { ChannelSender, isChannelArg } from './channel';
+import { FAKE_ROOT, initialFiles } from './fakeProject';
 import { FakeSession } from './fakeSession';
+import { storedSessions } from './fakeStoredSessions';
 
-export const FAKE_FOLDER = '/home/dev/projects/tandem';
+export const FAKE_FOLDER = FAKE_ROOT;
 
 type Args = Record<string, unknown>;
 
@@ -19,7 +23,26 @@ function text(args: Args, key: string): string {
 
 export function installFakeBackend(): void {
   const sessions = new Map<string, FakeSession>();
+  const stored = storedSessions(Date.now());
+  const files = initialFiles();
+  /** When each live session last changed, for the list's order. */
+  const touched = new Map<string, number>();
   let count = 0;
+
+  const summaries = (path: string): SessionSummary[] => {
+    if (path !== FAKE_FOLDER) return [];
+    const live = [...sessions.values()].flatMap((each): SessionSummary[] => {
+      const prompts = each.log.filter((event) => event.type === 'turn_started');
+      const first = prompts[0];
+      if (!first || stored.some((old) => old.summary.session_id === each.id)) return [];
+      return [{ session_id: each.id, title: first.prompt, updated_at_ms: touched.get(each.id) ?? Date.now(), message_count: prompts.length * 2 }];
+    });
+    return [...live, ...stored.map((old) => old.summary)].sort((a, b) => b.updated_at_ms - a.updated_at_ms);
+  };
+
+  /** The events a reopened session replays first. */
+  const history = (id: string): SessionEvent[] =>
+    sessions.get(id)?.log ?? stored.find((old) => old.summary.session_id === id)?.events ?? [];
 
   const session = (args: Args): FakeSession => {
     const found = sessions.get(text(args, 'sessionId'));
@@ -39,8 +62,15 @@ export function installFakeBackend(): void {
           const path = text(args, 'path');
           if (path.includes('missing')) throw { code: 'folder_not_found', message: `Folder not found: ${path}` };
           if (!isChannelArg(args.onEvent)) throw { code: 'bad_request', message: 'missing onEvent' };
-          const id = `session-${++count}`;
-          sessions.set(id, new FakeSession(id, new ChannelSender(args.onEvent)));
+          const resume = typeof args.resume === 'string' ? args.resume : null;
+          if (resume && !sessions.has(resume) && !stored.some((old) => old.summary.session_id === resume)) {
+            throw { code: 'no_session', message: `No stored session ${resume}` };
+          }
+          const id = resume ?? `session-${++count}`;
+          const replay = resume ? history(resume) : [];
+          const fake = new FakeSession(id, new ChannelSender(args.onEvent), files);
+          for (const event of replay) fake.emit(event);
+          sessions.set(id, fake);
           const info: SessionInfo = {
             session_id: id,
             cwd: path,
@@ -53,8 +83,11 @@ export function installFakeBackend(): void {
           };
           return info;
         }
+        case 'list_sessions':
+          return summaries(text(args, 'path'));
         case 'send_prompt':
           session(args).startTurn(text(args, 'prompt'));
+          touched.set(text(args, 'sessionId'), Date.now());
           return null;
         case 'answer_approval':
           session(args).answer(args.answer as ApprovalAnswer);
@@ -76,6 +109,7 @@ export function installFakeBackend(): void {
   Object.assign(window, {
     __tandemFake: {
       emit: (event: string, payload?: unknown) => emit(event, payload),
+      files: () => Object.fromEntries(files),
     },
   });
 }

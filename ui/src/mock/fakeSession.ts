@@ -1,16 +1,20 @@
 // A scripted fake session for the e2e build: numbers events, batches them every 16 ms onto the
-// session channel like the Rust bridge, and plays a turn (streamed text, read-only tool calls,
-// a Bash call that needs approval) that an interrupt or a refusal cuts short.
+// session channel like the Rust bridge, keeps a log of them (for reopening the session), and
+// plays a turn (streamed text, read-only tool calls, a Bash call that needs approval) that an
+// interrupt or a refusal cuts short. `/edit`, `/bigdiff` and `/plan` play the scripts of
+// fakeEditTurn.ts on the host interface below.
 import type {
   ApprovalAnswer,
+  ApprovalRequest,
   EventEnvelope,
   RenderHints,
   SessionEvent,
   Usage,
 } from '../generated/protocol';
 import type { ChannelSender } from './channel';
+import { playBigDiff, playEditTurn, playPlanTurn, type ScriptHost } from './fakeEditTurn';
 
-class Interrupted extends Error {}
+export class Interrupted extends Error {}
 
 const usage = (input: number, output: number, cacheRead = 0): Usage => ({
   input_tokens: input,
@@ -19,8 +23,12 @@ const usage = (input: number, output: number, cacheRead = 0): Usage => ({
   cache_read_input_tokens: cacheRead,
 });
 
-export class FakeSession {
+export class FakeSession implements ScriptHost {
   readonly id: string;
+  /** Every event this session emitted, in order (replayed when the session reopens). */
+  readonly log: SessionEvent[] = [];
+  /** The fake project's files, shared by the sessions of one backend. */
+  readonly files: Map<string, string>;
   private seq = 0;
   private queue: EventEnvelope[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
@@ -29,15 +37,17 @@ export class FakeSession {
   private approvals = new Map<string, (answer: ApprovalAnswer) => void>();
   private readonly sender: ChannelSender;
   /** Pause between streamed chunks, ms (the e2e build streams visibly but quickly). */
-  private readonly tick: number;
+  readonly tick: number;
 
-  constructor(id: string, sender: ChannelSender, tick = 12) {
+  constructor(id: string, sender: ChannelSender, files: Map<string, string>, tick = 12) {
     this.id = id;
     this.sender = sender;
+    this.files = files;
     this.tick = tick;
   }
 
   emit(event: SessionEvent): void {
+    this.log.push(event);
     this.queue.push({ session_id: this.id, seq: this.seq++, event });
     this.flushTimer ??= setTimeout(() => this.flush(), 16);
   }
@@ -85,12 +95,12 @@ export class FakeSession {
     this.approvals.clear();
   }
 
-  private async sleep(ms: number): Promise<void> {
+  async sleep(ms: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, ms));
     if (this.interrupted) throw new Interrupted();
   }
 
-  private async stream(type: 'text_delta' | 'thinking_delta', text: string): Promise<void> {
+  async stream(type: 'text_delta' | 'thinking_delta', text: string): Promise<void> {
     for (let i = 0; i < text.length; ) {
       const size = 4 + ((i * 7) % 9);
       this.emit({ type, text: text.slice(i, i + size) });
@@ -114,6 +124,9 @@ export class FakeSession {
 
   private async play(prompt: string): Promise<void> {
     if (prompt.startsWith('/long')) return this.playLong(Number(prompt.split(' ')[1] ?? 300));
+    if (prompt.startsWith('/edit')) return playEditTurn(this);
+    if (prompt.startsWith('/bigdiff')) return playBigDiff(this);
+    if (prompt.startsWith('/plan')) return playPlanTurn(this);
     await this.sleep(this.tick * 4);
     await this.stream('thinking_delta', `The user asked: "${prompt}". I should look at the entry point and the tests first.`);
     await this.stream('text_delta', "I'll start by reading the entry point and the manifest to see how the project is laid out.");
@@ -167,25 +180,26 @@ export class FakeSession {
     this.emit({ type: 'tool_call_started', tool_use_id: id, name: 'Bash' });
     this.emit({ type: 'tool_call_input', tool_use_id: id, name: 'Bash', input: { command, description }, hints });
     this.emit({ type: 'tool_call_status_changed', tool_use_id: id, status: 'waiting_for_approval' });
-    const requestId = `req_${id}`;
-    const answer = new Promise<ApprovalAnswer>((resolve) => this.approvals.set(requestId, resolve));
-    this.emit({
-      type: 'approval_requested',
-      request: {
-        id: requestId,
-        session_id: this.id,
-        tool_use_id: id,
-        tool_name: 'Bash',
-        input: { command, description },
-        title: `Run ${command}`,
-        reason: 'No rule allows Bash(cargo test --workspace), and default mode asks before running commands',
-        suggestion: { rules: ['Bash(cargo test *)'], destination: '.claude/settings.local.json' },
-        diff: null,
-      },
+    return this.requestApproval({
+      id: `req_${id}`,
+      session_id: this.id,
+      tool_use_id: id,
+      tool_name: 'Bash',
+      input: { command, description },
+      title: `Run ${command}`,
+      reason: 'No rule allows Bash(cargo test --workspace), and default mode asks before running commands',
+      suggestion: { rules: ['Bash(cargo test *)'], destination: '.claude/settings.local.json' },
+      diff: null,
     });
+  }
+
+  /** Emits the request and waits for the answer; an interrupt cancels the call. */
+  async requestApproval(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    const answer = new Promise<ApprovalAnswer>((resolve) => this.approvals.set(request.id, resolve));
+    this.emit({ type: 'approval_requested', request });
     const result = await answer;
     if (this.interrupted) {
-      this.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'cancelled', content: 'Interrupted', detail: null });
+      this.emit({ type: 'tool_call_result', tool_use_id: request.tool_use_id, outcome: 'cancelled', content: 'Interrupted', detail: null });
       throw new Interrupted();
     }
     return result;

@@ -1,7 +1,9 @@
 // Turns transcript items into display rows: runs of two or more consecutive collapsible tool calls
 // (read-only work: reads, searches, listings) fold into one group row with a summary line. A call
-// that needed the user's approval, or failed or was denied, never folds: it stands on its own.
+// that needed the user's approval, or failed or was denied, never folds: it stands on its own; nor
+// does a call that changes files (Edit, Write, NotebookEdit), whatever its hints say.
 import type { ToolKind } from '../generated/protocol';
+import { changesFiles } from './fileChange';
 import type { ToolCall, TranscriptItem } from './transcript';
 
 export type Row =
@@ -13,7 +15,7 @@ function collapsibleCall(item: TranscriptItem | undefined): ToolCall | null {
   const { call } = item;
   const outcome = call.result?.outcome;
   const quiet = !call.asked && call.status !== 'waiting_for_approval' && (!outcome || outcome === 'success');
-  return call.hints?.collapsible && quiet ? call : null;
+  return call.hints?.collapsible && quiet && !changesFiles(call) ? call : null;
 }
 
 export function buildRows(items: readonly TranscriptItem[]): Row[] {

@@ -1,6 +1,7 @@
 // Builders of protocol events for tests: envelopes with increasing `seq`, and typical tool calls.
 import type {
   ApprovalRequest,
+  FileDiff,
   EventEnvelope,
   RenderHints,
   SessionEvent,
@@ -49,4 +50,24 @@ export function approvalRequest(id: string, toolUseId: string, withSuggestion = 
       : null,
     diff: null,
   };
+}
+
+/** An Edit approval request carrying the file's diff. */
+export function editRequest(id: string, toolUseId: string, diff: FileDiff, withSuggestion = true): ApprovalRequest {
+  return {
+    id,
+    session_id: SESSION,
+    tool_use_id: toolUseId,
+    tool_name: 'Edit',
+    input: { file_path: diff.path, old_string: 'x', new_string: 'y' },
+    title: `Edit ${diff.path}`,
+    reason: 'Default mode asks before editing files',
+    suggestion: withSuggestion ? { rules: ['Edit(src/**)'], destination: '.claude/settings.local.json' } : null,
+    diff,
+  };
+}
+
+/** `count` numbered lines of code, each ending with a newline. */
+export function codeLines(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `export const value${i + 1} = compute(${i + 1}, 'item');`);
 }

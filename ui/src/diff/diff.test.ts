@@ -1,0 +1,141 @@
+// Tests of the diff model: line diff and pairing, folding, side-by-side rows, word ranges,
+// highlight splitting and the merge of tokens with word marks.
+import { describe, expect, it } from 'vitest';
+import { foldLines } from './fold';
+import { htmlToLines, languageFor } from './highlight';
+import { computeLineDiff, splitLines } from './lines';
+import { markTokens } from './marks';
+import { buildDiffModel } from './model';
+import { splitRows } from './split';
+import { wordRanges } from './words';
+
+const numbered = (count: number, prefix = 'line') => Array.from({ length: count }, (_, i) => `${prefix} ${i + 1}`);
+
+describe('computeLineDiff', () => {
+  it('numbers lines and pairs a replaced line with its replacement', () => {
+    const diff = computeLineDiff('a\nb\nc\n', 'a\nB\nc\nd\n');
+    expect(diff.lines.map((line) => `${line.kind}:${line.oldNo ?? '-'}:${line.newNo ?? '-'}:${line.text}`)).toEqual([
+      'context:1:1:a',
+      'del:2:-:b',
+      'add:-:2:B',
+      'context:3:3:c',
+      'add:-:4:d',
+    ]);
+    expect(diff.lines[1]?.pair).toBe(2);
+    expect(diff.lines[2]?.pair).toBe(1);
+    expect(diff.lines[4]?.pair).toBeNull();
+    expect([diff.added, diff.removed]).toEqual([2, 1]);
+  });
+
+  it('treats a new file as all added', () => {
+    const diff = computeLineDiff('', 'x\ny');
+    expect(diff.lines.map((line) => line.kind)).toEqual(['add', 'add']);
+  });
+
+  it('does not count a final newline as a line, and ignores CRLF', () => {
+    expect(splitLines('a\r\nb\r\n')).toEqual(['a', 'b']);
+    expect(splitLines('')).toEqual([]);
+  });
+});
+
+describe('foldLines', () => {
+  const lines = computeLineDiff(numbered(100).join('\n'), numbered(100).map((l, i) => (i === 49 ? 'changed' : l)).join('\n')).lines;
+
+  it('keeps three lines of context around a change and folds the rest', () => {
+    const rows = foldLines(lines, new Set());
+    const folds = rows.filter((row) => row.kind === 'fold');
+    expect(folds).toHaveLength(2);
+    expect(rows).toHaveLength(2 + 3 + 2 + 3);
+  });
+
+  it('an opened fold shows its lines', () => {
+    const first = foldLines(lines, new Set()).find((row) => row.kind === 'fold');
+    if (first?.kind !== 'fold') throw new Error('no fold');
+    const rows = foldLines(lines, new Set([first.fold.id]));
+    expect(rows.filter((row) => row.kind === 'fold')).toHaveLength(1);
+  });
+
+  it('does not fold short runs', () => {
+    const short = computeLineDiff('a\nb\nc\nd\ne', 'a\nb\nX\nd\ne').lines;
+    expect(foldLines(short, new Set()).every((row) => row.kind === 'line')).toBe(true);
+  });
+});
+
+describe('splitRows', () => {
+  it('puts deletions left and additions right, padding the shorter side', () => {
+    const diff = computeLineDiff('a\nb\nc\nz', 'a\nB\nz');
+    const rows = splitRows(foldLines(diff.lines, new Set()), diff.lines);
+    expect(rows).toEqual([
+      { kind: 'pair', left: 0, right: 0 },
+      { kind: 'pair', left: 1, right: 3 },
+      { kind: 'pair', left: 2, right: null },
+      { kind: 'pair', left: 4, right: 4 },
+    ]);
+  });
+});
+
+describe('wordRanges', () => {
+  it('marks the changed word on both sides', () => {
+    expect(wordRanges('let x = old_value;', 'let x = new_value;')).toEqual({
+      old: [{ start: 8, end: 17 }],
+      new: [{ start: 8, end: 17 }],
+    });
+  });
+
+  it('marks nothing when the lines have little in common', () => {
+    expect(wordRanges('alpha beta gamma', 'completely different text here')).toBeNull();
+  });
+});
+
+describe('highlighting', () => {
+  it('knows languages by extension and file name', () => {
+    expect(languageFor('/p/src/main.rs')).toBe('rust');
+    expect(languageFor('App.tsx')).toBe('typescript');
+    expect(languageFor('Cargo.toml')).toBe('ini');
+    expect(languageFor('Makefile')).toBe('makefile');
+    expect(languageFor('notes.unknownext')).toBeNull();
+  });
+
+  it('cuts highlight.js html into lines, carrying open spans across breaks', () => {
+    const lines = htmlToLines('<span class="hljs-comment">/* a\nb */</span> x &lt; y');
+    expect(lines).toEqual([
+      [{ text: '/* a', className: 'hljs-comment' }],
+      [
+        { text: 'b */', className: 'hljs-comment' },
+        { text: ' x < y', className: '' },
+      ],
+    ]);
+  });
+});
+
+describe('markTokens', () => {
+  it('cuts tokens at range boundaries', () => {
+    const pieces = markTokens(
+      [
+        { text: 'let ', className: 'k' },
+        { text: 'value', className: '' },
+      ],
+      [{ start: 2, end: 6 }],
+    );
+    expect(pieces.map((p) => `${p.text}|${p.className}|${p.changed ? '*' : ''}`)).toEqual([
+      'le|k|',
+      't |k|*',
+      'va||*',
+      'lue||',
+    ]);
+  });
+});
+
+describe('buildDiffModel', () => {
+  it('builds a 5,000-line diff quickly', () => {
+    const old = numbered(5000, 'const value = compute(index)');
+    const next = old.map((line, i) => (i % 700 === 0 ? `${line} // edited` : line));
+    const started = performance.now();
+    const model = buildDiffModel({ path: 'big.ts', old_text: old.join('\n'), new_text: next.join('\n'), is_new_file: false });
+    const elapsed = performance.now() - started;
+    expect(model.added).toBe(8);
+    expect(model.removed).toBe(8);
+    expect(model.changedRanges(model.lines.findIndex((line) => line.kind === 'add'))).toEqual([{ start: 30, end: 40 }]);
+    expect(elapsed).toBeLessThan(1500);
+  });
+});

@@ -1,0 +1,32 @@
+// Sessions the e2e fake backend has "stored" for the fake project before the test starts: a
+// summary for the sidebar and the events that reopening replays.
+import type { SessionEvent, SessionSummary } from '../generated/protocol';
+
+export type StoredSession = { summary: SessionSummary; events: SessionEvent[] };
+
+const HOUR = 3_600_000;
+
+export function storedSessions(now: number): StoredSession[] {
+  return [
+    {
+      summary: { session_id: 'stored-config', title: 'Explain how the config is loaded', updated_at_ms: now - 2 * HOUR, message_count: 4 },
+      events: [
+        { type: 'turn_started', prompt: 'Explain how the config is loaded' },
+        { type: 'tool_call_started', tool_use_id: 'toolu_old_1', name: 'Read' },
+        { type: 'tool_call_input', tool_use_id: 'toolu_old_1', name: 'Read', input: { file_path: 'src/config.rs' }, hints: { kind: 'read', title: 'Read src/config.rs', collapsible: true } },
+        { type: 'tool_call_result', tool_use_id: 'toolu_old_1', outcome: 'success', content: 'pub fn load(folder: &Path) -> Result<Config> { … }', detail: null },
+        { type: 'text_delta', text: '`Config::load` reads `tandem.toml` from the folder, then applies the environment overrides.' },
+        { type: 'turn_ended', stop_reason: 'end_turn' },
+        { type: 'mode_changed', mode: 'acceptEdits' },
+      ],
+    },
+    {
+      summary: { session_id: 'stored-ci', title: 'Fix the flaky CI job', updated_at_ms: now - 3 * 24 * HOUR, message_count: 12 },
+      events: [
+        { type: 'turn_started', prompt: 'Fix the flaky CI job' },
+        { type: 'text_delta', text: 'The job races the server start; I added a readiness wait.' },
+        { type: 'turn_ended', stop_reason: 'end_turn' },
+      ],
+    },
+  ];
+}
