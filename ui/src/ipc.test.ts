@@ -50,9 +50,19 @@ describe('ipc', () => {
     const info = await ipc.openSession('/p', batches);
     expect(info).toEqual({ session_id: 's1' });
     expect(calls[0]?.args.path).toBe('/p');
+    expect(calls[0]?.args.resume).toBeNull();
     const batch = { events: [{ session_id: 's1', seq: 0, event: { type: 'notice' as const, message: 'hi' } }] };
     (sender as ChannelSender | null)?.send(batch);
     expect(batches).toHaveBeenCalledWith(batch);
+  });
+
+  it('reopens a stored session and lists the folder’s sessions', async () => {
+    const summary = { session_id: 'old', title: 'Fix it', updated_at_ms: 1, message_count: 2 };
+    const calls = record((cmd) => (cmd === 'list_sessions' ? [summary] : { session_id: 'old' }));
+    await ipc.openSession('/p', () => {}, 'old');
+    expect(calls[0]?.args).toMatchObject({ path: '/p', resume: 'old' });
+    expect(await ipc.listSessions('/p')).toEqual([summary]);
+    expect(calls[1]).toEqual({ cmd: 'list_sessions', args: { path: '/p' } });
   });
 
   it('rejects with the backend error, and says it plainly', async () => {

@@ -46,7 +46,7 @@ async function editWithApproval(host: ScriptHost, id: string, change: Replacemen
   if (answer.choice === 'deny') {
     const reason = answer.message ? `You rejected the change: ${answer.message}` : 'You rejected the change';
     host.emit({ type: 'tool_call_decision', tool_use_id: id, decision: { decision: 'deny', reason, rule: null, source: null } });
-    host.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'denied', content: reason, detail: null });
+    host.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'denied', content: 'The file was left unchanged.', detail: null });
     return answer;
   }
   host.emit({
