@@ -32,7 +32,7 @@ export function DiffDialog({ request, diff, onAnswer, error = null }: DiffDialog
   const suggestion = request.suggestion;
 
   return (
-    <div className="modal-backdrop">
+    <div className="modal-backdrop diff-backdrop">
       <div
         className="modal diff-dialog"
         role="dialog"
