@@ -55,10 +55,12 @@ describe('DiffDialog', () => {
     expect(within(body()).getAllByTestId('diff-line')).toHaveLength(8 + 26);
   });
 
-  it('marks a new file', async () => {
+  it('marks a new file and shows it unified', async () => {
     await openWith(editRequest('r1', 't1', { path: '/p/new.rs', old_text: '', new_text: 'fn main() {}\n', is_new_file: true }));
     expect(screen.getByTestId('diff-new-file')).toHaveTextContent('New file');
     expect(screen.getByTestId('diff-stats')).toHaveTextContent('+1 −0');
+    expect(screen.getByTestId('diff-body')).toHaveAttribute('data-view', 'unified');
+    expect(screen.queryByTestId('diff-view-split')).toBeNull();
   });
 
   it('Accept answers allow; Accept always answers allow_always', async () => {

@@ -30,6 +30,8 @@ export function DiffDialog({ request, diff, onAnswer, error = null }: DiffDialog
   const acceptRef = useRef<HTMLButtonElement>(null);
   useEffect(() => acceptRef.current?.focus(), [request.id]);
   const suggestion = request.suggestion;
+  // A new file has no left side: it is always shown unified.
+  const shown = diff.is_new_file ? 'unified' : view;
 
   return (
     <div className="modal-backdrop diff-backdrop">
@@ -55,12 +57,12 @@ export function DiffDialog({ request, diff, onAnswer, error = null }: DiffDialog
           )}
           <DiffStats added={model.added} removed={model.removed} />
           <span className="status-spacer" />
-          <ViewToggle mode={view} onChange={setView} />
+          {!diff.is_new_file && <ViewToggle mode={view} onChange={setView} />}
         </header>
         <p className="diff-dialog-reason" data-testid="approval-reason">
           {request.reason}
         </p>
-        <DiffBody model={model} view={view} className="diff-dialog-body" />
+        <DiffBody model={model} view={shown} className="diff-dialog-body" />
         {error && <ErrorBanner message={error} />}
         <footer className="diff-dialog-footer">
           <textarea
