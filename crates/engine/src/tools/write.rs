@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{RenderHints, ToolKind};
+use tandem_protocol::{FileDiff, RenderHints, ToolKind};
 
 use crate::permission::PermissionSubject;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::change::{self, Current};
 use crate::tools::file_io::encoding::{self, Encoding};
 use crate::tools::file_io::line_endings::{self, LineEnding};
-use crate::tools::file_io::{guards, patch, paths};
+use crate::tools::file_io::{guards, patch, paths, preview};
 use crate::tools::read::backfill_path;
 
 /// Writes a file.
@@ -115,6 +115,7 @@ fn run(input: &WriteInput, ctx: &ToolContext, key: &Path) -> Result<ToolOutput, 
         "path": key,
         "created": created,
         "hunks": hunks,
+        "diff": preview::diff_json(key, &planned.old_text, &planned.text, created),
     })))
 }
 
@@ -155,6 +156,17 @@ impl Tool for WriteTool {
 
     fn backfill_observable_input(&self, input: &mut serde_json::Value, ctx: &ToolContext) {
         backfill_path(input, "file_path", ctx);
+    }
+
+    fn approval_preview(&self, input: &WriteInput, ctx: &ToolContext) -> Option<FileDiff> {
+        let key = precheck(input, ctx).ok()?;
+        let planned = plan(&key, input, ctx).ok()?;
+        preview::file_diff(
+            &key,
+            &planned.old_text,
+            &planned.text,
+            !planned.current.exists(),
+        )
     }
 
     async fn validate_input(&self, input: &WriteInput, ctx: &ToolContext) -> Result<(), String> {

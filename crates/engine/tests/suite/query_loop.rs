@@ -411,3 +411,49 @@ async fn a_full_context_is_compacted_keeping_the_recent_turns() {
     let history = s.history().await;
     assert_eq!(history.len(), 4);
 }
+
+#[tokio::test]
+async fn an_edit_asks_with_the_diff_it_would_make_and_its_result_carries_it() {
+    let ws = Workspace::new(&[("src/lib.rs", "fn main() {\n    println!(\"old\");\n}\n")]);
+    let path = ws.path("src/lib.rs");
+    let fake = server(Script::turns([
+        ScriptedTurn::tool_use("toolu_r", "Read", json!({"file_path": path})),
+        ScriptedTurn::tool_use(
+            "toolu_e",
+            "Edit",
+            json!({"file_path": path, "old_string": "\"old\"", "new_string": "\"new\""}),
+        ),
+        ScriptedTurn::text("changed"),
+    ]))
+    .await;
+    let approver = Arc::new(ScriptedApprover::new(
+        [ApprovalChoice::Allow],
+        ApprovalChoice::Deny,
+    ));
+    let sink = RecordingSink::default();
+    let s = session(&ws.root(), &fake, approver.clone(), sink.clone());
+
+    s.send("change it").await.expect("turn");
+
+    let asked = approver.asked();
+    assert_eq!(asked.len(), 1, "only the edit asks");
+    let diff = asked[0].diff.as_ref().expect("the edit shows its diff");
+    assert_eq!(diff.path, path.display().to_string());
+    assert_eq!(diff.old_text, "fn main() {\n    println!(\"old\");\n}\n");
+    assert_eq!(diff.new_text, "fn main() {\n    println!(\"new\");\n}\n");
+    assert!(!diff.is_new_file);
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), diff.new_text);
+    let detail = sink
+        .events()
+        .into_iter()
+        .find_map(|e| match e {
+            SessionEvent::ToolCallResult {
+                tool_use_id,
+                detail,
+                ..
+            } if tool_use_id == "toolu_e" => detail,
+            _ => None,
+        })
+        .expect("the edit's result has a detail");
+    assert_eq!(detail["diff"]["new_text"], json!(diff.new_text));
+}

@@ -8,11 +8,11 @@ mod quotes;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{RenderHints, ToolKind};
+use tandem_protocol::{FileDiff, RenderHints, ToolKind};
 
 use crate::permission::PermissionSubject;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
-use crate::tools::file_io::{change, encoding, guards, patch, paths};
+use crate::tools::file_io::{change, encoding, guards, patch, paths, preview};
 use crate::tools::read::{backfill_path, number_lines};
 
 pub use matching::{MatchKind, find as find_matches};
@@ -100,6 +100,7 @@ fn run(
         "created": planned.created,
         "replacements": planned.replacements,
         "hunks": hunks,
+        "diff": preview::diff_json(key, &old_text, &planned.new_text, planned.created),
     })))
 }
 
@@ -141,6 +142,17 @@ impl Tool for EditTool {
 
     fn backfill_observable_input(&self, input: &mut serde_json::Value, ctx: &ToolContext) {
         backfill_path(input, "file_path", ctx);
+    }
+
+    fn approval_preview(&self, input: &EditInput, ctx: &ToolContext) -> Option<FileDiff> {
+        let key = precheck(input, ctx).ok()?;
+        let planned = plan::plan(&key, input, &ctx.file_state).ok()?;
+        preview::file_diff(
+            &key,
+            &planned.old_text(),
+            &planned.new_text,
+            planned.created,
+        )
     }
 
     async fn validate_input(&self, input: &EditInput, ctx: &ToolContext) -> Result<(), String> {

@@ -7,6 +7,7 @@ pub mod guards;
 pub mod line_endings;
 pub mod patch;
 pub mod paths;
+pub mod preview;
 pub mod snapshot;
 
 pub use crate::fsutil::write_atomic;

@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use tandem_protocol::{RenderHints, ToolKind};
+use tandem_protocol::{FileDiff, RenderHints, ToolKind};
 
 use crate::permission::PermissionSubject;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
-use crate::tools::file_io::{change, paths};
+use crate::tools::file_io::{change, paths, preview};
 use crate::tools::read::backfill_path;
 
 /// The kind of a cell.
@@ -240,6 +240,10 @@ fn run(input: &NotebookEditInput, ctx: &ToolContext, key: &Path) -> Result<ToolO
             "summary": summary,
             "cell_id": input.cell_id,
             "new_source": input.new_source,
+            "diff": std::str::from_utf8(current.bytes.as_deref().unwrap_or_default())
+                .ok()
+                .zip(std::str::from_utf8(&out).ok())
+                .map_or(Value::Null, |(old, new)| preview::diff_json(key, old, new, false)),
         })),
     )
 }
@@ -305,6 +309,13 @@ impl Tool for NotebookEditTool {
 
     fn backfill_observable_input(&self, input: &mut serde_json::Value, ctx: &ToolContext) {
         backfill_path(input, "notebook_path", ctx);
+    }
+
+    fn approval_preview(&self, input: &NotebookEditInput, ctx: &ToolContext) -> Option<FileDiff> {
+        let key = precheck(input, ctx).ok()?;
+        let (current, out, _) = prepare(input, ctx, &key).ok()?;
+        let old = std::str::from_utf8(current.bytes.as_deref()?).ok()?;
+        preview::file_diff(&key, old, std::str::from_utf8(&out).ok()?, false)
     }
 
     async fn validate_input(
