@@ -217,3 +217,112 @@ async fn the_window_streams_a_turn_and_the_user_refuses_a_read_outside_the_folde
     assert_eq!(refused["is_error"], true);
     client.close().await.expect("close");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and WebKitWebDriver; run with --ignored under xvfb-run"]
+async fn an_edit_is_accepted_in_the_diff_dialog_and_another_rejected() {
+    let (dir, project) = fixture();
+    let project = std::fs::canonicalize(project).expect("canonical");
+    let file = project.join("greeting.py");
+    std::fs::write(&file, "def greet():\n    return \"hello\"\n").expect("write");
+    let edit = |id: &str, old: &str, new: &str| ScriptBlock::ToolUse {
+        id: id.into(),
+        name: "Edit".into(),
+        input: json!({"file_path": file, "old_string": old, "new_string": new}),
+    };
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_read".into(),
+            name: "Read".into(),
+            input: json!({"file_path": file}),
+        }]),
+        ScriptedTurn::new(vec![edit("toolu_accept", "\"hello\"", "\"hello, world\"")]),
+        ScriptedTurn::new(vec![edit("toolu_reject", "def greet", "def shout")]),
+        ScriptedTurn::text("Final answer: one change made, one refused."),
+    ]))
+    .await
+    .expect("fake server");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    let port = free_port();
+    let _driver = start_driver(
+        port,
+        &[
+            ("ANTHROPIC_BASE_URL", server.url()),
+            ("ANTHROPIC_API_KEY", "sk-e2e".into()),
+            ("HOME", home.display().to_string()),
+            (
+                "XDG_CONFIG_HOME",
+                home.join(".config").display().to_string(),
+            ),
+            (
+                "XDG_DATA_HOME",
+                home.join(".local/share").display().to_string(),
+            ),
+        ],
+    );
+    let client = connect(port, &project).await;
+
+    wait_for_text(&client, "[data-testid=folder-name]", "demo-project").await;
+    let input = client
+        .find(Locator::Css("[data-testid=prompt-input]"))
+        .await
+        .expect("prompt box");
+    input
+        .send_keys("Make the greeting friendlier")
+        .await
+        .expect("type");
+    client
+        .find(Locator::Css("[data-testid=send-button]"))
+        .await
+        .expect("send")
+        .click()
+        .await
+        .expect("click");
+
+    wait_for_text(&client, "[data-testid=diff-dialog]", "greeting.py").await;
+    if let Ok(dir) = std::env::var("TANDEM_E2E_SCREENSHOT_DIR")
+        && let Ok(png) = client.screenshot().await
+    {
+        let _ = std::fs::write(Path::new(&dir).join("e2e-diff-dialog.png"), png);
+    }
+    client
+        .find(Locator::Css("[data-testid=diff-accept]"))
+        .await
+        .expect("Accept")
+        .click()
+        .await
+        .expect("click");
+
+    // The second edit's dialog replaces the first.
+    wait_for_text(&client, "[data-testid=diff-dialog]", "shout").await;
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read"),
+        "def greet():\n    return \"hello, world\"\n",
+        "the accepted edit is on disk"
+    );
+    client
+        .find(Locator::Css("[data-testid=diff-reject]"))
+        .await
+        .expect("Reject")
+        .click()
+        .await
+        .expect("click");
+
+    wait_for_text(&client, "[data-testid=assistant-text]", "Final answer").await;
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read"),
+        "def greet():\n    return \"hello, world\"\n",
+        "the rejected edit left the file as it was"
+    );
+    let requests = server.requests();
+    assert_eq!(requests.len(), 4);
+    let refused = &requests[3].body["messages"]
+        .as_array()
+        .expect("messages")
+        .last()
+        .expect("last")["content"][0];
+    assert_eq!(refused["tool_use_id"], "toolu_reject");
+    assert_eq!(refused["is_error"], true);
+    client.close().await.expect("close");
+}
