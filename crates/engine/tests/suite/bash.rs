@@ -476,3 +476,52 @@ async fn a_turn_runs_echo_without_asking_and_asks_before_touch() {
         .collect();
     assert!(progress.contains("hello-from-bash"), "{progress:?}");
 }
+
+#[tokio::test]
+async fn the_sandbox_keeps_writes_inside_the_project_and_has_no_network() {
+    let Some(sandbox) = tandem_engine::tools::bash::Sandbox::find() else {
+        eprintln!("bwrap is not installed: the sandbox is not tested");
+        return;
+    };
+    let ws = Workspace::new(&[("sub/f.txt", "x")]);
+    let outside = tempfile::tempdir().expect("tempdir");
+    let outside_file = outside.path().join("escaped.txt");
+    let tool = BashTool::new(Arc::new(
+        ShellSession::temporary().with_sandbox(Some(sandbox)),
+    ));
+    let ctx = ToolContext::new(ws.root());
+    if run(&tool, &ctx, "true").await.is_err() {
+        eprintln!("bwrap cannot create namespaces here: the sandbox is not tested");
+        return;
+    }
+
+    run(&tool, &ctx, "touch inside.txt && cd sub")
+        .await
+        .expect("writes inside");
+    assert!(ws.path("inside.txt").exists());
+    let out = run(&tool, &ctx, "pwd").await.expect("pwd");
+    assert_eq!(
+        text(&out),
+        ws.path("sub").display().to_string(),
+        "cd is tracked in the sandbox"
+    );
+    let command = format!("touch {}", outside_file.display());
+    // /tmp is private in the sandbox, so the folder is not even there; the rest of the system is read-only.
+    model_error(run(&tool, &ctx, &command).await);
+    assert!(!outside_file.exists());
+    let message = model_error(run(&tool, &ctx, "touch /usr/tandem-sandbox-probe").await);
+    assert!(message.contains("Read-only file system"), "{message}");
+    assert!(!Path::new("/usr/tandem-sandbox-probe").exists());
+    let out = run(&tool, &ctx, "grep -c : /proc/net/dev")
+        .await
+        .expect("reads");
+    assert_eq!(text(&out), "1", "only the loopback interface");
+
+    tool.call(
+        &input_with(json!({"command": command, "dangerouslyDisableSandbox": true})),
+        &ctx,
+    )
+    .await
+    .expect("runs outside the sandbox");
+    assert!(outside_file.exists());
+}

@@ -98,6 +98,10 @@ impl BashTool {
         ctx: &ToolContext,
     ) -> Result<ToolOutput, ToolError> {
         let cwd = self.current_cwd(ctx);
+        // The sandbox binds the tool's folder, which must exist.
+        std::fs::create_dir_all(self.shell.dir()).map_err(|e| {
+            ToolError::to_model(format!("cannot create {}: {e}", self.shell.dir().display()))
+        })?;
         let script = script::wrap(&input.command, None);
         let process = pty::spawn(&self.launch(input, &script, &cwd, ctx))
             .map_err(|e| ToolError::to_model(e.to_string()))?;
@@ -186,7 +190,7 @@ const TITLE_CHARS: usize = 80;
 
 /// `1500` → `1.5s`, `120000` → `120s`.
 fn human_ms(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}s", ms / 1000)
     } else {
         format!("{:.1}s", ms as f64 / 1000.0)

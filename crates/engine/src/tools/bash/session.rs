@@ -46,6 +46,12 @@ impl ShellSession {
         self
     }
 
+    /// The same state with `sandbox` (or none) instead of what the setting chose.
+    pub fn with_sandbox(mut self, sandbox: Option<Sandbox>) -> Self {
+        self.sandbox = sandbox;
+        self
+    }
+
     /// Where the tool keeps its files.
     pub fn dir(&self) -> &Path {
         &self.dir
