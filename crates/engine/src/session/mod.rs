@@ -16,11 +16,12 @@ use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
 };
 use crate::query::{QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn};
-use crate::registry::{ToolPool, builtin_tools};
+use crate::registry::{ToolPool, builtin_tools_with};
 use crate::store::{
     NewSession, PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
 };
 use crate::tool::FileStateStore;
+use crate::tools::bash::ShellSession;
 
 /// Why a session could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -204,7 +205,11 @@ impl Session {
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
-            pool: ToolPool::assemble(&builtin_tools(), &[], |name| hidden_by.hides(name)),
+            pool: ToolPool::assemble(
+                &builtin_tools_with(Arc::new(ShellSession::new(session_dir(&id).join("shell")))),
+                &[],
+                |name| hidden_by.hides(name),
+            ),
             permissions: Arc::new(RwLock::new(Arc::new(permission_context))),
             approver: options.approver,
             events,

@@ -1,5 +1,6 @@
 //! Test modules of the engine's integration suite.
 
+mod bash;
 mod checkpoints;
 mod common;
 mod edit_pipeline;

@@ -1,0 +1,296 @@
+//! The Bash tool: a command run with `bash -c` in a real PTY in the session's shell directory, its output streamed
+//! as progress and returned cleaned; a timeout or an interrupt kills its whole process group; background runs with
+//! TaskOutput and TaskStop; read-only detection from the shell analysis; an optional bubblewrap sandbox.
+
+mod background;
+mod classify;
+mod cwd;
+mod error;
+mod input;
+mod output;
+mod process_group;
+mod pty;
+mod run;
+mod sandbox;
+mod script;
+mod session;
+mod task_output;
+mod task_stop;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tandem_protocol::{RenderHints, ToolKind};
+
+pub use background::{BackgroundTask, TaskState};
+pub use classify::{is_destructive, is_read_only};
+pub use error::BashError;
+pub use input::{BashInput, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
+pub use output::MAX_OUTPUT_CHARS;
+pub use pty::Exit;
+pub use sandbox::{SANDBOX_ENV, Sandbox};
+pub use session::ShellSession;
+pub use task_output::{TaskOutputInput, TaskOutputTool};
+pub use task_stop::{TaskStopInput, TaskStopTool};
+
+use crate::permission::PermissionSubject;
+use crate::registry::erase;
+use crate::tool::{DynTool, InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
+use pty::Launch;
+use run::End;
+
+/// The three shell tools sharing one session's shell state.
+pub fn tools(shell: Arc<ShellSession>) -> Vec<Arc<dyn DynTool>> {
+    vec![
+        erase(BashTool::new(Arc::clone(&shell))),
+        erase(TaskOutputTool::new(Arc::clone(&shell))),
+        erase(TaskStopTool::new(shell)),
+    ]
+}
+
+/// The Bash tool.
+#[derive(Debug)]
+pub struct BashTool {
+    shell: Arc<ShellSession>,
+}
+
+impl BashTool {
+    /// A Bash tool on `shell`'s state.
+    pub fn new(shell: Arc<ShellSession>) -> Self {
+        Self { shell }
+    }
+
+    /// The program and arguments that run `script` in `cwd`, sandboxed or not.
+    fn launch(
+        &self,
+        input: &BashInput,
+        script: &str,
+        cwd: &std::path::Path,
+        ctx: &ToolContext,
+    ) -> Launch {
+        let (program, args) = match &self.shell.sandbox {
+            Some(sandbox) if !input.dangerously_disable_sandbox.unwrap_or(false) => {
+                let mut writable = ctx.working_dirs.clone();
+                writable.push(self.shell.dir().to_path_buf());
+                sandbox.command(script, cwd, &writable)
+            }
+            _ => (
+                "bash".to_string(),
+                vec!["-c".to_string(), script.to_string()],
+            ),
+        };
+        Launch {
+            program,
+            args,
+            cwd: cwd.to_path_buf(),
+            env: vec![
+                ("PAGER".into(), "cat".into()),
+                ("GIT_PAGER".into(), "cat".into()),
+                ("GIT_TERMINAL_PROMPT".into(), "0".into()),
+            ],
+        }
+    }
+
+    /// Starts the command as a background task and says how to follow it.
+    fn start_background(
+        &self,
+        input: &BashInput,
+        ctx: &ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
+        let cwd = self.current_cwd(ctx);
+        // The sandbox binds the tool's folder, which must exist.
+        std::fs::create_dir_all(self.shell.dir()).map_err(|e| {
+            ToolError::to_model(format!("cannot create {}: {e}", self.shell.dir().display()))
+        })?;
+        let script = script::wrap(&input.command, None);
+        let process = pty::spawn(&self.launch(input, &script, &cwd, ctx))
+            .map_err(|e| ToolError::to_model(e.to_string()))?;
+        let task = self
+            .shell
+            .tasks
+            .adopt(&input.command, process)
+            .map_err(|e| ToolError::to_model(e.to_string()))?;
+        Ok(ToolOutput::text(format!(
+            "Command running in the background with ID: {}. Read its output with TaskOutput and stop it with \
+             TaskStop.",
+            task.id
+        ))
+        .with_detail(serde_json::json!({"background_task_id": task.id, "log": task.log})))
+    }
+
+    /// The directory the next command starts in; the project root when the remembered one is gone.
+    fn current_cwd(&self, ctx: &ToolContext) -> std::path::PathBuf {
+        let cwd = self.shell.cwd_or(&ctx.cwd);
+        if cwd.is_dir() { cwd } else { ctx.cwd.clone() }
+    }
+
+    async fn run_foreground(
+        &self,
+        input: &BashInput,
+        ctx: &ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
+        let to_model = |e: BashError| ToolError::to_model(e.to_string());
+        let cwd = self.current_cwd(ctx);
+        std::fs::create_dir_all(self.shell.dir()).map_err(|e| to_model(e.into()))?;
+        let cwd_file = tempfile::Builder::new()
+            .prefix("cwd-")
+            .tempfile_in(self.shell.dir())
+            .map_err(|e| to_model(e.into()))?;
+        let script = script::wrap(&input.command, Some(cwd_file.path()));
+        let process = pty::spawn(&self.launch(input, &script, &cwd, ctx)).map_err(to_model)?;
+        let limit = Duration::from_millis(input.timeout_ms());
+        let finished = run::run_to_end(process, limit, &ctx.cancel, &ctx.progress).await;
+
+        let root = ctx.working_dirs.first().unwrap_or(&ctx.cwd);
+        let (next, note) = cwd::settle(
+            cwd::read_reported(cwd_file.path()),
+            &cwd,
+            &ctx.working_dirs,
+            root,
+        );
+        self.shell.set_cwd(next.clone());
+
+        let mut text = finished.output.for_model();
+        if let Some(note) = &note {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(note);
+        }
+        let detail = |code: Option<u32>| serde_json::json!({"exit_code": code, "cwd": next, "cwd_reset": note.is_some()});
+        match finished.end {
+            End::Cancelled => Err(ToolError::Cancelled),
+            End::TimedOut => Err(ToolError::to_model(format!(
+                "Command timed out after {}; it and every process it started were killed.\n{text}",
+                human_ms(limit.as_millis() as u64)
+            ))),
+            End::Exited(Exit::Code(0)) => {
+                let shown = if text.is_empty() {
+                    "(no output)".to_string()
+                } else {
+                    text
+                };
+                Ok(ToolOutput::text(shown).with_detail(detail(Some(0))))
+            }
+            End::Exited(Exit::Code(code)) => {
+                Err(ToolError::to_model(format!("Exit code {code}\n{text}")))
+            }
+            End::Exited(Exit::Signal(signal)) => Err(ToolError::to_model(format!(
+                "The command was ended by signal {signal}\n{text}"
+            ))),
+            End::Exited(Exit::Unknown(why)) => Err(ToolError::to_model(format!(
+                "The command's exit status is unknown ({why})\n{text}"
+            ))),
+        }
+    }
+}
+
+/// Commands up to this long (on one line) are the call's title; longer ones give way to their description.
+const TITLE_CHARS: usize = 80;
+
+/// `1500` → `1.5s`, `120000` → `120s`.
+fn human_ms(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{}s", ms / 1000)
+    } else {
+        format!("{:.1}s", ms as f64 / 1000.0)
+    }
+}
+
+impl Tool for BashTool {
+    type Input = BashInput;
+
+    fn name(&self) -> &'static str {
+        "Bash"
+    }
+
+    fn description(&self) -> String {
+        format!(
+            "Runs a bash command (`bash -c`) in a terminal in the project, and returns its output (standard output \
+             and error together, colours removed) and, when it fails, its exit code.\n\
+             - The working directory persists between calls: a `cd` stays in effect for the next command, as long \
+             as it stays inside the project's working directories (otherwise it is reset to the project root). \
+             Prefer absolute paths over `cd`.\n\
+             - Standard input is empty: commands cannot prompt. Pagers are disabled.\n\
+             - The default timeout is {}s, the longest {}s (`timeout`, in milliseconds). A command that times out \
+             is killed with every process it started.\n\
+             - Output longer than {MAX_OUTPUT_CHARS} characters is cut in the middle.\n\
+             - Processes a command leaves running in the background are stopped when it ends: to run a server or \
+             a watcher, set `run_in_background` and follow it with TaskOutput; stop it with TaskStop.\n\
+             - Use the dedicated tools to read, search and edit files when they exist, rather than cat, grep or \
+             sed.\n\
+             - `dangerouslyDisableSandbox` only matters when commands run in a sandbox (bubblewrap, enabled by the \
+             user); otherwise it is ignored.",
+            DEFAULT_TIMEOUT_MS / 1000,
+            MAX_TIMEOUT_MS / 1000
+        )
+    }
+
+    fn is_concurrency_safe(&self, input: &BashInput) -> bool {
+        !input.background() && is_read_only(&input.command)
+    }
+
+    fn is_read_only(&self, input: &BashInput) -> bool {
+        is_read_only(&input.command)
+    }
+
+    fn is_destructive(&self, input: &BashInput) -> bool {
+        is_destructive(&input.command)
+    }
+
+    fn interrupt_behavior(&self) -> InterruptBehavior {
+        InterruptBehavior::Cancel
+    }
+
+    fn aborts_siblings_on_error(&self) -> bool {
+        true
+    }
+
+    fn render_hints(&self, input: &BashInput, _ctx: &ToolContext) -> RenderHints {
+        let command = input.command.trim();
+        let short = !command.contains('\n') && command.chars().count() <= TITLE_CHARS;
+        let title = match input.description.as_deref().map(str::trim) {
+            Some(d) if !short && !d.is_empty() => d.to_string(),
+            _ if short => format!("$ {command}"),
+            _ => {
+                let first: String = command
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .chars()
+                    .take(TITLE_CHARS)
+                    .collect();
+                format!("$ {first} …")
+            }
+        };
+        RenderHints {
+            kind: ToolKind::Shell,
+            title,
+            collapsible: is_read_only(&input.command),
+        }
+    }
+
+    fn permission_subject(&self, input: &BashInput, _ctx: &ToolContext) -> PermissionSubject {
+        PermissionSubject::Shell {
+            command: input.command.clone(),
+        }
+    }
+
+    async fn validate_input(&self, input: &BashInput, _ctx: &ToolContext) -> Result<(), String> {
+        if input.command.trim().is_empty() {
+            return Err("command is empty".into());
+        }
+        if input.timeout.is_some_and(|t| t > MAX_TIMEOUT_MS) {
+            return Err(format!("timeout is at most {MAX_TIMEOUT_MS} ms"));
+        }
+        Ok(())
+    }
+
+    async fn call(&self, input: &BashInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        if input.background() {
+            self.start_background(input, ctx)
+        } else {
+            self.run_foreground(input, ctx).await
+        }
+    }
+}

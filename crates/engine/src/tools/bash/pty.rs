@@ -1,0 +1,127 @@
+//! Starting a program in a real pseudo-terminal (portable-pty): its output arrives as raw byte chunks on a
+//! channel (read by a thread of its own), its exit status on a oneshot, and its pid leads its process group.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
+use tokio::sync::{mpsc, oneshot};
+
+use super::error::BashError;
+
+/// Columns of the terminal the command sees.
+pub const COLUMNS: u16 = 120;
+/// Rows of the terminal the command sees.
+pub const ROWS: u16 = 40;
+
+/// How a program ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exit {
+    /// It exited with this code.
+    Code(u32),
+    /// A signal ended it (the signal's name).
+    Signal(String),
+    /// Its status could not be read.
+    Unknown(String),
+}
+
+impl Exit {
+    /// Whether it exited with code 0.
+    pub fn success(&self) -> bool {
+        matches!(self, Exit::Code(0))
+    }
+}
+
+/// What to start.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    pub program: String,
+    pub args: Vec<String>,
+    pub cwd: PathBuf,
+    /// Variables set on top of the inherited environment.
+    pub env: Vec<(String, String)>,
+}
+
+/// A program running in a PTY.
+pub struct PtyProcess {
+    /// The program's pid, which is also its process group id.
+    pub pid: u32,
+    /// Raw output; closed once every holder of the terminal has closed it.
+    pub chunks: mpsc::UnboundedReceiver<Vec<u8>>,
+    /// Fires once when the program exits.
+    pub exit: oneshot::Receiver<Exit>,
+    /// Kept open while the program runs: closing it would hang up the terminal.
+    _master: Box<dyn MasterPty + Send>,
+}
+
+impl std::fmt::Debug for PtyProcess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PtyProcess")
+            .field("pid", &self.pid)
+            .finish()
+    }
+}
+
+/// Starts `launch` in a new PTY with `TERM=xterm-256color`.
+pub fn spawn(launch: &Launch) -> Result<PtyProcess, BashError> {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: ROWS,
+            cols: COLUMNS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .map_err(|e| BashError::Pty(e.to_string()))?;
+    let mut cmd = CommandBuilder::new(&launch.program);
+    cmd.args(&launch.args);
+    cmd.cwd(&launch.cwd);
+    cmd.env("TERM", "xterm-256color");
+    for (key, value) in &launch.env {
+        cmd.env(key, value);
+    }
+    let mut child = pair
+        .slave
+        .spawn_command(cmd)
+        .map_err(|e| BashError::Spawn(e.to_string()))?;
+    // Only the child may hold the terminal's slave side, so that the reader sees the end when the child is done.
+    drop(pair.slave);
+    let pid = child
+        .process_id()
+        .ok_or_else(|| BashError::Spawn("the shell has no process id".into()))?;
+    let mut reader = pair
+        .master
+        .try_clone_reader()
+        .map_err(|e| BashError::Pty(e.to_string()))?;
+
+    let (chunk_tx, chunks) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        loop {
+            match reader.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if chunk_tx.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    let (exit_tx, exit) = oneshot::channel();
+    std::thread::spawn(move || {
+        let status = match child.wait() {
+            Ok(status) => match status.signal() {
+                Some(signal) => Exit::Signal(signal.to_string()),
+                None => Exit::Code(status.exit_code()),
+            },
+            Err(e) => Exit::Unknown(e.to_string()),
+        };
+        let _ = exit_tx.send(status);
+    });
+    Ok(PtyProcess {
+        pid,
+        chunks,
+        exit,
+        _master: pair.master,
+    })
+}

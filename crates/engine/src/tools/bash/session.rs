@@ -1,0 +1,83 @@
+//! The shell state one session's Bash, TaskOutput and TaskStop tools share: the working directory carried from
+//! call to call, the background shells, where their files go, and the sandbox.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::background::BackgroundShells;
+use super::sandbox::Sandbox;
+
+/// A session's shell state.
+#[derive(Debug)]
+pub struct ShellSession {
+    /// Where the next command starts; `None` until a command changed it (the project root then).
+    cwd: Mutex<Option<PathBuf>>,
+    /// Where the tool keeps its files (background logs, working-directory records).
+    dir: PathBuf,
+    pub tasks: BackgroundShells,
+    pub sandbox: Option<Sandbox>,
+    /// Whether `dir` is removed with the state (a temporary folder).
+    temporary: bool,
+}
+
+impl ShellSession {
+    /// Shell state keeping its files in `dir` (e.g. `<session dir>/shell`), sandboxed when the setting says so.
+    pub fn new(dir: PathBuf) -> Self {
+        Self {
+            cwd: Mutex::new(None),
+            tasks: BackgroundShells::new(dir.join("tasks")),
+            dir,
+            sandbox: Sandbox::from_env(),
+            temporary: false,
+        }
+    }
+
+    /// Shell state in a fresh folder of the system's temporary directory (tests, one-shot uses).
+    pub fn temporary() -> Self {
+        let mut shell =
+            Self::new(std::env::temp_dir().join(format!("tandem-shell-{}", uuid::Uuid::new_v4())));
+        shell.temporary = true;
+        shell
+    }
+
+    /// The same state without a sandbox.
+    pub fn without_sandbox(mut self) -> Self {
+        self.sandbox = None;
+        self
+    }
+
+    /// The same state with `sandbox` (or none) instead of what the setting chose.
+    pub fn with_sandbox(mut self, sandbox: Option<Sandbox>) -> Self {
+        self.sandbox = sandbox;
+        self
+    }
+
+    /// Where the tool keeps its files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Where the next command starts: the remembered directory, or `root` when there is none.
+    pub fn cwd_or(&self, root: &Path) -> PathBuf {
+        self.cwd
+            .lock()
+            .ok()
+            .and_then(|c| c.clone())
+            .unwrap_or_else(|| root.to_path_buf())
+    }
+
+    /// Remembers where the next command starts.
+    pub fn set_cwd(&self, cwd: PathBuf) {
+        if let Ok(mut slot) = self.cwd.lock() {
+            *slot = Some(cwd);
+        }
+    }
+}
+
+impl Drop for ShellSession {
+    fn drop(&mut self) {
+        if self.temporary {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! The TaskStop tool (formerly KillShell): stops a background shell with every process it started.
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tandem_protocol::{RenderHints, ToolKind};
+
+use super::session::ShellSession;
+use super::task_output::unknown_task;
+use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
+
+/// Stops a background task.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskStopInput {
+    /// The id of the background task to stop.
+    pub task_id: String,
+}
+
+/// The TaskStop tool.
+#[derive(Debug)]
+pub struct TaskStopTool {
+    shell: Arc<ShellSession>,
+}
+
+impl TaskStopTool {
+    /// A TaskStop tool on `shell`'s background tasks.
+    pub fn new(shell: Arc<ShellSession>) -> Self {
+        Self { shell }
+    }
+}
+
+impl Tool for TaskStopTool {
+    type Input = TaskStopInput;
+
+    fn name(&self) -> &'static str {
+        "TaskStop"
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &["KillShell", "KillBash"]
+    }
+
+    fn description(&self) -> String {
+        "Stops a background task (a Bash command run with run_in_background): the command and every process it \
+         started are killed. Its output so far can still be read with TaskOutput."
+            .to_string()
+    }
+
+    /// Stopping only touches a task this session started (and was allowed to start), so it asks no permission.
+    fn is_read_only(&self, _input: &TaskStopInput) -> bool {
+        true
+    }
+
+    fn interrupt_behavior(&self) -> InterruptBehavior {
+        InterruptBehavior::Cancel
+    }
+
+    fn render_hints(&self, input: &TaskStopInput, _ctx: &ToolContext) -> RenderHints {
+        RenderHints {
+            kind: ToolKind::Shell,
+            title: format!("Stop {}", input.task_id),
+            collapsible: false,
+        }
+    }
+
+    async fn call(
+        &self,
+        input: &TaskStopInput,
+        _ctx: &ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
+        let task = self
+            .shell
+            .tasks
+            .get(&input.task_id)
+            .ok_or_else(|| unknown_task(&self.shell, &input.task_id))?;
+        if task.stop() {
+            Ok(ToolOutput::text(format!(
+                "Stopped task {} ({}).",
+                task.id, task.command
+            )))
+        } else {
+            Ok(ToolOutput::text(format!(
+                "Task {} was not running: it {}.",
+                task.id,
+                task.state()
+            )))
+        }
+    }
+}
