@@ -80,6 +80,7 @@ fn parse(args: &[String]) -> Options {
             other => panic!("unknown option {other}"),
         }
     }
+    options.work = std::path::absolute(&options.work).expect("work path");
     options
 }
 
@@ -107,7 +108,11 @@ async fn bench(o: Options) {
             out.dispatch_engine
                 .extend(measure::dispatch_in_engine(&s, &r.marks));
             out.dispatch_server_engine
-                .extend(measure::dispatch_server_to_engine(&s, &r.timeline, &r.marks));
+                .extend(measure::dispatch_server_to_engine(
+                    &s,
+                    &r.timeline,
+                    &r.marks,
+                ));
             out.turnaround
                 .extend(measure::turnaround_server(&s, &r.timeline));
             out.turnaround_engine
@@ -136,7 +141,11 @@ async fn run_agent(
     let server = FakeServer::start(s.script.clone())
         .await
         .expect("start the fake server");
-    let tag = format!("{}-{}-{run}", agent.name(), if trace { "dispatch" } else { "ten" });
+    let tag = format!(
+        "{}-{}-{run}",
+        agent.name(),
+        if trace { "dispatch" } else { "ten" }
+    );
     let home = o.work.join(format!("home-{tag}"));
     std::fs::create_dir_all(&home).expect("home folder");
     let home = std::fs::canonicalize(&home).expect("home path");
@@ -146,20 +155,38 @@ async fn run_agent(
     let mut argv: Vec<String> = Vec::new();
     if trace {
         argv.extend(
-            ["strace", "-f", "--seccomp-bpf", "-ttt", "-e", "trace=openat", "-o"]
-                .map(String::from),
+            [
+                "strace",
+                "-f",
+                "--seccomp-bpf",
+                "-ttt",
+                "-e",
+                "trace=openat",
+                "-o",
+            ]
+            .map(String::from),
         );
         argv.push(trace_path.to_string_lossy().into());
         argv.push("--".into());
     }
     match agent {
         Agent::Tandem => {
-            argv.push(std::env::current_exe().expect("own path").to_string_lossy().into());
+            argv.push(
+                std::env::current_exe()
+                    .expect("own path")
+                    .to_string_lossy()
+                    .into(),
+            );
             argv.push("agent".into());
             if !trace {
                 argv.push("--sleep".into());
             }
-            argv.push(std::path::absolute(&marks_path).expect("marks path").to_string_lossy().into());
+            argv.push(
+                std::path::absolute(&marks_path)
+                    .expect("marks path")
+                    .to_string_lossy()
+                    .into(),
+            );
             argv.push(PROMPT.into());
         }
         Agent::Reference => {
@@ -169,11 +196,21 @@ async fn run_agent(
                 "lastOnboardingVersion": "2.1.332",
                 "projects": {project.to_string_lossy(): {"hasTrustDialogAccepted": true}},
             });
-            std::fs::write(home.join(".claude.json"), config.to_string()).expect("write .claude.json");
+            std::fs::write(home.join(".claude.json"), config.to_string())
+                .expect("write .claude.json");
             argv.push(claude.to_string_lossy().into());
             argv.extend(
-                ["-p", PROMPT, "--output-format", "stream-json", "--verbose", "--allowedTools", "Read", "Bash(sleep:*)"]
-                    .map(String::from),
+                [
+                    "-p",
+                    PROMPT,
+                    "--output-format",
+                    "stream-json",
+                    "--verbose",
+                    "--allowedTools",
+                    "Read",
+                    "Bash(sleep:*)",
+                ]
+                .map(String::from),
             );
         }
     }
@@ -183,7 +220,10 @@ async fn run_agent(
         .current_dir(project)
         .env("HOME", &home)
         .env("ANTHROPIC_BASE_URL", server.url())
-        .env("ANTHROPIC_API_KEY", "sk-ant-api03-benchmark-key-not-real-000000000000")
+        .env(
+            "ANTHROPIC_API_KEY",
+            "sk-ant-api03-benchmark-key-not-real-000000000000",
+        )
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
         .env("DISABLE_AUTOUPDATER", "1")
         .stdin(Stdio::null())
@@ -214,7 +254,11 @@ async fn run_agent(
 }
 
 fn fmt(v: f64) -> String {
-    if v.is_nan() { "-".into() } else { format!("{v:.3}") }
+    if v.is_nan() {
+        "-".into()
+    } else {
+        format!("{v:.3}")
+    }
 }
 
 fn row(label: &str, tandem: f64, reference: Option<f64>) {
@@ -238,7 +282,11 @@ fn report(agents: &[Agent], samples: &[Samples]) {
         "{:<58} {:>12} {:>12} {:>9}",
         "figure (ms unless said)",
         "tandem",
-        if agents.len() > 1 { "reference" } else { "(no ref)" },
+        if agents.len() > 1 {
+            "reference"
+        } else {
+            "(no ref)"
+        },
         "ratio"
     );
     println!(
@@ -252,18 +300,62 @@ fn report(agents: &[Agent], samples: &[Samples]) {
         t.ten.len(),
         r.map_or(0, |r| r.ten.len()),
     );
-    both("dispatch p50: server block_stop -> file opened (strace)", |s| &s.dispatch_open, 0.5);
-    both("dispatch p99: server block_stop -> file opened (strace)", |s| &s.dispatch_open, 0.99);
-    tandem_only("dispatch p50: in engine, block complete -> executing", |s| &s.dispatch_engine, 0.5);
-    tandem_only("dispatch p99: in engine, block complete -> executing", |s| &s.dispatch_engine, 0.99);
-    tandem_only("dispatch p50: server block_stop -> engine executing", |s| &s.dispatch_server_engine, 0.5);
-    tandem_only("dispatch p99: server block_stop -> engine executing", |s| &s.dispatch_server_engine, 0.99);
-    both("turnaround p50: server message_stop -> next request", |s| &s.turnaround, 0.5);
-    both("turnaround p99: server message_stop -> next request", |s| &s.turnaround, 0.99);
-    tandem_only("turnaround p50: engine last end -> next request", |s| &s.turnaround_engine, 0.5);
-    tandem_only("turnaround p99: engine last end -> next request", |s| &s.turnaround_engine, 0.99);
+    both(
+        "dispatch p50: server block_stop -> file opened (strace)",
+        |s| &s.dispatch_open,
+        0.5,
+    );
+    both(
+        "dispatch p99: server block_stop -> file opened (strace)",
+        |s| &s.dispatch_open,
+        0.99,
+    );
+    tandem_only(
+        "dispatch p50: in engine, block complete -> executing",
+        |s| &s.dispatch_engine,
+        0.5,
+    );
+    tandem_only(
+        "dispatch p99: in engine, block complete -> executing",
+        |s| &s.dispatch_engine,
+        0.99,
+    );
+    tandem_only(
+        "dispatch p50: server block_stop -> engine executing",
+        |s| &s.dispatch_server_engine,
+        0.5,
+    );
+    tandem_only(
+        "dispatch p99: server block_stop -> engine executing",
+        |s| &s.dispatch_server_engine,
+        0.99,
+    );
+    both(
+        "turnaround p50: server message_stop -> next request",
+        |s| &s.turnaround,
+        0.5,
+    );
+    both(
+        "turnaround p99: server message_stop -> next request",
+        |s| &s.turnaround,
+        0.99,
+    );
+    tandem_only(
+        "turnaround p50: engine last end -> next request",
+        |s| &s.turnaround_engine,
+        0.5,
+    );
+    tandem_only(
+        "turnaround p99: engine last end -> next request",
+        |s| &s.turnaround_engine,
+        0.99,
+    );
     both("one 200 ms call, median wall", |s| &s.one, 0.5);
-    both("ten 200 ms calls in one message, median wall", |s| &s.ten, 0.5);
+    both(
+        "ten 200 ms calls in one message, median wall",
+        |s| &s.ten,
+        0.5,
+    );
     let ratio = |s: &Samples| quantile(&s.ten, 0.5) / quantile(&s.one, 0.5);
     row("ten / one (x, target <= 1.15)", ratio(t), r.map(ratio));
 }

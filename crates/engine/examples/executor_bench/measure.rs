@@ -68,7 +68,12 @@ fn ms(from: f64, to: f64) -> f64 {
 pub fn dispatch_to_open(s: &Scenario, t: &Timeline, opens: &HashMap<String, f64>) -> Vec<f64> {
     s.calls
         .iter()
-        .filter_map(|c| Some(ms(t.block_stop(c.request, c.index)?, *opens.get(c.file.as_ref()?)?)))
+        .filter_map(|c| {
+            Some(ms(
+                t.block_stop(c.request, c.index)?,
+                *opens.get(c.file.as_ref()?)?,
+            ))
+        })
         .collect()
 }
 

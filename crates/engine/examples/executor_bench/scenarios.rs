@@ -41,7 +41,8 @@ pub struct Scenario {
 /// Reads per message in the dispatch scenario.
 pub const READS_PER_MESSAGE: usize = 2;
 /// Text after the tool calls of each dispatch message, streamed one delta per event.
-const TAIL: &str = "Reading those two files now; I will summarise what they say once both results are back.";
+const TAIL: &str =
+    "Reading those two files now; I will summarise what they say once both results are back.";
 
 /// The files Read calls open: `read_NNN.txt`, a few lines each.
 pub fn make_project(dir: &Path, files: usize) -> std::io::Result<()> {

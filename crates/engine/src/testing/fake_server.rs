@@ -81,7 +81,11 @@ pub(super) fn mark(inner: &Shared, request: usize, what: &str, index: Option<u64
 /// The event name and block index of a chunk that starts an SSE event.
 fn chunk_event(chunk: &[u8]) -> Option<(String, Option<u64>)> {
     let text = std::str::from_utf8(chunk.get(..chunk.len().min(200))?).ok()?;
-    let name = text.strip_prefix("event: ")?.split('\n').next()?.to_string();
+    let name = text
+        .strip_prefix("event: ")?
+        .split('\n')
+        .next()?
+        .to_string();
     let index = text
         .split("\"index\":")
         .nth(1)
