@@ -138,7 +138,9 @@ pub async fn run(prompt: &str, marks_path: PathBuf, with_sleep: bool) -> i32 {
         }),
         store,
     };
-    let session = Session::with_model(cwd, model.clone(), options);
+    let mut session = Session::with_model(cwd, model.clone(), options);
+    // The script's requests all belong to one turn; the default cap (100) would end it early.
+    session.set_max_turns(10_000);
     session.assume_trusted();
     let ok = if with_sleep {
         let mut runtime = session.runtime().clone();
@@ -150,7 +152,10 @@ pub async fn run(prompt: &str, marks_path: PathBuf, with_sleep: bool) -> i32 {
         run_turn(
             model.as_ref(),
             &runtime,
-            &QueryConfig::default(),
+            &QueryConfig {
+                max_turns: 10_000,
+                ..QueryConfig::default()
+            },
             &mut history,
             &mut usage,
             prompt,
