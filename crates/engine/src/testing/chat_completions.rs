@@ -182,7 +182,7 @@ pub(super) async fn chat_completions(
         &model,
         include_usage,
     );
-    stream_response(events, &turn).await
+    stream_response(events, &turn, (inner.clone(), served)).await
 }
 
 #[cfg(test)]

@@ -1,12 +1,14 @@
 //! The fake model server: a real axum HTTP server on 127.0.0.1 that answers `POST /v1/messages` (Anthropic) and
 //! `POST /v1/chat/completions` (OpenAI-compatible, in `chat_completions`) from one [`Script`], streaming byte-exact
 //! SSE, and records every request. It validates what the real APIs validate that matters to the client: the API key
-//! header and that every tool call is answered by a result before the conversation goes on.
+//! header and that every tool call is answered by a result before the conversation goes on. It keeps a timeline
+//! (wall-clock) of when each request arrived and when each response chunk was handed to the connection, for
+//! benchmarks.
 
 use std::collections::{HashSet, VecDeque};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -41,11 +43,55 @@ impl RecordedRequest {
     }
 }
 
+/// One moment on the server's timeline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mark {
+    /// Wall-clock time, so other processes' timestamps (strace, an agent's log) compare with it.
+    pub at: SystemTime,
+    /// The request's serial number (1 for the first request answered).
+    pub request: usize,
+    /// `arrived` when the request's body was read; `end` after the last chunk of its response; otherwise the SSE
+    /// event (its `event:` name) of the chunk handed to the connection, first chunk of each event only.
+    pub what: String,
+    /// The content block index of the event, if it has one.
+    pub index: Option<u64>,
+}
+
 #[derive(Default)]
 pub(super) struct Inner {
     replies: VecDeque<ScriptedReply>,
     requests: Vec<RecordedRequest>,
     served: usize,
+    timeline: Vec<Mark>,
+}
+
+/// Adds a mark to the timeline.
+pub(super) fn mark(inner: &Shared, request: usize, what: &str, index: Option<u64>) {
+    let at = SystemTime::now();
+    if let Ok(mut guard) = inner.lock() {
+        guard.timeline.push(Mark {
+            at,
+            request,
+            what: what.to_string(),
+            index,
+        });
+    }
+}
+
+/// The event name and block index of a chunk that starts an SSE event.
+fn chunk_event(chunk: &[u8]) -> Option<(String, Option<u64>)> {
+    let text = std::str::from_utf8(chunk.get(..chunk.len().min(200))?).ok()?;
+    let name = text
+        .strip_prefix("event: ")?
+        .split('\n')
+        .next()?
+        .to_string();
+    let index = text
+        .split("\"index\":")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|digits| digits.parse().ok());
+    Some((name, index))
 }
 
 pub(super) type Shared = Arc<Mutex<Inner>>;
@@ -108,6 +154,14 @@ impl FakeServer {
         self.inner
             .lock()
             .map(|i| i.requests.clone())
+            .unwrap_or_default()
+    }
+
+    /// The timeline so far: request arrivals and response chunks, in order.
+    pub fn timeline(&self) -> Vec<Mark> {
+        self.inner
+            .lock()
+            .map(|i| i.timeline.clone())
             .unwrap_or_default()
     }
 
@@ -253,13 +307,14 @@ async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) 
         ),
         Some(ScriptedReply::Stream(turn)) => {
             let events = render_events(&turn, &format!("msg_fake_{served}"), &model);
-            stream_response(events, &turn).await
+            stream_response(events, &turn, (inner.clone(), served)).await
         }
         None => {
             let turn = ScriptedTurn::text("(the fake model has no more scripted replies)");
             stream_response(
                 render_events(&turn, &format!("msg_fake_{served}"), &model),
                 &turn,
+                (inner.clone(), served),
             )
             .await
         }
@@ -292,7 +347,14 @@ pub(super) fn take_reply(
         return Err(Box::new(response));
     }
     guard.served += 1;
-    Ok((guard.replies.pop_front(), guard.served))
+    let served = guard.served;
+    guard.timeline.push(Mark {
+        at: SystemTime::now(),
+        request: served,
+        what: "arrived".into(),
+        index: None,
+    });
+    Ok((guard.replies.pop_front(), served))
 }
 
 /// The request headers as recorded.
@@ -328,8 +390,13 @@ pub(super) fn with_retry_headers(
 }
 
 /// A 200 response streaming `events` as the turn says: after `delay_before_ms`, one chunk per event or
-/// `chunk_bytes`-sized chunks, `chunk_delay_ms` apart, the connection cut after `cut_after_bytes`.
-pub(super) async fn stream_response(events: Vec<String>, turn: &ScriptedTurn) -> Response {
+/// `chunk_bytes`-sized chunks, `chunk_delay_ms` apart, the connection cut after `cut_after_bytes`. Each chunk that
+/// starts an event is marked on the timeline of `(server state, request serial)`.
+pub(super) async fn stream_response(
+    events: Vec<String>,
+    turn: &ScriptedTurn,
+    (inner, request): (Shared, usize),
+) -> Response {
     if turn.delay_before_ms > 0 {
         tokio::time::sleep(Duration::from_millis(turn.delay_before_ms)).await;
     }
@@ -357,11 +424,15 @@ pub(super) async fn stream_response(events: Vec<String>, turn: &ScriptedTurn) ->
                 _ => piece,
             };
             sent += piece.len();
+            if let Some((name, index)) = chunk_event(&piece) {
+                mark(&inner, request, &name, index);
+            }
             yield Ok(Bytes::from(piece));
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }
         }
+        mark(&inner, request, "end", None);
     };
     Response::builder()
         .status(StatusCode::OK)

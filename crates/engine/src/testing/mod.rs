@@ -10,6 +10,6 @@ mod sse_writer;
 
 pub use approvers::ScriptedApprover;
 pub use chat_completions::validate_chat_body;
-pub use fake_server::{FakeServer, RecordedRequest};
+pub use fake_server::{FakeServer, Mark, RecordedRequest};
 pub use fake_tools::{CallLog, FakeInput, FakeTool, LogEntry};
 pub use script::{ChatQuirks, Script, ScriptBlock, ScriptedReply, ScriptedTurn};
