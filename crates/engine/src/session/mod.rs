@@ -1,6 +1,8 @@
 //! A session: one conversation on one project folder, with its model, tools, permission context, approval door and
 //! event sink. The desktop app, the command line and tests all drive the engine through this type.
 
+mod closing;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -161,7 +163,8 @@ impl Session {
             .ok_or_else(|| SessionError::UnknownSession(id.to_string()))?;
         let cwd = open_folder(&loaded.record.folder)?;
         let recorder = Arc::new(SessionRecorder::resume(store, &loaded));
-        Ok(Self::assemble(
+        let closing = closing::closing_events(&loaded.events);
+        let session = Self::assemble(
             loaded.record.id.clone(),
             cwd,
             model,
@@ -169,7 +172,11 @@ impl Session {
             Some(recorder),
             loaded.history,
             loaded.record.usage,
-        ))
+        );
+        for event in closing {
+            session.runtime.events.emit(event);
+        }
+        Ok(session)
     }
 
     /// Builds the session; with a recorder, the sink and the model are wrapped so that events and history are stored.
