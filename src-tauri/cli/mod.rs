@@ -2,6 +2,7 @@
 
 mod headless;
 mod permissions;
+mod rewind;
 mod tool;
 
 use std::path::PathBuf;
@@ -89,6 +90,8 @@ pub struct Cli {
 pub enum Command {
     /// Run tool calls through the whole pipeline (permissions included) and print each result as a JSON line.
     Tool(tool::ToolArgs),
+    /// List a stored session's prompts, or rewind its files and/or conversation to before one of them.
+    Rewind(rewind::RewindArgs),
     /// Answer permission questions without running anything, or list the effective rules.
     #[command(subcommand)]
     Permissions(permissions::PermissionsCommand),
@@ -123,6 +126,7 @@ pub fn main() -> i32 {
         match (&cli.command, &cli.prompt) {
             (Some(Command::Tool(args)), _) => tool::run(args).await,
             (Some(Command::Permissions(command)), _) => permissions::run(command),
+            (Some(Command::Rewind(args)), _) => rewind::run(args),
             (None, Some(prompt)) => headless::run(&cli, prompt).await,
             (None, None) => 0,
         }

@@ -429,3 +429,95 @@ async fn permissions_check_answers_from_the_project_settings_with_the_deciding_r
     assert_eq!(answers.len(), 2);
     assert!(answers.iter().all(|a| a["decision"] == "deny"));
 }
+
+#[tokio::test]
+async fn rewind_restores_files_and_cuts_the_conversation_but_never_silently_overwrites() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    let readme = std::fs::canonicalize(dir.path())
+        .expect("canonical")
+        .join("README.md");
+    let original = std::fs::read_to_string(&readme).expect("read");
+    let edit = |id: &str, old: &str, new: &str| {
+        ScriptedTurn::tool_use(
+            id,
+            "Edit",
+            json!({"file_path": readme, "old_string": old, "new_string": new}),
+        )
+    };
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::tool_use("toolu_r", "Read", json!({"file_path": readme})),
+        edit("toolu_e1", "42", "43"),
+        ScriptedTurn::text("changed to 43"),
+        // A new process knows of no earlier read: the file is read again before the next edit.
+        ScriptedTurn::tool_use("toolu_r2", "Read", json!({"file_path": readme})),
+        edit("toolu_e2", "43", "44"),
+        ScriptedTurn::text("changed to 44"),
+        ScriptedTurn::text("after the rewind"),
+    ]))
+    .await
+    .expect("server");
+    let cmd = |args: &[&str]| {
+        let mut cmd = tandem(Some(&server.url()), home.path());
+        cmd.current_dir(dir.path()).args(args);
+        cmd
+    };
+    let first = run(cmd(&[
+        "-p",
+        "make it 43",
+        "--permission-mode",
+        "acceptEdits",
+    ]))
+    .await;
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let second = run(cmd(&[
+        "--continue",
+        "-p",
+        "make it 44",
+        "--permission-mode",
+        "acceptEdits",
+    ]))
+    .await;
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(
+        std::fs::read_to_string(&readme)
+            .expect("read")
+            .contains("44")
+    );
+
+    let listed = run(cmd(&["rewind"])).await;
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    let prompts =
+        serde_json::from_str::<Value>(listed.stdout.trim()).expect("json")["prompts"].clone();
+    assert_eq!(prompts.as_array().expect("prompts").len(), 2);
+    assert_eq!(prompts[0]["prompt"], "make it 43");
+    let first_prompt = prompts[0]["prompt_id"].as_str().expect("id").to_string();
+
+    // A change made outside Tandem stops the rewind.
+    std::fs::write(&readme, "changed by hand\n").expect("write");
+    let refused = run(cmd(&["rewind", "--to", &first_prompt])).await;
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("changed outside Tandem"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(&readme).expect("read"),
+        "changed by hand\n"
+    );
+
+    let forced = run(cmd(&["rewind", "--to", &first_prompt, "--force"])).await;
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert_eq!(std::fs::read_to_string(&readme).expect("read"), original);
+
+    let after = run(cmd(&["--continue", "-p", "what now?"])).await;
+    assert_eq!(after.code, 0, "{}", after.stderr);
+    let messages = server.requests().last().expect("request").body["messages"].clone();
+    assert_eq!(
+        messages.as_array().expect("messages").len(),
+        1,
+        "the conversation starts again before the first prompt"
+    );
+    assert_eq!(messages[0]["content"][0]["text"], "what now?");
+}

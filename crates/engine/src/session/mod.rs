@@ -2,6 +2,7 @@
 //! event sink. The desktop app, the command line and tests all drive the engine through this type.
 
 mod closing;
+pub mod rewind;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
