@@ -326,3 +326,99 @@ async fn an_edit_is_accepted_in_the_diff_dialog_and_another_rejected() {
     assert_eq!(refused["is_error"], true);
     client.close().await.expect("close");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and WebKitWebDriver; run with --ignored under xvfb-run"]
+async fn yes_and_dont_ask_again_saves_the_rule_and_the_command_runs() {
+    let (dir, project) = fixture();
+    let project = std::fs::canonicalize(project).expect("canonical");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_ls".into(),
+            name: "Bash".into(),
+            input: json!({"command": "ls"}),
+        }]),
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_touch".into(),
+            name: "Bash".into(),
+            input: json!({"command": "touch made-by-agent.txt"}),
+        }]),
+        ScriptedTurn::text("Final answer: the file exists."),
+    ]))
+    .await
+    .expect("fake server");
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    let port = free_port();
+    let _driver = start_driver(
+        port,
+        &[
+            ("ANTHROPIC_BASE_URL", server.url()),
+            ("ANTHROPIC_API_KEY", "sk-e2e".into()),
+            ("HOME", home.display().to_string()),
+            (
+                "XDG_CONFIG_HOME",
+                home.join(".config").display().to_string(),
+            ),
+            (
+                "XDG_DATA_HOME",
+                home.join(".local/share").display().to_string(),
+            ),
+        ],
+    );
+    let client = connect(port, &project).await;
+
+    wait_for_text(&client, "[data-testid=folder-name]", "demo-project").await;
+    let input = client
+        .find(Locator::Css("[data-testid=prompt-input]"))
+        .await
+        .expect("prompt box");
+    input.send_keys("Create the file").await.expect("type");
+    client
+        .find(Locator::Css("[data-testid=send-button]"))
+        .await
+        .expect("send")
+        .click()
+        .await
+        .expect("click");
+
+    // `ls` is read-only and runs without a question; `touch` asks, with the rule it would save.
+    wait_for_text(
+        &client,
+        "[data-testid=approval-dialog]",
+        "touch made-by-agent.txt",
+    )
+    .await;
+    wait_for_text(
+        &client,
+        "[data-testid=approval-allow-always]",
+        "Bash(touch *)",
+    )
+    .await;
+    if let Ok(dir) = std::env::var("TANDEM_E2E_SCREENSHOT_DIR")
+        && let Ok(png) = client.screenshot().await
+    {
+        let _ = std::fs::write(Path::new(&dir).join("e2e-bash-approval.png"), png);
+    }
+    client
+        .find(Locator::Css("[data-testid=approval-allow-always]"))
+        .await
+        .expect("Yes, and don't ask again")
+        .click()
+        .await
+        .expect("click");
+
+    wait_for_text(&client, "[data-testid=assistant-text]", "Final answer").await;
+    assert!(
+        project.join("made-by-agent.txt").exists(),
+        "the approved command ran"
+    );
+    let saved = std::fs::read_to_string(project.join(".claude/settings.local.json"))
+        .expect("the rule was saved");
+    let saved: serde_json::Value = serde_json::from_str(&saved).expect("valid JSON");
+    assert_eq!(saved["permissions"]["allow"], json!(["Bash(touch *)"]));
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    assert!(requests.iter().all(|r| r.rejected.is_none()));
+    client.close().await.expect("close");
+}
