@@ -6,7 +6,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use tandem_engine::session::{Session, SessionOptions};
 use tandem_protocol::{
-    ApprovalAnswer, EventBatch, PermissionMode, SessionEvent, SessionInfo, SessionSummary,
+    ApprovalAnswer, EventBatch, PermissionMode, RewindOutcome, RewindPoint, RewindScope,
+    SessionEvent, SessionInfo, SessionSummary,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
@@ -187,4 +188,30 @@ pub fn set_mode(
 ) -> Result<(), CommandError> {
     session_of(&state, &session_id)?.set_mode(mode);
     Ok(())
+}
+
+/// The prompts the session can be rewound to, oldest first.
+#[tauri::command]
+pub async fn rewind_points(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<Vec<RewindPoint>, CommandError> {
+    Ok(session_of(&state, &session_id)?.rewind_points().await)
+}
+
+/// Rewinds the session's files, conversation or both to before prompt `prompt_id`. Files changed outside Tandem
+/// stop it unless `force` (the outcome lists them, and nothing changed).
+#[tauri::command]
+pub async fn rewind(
+    state: State<'_, AppState>,
+    session_id: String,
+    prompt_id: String,
+    scope: RewindScope,
+    force: bool,
+) -> Result<RewindOutcome, CommandError> {
+    let session = session_of(&state, &session_id)?;
+    session
+        .rewind(&prompt_id, scope, force)
+        .await
+        .map_err(|e| CommandError::new("rewind", e.to_string()))
 }

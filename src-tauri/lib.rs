@@ -30,6 +30,8 @@ pub fn build_app<R: Runtime>(
             commands::answer_approval,
             commands::interrupt,
             commands::set_mode,
+            commands::rewind_points,
+            commands::rewind,
         ])
         .setup(|app| {
             let handle = app.handle().clone();

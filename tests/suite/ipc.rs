@@ -252,3 +252,76 @@ fn sessions_are_listed_and_a_stored_session_reopens_with_its_history() {
     );
     assert_eq!(missing.expect_err("unknown")["code"], "unknown_session");
 }
+
+#[test]
+fn a_session_rewinds_its_files_and_conversation_over_ipc() {
+    let project = tempfile::tempdir().expect("project");
+    let file = std::fs::canonicalize(project.path())
+        .expect("canonical")
+        .join("notes.txt");
+    std::fs::write(&file, "before\n").expect("write");
+    let script = Script::turns([
+        ScriptedTurn::tool_use("toolu_r", "Read", json!({"file_path": file})),
+        ScriptedTurn::tool_use(
+            "toolu_w",
+            "Write",
+            json!({"file_path": file, "content": "after\n"}),
+        ),
+        ScriptedTurn::text("written"),
+        ScriptedTurn::text("fresh start"),
+    ]);
+    let server = tauri::async_runtime::block_on(FakeServer::start(script)).expect("fake server");
+    let app = app(model_for(&server));
+    let path = project.path().display().to_string();
+    let info = invoke(
+        &app,
+        "open_session",
+        json!({"path": path, "onEvent": "__CHANNEL__:9"}),
+    )
+    .expect("open");
+    let id = info["session_id"].as_str().expect("id").to_string();
+    invoke(
+        &app,
+        "set_mode",
+        json!({"sessionId": id, "mode": "acceptEdits"}),
+    )
+    .expect("mode");
+    invoke(
+        &app,
+        "send_prompt",
+        json!({"sessionId": id, "prompt": "rewrite the notes"}),
+    )
+    .expect("send");
+    wait_until("the turn to finish", || server.requests().len() == 3);
+    wait_until("the write", || {
+        std::fs::read_to_string(&file)
+            .map(|t| t == "after\n")
+            .unwrap_or(false)
+    });
+
+    let points = invoke(&app, "rewind_points", json!({"sessionId": id})).expect("points");
+    assert_eq!(points[0]["prompt"], "rewrite the notes");
+    assert_eq!(
+        points[0]["files_changed_since"],
+        json!([file.display().to_string()])
+    );
+    let outcome = invoke(
+        &app,
+        "rewind",
+        json!({"sessionId": id, "promptId": points[0]["prompt_id"], "scope": "both", "force": false}),
+    )
+    .expect("rewind");
+    assert_eq!(outcome["files_rewound"], true);
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), "before\n");
+
+    invoke(
+        &app,
+        "send_prompt",
+        json!({"sessionId": id, "prompt": "again"}),
+    )
+    .expect("send");
+    wait_until("the next request", || server.requests().len() == 4);
+    let messages = server.requests()[3].body["messages"].clone();
+    assert_eq!(messages.as_array().expect("messages").len(), 1);
+    assert_eq!(messages[0]["content"][0]["text"], "again");
+}

@@ -6,6 +6,7 @@ mod approval;
 mod events;
 mod permission;
 mod render;
+mod rewind;
 pub mod typescript;
 
 pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, RuleSuggestion};
@@ -15,3 +16,4 @@ pub use events::{
 };
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind};
+pub use rewind::{RewindOutcome, RewindPoint, RewindScope};

@@ -116,6 +116,36 @@ title: string,
  */
 updated_at_ms: number, message_count: number, };
 
+export type RewindScope = "files" | "conversation" | "both";
+
+export type RewindPoint = { 
+/**
+ * The prompt's position in the history (what a rewind takes).
+ */
+prompt_id: string, 
+/**
+ * The prompt's text (its first 200 characters).
+ */
+prompt: string, 
+/**
+ * Files changed from this prompt on.
+ */
+files_changed_since: Array<string>, };
+
+export type RewindOutcome = { restored: Array<string>, removed: Array<string>, 
+/**
+ * Files changed outside Tandem; when the rewind was not forced, nothing was changed because of them.
+ */
+conflicts: Array<string>, 
+/**
+ * Whether the files were rewound.
+ */
+files_rewound: boolean, 
+/**
+ * Messages removed from the conversation.
+ */
+messages_removed: number, };
+
 export type SessionEvent = { "type": "turn_started", prompt: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
  * Tool-specific structured data for the UI (e.g. a patch).

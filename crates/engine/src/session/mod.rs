@@ -421,6 +421,44 @@ impl Session {
         self.runtime.file_state.rewind(prompt_id, force)
     }
 
+    /// The prompts this session can be rewound to, oldest first, with the files changed from each on.
+    pub async fn rewind_points(&self) -> Vec<rewind::RewindPoint> {
+        rewind::points_of(&self.history.lock().await, &self.checkpoints())
+    }
+
+    /// Rewinds the files, the conversation or both to before prompt `prompt_id` (waits for a running turn to end).
+    /// Files changed outside Tandem stop a file rewind unless `force`; then nothing at all changes.
+    pub async fn rewind(
+        &self,
+        prompt_id: &str,
+        scope: rewind::RewindScope,
+        force: bool,
+    ) -> Result<rewind::RewindOutcome, rewind::RewindError> {
+        let mut history = self.history.lock().await;
+        let index = rewind::prompt_index(&history, prompt_id)?;
+        let mut outcome = rewind::RewindOutcome::default();
+        if scope != rewind::RewindScope::Conversation {
+            match rewind::checkpoint_before(index, &self.checkpoints()) {
+                Some(id) => {
+                    rewind::apply_report(&mut outcome, self.rewind_files(&id, force)?);
+                    if !outcome.files_rewound {
+                        return Ok(outcome);
+                    }
+                }
+                None => outcome.files_rewound = true,
+            }
+        }
+        if scope != rewind::RewindScope::Files {
+            outcome.messages_removed = history.len() - index;
+            history.truncate(index);
+            if let Some(recorder) = &self.recorder {
+                recorder.sync_history(&history);
+                recorder.flush().await?;
+            }
+        }
+        Ok(outcome)
+    }
+
     /// Interrupts the running turn, if any.
     pub fn interrupt(&self) {
         if let Ok(slot) = self.current_turn.lock()

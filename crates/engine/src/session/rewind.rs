@@ -2,44 +2,12 @@
 //! conversation (the history is cut before the prompt), or both. Files changed outside Tandem since it last wrote
 //! them stop a file rewind unless it is forced, so such a change is never overwritten silently.
 
-use serde::Serialize;
-
 use super::session_dir;
-use crate::checkpoint::{CheckpointError, CheckpointStore};
+use crate::checkpoint::{CheckpointError, CheckpointInfo, CheckpointStore, RewindReport};
 use crate::model::{ContentBlock, Message, Role};
 use crate::store::{SessionStore, StoreError};
 
-/// What to rewind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RewindScope {
-    Files,
-    Conversation,
-    Both,
-}
-
-/// A prompt the session can be rewound to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RewindPoint {
-    /// The prompt's position in the history (what `--to` takes).
-    pub prompt_id: String,
-    /// The prompt's text (its first 200 characters).
-    pub prompt: String,
-    /// Files changed from this prompt on.
-    pub files_changed_since: Vec<String>,
-}
-
-/// What a rewind did.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct RewindOutcome {
-    pub restored: Vec<String>,
-    pub removed: Vec<String>,
-    /// Files changed outside Tandem; when not forced, nothing was changed because of them.
-    pub conflicts: Vec<String>,
-    /// Whether the files were rewound.
-    pub files_rewound: bool,
-    /// Messages removed from the conversation.
-    pub messages_removed: usize,
-}
+pub use tandem_protocol::{RewindOutcome, RewindPoint, RewindScope};
 
 /// Why a rewind could not be done.
 #[derive(Debug, thiserror::Error)]
@@ -73,17 +41,9 @@ fn checkpoints_of(session_id: &str) -> Result<CheckpointStore, CheckpointError> 
     CheckpointStore::open(session_dir(session_id).join("checkpoints"))
 }
 
-/// The prompts of `session_id` with the files changed from each on, oldest first.
-pub fn rewind_points(
-    store: &SessionStore,
-    session_id: &str,
-) -> Result<Vec<RewindPoint>, RewindError> {
-    let loaded = store
-        .load_session(session_id)?
-        .ok_or_else(|| RewindError::UnknownSession(session_id.into()))?;
-    let checkpoints = checkpoints_of(session_id)?.checkpoints();
-    let points = loaded
-        .messages
+/// The prompts of a conversation with the files changed from each on, oldest first.
+pub fn points_of(messages: &[Message], checkpoints: &[CheckpointInfo]) -> Vec<RewindPoint> {
+    messages
         .iter()
         .enumerate()
         .filter_map(|(i, m)| prompt_text(m).map(|p| (i, p)))
@@ -101,12 +61,59 @@ pub fn rewind_points(
                 files_changed_since: files,
             }
         })
-        .collect();
-    Ok(points)
+        .collect()
 }
 
-/// Rewinds `session_id` to before prompt `prompt_id`. A file rewind with conflicts and no `force` changes nothing
-/// (neither files nor conversation) and reports the conflicts.
+/// The checkpoint holding the files' content from before prompt `index`: the earliest one at or after it.
+pub fn checkpoint_before(index: usize, checkpoints: &[CheckpointInfo]) -> Option<String> {
+    checkpoints
+        .iter()
+        .filter_map(|c| {
+            c.prompt_id
+                .parse::<usize>()
+                .ok()
+                .filter(|p| *p >= index)
+                .map(|p| (p, &c.prompt_id))
+        })
+        .min_by_key(|(p, _)| *p)
+        .map(|(_, id)| id.clone())
+}
+
+/// The position of prompt `prompt_id` in `messages`, if it is a prompt there.
+pub fn prompt_index(messages: &[Message], prompt_id: &str) -> Result<usize, RewindError> {
+    prompt_id
+        .parse::<usize>()
+        .ok()
+        .filter(|i| messages.get(*i).and_then(prompt_text).is_some())
+        .ok_or_else(|| RewindError::UnknownPrompt(prompt_id.into()))
+}
+
+/// Copies a checkpoint rewind's report into `outcome`.
+pub fn apply_report(outcome: &mut RewindOutcome, report: RewindReport) {
+    let show =
+        |paths: Vec<std::path::PathBuf>| paths.iter().map(|p| p.display().to_string()).collect();
+    outcome.restored = show(report.restored);
+    outcome.removed = show(report.removed);
+    outcome.conflicts = show(report.conflicts);
+    outcome.files_rewound = report.applied;
+}
+
+/// The prompts of the stored session `session_id`, oldest first.
+pub fn rewind_points(
+    store: &SessionStore,
+    session_id: &str,
+) -> Result<Vec<RewindPoint>, RewindError> {
+    let loaded = store
+        .load_session(session_id)?
+        .ok_or_else(|| RewindError::UnknownSession(session_id.into()))?;
+    Ok(points_of(
+        &loaded.messages,
+        &checkpoints_of(session_id)?.checkpoints(),
+    ))
+}
+
+/// Rewinds the stored session `session_id` (not open anywhere) to before prompt `prompt_id`. A file rewind with
+/// conflicts and no `force` changes nothing (neither files nor conversation) and reports the conflicts.
 pub fn rewind(
     store: &SessionStore,
     session_id: &str,
@@ -117,41 +124,18 @@ pub fn rewind(
     let loaded = store
         .load_session(session_id)?
         .ok_or_else(|| RewindError::UnknownSession(session_id.into()))?;
-    let index: usize = prompt_id
-        .parse()
-        .map_err(|_| RewindError::UnknownPrompt(prompt_id.into()))?;
-    if loaded.messages.get(index).and_then(prompt_text).is_none() {
-        return Err(RewindError::UnknownPrompt(prompt_id.into()));
-    }
+    let index = prompt_index(&loaded.messages, prompt_id)?;
     let mut outcome = RewindOutcome::default();
     if scope != RewindScope::Conversation {
         let checkpoints = checkpoints_of(session_id)?;
-        // The earliest checkpoint at or after the prompt holds the files' content from before it.
-        let first = checkpoints
-            .checkpoints()
-            .into_iter()
-            .filter_map(|c| {
-                c.prompt_id
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|p| *p >= index)
-                    .map(|p| (p, c.prompt_id))
-            })
-            .min_by_key(|(p, _)| *p);
-        if let Some((_, id)) = first {
-            let report = checkpoints.rewind(&id, force)?;
-            let show = |paths: Vec<std::path::PathBuf>| {
-                paths.iter().map(|p| p.display().to_string()).collect()
-            };
-            outcome.restored = show(report.restored);
-            outcome.removed = show(report.removed);
-            outcome.conflicts = show(report.conflicts);
-            outcome.files_rewound = report.applied;
-            if !report.applied {
-                return Ok(outcome);
+        match checkpoint_before(index, &checkpoints.checkpoints()) {
+            Some(id) => {
+                apply_report(&mut outcome, checkpoints.rewind(&id, force)?);
+                if !outcome.files_rewound {
+                    return Ok(outcome);
+                }
             }
-        } else {
-            outcome.files_rewound = true;
+            None => outcome.files_rewound = true,
         }
     }
     if scope != RewindScope::Files {
