@@ -521,3 +521,53 @@ async fn rewind_restores_files_and_cuts_the_conversation_but_never_silently_over
     );
     assert_eq!(messages[0]["content"][0]["text"], "what now?");
 }
+
+#[tokio::test]
+async fn a_broken_settings_file_is_reported_and_the_rest_still_applies() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    std::fs::write(
+        dir.path().join(".claude/settings.local.json"),
+        "{\"permissions\": {\"allow\": [\"Bash(ls\",]}}",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        r#"{"permissions": {"allow": ["Bash(ls *", "Read"], "deny": ["Bash(rm *)"]}}"#,
+    )
+    .expect("write");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("fine")]))
+        .await
+        .expect("server");
+    let mut cmd = tandem(Some(&server.url()), home.path());
+    cmd.current_dir(dir.path()).args(["-p", "hi"]);
+
+    let out = run(cmd).await;
+
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout.trim(), "fine");
+    assert!(
+        out.stderr.contains("settings.local.json") && out.stderr.contains("not valid JSON"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("`allow: Bash(ls *`"), "{}", out.stderr);
+
+    let mut check = tandem(None, home.path());
+    check
+        .args([
+            "permissions",
+            "check",
+            "Bash",
+            "--input",
+            r#"{"command": "rm -rf x"}"#,
+            "--cwd",
+        ])
+        .arg(dir.path());
+    let answer: Value = serde_json::from_str(run(check).await.stdout.trim()).expect("json");
+    assert_eq!(
+        answer["decision"], "deny",
+        "the valid rules of the file still apply"
+    );
+}

@@ -232,7 +232,7 @@ impl Session {
             results_dir: session_dir(&id).join("tool-results"),
             ..QueryConfig::default()
         };
-        Self {
+        let session = Self {
             id,
             cwd,
             model: conversation_model,
@@ -246,6 +246,28 @@ impl Session {
             permission_loader,
             pending_hooks,
             recorder,
+        };
+        session.report_settings_issues();
+        session
+    }
+
+    /// Tells the person about broken settings files and rules (their file, the rule and what is wrong); the rest
+    /// of the settings still apply.
+    fn report_settings_issues(&self) {
+        for issue in self.runtime.permission_context().issues.iter() {
+            let rule = issue
+                .rule
+                .as_deref()
+                .map(|r| format!(" `{r}`"))
+                .unwrap_or_default();
+            self.runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::Notice {
+                    message: format!(
+                        "Settings problem in {}{rule}: {}",
+                        issue.file, issue.message
+                    ),
+                });
         }
     }
 
