@@ -107,6 +107,47 @@ async fn wait_for_text(client: &Client, css: &str, text: &str) {
     }
 }
 
+/// Starts the app on `project` through tauri-driver, pointed at `server`, with a home of its own under `dir`.
+async fn launch(server: &FakeServer, dir: &Path, project: &Path) -> (Driver, Client) {
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).expect("home");
+    let port = free_port();
+    let driver = start_driver(
+        port,
+        &[
+            ("ANTHROPIC_BASE_URL", server.url()),
+            ("ANTHROPIC_API_KEY", "sk-e2e".into()),
+            ("HOME", home.display().to_string()),
+            (
+                "XDG_CONFIG_HOME",
+                home.join(".config").display().to_string(),
+            ),
+            (
+                "XDG_DATA_HOME",
+                home.join(".local/share").display().to_string(),
+            ),
+        ],
+    );
+    (driver, connect(port, project).await)
+}
+
+/// Waits for the window to show the project, then types `prompt` and sends it.
+async fn send_prompt(client: &Client, prompt: &str) {
+    wait_for_text(client, "[data-testid=folder-name]", "demo-project").await;
+    let input = client
+        .find(Locator::Css("[data-testid=prompt-input]"))
+        .await
+        .expect("prompt box");
+    input.send_keys(prompt).await.expect("type");
+    client
+        .find(Locator::Css("[data-testid=send-button]"))
+        .await
+        .expect("send")
+        .click()
+        .await
+        .expect("click");
+}
+
 fn fixture() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
     let project = dir.path().join("demo-project");
@@ -142,43 +183,9 @@ async fn the_window_streams_a_turn_and_the_user_refuses_a_read_outside_the_folde
     ]))
     .await
     .expect("fake server");
-    let home = dir.path().join("home");
-    std::fs::create_dir_all(&home).expect("home");
-    let port = free_port();
-    let _driver = start_driver(
-        port,
-        &[
-            ("ANTHROPIC_BASE_URL", server.url()),
-            ("ANTHROPIC_API_KEY", "sk-e2e".into()),
-            ("HOME", home.display().to_string()),
-            (
-                "XDG_CONFIG_HOME",
-                home.join(".config").display().to_string(),
-            ),
-            (
-                "XDG_DATA_HOME",
-                home.join(".local/share").display().to_string(),
-            ),
-        ],
-    );
-    let client = connect(port, &project).await;
+    let (_driver, client) = launch(&server, dir.path(), &project).await;
 
-    wait_for_text(&client, "[data-testid=folder-name]", "demo-project").await;
-    let input = client
-        .find(Locator::Css("[data-testid=prompt-input]"))
-        .await
-        .expect("prompt box");
-    input
-        .send_keys("Read hello.txt and the file outside")
-        .await
-        .expect("type");
-    client
-        .find(Locator::Css("[data-testid=send-button]"))
-        .await
-        .expect("send")
-        .click()
-        .await
-        .expect("click");
+    send_prompt(&client, "Read hello.txt and the file outside").await;
 
     wait_for_text(&client, "[data-testid=approval-dialog]", "outside.txt").await;
     client
@@ -242,43 +249,9 @@ async fn an_edit_is_accepted_in_the_diff_dialog_and_another_rejected() {
     ]))
     .await
     .expect("fake server");
-    let home = dir.path().join("home");
-    std::fs::create_dir_all(&home).expect("home");
-    let port = free_port();
-    let _driver = start_driver(
-        port,
-        &[
-            ("ANTHROPIC_BASE_URL", server.url()),
-            ("ANTHROPIC_API_KEY", "sk-e2e".into()),
-            ("HOME", home.display().to_string()),
-            (
-                "XDG_CONFIG_HOME",
-                home.join(".config").display().to_string(),
-            ),
-            (
-                "XDG_DATA_HOME",
-                home.join(".local/share").display().to_string(),
-            ),
-        ],
-    );
-    let client = connect(port, &project).await;
+    let (_driver, client) = launch(&server, dir.path(), &project).await;
 
-    wait_for_text(&client, "[data-testid=folder-name]", "demo-project").await;
-    let input = client
-        .find(Locator::Css("[data-testid=prompt-input]"))
-        .await
-        .expect("prompt box");
-    input
-        .send_keys("Make the greeting friendlier")
-        .await
-        .expect("type");
-    client
-        .find(Locator::Css("[data-testid=send-button]"))
-        .await
-        .expect("send")
-        .click()
-        .await
-        .expect("click");
+    send_prompt(&client, "Make the greeting friendlier").await;
 
     wait_for_text(&client, "[data-testid=diff-dialog]", "greeting.py").await;
     if let Ok(dir) = std::env::var("TANDEM_E2E_SCREENSHOT_DIR")
@@ -347,40 +320,9 @@ async fn yes_and_dont_ask_again_saves_the_rule_and_the_command_runs() {
     ]))
     .await
     .expect("fake server");
-    let home = dir.path().join("home");
-    std::fs::create_dir_all(&home).expect("home");
-    let port = free_port();
-    let _driver = start_driver(
-        port,
-        &[
-            ("ANTHROPIC_BASE_URL", server.url()),
-            ("ANTHROPIC_API_KEY", "sk-e2e".into()),
-            ("HOME", home.display().to_string()),
-            (
-                "XDG_CONFIG_HOME",
-                home.join(".config").display().to_string(),
-            ),
-            (
-                "XDG_DATA_HOME",
-                home.join(".local/share").display().to_string(),
-            ),
-        ],
-    );
-    let client = connect(port, &project).await;
+    let (_driver, client) = launch(&server, dir.path(), &project).await;
 
-    wait_for_text(&client, "[data-testid=folder-name]", "demo-project").await;
-    let input = client
-        .find(Locator::Css("[data-testid=prompt-input]"))
-        .await
-        .expect("prompt box");
-    input.send_keys("Create the file").await.expect("type");
-    client
-        .find(Locator::Css("[data-testid=send-button]"))
-        .await
-        .expect("send")
-        .click()
-        .await
-        .expect("click");
+    send_prompt(&client, "Create the file").await;
 
     // `ls` is read-only and runs without a question; `touch` asks, with the rule it would save.
     wait_for_text(

@@ -505,13 +505,7 @@ impl Session {
         if let Some(store) = &loader.trust {
             store.trust(&self.cwd)?;
         }
-        let current = self.runtime.permission_context();
-        let reloaded = loader.reload(&current);
-        let hooks = reloaded
-            .changed_hooks
-            .unwrap_or_else(|| (*current.hooks).clone());
-        self.runtime
-            .set_permission_context(reloaded.context.with_hooks(hooks));
+        self.reload_with(&loader);
         Ok(())
     }
 
@@ -535,30 +529,30 @@ impl Session {
     /// Applies command-line flags (`--allowedTools`, `--disallowedTools`, `--add-dir`) as the `cliArg` settings
     /// source, keeping them for later reloads.
     pub fn apply_command_line_flags(&self, flags: CliSettings) {
+        self.change_loader(|loader| loader.cli = flags);
+    }
+
+    /// Treats the folder as trusted for this session only, without recording it (command-line runs).
+    pub fn assume_trusted(&self) {
+        self.change_loader(|loader| loader.trust = None);
+    }
+
+    /// Changes how settings are loaded, then reloads them (rules apply at once; the hook snapshot is replaced too,
+    /// since the person asked for the change).
+    fn change_loader(&self, change: impl FnOnce(&mut PermissionLoader)) {
         let loader = {
             let mut shared = match self.permission_loader.lock() {
                 Ok(l) => l,
                 Err(p) => p.into_inner(),
             };
-            shared.cli = flags;
+            change(&mut shared);
             shared.clone()
         };
-        let current = self.runtime.permission_context();
-        let reloaded = loader.reload(&current);
-        let hooks = reloaded
-            .changed_hooks
-            .unwrap_or_else(|| (*current.hooks).clone());
-        self.runtime
-            .set_permission_context(reloaded.context.with_hooks(hooks));
+        self.reload_with(&loader);
     }
 
-    /// Treats the folder as trusted for this session only, without recording it (command-line runs).
-    pub fn assume_trusted(&self) {
-        let mut loader = self.loader();
-        loader.trust = None;
-        if let Ok(mut shared) = self.permission_loader.lock() {
-            shared.trust = None;
-        }
+    /// Reloads the settings with `loader`, taking new hooks as well.
+    fn reload_with(&self, loader: &PermissionLoader) {
         let current = self.runtime.permission_context();
         let reloaded = loader.reload(&current);
         let hooks = reloaded
