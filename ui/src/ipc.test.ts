@@ -30,6 +30,8 @@ describe('ipc', () => {
     await ipc.answerApproval('s1', { request_id: 'r', choice: 'deny', message: 'no' });
     await ipc.interrupt('s1');
     await ipc.setMode('s1', 'plan');
+    await ipc.rewindPoints('s1');
+    await ipc.rewind('s1', '4', 'both', true);
     expect(calls).toEqual([
       { cmd: 'app_state', args: {} },
       { cmd: 'pick_folder', args: {} },
@@ -37,6 +39,8 @@ describe('ipc', () => {
       { cmd: 'answer_approval', args: { sessionId: 's1', answer: { request_id: 'r', choice: 'deny', message: 'no' } } },
       { cmd: 'interrupt', args: { sessionId: 's1' } },
       { cmd: 'set_mode', args: { sessionId: 's1', mode: 'plan' } },
+      { cmd: 'rewind_points', args: { sessionId: 's1' } },
+      { cmd: 'rewind', args: { sessionId: 's1', promptId: '4', scope: 'both', force: true } },
     ]);
   });
 

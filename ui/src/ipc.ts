@@ -6,6 +6,9 @@ import type {
   ApprovalAnswer,
   EventBatch,
   PermissionMode,
+  RewindOutcome,
+  RewindPoint,
+  RewindScope,
   SessionInfo,
   SessionSummary,
 } from './generated/protocol';
@@ -81,6 +84,19 @@ export function interrupt(sessionId: string): Promise<void> {
 
 export function setMode(sessionId: string, mode: PermissionMode): Promise<void> {
   return invoke<void>('set_mode', { sessionId, mode });
+}
+
+/** The prompts the session can be rewound to, oldest first (`prompt_id` is the prompt's place in the history). */
+export function rewindPoints(sessionId: string): Promise<RewindPoint[]> {
+  return invoke<RewindPoint[]>('rewind_points', { sessionId });
+}
+
+/**
+ * Rewinds the session's files, conversation or both to before prompt `promptId`. Without `force`, files changed
+ * outside Tandem stop it: nothing changes, `files_rewound` is false and `conflicts` lists them.
+ */
+export function rewind(sessionId: string, promptId: string, scope: RewindScope, force: boolean): Promise<RewindOutcome> {
+  return invoke<RewindOutcome>('rewind', { sessionId, promptId, scope, force });
 }
 
 /** File ▸ Open Folder… / Open Recent chose a folder. */

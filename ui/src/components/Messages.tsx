@@ -1,17 +1,31 @@
 // The conversational rows of the transcript: the user's prompt, the assistant's markdown text,
 // and the model's thinking (collapsed to one line until expanded).
-import { memo } from 'react';
+import { memo, useContext } from 'react';
 import { useExpanded } from '../state/expansion';
+import { RewindContext } from '../state/rewind';
 import { Chevron } from './Chevron';
 import { Markdown } from './Markdown';
 
-export const UserPrompt = memo(function UserPrompt({ text }: { text: string }) {
+/** A prompt of the user; with a rewind action (shown on hover or focus) when rewinding is possible. */
+export const UserPrompt = memo(function UserPrompt({ itemKey, text }: { itemKey: string; text: string }) {
+  const onRewind = useContext(RewindContext);
   return (
     <div className="user-prompt" data-testid="user-prompt">
       <span className="user-prompt-mark" aria-hidden="true">
         ›
       </span>
       <div className="user-prompt-text">{text}</div>
+      {onRewind && (
+        <button
+          type="button"
+          className="user-prompt-rewind"
+          data-testid="rewind-button"
+          title="Rewind to before this prompt…"
+          onClick={() => onRewind(itemKey)}
+        >
+          <span aria-hidden="true">↶</span> Rewind to before this prompt…
+        </button>
+      )}
     </div>
   );
 });

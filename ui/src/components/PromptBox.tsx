@@ -7,12 +7,14 @@ export type PromptBoxProps = {
   disabled: boolean;
   /** Resolves to whether the prompt was accepted (the box is cleared then). */
   onSend: (prompt: string) => Promise<boolean>;
+  /** The text the box starts with (e.g. a rewound prompt to edit and resend); remount with a new key to set it again. */
+  initialText?: string;
 };
 
 const MAX_ROWS = 12;
 
-export function PromptBox({ disabled, onSend }: PromptBoxProps) {
-  const [text, setText] = useState('');
+export function PromptBox({ disabled, onSend, initialText = '' }: PromptBoxProps) {
+  const [text, setText] = useState(initialText);
   const [sending, setSending] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const blocked = disabled || sending;
@@ -20,7 +22,10 @@ export function PromptBox({ disabled, onSend }: PromptBoxProps) {
 
   // A disabled textarea loses focus: give it back when the turn ends.
   useEffect(() => {
-    if (!blocked) inputRef.current?.focus();
+    const input = inputRef.current;
+    if (blocked || !input) return;
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
   }, [blocked]);
 
   const send = async () => {

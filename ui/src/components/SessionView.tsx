@@ -1,17 +1,20 @@
 // The window with an open session: header, sessions sidebar, setup hint, transcript, prompt box,
 // status bar, and
 // the approval dialog for the first pending request (the diff dialog when it changes a file).
-// Esc stops a running turn.
+// Esc stops a running turn. A prompt row's rewind action opens the rewind dialog; after a rewind a
+// notice says what happened, and a rewound prompt goes back into the prompt box to edit and resend.
 import { useCallback, useEffect, useState } from 'react';
-import type { ApprovalAnswer } from '../generated/protocol';
+import type { ApprovalAnswer, RewindOutcome, RewindScope } from '../generated/protocol';
 import type { SessionControls } from '../hooks/useSession';
 import { useSessionList } from '../hooks/useSessionList';
+import { describeRewind, promptItems, RewindContext } from '../state/rewind';
 import type { Session } from '../state/session';
 import { ApprovalDialog } from './ApprovalDialog';
 import { DiffDialog } from './DiffDialog';
 import { ErrorBanner } from './ErrorBanner';
 import { Header } from './Header';
 import { PromptBox } from './PromptBox';
+import { RewindDialog } from './RewindDialog';
 import { SessionSidebar } from './SessionSidebar';
 import { SetupHint } from './SetupHint';
 import { StatusBar } from './StatusBar';
@@ -26,11 +29,35 @@ export type SessionViewProps = {
 export function SessionView({ session, controls, onPickFolder }: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running, approvals } = transcript;
-  const { interrupt, answer, sendPrompt, setMode, error, clearError, open } = controls;
+  const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind } = controls;
   const list = useSessionList(info.cwd, info.session_id, running);
   // Answered requests hide at once, before the engine's approval_resolved arrives.
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
   const pending = approvals.find((request) => !answered.has(request.id));
+  /** The prompt row being rewound: its place among the prompt rows and its text. */
+  const [rewinding, setRewinding] = useState<{ ordinal: number; text: string } | null>(null);
+  const [rewindNotice, setRewindNotice] = useState<string | null>(null);
+  /** Text put back into the prompt box; a new `nonce` remounts the box with it. */
+  const [draft, setDraft] = useState({ text: '', nonce: 0 });
+
+  const onRewindRequest = useCallback(
+    (itemKey: string) => {
+      const prompts = promptItems(transcript.items);
+      const ordinal = prompts.findIndex((item) => item.key === itemKey);
+      const item = prompts[ordinal];
+      if (item) setRewinding({ ordinal, text: item.text });
+    },
+    [transcript.items],
+  );
+  const onRewound = useCallback(
+    (outcome: RewindOutcome, scope: RewindScope) => {
+      setRewindNotice(describeRewind(outcome, scope));
+      if (scope !== 'files' && rewinding) setDraft((previous) => ({ text: rewinding.text, nonce: previous.nonce + 1 }));
+      setRewinding(null);
+    },
+    [rewinding],
+  );
+  const closeRewind = useCallback(() => setRewinding(null), []);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -54,7 +81,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
 
   return (
     <div className="session" data-testid="session" data-session-id={info.session_id}>
-      <div className="session-body" inert={pending !== undefined}>
+      <div className="session-body" inert={pending !== undefined || rewinding !== null}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
         <div className="session-columns">
           <SessionSidebar
@@ -67,15 +94,33 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           <div className="session-center">
             {info.setup_hint && <SetupHint hint={info.setup_hint} />}
             <main className="session-main">
-              <Transcript
-                items={transcript.items}
-                empty={<EmptyTranscript folder={info.folder_name} />}
-                footer={running ? <WorkingLine /> : null}
-              />
+              <RewindContext.Provider value={running ? null : onRewindRequest}>
+                <Transcript
+                  items={transcript.items}
+                  empty={<EmptyTranscript folder={info.folder_name} />}
+                  footer={running ? <WorkingLine /> : null}
+                />
+              </RewindContext.Provider>
             </main>
             <div className="composer">
               {error && !pending && <ErrorBanner message={error} onDismiss={clearError} />}
-              <PromptBox disabled={running} onSend={sendPrompt} />
+              {rewindNotice && (
+                <div className="notice rewind-notice" data-testid="rewind-notice" role="status">
+                  <span className="notice-mark" aria-hidden="true">
+                    ↶
+                  </span>
+                  <span>{rewindNotice}</span>
+                  <button
+                    type="button"
+                    className="button button-ghost rewind-notice-dismiss"
+                    aria-label="Dismiss"
+                    onClick={() => setRewindNotice(null)}
+                  >
+                    ×
+                  </button>
+                </div>
+              )}
+              <PromptBox key={draft.nonce} initialText={draft.text} disabled={running} onSend={sendPrompt} />
             </div>
           </div>
         </div>
@@ -92,6 +137,16 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
         <DiffDialog key={pending.id} request={pending} diff={pending.diff} onAnswer={onAnswer} error={error} />
       ) : (
         pending && <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} error={error} />
+      )}
+      {rewinding && !pending && (
+        <RewindDialog
+          ordinal={rewinding.ordinal}
+          text={rewinding.text}
+          loadPoints={rewindPoints}
+          rewind={(promptId, scope, force) => rewind(promptId, rewinding.ordinal, scope, force)}
+          onRewound={onRewound}
+          onCancel={closeRewind}
+        />
       )}
     </div>
   );

@@ -2,7 +2,14 @@
 // event channel into the reducer, and exposes the commands that act on the session (prompt,
 // approval, interrupt, mode).
 import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
-import type { ApprovalAnswer, EventEnvelope, PermissionMode } from '../generated/protocol';
+import type {
+  ApprovalAnswer,
+  EventEnvelope,
+  PermissionMode,
+  RewindOutcome,
+  RewindPoint,
+  RewindScope,
+} from '../generated/protocol';
 import * as ipc from '../ipc';
 import { sessionReducer, type Session } from '../state/session';
 
@@ -19,7 +26,19 @@ export type SessionControls = {
   answer: (answer: ApprovalAnswer) => Promise<boolean>;
   interrupt: () => Promise<void>;
   setMode: (mode: PermissionMode) => Promise<void>;
+  /** The prompts the open session can be rewound to (rejects with the backend's error). */
+  rewindPoints: () => Promise<RewindPoint[]>;
+  /**
+   * Rewinds to before the prompt `promptId`, shown as the `ordinal`-th prompt row (0-based); when the
+   * conversation was rewound, that row and all after it leave the transcript. Rejects with the backend's error.
+   */
+  rewind: (promptId: string, ordinal: number, scope: RewindScope, force: boolean) => Promise<RewindOutcome>;
 };
+
+/** Whether a rewind's outcome means the conversation was cut (a file conflict stops everything). */
+export function conversationRewound(scope: RewindScope, outcome: RewindOutcome): boolean {
+  return scope !== 'files' && (scope === 'conversation' || outcome.files_rewound);
+}
 
 export function useSession(): SessionControls {
   const [session, dispatch] = useReducer(sessionReducer, null);
@@ -84,8 +103,23 @@ export function useSession(): SessionControls {
   );
   const clearError = useCallback(() => setError(null), []);
 
+  const rewindPoints = useCallback(async () => {
+    if (!sessionId) return [];
+    return ipc.rewindPoints(sessionId);
+  }, [sessionId]);
+  const rewind = useCallback(
+    async (promptId: string, ordinal: number, scope: RewindScope, force: boolean) => {
+      if (!sessionId) throw new Error('No session is open');
+      const current = generation.current;
+      const outcome = await ipc.rewind(sessionId, promptId, scope, force);
+      if (current === generation.current && conversationRewound(scope, outcome)) dispatch({ type: 'rewound', ordinal });
+      return outcome;
+    },
+    [sessionId],
+  );
+
   return useMemo(
-    () => ({ session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode }),
-    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode],
+    () => ({ session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind }),
+    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind],
   );
 }

@@ -2,12 +2,15 @@
 // and drives a FakeSession per opened folder. Folders whose path contains "missing" fail to open;
 // "no-key" opens with a setup hint. The fake project has two stored sessions; `list_sessions`
 // lists them with the live ones, and `open_session` with `resume` replays a session's events.
-// `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files.
+// `rewind_points` / `rewind` rewind a live session (fakeRewind.ts).
+// `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files;
+// `.touch(path, content)` changes a fake file "outside Tandem".
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { ApprovalAnswer, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
+import type { ApprovalAnswer, RewindScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
 import { ChannelSender, isChannelArg } from './channel';
 import { FAKE_ROOT, initialFiles } from './fakeProject';
+import { rewindPoints, rewindSession } from './fakeRewind';
 import { FakeSession } from './fakeSession';
 import { storedSessions } from './fakeStoredSessions';
 
@@ -99,6 +102,13 @@ export function installFakeBackend(): void {
           session(args);
           if (typeof args.mode !== 'string') throw { code: 'bad_request', message: 'missing mode' };
           return null;
+        case 'rewind_points':
+          return rewindPoints(session(args));
+        case 'rewind': {
+          const scope = text(args, 'scope');
+          if (scope !== 'files' && scope !== 'conversation' && scope !== 'both') throw { code: 'bad_request', message: `bad scope ${scope}` };
+          return rewindSession(session(args), text(args, 'promptId'), scope satisfies RewindScope, args.force === true);
+        }
         default:
           throw { code: 'unknown_command', message: `The fake backend has no command ${cmd}` };
       }
@@ -110,6 +120,7 @@ export function installFakeBackend(): void {
     __tandemFake: {
       emit: (event: string, payload?: unknown) => emit(event, payload),
       files: () => Object.fromEntries(files),
+      touch: (path: string, content: string) => files.set(path, content),
     },
   });
 }

@@ -25,8 +25,10 @@ const usage = (input: number, output: number, cacheRead = 0): Usage => ({
 
 export class FakeSession implements ScriptHost {
   readonly id: string;
-  /** Every event this session emitted, in order (replayed when the session reopens). */
+  /** Every event this session emitted, in order (replayed when the session reopens; a rewind cuts it). */
   readonly log: SessionEvent[] = [];
+  /** The fake files before and after each turn this session played, by the turn's place among its prompts. */
+  readonly checkpoints = new Map<number, { before: Map<string, string>; after: Map<string, string> | null }>();
   /** The fake project's files, shared by the sessions of one backend. */
   readonly files: Map<string, string>;
   private seq = 0;
@@ -59,10 +61,16 @@ export class FakeSession implements ScriptHost {
     if (events.length) this.sender.send({ events });
   }
 
+  get isRunning(): boolean {
+    return this.running;
+  }
+
   startTurn(prompt: string): void {
     if (this.running) throw { code: 'busy', message: 'A turn is already running' };
     this.running = true;
     this.interrupted = false;
+    const checkpoint = { before: new Map(this.files), after: null as Map<string, string> | null };
+    this.checkpoints.set(this.log.filter((event) => event.type === 'turn_started').length, checkpoint);
     this.emit({ type: 'turn_started', prompt });
     void this.play(prompt)
       .then(() => this.emit({ type: 'turn_ended', stop_reason: 'end_turn' }))
@@ -74,6 +82,7 @@ export class FakeSession implements ScriptHost {
         }
       })
       .finally(() => {
+        checkpoint.after = new Map(this.files);
         this.running = false;
       });
   }

@@ -3,6 +3,7 @@
 // user's switcher and also the engine's `mode_changed` events (e.g. a tool entering plan mode).
 import type { EventEnvelope, PermissionMode, SessionInfo } from '../generated/protocol';
 import { applyEvents } from './reduce';
+import { truncateBeforePrompt } from './rewind';
 import { emptyTranscript, type Transcript } from './transcript';
 
 export type Session = {
@@ -15,7 +16,9 @@ export type SessionAction =
   /** A session was opened; `events` are those that arrived before `open_session` resolved. */
   | { type: 'opened'; info: SessionInfo; events: readonly EventEnvelope[] }
   | { type: 'events'; events: readonly EventEnvelope[] }
-  | { type: 'mode'; mode: PermissionMode };
+  | { type: 'mode'; mode: PermissionMode }
+  /** The conversation was rewound to before the `ordinal`-th prompt row (0-based): it and every row after it go. */
+  | { type: 'rewound'; ordinal: number };
 
 export function sessionReducer(state: Session | null, action: SessionAction): Session | null {
   switch (action.type) {
@@ -32,5 +35,10 @@ export function sessionReducer(state: Session | null, action: SessionAction): Se
     }
     case 'mode':
       return state && state.mode !== action.mode ? { ...state, mode: action.mode } : state;
+    case 'rewound': {
+      if (!state) return state;
+      const transcript = truncateBeforePrompt(state.transcript, action.ordinal);
+      return transcript === state.transcript ? state : { ...state, transcript };
+    }
   }
 }

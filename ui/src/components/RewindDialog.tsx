@@ -1,0 +1,193 @@
+// The rewind dialog: rewinds the session to before one of its prompts. It fetches the session's
+// rewind points, finds the one of the chosen prompt row (state/rewind.ts), shows the prompt and the
+// files a rewind restores, and offers files and conversation (the default), files only,
+// conversation only, or Cancel. When files were changed outside Tandem the rewind changes nothing
+// and the dialog lists them, with Overwrite them (the same rewind, forced) or Cancel. Esc cancels.
+import { useEffect, useId, useRef, useState } from 'react';
+import type { RewindOutcome, RewindPoint, RewindScope } from '../generated/protocol';
+import { errorMessage } from '../ipc';
+import { matchRewindPoint } from '../state/rewind';
+import { ErrorBanner } from './ErrorBanner';
+
+export type RewindDialogProps = {
+  /** The prompt row: its place among the prompt rows (0-based) and its text. */
+  ordinal: number;
+  text: string;
+  loadPoints: () => Promise<RewindPoint[]>;
+  rewind: (promptId: string, scope: RewindScope, force: boolean) => Promise<RewindOutcome>;
+  /** The rewind happened (files, conversation or both, as `scope` says). */
+  onRewound: (outcome: RewindOutcome, scope: RewindScope) => void;
+  onCancel: () => void;
+};
+
+type Phase =
+  | { kind: 'loading' }
+  | { kind: 'unmatched' }
+  | { kind: 'choose'; point: RewindPoint }
+  | { kind: 'conflicts'; point: RewindPoint; scope: RewindScope; conflicts: string[] };
+
+const CHOICES: { scope: RewindScope; label: string; detail: string }[] = [
+  { scope: 'both', label: 'Files and conversation', detail: 'Restore the files and forget this prompt and everything after it' },
+  { scope: 'files', label: 'Files only', detail: 'Restore the files; the conversation stays as it is' },
+  { scope: 'conversation', label: 'Conversation only', detail: 'Forget this prompt and everything after it; the files stay as they are' },
+];
+
+export function RewindDialog({ ordinal, text, loadPoints, rewind, onRewound, onCancel }: RewindDialogProps) {
+  const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const titleId = useId();
+  const firstRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    loadPoints().then(
+      (points) => {
+        if (!live) return;
+        const point = matchRewindPoint(points, ordinal, text);
+        setPhase(point ? { kind: 'choose', point } : { kind: 'unmatched' });
+      },
+      (cause: unknown) => {
+        if (!live) return;
+        setError(errorMessage(cause));
+        setPhase({ kind: 'unmatched' });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [loadPoints, ordinal, text]);
+
+  useEffect(() => firstRef.current?.focus(), [phase.kind]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || busy) return;
+      event.preventDefault();
+      onCancel();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [busy, onCancel]);
+
+  const run = async (point: RewindPoint, scope: RewindScope, force: boolean) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const outcome = await rewind(point.prompt_id, scope, force);
+      if (scope !== 'conversation' && !outcome.files_rewound && outcome.conflicts.length > 0) {
+        setPhase({ kind: 'conflicts', point, scope, conflicts: outcome.conflicts });
+      } else {
+        onRewound(outcome, scope);
+      }
+    } catch (cause) {
+      setError(errorMessage(cause));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const files = phase.kind === 'choose' || phase.kind === 'conflicts' ? phase.point.files_changed_since : [];
+  return (
+    <div className="modal-backdrop">
+      <div className="modal rewind-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="rewind-dialog">
+        <header className="modal-header">
+          <h2 id={titleId} className="modal-title">
+            Rewind to before this prompt
+          </h2>
+        </header>
+        <blockquote className="rewind-prompt" data-testid="rewind-prompt">
+          {phase.kind === 'choose' || phase.kind === 'conflicts' ? phase.point.prompt : text}
+        </blockquote>
+        {phase.kind === 'loading' && <p className="dim">Looking up the session’s prompts…</p>}
+        {phase.kind === 'unmatched' && !error && (
+          <p className="rewind-unmatched" data-testid="rewind-unmatched">
+            The agent’s conversation has no prompt that matches this one (it may have been compacted or rewound
+            already), so it can’t be rewound from here.
+          </p>
+        )}
+        {(phase.kind === 'choose' || phase.kind === 'conflicts') && (
+          <div className="rewind-files" data-testid="rewind-files-list">
+            {files.length === 0 ? (
+              <p className="dim">No file was changed by Tandem from this prompt on.</p>
+            ) : (
+              <>
+                <p className="rewind-files-title">
+                  {files.length === 1 ? 'This file goes back' : `These ${files.length} files go back`} to how they were
+                  before the prompt:
+                </p>
+                <ul>
+                  {files.map((path) => (
+                    <li key={path} data-testid="rewind-file">
+                      <code>{path}</code>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </div>
+        )}
+        {phase.kind === 'conflicts' && (
+          <div className="rewind-conflicts" data-testid="rewind-conflicts" role="alert">
+            <p>
+              {phase.conflicts.length === 1 ? 'This file was' : 'These files were'} changed outside Tandem since it
+              wrote {phase.conflicts.length === 1 ? 'it' : 'them'}. Nothing was rewound.
+            </p>
+            <ul>
+              {phase.conflicts.map((path) => (
+                <li key={path} data-testid="rewind-conflict">
+                  <code>{path}</code>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {error && <ErrorBanner message={error} />}
+        <div className="rewind-actions">
+          {phase.kind === 'choose' &&
+            CHOICES.map((choice, index) => (
+              <button
+                key={choice.scope}
+                ref={index === 0 ? firstRef : undefined}
+                type="button"
+                className={`button approval-choice${index === 0 ? ' button-primary' : ''}`}
+                data-testid={`rewind-${choice.scope}`}
+                disabled={busy}
+                onClick={() => void run(phase.point, choice.scope, false)}
+              >
+                <span>
+                  {choice.label}
+                  <span className="rewind-choice-detail">{choice.detail}</span>
+                </span>
+              </button>
+            ))}
+          {phase.kind === 'conflicts' && (
+            <button
+              ref={firstRef}
+              type="button"
+              className="button button-danger approval-choice"
+              data-testid="rewind-force"
+              disabled={busy}
+              onClick={() => void run(phase.point, phase.scope, true)}
+            >
+              <span>
+                Overwrite them
+                <span className="rewind-choice-detail">and rewind anyway; the changes made outside Tandem are lost</span>
+              </span>
+            </button>
+          )}
+          <button
+            ref={phase.kind === 'loading' || phase.kind === 'unmatched' ? firstRef : undefined}
+            type="button"
+            className="button button-ghost approval-choice"
+            data-testid="rewind-cancel"
+            disabled={busy}
+            onClick={onCancel}
+          >
+            Cancel <kbd>Esc</kbd>
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
