@@ -97,9 +97,20 @@ pub enum Command {
     Permissions(permissions::PermissionsCommand),
 }
 
+/// Sends the engine's log to stderr: warnings by default, more with `TANDEM_LOG` (e.g. `TANDEM_LOG=debug`).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("TANDEM_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
+    init_logging();
     if cli.command.is_none() && cli.prompt.is_none() {
         return match crate::run_app(cli.path.clone()) {
             Ok(()) => 0,

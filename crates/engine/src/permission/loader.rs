@@ -63,7 +63,7 @@ impl PermissionLoader {
             self.home.as_deref(),
         );
         for issue in &loaded.issues {
-            tracing::warn!(file = %issue.file, rule = ?issue.rule, "{}", issue.message);
+            tracing::debug!(file = %issue.file, rule = ?issue.rule, "{}", issue.message);
         }
         PermissionContext::from_settings(
             &loaded,

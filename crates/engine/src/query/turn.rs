@@ -101,6 +101,8 @@ pub async fn run_turn(
     let mut final_text = String::new();
     // The context size the last response of this turn reported (0 before the first).
     let mut context_tokens = 0u64;
+    // How many messages the last request carried (what `context_tokens` covers).
+    let mut counted_messages = 0usize;
     let finish = |reason: TurnStopReason, final_text: String, usage: Usage, requests: u32| {
         events.emit(SessionEvent::TurnEnded {
             stop_reason: reason,
@@ -122,7 +124,12 @@ pub async fn run_turn(
                 requests,
             ));
         }
-        let tokens = estimate_tokens(history).max(context_tokens);
+        // The model's own count of what it saw last, plus an estimate of what was added since; a full estimate
+        // only before the first response (estimating serialises messages, so the turn's hot path avoids it).
+        let tokens = match history.get(counted_messages..) {
+            Some(added) if context_tokens > 0 => context_tokens + estimate_tokens(added),
+            _ => estimate_tokens(history),
+        };
         if needs_compaction(&config.compaction, tokens)
             && let Err(err) = compact(model, runtime, config, history).await
         {
@@ -130,6 +137,7 @@ pub async fn run_turn(
                 message: format!("The conversation could not be compacted: {err}"),
             });
         }
+        counted_messages = history.len();
         requests += 1;
         let request = ModelRequest {
             model: model.model_name().to_string(),
