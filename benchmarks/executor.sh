@@ -44,7 +44,10 @@ if [ -z "${NO_REFERENCE:-}" ]; then
   fi
   ref_args=(--reference "$(realpath "$CLAUDE")")
 fi
-command -v strace >/dev/null || { echo "executor.sh needs strace" >&2; exit 1; }
+if ! command -v strace >/dev/null; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get install -y -qq strace >/dev/null || { echo "executor.sh needs strace (apt-get install strace)" >&2; exit 1; }
+fi
 cargo build --quiet --release -p tandem-engine --features test-support --example executor_bench
 exec target/release/examples/executor_bench bench --work benchmarks/.cache/executor \
   --runs "$RUNS" --pairs "$PAIRS" "${ref_args[@]}"
