@@ -29,7 +29,7 @@ fn result_block(id: &str, content: ToolResultContent, is_error: bool) -> Content
 }
 
 /// Emits the final event and builds the outcome of a call that did not run (or failed).
-fn finish_without_output(
+pub(super) fn finish_without_output(
     rt: &ToolRuntime,
     id: &str,
     outcome: ToolOutcome,

@@ -8,6 +8,7 @@ use tandem_protocol::{SessionEvent, ToolCallStatus, ToolOutcome};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::pipeline::finish_without_output;
 use super::traits::{CallTraits, call_traits};
 use super::{ToolCallOutcome, ToolRuntime, run_tool_use};
 use crate::model::{ContentBlock, ToolResultContent};
@@ -160,7 +161,8 @@ impl StreamingExecutor {
     fn complete_unstarted(&mut self, index: usize) {
         let call = &self.calls[index];
         let message = self.abort_message();
-        let outcome = synthetic(&self.runtime, &call.id, ToolOutcome::Cancelled, message);
+        let outcome =
+            finish_without_output(&self.runtime, &call.id, ToolOutcome::Cancelled, message);
         self.calls[index].state = State::Completed(Box::new(outcome));
     }
 
@@ -252,28 +254,5 @@ impl StreamingExecutor {
     /// Interrupts the calls: `cancel` tools stop, `block` tools finish; queued calls will not start.
     pub fn interrupt(&mut self) {
         self.sibling_abort.cancel();
-    }
-}
-
-/// A result for a call that did not run, with its final events.
-fn synthetic(rt: &ToolRuntime, id: &str, outcome: ToolOutcome, message: String) -> ToolCallOutcome {
-    rt.events.emit(SessionEvent::ToolCallResult {
-        tool_use_id: id.to_string(),
-        outcome,
-        content: message.clone(),
-        detail: None,
-    });
-    rt.events.emit(SessionEvent::ToolCallStatusChanged {
-        tool_use_id: id.to_string(),
-        status: ToolCallStatus::Completed,
-    });
-    ToolCallOutcome {
-        block: ContentBlock::ToolResult {
-            tool_use_id: id.to_string(),
-            content: ToolResultContent::Text(message),
-            is_error: true,
-        },
-        outcome,
-        context_modifier: None,
     }
 }

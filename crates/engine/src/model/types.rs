@@ -113,6 +113,17 @@ impl Message {
         }
     }
 
+    /// The text blocks of this message, joined (thinking, tool calls and images left out).
+    pub fn text(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The `tool_use` blocks of this message.
     pub fn tool_uses(&self) -> impl Iterator<Item = (&str, &str, &Value)> {
         self.content.iter().filter_map(|b| match b {

@@ -119,16 +119,7 @@ pub async fn compact(
     let mut summary = None;
     while let Some(event) = stream.next().await {
         if let ModelEvent::MessageComplete { message, .. } = event? {
-            summary = Some(
-                message
-                    .content
-                    .iter()
-                    .filter_map(|b| match b {
-                        ContentBlock::Text { text } => Some(text.as_str()),
-                        _ => None,
-                    })
-                    .collect::<String>(),
-            );
+            summary = Some(message.text());
         }
     }
     let summary = summary

@@ -57,17 +57,6 @@ pub enum QueryError {
     Model(#[from] ModelError),
 }
 
-fn text_of(message: &Message) -> String {
-    message
-        .content
-        .iter()
-        .filter_map(|b| match b {
-            ContentBlock::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Appends a user prompt, merging it into a trailing user message (left by a turn that failed) so that roles keep
 /// alternating.
 fn push_user_text(history: &mut Vec<Message>, prompt: &str) {
@@ -150,7 +139,7 @@ pub async fn run_turn(
         let step = stream_and_execute(model, runtime, config, request, cancel).await;
         let called_tools = !step.results.is_empty();
         if !step.assistant.content.is_empty() {
-            final_text = text_of(&step.assistant);
+            final_text = step.assistant.text();
             history.push(step.assistant);
         }
         if called_tools {

@@ -4,7 +4,7 @@
 
 use super::session_dir;
 use crate::checkpoint::{CheckpointError, CheckpointInfo, CheckpointStore, RewindReport};
-use crate::model::{ContentBlock, Message, Role};
+use crate::model::{Message, Role};
 use crate::store::{SessionStore, StoreError};
 
 pub use tandem_protocol::{RewindOutcome, RewindPoint, RewindScope};
@@ -26,14 +26,7 @@ fn prompt_text(message: &Message) -> Option<String> {
     if message.role != Role::User {
         return None;
     }
-    let text: String = message
-        .content
-        .iter()
-        .filter_map(|b| match b {
-            ContentBlock::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let text = message.text();
     (!text.is_empty()).then(|| text.chars().take(200).collect())
 }
 
