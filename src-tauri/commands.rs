@@ -11,14 +11,15 @@ use tandem_protocol::{
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
+use ts_rs::TS;
 
 use crate::bridge::{ChannelSink, WindowApprover};
-use crate::error::CommandError;
+use crate::error::{CommandError, ErrorCode};
 use crate::recent;
 use crate::state::AppState;
 
 /// What the window needs to know when it starts.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct AppStateView {
     /// The folder given on the command line.
     pub folder: Option<String>,
@@ -57,7 +58,7 @@ pub fn open_session<R: Runtime>(
                 .load_session(&id)
                 .map_err(tandem_engine::session::SessionError::from)?
                 .ok_or_else(|| {
-                    CommandError::new("unknown_session", format!("no stored session {id}"))
+                    CommandError::new(ErrorCode::UnknownSession, format!("no stored session {id}"))
                 })?;
             let sink = Arc::new(ChannelSink::starting_at(
                 id.clone(),
@@ -78,7 +79,7 @@ pub fn open_session<R: Runtime>(
         }
         (Some(_), None) => {
             return Err(CommandError::new(
-                "store",
+                ErrorCode::Store,
                 "sessions cannot be reopened: the session store is not available",
             ));
         }
@@ -141,7 +142,7 @@ pub async fn pick_folder<R: Runtime>(app: AppHandle<R>) -> Option<String> {
 fn session_of(state: &State<'_, AppState>, id: &str) -> Result<Arc<Session>, CommandError> {
     state
         .session(id)
-        .ok_or_else(|| CommandError::new("no_session", format!("no session {id} is open")))
+        .ok_or_else(|| CommandError::new(ErrorCode::NoSession, format!("no session {id} is open")))
 }
 
 /// Starts a turn; its events stream on the session's channel. Returns once the turn has started.
@@ -168,7 +169,7 @@ pub fn answer_approval(
         Ok(())
     } else {
         Err(CommandError::new(
-            "no_request",
+            ErrorCode::NoRequest,
             "that question is no longer waiting for an answer",
         ))
     }
@@ -213,5 +214,5 @@ pub async fn rewind(
     session
         .rewind(&prompt_id, scope, force)
         .await
-        .map_err(|e| CommandError::new("rewind", e.to_string()))
+        .map_err(|e| CommandError::new(ErrorCode::Rewind, e.to_string()))
 }

@@ -8,6 +8,7 @@ pub mod error;
 pub mod menu;
 pub mod recent;
 pub mod state;
+pub mod typescript;
 
 use std::path::PathBuf;
 

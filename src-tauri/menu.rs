@@ -6,6 +6,7 @@ use tauri::menu::{
 };
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 use tauri_plugin_dialog::{Dialog, DialogExt};
+use ts_rs::TS;
 
 /// Event sent when a folder was chosen: payload [`OpenFolder`].
 pub const OPEN_FOLDER_EVENT: &str = "tandem://open-folder";
@@ -16,7 +17,7 @@ const RECENT_PREFIX: &str = "recent:";
 const RECENT_MENU_ID: &str = "open-recent";
 
 /// Payload of [`OPEN_FOLDER_EVENT`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 pub struct OpenFolder {
     pub path: String,
 }

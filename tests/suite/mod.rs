@@ -2,4 +2,5 @@
 
 mod cli;
 mod e2e;
+mod generated_types;
 mod ipc;

@@ -2,6 +2,7 @@
 // event channel and the app-level events. No other module imports @tauri-apps/api/core or /event.
 import { Channel, invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import type { AppStateView, CommandError, OpenFolder } from './generated/app';
 import type {
   ApprovalAnswer,
   EventBatch,
@@ -13,17 +14,8 @@ import type {
   SessionSummary,
 } from './generated/protocol';
 
-/** What the app knows at start: the folder from the command line, if any, and recent folders. */
-export type AppState = {
-  folder: string | null;
-  recent: string[];
-  version: string;
-};
-
-/** The shape of every rejected command (see src-tauri/error.rs). */
-export type IpcError = { code: string; message: string };
-
-export function isIpcError(value: unknown): value is IpcError {
+/** Whether a command rejected with `value` (every command rejects with a `CommandError`). */
+export function isIpcError(value: unknown): value is CommandError {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -40,8 +32,9 @@ export function errorMessage(error: unknown): string {
   return 'Unknown error';
 }
 
-export function appState(): Promise<AppState> {
-  return invoke<AppState>('app_state');
+/** What the app knows at start: the folder from the command line, if any, and recent folders. */
+export function appState(): Promise<AppStateView> {
+  return invoke<AppStateView>('app_state');
 }
 
 /** Shows the native folder picker; null when the user cancelled. */
@@ -101,7 +94,7 @@ export function rewind(sessionId: string, promptId: string, scope: RewindScope, 
 
 /** File ▸ Open Folder… / Open Recent chose a folder. */
 export function onOpenFolder(handler: (path: string) => void): Promise<UnlistenFn> {
-  return listen<{ path: string }>('tandem://open-folder', (event) => handler(event.payload.path));
+  return listen<OpenFolder>('tandem://open-folder', (event) => handler(event.payload.path));
 }
 
 /** File ▸ New Session: a new session on the current folder. */
@@ -109,4 +102,4 @@ export function onNewSession(handler: () => void): Promise<UnlistenFn> {
   return listen('tandem://new-session', () => handler());
 }
 
-export type { UnlistenFn };
+export type { AppStateView, CommandError, UnlistenFn };

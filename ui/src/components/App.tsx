@@ -10,7 +10,7 @@ import { Welcome } from './Welcome';
 export function App() {
   const controls = useSession();
   const { session, open, opening, error, clearError } = controls;
-  const [app, setApp] = useState<ipc.AppState | null>(null);
+  const [app, setApp] = useState<ipc.AppStateView | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const started = useRef(false);
   // The menu's New Session opens the folder of the session open at that moment.

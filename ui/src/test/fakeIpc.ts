@@ -3,7 +3,7 @@
 import { act } from '@testing-library/react';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { SessionEvent, SessionInfo } from '../generated/protocol';
-import type { AppState } from '../ipc';
+import type { AppStateView } from '../generated/app';
 import { ChannelSender, isChannelArg } from '../mock/channel';
 
 export type Call = { cmd: string; args: Record<string, unknown> };
@@ -33,7 +33,7 @@ export type FakeIpc = {
   pushOn: (index: number, ...events: SessionEvent[]) => void;
 };
 
-export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Partial<AppState> = {}): FakeIpc {
+export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Partial<AppStateView> = {}): FakeIpc {
   const calls: Call[] = [];
   const channels: { sender: ChannelSender; sessionId: string; seq: number }[] = [];
   const defaults: Record<string, Handler> = {

@@ -1,0 +1,37 @@
+//! Renders the TypeScript declarations of the app's own IPC types (the start-up state, command errors, menu event
+//! payloads) into `ui/src/generated/app.ts`, beside the protocol's. The app test `generated_types` fails when the
+//! file is stale and rewrites it when run with `TANDEM_WRITE_GENERATED=1`.
+
+use ts_rs::{Config, TS};
+
+use crate::commands::AppStateView;
+use crate::error::{CommandError, ErrorCode};
+use crate::menu::OpenFolder;
+
+/// The header written at the top of the generated file.
+const HEADER: &str = "// Generated from src-tauri by `TANDEM_WRITE_GENERATED=1 cargo test --features tandem/custom-protocol \
+                      --test app generated`. Do not edit.\n";
+
+/// Path of the generated file relative to the workspace root.
+pub const GENERATED_PATH: &str = "ui/src/generated/app.ts";
+
+fn decl<T: TS>(cfg: &Config) -> String {
+    format!("export {}\n", T::decl(cfg))
+}
+
+/// The whole generated file.
+pub fn render() -> String {
+    let cfg = Config::default();
+    let parts = [
+        decl::<AppStateView>(&cfg),
+        decl::<ErrorCode>(&cfg),
+        decl::<CommandError>(&cfg),
+        decl::<OpenFolder>(&cfg),
+    ];
+    let mut out = String::from(HEADER);
+    for part in parts {
+        out.push('\n');
+        out.push_str(&part);
+    }
+    out
+}

@@ -1,0 +1,17 @@
+// Generated from src-tauri by `TANDEM_WRITE_GENERATED=1 cargo test --features tandem/custom-protocol --test app generated`. Do not edit.
+
+export type AppStateView = { 
+/**
+ * The folder given on the command line.
+ */
+folder: string | null, recent: Array<string>, version: string, };
+
+export type ErrorCode = "folder_missing" | "not_a_folder" | "folder_unreadable" | "model" | "store" | "unknown_session" | "no_session" | "no_request" | "rewind";
+
+export type CommandError = { code: ErrorCode, 
+/**
+ * A message for the person.
+ */
+message: string, };
+
+export type OpenFolder = { path: string, };
