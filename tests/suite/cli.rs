@@ -402,10 +402,17 @@ async fn permissions_check_answers_from_the_project_settings_with_the_deciding_r
             .expect("source")
             .ends_with(".claude/settings.json")
     );
+    let decided_by = &answer["decided_by"];
+    assert_eq!(decided_by["type"], "rule", "{answer}");
+    assert_eq!(decided_by["rule"], "Bash(aws *)");
+    assert_eq!(decided_by["behavior"], "deny");
+    assert_eq!(decided_by["scope"], "projectSettings");
+    assert_eq!(decided_by["file"], answer["source"]);
 
     let read_only = run(check("ls -la && cat README.md")).await;
     let answer: Value = serde_json::from_str(read_only.stdout.trim()).expect("one JSON line");
     assert_eq!(answer["decision"], "allow");
+    assert_eq!(answer["decided_by"]["type"], "working_directories");
 
     let mut batch = tandem(None, home.path());
     batch

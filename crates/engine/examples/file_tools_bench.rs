@@ -60,6 +60,7 @@ fn detail(events: &RecordingSink) -> Value {
             SessionEvent::ToolCallResult { detail, .. } => detail,
             _ => None,
         })
+        .and_then(|d| serde_json::to_value(d).ok())
         .unwrap_or(Value::Null)
 }
 

@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
+use crate::{DecisionSource, ToolKind};
+
 /// Rules that "Yes, and don't ask again" would save, and the settings file they would go to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct RuleSuggestion {
@@ -22,12 +24,18 @@ pub struct ApprovalRequest {
     pub session_id: String,
     pub tool_use_id: String,
     pub tool_name: String,
+    /// What kind of work the call does (its render hints' kind), so the dialog can show it without knowing tools.
+    #[serde(default)]
+    pub kind: ToolKind,
     #[ts(type = "unknown")]
     pub input: Value,
     /// One line saying what the call would do.
     pub title: String,
     /// Why the engine asks (the rule, mode or check that led to the question).
     pub reason: String,
+    /// What decided to ask, typed (`None` in requests recorded before Tandem stored it).
+    #[serde(default)]
+    pub decided_by: Option<DecisionSource>,
     pub suggestion: Option<RuleSuggestion>,
     /// For a call that changes a file: the file before and after, for the diff dialog.
     pub diff: Option<FileDiff>,

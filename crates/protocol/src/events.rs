@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use crate::{ApprovalRequest, PermissionDecision, PermissionMode, RenderHints};
+use crate::{ApprovalRequest, PermissionDecision, PermissionMode, RenderHints, ToolDetail};
 
 /// Token usage of a model response or of a whole session.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
@@ -125,9 +125,9 @@ pub enum SessionEvent {
         tool_use_id: String,
         outcome: ToolOutcome,
         content: String,
-        /// Tool-specific structured data for the UI (e.g. a patch).
-        #[ts(type = "unknown")]
-        detail: Option<Value>,
+        /// Structured data for the UI (e.g. a file change with its diff).
+        #[serde(default)]
+        detail: Option<ToolDetail>,
     },
     /// The engine waits for the person's answer.
     ApprovalRequested { request: ApprovalRequest },

@@ -1,8 +1,11 @@
 //! The data contract between the engine and the user interface: session events, approval requests and answers,
-//! permission modes and decisions, and the render hints tools give the transcript. Everything here is plain data
-//! (serde + schemars + ts-rs); TypeScript types are generated into `ui/src/generated/protocol.ts`.
+//! permission modes and decisions with what decided them, the render hints tools give the transcript, and the typed
+//! details of tool results. Everything here is plain data (serde + schemars + ts-rs); TypeScript types are generated
+//! into `ui/src/generated/protocol.ts`.
 
 mod approval;
+mod decision_source;
+mod detail;
 mod events;
 mod permission;
 mod render;
@@ -10,6 +13,8 @@ mod rewind;
 pub mod typescript;
 
 pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, RuleSuggestion};
+pub use decision_source::{DecisionSource, RuleScope, SafetyCheck};
+pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail};
 pub use events::{
     EventBatch, EventEnvelope, SessionEvent, SessionInfo, SessionSummary, ToolCallStatus,
     ToolOutcome, TurnStopReason, Usage,

@@ -4,6 +4,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::{DecisionSource, RuleScope};
+
 /// How the permission engine treats calls that no rule decides (spec/permissions.md §5).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema, TS,
@@ -83,31 +85,94 @@ pub struct PermissionDecision {
     pub rule: Option<String>,
     /// Where that rule (or hook) came from: a settings file path, `cliArg`, `session`, ...
     pub source: Option<String>,
+    /// What decided, typed. `None` only in decisions recorded before Tandem stored it.
+    #[serde(default)]
+    pub decided_by: Option<DecisionSource>,
 }
 
 impl PermissionDecision {
     /// A decision not made by a rule.
-    pub fn new(decision: DecisionBehavior, reason: impl Into<String>) -> Self {
+    pub fn new(
+        decision: DecisionBehavior,
+        reason: impl Into<String>,
+        decided_by: DecisionSource,
+    ) -> Self {
         Self {
             decision,
             reason: reason.into(),
             rule: None,
             source: None,
+            decided_by: Some(decided_by),
         }
     }
 
-    /// A decision made by `rule` from `source`.
+    /// A decision made by `rule` (a rule of the `decision` list) from `scope`, written in `file` if in a file.
     pub fn by_rule(
         decision: DecisionBehavior,
         reason: impl Into<String>,
         rule: impl Into<String>,
-        source: impl Into<String>,
+        scope: RuleScope,
+        file: Option<String>,
     ) -> Self {
+        let rule = rule.into();
         Self {
             decision,
             reason: reason.into(),
-            rule: Some(rule.into()),
-            source: Some(source.into()),
+            rule: Some(rule.clone()),
+            source: Some(file.clone().unwrap_or_else(|| scope.as_str().to_string())),
+            decided_by: Some(DecisionSource::Rule {
+                rule,
+                behavior: decision,
+                scope,
+                file,
+            }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_decision_names_its_file_as_source() {
+        let d = PermissionDecision::by_rule(
+            DecisionBehavior::Deny,
+            "denied",
+            "Bash(rm *)",
+            RuleScope::ProjectSettings,
+            Some("/p/.claude/settings.json".into()),
+        );
+        assert_eq!(d.source.as_deref(), Some("/p/.claude/settings.json"));
+        let session = PermissionDecision::by_rule(
+            DecisionBehavior::Allow,
+            "allowed",
+            "Read",
+            RuleScope::Session,
+            None,
+        );
+        assert_eq!(session.source.as_deref(), Some("session"));
+    }
+
+    #[test]
+    fn a_decision_stored_before_the_typed_source_still_reads() {
+        let old = r#"{"decision":"allow","reason":"Read is read-only","rule":null,"source":null}"#;
+        let d: PermissionDecision = serde_json::from_str(old).expect("reads");
+        assert_eq!(d.decided_by, None);
+        assert_eq!(d.reason, "Read is read-only");
+    }
+
+    #[test]
+    fn the_source_is_tagged() {
+        let d = PermissionDecision::new(
+            DecisionBehavior::Ask,
+            "default mode asks",
+            DecisionSource::Mode {
+                mode: PermissionMode::Default,
+            },
+        );
+        let json = serde_json::to_value(&d).expect("serialises");
+        assert_eq!(json["decided_by"]["type"], "mode");
+        assert_eq!(json["decided_by"]["mode"], "default");
     }
 }

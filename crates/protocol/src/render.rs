@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// What kind of work a tool call does, for grouping and collapsing in the transcript.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ToolKind {
     Read,
@@ -16,6 +16,7 @@ pub enum ToolKind {
     Shell,
     Fetch,
     Agent,
+    #[default]
     Other,
 }
 

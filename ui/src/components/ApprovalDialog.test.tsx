@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../generated/protocol';
 import { approvalRequest } from '../test/events';
-import { installFakeIpc, type FakeIpc } from '../test/fakeIpc';
+import { FOLDER, installFakeIpc, type FakeIpc } from '../test/fakeIpc';
 import { App } from './App';
 
 async function openWith(...requests: ApprovalRequest[]): Promise<FakeIpc> {
@@ -37,9 +37,38 @@ describe('ApprovalDialog', () => {
   });
 
   it('shows other inputs as pretty JSON and hides "don\'t ask again" without a suggestion', async () => {
-    await openWith({ ...approvalRequest('r1', 't1', false), tool_name: 'Write', input: { file_path: 'a.txt' } });
+    await openWith({ ...approvalRequest('r1', 't1', false), tool_name: 'Write', kind: 'write', input: { file_path: 'a.txt' } });
     expect(screen.getByTestId('approval-input').textContent).toBe('{\n  "file_path": "a.txt"\n}');
     expect(screen.queryByTestId('approval-allow-always')).not.toBeInTheDocument();
+  });
+
+  it('shows a command for shell work whatever the tool is called, and nothing for other work', async () => {
+    await openWith(
+      { ...approvalRequest('r1', 't1'), tool_name: 'RunInSandbox' },
+      { ...approvalRequest('r2', 't2'), kind: 'other' },
+    );
+    expect(screen.getByTestId('approval-input')).toHaveTextContent('$ npm run test');
+    await userEvent.click(screen.getByTestId('approval-allow'));
+    await waitFor(() => expect(screen.getByRole('dialog')).toHaveAttribute('data-request-id', 'r2'));
+    expect(screen.getByTestId('approval-input').textContent).toContain('"command": "npm run test"');
+  });
+
+  it('names what decided to ask: a rule with its file relative to the folder', async () => {
+    await openWith({
+      ...approvalRequest('r1', 't1'),
+      decided_by: { type: 'rule', rule: 'Bash(rm *)', behavior: 'ask', scope: 'projectSettings', file: `${FOLDER}/.claude/settings.json` },
+    });
+    const source = screen.getByTestId('approval-source');
+    expect(source).toHaveAttribute('data-source', 'rule');
+    expect(source).toHaveTextContent('Asked by Rule Bash(rm *) in .claude/settings.json');
+  });
+
+  it('names the mode, and shows no source line for a request stored without one', async () => {
+    await openWith(approvalRequest('r1', 't1'), { ...approvalRequest('r2', 't2'), decided_by: null });
+    expect(screen.getByTestId('approval-source')).toHaveTextContent('Asked by Default mode');
+    await userEvent.click(screen.getByTestId('approval-allow'));
+    await waitFor(() => expect(screen.getByRole('dialog')).toHaveAttribute('data-request-id', 'r2'));
+    expect(screen.queryByTestId('approval-source')).not.toBeInTheDocument();
   });
 
   it.each([

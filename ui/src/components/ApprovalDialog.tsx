@@ -1,4 +1,5 @@
-// The permission request dialog: what the agent wants to run and why the engine asks, answered
+// The permission request dialog: what the agent wants to run, why the engine asks and what decided
+// to ask (a rule and its file, a hook, the mode, a safety check), answered
 // with Yes / Yes and don't ask again (when a rule is suggested) / No with an optional message.
 // Keyboard (useApprovalAnswer): Enter = Yes, Esc = No (Enter inside the message box sends No with
 // the message), and the numbers shown beside the choices pick them.
@@ -7,6 +8,7 @@ import type { ApprovalAnswer, ApprovalRequest } from '../generated/protocol';
 import { prettyJson } from '../format';
 import { useApprovalAnswer } from '../hooks/useApprovalAnswer';
 import { ErrorBanner } from './ErrorBanner';
+import { DecisionSourceLine } from './DecisionSourceLine';
 
 export type ApprovalDialogProps = {
   request: ApprovalRequest;
@@ -14,9 +16,11 @@ export type ApprovalDialogProps = {
   onAnswer: (answer: ApprovalAnswer) => Promise<boolean>;
   /** Why the last answer could not be sent, if it could not. */
   error?: string | null;
+  /** The project folder: settings files inside it are named relative to it. */
+  root?: string;
 };
 
-export function ApprovalDialog({ request, onAnswer, error = null }: ApprovalDialogProps) {
+export function ApprovalDialog({ request, onAnswer, error = null, root }: ApprovalDialogProps) {
   const { message, setMessage, busy, answer } = useApprovalAnswer(request, onAnswer);
   const titleId = useId();
   const allowRef = useRef<HTMLButtonElement>(null);
@@ -43,6 +47,7 @@ export function ApprovalDialog({ request, onAnswer, error = null }: ApprovalDial
         <p className="approval-reason" data-testid="approval-reason">
           {request.reason}
         </p>
+        <DecisionSourceLine source={request.decided_by} root={root} />
         <ApprovalInput request={request} />
         {error && <ErrorBanner message={error} />}
         <div className="approval-actions">
@@ -102,10 +107,10 @@ export function ApprovalDialog({ request, onAnswer, error = null }: ApprovalDial
   );
 }
 
-/** The call's input: the command for Bash, pretty JSON otherwise. */
+/** The call's input: the command for shell work, pretty JSON otherwise. */
 function ApprovalInput({ request }: { request: ApprovalRequest }) {
   const input = request.input;
-  if (request.tool_name === 'Bash' && isRecord(input) && typeof input.command === 'string') {
+  if (request.kind === 'shell' && isRecord(input) && typeof input.command === 'string') {
     return (
       <div className="approval-input">
         <pre className="approval-command" data-testid="approval-input">

@@ -26,13 +26,14 @@ const edited: FileDiff = {
 };
 
 describe('DiffDialog', () => {
-  it('shows the path, reason, counts and the change with its changed word marked', async () => {
+  it('shows the path, reason, what decided to ask, counts and the change with its changed word marked', async () => {
     await openWith(editRequest('r1', 't1', edited));
     const dialog = screen.getByRole('dialog');
     expect(dialog).toHaveAttribute('data-testid', 'diff-dialog');
     expect(within(dialog).getByTestId('diff-path')).toHaveTextContent('/home/me/projects/demo/src/values.ts');
     expect(within(dialog).queryByTestId('diff-new-file')).toBeNull();
     expect(within(dialog).getByTestId('approval-reason')).toHaveTextContent('Default mode asks before editing files');
+    expect(within(dialog).getByTestId('approval-source')).toHaveTextContent('Asked by Default mode');
     expect(within(dialog).getByTestId('diff-stats')).toHaveTextContent('+1 −1');
     const words = within(dialog).getAllByTestId('diff-word');
     expect(words.map((word) => word.textContent)).toEqual(['item', 'entry']);

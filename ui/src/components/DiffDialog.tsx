@@ -11,6 +11,7 @@ import { DiffBody } from './diff/DiffBody';
 import { DiffStats } from './diff/DiffStats';
 import { FilePath } from './diff/FilePath';
 import { ViewToggle } from './diff/ViewToggle';
+import { DecisionSourceLine } from './DecisionSourceLine';
 import { ErrorBanner } from './ErrorBanner';
 
 export type DiffDialogProps = {
@@ -20,9 +21,11 @@ export type DiffDialogProps = {
   onAnswer: (answer: ApprovalAnswer) => Promise<boolean>;
   /** Why the last answer could not be sent, if it could not. */
   error?: string | null;
+  /** The project folder: settings files inside it are named relative to it. */
+  root?: string;
 };
 
-export function DiffDialog({ request, diff, onAnswer, error = null }: DiffDialogProps) {
+export function DiffDialog({ request, diff, onAnswer, error = null, root }: DiffDialogProps) {
   const { message, setMessage, busy, answer } = useApprovalAnswer(request, onAnswer);
   const model = useMemo(() => buildDiffModel(diff), [diff]);
   const [view, setView] = useDiffViewMode();
@@ -62,6 +65,7 @@ export function DiffDialog({ request, diff, onAnswer, error = null }: DiffDialog
         <p className="diff-dialog-reason" data-testid="approval-reason">
           {request.reason}
         </p>
+        <DecisionSourceLine source={request.decided_by} root={root} className="diff-dialog-source" />
         <DiffBody model={model} view={shown} className="diff-dialog-body" />
         {error && <ErrorBanner message={error} />}
         <footer className="diff-dialog-footer">

@@ -134,9 +134,18 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
         />
       </div>
       {pending?.diff ? (
-        <DiffDialog key={pending.id} request={pending} diff={pending.diff} onAnswer={onAnswer} error={error} />
+        <DiffDialog
+          key={pending.id}
+          request={pending}
+          diff={pending.diff}
+          onAnswer={onAnswer}
+          error={error}
+          root={info.cwd}
+        />
       ) : (
-        pending && <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} error={error} />
+        pending && (
+          <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} error={error} root={info.cwd} />
+        )
       )}
       {rewinding && !pending && (
         <RewindDialog

@@ -1,16 +1,17 @@
-// Tests of shell output in the transcript under jsdom: only Bash calls get the terminal view,
-// which falls back to plain text (colours stripped, redraws resolved) where xterm.js cannot run.
+// Tests of shell output in the transcript under jsdom: calls whose hints say shell work get the
+// terminal view, whatever the tool's name; it falls back to plain text (colours stripped, redraws
+// resolved) where xterm.js cannot run.
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../generated/protocol';
+import type { SessionEvent, ToolKind } from '../generated/protocol';
 import { applyEvents } from '../state/reduce';
 import { emptyTranscript } from '../state/transcript';
 import { envelopes, hints } from '../test/events';
 import { Transcript } from './Transcript';
 
-const call = (id: string, name: string, progress: string[]): SessionEvent[] => [
+const call = (id: string, name: string, progress: string[], kind: ToolKind = 'shell'): SessionEvent[] => [
   { type: 'tool_call_started', tool_use_id: id, name },
-  { type: 'tool_call_input', tool_use_id: id, name, input: { command: 'cargo test' }, hints: hints('shell', `${name} cargo test`) },
+  { type: 'tool_call_input', tool_use_id: id, name, input: { command: 'cargo test' }, hints: hints(kind, `${name} cargo test`) },
   { type: 'tool_call_status_changed', tool_use_id: id, status: 'executing' },
   ...progress.map((text): SessionEvent => ({ type: 'tool_call_progress', tool_use_id: id, text })),
 ];
@@ -29,9 +30,13 @@ describe('ShellOutput', () => {
     expect(screen.queryByTestId('terminal-output')).toBeNull();
   });
 
-  it('is only for Bash: another shell-like tool shows its last progress line', () => {
-    renderEvents(call('o1', 'BashOutput', ['first\n', 'second\n']));
-    expect(screen.queryByTestId('shell-output')).toBeNull();
+  it('follows the kind of work, not the name: shell work of any tool gets it, other work shows its last line', () => {
+    renderEvents([
+      ...call('s1', 'RunInSandbox', ['built\n']),
+      ...call('o1', 'Bash', ['first\n', 'second\n'], 'other'),
+    ]);
+    expect(screen.getAllByTestId('shell-output')).toHaveLength(1);
+    expect(screen.getByTestId('shell-output').textContent).toBe('built\n');
     expect(screen.getByText('second')).toBeInTheDocument();
   });
 });

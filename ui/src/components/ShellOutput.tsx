@@ -1,4 +1,4 @@
-// Live output of a Bash call. In the app it is an xterm.js terminal (TerminalOutput), so colours
+// Live output of a shell call. In the app it is an xterm.js terminal (TerminalOutput), so colours
 // and carriage-return progress show as in a shell; where no terminal can run (jsdom tests) it
 // falls back to a <pre> of the plain text that follows the bottom while streaming.
 import { useRef } from 'react';

@@ -1,10 +1,13 @@
-// One tool call in the transcript: status icon, title, the permission decision's reason, live
-// progress (a Bash call's terminal output through ShellOutput), the diff of a completed file
-// change (ToolDiff), and the result, whose full content expands.
+// One tool call in the transcript: status icon, title, the permission decision's reason and what
+// decided it, live progress (a shell call's terminal output through ShellOutput), the facts of its
+// result's typed detail, the diff of a completed file change (ToolDiff), and the result, whose full
+// content expands. It switches on the kind of work (hints) and the detail's tag, never on tool names.
 import { memo } from 'react';
 import { prettyJson } from '../format';
+import { decisionSourceText } from '../state/decisionSource';
 import { useExpanded } from '../state/expansion';
 import { resultDiff } from '../state/fileChange';
+import { detailLine } from '../state/toolDetail';
 import type { ToolCall } from '../state/transcript';
 import { STATE_LABELS, visualState } from '../state/toolState';
 import { Chevron } from './Chevron';
@@ -20,8 +23,10 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
   const state = visualState(call);
   const title = call.hints?.title ?? call.name;
   const showName = !title.startsWith(call.name);
-  const isShell = call.name === 'Bash';
+  const isShell = call.hints?.kind === 'shell';
   const diff = resultDiff(call);
+  const facts = call.result?.detail ? detailLine(call.result.detail) : null;
+  const decidedBy = call.decision ? decisionSourceText(call.decision) : null;
   const failed = state === 'error' || state === 'denied';
   const firstLine = call.result?.content.split('\n', 1)[0] ?? '';
 
@@ -44,7 +49,7 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
       {call.decision?.reason && decisionWorthShowing(call) && (
         <div className={`tool-decision decision-${call.decision.decision}`} data-testid="tool-decision">
           {call.decision.reason}
-          {call.decision.source && <span className="tool-decision-source"> · {call.decision.source}</span>}
+          {decidedBy && <span className="tool-decision-source"> · {decidedBy}</span>}
         </div>
       )}
       {isShell ? (
@@ -52,6 +57,11 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
       ) : (
         call.progress &&
         !call.result && <div className="tool-progress dim">{lastLine(call.progress)}</div>
+      )}
+      {facts && (
+        <div className="tool-facts" data-testid="tool-facts">
+          {facts}
+        </div>
       )}
       {diff && <ToolDiff callId={call.id} diff={diff} />}
       {failed && !open && firstLine && <div className="tool-error-line">{firstLine}</div>}

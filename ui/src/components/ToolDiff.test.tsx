@@ -4,10 +4,10 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { FileDiff, SessionEvent, ToolKind } from '../generated/protocol';
+import type { FileDiff, SessionEvent, ToolDetail, ToolKind } from '../generated/protocol';
 import { applyEvents } from '../state/reduce';
 import { emptyTranscript } from '../state/transcript';
-import { envelopes, hints, readCall } from '../test/events';
+import { envelopes, fileChange, hints, readCall } from '../test/events';
 import { Transcript } from './Transcript';
 
 const diff: FileDiff = {
@@ -17,7 +17,7 @@ const diff: FileDiff = {
   is_new_file: false,
 };
 
-function fileCall(id: string, name: string, kind: ToolKind, detail: unknown, collapsible = false): SessionEvent[] {
+function fileCall(id: string, name: string, kind: ToolKind, detail: ToolDetail | null, collapsible = false): SessionEvent[] {
   return [
     { type: 'tool_call_started', tool_use_id: id, name },
     { type: 'tool_call_input', tool_use_id: id, name, input: { file_path: 'src/lib.rs' }, hints: hints(kind, `${name} src/lib.rs`, collapsible) },
@@ -32,7 +32,7 @@ function renderEvents(events: SessionEvent[]) {
 
 describe('ToolDiff', () => {
   it('is collapsed to the file and +N −M, and expands into a unified diff', async () => {
-    renderEvents(fileCall('e1', 'Edit', 'edit', { diff }));
+    renderEvents(fileCall('e1', 'Edit', 'edit', fileChange(diff)));
     const block = screen.getByTestId('tool-diff');
     expect(block).toHaveAttribute('data-open', 'false');
     expect(within(block).getByTestId('diff-stats')).toHaveTextContent('+2 −1');
@@ -50,19 +50,31 @@ describe('ToolDiff', () => {
     expect(body.querySelector('.hljs-keyword')).toHaveTextContent('fn');
   });
 
-  it('is absent without a diff in the result detail', () => {
-    renderEvents(fileCall('e1', 'Edit', 'edit', { lines_changed: 2 }));
+  it('is absent without a diff in the result detail, whose hunks still give its size', () => {
+    const big = fileChange(null, {
+      path: '/p/big.rs',
+      hunks: [{ old_start: 1, old_lines: 1, new_start: 1, new_lines: 2, lines: ['-a', '+b', '+c'] }],
+    });
+    renderEvents(fileCall('e1', 'Edit', 'edit', big));
+    expect(screen.queryByTestId('tool-diff')).toBeNull();
+    expect(screen.getByTestId('tool-facts')).toHaveTextContent('+2 −1 (too large to show)');
+  });
+
+  it('is absent for a detail that is not a file change', () => {
+    renderEvents(fileCall('e1', 'Edit', 'edit', { type: 'other', data: { diff } }));
     expect(screen.queryByTestId('tool-diff')).toBeNull();
   });
 
   it('file changes never fold into the read summary', () => {
     renderEvents([
       ...readCall('r1', 'a.rs'),
-      ...fileCall('w1', 'Write', 'write', { diff }, true),
-      ...fileCall('n1', 'NotebookEdit', 'other', null, true),
+      ...fileCall('w1', 'Write', 'write', fileChange(diff), true),
+      // Known by its result's file change alone, whatever its hints and name.
+      ...fileCall('n1', 'Notebook', 'other', fileChange(null, { path: '/p/n.ipynb', cell: { cell_id: 'c1', summary: 'Replaced cell c1' } }), true),
       ...readCall('r2', 'b.rs'),
     ]);
     expect(screen.queryByTestId('tool-group')).toBeNull();
     expect(screen.getAllByTestId('tool-call')).toHaveLength(4);
+    expect(screen.getByTestId('tool-facts')).toHaveTextContent('Replaced cell c1');
   });
 });

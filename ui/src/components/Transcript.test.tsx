@@ -4,7 +4,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SessionEvent } from '../generated/protocol';
+import type { PermissionDecision, SessionEvent } from '../generated/protocol';
 import { applyEvents } from '../state/reduce';
 import { emptyTranscript } from '../state/transcript';
 import { envelopes, hints, readCall } from '../test/events';
@@ -91,21 +91,57 @@ describe('tool calls', () => {
     expect(screen.getAllByTestId('tool-call')[4]).toHaveTextContent('error!');
   });
 
-  it('shows the reason of a decision the user or a rule made, not a plain allow by mode', () => {
+  it('shows the reason of a decision the user or a rule made and what decided it, not a plain allow by mode', () => {
+    const rule = { type: 'rule', rule: 'Bash(rm *)', behavior: 'deny', scope: 'projectSettings', file: '.claude/settings.json' } as const;
+    // A decision stored before the typed source: the old source text stands in for it.
+    const stored = { decision: 'deny', reason: 'Denied by rule Bash(curl *)', rule: 'Bash(curl *)', source: '~/.claude/settings.json' };
     renderEvents([
       ...bash('a', [
-        { type: 'tool_call_decision', tool_use_id: 'a', decision: { decision: 'deny', reason: 'Denied by rule Bash(rm *)', rule: 'Bash(rm *)', source: '.claude/settings.json' } },
+        { type: 'tool_call_decision', tool_use_id: 'a', decision: { decision: 'deny', reason: 'Denied', rule: 'Bash(rm *)', source: '.claude/settings.json', decided_by: rule } },
       ]),
       ...bash('b', [
-        { type: 'tool_call_decision', tool_use_id: 'b', decision: { decision: 'allow', reason: 'Allowed in default mode', rule: null, source: null } },
+        { type: 'tool_call_decision', tool_use_id: 'b', decision: { decision: 'allow', reason: 'Allowed in default mode', rule: null, source: null, decided_by: { type: 'mode', mode: 'default' } } },
       ]),
       ...bash('c', [
         { type: 'tool_call_status_changed', tool_use_id: 'c', status: 'waiting_for_approval' },
-        { type: 'tool_call_decision', tool_use_id: 'c', decision: { decision: 'allow', reason: 'You allowed it', rule: null, source: null } },
+        { type: 'tool_call_decision', tool_use_id: 'c', decision: { decision: 'allow', reason: 'You allowed it', rule: null, source: null, decided_by: null } },
       ]),
+      ...bash('d', [{ type: 'tool_call_decision', tool_use_id: 'd', decision: stored as PermissionDecision }]),
     ]);
     const reasons = screen.getAllByTestId('tool-decision').map((node) => node.textContent);
-    expect(reasons).toEqual(['Denied by rule Bash(rm *) · .claude/settings.json', 'You allowed it']);
+    expect(reasons).toEqual([
+      'Denied · Rule Bash(rm *) in .claude/settings.json',
+      'You allowed it',
+      'Denied by rule Bash(curl *) · ~/.claude/settings.json',
+    ]);
+  });
+
+  it('switches on the kind of work and the detail, not on the tool name', () => {
+    renderEvents([
+      { type: 'tool_call_started', tool_use_id: 's', name: 'RunInSandbox' },
+      { type: 'tool_call_input', tool_use_id: 's', name: 'RunInSandbox', input: {}, hints: hints('shell', 'Run make') },
+      { type: 'tool_call_progress', tool_use_id: 's', text: 'making\n' },
+      {
+        type: 'tool_call_result',
+        tool_use_id: 's',
+        outcome: 'success',
+        content: 'made',
+        detail: { type: 'shell', exit_code: 0, cwd: '/p/sub', cwd_reset: true },
+      },
+      { type: 'tool_call_started', tool_use_id: 'r', name: 'Fetch' },
+      { type: 'tool_call_input', tool_use_id: 'r', name: 'Fetch', input: {}, hints: hints('read', 'Read a.ts') },
+      {
+        type: 'tool_call_result',
+        tool_use_id: 'r',
+        outcome: 'success',
+        content: '…',
+        detail: { type: 'read', path: '/p/a.ts', content: { format: 'text', start_line: 11, lines: 30, total_lines: 120 } },
+      },
+    ]);
+    const [shell, read] = screen.getAllByTestId('tool-call');
+    expect(within(shell as HTMLElement).getByTestId('shell-output')).toHaveTextContent('making');
+    expect(within(shell as HTMLElement).getByTestId('tool-facts')).toHaveTextContent('Working directory reset to /p/sub');
+    expect(within(read as HTMLElement).getByTestId('tool-facts')).toHaveTextContent('Lines 11–40 of 120');
   });
 
   it('streams shell progress into ShellOutput and expands the result', async () => {

@@ -4,6 +4,24 @@ export type PermissionMode = "default" | "acceptEdits" | "plan" | "dontAsk" | "b
 
 export type DecisionBehavior = "allow" | "ask" | "deny";
 
+export type RuleScope = "policySettings" | "flagSettings" | "cliArg" | "localSettings" | "projectSettings" | "userSettings" | "session";
+
+export type SafetyCheck = "protected_path" | "critical_removal" | "network_path";
+
+export type DecisionSource = { "type": "rule", 
+/**
+ * The rule as written, e.g. `Bash(rm *)`.
+ */
+rule: string, 
+/**
+ * Which list the rule is in.
+ */
+behavior: DecisionBehavior, scope: RuleScope, 
+/**
+ * The settings file it is written in (`None` for command-line and session rules).
+ */
+file: string | null, } | { "type": "hook", command: string, } | { "type": "mode", mode: PermissionMode, } | { "type": "safety_check", check: SafetyCheck, } | { "type": "classifier", reason: string, } | { "type": "tool", tool: string, } | { "type": "working_directories" } | { "type": "no_prompt" };
+
 export type PermissionDecision = { decision: DecisionBehavior, 
 /**
  * Human-readable explanation naming what decided.
@@ -16,7 +34,11 @@ rule: string | null,
 /**
  * Where that rule (or hook) came from: a settings file path, `cliArg`, `session`, ...
  */
-source: string | null, };
+source: string | null, 
+/**
+ * What decided, typed. `None` only in decisions recorded before Tandem stored it.
+ */
+decided_by: DecisionSource | null, };
 
 export type ToolKind = "read" | "search" | "list" | "edit" | "write" | "shell" | "fetch" | "agent" | "other";
 
@@ -62,7 +84,11 @@ export type ApprovalRequest = {
 /**
  * Unique per request; the answer names it.
  */
-id: string, session_id: string, tool_use_id: string, tool_name: string, input: unknown, 
+id: string, session_id: string, tool_use_id: string, tool_name: string, 
+/**
+ * What kind of work the call does (its render hints' kind), so the dialog can show it without knowing tools.
+ */
+kind: ToolKind, input: unknown, 
 /**
  * One line saying what the call would do.
  */
@@ -70,7 +96,11 @@ title: string,
 /**
  * Why the engine asks (the rule, mode or check that led to the question).
  */
-reason: string, suggestion: RuleSuggestion | null, 
+reason: string, 
+/**
+ * What decided to ask, typed (`None` in requests recorded before Tandem stored it).
+ */
+decided_by: DecisionSource | null, suggestion: RuleSuggestion | null, 
 /**
  * For a call that changes a file: the file before and after, for the diff dialog.
  */
@@ -91,6 +121,96 @@ export type ToolCallStatus = "queued" | "waiting_for_approval" | "executing" | "
 export type ToolOutcome = "success" | "error" | "denied" | "cancelled";
 
 export type TurnStopReason = "end_turn" | "max_tokens" | "max_turns" | "refusal" | "interrupted" | "error";
+
+export type DiffHunk = { old_start: number, old_lines: number, new_start: number, new_lines: number, 
+/**
+ * Each line prefixed with `' '`, `'-'` or `'+'`, without its line ending.
+ */
+lines: Array<string>, };
+
+export type NotebookCellChange = { 
+/**
+ * The cell's id, when the edit named one.
+ */
+cell_id: string | null, 
+/**
+ * What was done, e.g. `Replaced cell abc`.
+ */
+summary: string, };
+
+export type TaskStatus = "running" | "exited" | "killed";
+
+export type ReadContent = { "format": "text", start_line: number, lines: number, total_lines: number, } | { "format": "image", media_type: string, original_size: [number, number], size: [number, number], 
+/**
+ * Bytes sent to the model.
+ */
+bytes: number, } | { "format": "notebook", cells: number, } | { "format": "pdf", pages: Array<number>, page_count: number, };
+
+export type ToolDetail = { "type": "file_change", 
+/**
+ * Absolute path of the file.
+ */
+path: string, 
+/**
+ * Whether the file did not exist before.
+ */
+created: boolean, 
+/**
+ * How many occurrences an Edit replaced; `None` for tools that write the whole file.
+ */
+replacements: number | null, 
+/**
+ * The change as unified-diff hunks (empty when not computed).
+ */
+hunks: Array<DiffHunk>, 
+/**
+ * The file before and after, for the diff view; `None` when too large to carry.
+ */
+diff: FileDiff | null, 
+/**
+ * For a notebook: the cell that changed.
+ */
+cell: NotebookCellChange | null, } | { "type": "shell", exit_code: number | null, 
+/**
+ * The directory the next command starts in.
+ */
+cwd: string, 
+/**
+ * Whether the command left the working directories and the directory was reset.
+ */
+cwd_reset: boolean, } | { "type": "background_task", task_id: string, command: string, 
+/**
+ * The file its raw output is appended to.
+ */
+log: string, status: TaskStatus, exit_code: number | null, } | { "type": "read", 
+/**
+ * Absolute path of the file.
+ */
+path: string, content: ReadContent, } | { "type": "file_list", 
+/**
+ * The files shown (all of them unless `truncated`).
+ */
+files: Array<string>, total: number, truncated: boolean, } | { "type": "search", 
+/**
+ * Files with a match.
+ */
+files: number, 
+/**
+ * Matching lines in all of them.
+ */
+matches: number, 
+/**
+ * Result lines shown to the model.
+ */
+shown: number, 
+/**
+ * Whether results were left out (there are more from a later offset).
+ */
+truncated: boolean, } | { "type": "sub_agent", agent_id: string, agent_type: string, description: string, tool_calls: number, usage: Usage, duration_ms: number, } | { "type": "mcp", server: string, tool: string, 
+/**
+ * The server's `structuredContent`, when it sent one.
+ */
+structured_content: unknown, } | { "type": "other", data: unknown, };
 
 export type SessionInfo = { session_id: string, 
 /**
@@ -148,9 +268,9 @@ messages_removed: number, };
 
 export type SessionEvent = { "type": "turn_started", prompt: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
- * Tool-specific structured data for the UI (e.g. a patch).
+ * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: unknown, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, };
+detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, };
 
 export type EventEnvelope = { session_id: string, 
 /**

@@ -6,6 +6,9 @@
 import type { ApprovalAnswer, ApprovalRequest, FileDiff, RenderHints, SessionEvent } from '../generated/protocol';
 import { bigFile, FAKE_ROOT } from './fakeProject';
 
+/** The settings file "don't ask again" writes to. */
+const LOCAL_SETTINGS = `${FAKE_ROOT}/.claude/settings.local.json`;
+
 /** What a script needs of its session. */
 export type ScriptHost = {
   readonly id: string;
@@ -37,27 +40,35 @@ async function editWithApproval(host: ScriptHost, id: string, change: Replacemen
     session_id: host.id,
     tool_use_id: id,
     tool_name: 'Edit',
+    kind: 'edit',
     input,
     title: `Edit ${change.path}`,
     reason: 'Default mode asks before editing files',
+    decided_by: { type: 'mode', mode: 'default' },
     suggestion: { rules: ['Edit(src/**)'], destination: '.claude/settings.local.json' },
     diff,
   });
   if (answer.choice === 'deny') {
     const reason = answer.message ? `You rejected the change: ${answer.message}` : 'You rejected the change';
-    host.emit({ type: 'tool_call_decision', tool_use_id: id, decision: { decision: 'deny', reason, rule: null, source: null } });
+    host.emit({ type: 'tool_call_decision', tool_use_id: id, decision: { decision: 'deny', reason, rule: null, source: null, decided_by: null } });
     host.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'denied', content: 'The file was left unchanged.', detail: null });
     return answer;
   }
   host.emit({
     type: 'tool_call_decision',
     tool_use_id: id,
-    decision: { decision: 'allow', reason: answer.choice === 'allow_always' ? 'You allowed it and saved Edit(src/**)' : 'You accepted the change', rule: null, source: null },
+    decision: { decision: 'allow', reason: answer.choice === 'allow_always' ? 'You allowed it and saved Edit(src/**)' : 'You accepted the change', rule: null, source: null, decided_by: null },
   });
   host.emit({ type: 'tool_call_status_changed', tool_use_id: id, status: 'executing' });
   await host.sleep(host.tick * 3);
   host.files.set(path, after);
-  host.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'success', content: `Edited ${path}`, detail: { diff } });
+  host.emit({
+    type: 'tool_call_result',
+    tool_use_id: id,
+    outcome: 'success',
+    content: `Edited ${path}`,
+    detail: { type: 'file_change', path, created: false, replacements: 1, hunks: [], diff, cell: null },
+  });
   return answer;
 }
 
@@ -75,7 +86,13 @@ async function coloredTestRun(host: ScriptHost, id: string): Promise<void> {
   host.emit({
     type: 'tool_call_decision',
     tool_use_id: id,
-    decision: { decision: 'allow', reason: 'Allowed by Bash(cargo test *)', rule: 'Bash(cargo test *)', source: '.claude/settings.local.json' },
+    decision: {
+      decision: 'allow',
+      reason: 'Allowed by Bash(cargo test *)',
+      rule: 'Bash(cargo test *)',
+      source: LOCAL_SETTINGS,
+      decided_by: { type: 'rule', rule: 'Bash(cargo test *)', behavior: 'allow', scope: 'localSettings', file: LOCAL_SETTINGS },
+    },
   });
   host.emit({ type: 'tool_call_status_changed', tool_use_id: id, status: 'executing' });
   const progress = (text: string) => host.emit({ type: 'tool_call_progress', tool_use_id: id, text });
@@ -91,7 +108,13 @@ async function coloredTestRun(host: ScriptHost, id: string): Promise<void> {
     progress(`test ${name} ... ${green('ok')}\n`);
   }
   progress(`\ntest result: ${green('ok')}. 3 passed; ${red('0 failed')}; 0 ignored; finished in 0.02s\n`);
-  host.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'success', content: 'test result: ok. 3 passed; 0 failed', detail: { exit_code: 0 } });
+  host.emit({
+    type: 'tool_call_result',
+    tool_use_id: id,
+    outcome: 'success',
+    content: 'test result: ok. 3 passed; 0 failed',
+    detail: { type: 'shell', exit_code: 0, cwd: FAKE_ROOT, cwd_reset: false },
+  });
 }
 
 export async function playEditTurn(host: ScriptHost): Promise<void> {
@@ -137,9 +160,11 @@ async function writeWithApproval(host: ScriptHost, id: string, relative: string,
     session_id: host.id,
     tool_use_id: id,
     tool_name: 'Write',
+    kind: 'write',
     input,
     title: `Write ${relative}`,
     reason: 'Default mode asks before creating files',
+    decided_by: { type: 'mode', mode: 'default' },
     suggestion: null,
     diff,
   });
@@ -148,7 +173,13 @@ async function writeWithApproval(host: ScriptHost, id: string, relative: string,
     return;
   }
   host.files.set(path, content);
-  host.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'success', content: `Created ${path}`, detail: { diff } });
+  host.emit({
+    type: 'tool_call_result',
+    tool_use_id: id,
+    outcome: 'success',
+    content: `Created ${path}`,
+    detail: { type: 'file_change', path, created: true, replacements: null, hunks: [], diff, cell: null },
+  });
 }
 
 export async function playPlanTurn(host: ScriptHost): Promise<void> {

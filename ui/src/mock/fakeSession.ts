@@ -9,10 +9,12 @@ import type {
   EventEnvelope,
   RenderHints,
   SessionEvent,
+  ToolDetail,
   Usage,
 } from '../generated/protocol';
 import type { ChannelSender } from './channel';
 import { playBigDiff, playEditTurn, playPlanTurn, type ScriptHost } from './fakeEditTurn';
+import { FAKE_ROOT } from './fakeProject';
 
 export class Interrupted extends Error {}
 
@@ -22,6 +24,17 @@ const usage = (input: number, output: number, cacheRead = 0): Usage => ({
   cache_creation_input_tokens: 0,
   cache_read_input_tokens: cacheRead,
 });
+
+/** The typed detail the engine sends with a read or a search. */
+function readDetail(input: unknown, hints: RenderHints, content: string): ToolDetail | null {
+  const lines = content.split('\n').filter(Boolean).length;
+  const path = (input as { file_path?: unknown }).file_path;
+  if (hints.kind === 'read' && typeof path === 'string') {
+    return { type: 'read', path: `${FAKE_ROOT}/${path}`, content: { format: 'text', start_line: 1, lines, total_lines: lines } };
+  }
+  if (hints.kind === 'search') return { type: 'search', files: lines, matches: lines, shown: lines, truncated: false };
+  return null;
+}
 
 export class FakeSession implements ScriptHost {
   readonly id: string;
@@ -124,11 +137,17 @@ export class FakeSession implements ScriptHost {
     this.emit({
       type: 'tool_call_decision',
       tool_use_id: id,
-      decision: { decision: 'allow', reason: 'Read-only tools are allowed in default mode', rule: null, source: null },
+      decision: {
+        decision: 'allow',
+        reason: 'reads inside the working directories are allowed',
+        rule: null,
+        source: null,
+        decided_by: { type: 'working_directories' },
+      },
     });
     this.emit({ type: 'tool_call_status_changed', tool_use_id: id, status: 'executing' });
     await this.sleep(this.tick * 6);
-    this.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'success', content, detail: null });
+    this.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'success', content, detail: readDetail(input, hints, content) });
   }
 
   private async play(prompt: string): Promise<void> {
@@ -150,7 +169,7 @@ export class FakeSession implements ScriptHost {
     );
     const answer = await this.askForBash('toolu_bash_1', 'cargo test --workspace', 'Run the test suite');
     if (answer.choice === 'deny') {
-      this.emit({ type: 'tool_call_decision', tool_use_id: 'toolu_bash_1', decision: { decision: 'deny', reason: answer.message ? `You said no: ${answer.message}` : 'You said no', rule: null, source: null } });
+      this.emit({ type: 'tool_call_decision', tool_use_id: 'toolu_bash_1', decision: { decision: 'deny', reason: answer.message ? `You said no: ${answer.message}` : 'You said no', rule: null, source: null, decided_by: null } });
       this.emit({ type: 'tool_call_result', tool_use_id: 'toolu_bash_1', outcome: 'denied', content: 'The user refused this command.', detail: null });
       await this.stream('text_delta', "Understood — I won't run the tests. Tell me what you would like me to do instead.");
       return;
@@ -159,8 +178,8 @@ export class FakeSession implements ScriptHost {
       type: 'tool_call_decision',
       tool_use_id: 'toolu_bash_1',
       decision: answer.choice === 'allow_always'
-        ? { decision: 'allow', reason: 'You allowed it and saved the rule Bash(cargo test *)', rule: 'Bash(cargo test *)', source: '.claude/settings.local.json' }
-        : { decision: 'allow', reason: 'You allowed it once', rule: null, source: null },
+        ? { decision: 'allow', reason: 'You allowed it and saved the rule Bash(cargo test *)', rule: 'Bash(cargo test *)', source: '.claude/settings.local.json', decided_by: null }
+        : { decision: 'allow', reason: 'You allowed it once', rule: null, source: null, decided_by: null },
     });
     this.emit({ type: 'tool_call_status_changed', tool_use_id: 'toolu_bash_1', status: 'executing' });
     const output = ['   Compiling tandem v0.1.0 (/home/dev/projects/tandem)', '    Finished `test` profile [unoptimized + debuginfo] target(s) in 3.21s', '     Running unittests src/lib.rs', '', 'running 42 tests', 'test result: ok. 42 passed; 0 failed; 0 ignored; finished in 0.31s'];
@@ -168,7 +187,7 @@ export class FakeSession implements ScriptHost {
       this.emit({ type: 'tool_call_progress', tool_use_id: 'toolu_bash_1', text: `${line}\n` });
       await this.sleep(this.tick * 3);
     }
-    this.emit({ type: 'tool_call_result', tool_use_id: 'toolu_bash_1', outcome: 'success', content: output.join('\n'), detail: { exit_code: 0 } });
+    this.emit({ type: 'tool_call_result', tool_use_id: 'toolu_bash_1', outcome: 'success', content: output.join('\n'), detail: { type: 'shell', exit_code: 0, cwd: FAKE_ROOT, cwd_reset: false } });
     this.emit({ type: 'usage_updated', turn: usage(9350, 412, 6144), session: usage(9350, 412, 6144), cost_usd: 0.0388 });
     await this.stream('text_delta', 'All **42 tests** pass. The project builds cleanly, so we can start on the change whenever you are ready.');
   }
@@ -194,9 +213,11 @@ export class FakeSession implements ScriptHost {
       session_id: this.id,
       tool_use_id: id,
       tool_name: 'Bash',
+      kind: 'shell',
       input: { command, description },
       title: `Run ${command}`,
       reason: 'No rule allows Bash(cargo test --workspace), and default mode asks before running commands',
+      decided_by: { type: 'mode', mode: 'default' },
       suggestion: { rules: ['Bash(cargo test *)'], destination: '.claude/settings.local.json' },
       diff: null,
     });

@@ -137,12 +137,12 @@ describe('tool calls', () => {
       {
         type: 'tool_call_decision',
         tool_use_id: 't1',
-        decision: { decision: 'allow', reason: 'user allowed', rule: null, source: null },
+        decision: { decision: 'allow', reason: 'user allowed', rule: null, source: null, decided_by: null },
       },
       { type: 'tool_call_status_changed', tool_use_id: 't1', status: 'executing' },
       { type: 'tool_call_progress', tool_use_id: 't1', text: 'a\n' },
       { type: 'tool_call_progress', tool_use_id: 't1', text: 'b\n' },
-      { type: 'tool_call_result', tool_use_id: 't1', outcome: 'error', content: 'exit 1', detail: { code: 1 } },
+      { type: 'tool_call_result', tool_use_id: 't1', outcome: 'error', content: 'exit 1', detail: { type: 'shell', exit_code: 1, cwd: '/p', cwd_reset: false } },
     ]);
     expect(state.items).toHaveLength(1);
     const item = state.items[0];
@@ -154,10 +154,10 @@ describe('tool calls', () => {
       input: { command: 'ls' },
       hints: hints('shell', 'Run ls'),
       status: 'completed',
-      decision: { decision: 'allow', reason: 'user allowed', rule: null, source: null },
+      decision: { decision: 'allow', reason: 'user allowed', rule: null, source: null, decided_by: null },
       asked: true,
       progress: 'a\nb\n',
-      result: { outcome: 'error', content: 'exit 1', detail: { code: 1 } },
+      result: { outcome: 'error', content: 'exit 1', detail: { type: 'shell', exit_code: 1, cwd: '/p', cwd_reset: false } },
     });
     expect(state.toolIndex).toEqual({ t1: 0 });
   });

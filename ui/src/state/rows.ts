@@ -1,7 +1,7 @@
 // Turns transcript items into display rows: runs of two or more consecutive collapsible tool calls
 // (read-only work: reads, searches, listings) fold into one group row with a summary line. A call
 // that needed the user's approval, or failed or was denied, never folds: it stands on its own; nor
-// does a call that changes files (Edit, Write, NotebookEdit), whatever its hints say.
+// does a call that changes files (see fileChange.ts), whatever its hints say.
 import type { ToolKind } from '../generated/protocol';
 import { changesFiles } from './fileChange';
 import type { ToolCall, TranscriptItem } from './transcript';

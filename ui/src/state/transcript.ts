@@ -6,6 +6,7 @@ import type {
   PermissionMode,
   RenderHints,
   ToolCallStatus,
+  ToolDetail,
   ToolOutcome,
   TurnStopReason,
   Usage,
@@ -14,8 +15,8 @@ import type {
 export type ToolResult = {
   outcome: ToolOutcome;
   content: string;
-  /** Tool-specific structured data (e.g. a patch). */
-  detail: unknown;
+  /** Structured data about the result (a file change, a shell run, a read, ...), switched on by its tag. */
+  detail: ToolDetail | null;
 };
 
 export type ToolCall = {

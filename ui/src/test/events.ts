@@ -5,6 +5,7 @@ import type {
   EventEnvelope,
   RenderHints,
   SessionEvent,
+  ToolDetail,
   ToolKind,
 } from '../generated/protocol';
 
@@ -42,9 +43,11 @@ export function approvalRequest(id: string, toolUseId: string, withSuggestion = 
     session_id: SESSION,
     tool_use_id: toolUseId,
     tool_name: 'Bash',
+    kind: 'shell',
     input: { command: 'npm run test', description: 'Run the tests' },
     title: 'Run npm run test',
     reason: 'No rule allows Bash(npm run test) in default mode',
+    decided_by: { type: 'mode', mode: 'default' },
     suggestion: withSuggestion
       ? { rules: ['Bash(npm run test *)'], destination: '.claude/settings.local.json' }
       : null,
@@ -59,9 +62,11 @@ export function editRequest(id: string, toolUseId: string, diff: FileDiff, withS
     session_id: SESSION,
     tool_use_id: toolUseId,
     tool_name: 'Edit',
+    kind: 'edit',
     input: { file_path: diff.path, old_string: 'x', new_string: 'y' },
     title: `Edit ${diff.path}`,
     reason: 'Default mode asks before editing files',
+    decided_by: { type: 'mode', mode: 'default' },
     suggestion: withSuggestion ? { rules: ['Edit(src/**)'], destination: '.claude/settings.local.json' } : null,
     diff,
   };
@@ -70,4 +75,13 @@ export function editRequest(id: string, toolUseId: string, diff: FileDiff, withS
 /** `count` numbered lines of code, each ending with a newline. */
 export function codeLines(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `export const value${i + 1} = compute(${i + 1}, 'item');`);
+}
+
+/** The typed detail of a completed file change carrying `diff`, with `overrides`. */
+export function fileChange(
+  diff: FileDiff | null,
+  overrides: Partial<Extract<ToolDetail, { type: 'file_change' }>> = {},
+): ToolDetail {
+  const base = { path: diff?.path ?? '/p/file', created: diff?.is_new_file ?? false, replacements: null, hunks: [], cell: null };
+  return { type: 'file_change', ...base, diff, ...overrides };
 }

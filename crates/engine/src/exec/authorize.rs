@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tandem_protocol::{
-    ApprovalChoice, ApprovalRequest, DecisionBehavior, RuleSuggestion, SessionEvent,
+    ApprovalChoice, ApprovalRequest, DecisionBehavior, RenderHints, RuleSuggestion, SessionEvent,
     ToolCallStatus, ToolOutcome,
 };
 use tokio_util::sync::CancellationToken;
@@ -41,7 +41,7 @@ pub(super) async fn authorize(
     mut observable: Value,
     ctx: &ToolContext,
     id: &str,
-    title: &str,
+    hints: &RenderHints,
     cancel: &CancellationToken,
 ) -> Authorized {
     let permissions = rt.permission_context();
@@ -164,9 +164,11 @@ pub(super) async fn authorize(
                         session_id: rt.session_id.clone(),
                         tool_use_id: id.to_string(),
                         tool_name: tool.name().to_string(),
+                        kind: hints.kind,
                         input: observable.clone(),
-                        title: title.to_string(),
+                        title: hints.title.clone(),
                         reason: decision.reason.clone(),
+                        decided_by: decision.decided_by.clone(),
                         suggestion: suggestion.clone(),
                         diff: prepared.approval_preview(ctx),
                     };

@@ -134,23 +134,13 @@ pub async fn run_tool_use(
         return finish_without_output(rt, id, ToolOutcome::Error, message);
     }
 
-    let (prepared, observable) = match authorize(
-        rt,
-        &tool,
-        prepared,
-        observable,
-        &ctx,
-        id,
-        &hints.title,
-        cancel,
-    )
-    .await
-    {
-        Authorized::Run(prepared, observable) => (prepared, observable),
-        Authorized::Stop(outcome, message) => {
-            return finish_without_output(rt, id, outcome, message);
-        }
-    };
+    let (prepared, observable) =
+        match authorize(rt, &tool, prepared, observable, &ctx, id, &hints, cancel).await {
+            Authorized::Run(prepared, observable) => (prepared, observable),
+            Authorized::Stop(outcome, message) => {
+                return finish_without_output(rt, id, outcome, message);
+            }
+        };
     status(rt, id, ToolCallStatus::Executing);
     let result = tokio::select! {
         result = prepared.call(&ctx) => result,

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use serde_json::{Map, Value};
-use tandem_protocol::{DecisionBehavior, PermissionDecision, PermissionMode};
+use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionDecision, PermissionMode};
 
 use super::combine::{HookDecision, HookVerdict, combine};
 use super::run::{HookInput, run_hooks};
@@ -63,6 +63,9 @@ pub fn resolve(hook: Option<&HookVerdict>, eval: Evaluation, mode: PermissionMod
         reason: text,
         rule: None,
         source: hook_source(hook),
+        decided_by: Some(DecisionSource::Hook {
+            command: command.clone(),
+        }),
     };
     match hook.decision {
         None => eval,
@@ -109,6 +112,7 @@ pub fn resolve(hook: Option<&HookVerdict>, eval: Evaluation, mode: PermissionMod
             };
             if mode == PermissionMode::DontAsk {
                 e.decision.decision = DecisionBehavior::Deny;
+                e.decision.decided_by = Some(DecisionSource::Mode { mode });
                 e.decision
                     .reason
                     .push_str(" — dontAsk mode denies what would ask");

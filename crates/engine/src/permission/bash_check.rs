@@ -5,11 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use tandem_protocol::{DecisionBehavior, PermissionMode};
+use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode, SafetyCheck};
 
 use super::PermissionContext;
 use super::decide::{
-    Evaluation, PathForms, Want, by_mode, common, families, path_rule, protected_write,
+    Evaluation, PathForms, Want, by_check, by_mode, by_the_mode, common, families, path_rule,
+    protected_write,
 };
 use super::path_pattern::normalise;
 use super::rule::RuleBehavior;
@@ -399,6 +400,7 @@ pub fn evaluate_bash(
             None => Evaluation::plain(
                 DecisionBehavior::Allow,
                 "read-only commands inside the working directories run without asking",
+                DecisionSource::WorkingDirectories,
             ),
         };
     }
@@ -409,6 +411,7 @@ pub fn evaluate_bash(
                 "plan mode asks before commands that are not read-only, even when a rule allows them: {}",
                 needs.join("; ")
             ),
+            by_the_mode(PermissionMode::Plan),
         );
     }
     let want = if edits_inside {
@@ -672,10 +675,13 @@ fn critical_rm(ctx: &PermissionContext, part: &Part, cwds: &[PathBuf]) -> Option
                         || critical_for_rm(&f.resolved, &ctx.project_root, ctx.home.as_deref())
                 });
         if critical {
-            return Some(Evaluation::forced_ask(format!(
-                "`{}` removes a critical path ({raw}); this always asks",
-                part.text
-            )));
+            return Some(Evaluation::forced_ask(
+                format!(
+                    "`{}` removes a critical path ({raw}); this always asks",
+                    part.text
+                ),
+                by_check(SafetyCheck::CriticalRemoval),
+            ));
         }
     }
     None

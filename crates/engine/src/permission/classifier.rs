@@ -152,6 +152,9 @@ pub async fn classify_if_auto(
         .await;
     let mut out = evaluation;
     out.decision.source = Some("classifier".into());
+    out.decision.decided_by = Some(tandem_protocol::DecisionSource::Classifier {
+        reason: verdict.reason.clone(),
+    });
     if verdict.safe {
         out.decision.decision = tandem_protocol::DecisionBehavior::Allow;
         out.decision.reason = format!(

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tandem_protocol::{DecisionBehavior, PermissionMode};
+use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode};
 
 use super::context::{ContextOptions, PermissionContext};
 use super::decide::{CallView, decide};
@@ -35,13 +35,16 @@ pub struct CheckOptions {
     pub managed_settings: Option<PathBuf>,
 }
 
-/// One answer line: `{"decision", "reason", "rule", "source"}`.
+/// One answer line: `{"decision", "reason", "rule", "source", "decided_by"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckAnswer {
     pub decision: DecisionBehavior,
     pub reason: String,
     pub rule: Option<String>,
     pub source: Option<String>,
+    /// What decided, typed (`null` when the check could not be made).
+    #[serde(default)]
+    pub decided_by: Option<DecisionSource>,
 }
 
 impl CheckAnswer {
@@ -51,6 +54,7 @@ impl CheckAnswer {
             reason,
             rule: None,
             source: None,
+            decided_by: None,
         }
     }
 }
@@ -234,6 +238,7 @@ pub fn check_in(ctx: &PermissionContext, tool: &str, input: &Value) -> CheckAnsw
         reason: decision.reason,
         rule: decision.rule,
         source: decision.source,
+        decided_by: decision.decided_by,
     }
 }
 

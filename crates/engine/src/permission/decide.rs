@@ -4,12 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use tandem_protocol::{DecisionBehavior, PermissionDecision, PermissionMode};
+use tandem_protocol::{
+    DecisionBehavior, DecisionSource, PermissionDecision, PermissionMode, RuleScope, SafetyCheck,
+};
 
 use super::bash_check::evaluate_bash;
 use super::domain::url_host;
 use super::path_pattern::{normalise, resolve_links};
-use super::rule::{RuleBehavior, canonical_tool_name};
+use super::rule::{RuleBehavior, RuleSource, canonical_tool_name};
 use super::safety::protected;
 use super::suggest;
 use super::{PermissionContext, PermissionSubject};
@@ -40,19 +42,23 @@ impl Evaluation {
         self.decision.decision
     }
 
-    pub(crate) fn plain(decision: DecisionBehavior, reason: impl Into<String>) -> Self {
+    pub(crate) fn plain(
+        decision: DecisionBehavior,
+        reason: impl Into<String>,
+        source: DecisionSource,
+    ) -> Self {
         Self {
-            decision: PermissionDecision::new(decision, reason),
+            decision: PermissionDecision::new(decision, reason, source),
             forced: false,
             suggestions: Vec::new(),
             converted_ask: false,
         }
     }
 
-    pub(crate) fn forced_ask(reason: impl Into<String>) -> Self {
+    pub(crate) fn forced_ask(reason: impl Into<String>, source: DecisionSource) -> Self {
         Self {
             forced: true,
-            ..Self::plain(DecisionBehavior::Ask, reason)
+            ..Self::plain(DecisionBehavior::Ask, reason, source)
         }
     }
 
@@ -79,7 +85,8 @@ impl Evaluation {
                     rule.text
                 ),
                 rule.text.clone(),
-                source,
+                scope_of(&rule.source),
+                file_of(&rule.source),
             ),
             forced: rule.behavior == RuleBehavior::Ask,
             suggestions: Vec::new(),
@@ -95,6 +102,48 @@ impl Evaluation {
     }
 }
 
+/// The settings-documentation scope of a rule source.
+fn scope_of(source: &RuleSource) -> RuleScope {
+    match source {
+        RuleSource::Policy(_) => RuleScope::PolicySettings,
+        RuleSource::FlagFile(_) => RuleScope::FlagSettings,
+        RuleSource::CliArg => RuleScope::CliArg,
+        RuleSource::Local(_) => RuleScope::LocalSettings,
+        RuleSource::Project(_) => RuleScope::ProjectSettings,
+        RuleSource::User(_) => RuleScope::UserSettings,
+        RuleSource::Session => RuleScope::Session,
+    }
+}
+
+/// The settings file a rule is written in, if any.
+fn file_of(source: &RuleSource) -> Option<String> {
+    match source {
+        RuleSource::Policy(p)
+        | RuleSource::FlagFile(p)
+        | RuleSource::Local(p)
+        | RuleSource::Project(p)
+        | RuleSource::User(p) => Some(p.display().to_string()),
+        RuleSource::CliArg | RuleSource::Session => None,
+    }
+}
+
+/// The mode as what decided.
+pub(crate) fn by_the_mode(mode: PermissionMode) -> DecisionSource {
+    DecisionSource::Mode { mode }
+}
+
+/// A safety check as what decided.
+pub(crate) fn by_check(check: SafetyCheck) -> DecisionSource {
+    DecisionSource::SafetyCheck { check }
+}
+
+/// The tool itself as what decided.
+fn by_tool(tool: &str) -> DecisionSource {
+    DecisionSource::Tool {
+        tool: tool.to_string(),
+    }
+}
+
 /// What a call would do when no rule decides it, for the mode to judge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Want {
@@ -107,20 +156,24 @@ pub(crate) enum Want {
 /// The mode's answer for a call nothing else decided; `reason` says why it would ask.
 pub(crate) fn by_mode(ctx: &PermissionContext, want: Want, reason: String) -> Evaluation {
     use DecisionBehavior::*;
+    let mode = by_the_mode(ctx.mode);
     match ctx.mode {
         PermissionMode::BypassPermissions => Evaluation::plain(
             Allow,
             format!("{reason}; bypassPermissions mode allows what no rule or safety check stops"),
+            mode,
         ),
         PermissionMode::AcceptEdits if want == (Want::Edit { inside: true }) => Evaluation::plain(
             Allow,
             "acceptEdits mode allows file edits inside the working directories",
+            mode,
         ),
         PermissionMode::Plan if matches!(want, Want::Edit { .. }) => Evaluation::plain(
             Deny,
             "plan mode: edits are refused until the plan is approved",
+            mode,
         ),
-        _ => Evaluation::plain(Ask, reason),
+        _ => Evaluation::plain(Ask, reason, mode),
     }
 }
 
@@ -128,14 +181,21 @@ pub(crate) fn by_mode(ctx: &PermissionContext, want: Want, reason: String) -> Ev
 pub(crate) fn finish(ctx: &PermissionContext, mut eval: Evaluation) -> Evaluation {
     if eval.behavior() == DecisionBehavior::Ask {
         let why = if ctx.mode == PermissionMode::DontAsk {
-            Some("dontAsk mode denies what would ask")
+            Some((
+                "dontAsk mode denies what would ask",
+                by_the_mode(PermissionMode::DontAsk),
+            ))
         } else if ctx.avoid_prompts {
-            Some("no one can answer a prompt here (background agent), so what would ask is denied")
+            Some((
+                "no one can answer a prompt here (background agent), so what would ask is denied",
+                DecisionSource::NoPrompt,
+            ))
         } else {
             None
         };
-        if let Some(why) = why {
+        if let Some((why, source)) = why {
             eval.decision.decision = DecisionBehavior::Deny;
+            eval.decision.decided_by = Some(source);
             eval.converted_ask = true;
             eval.decision.reason = format!("{} — {why}", eval.decision.reason);
             eval.suggestions.clear();
@@ -183,7 +243,7 @@ pub(crate) fn common(
 
 fn evaluate_tool(ctx: &PermissionContext, tool: &str, call: &CallView<'_>) -> Evaluation {
     if tool == "AskUserQuestion" {
-        return Evaluation::forced_ask("AskUserQuestion always asks the user");
+        return Evaluation::forced_ask("AskUserQuestion always asks the user", by_tool(tool));
     }
     if let Some(e) = common(ctx, tool, call.input, RuleBehavior::Ask) {
         return e;
@@ -195,12 +255,17 @@ fn evaluate_tool(ctx: &PermissionContext, tool: &str, call: &CallView<'_>) -> Ev
                 format!(
                     "plan mode asks before {tool}, which is not read-only, even though a rule allows it"
                 ),
+                by_the_mode(PermissionMode::Plan),
             );
         }
         return Evaluation::by_rule(ctx, id, tool);
     }
     if call.read_only {
-        return Evaluation::plain(DecisionBehavior::Allow, format!("{tool} is read-only"));
+        return Evaluation::plain(
+            DecisionBehavior::Allow,
+            format!("{tool} is read-only"),
+            by_tool(tool),
+        );
     }
     by_mode(ctx, Want::Other, format!("{tool} needs approval"))
         .with_suggestions(vec![tool.to_string()])
@@ -232,6 +297,7 @@ fn evaluate_agent(
     Evaluation::plain(
         DecisionBehavior::Allow,
         format!("the {kind} sub-agent may start; it asks for its own tool calls"),
+        by_tool(tool),
     )
 }
 
@@ -344,10 +410,13 @@ pub(crate) fn path_rule(
 
 fn evaluate_read(ctx: &PermissionContext, tool: &str, input: &Value, path: &Path) -> Evaluation {
     if is_unc(path) {
-        return Evaluation::forced_ask(format!(
-            "{} is a network (UNC) path; it is not touched before you decide",
-            path.display()
-        ));
+        return Evaluation::forced_ask(
+            format!(
+                "{} is a network (UNC) path; it is not touched before you decide",
+                path.display()
+            ),
+            by_check(SafetyCheck::NetworkPath),
+        );
     }
     let forms = PathForms::of(path);
     let what = format!("reading {}", forms.lexical.display());
@@ -384,6 +453,7 @@ fn evaluate_read(ctx: &PermissionContext, tool: &str, input: &Value, path: &Path
         return Evaluation::plain(
             DecisionBehavior::Allow,
             "reads inside the working directories are allowed",
+            DecisionSource::WorkingDirectories,
         );
     }
     by_mode(
@@ -399,10 +469,13 @@ fn evaluate_read(ctx: &PermissionContext, tool: &str, input: &Value, path: &Path
 
 fn evaluate_write(ctx: &PermissionContext, tool: &str, input: &Value, path: &Path) -> Evaluation {
     if is_unc(path) {
-        return Evaluation::forced_ask(format!(
-            "{} is a network (UNC) path; it is not touched before you decide",
-            path.display()
-        ));
+        return Evaluation::forced_ask(
+            format!(
+                "{} is a network (UNC) path; it is not touched before you decide",
+                path.display()
+            ),
+            by_check(SafetyCheck::NetworkPath),
+        );
     }
     let forms = PathForms::of(path);
     let what = format!("writing {}", forms.lexical.display());
@@ -418,6 +491,7 @@ fn evaluate_write(ctx: &PermissionContext, tool: &str, input: &Value, path: &Pat
         return Evaluation::plain(
             DecisionBehavior::Deny,
             "plan mode: edits are refused until the plan is approved",
+            by_the_mode(PermissionMode::Plan),
         );
     }
     if let Some(e) = protected_write(ctx, &forms) {
@@ -464,10 +538,13 @@ pub(crate) fn protected_write(ctx: &PermissionContext, forms: &PathForms) -> Opt
             if exempt && ctx.mode == PermissionMode::BypassPermissions {
                 continue;
             }
-            return Some(Evaluation::forced_ask(format!(
-                "{} is a protected path ({what}); writes there always ask",
-                forms.lexical.display()
-            )));
+            return Some(Evaluation::forced_ask(
+                format!(
+                    "{} is a protected path ({what}); writes there always ask",
+                    forms.lexical.display()
+                ),
+                by_check(SafetyCheck::ProtectedPath),
+            ));
         }
     }
     None

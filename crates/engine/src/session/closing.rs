@@ -119,9 +119,11 @@ mod tests {
             session_id: "s".into(),
             tool_use_id: "b".into(),
             tool_name: "Read".into(),
+            kind: ToolKind::Read,
             input: json!({}),
             title: "t".into(),
             reason: "r".into(),
+            decided_by: None,
             suggestion: None,
             diff: None,
         };

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use tandem_protocol::ToolDetail;
+
 use crate::model::ToolResultContent;
 use crate::permission::PermissionContext;
 
@@ -22,8 +24,8 @@ impl fmt::Debug for ContextModifier {
 pub struct ToolOutput {
     /// What the model is given.
     pub content: ToolResultContent,
-    /// Structured data for the UI (e.g. a patch); never sent to the model.
-    pub detail: Option<serde_json::Value>,
+    /// Structured data for the UI (e.g. a file change with its diff); never sent to the model.
+    pub detail: Option<ToolDetail>,
     pub context_modifier: Option<ContextModifier>,
 }
 
@@ -38,7 +40,7 @@ impl ToolOutput {
     }
 
     /// Adds UI data to the result.
-    pub fn with_detail(mut self, detail: serde_json::Value) -> Self {
+    pub fn with_detail(mut self, detail: ToolDetail) -> Self {
         self.detail = Some(detail);
         self
     }

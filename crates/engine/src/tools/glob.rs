@@ -10,7 +10,7 @@ use globset::{GlobBuilder, GlobMatcher};
 use ignore::{WalkBuilder, WalkState};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{RenderHints, ToolKind};
+use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
 use tokio_util::sync::CancellationToken;
 
 use crate::permission::PermissionSubject;
@@ -158,12 +158,11 @@ fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
              specific path or pattern.)"
         ));
     }
-    Ok(ToolOutput::text(text).with_detail(serde_json::json!({
-        "type": "files",
-        "files": listed,
-        "total": total,
-        "truncated": truncated,
-    })))
+    Ok(ToolOutput::text(text).with_detail(ToolDetail::FileList {
+        files: listed,
+        total: total as u64,
+        truncated,
+    }))
 }
 
 impl Tool for GlobTool {

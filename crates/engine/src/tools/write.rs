@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{FileDiff, RenderHints, ToolKind};
+use tandem_protocol::{FileDiff, RenderHints, ToolDetail, ToolKind};
 
 use crate::permission::PermissionSubject;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
@@ -110,13 +110,16 @@ fn run(input: &WriteInput, ctx: &ToolContext, key: &Path) -> Result<ToolOutput, 
     } else {
         format!("The file {shown} has been overwritten.")
     };
-    Ok(ToolOutput::text(message).with_detail(serde_json::json!({
-        "type": "patch",
-        "path": key,
-        "created": created,
-        "hunks": hunks,
-        "diff": preview::diff_json(key, &planned.old_text, &planned.text, created),
-    })))
+    Ok(
+        ToolOutput::text(message).with_detail(ToolDetail::FileChange {
+            path: key.display().to_string(),
+            created,
+            replacements: None,
+            hunks,
+            diff: preview::file_diff(key, &planned.old_text, &planned.text, created),
+            cell: None,
+        }),
+    )
 }
 
 impl Tool for WriteTool {

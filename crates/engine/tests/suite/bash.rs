@@ -16,7 +16,9 @@ use tandem_engine::tool::{FileStateStore, ProgressSink, Tool, ToolContext, ToolE
 use tandem_engine::tools::bash::{
     BashInput, BashTool, ShellSession, TaskOutputInput, TaskOutputTool, TaskStopInput, TaskStopTool,
 };
-use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, ToolOutcome};
+use tandem_protocol::{
+    ApprovalChoice, PermissionMode, SessionEvent, TaskStatus, ToolDetail, ToolOutcome,
+};
 use tokio_util::sync::CancellationToken;
 
 use super::common::{Workspace, server, session};
@@ -40,6 +42,23 @@ fn text(out: &ToolOutput) -> String {
 
 async fn run(tool: &BashTool, ctx: &ToolContext, command: &str) -> Result<ToolOutput, ToolError> {
     tool.call(&input(command), ctx).await
+}
+
+/// The id and status of the background task a result's detail names.
+fn task(out: &ToolOutput) -> (String, TaskStatus, Option<u32>) {
+    match &out.detail {
+        Some(ToolDetail::BackgroundTask {
+            task_id,
+            status,
+            exit_code,
+            ..
+        }) => (task_id.clone(), *status, *exit_code),
+        other => panic!("not a background task: {other:?}"),
+    }
+}
+
+fn task_id(out: &ToolOutput) -> String {
+    task(out).0
 }
 
 fn model_error(result: Result<ToolOutput, ToolError>) -> String {
@@ -97,7 +116,14 @@ async fn output_and_exit_codes() {
         .await
         .expect("runs");
     assert_eq!(text(&out), "alpha\nbeta\nto-stderr");
-    assert_eq!(out.detail.as_ref().expect("detail")["exit_code"], 0);
+    assert!(matches!(
+        out.detail,
+        Some(ToolDetail::Shell {
+            exit_code: Some(0),
+            cwd_reset: false,
+            ..
+        })
+    ));
 
     let out = run(&tool, &ctx, "true").await.expect("runs");
     assert_eq!(text(&out), "(no output)");
@@ -270,10 +296,8 @@ async fn a_background_run_is_read_and_stopped() {
         started.elapsed() < Duration::from_secs(2),
         "it returns at once"
     );
-    let id = out.detail.as_ref().expect("detail")["background_task_id"]
-        .as_str()
-        .expect("id")
-        .to_string();
+    let (id, status, _) = task(&out);
+    assert_eq!(status, TaskStatus::Running);
     assert!(text(&out).contains(&id));
     let pid = pid_in(&ws.path("bg.pid")).await;
 
@@ -294,7 +318,9 @@ async fn a_background_run_is_read_and_stopped() {
     );
 
     let stop_input: TaskStopInput = serde_json::from_value(json!({"task_id": id})).expect("input");
-    let stopped = text(&stop.call(&stop_input, &ctx).await.expect("stops"));
+    let stopped = stop.call(&stop_input, &ctx).await.expect("stops");
+    assert_eq!(task(&stopped), (id.clone(), TaskStatus::Killed, None));
+    let stopped = text(&stopped);
     assert!(stopped.starts_with("Stopped task"), "{stopped}");
     assert!(
         gone(pid).await,
@@ -311,15 +337,14 @@ async fn a_background_run_is_read_and_stopped() {
         )
         .await
         .expect("starts");
-    let id2 = out.detail.as_ref().expect("detail")["background_task_id"]
-        .as_str()
-        .expect("id")
-        .to_string();
+    let id2 = task_id(&out);
     assert_ne!(id, id2);
     let waited: TaskOutputInput =
         serde_json::from_value(json!({"task_id": id2, "block": true, "timeout": 5000}))
             .expect("input");
-    let done = text(&output.call(&waited, &ctx).await.expect("reads"));
+    let done = output.call(&waited, &ctx).await.expect("reads");
+    assert_eq!(task(&done), (id2.clone(), TaskStatus::Exited, Some(3)));
+    let done = text(&done);
     assert!(done.contains("exited with code 3"), "{done}");
     assert!(done.contains("bye"), "{done}");
 

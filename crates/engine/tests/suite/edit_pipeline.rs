@@ -10,7 +10,9 @@ use tandem_engine::exec::run_tool_use;
 use tandem_engine::registry::builtin_tools;
 use tandem_engine::testing::ScriptedApprover;
 use tandem_engine::tool::{FileStateStore, InterruptBehavior};
-use tandem_protocol::{ApprovalChoice, SessionEvent};
+use tandem_protocol::{
+    ApprovalChoice, DecisionSource, PermissionMode, SessionEvent, ToolDetail, ToolKind,
+};
 use tokio_util::sync::CancellationToken;
 
 use super::harness::runtime;
@@ -38,7 +40,20 @@ async fn a_failing_edit_never_asks_and_a_good_one_carries_its_patch() {
 
     let good = json!({"file_path": "a.txt", "old_string": "line 15\n", "new_string": "line fifteen\nline 15.5\n"});
     run_tool_use(&rt, "good", "Edit", &good, &cancel).await;
-    assert_eq!(approver.asked().len(), 1);
+    let asked = approver.asked();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(
+        asked[0].kind,
+        ToolKind::Edit,
+        "the dialog is told the kind of work"
+    );
+    assert_eq!(
+        asked[0].decided_by,
+        Some(DecisionSource::Mode {
+            mode: PermissionMode::Default
+        }),
+        "the default mode asks for edits no rule allows"
+    );
     let detail = events
         .events()
         .into_iter()
@@ -51,14 +66,23 @@ async fn a_failing_edit_never_asks_and_a_good_one_carries_its_patch() {
             _ => None,
         })
         .expect("detail");
-    assert_eq!(detail["type"], "patch");
-    let hunk = &detail["hunks"][0];
-    assert_eq!(hunk["old_start"], 12);
-    assert_eq!(hunk["old_lines"], 7);
-    assert_eq!(hunk["new_lines"], 8);
+    let ToolDetail::FileChange {
+        hunks,
+        created: false,
+        replacements: Some(1),
+        cell: None,
+        ..
+    } = detail
+    else {
+        panic!("not an edit's file change: {detail:?}");
+    };
+    let hunk = &hunks[0];
+    assert_eq!(hunk.old_start, 12);
+    assert_eq!(hunk.old_lines, 7);
+    assert_eq!(hunk.new_lines, 8);
     assert_eq!(
-        hunk["lines"],
-        json!([
+        hunk.lines,
+        [
             " line 12",
             " line 13",
             " line 14",
@@ -68,7 +92,7 @@ async fn a_failing_edit_never_asks_and_a_good_one_carries_its_patch() {
             " line 16",
             " line 17",
             " line 18"
-        ])
+        ]
     );
 }
 

@@ -355,6 +355,7 @@ async fn disagreeing_hooks_and_rules() {
         &'a str,
         &'a str,
         DecisionBehavior,
+        &'a str,
     );
     let cases: &[Row<'_>] = &[
         (
@@ -363,6 +364,7 @@ async fn disagreeing_hooks_and_rules() {
             "default",
             "curl x",
             DecisionBehavior::Deny,
+            "rule",
         ),
         (
             &allow,
@@ -370,16 +372,39 @@ async fn disagreeing_hooks_and_rules() {
             "default",
             "curl x",
             DecisionBehavior::Ask,
+            "rule",
         ),
-        (&allow, &[], "default", "curl x", DecisionBehavior::Allow),
-        (&allow, &[], "dontAsk", "curl x", DecisionBehavior::Allow),
-        (&allow, &[], "default", "rm -rf /", DecisionBehavior::Ask),
+        (
+            &allow,
+            &[],
+            "default",
+            "curl x",
+            DecisionBehavior::Allow,
+            "hook",
+        ),
+        (
+            &allow,
+            &[],
+            "dontAsk",
+            "curl x",
+            DecisionBehavior::Allow,
+            "hook",
+        ),
+        (
+            &allow,
+            &[],
+            "default",
+            "rm -rf /",
+            DecisionBehavior::Ask,
+            "safety_check",
+        ),
         (
             &ask,
             &[("deny", "Bash(curl *)")],
             "default",
             "curl x",
             DecisionBehavior::Deny,
+            "rule",
         ),
         (
             &ask,
@@ -387,18 +412,20 @@ async fn disagreeing_hooks_and_rules() {
             "bypassPermissions",
             "curl x",
             DecisionBehavior::Ask,
+            "hook",
         ),
-        (&ask, &[], "dontAsk", "ls", DecisionBehavior::Deny),
+        (&ask, &[], "dontAsk", "ls", DecisionBehavior::Deny, "mode"),
         (
             &deny,
             &[("allow", "Bash(curl *)")],
             "bypassPermissions",
             "curl x",
             DecisionBehavior::Deny,
+            "hook",
         ),
-        (&deny, &[], "default", "ls", DecisionBehavior::Deny),
+        (&deny, &[], "default", "ls", DecisionBehavior::Deny, "hook"),
     ];
-    for (hook, rules, m, command, expected) in cases {
+    for (hook, rules, m, command, expected, decided_by) in cases {
         let ctx = p
             .ctx(rules, super::perm_support::mode(m))
             .with_hooks(pre(&[("Bash", hook)]));
@@ -422,6 +449,14 @@ async fn disagreeing_hooks_and_rules() {
             "{hook} {rules:?} {m} {command}: {}",
             out.decision.reason
         );
+        let source = serde_json::to_value(&out.decision.decided_by).expect("serialises");
+        assert_eq!(
+            source["type"], *decided_by,
+            "{hook} {rules:?} {m} {command}: decided by {source}"
+        );
+        if *decided_by == "hook" {
+            assert_eq!(source["command"], *hook, "the hook names its command");
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 mod bash;
 mod checkpoints;
 mod common;
+mod decision_sources;
 mod edit_pipeline;
 mod executor;
 mod file_scenarios;

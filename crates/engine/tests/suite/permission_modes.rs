@@ -16,7 +16,7 @@ use tandem_engine::shell::summary;
 use tandem_engine::testing::ScriptedApprover;
 use tandem_engine::tool::FileStateStore;
 use tandem_protocol::{
-    ApprovalChoice, DecisionBehavior, PermissionMode, SessionEvent, ToolOutcome,
+    ApprovalChoice, DecisionBehavior, DecisionSource, PermissionMode, SessionEvent, ToolOutcome,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -50,6 +50,7 @@ fn background_agents_turn_asks_into_denies() {
     let a = bash(&ctx, "curl x");
     assert_eq!(a.decision, DecisionBehavior::Deny);
     assert!(a.reason.contains("background"), "{}", a.reason);
+    assert_eq!(a.decided_by, Some(DecisionSource::NoPrompt));
     assert_eq!(bash(&ctx, "rm -rf /").decision, DecisionBehavior::Deny);
     // Bubble mode asks (the parent's dialog answers), like default.
     let ctx = p.ctx(&[], PermissionMode::Bubble);
@@ -173,6 +174,12 @@ async fn auto_mode_consults_the_classifier() {
             .expect("a decision event");
         assert!(reason.reason.contains("judged Read"), "{}", reason.reason);
         assert_eq!(reason.source.as_deref(), Some("classifier"));
+        assert_eq!(
+            reason.decided_by,
+            Some(DecisionSource::Classifier {
+                reason: "judged Read".into()
+            })
+        );
     }
     assert!(parse_verdict("SAFE: only lists files").safe);
     assert_eq!(

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tandem_engine::events::RecordingSink;
 use tandem_engine::testing::{Script, ScriptBlock, ScriptedApprover, ScriptedTurn};
-use tandem_protocol::{ApprovalChoice, SessionEvent, ToolOutcome, TurnStopReason};
+use tandem_protocol::{ApprovalChoice, SessionEvent, ToolDetail, ToolOutcome, TurnStopReason};
 
 use super::common::{Workspace, server, session};
 
@@ -455,5 +455,11 @@ async fn an_edit_asks_with_the_diff_it_would_make_and_its_result_carries_it() {
             _ => None,
         })
         .expect("the edit's result has a detail");
-    assert_eq!(detail["diff"]["new_text"], json!(diff.new_text));
+    let ToolDetail::FileChange {
+        diff: Some(shown), ..
+    } = detail
+    else {
+        panic!("the edit's detail has no diff: {detail:?}");
+    };
+    assert_eq!(&shown, diff);
 }

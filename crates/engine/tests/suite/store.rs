@@ -15,13 +15,14 @@ use tandem_engine::store::{
 };
 use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedApprover, ScriptedTurn};
 use tandem_protocol::{
-    ApprovalChoice, DecisionBehavior, PermissionDecision, PermissionMode, SessionEvent,
-    ToolOutcome, TurnStopReason, Usage,
+    ApprovalChoice, DecisionBehavior, PermissionDecision, PermissionMode, ReadContent, RuleScope,
+    SessionEvent, ToolDetail, ToolOutcome, TurnStopReason, Usage,
 };
 
 use super::common::{Workspace, fake_config, server};
 
 mod crash;
+mod old_forms;
 
 /// A store in a fresh temporary folder (kept alive by the returned guard).
 fn temp_store() -> (tempfile::TempDir, Arc<SessionStore>) {
@@ -126,7 +127,8 @@ fn messages_events_and_tool_calls_round_trip() {
         DecisionBehavior::Allow,
         "allowed by rule",
         "Read",
-        "session",
+        RuleScope::Session,
+        None,
     );
     let usage = Usage {
         input_tokens: 120,
@@ -153,7 +155,14 @@ fn messages_events_and_tool_calls_round_trip() {
             tool_use_id: "toolu_1".into(),
             outcome: ToolOutcome::Success,
             content: "     1\tline".into(),
-            detail: Some(json!({"lines": 1})),
+            detail: Some(ToolDetail::Read {
+                path: "/p/a.txt".into(),
+                content: ReadContent::Text {
+                    start_line: 1,
+                    lines: 1,
+                    total_lines: 1,
+                },
+            }),
         },
         SessionEvent::UsageUpdated {
             turn: usage,

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use tandem_protocol::{TaskStatus, ToolDetail};
 use tokio::sync::watch;
 
 use super::error::BashError;
@@ -72,6 +73,23 @@ impl BackgroundTask {
         file.read_to_end(&mut bytes)?;
         *read_to += bytes.len() as u64;
         Ok(cut_middle(&clean(&bytes), MAX_OUTPUT_CHARS))
+    }
+
+    /// The task as a tool result's detail for the window.
+    pub fn detail(&self) -> ToolDetail {
+        let (status, exit_code) = match self.state() {
+            TaskState::Running => (TaskStatus::Running, None),
+            TaskState::Exited(Exit::Code(code)) => (TaskStatus::Exited, Some(code)),
+            TaskState::Exited(_) => (TaskStatus::Exited, None),
+            TaskState::Killed => (TaskStatus::Killed, None),
+        };
+        ToolDetail::BackgroundTask {
+            task_id: self.id.clone(),
+            command: self.command.clone(),
+            log: self.log.display().to_string(),
+            status,
+            exit_code,
+        }
     }
 
     /// Kills the task's process group; returns whether it was still running.

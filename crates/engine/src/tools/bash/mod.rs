@@ -20,7 +20,7 @@ mod task_stop;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tandem_protocol::{RenderHints, ToolKind};
+use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
 
 pub use background::{BackgroundTask, TaskState};
 pub use classify::{is_destructive, is_read_only};
@@ -115,7 +115,7 @@ impl BashTool {
              TaskStop.",
             task.id
         ))
-        .with_detail(serde_json::json!({"background_task_id": task.id, "log": task.log})))
+        .with_detail(task.detail()))
     }
 
     /// The directory the next command starts in; the project root when the remembered one is gone.
@@ -157,7 +157,11 @@ impl BashTool {
             }
             text.push_str(note);
         }
-        let detail = |code: Option<u32>| serde_json::json!({"exit_code": code, "cwd": next, "cwd_reset": note.is_some()});
+        let detail = |code: Option<u32>| ToolDetail::Shell {
+            exit_code: code,
+            cwd: next.display().to_string(),
+            cwd_reset: note.is_some(),
+        };
         match finished.end {
             End::Cancelled => Err(ToolError::Cancelled),
             End::TimedOut => Err(ToolError::to_model(format!(

@@ -8,7 +8,6 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use tandem_protocol::{RenderHints, ToolKind};
 
-use super::background::TaskState;
 use super::session::ShellSession;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 
@@ -116,19 +115,9 @@ impl Tool for TaskOutputTool {
         } else {
             output
         };
-        let code = match &state {
-            TaskState::Exited(super::Exit::Code(code)) => Some(*code),
-            _ => None,
-        };
         Ok(
-            ToolOutput::text(format!("Task {} is {state}.\n{shown}", task.id)).with_detail(
-                serde_json::json!({
-                    "task_id": task.id,
-                    "command": task.command,
-                    "running": state == TaskState::Running,
-                    "exit_code": code,
-                }),
-            ),
+            ToolOutput::text(format!("Task {} is {state}.\n{shown}", task.id))
+                .with_detail(task.detail()),
         )
     }
 }

@@ -75,17 +75,11 @@ impl Tool for TaskStopTool {
             .tasks
             .get(&input.task_id)
             .ok_or_else(|| unknown_task(&self.shell, &input.task_id))?;
-        if task.stop() {
-            Ok(ToolOutput::text(format!(
-                "Stopped task {} ({}).",
-                task.id, task.command
-            )))
+        let text = if task.stop() {
+            format!("Stopped task {} ({}).", task.id, task.command)
         } else {
-            Ok(ToolOutput::text(format!(
-                "Task {} was not running: it {}.",
-                task.id,
-                task.state()
-            )))
-        }
+            format!("Task {} was not running: it {}.", task.id, task.state())
+        };
+        Ok(ToolOutput::text(text).with_detail(task.detail()))
     }
 }

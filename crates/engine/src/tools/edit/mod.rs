@@ -8,7 +8,7 @@ mod quotes;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{FileDiff, RenderHints, ToolKind};
+use tandem_protocol::{FileDiff, RenderHints, ToolDetail, ToolKind};
 
 use crate::permission::PermissionSubject;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
@@ -94,14 +94,16 @@ fn run(
              edited file:\n{snippet}"
         )
     };
-    Ok(ToolOutput::text(message).with_detail(serde_json::json!({
-        "type": "patch",
-        "path": key,
-        "created": planned.created,
-        "replacements": planned.replacements,
-        "hunks": hunks,
-        "diff": preview::diff_json(key, &old_text, &planned.new_text, planned.created),
-    })))
+    Ok(
+        ToolOutput::text(message).with_detail(ToolDetail::FileChange {
+            path: key.display().to_string(),
+            created: planned.created,
+            replacements: Some(u32::try_from(planned.replacements).unwrap_or(u32::MAX)),
+            hunks,
+            diff: preview::file_diff(key, &old_text, &planned.new_text, planned.created),
+            cell: None,
+        }),
+    )
 }
 
 impl Tool for EditTool {

@@ -3,21 +3,13 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
 /// Lines of context around each change.
 const CONTEXT: usize = 3;
 
 /// One hunk: `lines` are prefixed with `' '`, `'-'` or `'+'`, without their line endings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Hunk {
-    pub old_start: usize,
-    pub old_lines: usize,
-    pub new_start: usize,
-    pub new_lines: usize,
-    pub lines: Vec<String>,
-}
+pub type Hunk = tandem_protocol::DiffHunk;
 
 /// Start of the line holding byte `at`, after walking back `extra` more lines.
 fn line_start(text: &str, at: usize, extra: usize) -> usize {

@@ -22,15 +22,3 @@ pub fn file_diff(
         is_new_file,
     })
 }
-
-/// `file_diff` as JSON for a result's `detail.diff` (null when too large).
-pub fn diff_json(
-    path: &Path,
-    old_text: &str,
-    new_text: &str,
-    is_new_file: bool,
-) -> serde_json::Value {
-    file_diff(path, old_text, new_text, is_new_file)
-        .and_then(|d| serde_json::to_value(d).ok())
-        .unwrap_or(serde_json::Value::Null)
-}

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{RenderHints, ToolKind};
+use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
 
 use crate::permission::PermissionSubject;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
@@ -216,13 +216,12 @@ fn run(input: &GrepInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             page.offset
         ));
     }
-    Ok(ToolOutput::text(text).with_detail(serde_json::json!({
-        "type": "search",
-        "files": file_count,
-        "matches": total_matches,
-        "shown": shown,
-        "truncated": more,
-    })))
+    Ok(ToolOutput::text(text).with_detail(ToolDetail::Search {
+        files: file_count as u64,
+        matches: total_matches,
+        shown: shown as u64,
+        truncated: more,
+    }))
 }
 
 impl Tool for GrepTool {

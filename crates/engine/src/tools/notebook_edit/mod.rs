@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use tandem_protocol::{FileDiff, RenderHints, ToolKind};
+use tandem_protocol::{FileDiff, NotebookCellChange, RenderHints, ToolDetail, ToolKind};
 
 use crate::permission::PermissionSubject;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
-use crate::tools::file_io::{change, paths, preview};
+use crate::tools::file_io::{change, patch, paths, preview};
 use crate::tools::read::backfill_path;
 
 /// The kind of a cell.
@@ -233,18 +233,21 @@ fn run(input: &NotebookEditInput, ctx: &ToolContext, key: &Path) -> Result<ToolO
     let _guard = ctx.file_state.write_guard();
     let (current, out, summary) = prepare(input, ctx, key)?;
     change::commit(&ctx.file_state, &current, &[&out])?;
+    let texts = std::str::from_utf8(current.bytes.as_deref().unwrap_or_default())
+        .ok()
+        .zip(std::str::from_utf8(&out).ok());
     Ok(
-        ToolOutput::text(summary.clone()).with_detail(serde_json::json!({
-            "type": "notebook_edit",
-            "path": key,
-            "summary": summary,
-            "cell_id": input.cell_id,
-            "new_source": input.new_source,
-            "diff": std::str::from_utf8(current.bytes.as_deref().unwrap_or_default())
-                .ok()
-                .zip(std::str::from_utf8(&out).ok())
-                .map_or(Value::Null, |(old, new)| preview::diff_json(key, old, new, false)),
-        })),
+        ToolOutput::text(summary.clone()).with_detail(ToolDetail::FileChange {
+            path: key.display().to_string(),
+            created: false,
+            replacements: None,
+            hunks: texts.map_or_else(Vec::new, |(old, new)| patch::hunks_of(old, new, 0)),
+            diff: texts.and_then(|(old, new)| preview::file_diff(key, old, new, false)),
+            cell: Some(NotebookCellChange {
+                cell_id: input.cell_id.clone(),
+                summary,
+            }),
+        }),
     )
 }
 

@@ -7,6 +7,8 @@ use std::path::Path;
 use ::image::{DynamicImage, ImageFormat, ImageReader};
 use base64::Engine as _;
 
+use tandem_protocol::{ReadContent, ToolDetail};
+
 use crate::model::{ImageSource, ResultBlock, ToolResultContent};
 use crate::tool::{ToolError, ToolOutput};
 
@@ -80,14 +82,15 @@ pub fn read_image(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError> {
     }]);
     Ok(ToolOutput {
         content,
-        detail: Some(serde_json::json!({
-            "type": "image",
-            "path": path,
-            "media_type": media,
-            "original_size": [width, height],
-            "size": [shown.0, shown.1],
-            "bytes": data.len(),
-        })),
+        detail: Some(ToolDetail::Read {
+            path: path.display().to_string(),
+            content: ReadContent::Image {
+                media_type: media.to_string(),
+                original_size: [width, height],
+                size: [shown.0, shown.1],
+                bytes: data.len() as u64,
+            },
+        }),
         context_modifier: None,
     })
 }

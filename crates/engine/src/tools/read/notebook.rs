@@ -5,6 +5,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use tandem_protocol::{ReadContent, ToolDetail};
+
 use crate::model::{ImageSource, ResultBlock, ToolResultContent};
 use crate::tool::{ToolError, ToolOutput};
 use crate::tools::notebook_edit::cells::{cell_id, joined};
@@ -103,7 +105,12 @@ pub fn read_notebook(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError>
             text.push_str("</outputs>\n");
         }
     }
-    let detail = serde_json::json!({"type": "notebook", "path": path, "cells": cells.len()});
+    let detail = ToolDetail::Read {
+        path: path.display().to_string(),
+        content: ReadContent::Notebook {
+            cells: u32::try_from(cells.len()).unwrap_or(u32::MAX),
+        },
+    };
     let content = if images.is_empty() {
         ToolResultContent::Text(text)
     } else {

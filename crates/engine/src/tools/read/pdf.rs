@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use tandem_protocol::{ReadContent, ToolDetail};
+
 use crate::tool::{ToolError, ToolOutput};
 
 /// Pages read in one call at most.
@@ -79,12 +81,13 @@ pub fn read_pdf(path: &Path, bytes: &[u8], pages: Option<&str>) -> Result<ToolOu
             text.trim_end()
         ));
     }
-    Ok(ToolOutput::text(out).with_detail(serde_json::json!({
-        "type": "pdf",
-        "path": path,
-        "pages": selected,
-        "page_count": count,
-    })))
+    Ok(ToolOutput::text(out).with_detail(ToolDetail::Read {
+        path: path.display().to_string(),
+        content: ReadContent::Pdf {
+            pages: selected,
+            page_count: u32::try_from(count).unwrap_or(u32::MAX),
+        },
+    }))
 }
 
 #[cfg(test)]

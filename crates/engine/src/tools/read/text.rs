@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use tandem_protocol::{ReadContent, ToolDetail};
+
 use crate::tool::{ToolError, ToolOutput};
 use crate::tools::file_io::encoding::{self, DecodeError};
 
@@ -98,13 +100,14 @@ pub fn read_text(
         ));
     }
     content.insert_str(0, &note);
-    let out = ToolOutput::text(content).with_detail(serde_json::json!({
-        "type": "text",
-        "path": path,
-        "start_line": first,
-        "lines": count,
-        "total_lines": total,
-    }));
+    let out = ToolOutput::text(content).with_detail(ToolDetail::Read {
+        path: path.display().to_string(),
+        content: ReadContent::Text {
+            start_line: first as u64,
+            lines: count as u64,
+            total_lines: total as u64,
+        },
+    });
     Ok((out, partial))
 }
 

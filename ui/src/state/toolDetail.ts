@@ -1,0 +1,80 @@
+// The one-line facts a completed tool call's typed detail adds to the transcript ("Lines 1–40 of 120",
+// "12 matches in 3 files", "Exit code 2"), chosen by the detail's tag; and the file diff of a file change.
+import type { FileDiff, ReadContent, ToolDetail } from '../generated/protocol';
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function readLine(content: ReadContent): string {
+  switch (content.format) {
+    case 'text':
+      if (content.lines === 0) return plural(content.total_lines, 'line');
+      return `Lines ${content.start_line}–${content.start_line + content.lines - 1} of ${content.total_lines}`;
+    case 'image': {
+      const [width, height] = content.size;
+      const [ow, oh] = content.original_size;
+      const scaled = ow !== width || oh !== height ? ` (scaled from ${ow}×${oh})` : '';
+      return `Image ${width}×${height}${scaled}`;
+    }
+    case 'notebook':
+      return `Notebook of ${plural(content.cells, 'cell')}`;
+    case 'pdf':
+      return `${plural(content.pages.length, 'page')} of ${content.page_count}`;
+  }
+}
+
+/** "+3 −1" counted from the hunks, for a change too large to carry its whole text. */
+function hunkStats(detail: Extract<ToolDetail, { type: 'file_change' }>): string {
+  let added = 0;
+  let removed = 0;
+  for (const hunk of detail.hunks) {
+    for (const line of hunk.lines) {
+      if (line.startsWith('+')) added += 1;
+      else if (line.startsWith('-')) removed += 1;
+    }
+  }
+  return `+${added} −${removed}`;
+}
+
+/** The facts worth a line under the call, or null when the rest of the row already says it all. */
+export function detailLine(detail: ToolDetail): string | null {
+  switch (detail.type) {
+    case 'file_change': {
+      const parts: string[] = [];
+      if (detail.cell) parts.push(detail.cell.summary);
+      // Without the texts there is no diff to show: the hunks still give its size.
+      if (!detail.diff && detail.hunks.length > 0) parts.push(`${hunkStats(detail)} (too large to show)`);
+      return parts.length ? parts.join(' · ') : null;
+    }
+    case 'shell': {
+      const parts: string[] = [];
+      if (detail.exit_code !== null && detail.exit_code !== 0) parts.push(`Exit code ${detail.exit_code}`);
+      if (detail.cwd_reset) parts.push(`Working directory reset to ${detail.cwd}`);
+      return parts.length ? parts.join(' · ') : null;
+    }
+    case 'background_task': {
+      const exit = detail.exit_code !== null ? ` with code ${detail.exit_code}` : '';
+      return `Background task ${detail.task_id}: ${detail.status}${exit}`;
+    }
+    case 'read':
+      return readLine(detail.content);
+    case 'file_list':
+      return detail.truncated
+        ? `${plural(detail.total, 'file')}, showing ${detail.files.length}`
+        : plural(detail.total, 'file');
+    case 'search':
+      return `${plural(detail.matches, 'match', 'matches')} in ${plural(detail.files, 'file')}${detail.truncated ? ', more left out' : ''}`;
+    case 'sub_agent':
+      return `${detail.agent_type} agent: ${plural(detail.tool_calls, 'tool call')}`;
+    case 'mcp':
+      return `${detail.server} › ${detail.tool}`;
+    case 'other':
+      return null;
+  }
+}
+
+/** The before-and-after of a file change, when the detail carries it. */
+export function detailDiff(detail: ToolDetail | null): FileDiff | null {
+  return detail?.type === 'file_change' ? detail.diff : null;
+}
