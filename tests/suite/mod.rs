@@ -1,5 +1,5 @@
 //! Test modules of the app's suite.
 
-mod cli;
 mod e2e;
 mod ipc;
+mod logging;

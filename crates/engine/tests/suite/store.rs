@@ -578,6 +578,7 @@ fn stored_session(
             approver: deny_all(),
             events: Arc::new(sink),
             store: Some(store.clone()),
+            watch_settings: true,
         },
     )
 }
@@ -602,6 +603,7 @@ fn resumed_session(
             approver: deny_all(),
             events: Arc::new(sink),
             store: None,
+            watch_settings: true,
         },
     )
     .expect("resume")
@@ -712,6 +714,7 @@ async fn resuming_an_unknown_session_is_an_error() {
             approver: deny_all(),
             events: Arc::new(RecordingSink::default()),
             store: None,
+            watch_settings: true,
         },
     );
     assert!(matches!(
