@@ -1,4 +1,5 @@
-//! The commands the webview invokes. Each is a few lines that call the engine.
+//! The commands the webview invokes. Each is a few lines that call the engine, inside a tracing span named after
+//! the command with its small arguments (ids, paths, modes; never prompts or channels); errors are logged.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,6 +13,7 @@ use tandem_protocol::{
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
 use ts_rs::TS;
+use tracing::Instrument;
 
 use crate::bridge::{ChannelSink, WindowApprover};
 use crate::error::{CommandError, ErrorCode};
@@ -28,6 +30,7 @@ pub struct AppStateView {
 }
 
 #[tauri::command]
+#[tracing::instrument(skip_all)]
 pub fn app_state(state: State<'_, AppState>) -> AppStateView {
     AppStateView {
         folder: state
@@ -42,6 +45,7 @@ pub fn app_state(state: State<'_, AppState>) -> AppStateView {
 /// Opens a session on `path` (or reopens the stored session `resume`); its events arrive on `on_event`. A
 /// reopened session first replays its stored events, so the window rebuilds its transcript.
 #[tauri::command]
+#[tracing::instrument(skip(app, state, on_event), err(Display))]
 pub fn open_session<R: Runtime>(
     app: AppHandle<R>,
     state: State<'_, AppState>,
@@ -74,6 +78,7 @@ pub fn open_session<R: Runtime>(
                 approver,
                 events: sink,
                 store: Some(store.clone()),
+                watch_settings: true,
             };
             Session::resume(store.clone(), &id, options)?
         }
@@ -93,6 +98,7 @@ pub fn open_session<R: Runtime>(
                 approver,
                 events: Arc::new(ChannelSink::new(session_id, on_event)),
                 store: state.store.clone(),
+                watch_settings: true,
             })?
         }
     };
@@ -119,6 +125,7 @@ pub fn open_session<R: Runtime>(
 
 /// The stored sessions of the folder `path`, newest first (empty when sessions are not stored).
 #[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
 pub fn list_sessions(
     state: State<'_, AppState>,
     path: String,
@@ -135,6 +142,7 @@ pub fn list_sessions(
 
 /// Shows the native folder picker; `None` when cancelled.
 #[tauri::command]
+#[tracing::instrument(skip_all)]
 pub async fn pick_folder<R: Runtime>(app: AppHandle<R>) -> Option<String> {
     crate::menu::pick_folder(&app).await
 }
@@ -147,20 +155,29 @@ fn session_of(state: &State<'_, AppState>, id: &str) -> Result<Arc<Session>, Com
 
 /// Starts a turn; its events stream on the session's channel. Returns once the turn has started.
 #[tauri::command]
+#[tracing::instrument(skip(state, prompt), fields(prompt_chars = prompt.chars().count()), err(Display))]
 pub fn send_prompt(
     state: State<'_, AppState>,
     session_id: String,
     prompt: String,
 ) -> Result<(), CommandError> {
     let session = session_of(&state, &session_id)?;
-    tauri::async_runtime::spawn(async move {
-        // Failures are reported to the window as events by the engine.
-        let _ = session.send(&prompt).await;
-    });
+    tauri::async_runtime::spawn(
+        async move {
+            // Failures are reported to the window as events by the engine.
+            let _ = session.send(&prompt).await;
+        }
+        .in_current_span(),
+    );
     Ok(())
 }
 
 #[tauri::command]
+#[tracing::instrument(
+    skip_all,
+    fields(request_id = %answer.request_id, choice = ?answer.choice),
+    err(Display)
+)]
 pub fn answer_approval(
     state: State<'_, AppState>,
     answer: ApprovalAnswer,
@@ -176,12 +193,14 @@ pub fn answer_approval(
 }
 
 #[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
 pub fn interrupt(state: State<'_, AppState>, session_id: String) -> Result<(), CommandError> {
     session_of(&state, &session_id)?.interrupt();
     Ok(())
 }
 
 #[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
 pub fn set_mode(
     state: State<'_, AppState>,
     session_id: String,
@@ -193,6 +212,7 @@ pub fn set_mode(
 
 /// The prompts the session can be rewound to, oldest first.
 #[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
 pub async fn rewind_points(
     state: State<'_, AppState>,
     session_id: String,
@@ -203,6 +223,7 @@ pub async fn rewind_points(
 /// Rewinds the session's files, conversation or both to before prompt `prompt_id`. Files changed outside Tandem
 /// stop it unless `force` (the outcome lists them, and nothing changed).
 #[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
 pub async fn rewind(
     state: State<'_, AppState>,
     session_id: String,

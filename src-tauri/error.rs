@@ -44,6 +44,12 @@ impl CommandError {
     }
 }
 
+impl std::fmt::Display for CommandError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}: {}", self.code, self.message)
+    }
+}
+
 impl From<tandem_engine::session::SessionError> for CommandError {
     fn from(e: tandem_engine::session::SessionError) -> Self {
         use tandem_engine::session::SessionError::*;

@@ -1,10 +1,10 @@
-//! The Tauri shell around the engine: the window, its menu, the commands the webview calls, the event bridge, and
-//! the headless command line. Thin by design: every decision lives in `tandem-engine`.
+//! The Tauri shell around the engine: the window, its menu, the commands the webview calls, the event bridge and
+//! the app's log file. Thin by design: every decision lives in `tandem-engine`. The command line is `tandem-cli`.
 
 pub mod bridge;
-pub mod cli;
 pub mod commands;
 pub mod error;
+pub mod logging;
 pub mod menu;
 pub mod recent;
 pub mod state;

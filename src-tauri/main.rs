@@ -1,7 +1,31 @@
-//! The `tandem` binary: the desktop app, or with arguments a headless command line.
+//! The `tandem-app` binary: the desktop window, on a folder when one is given. The `tandem` command starts it.
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+use std::path::PathBuf;
+
+use clap::Parser;
+
+/// Tandem's window: you and a coding agent, working on a project folder together.
+#[derive(Debug, Parser)]
+#[command(name = "tandem-app", version)]
+struct Args {
+    /// The folder to open.
+    folder: Option<PathBuf>,
+}
+
 fn main() {
-    std::process::exit(tandem_app::cli::main());
+    let args = Args::parse();
+    let log = tandem_app::logging::init();
+    tracing::info!(
+        version = env!("CARGO_PKG_VERSION"),
+        folder = ?args.folder,
+        log = ?log,
+        "starting"
+    );
+    if let Err(e) = tandem_app::run_app(args.folder) {
+        tracing::error!("{e:#}");
+        eprintln!("tandem: {e:#}");
+        std::process::exit(1);
+    }
 }

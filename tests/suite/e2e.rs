@@ -10,7 +10,7 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::json;
 use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedTurn};
 
-const BIN: &str = env!("CARGO_BIN_EXE_tandem");
+const BIN: &str = env!("CARGO_BIN_EXE_tandem-app");
 
 /// tauri-driver, killed with the WebKitWebDriver it started when dropped.
 struct Driver(Child);
@@ -104,6 +104,24 @@ async fn wait_for_text(client: &Client, css: &str, text: &str) {
             "timed out waiting for {css} containing {text:?}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Waits until the app's log file at `path` holds every one of `needles` (each command's span logs a line when it
+/// closes).
+async fn wait_for_log(path: &Path, needles: &[&str]) {
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if needles.iter().all(|n| text.contains(n)) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the log {} lacks one of {needles:?}:\n{text}",
+            path.display()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -222,6 +240,17 @@ async fn the_window_streams_a_turn_and_the_user_refuses_a_read_outside_the_folde
     let refused = &requests[2].body["messages"][4]["content"][0];
     assert_eq!(refused["tool_use_id"], "toolu_e2e_2");
     assert_eq!(refused["is_error"], true);
+    let log = dir.path().join("home/.local/share/tandem/logs/tandem.log");
+    wait_for_log(
+        &log,
+        &[
+            "open_session{path=",
+            "demo-project",
+            "answer_approval{request_id=",
+            "choice=Deny",
+        ],
+    )
+    .await;
     client.close().await.expect("close");
 }
 

@@ -137,6 +137,7 @@ pub async fn run(prompt: &str, marks_path: PathBuf, with_sleep: bool) -> i32 {
             seq: Default::default(),
         }),
         store,
+        watch_settings: true,
     };
     let mut session = Session::with_model(cwd, model.clone(), options);
     // The script's requests all belong to one turn; the default cap (100) would end it early.

@@ -8,9 +8,11 @@ use std::sync::{Arc, Mutex};
 
 use notify::{RecursiveMode, Watcher};
 
-/// A watcher over the parent folders of tracked files.
+/// A watcher over the parent folders of tracked files. The platform watcher is made when the first file is tracked:
+/// a session that changes no file never holds one (closing one costs the exiting process milliseconds).
 pub struct DirWatcher {
-    watcher: Option<notify::RecommendedWatcher>,
+    /// `None` until the first file is tracked; `Some(None)` when the platform offers no watcher.
+    watcher: Option<Option<notify::RecommendedWatcher>>,
     watched: HashSet<PathBuf>,
     dirty: Arc<Mutex<HashSet<PathBuf>>>,
 }
@@ -26,21 +28,29 @@ impl std::fmt::Debug for DirWatcher {
 impl DirWatcher {
     /// A watcher; when the platform offers none, files are still checked by content at rewind time.
     pub fn new() -> Self {
-        let dirty: Arc<Mutex<HashSet<PathBuf>>> = Arc::default();
-        let sink = Arc::clone(&dirty);
-        let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-            if let Ok(event) = event
-                && let Ok(mut dirty) = sink.lock()
-            {
-                dirty.extend(event.paths);
-            }
-        })
-        .ok();
         Self {
-            watcher,
+            watcher: None,
             watched: HashSet::new(),
-            dirty,
+            dirty: Arc::default(),
         }
+    }
+
+    /// The platform watcher, made on first use (`None` when the platform offers none).
+    fn platform(&mut self) -> Option<&mut notify::RecommendedWatcher> {
+        let dirty = &self.dirty;
+        self.watcher
+            .get_or_insert_with(|| {
+                let sink = Arc::clone(dirty);
+                notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                    if let Ok(event) = event
+                        && let Ok(mut dirty) = sink.lock()
+                    {
+                        dirty.extend(event.paths);
+                    }
+                })
+                .ok()
+            })
+            .as_mut()
     }
 
     /// Starts watching the folder of `file`.
@@ -49,7 +59,7 @@ impl DirWatcher {
         if self.watched.contains(dir) {
             return;
         }
-        if let Some(w) = self.watcher.as_mut()
+        if let Some(w) = self.platform()
             && w.watch(dir, RecursiveMode::NonRecursive).is_ok()
         {
             self.watched.insert(dir.to_path_buf());

@@ -1,12 +1,12 @@
 //! The permission engine: modes, rule parsing and matching for every family, settings sources and their merging,
-//! the immutable [`PermissionContext`], trust records, "don't ask again" suggestions, the settings watcher, the
-//! `tandem permissions` command-line logic, and one pure [`decide`] that answers allow, ask or deny for a tool call
-//! and says why (spec/permissions.md).
+//! the immutable [`PermissionContext`], trust records, "don't ask again" suggestions, the settings watcher, one pure
+//! [`decide`] that answers allow, ask or deny for a tool call and says why (spec/permissions.md), and
+//! [`check_call`], which answers a call given its tool without running it.
 
 mod bash_check;
 mod bash_pattern;
+mod check;
 mod classifier;
-pub mod cli;
 mod context;
 mod decide;
 mod domain;
@@ -22,6 +22,7 @@ mod trust;
 mod watcher;
 
 pub use bash_pattern::{BashIndex, BashPattern};
+pub use check::{CheckAnswer, check_call};
 pub use classifier::{
     AutoClassifier, ClassifierHandle, ClassifierRequest, ClassifierVerdict, ModelClassifier,
     classify_if_auto, parse_verdict,

@@ -57,6 +57,9 @@ pub struct SessionOptions {
     pub events: Arc<dyn EventSink>,
     /// Where the session is recorded (its row, history, events, tool calls, usage); `None`: kept in memory only.
     pub store: Option<Arc<SessionStore>>,
+    /// Re-read the settings files when they change on disk (long-lived sessions). A one-shot run leaves it off: the
+    /// watcher costs the exiting process milliseconds per watched folder.
+    pub watch_settings: bool,
 }
 
 /// A conversation on a project folder.
@@ -225,7 +228,11 @@ impl Session {
         };
         let pending_hooks = Arc::new(Mutex::new(None));
         let permission_loader = Arc::new(Mutex::new(permission_loader));
-        let settings_watcher = watch_settings(&permission_loader, &runtime, &pending_hooks);
+        let settings_watcher = if options.watch_settings {
+            watch_settings(&permission_loader, &runtime, &pending_hooks)
+        } else {
+            None
+        };
         let config = QueryConfig {
             max_tokens: options.model.max_tokens,
             system: build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today),

@@ -88,6 +88,7 @@ pub fn session_with(
             approver,
             events: Arc::new(events),
             store: None,
+            watch_settings: true,
         },
     )
 }

@@ -137,6 +137,7 @@ async fn no_api_key_is_reported_without_a_request() {
             approver: Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
             events: Arc::new(RecordingSink::default()),
             store: None,
+            watch_settings: true,
         },
     );
     assert!(

@@ -3,8 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use tandem_engine::permission::cli::{CheckAnswer, check_in};
-use tandem_engine::permission::{ContextOptions, LoadedSettings, PermissionContext, RuleSource};
+use tandem_engine::permission::{
+    CheckAnswer, ContextOptions, LoadedSettings, PermissionContext, RuleSource, check_call,
+};
+use tandem_engine::registry::builtin_tools;
 use tandem_protocol::{DecisionBehavior, PermissionMode};
 
 pub struct Project {
@@ -81,7 +83,7 @@ impl Project {
 }
 
 pub fn check(ctx: &PermissionContext, tool: &str, input: Value) -> CheckAnswer {
-    check_in(ctx, tool, &input)
+    check_call(ctx, &builtin_tools(), tool, &input)
 }
 
 pub fn bash(ctx: &PermissionContext, command: &str) -> CheckAnswer {

@@ -1,16 +1,15 @@
-//! Settings sources, merging, trust, broken files, `permissions list`, and "don't ask again" round trips.
+//! Settings sources, merging, trust, broken files, and "don't ask again" round trips.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use tandem_engine::permission::cli::{CheckOptions, check, list};
 use tandem_engine::permission::{
-    CliSettings, ContextOptions, PermissionContext, PermissionLoader, SettingsPaths, TrustStore,
-    load_settings, save_allow_rules,
+    CheckAnswer, CliSettings, ContextOptions, PermissionContext, PermissionLoader, SettingsPaths,
+    TrustStore, load_settings, save_allow_rules,
 };
 use tandem_protocol::{DecisionBehavior, PermissionMode};
 
-use super::perm_support::Project;
+use super::perm_support::{Project, check};
 
 fn write(path: &Path, value: &Value) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -40,21 +39,43 @@ impl Sources {
     fn policy(&self, v: Value) {
         write(&self.managed, &v);
     }
-    fn opts(&self) -> CheckOptions {
-        CheckOptions {
-            cwd: Some(self.p.root.clone()),
+    /// The context of the trusted project, with every standard source, `mode` and `--settings` files as the
+    /// command line gives them.
+    fn ctx_with(
+        &self,
+        mode: Option<PermissionMode>,
+        flag_files: Vec<PathBuf>,
+    ) -> PermissionContext {
+        let mut paths = SettingsPaths::standard(&self.p.root, Some(&self.p.home));
+        paths.managed = Some(self.managed.clone());
+        paths.flag_files = flag_files;
+        PermissionLoader {
+            paths,
+            cli: CliSettings {
+                mode,
+                ..CliSettings::default()
+            },
+            project_root: self.p.root.clone(),
             home: Some(self.p.home.clone()),
-            managed_settings: Some(self.managed.clone()),
-            ..CheckOptions::default()
+            trust: None,
         }
+        .load(None, &[])
     }
-    fn bash(&self, command: &str) -> tandem_engine::permission::cli::CheckAnswer {
-        check(&CheckOptions {
-            tool: "Bash".into(),
-            input: json!({ "command": command }),
-            ..self.opts()
-        })
+    fn ctx(&self) -> PermissionContext {
+        self.ctx_with(None, Vec::new())
     }
+    fn bash(&self, command: &str) -> CheckAnswer {
+        super::perm_support::bash(&self.ctx(), command)
+    }
+}
+
+/// The effective rules as `(behavior, text)`.
+fn rules(ctx: &PermissionContext) -> Vec<(&'static str, String)> {
+    ctx.rules
+        .rules()
+        .iter()
+        .map(|r| (r.behavior.as_str(), r.text.clone()))
+        .collect()
 }
 
 #[test]
@@ -90,28 +111,23 @@ fn every_source_contributes_and_deny_wins_across_sources() {
         Some(s.managed.display().to_string().as_str())
     );
     assert_eq!(s.bash("just x").decision, DecisionBehavior::Ask);
-    let a = check(&CheckOptions {
-        tool: "Bash".into(),
-        input: json!({"command": "just x"}),
-        settings_files: vec![flag.clone()],
-        ..s.opts()
-    });
+    let a = check(
+        &s.ctx_with(None, vec![flag.clone()]),
+        "Bash",
+        json!({"command": "just x"}),
+    );
     assert_eq!(a.decision, DecisionBehavior::Allow);
     assert_eq!(
         a.source.as_deref(),
         Some(flag.display().to_string().as_str())
     );
 
-    let listed = list(&s.opts()).expect("list");
-    let texts: Vec<(&str, &str)> = listed
-        .rules
-        .iter()
-        .map(|r| (r.behavior, r.rule.as_str()))
-        .collect();
-    assert!(texts.contains(&("deny", "Bash(curl *)")));
-    assert!(texts.contains(&("ask", "Bash(make deploy *)")));
-    assert!(texts.contains(&("allow", "Bash(npm test *)")));
-    let kinds: Vec<&str> = listed.rules.iter().map(|r| r.kind).collect();
+    let ctx = s.ctx();
+    let texts = rules(&ctx);
+    assert!(texts.contains(&("deny", "Bash(curl *)".into())));
+    assert!(texts.contains(&("ask", "Bash(make deploy *)".into())));
+    assert!(texts.contains(&("allow", "Bash(npm test *)".into())));
+    let kinds: Vec<&str> = ctx.rules.rules().iter().map(|r| r.source.kind()).collect();
     for k in [
         "policySettings",
         "projectSettings",
@@ -127,38 +143,38 @@ fn duplicates_merge_and_scalars_follow_priority() {
     let s = Sources::new();
     s.user(json!({"permissions": {"allow": ["Bash(ls *)"], "defaultMode": "acceptEdits"}}));
     s.project(json!({"permissions": {"allow": ["Bash(ls *)"], "defaultMode": "plan"}}));
-    let listed = list(&s.opts()).expect("list");
+    let ctx = s.ctx();
     assert_eq!(
-        listed
-            .rules
+        rules(&ctx)
             .iter()
-            .filter(|r| r.rule == "Bash(ls *)")
+            .filter(|(_, text)| text == "Bash(ls *)")
             .count(),
         1
     );
-    assert_eq!(listed.mode, PermissionMode::Plan);
+    assert_eq!(ctx.mode, PermissionMode::Plan);
     s.local(json!({"permissions": {"defaultMode": "bypassPermissions"}}));
-    let listed = list(&s.opts()).expect("list");
+    let ctx = s.ctx();
     assert_eq!(
-        listed.mode,
+        ctx.mode,
         PermissionMode::Plan,
         "bypass from local settings is ignored"
     );
     assert!(
-        listed
-            .invalid
+        ctx.issues
             .iter()
             .any(|i| i.message.contains("bypassPermissions"))
     );
     s.policy(json!({"permissions": {"defaultMode": "dontAsk"}}));
-    assert_eq!(list(&s.opts()).expect("list").mode, PermissionMode::DontAsk);
+    assert_eq!(s.ctx().mode, PermissionMode::DontAsk);
     s.policy(json!({"disableBypassPermissionsMode": "disable"}));
-    let a = check(&CheckOptions {
-        tool: "Bash".into(),
-        input: json!({"command": "curl x"}),
-        mode: Some(PermissionMode::BypassPermissions),
-        ..s.opts()
-    });
+    let bypass = |s: &Sources| {
+        check(
+            &s.ctx_with(Some(PermissionMode::BypassPermissions), Vec::new()),
+            "Bash",
+            json!({"command": "curl x"}),
+        )
+    };
+    let a = bypass(&s);
     assert_eq!(
         a.decision,
         DecisionBehavior::Ask,
@@ -166,12 +182,7 @@ fn duplicates_merge_and_scalars_follow_priority() {
         a.reason
     );
     s.policy(json!({}));
-    let a = check(&CheckOptions {
-        tool: "Bash".into(),
-        input: json!({"command": "curl x"}),
-        mode: Some(PermissionMode::BypassPermissions),
-        ..s.opts()
-    });
+    let a = bypass(&s);
     assert_eq!(a.decision, DecisionBehavior::Allow, "{}", a.reason);
 }
 
@@ -189,7 +200,7 @@ fn broken_files_and_invalid_rules_are_reported_and_the_rest_applies() {
         "deny": ["Agent(model:opus)", "Read(file_path:x)"],
         "defaultMode": "sideways"
     }, "hooks": {"NotAnEvent": [], "PreToolUse": [{"matcher": "(", "hooks": [{"type": "command", "command": "x"}]}]}}));
-    let listed = list(&s.opts()).expect("list");
+    let ctx = s.ctx();
     let local =
         s.p.root
             .join(".claude/settings.local.json")
@@ -197,12 +208,11 @@ fn broken_files_and_invalid_rules_are_reported_and_the_rest_applies() {
             .to_string();
     let project = s.p.root.join(".claude/settings.json").display().to_string();
     assert!(
-        listed
-            .invalid
+        ctx.issues
             .iter()
             .any(|i| i.file == project && i.message.contains("not valid JSON")),
         "{:#?}",
-        listed.invalid
+        ctx.issues
     );
     for bad in [
         "allow: *",
@@ -215,47 +225,26 @@ fn broken_files_and_invalid_rules_are_reported_and_the_rest_applies() {
         "deny: Read(file_path:x)",
     ] {
         assert!(
-            listed
-                .invalid
+            ctx.issues
                 .iter()
                 .any(|i| i.file == local && i.rule.as_deref() == Some(bad)),
             "{bad} not reported: {:#?}",
-            listed.invalid
+            ctx.issues
         );
     }
     assert!(
-        listed
-            .invalid
+        ctx.issues
             .iter()
             .any(|i| i.rule.as_deref() == Some("allow: 42"))
     );
-    assert!(
-        listed
-            .invalid
-            .iter()
-            .any(|i| i.message.contains("sideways"))
-    );
-    assert!(
-        listed
-            .invalid
-            .iter()
-            .any(|i| i.message.contains("NotAnEvent"))
-    );
-    assert!(listed.invalid.iter().any(|i| i.message.contains("matcher")));
+    assert!(ctx.issues.iter().any(|i| i.message.contains("sideways")));
+    assert!(ctx.issues.iter().any(|i| i.message.contains("NotAnEvent")));
+    assert!(ctx.issues.iter().any(|i| i.message.contains("matcher")));
     // The valid rules of every file still apply.
     assert_eq!(s.bash("ls").decision, DecisionBehavior::Allow);
-    assert!(
-        listed
-            .rules
-            .iter()
-            .any(|r| r.rule == "Agent(model:opus)" && r.behavior == "deny")
-    );
+    assert!(rules(&ctx).contains(&("deny", "Agent(model:opus)".into())));
     // An unanchored allow glob approves nothing.
-    let a = check(&CheckOptions {
-        tool: "mcp__x__y".into(),
-        input: json!({}),
-        ..s.opts()
-    });
+    let a = check(&ctx, "mcp__x__y", json!({}));
     assert_eq!(a.decision, DecisionBehavior::Ask);
 }
 
@@ -386,7 +375,7 @@ fn dont_ask_again_round_trips() {
     std::fs::write(&file, r#"{"env": {"A": "1"}, "permissions": {"allow": ["Bash(ls *)"], "deny": ["Read(.env)"]}, "hooks": {}}"#).expect("write");
     let before = s.bash("npm run test -- --watch && cargo build --release");
     assert_eq!(before.decision, DecisionBehavior::Ask);
-    let ctx = tandem_engine::permission::cli::context_for(&s.opts()).expect("ctx");
+    let ctx = s.ctx();
     let eval = tandem_engine::permission::evaluate(
         &ctx,
         &tandem_engine::permission::CallView {

@@ -587,6 +587,7 @@ fn stored_session(
             approver: deny_all(),
             events: Arc::new(sink),
             store: Some(store.clone()),
+            watch_settings: true,
         },
     )
 }
@@ -611,6 +612,7 @@ fn resumed_session(
             approver: deny_all(),
             events: Arc::new(sink),
             store: None,
+            watch_settings: true,
         },
     )
     .expect("resume")
@@ -721,6 +723,7 @@ async fn resuming_an_unknown_session_is_an_error() {
             approver: deny_all(),
             events: Arc::new(RecordingSink::default()),
             store: None,
+            watch_settings: true,
         },
     );
     assert!(matches!(

@@ -80,6 +80,7 @@ fn crash_child() {
                 approver: Arc::new(NeverAnswers),
                 events: Arc::new(print_event),
                 store: Some(store),
+                watch_settings: true,
             },
         );
         let _ = session.send(&prompt).await;

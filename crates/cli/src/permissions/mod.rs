@@ -1,13 +1,18 @@
-//! `tandem permissions check|list`: answers permission questions without running anything (the logic lives in
-//! `tandem_engine::permission::cli`).
+//! `tandem permissions check|list`: answers permission questions without running anything. This file holds the
+//! flags and the printing; `check` and `list` the logic.
+
+mod check;
+mod list;
 
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use tandem_engine::permission::cli::{
-    CheckOptions, check_batch, check_with_issues, describe_issue, list,
-};
 use tandem_protocol::PermissionMode;
+
+pub use check::{
+    CheckOptions, check, check_batch, check_in, check_with_issues, context_for, describe_issue,
+};
+pub use list::{ListAnswer, ListedHook, ListedRule, list};
 
 #[derive(Debug, Subcommand)]
 pub enum PermissionsCommand {

@@ -16,6 +16,7 @@ use tandem_protocol::PermissionMode;
 use tokio_util::sync::CancellationToken;
 
 use super::headless::StderrApprover;
+use super::lazy_model::LazyModel;
 
 #[derive(Debug, Args)]
 pub struct ToolArgs {
@@ -75,21 +76,30 @@ pub async fn run(args: &ToolArgs) -> i32 {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| ".".into()),
     };
-    let session = match Session::open(SessionOptions {
-        id: None,
-        cwd,
-        model: ModelConfig::default(),
-        mode: args.permission_mode,
-        approver: Arc::new(StderrApprover { yes: args.yes }),
-        events: Arc::new(NullSink),
-        store: None,
-    }) {
-        Ok(s) => s,
+    let cwd = match tandem_engine::session::open_folder(&cwd) {
+        Ok(cwd) => cwd,
         Err(e) => {
             eprintln!("tandem: {e}");
             return 2;
         }
     };
+    // The model client is made only if a call needs the model, so that a plain call starts fast.
+    let model = ModelConfig::default();
+    let session = Session::with_model(
+        cwd.clone(),
+        Arc::new(LazyModel::new(model.clone())),
+        SessionOptions {
+            id: None,
+            cwd,
+            model,
+            mode: args.permission_mode,
+            approver: Arc::new(StderrApprover { yes: args.yes }),
+            events: Arc::new(NullSink),
+            store: None,
+            // A stream of calls may run long enough for settings to change; one call does not.
+            watch_settings: args.calls.is_some(),
+        },
+    );
     // Command-line runs treat the folder as trusted (spec/permissions.md §2).
     session.assume_trusted();
     if let Some(name) = &args.name {

@@ -165,6 +165,7 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
         approver: Arc::new(StderrApprover { yes: cli.yes }),
         events,
         store: store.clone(),
+        watch_settings: true,
     };
     let opened = match (&resume_id, &store) {
         (Some(id), Some(store)) => Session::resume(store.clone(), id, options),

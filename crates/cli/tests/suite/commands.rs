@@ -1,4 +1,5 @@
-//! The headless command line: `tandem -p` against the fake model server, and `tandem tool`.
+//! The headless commands through the real binary: `tandem -p` against the fake model server, `tandem tool`,
+//! `tandem permissions check` and `tandem rewind`.
 
 use std::process::Stdio;
 

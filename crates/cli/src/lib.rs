@@ -1,9 +1,13 @@
-//! The command line: `tandem [PATH]` opens the window; `-p`, `tool` and the other subcommands run headless.
+//! The command line: `-p`, `tool`, `permissions` and `rewind` run headless in this process; `tandem [PATH]` starts
+//! the desktop app installed beside it. This crate does not link the GUI, so the headless commands start fast.
 
 mod headless;
-mod permissions;
+mod lazy_model;
+mod logging;
+pub mod permissions;
 mod rewind;
 mod tool;
+mod window;
 
 use std::path::PathBuf;
 
@@ -97,29 +101,13 @@ pub enum Command {
     Permissions(permissions::PermissionsCommand),
 }
 
-/// Sends the engine's log to stderr: warnings by default, more with `TANDEM_LOG` (e.g. `TANDEM_LOG=debug`).
-fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("TANDEM_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
-}
-
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    init_logging();
     if cli.command.is_none() && cli.prompt.is_none() {
-        return match crate::run_app(cli.path.clone()) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("tandem: {e:#}");
-                1
-            }
-        };
+        return window::open(cli.path.as_deref());
     }
+    logging::init();
     if let Some(Command::Permissions(command)) = &cli.command {
         return permissions::run(command);
     }

@@ -1,0 +1,16 @@
+//! The command line's log: the engine's warnings on stderr, more with `TANDEM_LOG` (e.g. `TANDEM_LOG=debug`).
+
+use tracing_subscriber::EnvFilter;
+
+/// The filter used when `TANDEM_LOG` is unset or invalid.
+const DEFAULT_FILTER: &str = "warn";
+
+/// Sends the log to stderr at the level `TANDEM_LOG` names (an `EnvFilter` directive), warnings by default.
+pub fn init() {
+    let filter =
+        EnvFilter::try_from_env("TANDEM_LOG").unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

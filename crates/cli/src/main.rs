@@ -1,0 +1,5 @@
+//! The `tandem` command: headless commands, or the desktop app on a folder.
+
+fn main() {
+    std::process::exit(tandem_cli::main());
+}

@@ -1,0 +1,171 @@
+//! `tandem permissions check`: builds the permission context of a folder the way a session would (every settings
+//! source, the folder trusted) and answers calls against it with the built-in tools, one at a time or in batches.
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+use tandem_engine::permission::{
+    CheckAnswer, CliSettings, ContextOptions, PermissionContext, SettingsIssue, SettingsPaths,
+    check_call, load_settings, managed_settings_path,
+};
+use tandem_engine::registry::builtin_tools;
+use tandem_protocol::PermissionMode;
+
+/// Options of `permissions check` (and the defaults of `--batch` lines).
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    pub tool: String,
+    pub input: Value,
+    /// The folder the call runs in (the project, treated as trusted); defaults to the current directory.
+    pub cwd: Option<PathBuf>,
+    pub mode: Option<PermissionMode>,
+    pub add_dirs: Vec<PathBuf>,
+    /// `--settings FILE`, highest priority after the managed policy.
+    pub settings_files: Vec<PathBuf>,
+    /// Overrides the home directory (default: `$HOME`).
+    pub home: Option<PathBuf>,
+    /// Overrides the managed policy file (default: `/etc/claude-code/managed-settings.json`).
+    pub managed_settings: Option<PathBuf>,
+}
+
+fn folder(cwd: Option<&Path>) -> Result<PathBuf, String> {
+    let dir = match cwd {
+        Some(d) => d.to_path_buf(),
+        None => std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?,
+    };
+    std::fs::canonicalize(&dir)
+        .map_err(|e| format!("the folder {} cannot be opened: {e}", dir.display()))
+}
+
+/// The permission context `permissions check` uses: settings from the same places as the app, the folder trusted.
+pub fn context_for(opts: &CheckOptions) -> Result<PermissionContext, String> {
+    let root = folder(opts.cwd.as_deref())?;
+    let home = opts.home.clone().or_else(dirs::home_dir);
+    let mut paths = SettingsPaths::standard(&root, home.as_deref());
+    paths.managed = Some(
+        opts.managed_settings
+            .clone()
+            .unwrap_or_else(managed_settings_path),
+    );
+    paths.flag_files = opts.settings_files.clone();
+    let cli = CliSettings {
+        mode: opts.mode,
+        add_dirs: opts
+            .add_dirs
+            .iter()
+            .map(|d| {
+                if d.is_absolute() {
+                    d.clone()
+                } else {
+                    root.join(d)
+                }
+            })
+            .collect(),
+        ..CliSettings::default()
+    };
+    let loaded = load_settings(&paths, &cli, &root, home.as_deref());
+    Ok(PermissionContext::from_settings(
+        &loaded,
+        ContextOptions {
+            project_root: root.clone(),
+            cwd: Some(root),
+            home,
+            trusted: true,
+            ..ContextOptions::default()
+        },
+    ))
+}
+
+/// Answers one check against an already-built context, with the built-in tools.
+pub fn check_in(ctx: &PermissionContext, tool: &str, input: &Value) -> CheckAnswer {
+    check_call(ctx, &builtin_tools(), tool, input)
+}
+
+/// `tandem permissions check TOOL --input JSON ...`: one answer (exit code 0 whatever it is).
+pub fn check(opts: &CheckOptions) -> CheckAnswer {
+    check_with_issues(opts).0
+}
+
+/// The answer, and the problems found in the settings and rules (the command line prints them to stderr).
+pub fn check_with_issues(opts: &CheckOptions) -> (CheckAnswer, Vec<SettingsIssue>) {
+    match context_for(opts) {
+        Ok(ctx) => (
+            check_in(&ctx, &opts.tool, &opts.input),
+            (*ctx.issues).clone(),
+        ),
+        Err(message) => (CheckAnswer::error(message), Vec::new()),
+    }
+}
+
+/// One line describing a settings problem: `file: rule: message`.
+pub fn describe_issue(issue: &SettingsIssue) -> String {
+    match &issue.rule {
+        Some(rule) => format!("{}: {rule}: {}", issue.file, issue.message),
+        None => format!("{}: {}", issue.file, issue.message),
+    }
+}
+
+/// One line of `--batch` input.
+#[derive(Debug, Clone, Deserialize)]
+struct BatchLine {
+    tool: String,
+    #[serde(default)]
+    input: Value,
+    cwd: Option<PathBuf>,
+    mode: Option<String>,
+}
+
+/// `tandem permissions check --batch`: one JSON request per input line, one answer line per request. Contexts are
+/// built once per (folder, mode), the tools once.
+pub fn check_batch(
+    input: impl BufRead,
+    mut output: impl Write,
+    defaults: &CheckOptions,
+) -> std::io::Result<()> {
+    let tools = builtin_tools();
+    let mut contexts: HashMap<
+        (Option<PathBuf>, Option<PermissionMode>),
+        Result<PermissionContext, String>,
+    > = HashMap::new();
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = match serde_json::from_str::<BatchLine>(&line) {
+            Err(e) => CheckAnswer::error(format!("invalid request line: {e}")),
+            Ok(req) => {
+                let mode = match req.mode.as_deref() {
+                    None => Ok(defaults.mode),
+                    Some(m) => PermissionMode::parse(m)
+                        .map(Some)
+                        .ok_or_else(|| format!("unknown mode `{m}`")),
+                };
+                match mode {
+                    Err(message) => CheckAnswer::error(message),
+                    Ok(mode) => {
+                        let cwd = req.cwd.clone().or_else(|| defaults.cwd.clone());
+                        let ctx = contexts.entry((cwd.clone(), mode)).or_insert_with(|| {
+                            context_for(&CheckOptions {
+                                cwd,
+                                mode,
+                                ..defaults.clone()
+                            })
+                        });
+                        match ctx {
+                            Ok(ctx) => check_call(ctx, &tools, &req.tool, &req.input),
+                            Err(message) => CheckAnswer::error(message.clone()),
+                        }
+                    }
+                }
+            }
+        };
+        let text = serde_json::to_string(&answer).map_err(std::io::Error::other)?;
+        writeln!(output, "{text}")?;
+        output.flush()?;
+    }
+    Ok(())
+}

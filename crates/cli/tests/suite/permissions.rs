@@ -1,0 +1,259 @@
+//! `tandem permissions check|list` called directly: every settings source and flag reaches the answer, the list is
+//! ordered deny, ask, allow with sources, and batches answer line by line (bad lines included).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use tandem_cli::permissions::{CheckOptions, check, check_batch, list};
+use tandem_protocol::{DecisionBehavior, PermissionMode};
+
+struct Setup {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    outside: PathBuf,
+}
+
+impl Setup {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let base = std::fs::canonicalize(dir.path()).expect("canonical");
+        let (root, home, outside) = (base.join("proj"), base.join("home"), base.join("elsewhere"));
+        for d in [&root, &home, &outside] {
+            std::fs::create_dir_all(d).expect("mkdir");
+        }
+        Self {
+            _dir: dir,
+            root,
+            home,
+            outside,
+        }
+    }
+
+    fn write(&self, path: &Path, value: Value) {
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, value.to_string()).expect("write");
+    }
+
+    fn opts(&self) -> CheckOptions {
+        CheckOptions {
+            cwd: Some(self.root.clone()),
+            home: Some(self.home.clone()),
+            managed_settings: Some(self.outside.join("managed-settings.json")),
+            ..CheckOptions::default()
+        }
+    }
+
+    fn bash(&self, command: &str, opts: CheckOptions) -> DecisionBehavior {
+        check(&CheckOptions {
+            tool: "Bash".into(),
+            input: json!({ "command": command }),
+            ..opts
+        })
+        .decision
+    }
+}
+
+#[test]
+fn every_source_and_flag_reaches_the_answer() {
+    let s = Setup::new();
+    s.write(
+        &s.home.join(".claude/settings.json"),
+        json!({"permissions": {"allow": ["Bash(npm test *)"]}}),
+    );
+    s.write(
+        &s.root.join(".claude/settings.json"),
+        json!({"permissions": {"deny": ["Bash(aws *)"]}}),
+    );
+    s.write(
+        &s.outside.join("managed-settings.json"),
+        json!({"permissions": {"deny": ["Bash(curl *)"]}}),
+    );
+    let flag = s.outside.join("flag.json");
+    s.write(&flag, json!({"permissions": {"allow": ["Bash(just *)"]}}));
+
+    assert_eq!(s.bash("npm test", s.opts()), DecisionBehavior::Allow);
+    let managed = check(&CheckOptions {
+        tool: "Bash".into(),
+        input: json!({"command": "curl x"}),
+        ..s.opts()
+    });
+    assert_eq!(managed.decision, DecisionBehavior::Deny);
+    assert_eq!(managed.rule.as_deref(), Some("Bash(curl *)"));
+    assert_eq!(
+        managed.source,
+        Some(
+            s.outside
+                .join("managed-settings.json")
+                .display()
+                .to_string()
+        )
+    );
+    assert_eq!(s.bash("just x", s.opts()), DecisionBehavior::Ask);
+    let with_flag = CheckOptions {
+        settings_files: vec![flag],
+        ..s.opts()
+    };
+    assert_eq!(s.bash("just x", with_flag), DecisionBehavior::Allow);
+    let bypass = CheckOptions {
+        mode: Some(PermissionMode::BypassPermissions),
+        ..s.opts()
+    };
+    assert_eq!(s.bash("make x", bypass), DecisionBehavior::Allow);
+
+    let target = s.outside.join("notes.txt");
+    let read = |opts: CheckOptions| {
+        check(&CheckOptions {
+            tool: "Read".into(),
+            input: json!({"file_path": target}),
+            ..opts
+        })
+        .decision
+    };
+    assert_eq!(read(s.opts()), DecisionBehavior::Ask);
+    let with_dir = CheckOptions {
+        add_dirs: vec![PathBuf::from("../elsewhere")],
+        ..s.opts()
+    };
+    assert_eq!(
+        read(with_dir),
+        DecisionBehavior::Allow,
+        "a relative --add-dir is taken from the folder"
+    );
+}
+
+#[test]
+fn bad_questions_are_answered_deny_with_the_reason() {
+    let s = Setup::new();
+    let unknown = check(&CheckOptions {
+        tool: "Frobnicate".into(),
+        input: json!({}),
+        ..s.opts()
+    });
+    assert_eq!(unknown.decision, DecisionBehavior::Deny);
+    assert!(
+        unknown.reason.contains("unknown tool `Frobnicate`"),
+        "{unknown:?}"
+    );
+    let invalid = check(&CheckOptions {
+        tool: "Bash".into(),
+        input: json!({"cmd": "ls"}),
+        ..s.opts()
+    });
+    assert_eq!(invalid.decision, DecisionBehavior::Deny);
+    assert!(
+        invalid.reason.starts_with("invalid input for Bash"),
+        "{invalid:?}"
+    );
+    let missing = check(&CheckOptions {
+        tool: "Bash".into(),
+        input: json!({"command": "ls"}),
+        cwd: Some(s.root.join("gone")),
+        ..s.opts()
+    });
+    assert_eq!(missing.decision, DecisionBehavior::Deny);
+    assert!(missing.reason.contains("cannot be opened"), "{missing:?}");
+}
+
+#[test]
+fn the_list_orders_rules_deny_ask_allow_with_sources_and_hooks() {
+    let s = Setup::new();
+    let project = s.root.join(".claude/settings.json");
+    s.write(
+        &project,
+        json!({
+            "permissions": {"allow": ["Bash(ls *)", "Bash(npm test"], "ask": ["Bash(git push *)"], "deny": ["Bash(rm *)"]},
+            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "timeout": 5}]}]}
+        }),
+    );
+
+    let listed = list(&s.opts()).expect("list");
+
+    let rules: Vec<(&str, &str, &str)> = listed
+        .rules
+        .iter()
+        .map(|r| (r.behavior, r.rule.as_str(), r.kind))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            ("deny", "Bash(rm *)", "projectSettings"),
+            ("ask", "Bash(git push *)", "projectSettings"),
+            ("allow", "Bash(ls *)", "projectSettings"),
+        ]
+    );
+    assert!(
+        listed
+            .rules
+            .iter()
+            .all(|r| r.source == project.display().to_string()),
+        "{:?}",
+        listed.rules
+    );
+    assert_eq!(listed.mode, PermissionMode::Default);
+    assert_eq!(listed.working_dirs, std::slice::from_ref(&s.root));
+    assert!(
+        listed
+            .invalid
+            .iter()
+            .any(|i| i.rule.as_deref() == Some("allow: Bash(npm test")),
+        "{:?}",
+        listed.invalid
+    );
+    assert_eq!(listed.hooks.len(), 1);
+    let hook = &listed.hooks[0];
+    assert_eq!(
+        (
+            hook.event.as_str(),
+            hook.matcher.as_deref(),
+            hook.command.as_str(),
+            hook.timeout
+        ),
+        ("PreToolUse", Some("Bash"), "true", 5)
+    );
+}
+
+#[test]
+fn a_batch_answers_every_line_in_order_and_bad_lines_with_a_reason() {
+    let s = Setup::new();
+    s.write(
+        &s.root.join(".claude/settings.json"),
+        json!({"permissions": {"deny": ["Bash(rm *)"]}}),
+    );
+    let input = [
+        json!({"tool": "Bash", "input": {"command": "rm -rf x"}}).to_string(),
+        String::new(),
+        "not json".to_string(),
+        json!({"tool": "Bash", "input": {"command": "make"}, "mode": "sideways"}).to_string(),
+        json!({"tool": "Bash", "input": {"command": "make"}, "mode": "bypassPermissions"})
+            .to_string(),
+        json!({"tool": "Read", "input": {"file_path": "README.md"}, "cwd": s.outside}).to_string(),
+    ]
+    .join("\n");
+    let mut out = Vec::new();
+
+    check_batch(input.as_bytes(), &mut out, &s.opts()).expect("batch");
+
+    let answers: Vec<Value> = String::from_utf8(out)
+        .expect("utf-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    let decisions: Vec<&str> = answers
+        .iter()
+        .map(|a| a["decision"].as_str().expect("decision"))
+        .collect();
+    assert_eq!(decisions, ["deny", "deny", "deny", "allow", "allow"]);
+    assert_eq!(answers[0]["rule"], "Bash(rm *)");
+    assert!(
+        answers[1]["reason"]
+            .as_str()
+            .expect("reason")
+            .starts_with("invalid request line"),
+        "{}",
+        answers[1]
+    );
+    assert_eq!(answers[2]["reason"], "unknown mode `sideways`");
+    let keys: Vec<&String> = answers[0].as_object().expect("object").keys().collect();
+    assert_eq!(keys, ["decision", "reason", "rule", "source"]);
+}
