@@ -12,8 +12,8 @@ use tandem_protocol::{
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
-use ts_rs::TS;
 use tracing::Instrument;
+use ts_rs::TS;
 
 use crate::bridge::{ChannelSink, WindowApprover};
 use crate::error::{CommandError, ErrorCode};
