@@ -255,5 +255,5 @@ fn a_batch_answers_every_line_in_order_and_bad_lines_with_a_reason() {
     );
     assert_eq!(answers[2]["reason"], "unknown mode `sideways`");
     let keys: Vec<&String> = answers[0].as_object().expect("object").keys().collect();
-    assert_eq!(keys, ["decision", "reason", "rule", "source"]);
+    assert_eq!(keys, ["decision", "reason", "rule", "source", "decided_by"]);
 }
