@@ -13,6 +13,7 @@ pub mod permission;
 pub mod query;
 pub mod registry;
 pub mod session;
+pub mod settings;
 pub mod shell;
 pub mod store;
 pub mod tool;

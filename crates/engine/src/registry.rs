@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::model::ToolSpec;
 use crate::tool::DynTool;
-use crate::tool::dynamic::Erased;
+pub use crate::tool::erase;
 use crate::tools;
 
 /// A set of tools, in the order they are offered to the model.
@@ -67,11 +67,6 @@ impl ToolPool {
             })
             .collect()
     }
-}
-
-/// Wraps a typed tool for the registry.
-pub fn erase<T: crate::tool::Tool>(tool: T) -> Arc<dyn DynTool> {
-    Arc::new(Erased::new(tool))
 }
 
 /// Every built-in tool, the shell tools keeping their files in a fresh temporary folder.

@@ -62,7 +62,7 @@ pub fn list(opts: &CheckOptions) -> Result<ListAnswer, String> {
         for m in matchers {
             for h in &m.hooks {
                 hooks.push(ListedHook {
-                    event: event.clone(),
+                    event: event.to_string(),
                     matcher: m.pattern.clone(),
                     command: h.command.clone(),
                     timeout: h.timeout_secs,

@@ -4,6 +4,7 @@
 //! a rewind never overwrites such a change silently: it reports it and needs an explicit `force`.
 
 mod blobs;
+mod history;
 mod journal;
 mod store;
 mod watcher;

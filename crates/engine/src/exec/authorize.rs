@@ -12,7 +12,8 @@ use tandem_protocol::{
 use tokio_util::sync::CancellationToken;
 
 use super::ToolRuntime;
-use crate::hooks::{self, HookDecision};
+use super::hook_gate as hooks;
+use crate::hooks::{HookDecision, HookEvent};
 use crate::model::ToolResultContent;
 use crate::permission::{CallView, classify_if_auto, evaluate, save_allow_rules};
 use crate::tool::{DynTool, PreparedCall, ToolContext, ToolError, ToolOutput};
@@ -48,7 +49,7 @@ pub(super) async fn authorize(
     let pre = hooks::run_event(
         &permissions,
         &rt.session_id,
-        "PreToolUse",
+        HookEvent::PreToolUse,
         Some(tool.name()),
         hooks::tool_fields(
             tool.name(),
@@ -120,7 +121,7 @@ pub(super) async fn authorize(
             let answered = hooks::run_event(
                 &permissions,
                 &rt.session_id,
-                "PermissionRequest",
+                HookEvent::PermissionRequest,
                 Some(tool.name()),
                 hooks::tool_fields(
                     tool.name(),
@@ -243,7 +244,7 @@ pub(super) async fn post_tool_hooks(
             let post = hooks::run_event(
                 &permissions,
                 &rt.session_id,
-                "PostToolUse",
+                HookEvent::PostToolUse,
                 Some(tool.name()),
                 {
                     let mut f = hooks::tool_fields(tool.name(), observable, id);
@@ -276,7 +277,7 @@ pub(super) async fn post_tool_hooks(
             let post = hooks::run_event(
                 &permissions,
                 &rt.session_id,
-                "PostToolUseFailure",
+                HookEvent::PostToolUseFailure,
                 Some(tool.name()),
                 {
                     let mut f = hooks::tool_fields(tool.name(), observable, id);

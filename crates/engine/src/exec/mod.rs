@@ -3,6 +3,7 @@
 
 mod authorize;
 pub mod batch;
+pub mod hook_gate;
 mod pipeline;
 mod runtime;
 pub mod streaming;

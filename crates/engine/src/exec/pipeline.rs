@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 use super::ToolRuntime;
 use super::authorize::{Authorized, authorize, post_tool_hooks};
 use crate::model::{ContentBlock, ToolResultContent};
-use crate::tool::{ContextModifier, ProgressSink, ToolContext, ToolError};
+use crate::tool::{ContextChange, ProgressSink, ToolContext, ToolError};
 
 /// How one call ended.
 #[derive(Debug, Clone)]
@@ -17,7 +17,7 @@ pub struct ToolCallOutcome {
     pub block: ContentBlock,
     pub outcome: ToolOutcome,
     /// A context change the tool asked for (only honoured for calls that are not concurrency-safe).
-    pub context_modifier: Option<ContextModifier>,
+    pub context_change: Option<ContextChange>,
 }
 
 fn result_block(id: &str, content: ToolResultContent, is_error: bool) -> ContentBlock {
@@ -48,7 +48,7 @@ pub(super) fn finish_without_output(
     ToolCallOutcome {
         block: result_block(id, ToolResultContent::Text(message), true),
         outcome,
-        context_modifier: None,
+        context_change: None,
     }
 }
 
@@ -159,7 +159,7 @@ pub async fn run_tool_use(
             ToolCallOutcome {
                 block: result_block(id, output.content, false),
                 outcome: ToolOutcome::Success,
-                context_modifier: output.context_modifier,
+                context_change: output.context_change,
             }
         }
         Err(ToolError::Cancelled) => finish_without_output(

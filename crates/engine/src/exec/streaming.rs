@@ -202,9 +202,9 @@ impl StreamingExecutor {
             self.sibling_abort.cancel();
         }
         if !call.traits.concurrency_safe
-            && let Some(modifier) = &outcome.context_modifier
+            && let Some(change) = &outcome.context_change
         {
-            let next = (modifier.0)(&self.runtime.permission_context());
+            let next = self.runtime.permission_context().apply(change);
             self.runtime.set_permission_context(next);
         }
         self.calls[index].state = State::Completed(Box::new(outcome));

@@ -1,5 +1,8 @@
-//! Low-level file system helpers shared by the file tools and the checkpoint store.
+//! Low-level file system helpers shared by the file tools, the permission engine and the checkpoint store: atomic
+//! writes and lexical paths.
 
 mod atomic;
+mod paths;
 
 pub use atomic::write_atomic;
+pub use paths::{is_unc, normalise};

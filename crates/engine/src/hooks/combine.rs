@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::run::HookRun;
+use crate::settings::HookEvent;
 
 /// A hook's permission answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -52,7 +53,7 @@ fn text(v: Option<&Value>) -> Option<String> {
 }
 
 /// Combines the runs of one event's hooks.
-pub fn combine(event: &str, runs: &[HookRun]) -> HookVerdict {
+pub fn combine(event: HookEvent, runs: &[HookRun]) -> HookVerdict {
     let mut out = HookVerdict::default();
     let mut updated: Vec<(Option<HookDecision>, Value)> = Vec::new();
     for run in runs {
@@ -78,7 +79,7 @@ pub fn combine(event: &str, runs: &[HookRun]) -> HookVerdict {
                     message
                 };
                 match event {
-                    "PreToolUse" | "PermissionRequest" => {
+                    HookEvent::PreToolUse | HookEvent::PermissionRequest => {
                         out.decide(HookDecision::Deny, Some(message), &run.command)
                     }
                     _ => {
@@ -101,7 +102,9 @@ pub fn combine(event: &str, runs: &[HookRun]) -> HookVerdict {
         }
         let stdout = run.stdout.trim();
         let Ok(json) = serde_json::from_str::<Value>(stdout) else {
-            if !stdout.is_empty() && matches!(event, "UserPromptSubmit" | "SessionStart") {
+            if !stdout.is_empty()
+                && matches!(event, HookEvent::UserPromptSubmit | HookEvent::SessionStart)
+            {
                 out.additional_context.push(stdout.to_string());
             }
             continue;
@@ -154,7 +157,7 @@ pub fn combine(event: &str, runs: &[HookRun]) -> HookVerdict {
             if let Some(c) = text(s.get("additionalContext")) {
                 out.additional_context.push(c);
             }
-            if event == "PostToolUse"
+            if event == HookEvent::PostToolUse
                 && let Some(o) = s.get("updatedMCPToolOutput")
             {
                 out.updated_mcp_output = Some(o.clone());
@@ -163,13 +166,13 @@ pub fn combine(event: &str, runs: &[HookRun]) -> HookVerdict {
         if let Some(d) = json.get("decision").and_then(Value::as_str) {
             let reason = text(json.get("reason"));
             match (event, d) {
-                ("PreToolUse", "approve") if decision.is_none() => {
+                (HookEvent::PreToolUse, "approve") if decision.is_none() => {
                     out.decide(HookDecision::Allow, reason, &run.command)
                 }
-                ("PreToolUse", "block") if decision.is_none() => {
+                (HookEvent::PreToolUse, "block") if decision.is_none() => {
                     out.decide(HookDecision::Deny, reason, &run.command)
                 }
-                (_, "block") if event != "PreToolUse" && out.block.is_none() => {
+                (_, "block") if event != HookEvent::PreToolUse && out.block.is_none() => {
                     out.block = Some(
                         reason.unwrap_or_else(|| format!("blocked by hook `{}`", run.command)),
                     );

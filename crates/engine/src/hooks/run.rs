@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use tokio::io::AsyncWriteExt;
 
-use super::config::HookCommand;
+use crate::settings::{HookCommand, HookEvent};
 
 /// The common fields of every hook's stdin.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +22,7 @@ pub struct HookInput {
 
 impl HookInput {
     /// The stdin JSON for `event` with the event's own fields added.
-    pub fn json(&self, event: &str, extra: Map<String, Value>) -> Value {
+    pub fn json(&self, event: HookEvent, extra: Map<String, Value>) -> Value {
         let mut obj = Map::new();
         obj.insert("session_id".into(), Value::String(self.session_id.clone()));
         obj.insert(
@@ -34,7 +34,10 @@ impl HookInput {
             "permission_mode".into(),
             Value::String(self.permission_mode.clone()),
         );
-        obj.insert("hook_event_name".into(), Value::String(event.to_string()));
+        obj.insert(
+            "hook_event_name".into(),
+            Value::String(event.as_str().to_string()),
+        );
         obj.extend(extra);
         Value::Object(obj)
     }

@@ -8,14 +8,14 @@ use serde_json::Value;
 use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode, SafetyCheck};
 
 use super::PermissionContext;
-use super::decide::{
-    Evaluation, PathForms, Want, by_check, by_mode, by_the_mode, common, families, path_rule,
-    protected_write,
-};
 use super::path_pattern::normalise;
 use super::rule::RuleBehavior;
 use super::safety::critical_for_rm;
 use super::suggest;
+use super::verdict::{
+    Evaluation, PathForms, Want, by_check, by_mode, by_the_mode, common, families, path_rule,
+    protected_write,
+};
 use crate::shell::{
     self, Analysis, Part, RedirectKind, Word, base_name, file_ops, is_null_device, is_read_only,
     read_only_paths,

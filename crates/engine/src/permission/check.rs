@@ -11,7 +11,7 @@ use tandem_protocol::DecisionBehavior;
 use super::context::PermissionContext;
 use super::decide::{CallView, decide};
 use super::rule::{canonical_tool_name, is_known_tool};
-use super::subject::PermissionSubject;
+use crate::tool::PermissionSubject;
 use crate::tool::{DynTool, ToolContext};
 
 /// One answer: `{"decision", "reason", "rule", "source"}`.
@@ -100,18 +100,16 @@ fn fallback_subject(
             },
             false,
         ),
-        // Tools that only touch the session's own state need no permission.
+        // Tools that only read need no permission in most modes.
         "ToolSearch"
-        | "TodoWrite"
-        | "TaskCreate"
         | "TaskGet"
-        | "TaskUpdate"
         | "TaskList"
         | "TaskOutput"
         | "BashOutput"
-        | "KillShell"
-        | "EnterPlanMode"
         | "ListMcpResourcesTool" => (PermissionSubject::Tool, true),
+        // Tools that only change the session's own state need none at all (deny rules still apply).
+        "TodoWrite" | "TaskCreate" | "TaskUpdate" | "TaskStop" | "KillShell" | "KillBash"
+        | "EnterPlanMode" => (PermissionSubject::SessionOwned, false),
         _ => (PermissionSubject::Tool, false),
     })
 }

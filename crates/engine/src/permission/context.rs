@@ -7,12 +7,12 @@ use std::sync::Arc;
 use tandem_protocol::PermissionMode;
 
 use super::classifier::ClassifierHandle;
-use super::decide::PathForms;
 use super::path_pattern::{Anchors, normalise, resolve_links};
 use super::rule::{RuleBehavior, RuleSource};
 use super::ruleset::{RuleEntry, RuleSet, SettingsIssue};
-use super::settings::{LoadedSettings, git_root};
-use crate::hooks::HookSet;
+use super::verdict::PathForms;
+use crate::settings::{HookSet, LoadedSettings, git_root};
+use crate::tool::ContextChange;
 
 /// Everything the permission engine needs to know about a session, frozen. Shared as an `Arc`; a change (new mode,
 /// new grant, reloaded settings) produces a new context rather than mutating this one.
@@ -230,6 +230,31 @@ impl PermissionContext {
         Self {
             mode,
             pre_plan_mode,
+            ..self.clone()
+        }
+    }
+
+    /// The same context after a change a tool asked for.
+    pub fn apply(&self, change: &ContextChange) -> Self {
+        match change {
+            ContextChange::SetMode(mode) => self.with_mode(*mode),
+            ContextChange::AddWorkingDir(dir) => self.with_working_dir(dir),
+        }
+    }
+
+    /// The same context with one more working directory (absolute; ignored when already inside one).
+    pub fn with_working_dir(&self, dir: &Path) -> Self {
+        let dir = normalise(dir);
+        if self.working_dirs.iter().any(|d| dir.starts_with(d)) {
+            return self.clone();
+        }
+        let mut working_dirs = self.working_dirs.clone();
+        let mut resolved_dirs = self.resolved_dirs.clone();
+        resolved_dirs.push(canonical(&dir));
+        working_dirs.push(dir);
+        Self {
+            working_dirs,
+            resolved_dirs,
             ..self.clone()
         }
     }

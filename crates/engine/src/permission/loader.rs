@@ -7,9 +7,8 @@ use tandem_protocol::PermissionMode;
 
 use super::context::{ContextOptions, PermissionContext};
 use super::rule::RuleSource;
-use super::settings::{CliSettings, SettingsPaths, load_settings};
 use super::trust::TrustStore;
-use crate::hooks::HookSet;
+use crate::settings::{CliSettings, HookSet, SettingsPaths, load_settings};
 
 /// Where a session's settings come from, and how trust is looked up.
 #[derive(Debug, Clone)]

@@ -1,5 +1,5 @@
-//! The permission engine: modes, rule parsing and matching for every family, settings sources and their merging,
-//! the immutable [`PermissionContext`], trust records, "don't ask again" suggestions, the settings watcher, one pure
+//! The permission engine: modes, rule parsing and matching for every family (over the rules `settings` read), the
+//! immutable [`PermissionContext`], trust records, "don't ask again" suggestions, one pure
 //! [`decide`] that answers allow, ask or deny for a tool call and says why (spec/permissions.md), and
 //! [`check_call`], which answers a call given its tool without running it.
 
@@ -15,12 +15,15 @@ mod path_pattern;
 mod rule;
 mod ruleset;
 mod safety;
-mod settings;
-mod subject;
 mod suggest;
 mod trust;
-mod watcher;
+mod verdict;
 
+pub use crate::settings::{
+    CliSettings, LoadedSettings, SettingsPaths, SettingsWatcher, git_root, load_settings,
+    managed_settings_path,
+};
+pub use crate::tool::PermissionSubject;
 pub use bash_pattern::{BashIndex, BashPattern};
 pub use check::{CheckAnswer, check_call};
 pub use classifier::{
@@ -28,7 +31,7 @@ pub use classifier::{
     classify_if_auto, parse_verdict,
 };
 pub use context::{ContextOptions, PermissionContext};
-pub use decide::{CallView, Evaluation, decide, evaluate};
+pub use decide::{CallView, decide, evaluate};
 pub use domain::{domain_matches, url_host};
 pub use loader::{PermissionLoader, Reloaded};
 pub use path_pattern::{Anchors, absolute_glob, normalise, resolve_links};
@@ -38,10 +41,6 @@ pub use rule::{
 };
 pub use ruleset::{RuleEntry, RuleSet, SettingsIssue};
 pub use safety::{critical_for_rm, protected};
-pub use settings::{
-    CliSettings, LoadedSettings, SettingsPaths, git_root, load_settings, managed_settings_path,
-};
-pub use subject::PermissionSubject;
 pub use suggest::{SaveError, bash_rule as suggest_bash_rule, save_allow_rules};
 pub use trust::TrustStore;
-pub use watcher::SettingsWatcher;
+pub use verdict::Evaluation;

@@ -1,11 +1,12 @@
 //! Path rules: gitignore-style patterns with the four anchors (`//` root, `~/` home, `/` the settings file's
 //! project, otherwise the working directory), compiled into one glob set per list and tool family.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use super::rule::{RuleBehavior, RuleSource};
+pub use crate::fsutil::normalise;
 
 /// The directories rule anchors resolve against.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,24 +18,6 @@ pub struct Anchors {
 
 /// Whether paths compare case-insensitively on this system.
 pub const CASE_INSENSITIVE_FS: bool = cfg!(any(target_os = "macos", target_os = "windows"));
-
-/// Removes `.`, `..` and duplicate separators lexically.
-pub fn normalise(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other.as_os_str()),
-        }
-    }
-    if out.as_os_str().is_empty() {
-        out.push("/");
-    }
-    out
-}
 
 /// The path with symlinks resolved: the deepest existing ancestor canonicalised, the rest appended; a dangling
 /// symlink is followed to where it points.

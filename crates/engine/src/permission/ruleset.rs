@@ -4,31 +4,13 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use super::bash_pattern::BashIndex;
 use super::domain::domain_matches;
 use super::path_pattern::{Anchors, PathIndex, absolute_glob};
-use super::rule::{Rule, RuleBehavior, RuleSource, Specifier, parse_rule, wildcard};
-
-/// A problem found in a settings file or a rule: reported, never silently ignored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SettingsIssue {
-    /// The settings file (or `cliArg`, `session`).
-    pub file: String,
-    /// The rule text, when the problem is one rule.
-    pub rule: Option<String>,
-    pub message: String,
-}
-
-/// One rule as written in one list of one source, before parsing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RuleEntry {
-    pub source: RuleSource,
-    pub behavior: RuleBehavior,
-    pub text: String,
-}
+use super::rule::{Rule, RuleBehavior, Specifier, parse_rule, wildcard};
+pub use crate::settings::{RuleEntry, SettingsIssue};
 
 #[derive(Debug, Clone, Default)]
 struct List {

@@ -7,7 +7,7 @@ use tandem_protocol::SessionEvent;
 
 use super::QueryConfig;
 use crate::exec::ToolRuntime;
-use crate::hooks;
+use crate::hooks::HookEvent;
 use crate::model::{ContentBlock, Message, Model, ModelError, ModelEvent, ModelRequest, Role};
 
 /// When to compact and what to keep.
@@ -83,10 +83,10 @@ pub async fn compact(
     fields.insert("trigger".into(), Value::String("auto".into()));
     fields.insert("custom_instructions".into(), Value::String(String::new()));
     let permissions = runtime.permission_context();
-    if let Some(verdict) = hooks::run_event(
+    if let Some(verdict) = crate::exec::hook_gate::run_event(
         &permissions,
         &runtime.session_id,
-        "PreCompact",
+        HookEvent::PreCompact,
         None,
         fields,
     )

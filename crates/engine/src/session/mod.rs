@@ -11,15 +11,17 @@ use tandem_protocol::{PermissionMode, SessionInfo, Usage};
 use tokio_util::sync::CancellationToken;
 
 use crate::approver::Approver;
+use crate::checkpoint::CheckpointStore;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
-use crate::hooks::{self, HookSet};
+use crate::exec::hook_gate as hooks;
 use crate::model::{Message, Model, ModelConfig, ModelError};
 use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
 };
 use crate::query::{QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn};
 use crate::registry::{ToolPool, builtin_tools_with};
+use crate::settings::{HookEvent, HookSet};
 use crate::store::{
     NewSession, PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
 };
@@ -79,6 +81,8 @@ pub struct Session {
     pending_hooks: Arc<Mutex<Option<HookSet>>>,
     _settings_watcher: Option<SettingsWatcher>,
     recorder: Option<Arc<SessionRecorder>>,
+    /// Where the file tools keep earlier contents (`None`: the store could not be opened; rewinds find nothing).
+    checkpoints: Option<Arc<CheckpointStore>>,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -213,6 +217,11 @@ impl Session {
                     max_tokens: 256,
                 })));
         let hidden_by = permission_context.rules.clone();
+        let checkpoints = session_checkpoints(&id);
+        let file_state = match &checkpoints {
+            Some(store) => FileStateStore::with_history(store.clone()),
+            None => FileStateStore::default(),
+        };
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
@@ -224,7 +233,7 @@ impl Session {
             permissions: Arc::new(RwLock::new(Arc::new(permission_context))),
             approver: options.approver,
             events,
-            file_state: Arc::new(session_file_state(&id)),
+            file_state: Arc::new(file_state),
         };
         let pending_hooks = Arc::new(Mutex::new(None));
         let permission_loader = Arc::new(Mutex::new(permission_loader));
@@ -253,6 +262,7 @@ impl Session {
             permission_loader,
             pending_hooks,
             recorder,
+            checkpoints,
         };
         session.report_settings_issues();
         session
@@ -315,7 +325,7 @@ impl Session {
             *slot = Some(cancel.clone());
         }
         // A checkpoint per prompt, named by the index its message gets in the history.
-        if let Some(checkpoints) = self.runtime.file_state.checkpoints()
+        if let Some(checkpoints) = &self.checkpoints
             && let Err(e) = checkpoints.begin_prompt(&history.len().to_string())
         {
             tracing::warn!("checkpoints: {e}");
@@ -372,8 +382,14 @@ impl Session {
             serde_json::Value::String(prompt.to_string()),
         );
         let mut prompt = prompt.to_string();
-        if let Some(v) =
-            hooks::run_event(&permissions, &self.id, "UserPromptSubmit", None, fields).await
+        if let Some(v) = hooks::run_event(
+            &permissions,
+            &self.id,
+            HookEvent::UserPromptSubmit,
+            None,
+            fields,
+        )
+        .await
         {
             notify(&v.errors);
             notify(&v.system_messages);
@@ -405,7 +421,8 @@ impl Session {
         for _ in 0..3 {
             let mut fields = serde_json::Map::new();
             fields.insert("stop_hook_active".into(), serde_json::Value::Bool(active));
-            let Some(v) = hooks::run_event(&permissions, &self.id, "Stop", None, fields).await
+            let Some(v) =
+                hooks::run_event(&permissions, &self.id, HookEvent::Stop, None, fields).await
             else {
                 break;
             };
@@ -433,9 +450,8 @@ impl Session {
     /// The file checkpoints of this session, oldest first. A checkpoint's prompt id is the index of the prompt's
     /// message in the history.
     pub fn checkpoints(&self) -> Vec<crate::checkpoint::CheckpointInfo> {
-        self.runtime
-            .file_state
-            .checkpoints()
+        self.checkpoints
+            .as_ref()
             .map(|c| c.checkpoints())
             .unwrap_or_default()
     }
@@ -447,7 +463,12 @@ impl Session {
         prompt_id: &str,
         force: bool,
     ) -> Result<crate::checkpoint::RewindReport, crate::checkpoint::CheckpointError> {
-        self.runtime.file_state.rewind(prompt_id, force)
+        match &self.checkpoints {
+            Some(store) => store.rewind_files(&self.runtime.file_state, prompt_id, force),
+            None => Err(crate::checkpoint::CheckpointError::UnknownPrompt(
+                prompt_id.to_string(),
+            )),
+        }
     }
 
     /// The prompts this session can be rewound to, oldest first, with the files changed from each on.
@@ -633,12 +654,14 @@ pub fn session_dir(id: &str) -> PathBuf {
         .join(id)
 }
 
-/// The file state of a new session, keeping its checkpoints in `<session folder>/checkpoints` (created on the
-/// first file change).
-fn session_file_state(session_id: &str) -> FileStateStore {
-    match crate::checkpoint::CheckpointStore::open(session_dir(session_id).join("checkpoints")) {
-        Ok(store) => FileStateStore::with_checkpoints(Arc::new(store)),
-        Err(_) => FileStateStore::default(),
+/// The checkpoint store of a session, in `<session folder>/checkpoints` (created on the first file change).
+fn session_checkpoints(session_id: &str) -> Option<Arc<CheckpointStore>> {
+    match CheckpointStore::open(session_dir(session_id).join("checkpoints")) {
+        Ok(store) => Some(Arc::new(store)),
+        Err(e) => {
+            tracing::warn!("checkpoints: {e}");
+            None
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::chat_writer::render_chat_events;
-use super::fake_server::{Shared, header_list, stream_response, take_reply, with_retry_headers};
+use super::server_core::{Shared, header_list, stream_response, take_reply, with_retry_headers};
 use super::{ScriptedReply, ScriptedTurn};
 
 /// An error response with an OpenAI-style body.

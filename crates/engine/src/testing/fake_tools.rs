@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use tandem_protocol::PermissionMode;
 
-use crate::tool::{ContextModifier, InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
+use crate::tool::{ContextChange, InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 
 /// One log entry: (label, "start" | "end" | "cancelled", time since the log was made).
 pub type LogEntry = (String, &'static str, Duration);
@@ -156,8 +156,7 @@ impl Tool for FakeTool {
         }
         let mut output = ToolOutput::text(format!("{} done", input.label));
         if let Some(mode) = input.set_mode.as_deref().and_then(PermissionMode::parse) {
-            output.context_modifier =
-                Some(ContextModifier(Arc::new(move |ctx| ctx.with_mode(mode))));
+            output.context_change = Some(ContextChange::SetMode(mode));
         }
         Ok(output)
     }

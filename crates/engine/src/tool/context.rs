@@ -7,8 +7,6 @@ use std::time::SystemTime;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::checkpoint::CheckpointStore;
-
 /// What was known about a file when a tool last read or wrote it (for the staleness check before edits).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileReadState {
@@ -20,36 +18,62 @@ pub struct FileReadState {
     pub partial: bool,
 }
 
+/// Where the file tools keep the content a file had before the session changed it (the checkpoint store), so
+/// that a change can be rewound. Implemented above the tool contract; the file tools only call it.
+///
+/// Contract: `before_change` is called before a file is written or removed and must have kept the old content when
+/// it returns `Ok` (on `Err` the tool does not touch the file and tells the model why); `after_change` is called
+/// once the file is written or removed, and an error there is only logged (the change has happened). Neither is
+/// cancellable: each is a short local write.
+pub trait FileHistory: Send + Sync + std::fmt::Debug {
+    /// Keeps the content `path` has now (`None`: it does not exist) if this is its first change in the current
+    /// prompt. `replaced_by_rename`: the caller will replace the file by renaming over it.
+    fn before_change(
+        &self,
+        path: &Path,
+        current: Option<(&[u8], &blake3::Hash)>,
+        replaced_by_rename: bool,
+    ) -> Result<(), HistoryError>;
+
+    /// Records the content the session just left `path` with (`None`: removed).
+    fn after_change(&self, path: &Path, new: Option<&blake3::Hash>) -> Result<(), HistoryError>;
+}
+
+/// Why a [`FileHistory`] could not keep a file's content.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct HistoryError(pub String);
+
 /// The session's file read states, keyed by absolute normalised path. Shared by all calls of a session. It also
-/// carries the session's checkpoint store (if any) and the lock that makes the file tools' critical sections
+/// carries the session's file history (if any) and the lock that makes the file tools' critical sections
 /// (read, check, replace, write) exclusive within the session.
 #[derive(Debug, Default)]
 pub struct FileStateStore {
     states: Mutex<HashMap<PathBuf, FileReadState>>,
     write_lock: Mutex<()>,
-    checkpoints: RwLock<Option<Arc<CheckpointStore>>>,
+    history: RwLock<Option<Arc<dyn FileHistory>>>,
 }
 
 impl FileStateStore {
-    /// A store whose file changes are kept in `checkpoints`.
-    pub fn with_checkpoints(checkpoints: Arc<CheckpointStore>) -> Self {
+    /// A store whose file changes are kept in `history`.
+    pub fn with_history(history: Arc<dyn FileHistory>) -> Self {
         let store = Self::default();
-        store.set_checkpoints(Some(checkpoints));
+        store.set_history(Some(history));
         store
     }
 
-    /// Sets (or removes) the checkpoint store file changes are kept in.
-    pub fn set_checkpoints(&self, checkpoints: Option<Arc<CheckpointStore>>) {
-        let mut slot = match self.checkpoints.write() {
+    /// Sets (or removes) the history file changes are kept in.
+    pub fn set_history(&self, history: Option<Arc<dyn FileHistory>>) {
+        let mut slot = match self.history.write() {
             Ok(slot) => slot,
             Err(poisoned) => poisoned.into_inner(),
         };
-        *slot = checkpoints;
+        *slot = history;
     }
 
-    /// The checkpoint store, if the session keeps checkpoints.
-    pub fn checkpoints(&self) -> Option<Arc<CheckpointStore>> {
-        match self.checkpoints.read() {
+    /// The file history, if the session keeps one.
+    pub fn history(&self) -> Option<Arc<dyn FileHistory>> {
+        match self.history.read() {
             Ok(slot) => slot.clone(),
             Err(poisoned) => poisoned.into_inner().clone(),
         }
@@ -62,26 +86,6 @@ impl FileStateStore {
             Ok(g) => g,
             Err(poisoned) => poisoned.into_inner(),
         }
-    }
-
-    /// Rewinds the files to before `prompt_id` (see [`CheckpointStore::rewind`]) and forgets the read state of
-    /// every file it touched, so that the model must read them again before changing them.
-    pub fn rewind(
-        &self,
-        prompt_id: &str,
-        force: bool,
-    ) -> Result<crate::checkpoint::RewindReport, crate::checkpoint::CheckpointError> {
-        let Some(store) = self.checkpoints() else {
-            return Err(crate::checkpoint::CheckpointError::UnknownPrompt(
-                prompt_id.to_string(),
-            ));
-        };
-        let _guard = self.write_guard();
-        let report = store.rewind(prompt_id, force)?;
-        for path in report.restored.iter().chain(&report.removed) {
-            self.forget(path);
-        }
-        Ok(report)
     }
 
     /// Records the state of `path` as just read or written.

@@ -7,8 +7,8 @@ use futures::future::BoxFuture;
 use serde_json::Value;
 use tandem_protocol::{FileDiff, RenderHints};
 
+use super::PermissionSubject;
 use super::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
-use crate::permission::PermissionSubject;
 
 /// A tool with its input type erased. Implemented for every [`Tool`] by [`Erased`], and directly by tools whose
 /// schema is only known at run time (MCP).
@@ -47,6 +47,11 @@ pub trait PreparedCall: Send + Sync {
     fn validate<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<(), String>>;
     /// Runs the call; see [`Tool::call`] for the contract on errors and cancellation.
     fn call<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
+}
+
+/// Wraps a typed tool as a [`DynTool`] for the registry and the executor.
+pub fn erase<T: Tool>(tool: T) -> Arc<dyn DynTool> {
+    Arc::new(Erased::new(tool))
 }
 
 /// Wraps a typed [`Tool`] as a [`DynTool`], computing and compiling its schema once.

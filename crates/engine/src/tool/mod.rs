@@ -4,18 +4,20 @@
 mod context;
 pub(crate) mod dynamic;
 mod output;
+mod subject;
 
-pub use context::{FileReadState, FileStateStore, ProgressSink, ToolContext};
-pub use dynamic::{DynTool, PreparedCall};
-pub use output::{ContextModifier, ToolError, ToolOutput};
+pub use context::{
+    FileHistory, FileReadState, FileStateStore, HistoryError, ProgressSink, ToolContext,
+};
+pub use dynamic::{DynTool, PreparedCall, erase};
+pub use output::{ContextChange, ToolError, ToolOutput};
+pub use subject::PermissionSubject;
 
 use std::future::Future;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use tandem_protocol::{FileDiff, RenderHints, ToolKind};
-
-use crate::permission::PermissionSubject;
 
 /// What happens to a running call when the user interrupts the turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

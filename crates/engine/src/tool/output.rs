@@ -1,22 +1,20 @@
 //! What a tool call produces: the result for the model, data for the UI, and an optional context change.
 
-use std::fmt;
-use std::sync::Arc;
+use std::path::PathBuf;
 
-use tandem_protocol::ToolDetail;
+use tandem_protocol::{PermissionMode, ToolDetail};
 
 use crate::model::ToolResultContent;
-use crate::permission::PermissionContext;
 
-/// A change to the permission context made by a tool (e.g. entering plan mode). Only honoured for tools that are
-/// not concurrency-safe; it applies to the calls after this one.
-#[derive(Clone)]
-pub struct ContextModifier(pub Arc<dyn Fn(&PermissionContext) -> PermissionContext + Send + Sync>);
-
-impl fmt::Debug for ContextModifier {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("ContextModifier")
-    }
+/// A change to the session's permission context asked for by a tool (e.g. entering plan mode). Data, not code: the
+/// executor applies it (`PermissionContext::apply`), only for tools that are not concurrency-safe, and it holds for
+/// the calls after this one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ContextChange {
+    /// Switch the permission mode (bypass falls back to default when it is not available).
+    SetMode(PermissionMode),
+    /// Add a working directory (absolute) for the rest of the session.
+    AddWorkingDir(PathBuf),
 }
 
 /// A successful tool result.
@@ -26,7 +24,8 @@ pub struct ToolOutput {
     pub content: ToolResultContent,
     /// Structured data for the UI (e.g. a file change with its diff); never sent to the model.
     pub detail: Option<ToolDetail>,
-    pub context_modifier: Option<ContextModifier>,
+    /// A change to the permission context for the calls after this one.
+    pub context_change: Option<ContextChange>,
 }
 
 impl ToolOutput {
@@ -35,7 +34,7 @@ impl ToolOutput {
         Self {
             content: ToolResultContent::Text(text.into()),
             detail: None,
-            context_modifier: None,
+            context_change: None,
         }
     }
 

@@ -23,7 +23,7 @@ fn setup() -> Setup {
     let root = fs::canonicalize(dir.path()).expect("canon").join("project");
     fs::create_dir_all(&root).expect("mkdir");
     let store = Arc::new(CheckpointStore::open(dir.path().join("store")).expect("store"));
-    let files = Arc::new(FileStateStore::with_checkpoints(store.clone()));
+    let files = Arc::new(FileStateStore::with_history(store.clone()));
     let rt = runtime(&root, files.clone());
     Setup {
         _dir: dir,
@@ -89,14 +89,20 @@ async fn rewinds_files_to_before_each_prompt() {
         ["p1", "p2", "p3"]
     );
 
-    let report = s.files.rewind("p3", false).expect("rewind p3");
+    let report = s
+        .store
+        .rewind_files(&s.files, "p3", false)
+        .expect("rewind p3");
     assert!(report.applied && report.conflicts.is_empty());
     assert_eq!(
         fs::read_to_string(s.root.join("new/b.txt")).expect("b"),
         "bee\n"
     );
 
-    let report = s.files.rewind("p2", false).expect("rewind p2");
+    let report = s
+        .store
+        .rewind_files(&s.files, "p2", false)
+        .expect("rewind p2");
     assert!(report.applied);
     assert!(
         !s.root.join("new/b.txt").exists(),
@@ -113,7 +119,10 @@ async fn rewinds_files_to_before_each_prompt() {
     .await;
     assert!(!r.ok && r.text.contains("has not been read"), "{}", r.text);
 
-    let report = s.files.rewind("p1", false).expect("rewind p1");
+    let report = s
+        .store
+        .rewind_files(&s.files, "p1", false)
+        .expect("rewind p1");
     assert!(report.applied);
     assert_eq!(fs::read_to_string(&a).expect("a"), "one\ntwo\n");
     assert!(s.store.checkpoints().is_empty());
@@ -145,7 +154,7 @@ async fn an_outside_change_stops_a_rewind_unless_forced() {
     }
     assert_eq!(seen, vec![a.clone()]);
 
-    let report = s.files.rewind("p1", false).expect("rewind");
+    let report = s.store.rewind_files(&s.files, "p1", false).expect("rewind");
     assert!(!report.applied);
     assert_eq!(report.conflicts, vec![a.clone()]);
     assert_eq!(
@@ -154,7 +163,10 @@ async fn an_outside_change_stops_a_rewind_unless_forced() {
         "nothing was overwritten"
     );
 
-    let report = s.files.rewind("p1", true).expect("forced rewind");
+    let report = s
+        .store
+        .rewind_files(&s.files, "p1", true)
+        .expect("forced rewind");
     assert!(report.applied);
     assert_eq!(fs::read_to_string(&a).expect("a"), "original\n");
 }

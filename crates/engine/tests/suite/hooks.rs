@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tandem_engine::events::RecordingSink;
+use tandem_engine::exec::hook_gate::{resolve, run_event, tool_fields};
 use tandem_engine::exec::{ToolRuntime, run_tool_use};
-use tandem_engine::hooks::{HookDecision, HookSet, parse_hooks, resolve, run_event, tool_fields};
+use tandem_engine::hooks::{HookDecision, HookEvent, HookSet, parse_hooks};
 use tandem_engine::permission::{PermissionContext, RuleSource, evaluate};
 use tandem_engine::registry::{ToolPool, builtin_tools};
 use tandem_engine::testing::ScriptedApprover;
@@ -54,7 +55,7 @@ async fn pre_verdict(
     run_event(
         ctx,
         "s1",
-        "PreToolUse",
+        HookEvent::PreToolUse,
         Some(tool),
         tool_fields(tool, &input, "t1"),
     )

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
+use tandem_engine::hooks::HookEvent;
 use tandem_engine::permission::{
     CheckAnswer, CliSettings, ContextOptions, PermissionContext, PermissionLoader, SettingsPaths,
     TrustStore, load_settings, save_allow_rules,
@@ -308,7 +309,12 @@ fn hooks_switches_and_reload_keeps_the_snapshot() {
             ..ContextOptions::default()
         },
     );
-    assert_eq!(ctx.hooks.commands_for("PreToolUse", Some("Bash")).len(), 2);
+    assert_eq!(
+        ctx.hooks
+            .commands_for(HookEvent::PreToolUse, Some("Bash"))
+            .len(),
+        2
+    );
     s.policy(json!({"allowManagedHooksOnly": true, "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo managed"}]}]}}));
     let loaded = load_settings(&paths, &CliSettings::default(), &s.p.root, Some(&s.p.home));
     let ctx = PermissionContext::from_settings(
@@ -319,7 +325,12 @@ fn hooks_switches_and_reload_keeps_the_snapshot() {
             ..ContextOptions::default()
         },
     );
-    assert_eq!(ctx.hooks.commands_for("PreToolUse", Some("Bash")).len(), 1);
+    assert_eq!(
+        ctx.hooks
+            .commands_for(HookEvent::PreToolUse, Some("Bash"))
+            .len(),
+        1
+    );
     s.user(json!({"disableAllHooks": true, "hooks": hook}));
     let loaded = load_settings(&paths, &CliSettings::default(), &s.p.root, Some(&s.p.home));
     let ctx = PermissionContext::from_settings(
@@ -356,13 +367,13 @@ fn hooks_switches_and_reload_keeps_the_snapshot() {
         reloaded
             .context
             .hooks
-            .commands_for("PreToolUse", Some("Bash"))[0]
+            .commands_for(HookEvent::PreToolUse, Some("Bash"))[0]
             .command,
         "echo user"
     );
     let pending = reloaded.changed_hooks.expect("changed hooks");
     assert_eq!(
-        pending.commands_for("PreToolUse", Some("Bash"))[0].command,
+        pending.commands_for(HookEvent::PreToolUse, Some("Bash"))[0].command,
         "echo changed"
     );
 }

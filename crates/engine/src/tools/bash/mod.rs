@@ -34,7 +34,7 @@ pub use task_output::{TaskOutputInput, TaskOutputTool};
 pub use task_stop::{TaskStopInput, TaskStopTool};
 
 use crate::permission::PermissionSubject;
-use crate::registry::erase;
+use crate::tool::erase;
 use crate::tool::{DynTool, InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use pty::Launch;
 use run::End;

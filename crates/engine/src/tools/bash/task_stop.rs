@@ -8,7 +8,7 @@ use tandem_protocol::{RenderHints, ToolKind};
 
 use super::session::ShellSession;
 use super::task_output::unknown_task;
-use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
+use crate::tool::{InterruptBehavior, PermissionSubject, Tool, ToolContext, ToolError, ToolOutput};
 
 /// Stops a background task.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -49,8 +49,8 @@ impl Tool for TaskStopTool {
     }
 
     /// Stopping only touches a task this session started (and was allowed to start), so it asks no permission.
-    fn is_read_only(&self, _input: &TaskStopInput) -> bool {
-        true
+    fn permission_subject(&self, _input: &TaskStopInput, _ctx: &ToolContext) -> PermissionSubject {
+        PermissionSubject::SessionOwned
     }
 
     fn interrupt_behavior(&self) -> InterruptBehavior {

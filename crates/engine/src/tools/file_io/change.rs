@@ -131,7 +131,7 @@ pub fn commit(
     {
         fs::create_dir_all(dir).map_err(write_err)?;
     }
-    let checkpoints = store.checkpoints();
+    let checkpoints = store.history();
     if let Some(cp) = &checkpoints {
         let old = current.bytes.as_deref().zip(current.hash.as_ref());
         cp.before_change(&current.target, old, true)

@@ -1,10 +1,11 @@
-//! What the file tools share: decoding and encoding text files, line endings, atomic writes, the read-state
+//! What the file tools share: decoding and encoding text files, line endings, notebook cells, atomic writes, the read-state
 //! snapshot used for the staleness check, and path checks (UNC, devices).
 
 pub mod change;
 pub mod encoding;
 pub mod guards;
 pub mod line_endings;
+pub mod notebook_cells;
 pub mod patch;
 pub mod paths;
 pub mod preview;

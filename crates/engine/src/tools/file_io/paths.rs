@@ -1,30 +1,10 @@
 //! Path checks the file tools make before touching the disk: absolute and normalised paths, UNC paths (never
 //! touched, so that no credentials leak to a remote host), device files, and the display form relative to cwd.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
+pub use crate::fsutil::{is_unc, normalise};
 use crate::tool::ToolContext;
-
-/// Whether `raw` names a UNC path (`\\host\share`, and `//host/share` on Windows). Such paths are never touched
-/// on disk: merely opening one can send the user's credentials to the host.
-pub fn is_unc(raw: &str) -> bool {
-    raw.starts_with("\\\\") || (cfg!(windows) && raw.starts_with("//"))
-}
-
-/// Removes `.` and `..` components lexically (symlinks are not resolved).
-pub fn normalise(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
 
 /// The absolute, normalised path for a path the model gave; this is the key of the session's read state.
 pub fn absolute(ctx: &ToolContext, raw: &str) -> PathBuf {
@@ -50,10 +30,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn normalises_and_spots_unc() {
-        assert_eq!(normalise(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
-        assert!(is_unc("\\\\host\\share\\x"));
-        assert!(!is_unc("/etc/passwd"));
+    fn device_paths_are_spotted() {
         assert!(is_device_path(Path::new("/dev/zero")));
+        assert!(is_device_path(Path::new("/proc/self/fd/0")));
+        assert!(!is_device_path(Path::new("/proc/cpuinfo")));
     }
 }

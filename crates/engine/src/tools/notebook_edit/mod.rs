@@ -2,8 +2,6 @@
 //! rest of the notebook's JSON is kept as it was (key order, indentation, final newline); the write is atomic and
 //! follows the same read-before and unchanged-since checks as Edit.
 
-pub mod cells;
-
 use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
@@ -13,7 +11,7 @@ use tandem_protocol::{FileDiff, NotebookCellChange, RenderHints, ToolDetail, Too
 
 use crate::permission::PermissionSubject;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
-use crate::tools::file_io::{change, patch, paths, preview};
+use crate::tools::file_io::{change, notebook_cells, patch, paths, preview};
 use crate::tools::read::backfill_path;
 
 /// The kind of a cell.
@@ -89,7 +87,7 @@ fn serialise(nb: &Value, indent: &[u8], final_newline: bool) -> Result<Vec<u8>, 
 fn set_source(cell: &mut Map<String, Value>, source: &str) {
     let as_list = !matches!(cell.get("source"), Some(Value::String(_)));
     let value = if as_list {
-        cells::split_lines(source)
+        notebook_cells::split_lines(source)
     } else {
         Value::String(source.to_string())
     };
@@ -126,7 +124,7 @@ fn apply(nb: &mut Value, input: &NotebookEditInput) -> Result<String, ToolError>
         .and_then(Value::as_array_mut)
         .ok_or_else(|| to_model("The file is not a notebook: it has no cells list."))?;
     let find = |cells: &[Value], id: &str| {
-        cells::find_cell(cells, id).ok_or_else(|| {
+        notebook_cells::find_cell(cells, id).ok_or_else(|| {
             to_model(format!(
                 "Cell `{id}` was not found; the notebook has {} cells.",
                 cells.len()

@@ -91,6 +91,6 @@ pub fn read_image(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError> {
                 bytes: data.len() as u64,
             },
         }),
-        context_modifier: None,
+        context_change: None,
     })
 }

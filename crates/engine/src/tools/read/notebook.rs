@@ -9,7 +9,7 @@ use tandem_protocol::{ReadContent, ToolDetail};
 
 use crate::model::{ImageSource, ResultBlock, ToolResultContent};
 use crate::tool::{ToolError, ToolOutput};
-use crate::tools::notebook_edit::cells::{cell_id, joined};
+use crate::tools::file_io::notebook_cells::{cell_id, joined};
 
 /// Output text longer than this is cut.
 const MAX_OUTPUT_CHARS: usize = 10_000;
@@ -121,6 +121,6 @@ pub fn read_notebook(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError>
     Ok(ToolOutput {
         content,
         detail: Some(detail),
-        context_modifier: None,
+        context_change: None,
     })
 }

@@ -5,34 +5,11 @@ use std::collections::BTreeMap;
 use regex::Regex;
 use serde_json::Value;
 
-use crate::permission::{RuleSource, SettingsIssue};
+use super::hook_event::HookEvent;
+use super::source::{RuleSource, SettingsIssue};
 
 /// Default timeout of a command hook, in seconds.
 pub const DEFAULT_TIMEOUT_SECS: u64 = 600;
-
-/// The events hooks can run on.
-pub const EVENTS: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PermissionRequest",
-    "UserPromptSubmit",
-    "Stop",
-    "SubagentStart",
-    "SubagentStop",
-    "SessionStart",
-    "SessionEnd",
-    "Notification",
-    "PreCompact",
-];
-
-/// Events that carry a tool name (their matcher applies).
-fn has_tool(event: &str) -> bool {
-    matches!(
-        event,
-        "PreToolUse" | "PostToolUse" | "PostToolUseFailure" | "PermissionRequest"
-    )
-}
 
 /// One command to run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,8 +30,8 @@ pub struct HookMatcher {
 
 impl HookMatcher {
     /// Whether this matcher applies to a tool called `tool` (always, for events without tools).
-    pub fn matches(&self, event: &str, tool: Option<&str>) -> bool {
-        if !has_tool(event) {
+    pub fn matches(&self, event: HookEvent, tool: Option<&str>) -> bool {
+        if !event.has_tool() {
             return true;
         }
         match (&self.regex, tool) {
@@ -68,7 +45,7 @@ impl HookMatcher {
 /// Every configured hook, by event. A snapshot: changes on disk make a new set after the user reviews them.
 #[derive(Debug, Clone, Default)]
 pub struct HookSet {
-    pub events: BTreeMap<String, Vec<HookMatcher>>,
+    pub events: BTreeMap<HookEvent, Vec<HookMatcher>>,
 }
 
 impl PartialEq for HookSet {
@@ -86,9 +63,9 @@ impl HookSet {
     }
 
     /// The commands for `event` on `tool`, de-duplicated (identical commands run once), in configuration order.
-    pub fn commands_for(&self, event: &str, tool: Option<&str>) -> Vec<HookCommand> {
+    pub fn commands_for(&self, event: HookEvent, tool: Option<&str>) -> Vec<HookCommand> {
         let mut out: Vec<HookCommand> = Vec::new();
-        for m in self.events.get(event).into_iter().flatten() {
+        for m in self.events.get(&event).into_iter().flatten() {
             if !m.matches(event, tool) {
                 continue;
             }
@@ -146,7 +123,7 @@ impl HookSet {
                 .filter(|m| !m.hooks.is_empty())
                 .collect();
             if !kept.is_empty() {
-                out.events.insert(event.clone(), kept);
+                out.events.insert(*event, kept);
             }
         }
         out
@@ -168,11 +145,11 @@ pub fn parse_hooks(value: &Value, source: &RuleSource, issues: &mut Vec<Settings
         report("`hooks` must be an object of events".into());
         return set;
     };
-    for (event, groups) in events {
-        if !EVENTS.contains(&event.as_str()) {
-            report(format!("unknown hook event `{event}`"));
+    for (name, groups) in events {
+        let Some(event) = HookEvent::parse(name) else {
+            report(format!("unknown hook event `{name}`"));
             continue;
-        }
+        };
         let Some(groups) = groups.as_array() else {
             report(format!("hooks.{event} must be an array"));
             continue;
@@ -228,14 +205,11 @@ pub fn parse_hooks(value: &Value, source: &RuleSource, issues: &mut Vec<Settings
                 });
             }
             if !hooks.is_empty() {
-                set.events
-                    .entry(event.clone())
-                    .or_default()
-                    .push(HookMatcher {
-                        pattern,
-                        regex,
-                        hooks,
-                    });
+                set.events.entry(event).or_default().push(HookMatcher {
+                    pattern,
+                    regex,
+                    hooks,
+                });
             }
         }
     }

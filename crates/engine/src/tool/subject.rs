@@ -18,4 +18,8 @@ pub enum PermissionSubject {
     Fetch { url: String },
     /// Starting a sub-agent: `Agent(type)` rules apply.
     Agent { subagent_type: Option<String> },
+    /// The call only touches what this session itself started or owns (its background tasks, its to-do list), so
+    /// it needs no permission beyond what started them; deny rules naming the tool still apply. Not the same as
+    /// read-only: stopping a task changes something, but nothing the session was not already allowed to change.
+    SessionOwned,
 }

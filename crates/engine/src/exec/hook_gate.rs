@@ -7,15 +7,14 @@ use std::path::Path;
 use serde_json::{Map, Value};
 use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionDecision, PermissionMode};
 
-use super::combine::{HookDecision, HookVerdict, combine};
-use super::run::{HookInput, run_hooks};
+use crate::hooks::{HookDecision, HookEvent, HookInput, HookVerdict, combine, run_hooks};
 use crate::permission::{Evaluation, PermissionContext};
 
 /// Runs the hooks of `event` for `tool` (if any are configured) and combines their answers.
 pub async fn run_event(
     ctx: &PermissionContext,
     session_id: &str,
-    event: &str,
+    event: HookEvent,
     tool: Option<&str>,
     extra: Map<String, Value>,
 ) -> Option<HookVerdict> {
