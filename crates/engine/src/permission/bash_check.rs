@@ -10,6 +10,7 @@ use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode, SafetyCh
 use super::PermissionContext;
 use super::path_pattern::normalise;
 use super::rule::RuleBehavior;
+use super::rule_id::RuleId;
 use super::safety::critical_for_rm;
 use super::suggest;
 use super::verdict::{
@@ -202,7 +203,7 @@ fn child_of(forms: &PathForms) -> PathForms {
 }
 
 /// Matches a part against the Bash patterns of list `b`.
-fn bash_rule(ctx: &PermissionContext, b: RuleBehavior, part: &Part) -> Option<usize> {
+fn bash_rule(ctx: &PermissionContext, b: RuleBehavior, part: &Part) -> Option<RuleId> {
     bash_rule_with(ctx, b, part, part.exec_wrapper.is_some())
 }
 
@@ -212,7 +213,7 @@ fn bash_rule_with(
     b: RuleBehavior,
     part: &Part,
     exact_only: bool,
-) -> Option<usize> {
+) -> Option<RuleId> {
     let index = ctx.rules.bash(b);
     if index.is_empty() {
         return None;
@@ -363,7 +364,7 @@ pub fn evaluate_bash(
     // 5. Every subcommand must be allowed.
     let has_cd = analysis.parts.iter().any(|p| p.program() == Some("cd"));
     let has_git = analysis.parts.iter().any(|p| p.program() == Some("git"));
-    let mut first_rule: Option<usize> = None;
+    let mut first_rule: Option<RuleId> = None;
     let mut needs: Vec<String> = Vec::new();
     let mut suggestions: Vec<String> = Vec::new();
     let mut edits_inside = true;
@@ -380,7 +381,7 @@ pub fn evaluate_bash(
                         needs.push(format!("`{}`", part.text));
                         continue;
                     }
-                    first_rule = Some(first_rule.map_or(id, |f: usize| f.min(id)));
+                    first_rule = Some(first_rule.map_or(id, |f: RuleId| f.min(id)));
                 }
             }
             Verdict::Needs { why, edit_inside } => {
@@ -431,7 +432,7 @@ pub fn evaluate_bash(
 
 enum Verdict {
     /// Allowed, by this rule or (None) as a built-in read-only command.
-    Allowed(Option<usize>),
+    Allowed(Option<RuleId>),
     /// Needs approval; `edit_inside`: it only edits files inside the working directories (acceptEdits allows it).
     Needs { why: String, edit_inside: bool },
 }
@@ -463,7 +464,7 @@ fn part_verdict(
 ) -> Verdict {
     // Redirections are file writes (and reads), checked like Edit and Read.
     let mut redirect_edit_inside = true;
-    let mut redirect_rule: Option<usize> = None;
+    let mut redirect_rule: Option<RuleId> = None;
     for t in touches.iter().filter(|t| t.redirect) {
         if t.vague {
             return needs(format!(

@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 
+use super::rule_id::RuleId;
+
 /// A compiled `Bash(...)` specifier.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BashPattern {
@@ -107,13 +109,13 @@ fn glob(pieces: &[String], text: &str) -> bool {
 /// Bash patterns of one list, indexed by the first word they fix.
 #[derive(Debug, Clone, Default)]
 pub struct BashIndex {
-    by_word: HashMap<String, Vec<(usize, BashPattern)>>,
-    general: Vec<(usize, BashPattern)>,
+    by_word: HashMap<String, Vec<(RuleId, BashPattern)>>,
+    general: Vec<(RuleId, BashPattern)>,
 }
 
 impl BashIndex {
     /// Adds the pattern of rule `id`.
-    pub fn insert(&mut self, id: usize, pattern: BashPattern) {
+    pub fn insert(&mut self, id: RuleId, pattern: BashPattern) {
         match pattern.first_word() {
             Some(word) => self
                 .by_word
@@ -129,7 +131,7 @@ impl BashIndex {
     }
 
     /// The first rule (lowest id) whose pattern matches `command` and passes `accept`.
-    pub fn find(&self, command: &str, accept: impl Fn(&BashPattern) -> bool) -> Option<usize> {
+    pub fn find(&self, command: &str, accept: impl Fn(&BashPattern) -> bool) -> Option<RuleId> {
         let word = command.split(' ').next().unwrap_or(command);
         let keyed = self.by_word.get(word).map(|v| v.as_slice()).unwrap_or(&[]);
         keyed

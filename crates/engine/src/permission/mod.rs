@@ -13,6 +13,7 @@ mod domain;
 mod loader;
 mod path_pattern;
 mod rule;
+mod rule_id;
 mod ruleset;
 mod safety;
 mod suggest;
@@ -39,6 +40,7 @@ pub use rule::{
     ParsedRule, Rule, RuleBehavior, RuleSource, Specifier, ToolPattern, canonical_tool_name,
     is_known_tool, parse_rule, wildcard,
 };
+pub use rule_id::RuleId;
 pub use ruleset::{RuleEntry, RuleSet, SettingsIssue};
 pub use safety::{critical_for_rm, protected};
 pub use suggest::{SaveError, bash_rule as suggest_bash_rule, save_allow_rules};

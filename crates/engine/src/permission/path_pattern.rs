@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
 use super::rule::{RuleBehavior, RuleSource};
+use super::rule_id::RuleId;
 pub use crate::fsutil::normalise;
 
 /// The directories rule anchors resolve against.
@@ -134,12 +135,12 @@ pub fn absolute_glob(
 #[derive(Debug, Clone)]
 pub struct PathIndex {
     set: GlobSet,
-    ids: Vec<usize>,
+    ids: Vec<RuleId>,
 }
 
 impl PathIndex {
     /// Builds the index from `(rule id, absolute glob)` pairs; globs that fail to compile are returned.
-    pub fn build(globs: Vec<(usize, String)>) -> (Self, Vec<(usize, String)>) {
+    pub fn build(globs: Vec<(RuleId, String)>) -> (Self, Vec<(RuleId, String)>) {
         let mut builder = GlobSetBuilder::new();
         let mut ids = Vec::new();
         let mut failed = Vec::new();
@@ -163,11 +164,11 @@ impl PathIndex {
 
     /// The first rule matching `path` or one of its ancestors (gitignore semantics: a matched directory covers
     /// everything inside it).
-    pub fn first_match(&self, path: &Path) -> Option<usize> {
+    pub fn first_match(&self, path: &Path) -> Option<RuleId> {
         if self.ids.is_empty() {
             return None;
         }
-        let mut best: Option<usize> = None;
+        let mut best: Option<RuleId> = None;
         let mut cur = Some(path);
         while let Some(p) = cur {
             if p.parent().is_none() {

@@ -10,15 +10,16 @@ use super::bash_pattern::BashIndex;
 use super::domain::domain_matches;
 use super::path_pattern::{Anchors, PathIndex, absolute_glob};
 use super::rule::{Rule, RuleBehavior, Specifier, parse_rule, wildcard};
+use super::rule_id::RuleId;
 pub use crate::settings::{RuleEntry, SettingsIssue};
 
 #[derive(Debug, Clone, Default)]
 struct List {
-    tool_level: Vec<usize>,
-    params: Vec<usize>,
+    tool_level: Vec<RuleId>,
+    params: Vec<RuleId>,
     bash: BashIndex,
-    domains: Vec<usize>,
-    names: Vec<usize>,
+    domains: Vec<RuleId>,
+    names: Vec<RuleId>,
     paths: HashMap<String, PathIndex>,
 }
 
@@ -57,7 +58,7 @@ impl RuleSet {
         let mut set = RuleSet::default();
         let mut issues = Vec::new();
         let mut seen: HashSet<(RuleBehavior, &str)> = HashSet::new();
-        let mut path_globs: [HashMap<String, Vec<(usize, String)>>; 3] = Default::default();
+        let mut path_globs: [HashMap<String, Vec<(RuleId, String)>>; 3] = Default::default();
         for entry in entries {
             let text = entry.text.trim();
             if !seen.insert((entry.behavior, text)) {
@@ -85,7 +86,7 @@ impl RuleSet {
                 ));
                 continue;
             }
-            let id = set.rules.len();
+            let id = RuleId::at(set.rules.len());
             let list = &mut set.lists[slot(entry.behavior)];
             match (&parsed.spec, &parsed.tool) {
                 (Specifier::Any, _) => list.tool_level.push(id),
@@ -124,7 +125,7 @@ impl RuleSet {
             for (family, globs) in families {
                 let (index, failed) = PathIndex::build(globs);
                 for (id, message) in failed {
-                    if let Some(rule) = set.rules.get(id) {
+                    if let Some(rule) = set.rules.get(id.index()) {
                         issues.push(SettingsIssue {
                             file: rule.source.label(),
                             rule: Some(format!("{}: {}", rule.behavior.as_str(), rule.text)),
@@ -144,23 +145,23 @@ impl RuleSet {
     }
 
     /// The rule with id `id`.
-    pub fn rule(&self, id: usize) -> &Rule {
-        &self.rules[id]
+    pub fn rule(&self, id: RuleId) -> &Rule {
+        &self.rules[id.index()]
     }
 
     /// A whole-tool rule of list `b` covering `tool`.
-    pub fn tool_level(&self, b: RuleBehavior, tool: &str) -> Option<usize> {
+    pub fn tool_level(&self, b: RuleBehavior, tool: &str) -> Option<RuleId> {
         self.lists[slot(b)]
             .tool_level
             .iter()
             .copied()
-            .find(|id| self.rules[*id].tool.matches(tool))
+            .find(|id| self.rules[id.index()].tool.matches(tool))
     }
 
     /// A parameter rule of list `b` matching `tool` called with `input`.
-    pub fn param(&self, b: RuleBehavior, tool: &str, input: &Value) -> Option<usize> {
+    pub fn param(&self, b: RuleBehavior, tool: &str, input: &Value) -> Option<RuleId> {
         self.lists[slot(b)].params.iter().copied().find(|id| {
-            let rule = &self.rules[*id];
+            let rule = &self.rules[id.index()];
             let Specifier::Param { field, value } = &rule.spec else {
                 return false;
             };
@@ -178,7 +179,7 @@ impl RuleSet {
     }
 
     /// A path rule of list `b` written for tool `family` (`Read`, `Edit`, `Write`, ...) matching `path`.
-    pub fn path(&self, b: RuleBehavior, family: &str, path: &Path) -> Option<usize> {
+    pub fn path(&self, b: RuleBehavior, family: &str, path: &Path) -> Option<RuleId> {
         self.lists[slot(b)]
             .paths
             .get(family)
@@ -191,16 +192,16 @@ impl RuleSet {
     }
 
     /// A WebFetch domain rule of list `b` matching `host`.
-    pub fn domain(&self, b: RuleBehavior, host: &str) -> Option<usize> {
+    pub fn domain(&self, b: RuleBehavior, host: &str) -> Option<RuleId> {
         self.lists[slot(b)].domains.iter().copied().find(
-            |id| matches!(&self.rules[*id].spec, Specifier::Domain(p) if domain_matches(p, host)),
+            |id| matches!(&self.rules[id.index()].spec, Specifier::Domain(p) if domain_matches(p, host)),
         )
     }
 
     /// A name rule (`Agent(Explore)`, `Skill(name)`) of list `b` for `tool` matching `name`.
-    pub fn name(&self, b: RuleBehavior, tool: &str, name: &str) -> Option<usize> {
+    pub fn name(&self, b: RuleBehavior, tool: &str, name: &str) -> Option<RuleId> {
         self.lists[slot(b)].names.iter().copied().find(|id| {
-            let rule = &self.rules[*id];
+            let rule = &self.rules[id.index()];
             rule.tool.matches(tool) && matches!(&rule.spec, Specifier::Name(p) if wildcard(p, name))
         })
     }

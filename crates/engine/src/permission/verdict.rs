@@ -12,6 +12,7 @@ use tandem_protocol::{
 use super::PermissionContext;
 use super::path_pattern::{normalise, resolve_links};
 use super::rule::{RuleBehavior, RuleSource};
+use super::rule_id::RuleId;
 use super::safety::protected;
 pub(crate) use crate::fsutil::is_unc;
 
@@ -53,7 +54,7 @@ impl Evaluation {
     }
 
     /// A decision made by rule `id` of the context.
-    pub(crate) fn by_rule(ctx: &PermissionContext, id: usize, what: &str) -> Self {
+    pub(crate) fn by_rule(ctx: &PermissionContext, id: RuleId, what: &str) -> Self {
         let rule = ctx.rules.rule(id);
         let decision = match rule.behavior {
             RuleBehavior::Allow => DecisionBehavior::Allow,
@@ -243,8 +244,8 @@ pub(crate) fn path_rule(
     b: RuleBehavior,
     fams: &[&str],
     forms: &PathForms,
-) -> Option<usize> {
-    let mut best: Option<usize> = None;
+) -> Option<RuleId> {
+    let mut best: Option<RuleId> = None;
     for fam in fams {
         let hit = if let Some(id) = ctx.rules.tool_level(b, fam) {
             Some(id)
