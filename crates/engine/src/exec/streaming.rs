@@ -6,6 +6,7 @@
 use serde_json::Value;
 use tandem_protocol::{SessionEvent, ToolCallStatus, ToolOutcome};
 use tokio::sync::mpsc;
+use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use super::pipeline::finish_without_output;
@@ -63,6 +64,8 @@ pub struct StreamingExecutor {
     calls: Vec<Tracked>,
     done_tx: mpsc::UnboundedSender<Completion>,
     next_to_yield: usize,
+    /// The running calls' tasks: dropping the executor aborts them (after firing their cancellation tokens).
+    tasks: JoinSet<()>,
 }
 
 impl StreamingExecutor {
@@ -84,6 +87,7 @@ impl StreamingExecutor {
             calls: Vec::new(),
             done_tx,
             next_to_yield: 0,
+            tasks: JoinSet::new(),
         };
         (executor, done_rx)
     }
@@ -151,7 +155,9 @@ impl StreamingExecutor {
         let cancel = self.sibling_abort.child_token();
         let done = self.done_tx.clone();
         let (id, name, input) = (call.id.clone(), call.name.clone(), call.input.clone());
-        tokio::spawn(async move {
+        // Reap the tasks that have ended so the set holds only running ones.
+        while self.tasks.try_join_next().is_some() {}
+        self.tasks.spawn(async move {
             let outcome = run_tool_use(&runtime, &id, &name, &input, &cancel).await;
             let _ = done.send((index, outcome));
         });
@@ -254,5 +260,14 @@ impl StreamingExecutor {
     /// Interrupts the calls: `cancel` tools stop, `block` tools finish; queued calls will not start.
     pub fn interrupt(&mut self) {
         self.sibling_abort.cancel();
+    }
+}
+
+impl Drop for StreamingExecutor {
+    /// An executor dropped mid-message (the turn was abandoned) stops its calls: their tokens fire, then their tasks
+    /// are aborted at their next await point. Tools write files atomically, so an abort leaves none half-written.
+    fn drop(&mut self) {
+        self.sibling_abort.cancel();
+        self.tasks.abort_all();
     }
 }

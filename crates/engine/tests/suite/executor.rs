@@ -302,3 +302,24 @@ async fn a_context_change_from_a_call_that_runs_alone_applies_to_the_calls_after
         "only the exclusive call's change applies"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn dropping_the_executor_stops_its_running_calls() {
+    let log = CallLog::default();
+    // A tool that ignores cancellation: only aborting its task stops it.
+    let rt = runtime(vec![FakeTool::exclusive("Build", &log)]);
+    let (mut executor, _completions) = StreamingExecutor::new(rt, CancellationToken::new(), 10);
+    executor.add(
+        "t1".into(),
+        "Build".into(),
+        json!({"label": "long", "ms": 10_000}),
+    );
+    while log.at("long", "start").is_none() {
+        tokio::task::yield_now().await;
+    }
+
+    drop(executor);
+    tokio::time::sleep(MS(60_000)).await;
+
+    assert_eq!(log.at("long", "end"), None, "{:?}", log.entries());
+}
