@@ -5,12 +5,14 @@ mod authorize;
 pub mod batch;
 pub mod hook_gate;
 mod pipeline;
+mod planned;
 mod runtime;
 pub mod streaming;
 mod traits;
 
 pub use batch::{Batch, partition_tool_calls, run_tools};
-pub use pipeline::{ToolCallOutcome, run_tool_use};
+pub use pipeline::{ToolCallOutcome, run_planned, run_tool_use};
+pub use planned::PlannedCall;
 pub use runtime::ToolRuntime;
 pub use streaming::{StreamingExecutor, max_concurrency_from_env};
 pub use traits::{CallTraits, call_traits};

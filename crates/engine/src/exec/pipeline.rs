@@ -7,6 +7,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::ToolRuntime;
 use super::authorize::{Authorized, authorize, post_tool_hooks};
+use super::planned::PlannedCall;
 use crate::model::{ContentBlock, ToolResultContent};
 use crate::tool::{ContextChange, ProgressSink, ToolContext, ToolError};
 
@@ -67,24 +68,42 @@ pub async fn run_tool_use(
     input: &Value,
     cancel: &CancellationToken,
 ) -> ToolCallOutcome {
+    let planned = PlannedCall::new(rt, id.to_string(), name.to_string(), input.clone());
+    run_planned(rt, planned, cancel).await
+}
+
+/// Runs a planned call through the rest of the pipeline (its tool was found and its input parsed when it was
+/// planned). Every call gets exactly one result, whatever happens.
+pub async fn run_planned(
+    rt: &ToolRuntime,
+    planned: PlannedCall,
+    cancel: &CancellationToken,
+) -> ToolCallOutcome {
+    let PlannedCall {
+        id,
+        name,
+        input,
+        tool,
+        prepared,
+        ..
+    } = planned;
+    let (id, name, input) = (id.as_str(), name.as_str(), &input);
     let generic_hints = RenderHints {
         kind: ToolKind::Other,
         title: name.to_string(),
         collapsible: false,
     };
-    let Some(tool) = rt.pool.find(name) else {
+    let Some(tool) = tool else {
         rt.events.emit(SessionEvent::ToolCallInput {
             tool_use_id: id.to_string(),
             name: name.to_string(),
             input: input.clone(),
             hints: generic_hints,
         });
-        return finish_without_output(
-            rt,
-            id,
-            ToolOutcome::Error,
-            format!("Error: No such tool available: {name}"),
-        );
+        let message = prepared
+            .err()
+            .unwrap_or_else(|| format!("Error: No such tool available: {name}"));
+        return finish_without_output(rt, id, ToolOutcome::Error, message);
     };
     if cancel.is_cancelled() {
         return finish_without_output(
@@ -109,7 +128,7 @@ pub async fn run_tool_use(
         }),
         tool_use_id: id.to_string(),
     };
-    let prepared = match tool.prepare(input) {
+    let prepared = match prepared {
         Ok(p) => p,
         Err(message) => {
             rt.events.emit(SessionEvent::ToolCallInput {

@@ -10,8 +10,9 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 use super::pipeline::finish_without_output;
-use super::traits::{CallTraits, call_traits};
-use super::{ToolCallOutcome, ToolRuntime, run_tool_use};
+use super::planned::PlannedCall;
+use super::traits::CallTraits;
+use super::{ToolCallOutcome, ToolRuntime, run_planned};
 use crate::model::{ContentBlock, ToolResultContent};
 
 /// Environment variable capping how many concurrency-safe calls run at once.
@@ -40,9 +41,9 @@ enum State {
 #[derive(Debug)]
 struct Tracked {
     id: String,
-    name: String,
-    input: Value,
     traits: CallTraits,
+    /// The call, until it starts (or is answered without running).
+    planned: Option<PlannedCall>,
     state: State,
 }
 
@@ -94,7 +95,7 @@ impl StreamingExecutor {
 
     /// Queues a complete tool_use and starts it if the rules allow.
     pub fn add(&mut self, id: String, name: String, input: Value) {
-        let traits = call_traits(&self.runtime, &name, &input);
+        let planned = PlannedCall::new(&self.runtime, id.clone(), name, input);
         self.runtime
             .events
             .emit(SessionEvent::ToolCallStatusChanged {
@@ -103,9 +104,8 @@ impl StreamingExecutor {
             });
         self.calls.push(Tracked {
             id,
-            name,
-            input,
-            traits,
+            traits: planned.traits,
+            planned: Some(planned),
             state: State::Queued,
         });
         self.process_queue();
@@ -149,16 +149,19 @@ impl StreamingExecutor {
     }
 
     fn start(&mut self, index: usize) {
-        let call = &mut self.calls[index];
-        call.state = State::Executing;
+        let Some(planned) = self.calls[index].planned.take() else {
+            // A queued call always holds its plan; answer it rather than leave it running forever.
+            self.complete_unstarted(index);
+            return;
+        };
+        self.calls[index].state = State::Executing;
         let runtime = self.runtime.clone();
         let cancel = self.sibling_abort.child_token();
         let done = self.done_tx.clone();
-        let (id, name, input) = (call.id.clone(), call.name.clone(), call.input.clone());
         // Reap the tasks that have ended so the set holds only running ones.
         while self.tasks.try_join_next().is_some() {}
         self.tasks.spawn(async move {
-            let outcome = run_tool_use(&runtime, &id, &name, &input, &cancel).await;
+            let outcome = run_planned(&runtime, planned, &cancel).await;
             let _ = done.send((index, outcome));
         });
     }
@@ -169,6 +172,7 @@ impl StreamingExecutor {
         let message = self.abort_message();
         let outcome =
             finish_without_output(&self.runtime, &call.id, ToolOutcome::Cancelled, message);
+        self.calls[index].planned = None;
         self.calls[index].state = State::Completed(Box::new(outcome));
     }
 

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::ToolRuntime;
+use super::planned::PlannedCall;
 use crate::tool::InterruptBehavior;
 
 /// Scheduling facts about one call.
@@ -15,23 +16,7 @@ pub struct CallTraits {
     pub aborts_siblings_on_error: bool,
 }
 
-/// The traits of a call. Fail-closed: an unknown tool or an input that does not fit its schema is scheduled as not
-/// concurrency-safe (it will end at once with an error result).
+/// The traits of a call (see [`PlannedCall::new`]; fail-closed for unknown tools and bad input).
 pub fn call_traits(rt: &ToolRuntime, name: &str, input: &Value) -> CallTraits {
-    let Some(tool) = rt.pool.find(name) else {
-        return CallTraits {
-            concurrency_safe: false,
-            interrupt: InterruptBehavior::Cancel,
-            aborts_siblings_on_error: false,
-        };
-    };
-    let concurrency_safe = tool
-        .prepare(input)
-        .map(|p| p.is_concurrency_safe())
-        .unwrap_or(false);
-    CallTraits {
-        concurrency_safe,
-        interrupt: tool.interrupt_behavior(),
-        aborts_siblings_on_error: tool.aborts_siblings_on_error(),
-    }
+    PlannedCall::new(rt, String::new(), name.to_string(), input.clone()).traits
 }

@@ -6,6 +6,8 @@ mod matching;
 mod plan;
 mod quotes;
 
+use std::sync::Arc;
+
 use schemars::JsonSchema;
 use serde::Deserialize;
 use tandem_protocol::{FileDiff, RenderHints, ToolDetail, ToolKind};
@@ -30,6 +32,10 @@ pub struct EditInput {
     /// Replace every occurrence of old_string (default false).
     #[serde(default)]
     pub replace_all: bool,
+    /// The change as validation planned it (not part of the model's input).
+    #[serde(skip)]
+    #[schemars(skip)]
+    planned: plan::PlanCache,
 }
 
 /// The Edit tool.
@@ -72,7 +78,7 @@ fn run(
 ) -> Result<ToolOutput, ToolError> {
     let store = &ctx.file_state;
     let _guard = store.write_guard();
-    let planned = plan::plan(key, input, store)?;
+    let planned = plan::plan_reusing(key, input, store, input.planned.get().as_deref())?;
     let body = encoding::encode_body(&planned.new_text, planned.encoding);
     change::commit(store, &planned.current, &[planned.encoding.bom(), &body])?;
     let old_text = planned.old_text();
@@ -148,7 +154,10 @@ impl Tool for EditTool {
 
     fn approval_preview(&self, input: &EditInput, ctx: &ToolContext) -> Option<FileDiff> {
         let key = precheck(input, ctx).ok()?;
-        let planned = plan::plan(&key, input, &ctx.file_state).ok()?;
+        let planned = match input.planned.get() {
+            Some(planned) => planned,
+            None => Arc::new(plan::plan(&key, input, &ctx.file_state).ok()?),
+        };
         preview::file_diff(
             &key,
             &planned.old_text(),
@@ -161,10 +170,14 @@ impl Tool for EditTool {
         let key = precheck(input, ctx)?;
         let store = ctx.file_state.clone();
         let input = input.clone();
-        tokio::task::spawn_blocking(move || plan::plan(&key, &input, &store).map(|_| ()))
-            .await
-            .map_err(|e| e.to_string())?
-            .map_err(|e| e.to_string())
+        tokio::task::spawn_blocking(move || {
+            let planned = plan::plan(&key, &input, &store)?;
+            input.planned.set(Arc::new(planned));
+            Ok::<(), ToolError>(())
+        })
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())
     }
 
     async fn call(&self, input: &EditInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {

@@ -1,10 +1,12 @@
 //! Working out an edit without writing it: load the file, run every check (read before, unchanged since, encoding,
-//! a unique or `replace_all` match, settings validity, secrets) and build the new text. Validation and the call's
-//! critical section both run this, the latter holding the session's write lock.
+//! a unique or `replace_all` match, settings validity, secrets) and build the new text. Validation plans the edit
+//! once and keeps the plan with the call's input; the approval preview shows it, and the call's critical section
+//! (holding the session's write lock) reuses it when the file's bytes are still the ones planned from.
 
 use std::borrow::Cow;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use super::EditInput;
 use super::matching::{self, MatchKind};
@@ -37,6 +39,52 @@ impl Planned {
             None => Cow::Borrowed(""),
         }
     }
+}
+
+/// The plan of one call, kept from validation to the call (shared by clones of the input).
+#[derive(Debug, Clone, Default)]
+pub struct PlanCache(Arc<Mutex<Option<Arc<Planned>>>>);
+
+impl PlanCache {
+    /// The plan made earlier for this call, if any.
+    pub fn get(&self) -> Option<Arc<Planned>> {
+        self.0.lock().ok().and_then(|slot| slot.clone())
+    }
+
+    /// Keeps `planned` for the later steps of this call.
+    pub fn set(&self, planned: Arc<Planned>) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = Some(planned);
+        }
+    }
+}
+
+/// Plans the edit, reusing `earlier` when the file's bytes are the ones it was planned from: the file is loaded
+/// and its writability and freshness checked again (it may have changed since), but the matching and replacing are
+/// not repeated.
+pub fn plan_reusing(
+    key: &Path,
+    input: &EditInput,
+    store: &FileStateStore,
+    earlier: Option<&Planned>,
+) -> Result<Planned, ToolError> {
+    let Some(earlier) = earlier.filter(|e| e.current.hash.is_some() && e.current.key == key) else {
+        return plan(key, input, store);
+    };
+    let current = change::load(key)?;
+    if current.hash != earlier.current.hash {
+        return plan(key, input, store);
+    }
+    change::ensure_writable(&current)?;
+    change::ensure_fresh(store, &current)?;
+    Ok(Planned {
+        current,
+        encoding: earlier.encoding,
+        new_text: earlier.new_text.clone(),
+        changed: earlier.changed.clone(),
+        replacements: earlier.replacements,
+        created: earlier.created,
+    })
 }
 
 fn to_model(message: impl Into<String>) -> ToolError {
@@ -195,4 +243,73 @@ pub fn plan(key: &Path, input: &EditInput, store: &FileStateStore) -> Result<Pla
         replacements: ranges.len(),
         created: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::*;
+    use crate::tools::file_io::snapshot;
+
+    fn input(path: &Path, old: &str, new: &str) -> EditInput {
+        serde_json::from_value(serde_json::json!({
+            "file_path": path.display().to_string(), "old_string": old, "new_string": new
+        }))
+        .expect("input")
+    }
+
+    fn read(store: &FileStateStore, path: &Path) {
+        let bytes = fs::read(path).expect("read");
+        let meta = fs::metadata(path).expect("meta");
+        store.record(
+            path,
+            snapshot::state_of(&meta, &blake3::hash(&bytes), false),
+        );
+    }
+
+    #[test]
+    fn a_kept_plan_is_reused_only_while_the_file_is_unchanged() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.txt");
+        fs::write(&path, "one two\n").expect("seed");
+        let store = FileStateStore::default();
+        read(&store, &path);
+        let edit = input(&path, "one", "ONE");
+        let earlier = plan(&path, &edit, &store).expect("plan");
+
+        let reused = plan_reusing(&path, &edit, &store, Some(&earlier)).expect("reuse");
+        assert_eq!(reused.new_text, "ONE two\n");
+
+        // The file changes (and is read again): the kept plan no longer fits and the edit is planned anew.
+        fs::write(&path, "zero one two three\n").expect("change");
+        read(&store, &path);
+        let fresh = plan_reusing(&path, &edit, &store, Some(&earlier)).expect("re-plan");
+        assert_eq!(fresh.new_text, "zero ONE two three\n");
+    }
+
+    #[test]
+    fn a_kept_plan_does_not_skip_the_staleness_check() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.txt");
+        fs::write(&path, "one\n").expect("seed");
+        let store = FileStateStore::default();
+        read(&store, &path);
+        let edit = input(&path, "one", "ONE");
+        let earlier = plan(&path, &edit, &store).expect("plan");
+        store.forget(&path);
+
+        let err = plan_reusing(&path, &edit, &store, Some(&earlier)).expect_err("not read");
+        assert!(err.to_string().contains("read"), "{err}");
+    }
+
+    #[test]
+    fn the_kept_plan_is_not_part_of_the_models_input() {
+        let schema = crate::tool::dynamic::schema_for::<EditInput>();
+        assert!(schema["properties"].get("planned").is_none(), "{schema}");
+        let with_plan: Result<EditInput, _> = serde_json::from_value(serde_json::json!({
+            "file_path": "a", "old_string": "x", "new_string": "y", "planned": null
+        }));
+        assert!(with_plan.is_err());
+    }
 }
