@@ -4,6 +4,7 @@
 mod authorize;
 pub mod batch;
 pub mod hook_gate;
+mod phase_times;
 mod pipeline;
 mod planned;
 mod runtime;

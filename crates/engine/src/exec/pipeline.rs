@@ -4,9 +4,11 @@
 use serde_json::Value;
 use tandem_protocol::{RenderHints, SessionEvent, ToolCallStatus, ToolKind, ToolOutcome};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use super::ToolRuntime;
 use super::authorize::{Authorized, authorize, post_tool_hooks};
+use super::phase_times::{Phase, PhaseTimes};
 use super::planned::PlannedCall;
 use crate::model::{ContentBlock, ToolResultContent};
 use crate::tool::{ContextChange, ProgressSink, ToolContext, ToolError};
@@ -73,12 +75,23 @@ pub async fn run_tool_use(
 }
 
 /// Runs a planned call through the rest of the pipeline (its tool was found and its input parsed when it was
-/// planned). Every call gets exactly one result, whatever happens.
+/// planned), inside a `tool_call` span naming the tool and the call. Every call gets exactly one result, whatever
+/// happens.
 pub async fn run_planned(
     rt: &ToolRuntime,
     planned: PlannedCall,
     cancel: &CancellationToken,
 ) -> ToolCallOutcome {
+    let span = tracing::info_span!("tool_call", tool = %planned.name, id = %planned.id);
+    run_steps(rt, planned, cancel).instrument(span).await
+}
+
+async fn run_steps(
+    rt: &ToolRuntime,
+    planned: PlannedCall,
+    cancel: &CancellationToken,
+) -> ToolCallOutcome {
+    let mut times = PhaseTimes::start();
     let PlannedCall {
         id,
         name,
@@ -153,6 +166,7 @@ pub async fn run_planned(
         return finish_without_output(rt, id, ToolOutcome::Error, message);
     }
 
+    times.enter(Phase::Authorize);
     let (prepared, observable) =
         match authorize(rt, &tool, prepared, observable, &ctx, id, &hints, cancel).await {
             Authorized::Run(prepared, observable) => (prepared, observable),
@@ -161,10 +175,12 @@ pub async fn run_planned(
             }
         };
     status(rt, id, ToolCallStatus::Executing);
+    times.enter(Phase::Call);
     let result = tokio::select! {
         result = prepared.call(&ctx) => result,
         _ = ctx.cancel.cancelled(), if tool.interrupt_behavior() == crate::tool::InterruptBehavior::Cancel => Err(ToolError::Cancelled),
     };
+    times.enter(Phase::Finish);
     let result = post_tool_hooks(rt, &tool, &observable, id, result).await;
     match result {
         Ok(output) => {

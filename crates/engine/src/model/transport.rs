@@ -7,6 +7,7 @@ use futures::StreamExt;
 use futures::future::BoxFuture;
 use reqwest::header::HeaderMap;
 use serde_json::Value;
+use tracing::Instrument;
 
 use super::retry::{retry_after, status_is_retryable};
 use super::sse::{SseEvent, SseParser};
@@ -107,10 +108,23 @@ pub(super) fn stream_with_retries<A: Assembler>(
 ) -> ModelStream {
     let stream = async_stream::try_stream! {
         let mut attempt = 0u32;
+        let started = std::time::Instant::now();
         let response = loop {
-            match send().await {
-                Ok(response) => break response,
+            let span = tracing::info_span!("model_request", attempt = attempt + 1);
+            let sent = std::time::Instant::now();
+            let result = send().instrument(span.clone()).await;
+            match result {
+                Ok(response) => {
+                    tracing::debug!(
+                        parent: &span,
+                        status = response.status().as_u16(),
+                        headers_ms = sent.elapsed().as_millis() as u64,
+                        "model response"
+                    );
+                    break response;
+                }
                 Err((err, wait)) => {
+                    tracing::info!(parent: &span, error = %err, wait_ms = wait.map(|w| w.as_millis() as u64), "model request failed");
                     // A connection that could not be made is worth retrying, like a 5xx.
                     let retryable = err.is_retryable() || matches!(err, ModelError::Connection(_));
                     let reason = err.to_string();
@@ -152,6 +166,7 @@ pub(super) fn stream_with_retries<A: Assembler>(
                 yield out;
             }
         }
+        tracing::debug!(attempts = attempt + 1, total_ms = started.elapsed().as_millis() as u64, "model stream ended");
     };
     Box::pin(stream)
 }
