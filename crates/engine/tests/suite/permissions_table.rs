@@ -2,13 +2,27 @@
 
 use serde_json::json;
 
-use super::perm_support::{Project, bash, check, mode, parse_behavior};
+use tandem_engine::testing::{Project, check, check_bash as bash};
+use tandem_protocol::{DecisionBehavior, PermissionMode};
+
+fn parse_behavior(s: &str) -> DecisionBehavior {
+    match s {
+        "allow" => DecisionBehavior::Allow,
+        "ask" => DecisionBehavior::Ask,
+        "deny" => DecisionBehavior::Deny,
+        other => panic!("bad decision {other}"),
+    }
+}
+
+fn mode(s: &str) -> PermissionMode {
+    PermissionMode::parse(s).expect("mode")
+}
 
 /// (rules, mode, command, expected)
 type BashRow<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str, &'a str);
 
 fn run_bash_rows(rows: &[BashRow<'_>]) {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let mut failures = Vec::new();
     for (rules, m, command, expected) in rows {
         let ctx = p.ctx(rules, mode(m));
@@ -86,7 +100,7 @@ fn worked_examples() {
 
 #[test]
 fn file_worked_examples() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let ctx = p.ctx(&[("allow", "Edit(src/**)")], mode("default"));
     let a = check(
         &ctx,
@@ -241,7 +255,7 @@ fn quoting_escaping_and_expansion_tricks() {
 
 #[test]
 fn long_commands_ask() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let ctx = p.ctx(&[("allow", "Bash(echo *)")], mode("default"));
     let long = format!("echo {}", "a".repeat(10_001));
     let a = bash(&ctx, &long);
@@ -745,7 +759,7 @@ fn critical_rm_and_protected_paths_always_ask() {
     rows.push((allow_all, "dontAsk", "rm -rf /", "deny"));
     run_bash_rows(&rows);
 
-    let p = Project::new();
+    let p = Project::new().expect("project");
     for (m, path, expected) in [
         ("bypassPermissions", ".claude/commands/x.md", "allow"),
         ("bypassPermissions", ".claude/agents/x.md", "allow"),
@@ -778,7 +792,7 @@ fn critical_rm_and_protected_paths_always_ask() {
 
 #[test]
 fn symlinks_in_and_out_of_the_project() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     std::fs::write(p.outside.join("secret.txt"), "s").expect("write");
     std::os::unix::fs::symlink(p.outside.join("secret.txt"), p.root.join("link.txt"))
         .expect("symlink");
@@ -848,7 +862,7 @@ fn symlinks_in_and_out_of_the_project() {
 
 #[test]
 fn file_rules_anchors_and_modes() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let home_rule = "Read(~/notes/**)";
     type Row<'a> = (Vec<(&'a str, &'a str)>, &'a str, &'a str, String, &'a str);
     let cases: Vec<Row<'_>> = vec![
@@ -1059,7 +1073,7 @@ fn file_rules_anchors_and_modes() {
 
 #[test]
 fn webfetch_mcp_agent_and_parameter_rules() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let fetch = |rules: &[(&str, &str)], m: &str, url: &str| {
         check(
             &p.ctx(rules, mode(m)),
@@ -1398,7 +1412,7 @@ fn global_options_globs_and_shell_variables() {
             "deny",
         ),
     ]);
-    let p = Project::new();
+    let p = Project::new().expect("project");
     std::fs::create_dir_all(p.root.join("secrets")).expect("mkdir");
     std::fs::write(p.root.join("secrets/key"), "k").expect("write");
     std::fs::write(p.root.join(".env"), "e").expect("write");
