@@ -45,7 +45,7 @@ def kernel_tree() -> str:
 def build_bench() -> str:
     """Builds the engine's bench driver in release mode (only the engine, never the app)."""
     subprocess.run(
-        ["cargo", "build", "--release", "-q", "-p", "tandem-engine", "--example", "file_tools_bench"],
+        ["cargo", "build", "--release", "-q", "-p", "tandem-engine", "--example", "file_tools_bench", "--features", "test-support"],
         cwd=REPO,
         check=True,
     )

@@ -9,33 +9,23 @@
 //! - `file_tools_bench rg-args PATH JSON`: the `rg` arguments equivalent to a Grep input, as a JSON list.
 
 use std::path::Path;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{Value, json};
-use tandem_engine::approver::FixedApprover;
 use tandem_engine::events::{EventSink, RecordingSink};
 use tandem_engine::exec::{ToolRuntime, run_tool_use};
 use tandem_engine::model::ContentBlock;
-use tandem_engine::permission::PermissionContext;
-use tandem_engine::registry::{ToolPool, builtin_tools};
-use tandem_engine::tool::FileStateStore;
-use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, ToolOutcome};
+use tandem_engine::testing::TestRuntime;
+use tandem_protocol::{PermissionMode, SessionEvent, ToolOutcome};
 use tokio_util::sync::CancellationToken;
 
 fn runtime(cwd: &Path, events: Arc<dyn EventSink>) -> ToolRuntime {
-    ToolRuntime {
-        session_id: "bench".into(),
-        cwd: cwd.to_path_buf(),
-        pool: ToolPool::assemble(&builtin_tools(), &[], |_| false),
-        permissions: Arc::new(RwLock::new(Arc::new(PermissionContext::new(
-            cwd,
-            PermissionMode::BypassPermissions,
-        )))),
-        approver: Arc::new(FixedApprover(ApprovalChoice::Allow)),
-        events,
-        file_state: Arc::new(FileStateStore::default()),
-    }
+    TestRuntime::new(cwd)
+        .session_id("bench")
+        .mode(PermissionMode::BypassPermissions)
+        .events(events)
+        .build()
 }
 
 async fn run(rt: &ToolRuntime, tool: &str, input: &Value) -> Result<String, String> {

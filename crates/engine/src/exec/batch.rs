@@ -4,8 +4,8 @@
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::planned::call_traits;
 use super::streaming::StreamingExecutor;
-use super::traits::call_traits;
 use super::{ToolCallOutcome, ToolRuntime};
 
 /// One call: (tool_use id, tool name, input).

@@ -13,7 +13,7 @@ mod traits;
 
 pub use batch::{Batch, partition_tool_calls, run_tools};
 pub use pipeline::{ToolCallOutcome, run_planned, run_tool_use};
-pub use planned::PlannedCall;
+pub use planned::{PlannedCall, call_traits};
 pub use runtime::ToolRuntime;
 pub use streaming::{StreamingExecutor, max_concurrency_from_env};
-pub use traits::{CallTraits, call_traits};
+pub use traits::CallTraits;

@@ -64,3 +64,8 @@ impl PlannedCall {
         }
     }
 }
+
+/// The traits of a call (see [`PlannedCall::new`]; fail-closed for unknown tools and bad input).
+pub fn call_traits(rt: &ToolRuntime, name: &str, input: &Value) -> CallTraits {
+    PlannedCall::new(rt, String::new(), name.to_string(), input.clone()).traits
+}

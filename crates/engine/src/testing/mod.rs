@@ -1,17 +1,25 @@
-//! Test support (feature `test-support`): the fake model server, scripted approvers and temporary workspaces.
+//! Test support (feature `test-support`): the fake model server, scripted approvers, temporary workspaces and
+//! projects, and a builder of tool runtimes.
 
 mod approvers;
 mod chat_completions;
 mod chat_writer;
 mod fake_server;
 mod fake_tools;
+mod project;
+mod runtime;
 mod script;
 mod server_core;
 mod sse_writer;
+mod workspace;
 
+pub use crate::events::RecordingSink;
 pub use approvers::ScriptedApprover;
 pub use chat_completions::validate_chat_body;
 pub use fake_server::FakeServer;
 pub use fake_tools::{CallLog, FakeInput, FakeTool, LogEntry};
+pub use project::{Project, RuleSpec, check, check_bash};
+pub use runtime::{CallResult, TestRuntime, call};
 pub use script::{ChatQuirks, Script, ScriptBlock, ScriptedReply, ScriptedTurn};
 pub use server_core::{Mark, RecordedRequest};
+pub use workspace::Workspace;

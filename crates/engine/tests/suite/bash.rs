@@ -3,16 +3,18 @@
 //! abort in a batch, and a whole turn from the fake model server through the permission engine.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tandem_engine::events::RecordingSink;
-use tandem_engine::exec::{ToolRuntime, run_tools};
+use tandem_engine::exec::run_tools;
 use tandem_engine::model::ContentBlock;
 use tandem_engine::registry::{ToolPool, builtin_tools_with};
-use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn};
-use tandem_engine::tool::{FileStateStore, ProgressSink, Tool, ToolContext, ToolError, ToolOutput};
+use tandem_engine::testing::{
+    Project, Script, ScriptedApprover, ScriptedTurn, TestRuntime, Workspace,
+};
+use tandem_engine::tool::{ProgressSink, Tool, ToolContext, ToolError, ToolOutput};
 use tandem_engine::tools::bash::{
     BashInput, BashTool, ShellSession, TaskOutputInput, TaskOutputTool, TaskStopInput, TaskStopTool,
 };
@@ -21,8 +23,7 @@ use tandem_protocol::{
 };
 use tokio_util::sync::CancellationToken;
 
-use super::common::{Workspace, server, session};
-use super::perm_support::Project;
+use super::common::{server, session};
 
 fn shell() -> Arc<ShellSession> {
     Arc::new(ShellSession::temporary().without_sandbox())
@@ -108,7 +109,7 @@ async fn pid_in(file: &Path) -> u32 {
 
 #[tokio::test]
 async fn output_and_exit_codes() {
-    let ws = Workspace::new(&[("notes.txt", "alpha\nbeta\n")]);
+    let ws = Workspace::new(&[("notes.txt", "alpha\nbeta\n")]).expect("workspace");
     let tool = BashTool::new(shell());
     let ctx = ToolContext::new(ws.root());
 
@@ -145,7 +146,7 @@ async fn output_and_exit_codes() {
 
 #[tokio::test]
 async fn colour_reaches_progress_but_not_the_result() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let tool = BashTool::new(shell());
     let seen = Arc::new(Mutex::new(String::new()));
     let sink = Arc::clone(&seen);
@@ -163,7 +164,7 @@ async fn colour_reaches_progress_but_not_the_result() {
 
 #[tokio::test]
 async fn a_long_output_keeps_its_head_and_tail() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let tool = BashTool::new(shell());
     let ctx = ToolContext::new(ws.root());
 
@@ -178,7 +179,7 @@ async fn a_long_output_keeps_its_head_and_tail() {
 
 #[tokio::test]
 async fn cd_persists_and_is_reset_when_it_leaves_the_project() {
-    let ws = Workspace::new(&[("sub/deeper/f.txt", "x")]);
+    let ws = Workspace::new(&[("sub/deeper/f.txt", "x")]).expect("workspace");
     let tool = BashTool::new(shell());
     let ctx = ToolContext::new(ws.root());
 
@@ -203,7 +204,7 @@ async fn cd_persists_and_is_reset_when_it_leaves_the_project() {
 
 #[tokio::test]
 async fn a_timeout_kills_the_whole_process_tree() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let tool = BashTool::new(shell());
     let ctx = ToolContext::new(ws.root());
     let started = Instant::now();
@@ -231,7 +232,7 @@ async fn a_timeout_kills_the_whole_process_tree() {
 
 #[tokio::test]
 async fn cancellation_kills_the_process_tree() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let tool = Arc::new(BashTool::new(shell()));
     let ctx = ToolContext::new(ws.root());
     let cancel = ctx.cancel.clone();
@@ -254,7 +255,7 @@ async fn cancellation_kills_the_process_tree() {
 
 #[tokio::test]
 async fn dropping_a_running_call_kills_its_process_tree() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let tool = BashTool::new(shell());
     let ctx = ToolContext::new(ws.root());
 
@@ -274,7 +275,7 @@ async fn dropping_a_running_call_kills_its_process_tree() {
 
 #[tokio::test]
 async fn a_background_run_is_read_and_stopped() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let shell = shell();
     let bash = BashTool::new(Arc::clone(&shell));
     let output = TaskOutputTool::new(Arc::clone(&shell));
@@ -357,7 +358,7 @@ async fn a_background_run_is_read_and_stopped() {
 
 #[tokio::test]
 async fn read_only_commands_are_concurrency_safe_and_collapse() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let pool = ToolPool::assemble(&builtin_tools_with(shell()), &[], |_| false);
     let bash = pool.find("Bash").expect("registered");
     assert!(pool.find("TaskOutput").is_some() && pool.find("BashOutput").is_some());
@@ -395,21 +396,6 @@ async fn read_only_commands_are_concurrency_safe_and_collapse() {
     );
 }
 
-fn runtime(p: &Project, approver: ScriptedApprover) -> (ToolRuntime, RecordingSink) {
-    let ctx = p.ctx(&[], PermissionMode::Default);
-    let sink = RecordingSink::default();
-    let rt = ToolRuntime {
-        session_id: "s-bash".into(),
-        cwd: p.root.clone(),
-        pool: ToolPool::assemble(&builtin_tools_with(shell()), &[], |_| false),
-        permissions: Arc::new(RwLock::new(Arc::new(ctx))),
-        approver: Arc::new(approver),
-        events: Arc::new(sink.clone()),
-        file_state: Arc::new(FileStateStore::default()),
-    };
-    (rt, sink)
-}
-
 fn result_text(block: &ContentBlock) -> (String, bool) {
     match block {
         ContentBlock::ToolResult {
@@ -421,9 +407,14 @@ fn result_text(block: &ContentBlock) -> (String, bool) {
 
 #[tokio::test]
 async fn a_failing_call_in_a_batch_aborts_its_running_sibling() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     std::fs::write(p.root.join("log.txt"), "line\n").expect("write");
-    let (rt, _sink) = runtime(&p, ScriptedApprover::new([], ApprovalChoice::Deny));
+    let rt = TestRuntime::new(&p.root)
+        .session_id("s-bash")
+        .permissions(p.ctx(&[], PermissionMode::Default))
+        .approver(ScriptedApprover::new([], ApprovalChoice::Deny))
+        .tools(builtin_tools_with(shell()))
+        .build();
     // Both are read-only, so they run together; the failing `cat` aborts the endless `tail -f`.
     let calls = vec![
         (
@@ -459,7 +450,7 @@ async fn a_failing_call_in_a_batch_aborts_its_running_sibling() {
 
 #[tokio::test]
 async fn a_turn_runs_echo_without_asking_and_asks_before_touch() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let fake = server(Script::turns([
         ScriptedTurn::tool_use("t_echo", "Bash", json!({"command": "echo hello-from-bash"})),
         ScriptedTurn::tool_use("t_touch", "Bash", json!({"command": "touch made.txt"})),
@@ -508,7 +499,7 @@ async fn the_sandbox_keeps_writes_inside_the_project_and_has_no_network() {
         eprintln!("bwrap is not installed: the sandbox is not tested");
         return;
     };
-    let ws = Workspace::new(&[("sub/f.txt", "x")]);
+    let ws = Workspace::new(&[("sub/f.txt", "x")]).expect("workspace");
     let outside = tempfile::tempdir().expect("tempdir");
     let outside_file = outside.path().join("escaped.txt");
     let tool = BashTool::new(Arc::new(

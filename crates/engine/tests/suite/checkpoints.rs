@@ -8,7 +8,7 @@ use serde_json::json;
 use tandem_engine::checkpoint::CheckpointStore;
 use tandem_engine::tool::FileStateStore;
 
-use super::harness::{call, runtime};
+use tandem_engine::testing::{TestRuntime, call};
 
 struct Setup {
     _dir: tempfile::TempDir,
@@ -24,7 +24,7 @@ fn setup() -> Setup {
     fs::create_dir_all(&root).expect("mkdir");
     let store = Arc::new(CheckpointStore::open(dir.path().join("store")).expect("store"));
     let files = Arc::new(FileStateStore::with_history(store.clone()));
-    let rt = runtime(&root, files.clone());
+    let rt = TestRuntime::new(&root).file_state(files.clone()).build();
     Setup {
         _dir: dir,
         root,

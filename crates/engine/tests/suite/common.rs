@@ -1,6 +1,6 @@
-//! Shared helpers: a temporary project folder and a session wired to the fake model server.
+//! Sessions wired to the fake model server, for the suites that run whole turns.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use tandem_engine::approver::Approver;
@@ -9,31 +9,6 @@ use tandem_engine::model::{AnthropicModel, Model, ModelConfig, Provider, RetryPo
 use tandem_engine::session::{Session, SessionOptions};
 use tandem_engine::testing::{FakeServer, Script};
 use tandem_protocol::PermissionMode;
-
-/// A temporary project folder with some files.
-pub struct Workspace {
-    pub dir: tempfile::TempDir,
-}
-
-impl Workspace {
-    pub fn new(files: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().expect("tempdir");
-        for (name, content) in files {
-            let path = dir.path().join(name);
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-            std::fs::write(path, content).expect("write");
-        }
-        Self { dir }
-    }
-
-    pub fn root(&self) -> PathBuf {
-        std::fs::canonicalize(self.dir.path()).expect("canonical")
-    }
-
-    pub fn path(&self, name: &str) -> PathBuf {
-        self.root().join(name)
-    }
-}
 
 /// A model config for the fake server at `url`, with quick retries.
 pub fn fake_config(url: &str) -> ModelConfig {

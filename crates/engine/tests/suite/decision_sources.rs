@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode, RuleScope, SafetyCheck};
 
-use super::perm_support::{Project, check, mode};
+use tandem_engine::testing::{Project, check};
 
 fn decided(
     p: &Project,
@@ -13,7 +13,11 @@ fn decided(
     tool: &str,
     input: Value,
 ) -> (DecisionBehavior, DecisionSource) {
-    let answer = check(&p.ctx(rules, mode(m)), tool, input);
+    let answer = check(
+        &p.ctx(rules, PermissionMode::parse(m).expect("mode")),
+        tool,
+        input,
+    );
     let source = answer
         .decided_by
         .unwrap_or_else(|| panic!("{tool} in {m}: no typed source ({})", answer.reason));
@@ -26,7 +30,7 @@ fn by_mode(mode: PermissionMode) -> DecisionSource {
 
 #[test]
 fn a_rule_names_itself_its_scope_and_its_file() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let answer = check(
         &p.ctx(&[("deny", "Bash(rm *)")], PermissionMode::Default),
         "Bash",
@@ -56,7 +60,7 @@ fn a_rule_names_itself_its_scope_and_its_file() {
 
 #[test]
 fn what_no_rule_decides_is_decided_by_the_mode() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let install = || json!({"command": "npm install"});
     assert_eq!(
         decided(&p, &[], "default", "Bash", install()),
@@ -89,7 +93,7 @@ fn what_no_rule_decides_is_decided_by_the_mode() {
 
 #[test]
 fn safety_checks_name_the_check() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let git = json!({"file_path": p.path(".git/config"), "content": "x"});
     assert_eq!(
         decided(&p, &[("allow", "Write")], "acceptEdits", "Write", git),
@@ -128,7 +132,7 @@ fn safety_checks_name_the_check() {
 
 #[test]
 fn built_in_allowances_name_the_working_directories_or_the_tool() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     assert_eq!(
         decided(
             &p,

@@ -8,14 +8,12 @@ use serde_json::json;
 use tandem_engine::events::RecordingSink;
 use tandem_engine::exec::run_tool_use;
 use tandem_engine::registry::builtin_tools;
-use tandem_engine::testing::ScriptedApprover;
-use tandem_engine::tool::{FileStateStore, InterruptBehavior};
+use tandem_engine::testing::{ScriptedApprover, TestRuntime};
+use tandem_engine::tool::InterruptBehavior;
 use tandem_protocol::{
     ApprovalChoice, DecisionSource, PermissionMode, SessionEvent, ToolDetail, ToolKind,
 };
 use tokio_util::sync::CancellationToken;
-
-use super::harness::runtime;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failing_edit_never_asks_and_a_good_one_carries_its_patch() {
@@ -25,7 +23,7 @@ async fn a_failing_edit_never_asks_and_a_good_one_carries_its_patch() {
     fs::write(root.join("a.txt"), &text).expect("write");
     let approver = ScriptedApprover::new([], ApprovalChoice::Allow);
     let events = RecordingSink::default();
-    let mut rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let mut rt = TestRuntime::new(&root).build();
     rt.approver = Arc::new(approver.clone());
     rt.events = Arc::new(events.clone());
     let cancel = CancellationToken::new();
@@ -164,8 +162,8 @@ async fn files_over_one_gib_are_never_edited() {
     let root = fs::canonicalize(dir.path()).expect("canon");
     let big = fs::File::create(root.join("huge.log")).expect("create");
     big.set_len((1 << 30) + 1).expect("sparse file");
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
     let input = json!({"file_path": "huge.log", "old_string": "a", "new_string": "b"});
-    let r = super::harness::call(&rt, "Edit", &input).await;
+    let r = tandem_engine::testing::call(&rt, "Edit", &input).await;
     assert!(!r.ok && r.text.contains("over 1 GiB"), "{}", r.text);
 }

@@ -1,39 +1,26 @@
 //! The streaming executor and the batch orchestrator on tokio's paused clock: ordering, the concurrency cap, calls
 //! that must run alone, sibling abort, interrupts, context changes, one result per call.
 
-use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tandem_engine::approver::FixedApprover;
-use tandem_engine::events::RecordingSink;
 use tandem_engine::exec::{
     StreamingExecutor, ToolCallOutcome, ToolRuntime, partition_tool_calls, run_tools,
 };
 use tandem_engine::model::ContentBlock;
-use tandem_engine::permission::PermissionContext;
-use tandem_engine::registry::{ToolPool, erase};
-use tandem_engine::testing::{CallLog, FakeTool};
-use tandem_engine::tool::{FileStateStore, InterruptBehavior};
-use tandem_protocol::{ApprovalChoice, PermissionMode, ToolOutcome};
+use tandem_engine::registry::erase;
+use tandem_engine::testing::{CallLog, FakeTool, TestRuntime};
+use tandem_engine::tool::InterruptBehavior;
+use tandem_protocol::{PermissionMode, ToolOutcome};
 use tokio_util::sync::CancellationToken;
 
 const MS: fn(u64) -> Duration = Duration::from_millis;
 
 fn runtime(tools: Vec<FakeTool>) -> ToolRuntime {
-    let tools: Vec<_> = tools.into_iter().map(erase).collect();
-    ToolRuntime {
-        session_id: "s".into(),
-        cwd: std::env::temp_dir(),
-        pool: ToolPool::assemble(&tools, &[], |_| false),
-        permissions: Arc::new(RwLock::new(Arc::new(PermissionContext::new(
-            std::env::temp_dir(),
-            PermissionMode::Default,
-        )))),
-        approver: Arc::new(FixedApprover(ApprovalChoice::Allow)),
-        events: Arc::new(RecordingSink::default()),
-        file_state: Arc::new(FileStateStore::default()),
-    }
+    TestRuntime::new(std::env::temp_dir())
+        .session_id("s")
+        .tools(tools.into_iter().map(erase).collect())
+        .build()
 }
 
 fn call(id: &str, tool: &str, input: Value) -> (String, String, Value) {

@@ -11,12 +11,10 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde_json::Value;
-use tandem_engine::tool::FileStateStore;
 
-use super::harness::{call, runtime};
+use tandem_engine::testing::{TestRuntime, call};
 
 fn scenarios_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios")
@@ -117,7 +115,7 @@ async fn run_scenario(dir: &Path) -> Result<(), String> {
     let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
     let root = fs::canonicalize(temp.path()).map_err(|e| e.to_string())?;
     copy_tree(&dir.join("input"), &root);
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
     let calls =
         fs::read_to_string(dir.join("calls.jsonl")).map_err(|e| format!("calls.jsonl: {e}"))?;
     let expected_error = fs::read_to_string(dir.join("expected_error"))

@@ -2,22 +2,16 @@
 //! rewritten input, and how hook answers meet the rules in the tool-call pipeline.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tandem_engine::events::RecordingSink;
 use tandem_engine::exec::hook_gate::{resolve, run_event, tool_fields};
 use tandem_engine::exec::{ToolRuntime, run_tool_use};
 use tandem_engine::hooks::{HookDecision, HookEvent, HookSet, parse_hooks};
 use tandem_engine::permission::{PermissionContext, RuleSource, evaluate};
-use tandem_engine::registry::{ToolPool, builtin_tools};
-use tandem_engine::testing::ScriptedApprover;
-use tandem_engine::tool::FileStateStore;
+use tandem_engine::testing::{Project, ScriptedApprover, TestRuntime};
 use tandem_protocol::{ApprovalChoice, DecisionBehavior, PermissionMode, ToolOutcome};
 use tokio_util::sync::CancellationToken;
-
-use super::perm_support::Project;
 
 fn script(dir: &Path, name: &str, body: &str) -> String {
     let path = dir.join(name);
@@ -64,7 +58,7 @@ async fn pre_verdict(
 
 #[tokio::test]
 async fn exit_codes() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let allow = script(
         &p.outside,
         "allow.sh",
@@ -163,7 +157,7 @@ async fn exit_codes() {
 
 #[tokio::test]
 async fn stdin_environment_and_json_fields() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let dump = p.outside.join("stdin.json");
     let env = p.outside.join("env.txt");
     let rec = script(
@@ -263,7 +257,7 @@ async fn stdin_environment_and_json_fields() {
 
 #[tokio::test]
 async fn timeouts_parallel_runs_and_deduplication() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let slow = script(&p.outside, "slow.sh", "sleep 5");
     let counter = p.outside.join("count");
     let count = script(
@@ -312,7 +306,7 @@ async fn timeouts_parallel_runs_and_deduplication() {
 
 #[tokio::test]
 async fn disagreeing_hooks_and_rules() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let allow = script(
         &p.outside,
         "allow.sh",
@@ -428,7 +422,7 @@ async fn disagreeing_hooks_and_rules() {
     ];
     for (hook, rules, m, command, expected, decided_by) in cases {
         let ctx = p
-            .ctx(rules, super::perm_support::mode(m))
+            .ctx(rules, PermissionMode::parse(m).expect("mode"))
             .with_hooks(pre(&[("Bash", hook)]));
         let input = json!({"command": command});
         let verdict = pre_verdict(&ctx, "Bash", input.clone()).await;
@@ -461,23 +455,17 @@ async fn disagreeing_hooks_and_rules() {
     }
 }
 
-fn runtime(ctx: PermissionContext, approver: ScriptedApprover) -> (ToolRuntime, RecordingSink) {
-    let sink = RecordingSink::default();
-    let rt = ToolRuntime {
-        session_id: "s1".into(),
-        cwd: ctx.cwd.clone(),
-        pool: ToolPool::assemble(&builtin_tools(), &[], |_| false),
-        permissions: Arc::new(RwLock::new(Arc::new(ctx))),
-        approver: Arc::new(approver),
-        events: Arc::new(sink.clone()),
-        file_state: Arc::new(FileStateStore::default()),
-    };
-    (rt, sink)
+fn runtime(ctx: PermissionContext, approver: ScriptedApprover) -> ToolRuntime {
+    TestRuntime::new(&ctx.cwd)
+        .session_id("s1")
+        .permissions(ctx)
+        .approver(approver)
+        .build()
 }
 
 #[tokio::test]
 async fn pipeline_rechecks_rewritten_input_and_runs_post_hooks() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     std::fs::write(p.outside.join("secret.txt"), "secret").expect("write");
     let rewrite = script(
         &p.outside,
@@ -500,7 +488,7 @@ async fn pipeline_rechecks_rewritten_input_and_runs_post_hooks() {
     // does, so it runs and the post hook's context reaches the model.
     let ctx = PermissionContext::new(&p.root, PermissionMode::Default).with_hooks(set.clone());
     let approver = ScriptedApprover::new([], ApprovalChoice::Deny);
-    let (rt, _) = runtime(ctx, approver.clone());
+    let rt = runtime(ctx, approver.clone());
     let out = run_tool_use(
         &rt,
         "t1",
@@ -521,7 +509,7 @@ async fn pipeline_rechecks_rewritten_input_and_runs_post_hooks() {
     let ctx = p
         .ctx(&[("deny", deny.as_str())], PermissionMode::Default)
         .with_hooks(set);
-    let (rt, _) = runtime(ctx, approver.clone());
+    let rt = runtime(ctx, approver.clone());
     let out = run_tool_use(
         &rt,
         "t2",
@@ -536,7 +524,7 @@ async fn pipeline_rechecks_rewritten_input_and_runs_post_hooks() {
 
 #[tokio::test]
 async fn pipeline_permission_request_hook_and_allow_always() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     std::fs::write(p.outside.join("notes.txt"), "notes").expect("write");
     let outside_file = p.outside.join("notes.txt").display().to_string();
     // No hook: the person is asked, with the rule "don't ask again" would save and where.
@@ -554,7 +542,7 @@ async fn pipeline_permission_request_hook_and_allow_always() {
     .expect("write");
     let approver = ScriptedApprover::new([ApprovalChoice::AllowAlways], ApprovalChoice::Deny);
     let ctx = p.ctx(&[], PermissionMode::Default);
-    let (rt, _) = runtime(ctx, approver.clone());
+    let rt = runtime(ctx, approver.clone());
     let out = run_tool_use(
         &rt,
         "t1",
@@ -615,7 +603,7 @@ async fn pipeline_permission_request_hook_and_allow_always() {
             json!({"PermissionRequest": [{"matcher": "Read", "hooks": [{"type": "command", "command": cmd}]}]}),
         );
         let approver = ScriptedApprover::new([], ApprovalChoice::Deny);
-        let (rt, _) = runtime(
+        let rt = runtime(
             PermissionContext::new(&p.root, PermissionMode::Default).with_hooks(set),
             approver.clone(),
         );

@@ -3,10 +3,10 @@
 use std::sync::Arc;
 
 use tandem_engine::events::RecordingSink;
-use tandem_engine::testing::{Script, ScriptedApprover, ScriptedReply, ScriptedTurn};
+use tandem_engine::testing::{Script, ScriptedApprover, ScriptedReply, ScriptedTurn, Workspace};
 use tandem_protocol::{ApprovalChoice, SessionEvent};
 
-use super::common::{Workspace, server, session};
+use super::common::{server, session};
 
 fn error(status: u16, kind: &str, retry_after: Option<&str>) -> ScriptedReply {
     ScriptedReply::Error {
@@ -20,7 +20,7 @@ fn error(status: u16, kind: &str, retry_after: Option<&str>) -> ScriptedReply {
 }
 
 async fn run(replies: Vec<ScriptedReply>) -> (Result<String, String>, Vec<SessionEvent>, usize) {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let fake = server(Script { replies }).await;
     let sink = RecordingSink::default();
     let s = session(
@@ -120,7 +120,7 @@ async fn an_error_event_after_http_200_ends_the_turn_with_its_message() {
 
 #[tokio::test]
 async fn no_api_key_is_reported_without_a_request() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let fake = server(Script::default()).await;
     let mut config = super::common::fake_config(&fake.url());
     config.api_key = None;

@@ -7,17 +7,18 @@ use std::sync::Arc;
 use serde_json::json;
 use tandem_engine::events::RecordingSink;
 use tandem_engine::model::connect;
-use tandem_engine::testing::{Script, ScriptBlock, ScriptedApprover, ScriptedTurn};
+use tandem_engine::testing::{Script, ScriptBlock, ScriptedApprover, ScriptedTurn, Workspace};
 use tandem_protocol::{ApprovalChoice, SessionEvent, ToolOutcome};
 
-use super::common::{Workspace, openai_config, server, session_with};
+use super::common::{openai_config, server, session_with};
 
 #[tokio::test]
 async fn the_read_tool_runs_and_its_results_go_back_as_tool_messages_in_order() {
     let ws = Workspace::new(&[
         ("notes/todo.txt", "first line\nsecond line\n"),
         ("notes/done.txt", "shipped\n"),
-    ]);
+    ])
+    .expect("workspace");
     let mut call = ScriptedTurn::new(vec![
         ScriptBlock::Text {
             text: "Let me read both.".into(),

@@ -1,30 +1,26 @@
 //! Modes beyond the tables: plan mode's memory of the previous mode, bypass availability, background agents that
 //! cannot ask, auto mode's classifier in the pipeline, bare-name denies hiding tools, and shell classification.
 
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use serde_json::json;
-use tandem_engine::events::RecordingSink;
-use tandem_engine::exec::{ToolRuntime, run_tool_use};
+use tandem_engine::exec::run_tool_use;
 use tandem_engine::permission::{
     AutoClassifier, ClassifierHandle, ClassifierRequest, ClassifierVerdict, PermissionContext,
     parse_verdict,
 };
 use tandem_engine::registry::{ToolPool, builtin_tools};
 use tandem_engine::shell::summary;
-use tandem_engine::testing::ScriptedApprover;
-use tandem_engine::tool::FileStateStore;
+use tandem_engine::testing::{Project, ScriptedApprover, TestRuntime, check, check_bash as bash};
 use tandem_protocol::{
     ApprovalChoice, DecisionBehavior, DecisionSource, PermissionMode, SessionEvent, ToolOutcome,
 };
 use tokio_util::sync::CancellationToken;
 
-use super::perm_support::{Project, bash, check};
-
 #[test]
 fn plan_mode_remembers_the_mode_before_it() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let ctx = p.ctx(&[], PermissionMode::AcceptEdits);
     let plan = ctx.with_mode(PermissionMode::Plan);
     assert_eq!(plan.pre_plan_mode, Some(PermissionMode::AcceptEdits));
@@ -41,7 +37,7 @@ fn plan_mode_remembers_the_mode_before_it() {
 
 #[test]
 fn background_agents_turn_asks_into_denies() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let ctx = p
         .ctx(&[("allow", "Bash(npm test *)")], PermissionMode::Default)
         .avoiding_prompts();
@@ -61,7 +57,7 @@ fn background_agents_turn_asks_into_denies() {
 
 #[test]
 fn every_decision_names_what_decided() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let ctx = p.ctx(&[("deny", "Bash(rm *)")], PermissionMode::DontAsk);
     let a = bash(&ctx, "rm x");
     assert_eq!(
@@ -92,7 +88,7 @@ fn every_decision_names_what_decided() {
 
 #[test]
 fn bare_name_denies_hide_tools() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let ctx = p.ctx(
         &[("deny", "Read"), ("deny", "mcp__x"), ("deny", "Bash(rm *)")],
         PermissionMode::Default,
@@ -134,7 +130,7 @@ impl AutoClassifier for Fixed {
 
 #[tokio::test]
 async fn auto_mode_consults_the_classifier() {
-    let p = Project::new();
+    let p = Project::new().expect("project");
     std::fs::write(p.outside.join("x.txt"), "x").expect("write");
     let outside = p.outside.join("x.txt").display().to_string();
     for (safe, expected, asked) in [
@@ -144,16 +140,11 @@ async fn auto_mode_consults_the_classifier() {
         let ctx = PermissionContext::new(&p.root, PermissionMode::Auto)
             .with_classifier(ClassifierHandle(Arc::new(Fixed(safe))));
         let approver = ScriptedApprover::new([], ApprovalChoice::Deny);
-        let sink = RecordingSink::default();
-        let rt = ToolRuntime {
-            session_id: "s".into(),
-            cwd: p.root.clone(),
-            pool: ToolPool::assemble(&builtin_tools(), &[], |_| false),
-            permissions: Arc::new(RwLock::new(Arc::new(ctx))),
-            approver: Arc::new(approver.clone()),
-            events: Arc::new(sink.clone()),
-            file_state: Arc::new(FileStateStore::default()),
-        };
+        let (rt, sink) = TestRuntime::new(&p.root)
+            .session_id("s")
+            .permissions(ctx)
+            .approver(approver.clone())
+            .recorded();
         let out = run_tool_use(
             &rt,
             "t",

@@ -7,7 +7,7 @@ use tandem_engine::permission::{RuleBehavior, parse_rule};
 use tandem_engine::shell::analyse;
 use tandem_protocol::{DecisionBehavior, PermissionMode};
 
-use super::perm_support::{Project, bash};
+use tandem_engine::testing::{Project, check_bash as bash};
 
 fn shellish() -> impl Strategy<Value = String> {
     let atoms = prop::sample::select(vec![
@@ -100,7 +100,7 @@ proptest! {
 
     #[test]
     fn decisions_never_panic_and_deny_rules_win(text in shellish(), rule in "[a-z]{1,4}( \\*)?") {
-        let p = Project::new();
+        let p = Project::new().expect("project");
         let deny = format!("Bash({rule})");
         let ctx = p.ctx(&[("deny", deny.as_str()), ("allow", "Bash(*)"), ("allow", "Read")], PermissionMode::BypassPermissions);
         let with_deny = bash(&ctx, &text);
@@ -109,6 +109,6 @@ proptest! {
         if with_deny.decision == DecisionBehavior::Deny {
             prop_assert_eq!(bash(&ctx_more, &text).decision, DecisionBehavior::Deny);
         }
-        let _ = super::perm_support::check(&ctx, "Edit", json!({"file_path": text, "old_string": "a", "new_string": "b"}));
+        let _ = tandem_engine::testing::check(&ctx, "Edit", json!({"file_path": text, "old_string": "a", "new_string": "b"}));
     }
 }

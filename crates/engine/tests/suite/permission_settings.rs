@@ -10,7 +10,7 @@ use tandem_engine::permission::{
 };
 use tandem_protocol::{DecisionBehavior, PermissionMode};
 
-use super::perm_support::{Project, check};
+use tandem_engine::testing::{Project, check};
 
 fn write(path: &Path, value: &Value) {
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -24,7 +24,7 @@ struct Sources {
 
 impl Sources {
     fn new() -> Self {
-        let p = Project::new();
+        let p = Project::new().expect("project");
         let managed = p.outside.join("managed-settings.json");
         Self { p, managed }
     }
@@ -66,7 +66,7 @@ impl Sources {
         self.ctx_with(None, Vec::new())
     }
     fn bash(&self, command: &str) -> CheckAnswer {
-        super::perm_support::bash(&self.ctx(), command)
+        tandem_engine::testing::check_bash(&self.ctx(), command)
     }
 }
 
@@ -274,7 +274,7 @@ fn untrusted_folders_keep_deny_and_ask_but_not_allow_dirs_or_hooks() {
     assert_eq!(ctx.mode, PermissionMode::Default);
     assert_eq!(ctx.working_dirs.len(), 1);
     assert!(ctx.hooks.is_empty());
-    let b = |ctx: &PermissionContext, c: &str| super::perm_support::bash(ctx, c).decision;
+    let b = |ctx: &PermissionContext, c: &str| tandem_engine::testing::check_bash(ctx, c).decision;
     assert_eq!(b(&ctx, "curl x"), DecisionBehavior::Ask);
     assert_eq!(b(&ctx, "rm x"), DecisionBehavior::Deny);
     assert_eq!(b(&ctx, "git push x"), DecisionBehavior::Ask);
@@ -360,7 +360,7 @@ fn hooks_switches_and_reload_keeps_the_snapshot() {
     let reloaded = loader.reload(&ctx);
     assert_eq!(reloaded.context.mode, PermissionMode::AcceptEdits);
     assert_eq!(
-        super::perm_support::bash(&reloaded.context, "make x").decision,
+        tandem_engine::testing::check_bash(&reloaded.context, "make x").decision,
         DecisionBehavior::Deny
     );
     assert_eq!(
@@ -443,7 +443,7 @@ fn dont_ask_again_round_trips() {
 fn the_watcher_sees_settings_change_on_disk() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let p = Project::new();
+    let p = Project::new().expect("project");
     let file = p.root.join(".claude/settings.local.json");
     std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
     let seen = Arc::new(AtomicUsize::new(0));

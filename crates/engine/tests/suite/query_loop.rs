@@ -4,10 +4,10 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use tandem_engine::events::RecordingSink;
-use tandem_engine::testing::{Script, ScriptBlock, ScriptedApprover, ScriptedTurn};
+use tandem_engine::testing::{Script, ScriptBlock, ScriptedApprover, ScriptedTurn, Workspace};
 use tandem_protocol::{ApprovalChoice, SessionEvent, ToolDetail, ToolOutcome, TurnStopReason};
 
-use super::common::{Workspace, server, session};
+use super::common::{server, session};
 
 fn deny_all() -> Arc<ScriptedApprover> {
     Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny))
@@ -44,7 +44,7 @@ fn result_outcomes(events: &[SessionEvent]) -> Vec<(String, ToolOutcome, String)
 
 #[tokio::test]
 async fn streams_text_into_events_and_the_final_answer() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let mut turn = ScriptedTurn::text("Hello there, this answer arrives in many small pieces.");
     turn.delta_chars = 3;
     turn.chunk_bytes = Some(5);
@@ -106,7 +106,7 @@ async fn streams_text_into_events_and_the_final_answer() {
 
 #[tokio::test]
 async fn a_read_whose_input_arrives_in_pieces_runs_and_its_result_leads_the_next_request() {
-    let ws = Workspace::new(&[("notes/todo.txt", "first line\nsecond line\n")]);
+    let ws = Workspace::new(&[("notes/todo.txt", "first line\nsecond line\n")]).expect("workspace");
     let path = ws.path("notes/todo.txt");
     let mut call = ScriptedTurn::new(vec![
         ScriptBlock::Text {
@@ -173,7 +173,7 @@ async fn a_read_whose_input_arrives_in_pieces_runs_and_its_result_leads_the_next
 
 #[tokio::test]
 async fn an_unknown_tool_and_a_bad_input_get_error_results_and_the_turn_goes_on() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let turn = ScriptedTurn::new(vec![
         ScriptBlock::ToolUse {
             id: "toolu_a".into(),
@@ -224,8 +224,8 @@ async fn an_unknown_tool_and_a_bad_input_get_error_results_and_the_turn_goes_on(
 
 #[tokio::test]
 async fn a_read_outside_the_folder_asks_and_a_no_is_sent_back_as_a_rejection() {
-    let ws = Workspace::new(&[("inside.txt", "inside\n")]);
-    let outside = Workspace::new(&[("secret.txt", "outside\n")]);
+    let ws = Workspace::new(&[("inside.txt", "inside\n")]).expect("workspace");
+    let outside = Workspace::new(&[("secret.txt", "outside\n")]).expect("workspace");
     let turn = ScriptedTurn::new(vec![
         ScriptBlock::ToolUse {
             id: "toolu_in".into(),
@@ -282,7 +282,7 @@ async fn a_read_outside_the_folder_asks_and_a_no_is_sent_back_as_a_rejection() {
 
 #[tokio::test]
 async fn a_stream_cut_in_the_middle_of_a_tool_call_is_an_error_and_runs_nothing() {
-    let ws = Workspace::new(&[("a.txt", "a\n")]);
+    let ws = Workspace::new(&[("a.txt", "a\n")]).expect("workspace");
     let mut turn = ScriptedTurn::new(vec![
         ScriptBlock::Text {
             text: "Let me read it.".into(),
@@ -331,7 +331,7 @@ async fn a_stream_cut_in_the_middle_of_a_tool_call_is_an_error_and_runs_nothing(
 
 #[tokio::test]
 async fn malformed_tool_input_json_is_a_clear_error() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let turn = ScriptedTurn::new(vec![ScriptBlock::RawToolUse {
         id: "toolu_bad".into(),
         name: "Read".into(),
@@ -349,7 +349,7 @@ async fn malformed_tool_input_json_is_a_clear_error() {
 
 #[tokio::test]
 async fn a_full_context_is_compacted_keeping_the_recent_turns() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     let fake = server(Script::turns([
         ScriptedTurn::text("answer one"),
         ScriptedTurn::text("answer two"),
@@ -414,7 +414,8 @@ async fn a_full_context_is_compacted_keeping_the_recent_turns() {
 
 #[tokio::test]
 async fn an_edit_asks_with_the_diff_it_would_make_and_its_result_carries_it() {
-    let ws = Workspace::new(&[("src/lib.rs", "fn main() {\n    println!(\"old\");\n}\n")]);
+    let ws = Workspace::new(&[("src/lib.rs", "fn main() {\n    println!(\"old\");\n}\n")])
+        .expect("workspace");
     let path = ws.path("src/lib.rs");
     let fake = server(Script::turns([
         ScriptedTurn::tool_use("toolu_r", "Read", json!({"file_path": path})),

@@ -3,16 +3,14 @@
 //! (binary files, devices, folders). A read is what lets a later edit through.
 
 use std::fs;
-use std::sync::Arc;
 
 use base64::Engine as _;
 use serde_json::json;
 use tandem_engine::exec::run_tool_use;
 use tandem_engine::model::{ContentBlock, ImageSource, ResultBlock, ToolResultContent};
-use tandem_engine::tool::FileStateStore;
 use tokio_util::sync::CancellationToken;
 
-use super::harness::{call, runtime};
+use tandem_engine::testing::{TestRuntime, call};
 
 fn project() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -33,7 +31,7 @@ async fn text_is_numbered_paged_and_cut() {
             .flat_map(|u| u.to_le_bytes()),
     );
     fs::write(root.join("u16.txt"), utf16).expect("write");
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
 
     let r = call(&rt, "Read", &json!({"file_path": "long.txt"})).await;
     assert!(r.ok);
@@ -61,7 +59,7 @@ async fn refuses_binaries_devices_and_folders() {
     let (_d, root) = project();
     fs::write(root.join("a.zip"), b"PK\x03\x04").expect("write");
     fs::create_dir(root.join("dir")).expect("mkdir");
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
     for (path, want) in [
         ("a.zip", "binary"),
         ("/dev/zero", "device"),
@@ -102,7 +100,7 @@ async fn images_come_back_as_image_blocks_scaled_down_when_large() {
         image::Rgb([(x % 251) as u8, (y % 241) as u8, 7])
     });
     big.save(root.join("big.jpg")).expect("jpeg");
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
     let cancel = CancellationToken::new();
 
     let out = run_tool_use(
@@ -175,7 +173,7 @@ async fn pdfs_are_read_as_text_per_page() {
     let (_d, root) = project();
     fs::write(root.join("short.pdf"), pdf(2)).expect("write");
     fs::write(root.join("long.pdf"), pdf(12)).expect("write");
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
 
     let r = call(&rt, "Read", &json!({"file_path": "short.pdf"})).await;
     assert!(r.ok, "{}", r.text);
@@ -226,7 +224,7 @@ async fn notebooks_show_cells_and_outputs() {
         serde_json::to_string_pretty(&nb).expect("json"),
     )
     .expect("write");
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
     let r = call(&rt, "Read", &json!({"file_path": "n.ipynb"})).await;
     assert!(r.ok, "{}", r.text);
     assert!(

@@ -5,13 +5,11 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 use std::process::Command;
-use std::sync::Arc;
 
 use serde_json::{Value, json};
-use tandem_engine::tool::FileStateStore;
 use tandem_engine::tools::grep::{GrepInput, rg_args};
 
-use super::harness::{call, runtime};
+use tandem_engine::testing::{TestRuntime, call};
 
 fn write(root: &Path, rel: &str, bytes: &[u8]) {
     let path = root.join(rel);
@@ -135,7 +133,7 @@ async fn grep_finds_what_rg_finds() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = fs::canonicalize(dir.path()).expect("canon");
     fixture(&root);
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
     let cases: Vec<Value> = vec![
         json!({"pattern": "TODO"}),
         json!({"pattern": "TODO", "output_mode": "content"}),
@@ -206,7 +204,7 @@ async fn glob_finds_what_fd_finds() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = fs::canonicalize(dir.path()).expect("canon");
     fixture(&root);
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
     // (Glob pattern, fd arguments that mean the same.)
     let cases: Vec<(&str, Vec<&str>)> = vec![
         ("*.rs", vec!["-g", "*.rs"]),
@@ -251,7 +249,7 @@ async fn grep_pages_with_offset_and_head_limit() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = fs::canonicalize(dir.path()).expect("canon");
     fixture(&root);
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
     let all = call(
         &rt,
         "Grep",

@@ -3,10 +3,10 @@
 use std::sync::Arc;
 
 use tandem_engine::events::RecordingSink;
-use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn};
+use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn, Workspace};
 use tandem_protocol::{ApprovalChoice, SessionEvent};
 
-use super::common::{Workspace, server, session};
+use super::common::{server, session};
 
 fn settings(ws: &Workspace, hooks: serde_json::Value) {
     let dir = ws.root().join(".claude");
@@ -20,7 +20,7 @@ fn settings(ws: &Workspace, hooks: serde_json::Value) {
 
 #[tokio::test]
 async fn user_prompt_submit_can_drop_a_prompt_or_add_context() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     settings(
         &ws,
         serde_json::json!({"UserPromptSubmit": [{"hooks": [{"type": "command",
@@ -53,7 +53,7 @@ async fn user_prompt_submit_can_drop_a_prompt_or_add_context() {
 
 #[tokio::test]
 async fn a_blocking_stop_hook_makes_the_agent_go_on() {
-    let ws = Workspace::new(&[]);
+    let ws = Workspace::new(&[]).expect("workspace");
     settings(
         &ws,
         serde_json::json!({"Stop": [{"hooks": [{"type": "command",

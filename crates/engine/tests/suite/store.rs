@@ -13,13 +13,15 @@ use tandem_engine::store::{
     INTERRUPTED_RESULT, MIGRATIONS, NewSession, SCHEMA_V1, SessionStore, StoreError,
     repair_history, title_from_prompt,
 };
-use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedApprover, ScriptedTurn};
+use tandem_engine::testing::{
+    FakeServer, Script, ScriptBlock, ScriptedApprover, ScriptedTurn, Workspace,
+};
 use tandem_protocol::{
     ApprovalChoice, DecisionBehavior, PermissionDecision, PermissionMode, ReadContent, RuleScope,
     SessionEvent, ToolDetail, ToolOutcome, TurnStopReason, Usage,
 };
 
-use super::common::{Workspace, fake_config, server};
+use super::common::{fake_config, server};
 
 mod crash;
 mod old_forms;
@@ -99,7 +101,7 @@ fn a_new_file_gets_every_migration_and_wal() {
 #[test]
 fn messages_events_and_tool_calls_round_trip() {
     let (_dir, store) = temp_store();
-    let folder = Workspace::new(&[]);
+    let folder = Workspace::new(&[]).expect("workspace");
     let record = store
         .create_session(&new_session("s1", &folder.root()))
         .expect("create");
@@ -208,7 +210,7 @@ fn messages_events_and_tool_calls_round_trip() {
 #[test]
 fn replacing_the_tail_of_the_history_rewrites_only_that() {
     let (_dir, store) = temp_store();
-    let folder = Workspace::new(&[]);
+    let folder = Workspace::new(&[]).expect("workspace");
     store
         .create_session(&new_session("s", &folder.root()))
         .expect("create");
@@ -229,7 +231,7 @@ fn replacing_the_tail_of_the_history_rewrites_only_that() {
 #[test]
 fn thousands_of_events_keep_their_order() {
     let (_dir, store) = temp_store();
-    let folder = Workspace::new(&[]);
+    let folder = Workspace::new(&[]).expect("workspace");
     store
         .create_session(&new_session("s", &folder.root()))
         .expect("create");
@@ -260,8 +262,8 @@ fn thousands_of_events_keep_their_order() {
 #[test]
 fn a_folder_lists_its_sessions_newest_first() {
     let (_dir, store) = temp_store();
-    let here = Workspace::new(&[]);
-    let elsewhere = Workspace::new(&[]);
+    let here = Workspace::new(&[]).expect("workspace");
+    let elsewhere = Workspace::new(&[]).expect("workspace");
     for id in ["old", "mid", "new"] {
         store
             .create_session(&new_session(id, &here.root()))
@@ -353,7 +355,7 @@ fn titles_are_the_first_line_cut_to_eighty_characters() {
 fn a_v1_file_opens_after_a_migration_is_added() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("sessions.db");
-    let folder = Workspace::new(&[]);
+    let folder = Workspace::new(&[]).expect("workspace");
     {
         let v1 = SessionStore::open_with_migrations(&path, &[SCHEMA_V1]).expect("v1");
         assert_eq!(v1.schema_version().expect("version"), 1);
@@ -471,7 +473,7 @@ fn repair_handles_several_assistant_messages() {
 #[test]
 fn loading_repairs_but_keeps_the_stored_history() {
     let (_dir, store) = temp_store();
-    let folder = Workspace::new(&[]);
+    let folder = Workspace::new(&[]).expect("workspace");
     store
         .create_session(&new_session("s", &folder.root()))
         .expect("create");
@@ -499,7 +501,7 @@ fn loading_repairs_but_keeps_the_stored_history() {
 fn readers_see_ordered_prefixes_while_a_writer_streams() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("sessions.db");
-    let folder = Workspace::new(&[]);
+    let folder = Workspace::new(&[]).expect("workspace");
     let writer = SessionStore::open(&path).expect("writer");
     writer
         .create_session(&new_session("s", &folder.root()))
@@ -551,7 +553,7 @@ fn readers_see_ordered_prefixes_while_a_writer_streams() {
 fn dropping_the_store_commits_what_was_queued() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("sessions.db");
-    let folder = Workspace::new(&[]);
+    let folder = Workspace::new(&[]).expect("workspace");
     {
         let store = SessionStore::open(&path).expect("open");
         store.create_session_queued(&new_session("s", &folder.root()));
@@ -620,7 +622,7 @@ fn resumed_session(
 
 #[tokio::test]
 async fn a_session_records_its_turns_and_resumes_where_it_stopped() {
-    let ws = Workspace::new(&[("notes.txt", "alpha\nbeta\n")]);
+    let ws = Workspace::new(&[("notes.txt", "alpha\nbeta\n")]).expect("workspace");
     let (_dir, store) = temp_store();
     let fake = server(Script::turns([
         ScriptedTurn::new(vec![

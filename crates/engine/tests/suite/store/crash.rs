@@ -18,13 +18,13 @@ use tandem_engine::events::RecordingSink;
 use tandem_engine::model::{AnthropicModel, ContentBlock, Role, ToolResultContent};
 use tandem_engine::session::{Session, SessionOptions};
 use tandem_engine::store::{INTERRUPTED_RESULT, SessionStore};
-use tandem_engine::testing::{Script, ScriptBlock, ScriptedTurn};
+use tandem_engine::testing::{Script, ScriptBlock, ScriptedTurn, Workspace};
 use tandem_protocol::{
     ApprovalAnswer, ApprovalRequest, DecisionBehavior, PermissionMode, SessionEvent, ToolOutcome,
 };
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use super::super::common::{Workspace, fake_config, server};
+use super::super::common::{fake_config, server};
 use super::resumed_session;
 
 const CHILD_TEST: &str = "suite::store::crash::crash_child";
@@ -183,7 +183,7 @@ const SLOW_ANSWER: &str = "The notes list two words, alpha and beta, one per lin
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kill_mid_stream_loses_no_streamed_event_and_the_session_resumes() {
-    let ws = Workspace::new(&[("notes.txt", "alpha\nbeta\n")]);
+    let ws = Workspace::new(&[("notes.txt", "alpha\nbeta\n")]).expect("workspace");
     let data = tempfile::tempdir().expect("tempdir");
     let db = data.path().join("sessions.db");
     let mut slow = ScriptedTurn::text(SLOW_ANSWER);
@@ -274,8 +274,8 @@ async fn a_kill_mid_stream_loses_no_streamed_event_and_the_session_resumes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kill_while_a_call_waits_for_approval_resumes_with_an_interrupted_result() {
-    let ws = Workspace::new(&[]);
-    let outside = Workspace::new(&[("secret.txt", "outside the project\n")]);
+    let ws = Workspace::new(&[]).expect("workspace");
+    let outside = Workspace::new(&[("secret.txt", "outside the project\n")]).expect("workspace");
     let data = tempfile::tempdir().expect("tempdir");
     let db = data.path().join("sessions.db");
     let fake = server(Script::turns([

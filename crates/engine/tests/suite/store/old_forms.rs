@@ -6,8 +6,8 @@ use serde_json::json;
 use tandem_engine::store::SessionStore;
 use tandem_protocol::{SessionEvent, TaskStatus, ToolDetail, ToolKind};
 
-use super::super::common::Workspace;
 use super::new_session;
+use tandem_engine::testing::Workspace;
 
 /// The events of one turn as an older Tandem wrote them.
 fn old_events() -> Vec<serde_json::Value> {
@@ -38,7 +38,7 @@ fn old_events() -> Vec<serde_json::Value> {
 fn a_session_stored_in_the_old_forms_still_loads() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("sessions.db");
-    let folder = Workspace::new(&[]);
+    let folder = Workspace::new(&[]).expect("workspace");
     {
         let store = SessionStore::open(&path).expect("open");
         store
