@@ -13,9 +13,11 @@ use tokio_util::sync::CancellationToken;
 
 use super::ToolRuntime;
 use super::hook_gate as hooks;
-use crate::hooks::{HookDecision, HookEvent};
+use crate::hooks::{HookDecision, HookEvent, HookVerdict};
 use crate::model::ToolResultContent;
-use crate::permission::{CallView, classify_if_auto, evaluate, save_allow_rules};
+use crate::permission::{
+    CallView, Evaluation, PermissionContext, classify_if_auto, evaluate, save_allow_rules,
+};
 use crate::tool::{DynTool, PreparedCall, ToolContext, ToolError, ToolOutput};
 
 /// What the permission stage decided.
@@ -26,6 +28,34 @@ pub(super) enum Authorized {
     Stop(ToolOutcome, String),
 }
 
+/// Why a call does not run: the outcome and the message for the model. A step returns it as its `Err`, so the
+/// steps compose with `?`.
+struct Stop(ToolOutcome, String);
+
+/// A call's parsed input and the JSON form hooks and the UI observe, which a hook may rewrite.
+struct CallInput {
+    prepared: Box<dyn PreparedCall>,
+    observable: Value,
+}
+
+/// What a PermissionRequest hook answered for a call that would ask.
+enum HookAnswer {
+    /// No hook decided: the person is asked.
+    Undecided,
+    /// A hook allowed the call, possibly with a rewritten input.
+    Allowed(Option<Value>),
+}
+
+/// One call in the permission stage, with everything its steps share.
+pub(super) struct Gate<'a> {
+    pub rt: &'a ToolRuntime,
+    pub tool: &'a Arc<dyn DynTool>,
+    pub ctx: &'a ToolContext,
+    pub id: &'a str,
+    pub hints: &'a RenderHints,
+    pub cancel: &'a CancellationToken,
+}
+
 fn status(rt: &ToolRuntime, id: &str, status: ToolCallStatus) {
     rt.events.emit(SessionEvent::ToolCallStatusChanged {
         tool_use_id: id.to_string(),
@@ -33,187 +63,246 @@ fn status(rt: &ToolRuntime, id: &str, status: ToolCallStatus) {
     });
 }
 
-/// Decides whether the call may run, asking hooks, the rules, the classifier and the person as needed.
-#[allow(clippy::too_many_arguments)]
+/// Decides whether the call may run: PreToolUse hooks, then the rules, hooks' answer and auto mode's classifier,
+/// then (for a call that would ask) PermissionRequest hooks and the person.
 pub(super) async fn authorize(
-    rt: &ToolRuntime,
-    tool: &Arc<dyn DynTool>,
-    mut prepared: Box<dyn PreparedCall>,
-    mut observable: Value,
-    ctx: &ToolContext,
-    id: &str,
-    hints: &RenderHints,
-    cancel: &CancellationToken,
+    gate: &Gate<'_>,
+    prepared: Box<dyn PreparedCall>,
+    observable: Value,
 ) -> Authorized {
-    let permissions = rt.permission_context();
-    let pre = hooks::run_event(
-        &permissions,
-        &rt.session_id,
-        HookEvent::PreToolUse,
-        Some(tool.name()),
-        hooks::tool_fields(
-            tool.name(),
-            &hooks::absolute_paths(&observable, &ctx.cwd),
-            id,
-        ),
-    )
-    .await;
-    if let Some(verdict) = &pre {
-        hooks::notify(rt.events.as_ref(), verdict);
-        if let Some(stop) = &verdict.stop {
-            return Authorized::Stop(
-                ToolOutcome::Denied,
-                format!("A hook stopped the turn: {stop}"),
-            );
-        }
-        if verdict.decision != Some(HookDecision::Deny)
-            && let Some(updated) = &verdict.updated_input
-        {
-            // A rewritten input is validated and checked against the rules again.
-            match tool.prepare(updated) {
-                Ok(p) => {
-                    prepared = p;
-                    observable = updated.clone();
-                    tool.backfill_observable_input(&mut observable, ctx);
-                }
-                Err(message) => {
-                    return Authorized::Stop(
-                        ToolOutcome::Error,
-                        format!(
-                            "A PreToolUse hook rewrote the input into an invalid one: {message}"
-                        ),
-                    );
-                }
-            }
-        }
+    let input = CallInput {
+        prepared,
+        observable,
+    };
+    match gate.run(input).await {
+        Ok(input) => Authorized::Run(input.prepared, input.observable),
+        Err(Stop(outcome, message)) => Authorized::Stop(outcome, message),
     }
-    let subject = prepared.permission_subject(ctx);
-    let evaluation = evaluate(
-        &permissions,
-        &CallView {
-            tool_name: tool.name(),
-            input: &observable,
-            subject: &subject,
-            read_only: prepared.is_read_only(),
-        },
-    );
-    let evaluation = hooks::resolve(pre.as_ref(), evaluation, permissions.mode);
-    let evaluation = classify_if_auto(&permissions, tool.name(), &observable, evaluation).await;
-    let decision = evaluation.decision.clone();
-    rt.events.emit(SessionEvent::ToolCallDecision {
-        tool_use_id: id.to_string(),
-        decision: decision.clone(),
-    });
-    match decision.decision {
-        DecisionBehavior::Allow => {}
-        DecisionBehavior::Deny => {
-            return Authorized::Stop(
+}
+
+impl Gate<'_> {
+    async fn run(&self, input: CallInput) -> Result<CallInput, Stop> {
+        let permissions = self.rt.permission_context();
+        let (pre, input) = self.pre_tool_hooks(&permissions, input).await?;
+        let evaluation = self.evaluate(&permissions, pre.as_ref(), &input).await;
+        match evaluation.behavior() {
+            DecisionBehavior::Allow => Ok(input),
+            DecisionBehavior::Deny => Err(Stop(
                 ToolOutcome::Denied,
                 format!(
                     "Permission to use {} was denied: {}",
-                    tool.name(),
-                    decision.reason
+                    self.tool.name(),
+                    evaluation.decision.reason
                 ),
-            );
-        }
-        DecisionBehavior::Ask => {
-            // PermissionRequest hooks answer before a dialog is shown.
-            let answered = hooks::run_event(
-                &permissions,
-                &rt.session_id,
-                HookEvent::PermissionRequest,
-                Some(tool.name()),
-                hooks::tool_fields(
-                    tool.name(),
-                    &hooks::absolute_paths(&observable, &ctx.cwd),
-                    id,
-                ),
-            )
-            .await;
-            if let Some(verdict) = &answered {
-                hooks::notify(rt.events.as_ref(), verdict);
-            }
-            match answered.as_ref().and_then(|v| v.decision) {
-                Some(HookDecision::Deny) => {
-                    let why = answered.and_then(|v| v.reason).unwrap_or_default();
-                    return Authorized::Stop(
-                        ToolOutcome::Denied,
-                        format!(
-                            "Permission to use {} was denied by a PermissionRequest hook. {why}",
-                            tool.name()
-                        ),
-                    );
-                }
-                Some(HookDecision::Allow) => {
-                    if let Some(updated) = answered.and_then(|v| v.updated_input) {
-                        match tool.prepare(&updated) {
-                            Ok(p) => prepared = p,
-                            Err(message) => {
-                                return Authorized::Stop(ToolOutcome::Error, message);
-                            }
-                        }
-                    }
-                }
-                _ => {
-                    status(rt, id, ToolCallStatus::WaitingForApproval);
-                    let suggestion = (!evaluation.suggestions.is_empty()).then(|| RuleSuggestion {
-                        rules: evaluation.suggestions.clone(),
-                        destination: permissions.local_settings_file.display().to_string(),
-                    });
-                    let request = ApprovalRequest {
-                        id: uuid::Uuid::new_v4().to_string(),
-                        session_id: rt.session_id.clone(),
-                        tool_use_id: id.to_string(),
-                        tool_name: tool.name().to_string(),
-                        kind: hints.kind,
-                        input: observable.clone(),
-                        title: hints.title.clone(),
-                        reason: decision.reason.clone(),
-                        decided_by: decision.decided_by.clone(),
-                        suggestion: suggestion.clone(),
-                        diff: prepared.approval_preview(ctx),
-                    };
-                    let request_id = request.id.clone();
-                    rt.events.emit(SessionEvent::ApprovalRequested {
-                        request: request.clone(),
-                    });
-                    let answer = tokio::select! {
-                        answer = rt.approver.ask(request) => Some(answer),
-                        _ = cancel.cancelled() => None,
-                    };
-                    rt.events
-                        .emit(SessionEvent::ApprovalResolved { request_id });
-                    match answer {
-                        None => {
-                            return Authorized::Stop(
-                                ToolOutcome::Cancelled,
-                                "The user interrupted before answering the permission request."
-                                    .into(),
-                            );
-                        }
-                        Some(answer) if answer.choice == ApprovalChoice::Deny => {
-                            let mut message = format!(
-                                "The user doesn't want to proceed with this tool use. The tool use was rejected ({}).",
-                                decision.reason
-                            );
-                            if let Some(note) = answer.message.filter(|m| !m.trim().is_empty()) {
-                                message.push_str(&format!(" The user said: {note}"));
-                            }
-                            return Authorized::Stop(ToolOutcome::Denied, message);
-                        }
-                        Some(answer) if answer.choice == ApprovalChoice::AllowAlways => {
-                            if let Some(s) = suggestion {
-                                remember_rules(rt, &s);
-                            }
-                        }
-                        Some(_) => {}
+            )),
+            DecisionBehavior::Ask => {
+                match self.permission_request_hooks(&permissions, &input).await? {
+                    HookAnswer::Allowed(None) => Ok(input),
+                    HookAnswer::Allowed(Some(updated)) => self.reprepare(&updated, input, false),
+                    HookAnswer::Undecided => {
+                        self.ask_person(&permissions, &evaluation, &input).await?;
+                        Ok(input)
                     }
                 }
             }
         }
     }
 
-    Authorized::Run(prepared, observable)
+    /// The fields of a tool event's hook input, with paths made absolute.
+    fn hook_fields(&self, input: &CallInput) -> serde_json::Map<String, Value> {
+        hooks::tool_fields(
+            self.tool.name(),
+            &hooks::absolute_paths(&input.observable, &self.ctx.cwd),
+            self.id,
+        )
+    }
+
+    /// Parses a hook's rewritten input (it is validated like the model's; `observe`: it also replaces what hooks
+    /// and the UI see from now on).
+    fn reprepare(
+        &self,
+        updated: &Value,
+        input: CallInput,
+        observe: bool,
+    ) -> Result<CallInput, Stop> {
+        let prepared = self.tool.prepare(updated).map_err(|message| {
+            let message = if observe {
+                format!("A PreToolUse hook rewrote the input into an invalid one: {message}")
+            } else {
+                message
+            };
+            Stop(ToolOutcome::Error, message)
+        })?;
+        let observable = if observe {
+            let mut observable = updated.clone();
+            self.tool
+                .backfill_observable_input(&mut observable, self.ctx);
+            observable
+        } else {
+            input.observable
+        };
+        Ok(CallInput {
+            prepared,
+            observable,
+        })
+    }
+
+    /// PreToolUse hooks: they may stop the turn or rewrite the input (checked against the rules again, below).
+    async fn pre_tool_hooks(
+        &self,
+        permissions: &PermissionContext,
+        input: CallInput,
+    ) -> Result<(Option<HookVerdict>, CallInput), Stop> {
+        let pre = hooks::run_event(
+            permissions,
+            &self.rt.session_id,
+            HookEvent::PreToolUse,
+            Some(self.tool.name()),
+            self.hook_fields(&input),
+        )
+        .await;
+        let Some(verdict) = &pre else {
+            return Ok((None, input));
+        };
+        hooks::notify(self.rt.events.as_ref(), verdict);
+        if let Some(stop) = &verdict.stop {
+            return Err(Stop(
+                ToolOutcome::Denied,
+                format!("A hook stopped the turn: {stop}"),
+            ));
+        }
+        let input = match &verdict.updated_input {
+            Some(updated) if verdict.decision != Some(HookDecision::Deny) => {
+                self.reprepare(updated, input, true)?
+            }
+            _ => input,
+        };
+        Ok((pre, input))
+    }
+
+    /// The rules' answer, as PreToolUse hooks and auto mode's classifier leave it; announced to the UI.
+    async fn evaluate(
+        &self,
+        permissions: &PermissionContext,
+        pre: Option<&HookVerdict>,
+        input: &CallInput,
+    ) -> Evaluation {
+        let subject = input.prepared.permission_subject(self.ctx);
+        let evaluation = evaluate(
+            permissions,
+            &CallView {
+                tool_name: self.tool.name(),
+                input: &input.observable,
+                subject: &subject,
+                read_only: input.prepared.is_read_only(),
+            },
+        );
+        let evaluation = hooks::resolve(pre, evaluation, permissions.mode);
+        let evaluation =
+            classify_if_auto(permissions, self.tool.name(), &input.observable, evaluation).await;
+        self.rt.events.emit(SessionEvent::ToolCallDecision {
+            tool_use_id: self.id.to_string(),
+            decision: evaluation.decision.clone(),
+        });
+        evaluation
+    }
+
+    /// PermissionRequest hooks answer a call that would ask before any dialog is shown.
+    async fn permission_request_hooks(
+        &self,
+        permissions: &PermissionContext,
+        input: &CallInput,
+    ) -> Result<HookAnswer, Stop> {
+        let answered = hooks::run_event(
+            permissions,
+            &self.rt.session_id,
+            HookEvent::PermissionRequest,
+            Some(self.tool.name()),
+            self.hook_fields(input),
+        )
+        .await;
+        let Some(verdict) = answered else {
+            return Ok(HookAnswer::Undecided);
+        };
+        hooks::notify(self.rt.events.as_ref(), &verdict);
+        match verdict.decision {
+            Some(HookDecision::Deny) => Err(Stop(
+                ToolOutcome::Denied,
+                format!(
+                    "Permission to use {} was denied by a PermissionRequest hook. {}",
+                    self.tool.name(),
+                    verdict.reason.unwrap_or_default()
+                ),
+            )),
+            Some(HookDecision::Allow) => Ok(HookAnswer::Allowed(verdict.updated_input)),
+            _ => Ok(HookAnswer::Undecided),
+        }
+    }
+
+    /// Asks the person (the approval dialog, with the change's diff and the rules "don't ask again" would save).
+    /// `Ok` means they allowed it; an interrupt while waiting cancels the call.
+    async fn ask_person(
+        &self,
+        permissions: &PermissionContext,
+        evaluation: &Evaluation,
+        input: &CallInput,
+    ) -> Result<(), Stop> {
+        let decision = &evaluation.decision;
+        status(self.rt, self.id, ToolCallStatus::WaitingForApproval);
+        let suggestion = (!evaluation.suggestions.is_empty()).then(|| RuleSuggestion {
+            rules: evaluation.suggestions.clone(),
+            destination: permissions.local_settings_file.display().to_string(),
+        });
+        let request = ApprovalRequest {
+            id: uuid::Uuid::new_v4().to_string(),
+            session_id: self.rt.session_id.clone(),
+            tool_use_id: self.id.to_string(),
+            tool_name: self.tool.name().to_string(),
+            kind: self.hints.kind,
+            input: input.observable.clone(),
+            title: self.hints.title.clone(),
+            reason: decision.reason.clone(),
+            decided_by: decision.decided_by.clone(),
+            suggestion: suggestion.clone(),
+            diff: input.prepared.approval_preview(self.ctx),
+        };
+        let request_id = request.id.clone();
+        self.rt.events.emit(SessionEvent::ApprovalRequested {
+            request: request.clone(),
+        });
+        let answer = tokio::select! {
+            answer = self.rt.approver.ask(request) => Some(answer),
+            _ = self.cancel.cancelled() => None,
+        };
+        self.rt
+            .events
+            .emit(SessionEvent::ApprovalResolved { request_id });
+        let Some(answer) = answer else {
+            return Err(Stop(
+                ToolOutcome::Cancelled,
+                "The user interrupted before answering the permission request.".into(),
+            ));
+        };
+        match answer.choice {
+            ApprovalChoice::Deny => {
+                let mut message = format!(
+                    "The user doesn't want to proceed with this tool use. The tool use was rejected ({}).",
+                    decision.reason
+                );
+                if let Some(note) = answer.message.filter(|m| !m.trim().is_empty()) {
+                    message.push_str(&format!(" The user said: {note}"));
+                }
+                Err(Stop(ToolOutcome::Denied, message))
+            }
+            ApprovalChoice::AllowAlways => {
+                if let Some(s) = suggestion {
+                    remember_rules(self.rt, &s);
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// "Yes, and don't ask again": saves the rules to the local settings file and grants them for this session.

@@ -7,7 +7,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use super::ToolRuntime;
-use super::authorize::{Authorized, authorize, post_tool_hooks};
+use super::authorize::{Authorized, Gate, authorize, post_tool_hooks};
 use super::phase_times::{Phase, PhaseTimes};
 use super::planned::PlannedCall;
 use crate::model::{ContentBlock, ToolResultContent};
@@ -167,13 +167,25 @@ async fn run_steps(
     }
 
     times.enter(Phase::Authorize);
-    let (prepared, observable) =
-        match authorize(rt, &tool, prepared, observable, &ctx, id, &hints, cancel).await {
-            Authorized::Run(prepared, observable) => (prepared, observable),
-            Authorized::Stop(outcome, message) => {
-                return finish_without_output(rt, id, outcome, message);
-            }
-        };
+    let (prepared, observable) = match authorize(
+        &Gate {
+            rt,
+            tool: &tool,
+            ctx: &ctx,
+            id,
+            hints: &hints,
+            cancel,
+        },
+        prepared,
+        observable,
+    )
+    .await
+    {
+        Authorized::Run(prepared, observable) => (prepared, observable),
+        Authorized::Stop(outcome, message) => {
+            return finish_without_output(rt, id, outcome, message);
+        }
+    };
     status(rt, id, ToolCallStatus::Executing);
     times.enter(Phase::Call);
     let result = tokio::select! {
