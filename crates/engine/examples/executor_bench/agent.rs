@@ -8,8 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use futures::StreamExt;
-use futures::future::BoxFuture;
-use tandem_engine::approver::Approver;
+use tandem_engine::approver::FixedApprover;
 use tandem_engine::events::EventSink;
 use tandem_engine::model::{Model, ModelConfig, ModelEvent, ModelRequest, ModelStream};
 use tandem_engine::query::{QueryConfig, run_turn};
@@ -18,8 +17,7 @@ use tandem_engine::session::{Session, SessionOptions};
 use tandem_engine::store::SessionStore;
 use tandem_engine::testing::{CallLog, FakeTool};
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalChoice, ApprovalRequest, EventEnvelope, PermissionMode, SessionEvent,
-    ToolCallStatus, Usage,
+    ApprovalChoice, EventEnvelope, PermissionMode, SessionEvent, ToolCallStatus, Usage,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -102,15 +100,6 @@ impl EventSink for Sink {
     }
 }
 
-/// Allows everything (the benchmark's calls are harmless).
-struct AllowAll;
-
-impl Approver for AllowAll {
-    fn ask(&self, request: ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer> {
-        Box::pin(async move { ApprovalAnswer::new(request.id, ApprovalChoice::Allow) })
-    }
-}
-
 /// Runs one turn of `prompt` in the working directory and writes the marks to `marks_path` as JSON. With
 /// `with_sleep`, the turn runs on the session's runtime with a concurrency-safe fake `Sleep` tool added and without
 /// the session's recording (the session's tool set is fixed).
@@ -131,7 +120,7 @@ pub async fn run(prompt: &str, marks_path: PathBuf, with_sleep: bool) -> i32 {
         cwd: cwd.clone(),
         model: config,
         mode: PermissionMode::Default,
-        approver: Arc::new(AllowAll),
+        approver: Arc::new(FixedApprover(ApprovalChoice::Allow)),
         events: Arc::new(Sink {
             marks: marks.clone(),
             seq: Default::default(),

@@ -8,7 +8,7 @@ use serde_json::json;
 use tandem_engine::events::RecordingSink;
 use tandem_engine::exec::run_tool_use;
 use tandem_engine::registry::builtin_tools;
-use tandem_engine::testing::{ScriptedApprover, TestRuntime};
+use tandem_engine::testing::{ScriptedApprover, TestRuntime, Workspace};
 use tandem_engine::tool::InterruptBehavior;
 use tandem_protocol::{
     ApprovalChoice, DecisionSource, PermissionMode, SessionEvent, ToolDetail, ToolKind,
@@ -17,8 +17,8 @@ use tokio_util::sync::CancellationToken;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failing_edit_never_asks_and_a_good_one_carries_its_patch() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = fs::canonicalize(dir.path()).expect("canon");
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
     let text: String = (1..=30).map(|i| format!("line {i}\n")).collect();
     fs::write(root.join("a.txt"), &text).expect("write");
     let approver = ScriptedApprover::new([], ApprovalChoice::Allow);
@@ -158,8 +158,8 @@ fn tools_declare_their_behaviour_truthfully() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn files_over_one_gib_are_never_edited() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = fs::canonicalize(dir.path()).expect("canon");
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
     let big = fs::File::create(root.join("huge.log")).expect("create");
     big.set_len((1 << 30) + 1).expect("sparse file");
     let rt = TestRuntime::new(&root).build();

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use tandem_engine::testing::{TestRuntime, call};
+use tandem_engine::testing::{TestRuntime, Workspace, call};
 
 fn scenarios_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios")
@@ -112,8 +112,8 @@ fn setup_step(root: &Path, step: &Value) {
 
 /// Runs one scenario; `Err` says how it failed.
 async fn run_scenario(dir: &Path) -> Result<(), String> {
-    let temp = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let root = fs::canonicalize(temp.path()).map_err(|e| e.to_string())?;
+    let ws = Workspace::new(&[]).map_err(|e| e.to_string())?;
+    let root = ws.root();
     copy_tree(&dir.join("input"), &root);
     let rt = TestRuntime::new(&root).build();
     let calls =

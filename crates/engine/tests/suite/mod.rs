@@ -20,4 +20,5 @@ mod query_loop;
 mod read_tool;
 mod search_vs_rg;
 mod session_hooks;
+mod shell_snapshots;
 mod store;

@@ -10,17 +10,12 @@ use tandem_engine::exec::run_tool_use;
 use tandem_engine::model::{ContentBlock, ImageSource, ResultBlock, ToolResultContent};
 use tokio_util::sync::CancellationToken;
 
-use tandem_engine::testing::{TestRuntime, call};
-
-fn project() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = fs::canonicalize(dir.path()).expect("canon");
-    (dir, root)
-}
+use tandem_engine::testing::{TestRuntime, Workspace, call};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn text_is_numbered_paged_and_cut() {
-    let (_d, root) = project();
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
     let text: String = (1..=2500).map(|i| format!("line {i}\n")).collect();
     fs::write(root.join("long.txt"), &text).expect("write");
     fs::write(root.join("wide.txt"), format!("{}\n", "x".repeat(3000))).expect("write");
@@ -56,7 +51,8 @@ async fn text_is_numbered_paged_and_cut() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn refuses_binaries_devices_and_folders() {
-    let (_d, root) = project();
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
     fs::write(root.join("a.zip"), b"PK\x03\x04").expect("write");
     fs::create_dir(root.join("dir")).expect("mkdir");
     let rt = TestRuntime::new(&root).build();
@@ -93,7 +89,8 @@ fn image_of(out: &ContentBlock) -> (String, Vec<u8>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn images_come_back_as_image_blocks_scaled_down_when_large() {
-    let (_d, root) = project();
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
     let small = image::RgbImage::from_fn(40, 30, |x, y| image::Rgb([x as u8, y as u8, 90]));
     small.save(root.join("small.png")).expect("png");
     let big = image::RgbImage::from_fn(3000, 1500, |x, y| {
@@ -170,7 +167,8 @@ fn pdf(pages: usize) -> Vec<u8> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pdfs_are_read_as_text_per_page() {
-    let (_d, root) = project();
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
     fs::write(root.join("short.pdf"), pdf(2)).expect("write");
     fs::write(root.join("long.pdf"), pdf(12)).expect("write");
     let rt = TestRuntime::new(&root).build();
@@ -209,7 +207,8 @@ async fn pdfs_are_read_as_text_per_page() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn notebooks_show_cells_and_outputs() {
-    let (_d, root) = project();
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
     let nb = json!({
         "cells": [
             {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": ["# Title\n", "words"]},

@@ -9,7 +9,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 use tandem_engine::tools::grep::{GrepInput, rg_args};
 
-use tandem_engine::testing::{TestRuntime, call};
+use tandem_engine::testing::{TestRuntime, Workspace, call};
 
 fn write(root: &Path, rel: &str, bytes: &[u8]) {
     let path = root.join(rel);
@@ -130,8 +130,8 @@ async fn grep_finds_what_rg_finds() {
         eprintln!("SKIPPED: rg is not installed");
         return;
     }
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = fs::canonicalize(dir.path()).expect("canon");
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
     fixture(&root);
     let rt = TestRuntime::new(&root).build();
     let cases: Vec<Value> = vec![
@@ -201,8 +201,8 @@ async fn glob_finds_what_fd_finds() {
         eprintln!("SKIPPED: fdfind is not installed");
         return;
     }
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = fs::canonicalize(dir.path()).expect("canon");
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
     fixture(&root);
     let rt = TestRuntime::new(&root).build();
     // (Glob pattern, fd arguments that mean the same.)
@@ -246,8 +246,8 @@ async fn glob_finds_what_fd_finds() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn grep_pages_with_offset_and_head_limit() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = fs::canonicalize(dir.path()).expect("canon");
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
     fixture(&root);
     let rt = TestRuntime::new(&root).build();
     let all = call(
