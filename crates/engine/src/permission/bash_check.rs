@@ -265,182 +265,307 @@ fn cwd_candidates(ctx: &PermissionContext, analysis: &Analysis) -> Vec<PathBuf> 
     cwds
 }
 
-/// Answers the permission question for one Bash command.
+/// Everything the steps of one Bash decision look at: the analysis, the directories `cd` may reach, and the files
+/// each part touches.
+struct Scan {
+    analysis: Analysis,
+    cwds: Vec<PathBuf>,
+    touches: Vec<Vec<Touch>>,
+}
+
+impl Scan {
+    fn new(ctx: &PermissionContext, command: &str) -> Self {
+        let analysis = shell::analyse(command);
+        let cwds = cwd_candidates(ctx, &analysis);
+        let touches = analysis
+            .parts
+            .iter()
+            .map(|p| touches(p, &cwds, ctx.home.as_deref()))
+            .collect();
+        Self {
+            analysis,
+            cwds,
+            touches,
+        }
+    }
+
+    fn all_touches(&self) -> impl Iterator<Item = &Touch> {
+        self.touches.iter().flatten()
+    }
+}
+
+/// The answer of one step, or `None` to go on to the next step.
+type Step = Option<Evaluation>;
+
+/// Answers the permission question for one Bash command: deny rules, safety checks, ask rules, what cannot be
+/// analysed, then what every part needs (spec/permissions.md §1, §3).
 pub fn evaluate_bash(
     ctx: &PermissionContext,
     tool: &str,
     input: &Value,
     command: &str,
 ) -> Evaluation {
-    let analysis = shell::analyse(command);
-    let home = ctx.home.as_deref();
-    let cwds = cwd_candidates(ctx, &analysis);
-    let all_touches: Vec<Vec<Touch>> = analysis
-        .parts
-        .iter()
-        .map(|p| touches(p, &cwds, home))
-        .collect();
+    let scan = Scan::new(ctx, command);
+    deny_rules(ctx, &scan, command)
+        .or_else(|| safety_checks(ctx, &scan))
+        .or_else(|| ask_rules(ctx, tool, input, &scan))
+        .or_else(|| unanalysable(&scan))
+        .unwrap_or_else(|| requirements(ctx, &scan))
+}
 
-    // 1. Deny rules: any subcommand, any file it touches.
-    for part in &analysis.parts {
+/// A rule of list `b` matching a file a part touches.
+fn path_rule_on(ctx: &PermissionContext, b: RuleBehavior, touch: &Touch) -> Option<Evaluation> {
+    let forms = touch.forms.as_ref()?;
+    let fams: Vec<&str> = if b == RuleBehavior::Deny {
+        families("Bash", touch.write, b)
+            .into_iter()
+            .filter(|f| *f != "Bash")
+            .collect()
+    } else if touch.write {
+        vec!["Edit"]
+    } else {
+        vec!["Read"]
+    };
+    let id =
+        path_rule(ctx, b, &fams, forms).or_else(|| path_rule(ctx, b, &fams, &child_of(forms)))?;
+    let verb = if touch.write { "writing" } else { "reading" };
+    Some(Evaluation::by_rule(
+        ctx,
+        id,
+        &format!("{verb} {}", forms.lexical.display()),
+    ))
+}
+
+/// Pieces of a command the parser could not read, split on the shell's separators, for deny rules.
+fn rough_pieces(command: &str) -> Vec<&str> {
+    command
+        .split(['\n', ';', '&', '|', '(', ')', '`', '{', '}'])
+        .map(|p| {
+            p.trim()
+                .trim_start_matches('$')
+                .trim_start_matches('!')
+                .trim()
+        })
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// Step 1: a deny rule on any part, on the text of a command that could not be read, or on a file touched.
+fn deny_rules(ctx: &PermissionContext, scan: &Scan, command: &str) -> Step {
+    for part in &scan.analysis.parts {
         if let Some(id) = bash_rule(ctx, RuleBehavior::Deny, part) {
-            return Evaluation::by_rule(ctx, id, &format!("`{}`", part.text));
+            return Some(Evaluation::by_rule(ctx, id, &format!("`{}`", part.text)));
         }
     }
-    if analysis.parts.is_empty()
-        && analysis.unanalysable.is_some()
-        && let Some(id) = ctx
-            .rules
-            .bash(RuleBehavior::Deny)
-            .find(command.trim(), |_| true)
-    {
-        return Evaluation::by_rule(ctx, id, "the command");
-    }
-    for touch in all_touches.iter().flatten() {
-        if let Some(forms) = &touch.forms {
-            let fams = families("Bash", touch.write, RuleBehavior::Deny);
-            let fams: Vec<&str> = fams.into_iter().filter(|f| *f != "Bash").collect();
-            if let Some(id) = path_rule(ctx, RuleBehavior::Deny, &fams, forms)
-                .or_else(|| path_rule(ctx, RuleBehavior::Deny, &fams, &child_of(forms)))
-            {
-                let verb = if touch.write { "writing" } else { "reading" };
-                return Evaluation::by_rule(
-                    ctx,
-                    id,
-                    &format!("{verb} {}", forms.lexical.display()),
-                );
-            }
+    if scan.analysis.unanalysable_reason().is_some() {
+        let index = ctx.rules.bash(RuleBehavior::Deny);
+        let hit = std::iter::once(command.trim())
+            .chain(rough_pieces(command))
+            .find_map(|t| index.find(t, |_| true));
+        if let Some(id) = hit {
+            return Some(Evaluation::by_rule(ctx, id, "the command"));
         }
     }
+    scan.all_touches()
+        .find_map(|t| path_rule_on(ctx, RuleBehavior::Deny, t))
+}
 
-    // 2. Safety checks: rm aimed at critical paths, writes to protected paths.
-    for part in &analysis.parts {
-        if let Some(e) = critical_rm(ctx, part, &cwds) {
-            return e;
+/// Step 2: checks no mode waives: `rm` at a critical path, writes to protected paths, and files only known when
+/// the command runs where they could be either (or could be covered by a deny or ask rule).
+fn safety_checks(ctx: &PermissionContext, scan: &Scan) -> Step {
+    for part in &scan.analysis.parts {
+        if let Some(e) = critical_rm(ctx, part, &scan.cwds) {
+            return Some(e);
         }
     }
-    for touch in all_touches.iter().flatten().filter(|t| t.write) {
-        if let Some(forms) = &touch.forms
-            && let Some(e) = protected_write(ctx, forms)
-        {
-            return e;
+    for touch in scan.all_touches().filter(|t| t.write) {
+        if let Some(e) = touch.forms.as_ref().and_then(|f| protected_write(ctx, f)) {
+            return Some(e);
         }
     }
-
-    // 3. Ask rules.
-    if let Some(e) = common(ctx, tool, input, RuleBehavior::Ask) {
-        return e;
-    }
-    for part in &analysis.parts {
-        if let Some(id) = bash_rule(ctx, RuleBehavior::Ask, part) {
-            return Evaluation::by_rule(ctx, id, &format!("`{}`", part.text));
-        }
-    }
-    for touch in all_touches.iter().flatten() {
-        if let Some(forms) = &touch.forms {
-            let fam: &[&str] = if touch.write { &["Edit"] } else { &["Read"] };
-            if let Some(id) = path_rule(ctx, RuleBehavior::Ask, fam, forms)
-                .or_else(|| path_rule(ctx, RuleBehavior::Ask, fam, &child_of(forms)))
-            {
-                let verb = if touch.write { "writing" } else { "reading" };
-                return Evaluation::by_rule(
-                    ctx,
-                    id,
-                    &format!("{verb} {}", forms.lexical.display()),
-                );
-            }
-        }
-    }
-
-    // 4. What cannot be analysed is never allowed by a rule.
-    if let Some(why) = analysis.unanalysable_reason() {
-        return by_mode(
-            ctx,
-            Want::Other,
-            format!("the command cannot be analysed ({why}), so no rule can approve it"),
-        );
-    }
-
-    // 5. Every subcommand must be allowed.
-    let has_cd = analysis.parts.iter().any(|p| p.program() == Some("cd"));
-    let has_git = analysis.parts.iter().any(|p| p.program() == Some("git"));
-    let mut first_rule: Option<RuleId> = None;
-    let mut needs: Vec<String> = Vec::new();
-    let mut suggestions: Vec<String> = Vec::new();
-    let mut edits_inside = true;
-    let mut plan_blocked = false;
-    for (part, part_touches) in analysis.parts.iter().zip(&all_touches) {
-        if part.deny_only {
-            continue;
-        }
-        match part_verdict(ctx, part, part_touches, has_cd && has_git, &cwds) {
-            Verdict::Allowed(rule) => {
-                if let Some(id) = rule {
-                    if ctx.mode == PermissionMode::Plan && !is_read_only(part.argv()) {
-                        plan_blocked = true;
-                        needs.push(format!("`{}`", part.text));
-                        continue;
-                    }
-                    first_rule = Some(first_rule.map_or(id, |f: RuleId| f.min(id)));
-                }
-            }
-            Verdict::Needs { why, edit_inside } => {
-                edits_inside &= edit_inside;
-                needs.push(why);
-                if let Some(rule) = suggest::bash_rule(part)
-                    && !suggestions.contains(&rule)
-                {
-                    suggestions.push(rule);
-                }
-            }
-        }
-    }
-    if needs.is_empty() {
-        return match first_rule {
-            Some(id) => Evaluation::by_rule(ctx, id, "the command"),
-            None => Evaluation::plain(
-                DecisionBehavior::Allow,
-                "read-only commands inside the working directories run without asking",
-                DecisionSource::WorkingDirectories,
+    let unknown_write = scan
+        .all_touches()
+        .find(|t| t.write && (t.vague || t.forms.is_none()));
+    if let Some(t) = unknown_write {
+        return Some(Evaluation::forced_ask(
+            format!(
+                "the command writes `{}`, which is only known when it runs, so it cannot be shown not to be a protected or critical path; this always asks",
+                t.text
             ),
-        };
+            by_check(SafetyCheck::ProtectedPath),
+        ));
     }
-    if plan_blocked && ctx.mode == PermissionMode::Plan {
+    let guarded = |write: bool| {
+        let fam = if write { "Edit" } else { "Read" };
+        ctx.rules.has_path_rules(RuleBehavior::Deny, "Read")
+            || ctx.rules.has_path_rules(RuleBehavior::Deny, fam)
+            || ctx.rules.has_path_rules(RuleBehavior::Ask, fam)
+    };
+    let unknown_read = scan
+        .all_touches()
+        .find(|t| (t.vague || t.forms.is_none()) && guarded(t.write));
+    unknown_read.map(|t| {
+        Evaluation::forced_ask(
+            format!(
+                "`{}` is only known when the command runs and could name a path that deny or ask rules protect; this always asks",
+                t.text
+            ),
+            by_tool("Bash"),
+        )
+    })
+}
+
+/// Step 3: whole-tool and parameter ask rules, ask rules on any part or on a file touched.
+fn ask_rules(ctx: &PermissionContext, tool: &str, input: &Value, scan: &Scan) -> Step {
+    if let Some(e) = common(ctx, tool, input, RuleBehavior::Ask) {
+        return Some(e);
+    }
+    for part in &scan.analysis.parts {
+        if let Some(id) = bash_rule(ctx, RuleBehavior::Ask, part) {
+            return Some(Evaluation::by_rule(ctx, id, &format!("`{}`", part.text)));
+        }
+    }
+    scan.all_touches()
+        .find_map(|t| path_rule_on(ctx, RuleBehavior::Ask, t))
+}
+
+/// Step 4: what cannot be analysed could hide a denied command or a protected path; it asks in every mode.
+fn unanalysable(scan: &Scan) -> Step {
+    scan.analysis.unanalysable_reason().map(|why| {
+        Evaluation::forced_ask(
+            format!(
+                "the command cannot be analysed ({why}), so neither a rule nor a mode can approve it; this always asks"
+            ),
+            by_tool("Bash"),
+        )
+    })
+}
+
+/// What the parts of a command need, gathered.
+#[derive(Default)]
+struct Needs {
+    first_rule: Option<RuleId>,
+    /// A file edit inside the working directories was allowed by acceptEdits mode.
+    edits_accepted: bool,
+    why: Vec<String>,
+    suggestions: Vec<String>,
+    edits_inside: bool,
+    plan_blocked: bool,
+}
+
+/// Step 5: every part must be allowed; what is left is for the mode to answer.
+fn requirements(ctx: &PermissionContext, scan: &Scan) -> Evaluation {
+    let has = |name: &str| {
+        scan.analysis
+            .parts
+            .iter()
+            .any(|p| p.program() == Some(name))
+    };
+    let cd_with_git = has("cd") && has("git");
+    let mut needs = Needs {
+        edits_inside: true,
+        ..Needs::default()
+    };
+    let parts = scan.analysis.parts.iter().zip(&scan.touches);
+    for (part, part_touches) in parts.filter(|(p, _)| !p.deny_only) {
+        match part_verdict(ctx, part, part_touches, cd_with_git, &scan.cwds) {
+            Verdict::Allowed(By::Rule(_))
+                if ctx.mode == PermissionMode::Plan && !is_read_only(part.argv()) =>
+            {
+                needs.plan_blocked = true;
+                needs.why.push(format!("`{}`", part.text));
+            }
+            Verdict::Allowed(By::Rule(id)) => {
+                needs.first_rule = Some(needs.first_rule.map_or(id, |f| f.min(id)));
+            }
+            Verdict::Allowed(By::EditsAccepted) => needs.edits_accepted = true,
+            Verdict::Allowed(By::ReadOnly) => {}
+            Verdict::Needs { why, edit_inside } => {
+                needs.edits_inside &= edit_inside;
+                needs.why.push(why);
+                if let Some(rule) = suggest::bash_rule(part)
+                    && !needs.suggestions.contains(&rule)
+                {
+                    needs.suggestions.push(rule);
+                }
+            }
+        }
+    }
+    if needs.why.is_empty() {
+        return allowed(ctx, &needs);
+    }
+    if needs.plan_blocked && ctx.mode == PermissionMode::Plan {
         return Evaluation::plain(
             DecisionBehavior::Ask,
             format!(
                 "plan mode asks before commands that are not read-only, even when a rule allows them: {}",
-                needs.join("; ")
+                needs.why.join("; ")
             ),
             by_the_mode(PermissionMode::Plan),
         );
     }
-    let want = if edits_inside {
+    // In plan mode a command is never an "edit" to refuse: it asks.
+    let want = if needs.edits_inside && ctx.mode != PermissionMode::Plan {
         Want::Edit { inside: true }
     } else {
         Want::Other
     };
-    // In plan mode a command is never an "edit" to refuse: it asks.
-    let want = if ctx.mode == PermissionMode::Plan {
-        Want::Other
-    } else {
-        want
-    };
-    by_mode(ctx, want, format!("needs approval: {}", needs.join("; ")))
-        .with_suggestions(suggestions)
+    by_mode(
+        ctx,
+        want,
+        format!("needs approval: {}", needs.why.join("; ")),
+    )
+    .with_suggestions(needs.suggestions)
+}
+
+/// The answer when every part is allowed, naming what allowed it.
+fn allowed(ctx: &PermissionContext, needs: &Needs) -> Evaluation {
+    if let Some(id) = needs.first_rule {
+        return Evaluation::by_rule(ctx, id, "the command");
+    }
+    if needs.edits_accepted {
+        return Evaluation::plain(
+            DecisionBehavior::Allow,
+            "acceptEdits mode allows file edits inside the working directories",
+            by_the_mode(PermissionMode::AcceptEdits),
+        );
+    }
+    Evaluation::plain(
+        DecisionBehavior::Allow,
+        "read-only commands inside the working directories run without asking",
+        DecisionSource::WorkingDirectories,
+    )
+}
+
+/// What allowed a part.
+enum By {
+    Rule(RuleId),
+    /// A built-in read-only command inside the working directories.
+    ReadOnly,
+    /// acceptEdits mode, for a redirection into the working directories.
+    EditsAccepted,
 }
 
 enum Verdict {
-    /// Allowed, by this rule or (None) as a built-in read-only command.
-    Allowed(Option<RuleId>),
+    Allowed(By),
     /// Needs approval; `edit_inside`: it only edits files inside the working directories (acceptEdits allows it).
-    Needs { why: String, edit_inside: bool },
+    Needs {
+        why: String,
+        edit_inside: bool,
+    },
 }
 
 fn needs(why: String) -> Verdict {
     Verdict::Needs {
         why,
         edit_inside: false,
+    }
+}
+
+/// The tool itself as what decided.
+fn by_tool(tool: &str) -> DecisionSource {
+    DecisionSource::Tool {
+        tool: tool.to_string(),
     }
 }
 
@@ -455,6 +580,48 @@ fn read_allowed(ctx: &PermissionContext, forms: &PathForms) -> bool {
         || path_rule(ctx, RuleBehavior::Allow, &["Read"], forms).is_some()
 }
 
+/// What the redirections of a part allow: `Ok(by)` when they are all allowed (`None`: nothing to allow), or what
+/// they need.
+fn redirections(ctx: &PermissionContext, touches: &[Touch]) -> Result<Option<By>, Verdict> {
+    let mut by = None;
+    for t in touches.iter().filter(|t| t.redirect) {
+        let forms = match &t.forms {
+            Some(forms) if !t.vague => forms,
+            _ => {
+                return Err(needs(format!(
+                    "the redirection target `{}` is only known when the command runs",
+                    t.text
+                )));
+            }
+        };
+        if !t.write {
+            if !read_allowed(ctx, forms) {
+                return Err(needs(format!(
+                    "reads {} outside the working directories",
+                    forms.lexical.display()
+                )));
+            }
+            continue;
+        }
+        if let Some(id) = path_rule(ctx, RuleBehavior::Allow, &["Edit"], forms) {
+            by = Some(By::Rule(id));
+            continue;
+        }
+        let inside = ctx.inside_working_dirs(forms);
+        if !inside || ctx.mode != PermissionMode::AcceptEdits {
+            return Err(Verdict::Needs {
+                why: format!("writes {}", forms.lexical.display()),
+                edit_inside: inside,
+            });
+        }
+        if by.is_none() {
+            by = Some(By::EditsAccepted);
+        }
+    }
+    Ok(by)
+}
+
+/// What one part needs: its redirections, then an allow rule, then the built-in read-only allowance.
 fn part_verdict(
     ctx: &PermissionContext,
     part: &Part,
@@ -462,61 +629,14 @@ fn part_verdict(
     cd_with_git: bool,
     cwds: &[PathBuf],
 ) -> Verdict {
-    // Redirections are file writes (and reads), checked like Edit and Read.
-    let mut redirect_edit_inside = true;
-    let mut redirect_rule: Option<RuleId> = None;
-    for t in touches.iter().filter(|t| t.redirect) {
-        if t.vague {
-            return needs(format!(
-                "the redirection target `{}` is only known when the command runs",
-                t.text
-            ));
-        }
-        let Some(forms) = &t.forms else {
-            return needs(format!(
-                "the redirection target `{}` cannot be resolved",
-                t.text
-            ));
-        };
-        if t.write {
-            if let Some(id) = path_rule(ctx, RuleBehavior::Allow, &["Edit"], forms) {
-                redirect_rule = Some(id);
-                continue;
-            }
-            redirect_edit_inside &= ctx.inside_working_dirs(forms);
-            if !ctx.inside_working_dirs(forms) || ctx.mode != PermissionMode::AcceptEdits {
-                return Verdict::Needs {
-                    why: format!("writes {}", forms.lexical.display()),
-                    edit_inside: ctx.inside_working_dirs(forms),
-                };
-            }
-        } else if !read_allowed(ctx, forms) {
-            return needs(format!(
-                "reads {} outside the working directories",
-                forms.lexical.display()
-            ));
-        }
-    }
-    // A glob or expansion in a file argument could name a denied file: it is not approved without asking.
-    for t in touches.iter().filter(|t| !t.redirect && t.vague) {
-        let guarded = if t.write {
-            ctx.rules.has_path_rules(RuleBehavior::Deny, "Edit")
-                || ctx.rules.has_path_rules(RuleBehavior::Ask, "Edit")
-                || ctx.rules.has_path_rules(RuleBehavior::Deny, "Read")
-        } else {
-            ctx.rules.has_path_rules(RuleBehavior::Deny, "Read")
-                || ctx.rules.has_path_rules(RuleBehavior::Ask, "Read")
-        };
-        if guarded {
-            return needs(format!(
-                "`{}` could match a path that deny or ask rules protect",
-                t.text
-            ));
-        }
-    }
+    let redirect_by = match redirections(ctx, touches) {
+        Ok(by) => by,
+        Err(verdict) => return verdict,
+    };
     let argv = part.argv();
     if part.cmd.keyword || argv.is_empty() {
-        return keyword_verdict(part).unwrap_or(Verdict::Allowed(redirect_rule));
+        return keyword_verdict(part)
+            .unwrap_or(Verdict::Allowed(redirect_by.unwrap_or(By::ReadOnly)));
     }
     if !part.env_safe {
         return needs(format!(
@@ -525,6 +645,30 @@ fn part_verdict(
             part.env.join(", ")
         ));
     }
+    if let Some(verdict) = allow_rule(ctx, part, touches) {
+        return verdict;
+    }
+    if is_read_only(argv) {
+        return match read_only_verdict(ctx, part, cd_with_git, cwds) {
+            Some(verdict) => verdict,
+            None => Verdict::Allowed(redirect_by.unwrap_or(By::ReadOnly)),
+        };
+    }
+    // acceptEdits: mkdir, touch, mv, cp inside the working directories.
+    if matches!(argv[0].text(), "mkdir" | "touch" | "mv" | "cp") {
+        let files: Vec<&Touch> = touches.iter().filter(|t| !t.redirect).collect();
+        let inside = !files.is_empty() && inside_all(ctx, &files);
+        return Verdict::Needs {
+            why: format!("`{}` changes files", part.text),
+            edit_inside: inside,
+        };
+    }
+    needs(format!("`{}`", part.text))
+}
+
+/// An allow rule approving the part (only an exact one for exec wrappers), or what an exec wrapper needs.
+fn allow_rule(ctx: &PermissionContext, part: &Part, touches: &[Touch]) -> Option<Verdict> {
+    let argv = part.argv();
     // `sed -i` on files outside the working directories is treated like an exec wrapper.
     let sed_outside = argv.first().map(|w| base_name(w.text())) == Some("sed")
         && shell::sed_args(argv).in_place
@@ -534,76 +678,77 @@ fn part_verdict(
     let exec_wrapper = part
         .exec_wrapper
         .or(sed_outside.then_some("sed -i edits files outside the working directories"));
-    if let Some(id) = bash_rule_with(ctx, RuleBehavior::Allow, part, exec_wrapper.is_some())
-        .or_else(|| {
+    let rule =
+        bash_rule_with(ctx, RuleBehavior::Allow, part, exec_wrapper.is_some()).or_else(|| {
             ctx.rules
                 .tool_level(RuleBehavior::Allow, "Bash")
                 .filter(|_| exec_wrapper.is_none())
-        })
-    {
-        return Verdict::Allowed(Some(id));
+        });
+    if let Some(id) = rule {
+        return Some(Verdict::Allowed(By::Rule(id)));
     }
-    if let Some(why) = exec_wrapper {
-        return needs(format!(
+    exec_wrapper.map(|why| {
+        needs(format!(
             "`{}`: {why}; only an exact rule for the whole command approves it",
             part.text
+        ))
+    })
+}
+
+/// What a built-in read-only command still needs: `None` when it runs without asking.
+fn read_only_verdict(
+    ctx: &PermissionContext,
+    part: &Part,
+    cd_with_git: bool,
+    cwds: &[PathBuf],
+) -> Option<Verdict> {
+    let argv = part.argv();
+    let program = argv[0].text();
+    if cd_with_git && matches!(program, "cd" | "git") {
+        return Some(needs("`cd` combined with `git` asks".into()));
+    }
+    if matches!(
+        base_name(program),
+        "find" | "sort" | "rg" | "git" | "file" | "uniq"
+    ) && argv.iter().skip(1).any(|w| w.glob)
+    {
+        return Some(needs(format!("`{}` gets an unquoted glob", part.text)));
+    }
+    if program == "cd" && argv.len() == 1 {
+        return Some(needs(
+            "`cd` to the home directory leaves the working directories".into(),
         ));
     }
-    let program = argv[0].text();
-    if is_read_only(argv) {
-        if cd_with_git && matches!(program, "cd" | "git") {
-            return needs("`cd` combined with `git` asks".into());
+    let paths: Vec<usize> = if program == "cd" {
+        vec![1]
+    } else {
+        read_only_paths(argv)
+    };
+    for i in paths {
+        let Some(word) = argv.get(i) else { continue };
+        if program == "cd" && word.text() == "-" {
+            return Some(needs("`cd -` goes to an unknown directory".into()));
         }
-        if matches!(
-            base_name(program),
-            "find" | "sort" | "rg" | "git" | "file" | "uniq"
-        ) && argv.iter().skip(1).any(|w| w.glob)
-        {
-            return needs(format!("`{}` gets an unquoted glob", part.text));
-        }
-        let mut paths: Vec<usize> = read_only_paths(argv);
-        if program == "cd" && argv.len() == 1 {
-            return needs("`cd` to the home directory leaves the working directories".into());
-        }
-        if program == "cd" {
-            paths = vec![1];
-        }
-        for i in paths {
-            let Some(word) = argv.get(i) else { continue };
-            if program == "cd" && word.text() == "-" {
-                return needs("`cd -` goes to an unknown directory".into());
-            }
-            for forms in resolve(word, cwds, ctx.home.as_deref()) {
-                match forms {
-                    Some(f) if read_allowed(ctx, &f) => {}
-                    Some(f) => {
-                        return needs(format!(
-                            "`{}` touches {} outside the working directories",
-                            part.text,
-                            f.lexical.display()
-                        ));
-                    }
-                    None => {
-                        return needs(format!(
-                            "`{}`: the path `{}` is only known when it runs",
-                            part.text, word.raw
-                        ));
-                    }
+        for forms in resolve(word, cwds, ctx.home.as_deref()) {
+            match forms {
+                Some(f) if read_allowed(ctx, &f) => {}
+                Some(f) => {
+                    return Some(needs(format!(
+                        "`{}` touches {} outside the working directories",
+                        part.text,
+                        f.lexical.display()
+                    )));
+                }
+                None => {
+                    return Some(needs(format!(
+                        "`{}`: the path `{}` is only known when it runs",
+                        part.text, word.raw
+                    )));
                 }
             }
         }
-        return Verdict::Allowed(redirect_rule);
     }
-    // acceptEdits: mkdir, touch, mv, cp inside the working directories.
-    if matches!(program, "mkdir" | "touch" | "mv" | "cp") {
-        let files: Vec<&Touch> = touches.iter().filter(|t| !t.redirect).collect();
-        let inside = !files.is_empty() && inside_all(ctx, &files) && redirect_edit_inside;
-        return Verdict::Needs {
-            why: format!("`{}` changes files", part.text),
-            edit_inside: inside,
-        };
-    }
-    needs(format!("`{}`", part.text))
+    None
 }
 
 fn keyword_verdict(part: &Part) -> Option<Verdict> {

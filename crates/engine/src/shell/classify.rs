@@ -60,7 +60,12 @@ pub fn unanalysable(words: &[Word]) -> Option<String> {
         "source" | "." => return Some(format!("`{program}` runs a script in this shell")),
         "exec" if words.len() > 1 => return Some("`exec` replaces the shell".into()),
         "trap" => return Some("`trap` runs text as a command later".into()),
-        "alias" | "enable" => return Some(format!("`{program}` changes what commands mean")),
+        "alias" | "enable" | "hash" | "unalias" => {
+            return Some(format!("`{program}` changes what commands mean"));
+        }
+        "mapfile" | "readarray" | "fc" | "complete" | "compgen" | "bind" if words.len() > 1 => {
+            return Some(format!("`{program}` can run text as a command"));
+        }
         _ => {}
     }
     if is_shell(program) {
@@ -74,6 +79,14 @@ pub fn unanalysable(words: &[Word]) -> Option<String> {
                 break;
             }
             if !t.starts_with('-') && !t.starts_with('+') {
+                let from_stream =
+                    w.value.is_none() || t.starts_with("/dev/") || t.starts_with("/proc/");
+                if from_stream {
+                    return Some(format!(
+                        "`{program}` reads its script from `{}`, only known when it runs",
+                        w.raw
+                    ));
+                }
                 script = true;
                 break;
             }

@@ -2,10 +2,12 @@
 //! assignments, find redirections and file arguments, classify each part, and say what cannot be analysed.
 //! Used by the permission engine and by the Bash tool (read-only detection for concurrency and the transcript).
 
+mod brace;
 mod classify;
 mod parse;
 mod strip;
 mod word;
+mod wrap;
 
 pub use classify::{
     CommandClass, FileOps, SedArgs, base_name, class_of, embedded_scripts, exec_wrapper, file_ops,
@@ -17,11 +19,14 @@ pub use parse::{
 };
 pub use strip::{assignment_name, is_safe_variable, strip_for_allow, strip_for_deny, wrapper_len};
 pub use word::Word;
+pub use wrap::{Inner, inner};
 
 /// Commands longer than this are not analysed (they ask).
 pub const MAX_COMMAND_CHARS: usize = 10_000;
 /// How deep `sh -c` / `eval` strings are followed for deny and ask rules.
 const MAX_EMBED_DEPTH: u32 = 4;
+/// How many wrappers deep (`sudo env nice CMD`) the command a wrapper runs is followed.
+const MAX_WRAP_DEPTH: u32 = 8;
 
 /// One simple command of a script, analysed.
 #[derive(Debug, Clone)]
@@ -70,14 +75,11 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// The first reason anything in the command cannot be analysed.
+    /// The first reason anything in the command cannot be analysed, nested commands included.
     pub fn unanalysable_reason(&self) -> Option<&str> {
-        self.unanalysable.as_deref().or_else(|| {
-            self.parts
-                .iter()
-                .filter(|p| !p.deny_only)
-                .find_map(|p| p.unanalysable.as_deref())
-        })
+        self.unanalysable
+            .as_deref()
+            .or_else(|| self.parts.iter().find_map(|p| p.unanalysable.as_deref()))
     }
 
     /// The class of the whole command: read-only when every part is search, read, list or neutral.
@@ -88,7 +90,10 @@ impl Analysis {
                     r.kind != RedirectKind::Write
                         || r.target.as_ref().is_some_and(|t| is_null_device(t.text()))
                 }) && (p.cmd.words.is_empty()
-                    || (p.class != CommandClass::Other && p.exec_wrapper.is_none()))
+                    || (p.class != CommandClass::Other
+                        && p.exec_wrapper.is_none()
+                        && p.env_safe
+                        && is_read_only(p.argv())))
             })
     }
 }
@@ -127,24 +132,61 @@ pub fn analyse(command: &str) -> Analysis {
 
 fn analyse_into(command: &str, analysis: &mut Analysis, embed: u32) {
     let parsed = parse_script(command);
-    if let Some(error) = parsed.error
-        && embed == 0
-    {
-        analysis.unanalysable = Some(error);
+    if let Some(error) = parsed.error {
+        if embed == 0 {
+            analysis.unanalysable = Some(error);
+        } else if analysis.unanalysable.is_none() {
+            analysis.unanalysable = Some(format!("a command it runs as text: {error}"));
+        }
     }
     for cmd in parsed.commands {
-        let part = analyse_command(cmd, embed > 0);
-        let scripts = if part.cmd.words.is_empty() {
-            Vec::new()
-        } else {
-            embedded_scripts(&part.cmd.words[strip_for_deny(&part.cmd.words).0..])
-        };
-        analysis.parts.push(part);
-        if embed < MAX_EMBED_DEPTH {
-            for script in scripts {
-                analyse_into(&script, analysis, embed + 1);
+        push_part(cmd, embed > 0, analysis, embed, 0);
+    }
+}
+
+/// Analyses `cmd`, adds it, then the commands it runs: shell text (`sh -c`, `eval`) and the commands of wrappers
+/// (`sudo CMD`, `find -exec CMD ;`), which only deny rules, ask rules and safety checks look at.
+fn push_part(cmd: SimpleCommand, deny_only: bool, analysis: &mut Analysis, embed: u32, wrap: u32) {
+    let depth = cmd.depth;
+    let mut part = analyse_command(cmd, deny_only);
+    let words = if part.cmd.words.is_empty() || part.cmd.keyword {
+        &[][..]
+    } else {
+        &part.cmd.words[strip_for_deny(&part.cmd.words).0..]
+    };
+    let mut scripts = embedded_scripts(words);
+    let mut inner_commands = Vec::new();
+    match wrap::inner(words) {
+        Inner::None => {}
+        Inner::Commands(cmds) => inner_commands = cmds,
+        Inner::Script(script) => {
+            part.unanalysable
+                .get_or_insert_with(|| "it runs a string as shell commands".into());
+            if !scripts.contains(&script) {
+                scripts.push(script);
             }
         }
+        Inner::Unknown(why) => {
+            part.unanalysable.get_or_insert(why);
+        }
+    }
+    analysis.parts.push(part);
+    if embed < MAX_EMBED_DEPTH {
+        for script in scripts {
+            analyse_into(&script, analysis, embed + 1);
+        }
+    }
+    if wrap < MAX_WRAP_DEPTH {
+        for words in inner_commands {
+            let cmd = SimpleCommand {
+                words,
+                depth: depth + 1,
+                ..SimpleCommand::default()
+            };
+            push_part(cmd, true, analysis, embed, wrap + 1);
+        }
+    } else if !inner_commands.is_empty() && analysis.unanalysable.is_none() {
+        analysis.unanalysable = Some("wrappers nested too deeply".into());
     }
 }
 

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 
 use tree_sitter::{Node, Parser};
 
-use super::word::{Word, eval_word, node_text};
+use super::word::{Word, eval_word, eval_words, node_text};
 
 /// A leading `NAME=value` of a command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,9 +74,22 @@ pub fn parse_tree(script: &str) -> Option<tree_sitter::Tree> {
     })
 }
 
-/// Parses `script` and collects every simple command in it.
+/// Parses `script` and collects every simple command in it. Line continuations are joined first, as bash joins
+/// them before it splits words; a control character bash would keep inside a word makes the script unanalysable.
 pub fn parse_script(script: &str) -> ParsedScript {
     let mut out = ParsedScript::default();
+    if script
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        out.error = Some(
+            "the command holds a control character (such as a carriage return) that the shell reads differently"
+                .into(),
+        );
+        return out;
+    }
+    let joined = join_continuations(script);
+    let script = joined.as_deref().unwrap_or(script);
     let Some(tree) = parse_tree(script) else {
         out.error = Some("the shell parser failed".into());
         return out;
@@ -91,6 +104,49 @@ pub fn parse_script(script: &str) -> ParsedScript {
     };
     walker.visit(root, 0);
     out
+}
+
+/// `script` with every backslash-newline outside single quotes, here-document bodies and comments removed, when it
+/// has any (bash removes them before it splits words, so `r\⏎m` is `rm`).
+fn join_continuations(script: &str) -> Option<String> {
+    if !script.contains("\\\n") {
+        return None;
+    }
+    let tree = parse_tree(script)?;
+    let mut keep: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if matches!(
+            node.kind(),
+            "raw_string" | "ansi_c_string" | "heredoc_body" | "comment"
+        ) {
+            keep.push(node.byte_range());
+            continue;
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor));
+    }
+    let bytes = script.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' && !keep.iter().any(|r| r.contains(&i)) {
+            if bytes.get(i + 1) == Some(&b'\n') {
+                i += 2;
+                continue;
+            }
+            // An escaped character (an escaped backslash included) is kept as it is.
+            out.push(bytes[i]);
+            if let Some(&next) = bytes.get(i + 1) {
+                out.push(next);
+            }
+            i += 2;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).ok()
 }
 
 struct Walker<'s, 'o> {
@@ -137,6 +193,17 @@ impl Walker<'_, '_> {
             }
             "command_substitution" | "process_substitution" | "subshell" => {
                 self.visit_children(node, depth + 1)
+            }
+            // A redirection of a compound command or a function body: it belongs to no single command.
+            "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
+                let redirects = self.redirect(node);
+                self.out.commands.push(SimpleCommand {
+                    redirects,
+                    depth,
+                    keyword: true,
+                    ..SimpleCommand::default()
+                });
+                self.visit_redirect_inside(node, depth + 1);
             }
             "ERROR" => {
                 self.fail("the command has a syntax error");
@@ -195,9 +262,20 @@ impl Walker<'_, '_> {
             redirects,
             ..SimpleCommand::default()
         };
+        self.check_gaps(node);
         let mut nested: Vec<Node<'_>> = Vec::new();
+        let mut redirect_nodes: Vec<Node<'_>> = Vec::new();
         let mut cursor = node.walk();
-        for child in node.named_children(&mut cursor) {
+        for child in node.children(&mut cursor) {
+            if !child.is_named() {
+                // `$"..."` is a translated string, the same text; any other loose token is not understood.
+                let translated = node_text(child, self.src) == "$"
+                    && child.next_sibling().is_some_and(|n| n.kind() == "string");
+                if !translated {
+                    self.fail("a part of the command is not understood");
+                }
+                continue;
+            }
             match child.kind() {
                 "variable_assignment" => {
                     cmd.assignments.push(self.assignment(child));
@@ -207,13 +285,13 @@ impl Walker<'_, '_> {
                 }
                 "command_name" => {
                     if let Some(inner) = child.named_child(0) {
-                        cmd.words.push(eval_word(inner, self.src));
+                        cmd.words.extend(eval_words(inner, self.src));
                         nested.push(inner);
                     }
                 }
                 "file_redirect" | "herestring_redirect" | "heredoc_redirect" => {
-                    cmd.redirects.push(self.redirect(child));
-                    nested.push(child);
+                    cmd.redirects.extend(self.redirect(child));
+                    redirect_nodes.push(child);
                 }
                 "comment" => {}
                 "subshell" => {
@@ -221,7 +299,7 @@ impl Walker<'_, '_> {
                     nested.push(child);
                 }
                 _ => {
-                    cmd.words.push(eval_word(child, self.src));
+                    cmd.words.extend(eval_words(child, self.src));
                     nested.push(child);
                 }
             }
@@ -229,6 +307,46 @@ impl Walker<'_, '_> {
         self.out.commands.push(cmd);
         for n in nested {
             self.visit(n, depth + 1);
+        }
+        for n in redirect_nodes {
+            self.visit_redirect_inside(n, depth + 1);
+        }
+    }
+
+    /// Text of `node` between its children that no child covers (tree-sitter skips some tokens, such as the `-` of
+    /// `python3 - <<EOF`): the command is then not what the analysis sees.
+    fn check_gaps(&mut self, node: Node<'_>) {
+        let mut at = node.start_byte();
+        let mut cursor = node.walk();
+        let mut gap = false;
+        for child in node.children(&mut cursor) {
+            gap |= !self.blank(at, child.start_byte());
+            at = at.max(child.end_byte());
+        }
+        gap |= !self.blank(at, node.end_byte());
+        if gap {
+            self.fail("a part of the command is not understood");
+        }
+    }
+
+    fn blank(&self, from: usize, to: usize) -> bool {
+        self.src
+            .get(from..to)
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .is_none_or(|t| t.replace("\\\n", "").trim().is_empty())
+    }
+
+    /// The commands inside a redirection: substitutions in its target, and what follows a here-document's start on
+    /// its line (`cat <<EOF | sh`), which tree-sitter places inside the redirection.
+    fn visit_redirect_inside(&mut self, node: Node<'_>, depth: u32) {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                // Redirections after a here-document's start are the command's own (taken by `redirect`).
+                "file_redirect" | "herestring_redirect" => self.visit_redirect_inside(child, depth),
+                "heredoc_start" | "heredoc_end" | "file_descriptor" | "word" => {}
+                _ => self.visit(child, depth),
+            }
         }
     }
 
@@ -253,7 +371,7 @@ impl Walker<'_, '_> {
                     cmd.words.push(Word::literal(&a.raw));
                     cmd.assignments.push(a);
                 }
-                _ => cmd.words.push(eval_word(child, self.src)),
+                _ => cmd.words.extend(eval_words(child, self.src)),
             }
         }
         self.out.commands.push(cmd);
@@ -268,11 +386,12 @@ impl Walker<'_, '_> {
     }
 
     fn redirected(&mut self, node: Node<'_>, depth: u32) {
+        self.check_gaps(node);
         let mut redirects = Vec::new();
         let mut extra: Vec<Node<'_>> = Vec::new();
         let mut cursor = node.walk();
         for child in node.children_by_field_name("redirect", &mut cursor) {
-            redirects.push(self.redirect(child));
+            redirects.extend(self.redirect(child));
             extra.push(child);
         }
         let mut cursor = node.walk();
@@ -280,7 +399,7 @@ impl Walker<'_, '_> {
             if matches!(child.kind(), "herestring_redirect" | "heredoc_redirect")
                 && !extra.iter().any(|e| e.id() == child.id())
             {
-                redirects.push(self.redirect(child));
+                redirects.extend(self.redirect(child));
                 extra.push(child);
             }
         }
@@ -304,11 +423,13 @@ impl Walker<'_, '_> {
             }),
         }
         for n in extra {
-            self.visit(n, depth + 1);
+            self.visit_redirect_inside(n, depth + 1);
         }
     }
 
-    fn redirect(&self, node: Node<'_>) -> Redirect {
+    /// The redirections a redirection node stands for: itself, and for a here-document the redirections written
+    /// after its start on the same line (`cat <<EOF > out.txt`).
+    fn redirect(&mut self, node: Node<'_>) -> Vec<Redirect> {
         let mut op = String::new();
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
@@ -330,7 +451,19 @@ impl Walker<'_, '_> {
             "heredoc_redirect" | "herestring_redirect" => RedirectKind::Input,
             _ => classify_redirect(&op, target.as_ref()),
         };
-        Redirect { op, kind, target }
+        if node.kind() == "file_redirect" && target.is_none() && !op.contains('&') {
+            self.fail("a redirection without a target");
+        }
+        let mut out = vec![Redirect { op, kind, target }];
+        if node.kind() == "heredoc_redirect" {
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                if matches!(child.kind(), "file_redirect" | "herestring_redirect") {
+                    out.extend(self.redirect(child));
+                }
+            }
+        }
+        out
     }
 }
 
@@ -342,6 +475,9 @@ fn classify_redirect(op: &str, target: Option<&Word>) -> RedirectKind {
                 .trim_end_matches('-')
                 .chars()
                 .all(|c| c.is_ascii_digit()));
+    if target.is_none() && op.contains('&') {
+        return RedirectKind::Duplicate;
+    }
     match op {
         "<" => RedirectKind::Read,
         "<&" | ">&" | "<&-" | ">&-" if is_fd => RedirectKind::Duplicate,

@@ -58,7 +58,7 @@ pub fn wrapper_len(words: &[Word]) -> Option<usize> {
                 i += 1;
             }
         }
-        "nohup" | "coproc" => {}
+        "nohup" => {}
         "builtin" => {}
         "command" => {
             while let Some(flag) = value(words, i) {
@@ -186,7 +186,11 @@ pub fn strip_for_deny(words: &[Word]) -> (usize, Vec<String>) {
                 _ => break,
             }
         }
-        while let Some(n) = wrapper_len(&words[start..]) {
+        // `xargs CMD` is left in place: the command it runs gets arguments from its input, which the analysis
+        // of the wrapper's inner command stands for.
+        while value(words, start) != Some("xargs")
+            && let Some(n) = wrapper_len(&words[start..])
+        {
             start += n;
         }
         if start == before {

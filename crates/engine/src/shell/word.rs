@@ -2,12 +2,14 @@
 
 use tree_sitter::Node;
 
+use super::brace::{self, Mark, Marked};
+
 /// One word of a simple command, as written and (when knowable) as the shell would pass it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Word {
     /// The source text of the word.
     pub raw: String,
-    /// The value after quote removal, when it contains no expansion, substitution or brace expansion.
+    /// The value after brace expansion and quote removal, when it contains no expansion or substitution.
     pub value: Option<String>,
     /// The word holds an unquoted glob character (`*`, `?`, `[`).
     pub glob: bool,
@@ -38,19 +40,60 @@ impl Word {
     }
 }
 
-/// Evaluates a word-like node of `src`.
+/// Evaluates a word-like node of `src` as one word (a redirection target): a brace expansion into several words
+/// leaves its value unknown (bash calls that an ambiguous redirect).
 pub fn eval_word(node: Node<'_>, src: &[u8]) -> Word {
-    let raw = node_text(node, src).to_string();
-    let mut word = Word {
-        raw,
-        ..Word::default()
-    };
-    let mut value = String::new();
-    let ok = eval_into(node, src, &mut value, &mut word, true);
-    if ok {
-        word.value = Some(value);
+    let mut words = eval_words(node, src);
+    if words.len() == 1 {
+        return words.remove(0);
     }
-    word
+    Word {
+        raw: node_text(node, src).to_string(),
+        ..Word::default()
+    }
+}
+
+/// Evaluates a word-like node of `src` into the words the shell passes after brace expansion (several for
+/// `{a,b}`, none for an unquoted expansion to nothing). A word whose brace expansion is too large is one word of
+/// unknown value.
+pub fn eval_words(node: Node<'_>, src: &[u8]) -> Vec<Word> {
+    let raw = node_text(node, src).to_string();
+    let mut marked = Marked::new();
+    let mut ifs = false;
+    eval_into(node, src, &mut marked, &mut ifs);
+    let Some(expanded) = brace::expand(&marked) else {
+        return vec![Word {
+            raw,
+            ifs,
+            ..Word::default()
+        }];
+    };
+    let single = expanded.len() == 1;
+    expanded
+        .into_iter()
+        .map(|chars| {
+            let mut word = word_of(&chars, ifs);
+            if single {
+                word.raw = raw.clone();
+            }
+            word
+        })
+        .collect()
+}
+
+/// A word from its marked characters.
+fn word_of(chars: &[(char, Mark)], ifs: bool) -> Word {
+    let text: String = chars.iter().map(|(c, _)| c).collect();
+    let opaque = chars.iter().any(|(_, m)| *m == Mark::Opaque);
+    Word {
+        raw: text.clone(),
+        value: (!opaque).then_some(text),
+        glob: chars
+            .iter()
+            .any(|(c, m)| *m == Mark::Plain && matches!(c, '*' | '?' | '[')),
+        tilde: chars.first() == Some(&('~', Mark::Plain)),
+        ifs,
+    }
 }
 
 /// The text of a node (empty when it is not UTF-8).
@@ -58,106 +101,89 @@ pub fn node_text<'a>(node: Node<'_>, src: &'a [u8]) -> &'a str {
     std::str::from_utf8(&src[node.byte_range()]).unwrap_or("")
 }
 
-fn eval_into(node: Node<'_>, src: &[u8], out: &mut String, word: &mut Word, first: bool) -> bool {
+fn push(out: &mut Marked, text: &str, mark: Mark) {
+    out.extend(text.chars().map(|c| (c, mark)));
+}
+
+fn eval_into(node: Node<'_>, src: &[u8], out: &mut Marked, ifs: &mut bool) {
     let text = node_text(node, src);
     match node.kind() {
-        "word" | "number" if node.named_child_count() == 0 => {
-            unquoted(text, out, word, first);
-            !has_brace_expansion(text)
-        }
-        "raw_string" => {
-            out.push_str(text.get(1..text.len().saturating_sub(1)).unwrap_or(""));
-            true
-        }
+        "word" | "number" if node.named_child_count() == 0 => unquoted(text, out),
+        "brace_expression" => push(out, text, Mark::Plain),
+        "raw_string" => push(
+            out,
+            text.get(1..text.len().saturating_sub(1)).unwrap_or(""),
+            Mark::Quoted,
+        ),
         "ansi_c_string" => {
-            ansi_c(text.get(2..text.len().saturating_sub(1)).unwrap_or(""), out);
-            true
+            let mut decoded = String::new();
+            ansi_c(
+                text.get(2..text.len().saturating_sub(1)).unwrap_or(""),
+                &mut decoded,
+            );
+            // A NUL ends the string in bash: what it passes is not what was written.
+            let mark = if decoded.contains('\0') {
+                Mark::Opaque
+            } else {
+                Mark::Quoted
+            };
+            push(out, &decoded, mark);
         }
         "string" | "translated_string" => {
-            let mut ok = true;
             for i in 0..node.named_child_count() {
                 if let Some(child) = node.named_child(i) {
                     match child.kind() {
-                        "string_content" => double_quoted(node_text(child, src), out),
-                        "string" => ok &= eval_into(child, src, out, word, false),
+                        "string_content" => {
+                            let mut s = String::new();
+                            double_quoted(node_text(child, src), &mut s);
+                            push(out, &s, Mark::Quoted);
+                        }
+                        "string" => eval_into(child, src, out, ifs),
                         _ => {
-                            note_ifs(child, src, word);
-                            ok = false;
+                            note_ifs(child, src, ifs);
+                            push(out, node_text(child, src), Mark::Opaque);
                         }
                     }
                 }
             }
-            ok
         }
         "concatenation" => {
-            let mut ok = true;
-            let mut is_first = first;
-            for i in 0..node.named_child_count() {
-                if let Some(child) = node.named_child(i) {
-                    ok &= eval_into(child, src, out, word, is_first);
-                    is_first = false;
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor) {
+                if child.is_named() {
+                    eval_into(child, src, out, ifs);
+                } else {
+                    // Unnamed pieces of a concatenation (such as a bare `$`) are not taken literally.
+                    push(out, node_text(child, src), Mark::Opaque);
                 }
             }
-            // Unnamed pieces of a concatenation (such as a bare `$`) are literal text.
-            ok && node.child_count() == node.named_child_count()
         }
-        "simple_expansion" | "expansion" => {
-            note_ifs(node, src, word);
-            false
+        _ => {
+            note_ifs(node, src, ifs);
+            push(out, text, Mark::Opaque);
         }
-        _ => false,
     }
 }
 
-fn note_ifs(node: Node<'_>, src: &[u8], word: &mut Word) {
+fn note_ifs(node: Node<'_>, src: &[u8], ifs: &mut bool) {
     let text = node_text(node, src);
     if text == "$IFS" || text.starts_with("${IFS") {
-        word.ifs = true;
+        *ifs = true;
     }
 }
 
-/// Unquoted text: backslash escapes removed, glob and tilde noted.
-fn unquoted(text: &str, out: &mut String, word: &mut Word, first: bool) {
-    if first && text.starts_with('~') {
-        word.tilde = true;
-    }
+/// Unquoted text: backslash escapes quote the next character, a backslash-newline disappears.
+fn unquoted(text: &str, out: &mut Marked) {
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
         match c {
             '\\' => match chars.next() {
                 Some('\n') | None => {}
-                Some(next) => out.push(next),
+                Some(next) => out.push((next, Mark::Quoted)),
             },
-            '*' | '?' | '[' => {
-                word.glob = true;
-                out.push(c);
-            }
-            _ => out.push(c),
+            _ => out.push((c, Mark::Plain)),
         }
     }
-}
-
-/// Whether unquoted text holds a brace expansion such as `{a,b}` or `{1..3}`.
-fn has_brace_expansion(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 1,
-            b'{' => {
-                let rest = &text[i + 1..];
-                if let Some(end) = rest.find('}') {
-                    let inner = &rest[..end];
-                    if inner.contains(',') || inner.contains("..") {
-                        return true;
-                    }
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    false
 }
 
 /// Text inside double quotes: only `\"`, `\\`, `\$`, `` \` `` and backslash-newline are escapes.

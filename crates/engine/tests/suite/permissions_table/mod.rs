@@ -1,5 +1,6 @@
-//! The permission table: every row of `tests/tables/permissions.txt` (its syntax is at its top) checked against
-//! `check_call`, each section in a fresh project. Every failing row is reported with its line number.
+//! The permission tables: every row of `tests/tables/permissions.txt` (its syntax is at its top) and of
+//! `tests/tables/attacks.txt` (commands built to slip past the checks, same syntax) checked against `check_call`,
+//! each section in a fresh project. Every failing row is reported with its table and line number.
 
 mod table;
 
@@ -13,7 +14,13 @@ use tandem_protocol::PermissionMode;
 
 use table::{Case, Setup};
 
-const TABLE: &str = include_str!("../../tables/permissions.txt");
+const TABLES: &[(&str, &str)] = &[
+    (
+        "permissions.txt",
+        include_str!("../../tables/permissions.txt"),
+    ),
+    ("attacks.txt", include_str!("../../tables/attacks.txt")),
+];
 
 /// Replaces the placeholders of the table's syntax.
 struct Placeholders<'a> {
@@ -105,11 +112,11 @@ fn mismatch(case: &Case, answer: &CheckAnswer) -> Option<String> {
     (!wrong.is_empty()).then(|| format!("{} ({})", wrong.join(", "), answer.reason))
 }
 
-#[test]
-fn every_row_of_the_permission_table() {
-    let sections = match table::parse(TABLE) {
+/// Checks every row of one table; the failures, each with its line.
+fn run_table(name: &str, text: &str) -> (usize, Vec<String>) {
+    let sections = match table::parse(text) {
         Ok(sections) => sections,
-        Err(errors) => panic!("the table does not parse:\n{}", errors.join("\n")),
+        Err(errors) => panic!("{name} does not parse:\n{}", errors.join("\n")),
     };
     let mut failures = Vec::new();
     let mut rows = 0;
@@ -136,20 +143,28 @@ fn every_row_of_the_permission_table() {
                 .map(|answer| mismatch(case, &answer));
             match verdict {
                 Ok(None) => {}
-                Ok(Some(why)) => {
-                    failures.push(format!("line {}: {}\n    {why}", case.line, case.text))
-                }
-                Err(why) => failures.push(format!("line {}: {}\n    {why}", case.line, case.text)),
+                Ok(Some(why)) | Err(why) => failures.push(format!(
+                    "{name} line {}: {}\n    {why}",
+                    case.line, case.text
+                )),
             }
         }
     }
-    assert!(rows > 0, "the table has no rows");
-    assert!(
-        failures.is_empty(),
-        "{} of {rows} rows of tests/tables/permissions.txt fail:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    (rows, failures)
+}
+
+#[test]
+fn every_row_of_the_permission_tables() {
+    for (name, text) in TABLES {
+        let (rows, failures) = run_table(name, text);
+        assert!(rows > 0, "{name} has no rows");
+        assert!(
+            failures.is_empty(),
+            "{} of {rows} rows of tests/tables/{name} fail:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
 }
 
 #[test]

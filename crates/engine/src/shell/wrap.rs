@@ -1,0 +1,592 @@
+//! Where the command run by a wrapper starts (`sudo -u x CMD`, `chroot DIR CMD`, `nsenter -t 1 -m CMD`,
+//! `find -exec CMD ;`, `xargs CMD`, ...), read the way each wrapper reads its options: an explicit table per
+//! wrapper, GNU long options matched by unambiguous prefix. A wrapper whose options are not understood gives
+//! [`Inner::Unknown`]: the command it runs cannot be found, so the command cannot be analysed.
+
+use super::classify::base_name;
+use super::strip::wrapper_len;
+use super::word::Word;
+
+/// The command a wrapper runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inner {
+    /// Not a wrapper, or a wrapper given no command.
+    None,
+    /// The inner commands, as words (a `find` may have several `-exec`).
+    Commands(Vec<Vec<Word>>),
+    /// The wrapper runs this word as shell text.
+    Script(String),
+    /// The wrapper's arguments are not understood: where its command starts is unknown.
+    Unknown(String),
+}
+
+/// How a wrapper reads its arguments.
+struct Spec {
+    /// Short options taking a value (attached or the next word).
+    short_value: &'static str,
+    /// Short options taking no value.
+    short_flag: &'static str,
+    /// Short options whose value, if any, is attached (`-m[file]`).
+    short_optional: &'static str,
+    /// The short option whose value is shell text (`-c`), if any.
+    short_script: Option<char>,
+    long_value: &'static [&'static str],
+    long_flag: &'static [&'static str],
+    long_script: &'static [&'static str],
+    /// Words between the options and the command (`chroot NEWROOT`, `flock FILE`, `chrt PRIORITY`).
+    positional: usize,
+    /// `NAME=VALUE` words before the command are assignments (`env`, `sudo`).
+    assignments: bool,
+}
+
+const NONE: &[&str] = &[];
+
+fn spec(program: &str) -> Option<Spec> {
+    let s = |short_value, short_flag, long_value, long_flag| Spec {
+        short_value,
+        short_flag,
+        short_optional: "",
+        short_script: None,
+        long_value,
+        long_flag,
+        long_script: NONE,
+        positional: 0,
+        assignments: false,
+    };
+    Some(match program {
+        "sudo" => Spec {
+            assignments: true,
+            ..s(
+                "ughpCDrtUTR",
+                "AbEHiKklnPSsVv",
+                &[
+                    "user",
+                    "group",
+                    "host",
+                    "prompt",
+                    "close-from",
+                    "chdir",
+                    "role",
+                    "type",
+                    "other-user",
+                    "command-timeout",
+                    "chroot",
+                ],
+                &[
+                    "askpass",
+                    "background",
+                    "bell",
+                    "preserve-env",
+                    "set-home",
+                    "login",
+                    "remove-timestamp",
+                    "reset-timestamp",
+                    "non-interactive",
+                    "preserve-groups",
+                    "shell",
+                    "stdin",
+                    "validate",
+                    "list",
+                ],
+            )
+        },
+        "doas" => s("uC", "nsL", NONE, NONE),
+        "env" => Spec {
+            short_script: Some('S'),
+            long_script: &["split-string"],
+            assignments: true,
+            ..s(
+                "uC",
+                "i0v",
+                &["unset", "chdir"],
+                &[
+                    "ignore-environment",
+                    "null",
+                    "debug",
+                    "default-signal",
+                    "ignore-signal",
+                    "block-signal",
+                    "list-signal-handling",
+                ],
+            )
+        },
+        "setsid" => s("", "cfw", NONE, &["ctty", "fork", "wait"]),
+        "ionice" => s(
+            "cnpPu",
+            "t",
+            &["class", "classdata", "pid", "pgid", "uid"],
+            &["ignore"],
+        ),
+        "chrt" => Spec {
+            positional: 1,
+            ..s(
+                "TPD",
+                "abdfiormRev",
+                &["sched-runtime", "sched-period", "sched-deadline"],
+                &[
+                    "all-tasks",
+                    "batch",
+                    "deadline",
+                    "fifo",
+                    "idle",
+                    "other",
+                    "rr",
+                    "reset-on-fork",
+                    "verbose",
+                ],
+            )
+        },
+        "taskset" => Spec {
+            positional: 1,
+            ..s("", "acv", NONE, &["all-tasks", "cpu-list", "verbose"])
+        },
+        "flock" => Spec {
+            short_script: Some('c'),
+            long_script: &["command"],
+            positional: 1,
+            ..s(
+                "wE",
+                "sxunoFv",
+                &["timeout", "conflict-exit-code"],
+                &[
+                    "shared",
+                    "exclusive",
+                    "unlock",
+                    "nonblock",
+                    "nb",
+                    "close",
+                    "no-fork",
+                    "verbose",
+                ],
+            )
+        },
+        "nsenter" => Spec {
+            short_optional: "muinpUCTrw",
+            ..s(
+                "tSGN",
+                "aFZec",
+                &["target", "setuid", "setgid", "net-socket"],
+                &[
+                    "all",
+                    "mount",
+                    "uts",
+                    "ipc",
+                    "net",
+                    "pid",
+                    "user",
+                    "cgroup",
+                    "time",
+                    "root",
+                    "wd",
+                    "no-fork",
+                    "preserve-credentials",
+                    "follow-context",
+                    "env",
+                    "join-cgroup",
+                ],
+            )
+        },
+        "unshare" => Spec {
+            short_optional: "muinpUCT",
+            ..s(
+                "RwSGl",
+                "frcK",
+                &[
+                    "root",
+                    "wd",
+                    "setuid",
+                    "setgid",
+                    "propagation",
+                    "setgroups",
+                    "map-user",
+                    "map-group",
+                    "map-users",
+                    "map-groups",
+                    "load-interp",
+                ],
+                &[
+                    "mount",
+                    "uts",
+                    "ipc",
+                    "net",
+                    "pid",
+                    "user",
+                    "cgroup",
+                    "time",
+                    "fork",
+                    "map-root-user",
+                    "map-current-user",
+                    "map-auto",
+                    "mount-proc",
+                    "mount-binfmt",
+                    "kill-child",
+                    "keep-caps",
+                ],
+            )
+        },
+        "chroot" => Spec {
+            positional: 1,
+            ..s("", "", &["userspec", "groups"], &["skip-chdir"])
+        },
+        "runuser" | "su" => Spec {
+            short_script: Some('c'),
+            long_script: &["command", "session-command"],
+            ..s(
+                "ugGsw",
+                "lmpPf",
+                &[
+                    "user",
+                    "group",
+                    "supp-group",
+                    "shell",
+                    "whitelist-environment",
+                ],
+                &["login", "preserve-environment", "pty", "fast"],
+            )
+        },
+        "fakeroot" => s(
+            "lisb",
+            "uh",
+            &["lib", "faked", "fd-base"],
+            &["unknown-is-real"],
+        ),
+        "catchsegv" | "busybox" | "nohup" => s("", "", NONE, NONE),
+        "script" => Spec {
+            short_script: Some('c'),
+            long_script: &["command"],
+            ..s(
+                "ITOBEm",
+                "aefqtr",
+                &[
+                    "log-io",
+                    "log-in",
+                    "log-out",
+                    "log-timing",
+                    "echo",
+                    "logging-format",
+                    "output-limit",
+                    "timing",
+                ],
+                &["append", "return", "flush", "force", "quiet"],
+            )
+        },
+        "watch" => s(
+            "nd",
+            "bceg pt xwrC",
+            &["interval", "differences", "shotsdir"],
+            &[
+                "beep", "color", "no-color", "errexit", "chgexit", "precise", "no-title", "exec",
+                "no-wrap", "no-rerun",
+            ],
+        ),
+        "exec" => s("a", "cl", NONE, NONE),
+        "strace" | "ltrace" => s("abeEIoOpPsSuUX", "cCdDfFhikqrtTvVwxyYzZn", NONE, NONE),
+        "xargs" => Spec {
+            short_optional: "eil",
+            ..s(
+                "adEILnPs",
+                "0oprtx",
+                &[
+                    "arg-file",
+                    "delimiter",
+                    "max-lines",
+                    "max-args",
+                    "max-procs",
+                    "max-chars",
+                    "process-slot-var",
+                ],
+                &[
+                    "null",
+                    "interactive",
+                    "no-run-if-empty",
+                    "verbose",
+                    "exit",
+                    "open-tty",
+                    "show-limits",
+                    "eof",
+                    "replace",
+                ],
+            )
+        },
+        "ssh" => Spec {
+            positional: 1,
+            ..s(
+                "bcDEeFIiJLlmOopQRSWwB",
+                "46AaCfGgKkMNnqsTtVvXxYy",
+                NONE,
+                NONE,
+            )
+        },
+        _ => return None,
+    })
+}
+
+/// Where the command run by `words` starts, read with `spec`.
+fn read(program: &str, words: &[Word], spec: &Spec) -> Inner {
+    let unknown =
+        |what: &str| Inner::Unknown(format!("`{program}` has an option not understood ({what})"));
+    let mut i = 1;
+    let mut script: Option<String> = None;
+    while let Some(w) = words.get(i) {
+        let Some(t) = w.value.as_deref() else {
+            return Inner::Unknown(format!(
+                "`{program}` gets an argument only known when it runs"
+            ));
+        };
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            let all = spec
+                .long_value
+                .iter()
+                .chain(spec.long_flag)
+                .chain(spec.long_script);
+            let exact = all.clone().find(|o| **o == name);
+            let matches: Vec<&&str> = all.filter(|o| o.starts_with(name)).collect();
+            let Some(option) = exact.or((matches.len() == 1).then(|| matches[0])) else {
+                return unknown(t);
+            };
+            let takes = spec.long_value.contains(option) || spec.long_script.contains(option);
+            let value = match (takes, value) {
+                (true, Some(v)) => v.to_string(),
+                (true, None) => {
+                    i += 1;
+                    match words.get(i).and_then(|w| w.value.clone()) {
+                        Some(v) => v,
+                        None => return unknown(t),
+                    }
+                }
+                _ => String::new(),
+            };
+            if spec.long_script.contains(option) {
+                script = Some(value);
+            }
+            i += 1;
+            continue;
+        }
+        if t.len() > 1 && t.starts_with('-') && !(program == "env" && t == "-") {
+            let chars: Vec<char> = t[1..].chars().collect();
+            let mut k = 0;
+            while k < chars.len() {
+                let c = chars[k];
+                let rest: String = chars[k + 1..].iter().collect();
+                if spec.short_value.contains(c) || spec.short_script == Some(c) {
+                    let value = if rest.is_empty() {
+                        i += 1;
+                        match words.get(i).and_then(|w| w.value.clone()) {
+                            Some(v) => v,
+                            None => return unknown(t),
+                        }
+                    } else {
+                        rest
+                    };
+                    if spec.short_script == Some(c) {
+                        script = Some(value);
+                    }
+                    break;
+                }
+                if spec.short_optional.contains(c) {
+                    break;
+                }
+                if !spec.short_flag.contains(c) || c == ' ' {
+                    return unknown(t);
+                }
+                k += 1;
+            }
+            i += 1;
+            continue;
+        }
+        if t == "-" && program == "env" {
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    if let Some(script) = script {
+        return Inner::Script(script);
+    }
+    if spec.assignments {
+        while words.get(i).is_some_and(|w| {
+            w.value
+                .as_deref()
+                .is_some_and(|t| super::strip::assignment_name(&Word::literal(t)).is_some())
+        }) {
+            i += 1;
+        }
+    }
+    i += spec.positional;
+    if program == "runuser" || program == "su" {
+        // Without `-u`, what follows the user name is given to the user's shell.
+        let has_u = words[1..].iter().any(|w| {
+            let t = w.text();
+            t == "-u" || t.starts_with("--user")
+        });
+        if !has_u {
+            return match words.len().saturating_sub(i + 1) {
+                0 => Inner::None,
+                _ => Inner::Unknown(format!("`{program}` gives its arguments to a shell")),
+            };
+        }
+    }
+    if i < words.len() {
+        Inner::Commands(vec![words[i..].to_vec()])
+    } else {
+        Inner::None
+    }
+}
+
+/// A word standing for what a command gets only when it runs (a `find` match, a line `xargs` reads).
+fn runtime(raw: &str) -> Word {
+    Word {
+        raw: raw.to_string(),
+        ..Word::default()
+    }
+}
+
+/// The command(s) a wrapper at the start of `words` runs.
+pub fn inner(words: &[Word]) -> Inner {
+    let Some(first) = words.first() else {
+        return Inner::None;
+    };
+    let program = base_name(first.text());
+    match program {
+        "time" | "nice" | "timeout" | "stdbuf" | "command" | "builtin" => {
+            match wrapper_len(words) {
+                Some(n) => Inner::Commands(vec![words[n..].to_vec()]),
+                None if program == "command" || words.len() == 1 => Inner::None,
+                None => Inner::Unknown(format!("`{program}` has an option not understood")),
+            }
+        }
+        "coproc" => {
+            if words
+                .iter()
+                .any(|w| matches!(w.raw.as_str(), "{" | "(" | "(("))
+            {
+                Inner::Unknown("`coproc` with a compound command".into())
+            } else {
+                read(program, words, &spec("nohup").unwrap_or_else(no_options))
+            }
+        }
+        "direnv" if words.get(1).map(|w| w.text()) == Some("exec") => {
+            if words.len() > 3 {
+                Inner::Commands(vec![words[3..].to_vec()])
+            } else {
+                Inner::None
+            }
+        }
+        "kubectl" | "oc" if words.get(1).map(|w| w.text()) == Some("exec") => {
+            match words.iter().position(|w| w.text() == "--") {
+                Some(at) if at + 1 < words.len() => Inner::Commands(vec![words[at + 1..].to_vec()]),
+                _ => Inner::None,
+            }
+        }
+        "docker" | "podman" if words.get(1).map(|w| w.text()) == Some("exec") => {
+            let mut i = 2;
+            while let Some(t) = words.get(i).map(|w| w.text()) {
+                if matches!(
+                    t,
+                    "-e" | "--env"
+                        | "-u"
+                        | "--user"
+                        | "-w"
+                        | "--workdir"
+                        | "--env-file"
+                        | "--detach-keys"
+                ) {
+                    i += 2;
+                } else if t.starts_with('-') {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            if i + 1 < words.len() {
+                Inner::Commands(vec![words[i + 1..].to_vec()])
+            } else {
+                Inner::None
+            }
+        }
+        "find" => {
+            let mut out = Vec::new();
+            let mut i = 1;
+            while i < words.len() {
+                if matches!(words[i].text(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+                    let end = words[i + 1..]
+                        .iter()
+                        .position(|w| matches!(w.text(), ";" | "+"))
+                        .map_or(words.len(), |p| p + i + 1);
+                    let cmd: Vec<Word> = words[i + 1..end]
+                        .iter()
+                        .map(|w| {
+                            if w.text().contains("{}") {
+                                runtime(&w.raw)
+                            } else {
+                                w.clone()
+                            }
+                        })
+                        .collect();
+                    if !cmd.is_empty() {
+                        out.push(cmd);
+                    }
+                    i = end;
+                }
+                i += 1;
+            }
+            if out.is_empty() {
+                Inner::None
+            } else {
+                Inner::Commands(out)
+            }
+        }
+        "parallel" => Inner::Unknown("`parallel` builds its commands from its input".into()),
+        "xargs" => {
+            let Some(spec) = spec("xargs") else {
+                return Inner::None;
+            };
+            match read(program, words, &spec) {
+                Inner::Commands(mut cmds) => {
+                    let replace = words.iter().any(|w| {
+                        let t = w.text();
+                        t.starts_with("-I") || t.starts_with("-i") || t.starts_with("--replace")
+                    });
+                    for cmd in &mut cmds {
+                        if replace {
+                            for w in cmd.iter_mut().skip(1) {
+                                *w = runtime(&w.raw);
+                            }
+                        }
+                        cmd.push(runtime("(input)"));
+                    }
+                    Inner::Commands(cmds)
+                }
+                Inner::None => Inner::None,
+                other => other,
+            }
+        }
+        _ => match spec(program) {
+            Some(spec) => read(program, words, &spec),
+            None => Inner::None,
+        },
+    }
+}
+
+/// A wrapper with no options.
+fn no_options() -> Spec {
+    Spec {
+        short_value: "",
+        short_flag: "",
+        short_optional: "",
+        short_script: None,
+        long_value: NONE,
+        long_flag: NONE,
+        long_script: NONE,
+        positional: 0,
+        assignments: false,
+    }
+}
