@@ -37,12 +37,7 @@ struct Touch {
 
 /// The directories a relative path may be resolved against: the start and every `cd` target seen.
 fn resolve(word: &Word, cwds: &[PathBuf], home: Option<&Path>) -> Vec<Option<PathForms>> {
-    let text = word.text();
-    let text = if text.starts_with('-') {
-        text.split_once('=').map(|(_, v)| v).unwrap_or(text)
-    } else {
-        text
-    };
+    let text = shell::option_value(word.text());
     if word.value.is_none() {
         return vec![None];
     }

@@ -2,6 +2,7 @@
 //! exec wrapper no prefix rule may approve, which of its arguments are files it reads or writes, and what cannot
 //! be analysed at all.
 
+use super::options::{abbreviates, option_files, runs_code};
 use super::word::Word;
 
 /// How the transcript and the executor treat a command (seed §6.1).
@@ -67,6 +68,9 @@ pub fn unanalysable(words: &[Word]) -> Option<String> {
             return Some(format!("`{program}` can run text as a command"));
         }
         _ => {}
+    }
+    if let Some(why) = runs_code(base_name(program), words) {
+        return Some(why);
     }
     if is_shell(program) {
         let mut script = false;
@@ -326,7 +330,11 @@ pub fn sed_args(words: &[Word]) -> SedArgs {
             if t == "-f" || t == "--file" {
                 i += 1;
             }
-        } else if t == "-i" || t.starts_with("-i") || t.starts_with("--in-place") {
+        } else if t == "-i"
+            || t.starts_with("-i")
+            || t.strip_prefix("--")
+                .is_some_and(|n| abbreviates(n.split('=').next().unwrap_or(n), "in-place"))
+        {
             out.in_place = true;
         } else if t == "-l" || t == "--line-length" {
             i += 1;
@@ -494,7 +502,33 @@ fn operands(words: &[Word]) -> Vec<usize> {
 /// The files a recognised file command reads and writes (`cat`, `head`, `cp`, `mv`, `rm`, `tee`, `sed`, ...).
 pub fn file_ops(words: &[Word]) -> FileOps {
     let program = base_name(v(words, 0));
-    let ops = operands(words);
+    let (option_files, values) = option_files(program, words);
+    let mut ops = file_ops_of(program, words, operands(words), &option_files);
+    ops.reads.retain(|i| !values.contains(i));
+    ops.writes.retain(|i| !values.contains(i));
+    for (i, write) in option_files {
+        let list = if write {
+            &mut ops.writes
+        } else {
+            &mut ops.reads
+        };
+        if !list.contains(&i) {
+            list.push(i);
+        }
+    }
+    ops
+}
+
+fn file_ops_of(
+    program: &str,
+    words: &[Word],
+    ops: Vec<usize>,
+    option_files: &[(usize, bool)],
+) -> FileOps {
+    let ops: Vec<usize> = ops
+        .into_iter()
+        .filter(|i| !option_files.iter().any(|(j, _)| j == i))
+        .collect();
     match program {
         "cat" | "head" | "tail" | "less" | "more" | "wc" | "stat" | "file" | "sort" | "cut"
         | "diff" | "du" | "ls" | "nl" | "od" | "xxd" | "hexdump" | "strings" | "md5sum"
@@ -532,11 +566,25 @@ pub fn file_ops(words: &[Word]) -> FileOps {
                 .collect(),
             writes: Vec::new(),
         },
+        "cp" | "ln" | "install" | "rsync" | "mv" if option_files.iter().any(|(_, w)| *w) => {
+            if program == "mv" {
+                FileOps {
+                    reads: Vec::new(),
+                    writes: ops,
+                }
+            } else {
+                FileOps {
+                    reads: ops,
+                    writes: Vec::new(),
+                }
+            }
+        }
         "cp" | "ln" | "install" | "rsync" => {
             let mut reads = ops.clone();
             let writes = reads.pop().into_iter().collect();
             FileOps { reads, writes }
         }
+        "dd" | "tar" | "curl" | "wget" | "patch" | "gcc" | "cc" | "clang" => FileOps::default(),
         "mv" | "rm" | "rmdir" | "touch" | "mkdir" | "tee" | "truncate" | "shred" | "unlink"
         | "chmod" | "chown" | "chgrp" => {
             let skip = usize::from(matches!(program, "chmod" | "chown" | "chgrp"));
@@ -572,13 +620,15 @@ pub fn is_read_only(words: &[Word]) -> bool {
         | "diff" | "stat" | "du" | "cd" | "cut" | "tr" | "jq" | "printf" | "true" | "false"
         | ":" | "[[" | "egrep" | "fgrep" => program != "rg" || exec_wrapper(words).is_none(),
         "find" => exec_wrapper(words).is_none(),
-        "sort" => !words.iter().any(|w| {
-            let t = w.text();
-            t == "-o"
-                || t.starts_with("--output")
-                || t.starts_with("--compress-program")
-                || (t.starts_with('-') && !t.starts_with("--") && t.contains('o'))
-        }),
+        "sort" => {
+            !option_files("sort", words).0.iter().any(|(_, w)| *w)
+                && !words.iter().any(|w| {
+                    w.text().strip_prefix("--").is_some_and(|n| {
+                        let n = n.split('=').next().unwrap_or(n);
+                        n.len() >= 2 && abbreviates(n, "compress-program")
+                    })
+                })
+        }
         "uniq" => operands(words).len() < 2,
         "file" => !words
             .iter()
@@ -602,7 +652,12 @@ fn git_is_read_only(words: &[Word]) -> bool {
     let rest = &words[(i + 1).min(words.len())..];
     let bad_flag = rest.iter().any(|w| {
         let t = w.text();
-        t.starts_with("--output") || t == "--ext-diff" || t.starts_with("--exec")
+        let name = t
+            .strip_prefix("--")
+            .map(|n| n.split('=').next().unwrap_or(n));
+        name.is_some_and(|n| n.len() >= 2 && abbreviates(n, "output"))
+            || t == "--ext-diff"
+            || t.starts_with("--exec")
     });
     if bad_flag {
         return false;

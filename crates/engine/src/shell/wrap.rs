@@ -545,6 +545,20 @@ pub fn inner(words: &[Word]) -> Inner {
             }
         }
         "parallel" => Inner::Unknown("`parallel` builds its commands from its input".into()),
+        // `flock FILE -c STRING`: the option may follow the file.
+        "flock"
+            if let Some(at) = words
+                .iter()
+                .position(|w| w.text() == "-c" || w.text().starts_with("--command")) =>
+        {
+            match words[at].text().split_once('=') {
+                Some((_, v)) => Inner::Script(v.to_string()),
+                None => words.get(at + 1).and_then(|w| w.value.clone()).map_or_else(
+                    || Inner::Unknown("`flock -c` of a runtime string".into()),
+                    Inner::Script,
+                ),
+            }
+        }
         "xargs" => {
             let Some(spec) = spec("xargs") else {
                 return Inner::None;
