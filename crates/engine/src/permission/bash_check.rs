@@ -786,6 +786,9 @@ fn keyword_verdict(part: &Part) -> Option<Verdict> {
 fn critical_rm(ctx: &PermissionContext, part: &Part, cwds: &[PathBuf]) -> Option<Evaluation> {
     let (start, _) = shell::strip_for_deny(&part.cmd.words);
     let words = &part.cmd.words[start..];
+    if let Some(e) = critical_find_delete(ctx, part, words, cwds) {
+        return Some(e);
+    }
     let at = words
         .iter()
         .position(|w| matches!(base_name(w.text()), "rm" | "rmdir"))?;
@@ -826,4 +829,36 @@ fn critical_rm(ctx: &PermissionContext, part: &Part, cwds: &[PathBuf]) -> Option
         }
     }
     None
+}
+
+/// The forced ask for `find START -delete` where START is `/`, the home directory, a top-level folder or a folder
+/// above the project (the project root itself is not: find never removes its start point's own folder there).
+fn critical_find_delete(
+    ctx: &PermissionContext,
+    part: &Part,
+    words: &[Word],
+    cwds: &[PathBuf],
+) -> Option<Evaluation> {
+    if words.first().map(|w| base_name(w.text())) != Some("find")
+        || !words.iter().any(|w| w.text() == "-delete")
+    {
+        return None;
+    }
+    let home = ctx.home.as_deref();
+    let ops = file_ops(words);
+    let critical = ops.writes.iter().filter_map(|&i| words.get(i)).find(|w| {
+        resolve(w, cwds, home).into_iter().flatten().any(|f| {
+            [&f.lexical, &f.resolved].iter().any(|p| {
+                p.as_path() != ctx.project_root.as_path()
+                    && critical_for_rm(p, &ctx.project_root, home)
+            })
+        })
+    })?;
+    Some(Evaluation::forced_ask(
+        format!(
+            "`{}` deletes everything under a critical path ({}); this always asks",
+            part.text, critical.raw
+        ),
+        by_check(SafetyCheck::CriticalRemoval),
+    ))
 }

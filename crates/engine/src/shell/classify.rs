@@ -553,8 +553,8 @@ fn file_ops_of(
                 writes: Vec::new(),
             }
         }
-        "find" => FileOps {
-            reads: words
+        "find" => {
+            let starts: Vec<usize> = words
                 .iter()
                 .enumerate()
                 .skip(1)
@@ -563,9 +563,28 @@ fn file_ops_of(
                     !(t.starts_with('-') || t == "(" || t == "!" || t == ")")
                 })
                 .map(|(i, _)| i)
-                .collect(),
-            writes: Vec::new(),
-        },
+                .collect();
+            // `-fprint FILE` and the like write FILE; `-delete` removes what it finds under the start points.
+            let mut writes: Vec<usize> = words
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| matches!(w.text(), "-fprint" | "-fprint0" | "-fls" | "-fprintf"))
+                .map(|(i, _)| i + 1)
+                .filter(|i| *i < words.len())
+                .collect();
+            if words.iter().any(|w| w.text() == "-delete") {
+                writes.extend(&starts);
+                FileOps {
+                    reads: Vec::new(),
+                    writes,
+                }
+            } else {
+                FileOps {
+                    reads: starts,
+                    writes,
+                }
+            }
+        }
         "cp" | "ln" | "install" | "rsync" | "mv" if option_files.iter().any(|(_, w)| *w) => {
             if program == "mv" {
                 FileOps {

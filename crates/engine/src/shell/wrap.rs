@@ -327,6 +327,7 @@ fn read(program: &str, words: &[Word], spec: &Spec) -> Inner {
         |what: &str| Inner::Unknown(format!("`{program}` has an option not understood ({what})"));
     let mut i = 1;
     let mut script: Option<String> = None;
+    let mut user: Option<usize> = None;
     while let Some(w) = words.get(i) {
         let Some(t) = w.value.as_deref() else {
             return Inner::Unknown(format!(
@@ -402,7 +403,13 @@ fn read(program: &str, words: &[Word], spec: &Spec) -> Inner {
             i += 1;
             continue;
         }
-        if t == "-" && program == "env" {
+        if t == "-" && matches!(program, "env" | "su" | "runuser") {
+            i += 1;
+            continue;
+        }
+        // su and runuser read their options around the user name (`runuser USER -c CMD`).
+        if matches!(program, "su" | "runuser") && user.is_none() && !has_user_option(words) {
+            user = Some(i);
             i += 1;
             continue;
         }
@@ -421,18 +428,13 @@ fn read(program: &str, words: &[Word], spec: &Spec) -> Inner {
         }
     }
     i += spec.positional;
-    if program == "runuser" || program == "su" {
+    if matches!(program, "runuser" | "su") && !has_user_option(words) {
         // Without `-u`, what follows the user name is given to the user's shell.
-        let has_u = words[1..].iter().any(|w| {
-            let t = w.text();
-            t == "-u" || t.starts_with("--user")
-        });
-        if !has_u {
-            return match words.len().saturating_sub(i + 1) {
-                0 => Inner::None,
-                _ => Inner::Unknown(format!("`{program}` gives its arguments to a shell")),
-            };
-        }
+        return if i < words.len() {
+            Inner::Unknown(format!("`{program}` gives its arguments to a shell"))
+        } else {
+            Inner::None
+        };
     }
     if i < words.len() {
         Inner::Commands(vec![words[i..].to_vec()])
@@ -603,4 +605,12 @@ fn no_options() -> Spec {
         positional: 0,
         assignments: false,
     }
+}
+
+/// Whether a `runuser` names its user with `-u` (the command then follows the options).
+fn has_user_option(words: &[Word]) -> bool {
+    words[1.min(words.len())..].iter().any(|w| {
+        let t = w.text();
+        t == "-u" || t.starts_with("--user")
+    })
 }
