@@ -62,6 +62,9 @@ fn resolve(word: &Word, cwds: &[PathBuf], home: Option<&Path>) -> Vec<Option<Pat
     if expanded.is_absolute() {
         return vec![Some(PathForms::of(&expanded))];
     }
+    if cwds.is_empty() {
+        return vec![None];
+    }
     cwds.iter()
         .map(|cwd| Some(PathForms::of(&cwd.join(&expanded))))
         .collect()
@@ -238,26 +241,51 @@ fn bash_rule_with(
         .min()
 }
 
-/// Paths `cd` may move to, in order, starting with the context's directory.
-fn cwd_candidates(ctx: &PermissionContext, analysis: &Analysis) -> Vec<PathBuf> {
+/// Paths `cd` may move to, in order, starting with the context's directory, and whether a `cd`, `pushd` or
+/// `popd` goes somewhere only known when it runs (relative paths are then unknown too).
+fn cwd_candidates(ctx: &PermissionContext, analysis: &Analysis) -> (Vec<PathBuf>, bool) {
     let mut cwds = vec![ctx.cwd.clone()];
+    let mut unknown = false;
     for part in &analysis.parts {
-        if part.program() == Some("cd")
-            && let Some(w) = part.argv().get(1)
-            && w.is_static()
-            && !w.tilde
-            && let Some(v) = w.value.as_deref()
-            && v != "-"
-        {
-            let next: Vec<PathBuf> = cwds.iter().map(|c| normalise(&c.join(v))).collect();
-            for n in next {
-                if !cwds.contains(&n) {
-                    cwds.push(n);
+        let program = part.program();
+        if matches!(program, Some("pushd" | "popd")) {
+            unknown = true;
+        }
+        if program != Some("cd") {
+            continue;
+        }
+        let target = part.argv()[1..]
+            .iter()
+            .find(|w| !matches!(w.text(), "-L" | "-P" | "-e" | "-@" | "--"));
+        let Some(w) = target else {
+            match ctx.home.clone() {
+                Some(home) if !cwds.contains(&home) => cwds.push(home),
+                Some(_) => {}
+                None => unknown = true,
+            }
+            continue;
+        };
+        let home_dir = w.tilde && w.text() == "~";
+        match w.value.as_deref() {
+            Some(v) if w.is_static() && !w.tilde && v != "-" => {
+                let next: Vec<PathBuf> = cwds.iter().map(|c| normalise(&c.join(v))).collect();
+                for n in next {
+                    if !cwds.contains(&n) {
+                        cwds.push(n);
+                    }
                 }
             }
+            _ if home_dir && ctx.home.is_some() => {
+                if let Some(home) = ctx.home.clone()
+                    && !cwds.contains(&home)
+                {
+                    cwds.push(home);
+                }
+            }
+            _ => unknown = true,
         }
     }
-    cwds
+    (cwds, unknown)
 }
 
 /// Everything the steps of one Bash decision look at: the analysis, the directories `cd` may reach, and the files
@@ -271,11 +299,18 @@ struct Scan {
 impl Scan {
     fn new(ctx: &PermissionContext, command: &str) -> Self {
         let analysis = shell::analyse(command);
-        let cwds = cwd_candidates(ctx, &analysis);
+        let (cwds, cwd_unknown) = cwd_candidates(ctx, &analysis);
         let touches = analysis
             .parts
             .iter()
-            .map(|p| touches(p, &cwds, ctx.home.as_deref()))
+            .map(|p| {
+                let cwds: &[PathBuf] = if p.elsewhere || cwd_unknown {
+                    &[]
+                } else {
+                    &cwds
+                };
+                touches(p, cwds, ctx.home.as_deref())
+            })
             .collect();
         Self {
             analysis,
@@ -377,6 +412,9 @@ fn safety_checks(ctx: &PermissionContext, scan: &Scan) -> Step {
         if let Some(e) = touch.forms.as_ref().and_then(|f| protected_write(ctx, f)) {
             return Some(e);
         }
+    }
+    if let Some(e) = scan.analysis.parts.iter().find_map(git_config_write) {
+        return Some(e);
     }
     let unknown_write = scan
         .all_touches()
@@ -860,5 +898,75 @@ fn critical_find_delete(
             part.text, critical.raw
         ),
         by_check(SafetyCheck::CriticalRemoval),
+    ))
+}
+
+/// The forced ask for `git config` setting a key that is not on a short harmless list: it writes `.git/config` or
+/// `~/.gitconfig` (protected paths), and keys such as `core.hooksPath`, `alias.*` or `core.pager` run commands.
+fn git_config_write(part: &Part) -> Option<Evaluation> {
+    let (start, _) = shell::strip_for_deny(&part.cmd.words);
+    let words = &part.cmd.words[start..];
+    if words.first().map(|w| base_name(w.text())) != Some("git") {
+        return None;
+    }
+    let mut i = 1;
+    while let Some(t) = words.get(i).map(|w| w.text()) {
+        match t {
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" => i += 2,
+            _ if t.starts_with('-') => i += 1,
+            _ => break,
+        }
+    }
+    if words.get(i).map(|w| w.text()) != Some("config") {
+        return None;
+    }
+    let rest = &words[i + 1..];
+    let reading = rest.iter().any(|w| {
+        let t = w.text();
+        t.starts_with("--get") || matches!(t, "--list" | "-l" | "get" | "list")
+    });
+    let positional: Vec<&str> = rest
+        .iter()
+        .map(|w| w.text())
+        .filter(|t| !t.starts_with('-'))
+        .filter(|t| !matches!(*t, "set" | "unset"))
+        .collect();
+    let editing = rest.iter().any(|w| {
+        let t = w.text();
+        matches!(
+            t,
+            "-e" | "--edit" | "set" | "unset" | "--add" | "--unset" | "--unset-all"
+        ) || t.starts_with("--replace")
+            || t.starts_with("--rename-section")
+            || t.starts_with("--remove-section")
+    });
+    if reading || !(editing || positional.len() >= 2) {
+        return None;
+    }
+    let key = positional
+        .first()
+        .map(|k| k.to_ascii_lowercase())
+        .unwrap_or_default();
+    let harmless = [
+        "user.",
+        "color.",
+        "advice.",
+        "init.defaultbranch",
+        "core.quotepath",
+        "log.",
+        "pull.rebase",
+        "push.default",
+    ]
+    .iter()
+    .any(|k| key.starts_with(k));
+    if harmless && !rest.iter().any(|w| matches!(w.text(), "-e" | "--edit")) {
+        return None;
+    }
+    Some(Evaluation::forced_ask(
+        format!(
+            "`{}` writes git's configuration (.git/config or ~/.gitconfig, protected paths); this always asks",
+            part.text
+        ),
+        by_check(SafetyCheck::ProtectedPath),
     ))
 }

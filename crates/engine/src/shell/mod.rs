@@ -54,6 +54,9 @@ pub struct Part {
     pub class: CommandClass,
     /// Only deny and ask rules look at this part (it came from a `sh -c` string or similar).
     pub deny_only: bool,
+    /// The part runs in a directory only known when it runs (`env -C DIR CMD`, `chroot DIR CMD`): its relative
+    /// paths cannot be resolved.
+    pub elsewhere: bool,
 }
 
 impl Part {
@@ -158,6 +161,7 @@ fn push_part(cmd: SimpleCommand, deny_only: bool, analysis: &mut Analysis, embed
     };
     let mut scripts = embedded_scripts(words);
     let mut inner_commands = Vec::new();
+    let elsewhere = part.elsewhere || wrap::changes_directory(words);
     match wrap::inner(words) {
         Inner::None => {}
         Inner::Commands(cmds) => inner_commands = cmds,
@@ -185,10 +189,25 @@ fn push_part(cmd: SimpleCommand, deny_only: bool, analysis: &mut Analysis, embed
                 depth: depth + 1,
                 ..SimpleCommand::default()
             };
-            push_part(cmd, true, analysis, embed, wrap + 1);
+            push_part_in(cmd, analysis, embed, wrap + 1, elsewhere);
         }
     } else if !inner_commands.is_empty() && analysis.unanalysable.is_none() {
         analysis.unanalysable = Some("wrappers nested too deeply".into());
+    }
+}
+
+/// Adds the command a wrapper runs, noting whether it runs in another directory.
+fn push_part_in(
+    cmd: SimpleCommand,
+    analysis: &mut Analysis,
+    embed: u32,
+    wrap: u32,
+    elsewhere: bool,
+) {
+    let at = analysis.parts.len();
+    push_part(cmd, true, analysis, embed, wrap);
+    if elsewhere && let Some(part) = analysis.parts.get_mut(at) {
+        part.elsewhere = true;
     }
 }
 
@@ -320,6 +339,7 @@ pub fn analyse_command(cmd: SimpleCommand, deny_only: bool) -> Part {
         unanalysable,
         class,
         deny_only,
+        elsewhere: false,
         cmd,
     }
 }

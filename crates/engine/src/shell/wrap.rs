@@ -614,3 +614,27 @@ fn has_user_option(words: &[Word]) -> bool {
         t == "-u" || t.starts_with("--user")
     })
 }
+
+/// Whether a wrapper runs its command in another directory or root (`env -C`, `sudo -D`, `chroot`, `nsenter -w`,
+/// `unshare -R`): relative paths of that command are then unknown.
+pub fn changes_directory(words: &[Word]) -> bool {
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let program = base_name(first.text());
+    let flags: &[&str] = match program {
+        "chroot" => return true,
+        "env" => &["-C", "--chdir", "--ch"],
+        "sudo" => &["-D", "--chdir", "-R", "--chroot"],
+        "nsenter" => &["-w", "--wd", "-r", "--root"],
+        "unshare" => &["-w", "--wd", "-R", "--root"],
+        "docker" | "podman" | "kubectl" | "oc" | "ssh" => return true,
+        _ => return false,
+    };
+    words[1..].iter().any(|w| {
+        let t = w.text();
+        flags
+            .iter()
+            .any(|f| t == *f || (t.starts_with(f) && t.len() > f.len()))
+    })
+}
