@@ -19,7 +19,7 @@ use super::verdict::{
     protected_write,
 };
 use crate::shell::{self, Analysis, Part, base_name, is_read_only, read_only_paths};
-use paths::{Touch, child_of, cwd_candidates, resolve, touches};
+use paths::{Touch, child_of, cwd_candidates, mentions, resolve, touches};
 use safety::{critical_rm, git_config_write};
 
 /// Matches a part against the Bash patterns of list `b`.
@@ -69,6 +69,8 @@ struct Scan {
     analysis: Analysis,
     cwds: Vec<PathBuf>,
     touches: Vec<Vec<Touch>>,
+    /// Paths named where what happens to them is unknown, with the word naming them.
+    mentions: Vec<(String, PathForms)>,
 }
 
 impl Scan {
@@ -87,10 +89,17 @@ impl Scan {
                 touches(p, cwds, ctx.home.as_deref())
             })
             .collect();
+        let mentions = analysis
+            .parts
+            .iter()
+            .filter(|p| !p.elsewhere && !cwd_unknown)
+            .flat_map(|p| mentions(p, &cwds, ctx.home.as_deref()))
+            .collect();
         Self {
             analysis,
             cwds,
             touches,
+            mentions,
         }
     }
 
@@ -191,6 +200,9 @@ fn safety_checks(ctx: &PermissionContext, scan: &Scan) -> Step {
     if let Some(e) = scan.analysis.parts.iter().find_map(git_config_write) {
         return Some(e);
     }
+    if let Some(e) = denied_mention(ctx, scan) {
+        return Some(e);
+    }
     let unknown_write = scan
         .all_touches()
         .find(|t| t.write && (t.vague || t.forms.is_none()));
@@ -220,6 +232,23 @@ fn safety_checks(ctx: &PermissionContext, scan: &Scan) -> Step {
             ),
             by_tool("Bash"),
         )
+    })
+}
+
+/// The forced ask for a path a deny rule covers, named by a program whose use of it is unknown.
+fn denied_mention(ctx: &PermissionContext, scan: &Scan) -> Step {
+    let fams = ["Read", "Edit"];
+    scan.mentions.iter().find_map(|(word, forms)| {
+        let id = path_rule(ctx, RuleBehavior::Deny, &fams, forms)
+            .or_else(|| path_rule(ctx, RuleBehavior::Deny, &fams, &child_of(forms)))?;
+        let rule = ctx.rules.rule(id);
+        Some(Evaluation::forced_ask(
+            format!(
+                "the command names `{word}`, which the deny rule `{}` covers, and what it does with it is not known; this always asks",
+                rule.text
+            ),
+            by_tool("Bash"),
+        ))
     })
 }
 

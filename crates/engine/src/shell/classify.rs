@@ -603,7 +603,12 @@ fn file_ops_of(
             let writes = reads.pop().into_iter().collect();
             FileOps { reads, writes }
         }
-        "dd" | "tar" | "curl" | "wget" | "patch" | "gcc" | "cc" | "clang" => FileOps::default(),
+        "dd" | "curl" | "wget" | "patch" | "gcc" | "cc" | "clang" => FileOps::default(),
+        // What tar stores (or, in an old-style `tar czf`, its mode and archive too): read.
+        "tar" | "zip" | "source" | "." | "scp" => FileOps {
+            reads: ops,
+            writes: Vec::new(),
+        },
         "mv" | "rm" | "rmdir" | "touch" | "mkdir" | "tee" | "truncate" | "shred" | "unlink"
         | "chmod" | "chown" | "chgrp" => {
             let skip = usize::from(matches!(program, "chmod" | "chown" | "chgrp"));

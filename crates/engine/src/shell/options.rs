@@ -47,6 +47,7 @@ fn file_options(program: &str) -> &'static [FileOption] {
         "diff" => &[(None, "from-file", R), (None, "to-file", R)],
         "sed" => &[(Some('f'), "file", R)],
         "uniq" | "split" | "shuf" | "base64" | "xxd" => &[(Some('o'), "output", W)],
+        "unzip" => &[(Some('d'), "", W)],
         _ => &[],
     }
 }
@@ -207,7 +208,26 @@ pub fn runs_code(program: &str, words: &[Word]) -> Option<String> {
                     || t.contains("getline")
             })
             .map(|w| w.raw.clone()),
-        "git" => git_config_runs_code(args),
+        "git" => git_config_runs_code(args).or_else(|| {
+            long(&["upload-pack", "receive-pack", "exec", "config-env"]).or_else(|| {
+                args.iter()
+                    .find(|w| w.text() == "-u")
+                    .map(|w| w.raw.clone())
+            })
+        }),
+        "ssh" | "scp" | "sftp" => args
+            .iter()
+            .map(|w| w.text())
+            .find(|t| {
+                let l = t.to_ascii_lowercase();
+                l.contains("proxycommand") || l.contains("localcommand") || *t == "-F" || *t == "-S"
+            })
+            .map(str::to_string),
+        "man" => long(&["pager", "html", "browser"]).or_else(|| {
+            args.iter()
+                .find(|w| matches!(w.text(), "-P" | "-H"))
+                .map(|w| w.raw.clone())
+        }),
         "less" | "more" => args
             .iter()
             .find(|w| w.text().starts_with('+'))

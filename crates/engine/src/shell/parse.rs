@@ -237,7 +237,16 @@ impl Walker<'_, '_> {
         }
     }
 
-    fn assignment(&self, node: Node<'_>) -> Assignment {
+    fn assignment(&mut self, node: Node<'_>) -> Assignment {
+        // Text that would run as a command if the variable is ever evaluated (`$((x))` evaluates `a[$(cmd)]`).
+        if let Some(value) = node.child_by_field_name("value")
+            && let Some(text) = eval_word(value, self.src).value
+            && (text.contains("$(") || text.contains('`'))
+        {
+            self.fail(
+                "a variable is given text that runs a command when the variable is evaluated",
+            );
+        }
         let name = node
             .child_by_field_name("name")
             .map(|n| node_text(n, self.src))

@@ -236,3 +236,127 @@ pub(super) fn cwd_candidates(ctx: &PermissionContext, analysis: &Analysis) -> (V
     }
     (cwds, unknown)
 }
+
+/// Programs whose file arguments `file_ops` lists completely (or which take no file arguments).
+const FILES_KNOWN: &[&str] = &[
+    "cat",
+    "head",
+    "tail",
+    "less",
+    "more",
+    "wc",
+    "stat",
+    "file",
+    "sort",
+    "cut",
+    "diff",
+    "du",
+    "ls",
+    "nl",
+    "od",
+    "xxd",
+    "hexdump",
+    "strings",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "base64",
+    "tac",
+    "cmp",
+    "tree",
+    "readlink",
+    "realpath",
+    "uniq",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "ack",
+    "jq",
+    "awk",
+    "find",
+    "cp",
+    "ln",
+    "install",
+    "rsync",
+    "mv",
+    "rm",
+    "rmdir",
+    "touch",
+    "mkdir",
+    "tee",
+    "truncate",
+    "shred",
+    "unlink",
+    "chmod",
+    "chown",
+    "chgrp",
+    "sed",
+    "dd",
+    "echo",
+    "printf",
+    "true",
+    "false",
+    ":",
+    "test",
+    "[",
+    "[[",
+    "cd",
+    "pwd",
+    "which",
+    "type",
+    "export",
+    "declare",
+    "local",
+    "readonly",
+    "unset",
+    "typeset",
+];
+
+/// Paths a part names without the analysis knowing what its program does with them (an unrecognised program's
+/// arguments, the value of `--opt=value`, the path of `REV:path` or `@file`): a deny rule on one of them cannot
+/// be ruled out.
+pub(super) fn mentions(
+    part: &Part,
+    cwds: &[PathBuf],
+    home: Option<&Path>,
+) -> Vec<(String, PathForms)> {
+    let argv = part.argv();
+    let Some(first) = argv.first() else {
+        return Vec::new();
+    };
+    if part.cmd.keyword || FILES_KNOWN.contains(&shell::base_name(first.text())) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for w in &argv[1..] {
+        let Some(text) = w.value.as_deref() else {
+            continue;
+        };
+        let text = if text.starts_with('-') {
+            match text.split_once('=') {
+                Some((_, v)) => v,
+                None => continue,
+            }
+        } else {
+            text
+        };
+        let mut candidates = vec![text.trim_start_matches('@')];
+        if let Some((_, after)) = text.split_once(':') {
+            candidates.push(after);
+        }
+        for c in candidates.into_iter().filter(|c| !c.is_empty()) {
+            let word = Word {
+                value: Some(c.to_string()),
+                raw: c.to_string(),
+                tilde: c.starts_with('~'),
+                ..Word::default()
+            };
+            for forms in resolve(&word, cwds, home).into_iter().flatten() {
+                out.push((w.raw.clone(), forms));
+            }
+        }
+    }
+    out
+}
