@@ -238,6 +238,25 @@ fn safety_checks(ctx: &PermissionContext, scan: &Scan) -> Step {
 /// The forced ask for a path a deny rule covers, named by a program whose use of it is unknown.
 fn denied_mention(ctx: &PermissionContext, scan: &Scan) -> Step {
     let fams = ["Read", "Edit"];
+    let written = scan
+        .mentions
+        .iter()
+        .find(|(_, forms)| protected_write(ctx, forms).is_some());
+    if let Some((word, forms)) = written
+        && scan
+            .analysis
+            .parts
+            .iter()
+            .any(|p| !p.cmd.keyword && !p.argv().is_empty() && !is_read_only(p.argv()))
+    {
+        return Some(Evaluation::forced_ask(
+            format!(
+                "the command names `{word}` ({}), a protected path, and what it does with it is not known; this always asks",
+                forms.lexical.display()
+            ),
+            by_check(SafetyCheck::ProtectedPath),
+        ));
+    }
     scan.mentions.iter().find_map(|(word, forms)| {
         let id = path_rule(ctx, RuleBehavior::Deny, &fams, forms)
             .or_else(|| path_rule(ctx, RuleBehavior::Deny, &fams, &child_of(forms)))?;

@@ -132,7 +132,25 @@ pub fn analyse(command: &str) -> Analysis {
         return analysis;
     }
     analyse_into(command, &mut analysis, 0);
+    if analysis.unanalysable.is_none() && analysis.parts.len() > 1 && makes_symlink(&analysis) {
+        analysis.unanalysable =
+            Some("a symbolic link it makes could redirect its other paths".into());
+    }
     analysis
+}
+
+/// Whether a part makes a symbolic link (`ln -s`, `cp -s`): later paths of the same command may go through it.
+fn makes_symlink(analysis: &Analysis) -> bool {
+    analysis.parts.iter().any(|p| {
+        let argv = p.argv();
+        let program = argv.first().map(|w| base_name(w.text()));
+        matches!(program, Some("ln" | "cp"))
+            && argv[1..].iter().any(|w| {
+                let t = w.text();
+                (t.starts_with('-') && !t.starts_with("--") && t.contains('s'))
+                    || t.starts_with("--sym")
+            })
+    })
 }
 
 fn analyse_into(command: &str, analysis: &mut Analysis, embed: u32) {
