@@ -307,6 +307,28 @@ pub struct SedArgs {
     pub script_file: bool,
 }
 
+/// The long options of GNU sed.
+const SED_LONG: &[&str] = &[
+    "expression",
+    "file",
+    "in-place",
+    "line-length",
+    "null-data",
+    "zero-terminated",
+    "quiet",
+    "silent",
+    "regexp-extended",
+    "separate",
+    "sandbox",
+    "debug",
+    "posix",
+    "follow-symlinks",
+    "unbuffered",
+    "binary",
+    "help",
+    "version",
+];
+
 /// Parses the arguments of a `sed` command.
 pub fn sed_args(words: &[Word]) -> SedArgs {
     let mut out = SedArgs::default();
@@ -315,6 +337,50 @@ pub fn sed_args(words: &[Word]) -> SedArgs {
     let mut positional = Vec::new();
     while i < words.len() {
         let t = v(words, i);
+        // GNU sed reads long options by unambiguous prefix: `--ex=SCRIPT` is `--expression=SCRIPT`.
+        if let Some(long) = t.strip_prefix("--").filter(|l| !l.is_empty()) {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            let matches: Vec<&str> = SED_LONG
+                .iter()
+                .copied()
+                .filter(|o| *o == name || abbreviates(name, o))
+                .collect();
+            let option = match matches.as_slice() {
+                [one] => *one,
+                _ => SED_LONG.iter().copied().find(|o| *o == name).unwrap_or(""),
+            };
+            match option {
+                "expression" => {
+                    match value {
+                        Some(v) => out.scripts.push(v.to_string()),
+                        None => {
+                            out.scripts.push(v(words, i + 1).to_string());
+                            i += 1;
+                        }
+                    }
+                    explicit = true;
+                }
+                "file" => {
+                    out.script_file = true;
+                    explicit = true;
+                    if value.is_none() {
+                        i += 1;
+                    }
+                }
+                "in-place" => out.in_place = true,
+                "line-length" if value.is_none() => i += 1,
+                "" => {
+                    // Not understood: the script cannot be checked.
+                    out.script_file = true;
+                }
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
         if t == "-e" || t == "--expression" {
             out.scripts.push(v(words, i + 1).to_string());
             explicit = true;

@@ -198,8 +198,8 @@ pub fn runs_code(program: &str, words: &[Word]) -> Option<String> {
             .iter()
             .find(|w| {
                 let t = w.text();
-                t == "-f"
-                    || t.starts_with("--file")
+                matches!(t, "-f" | "-E" | "-i" | "-l")
+                    || long_option(t, &["file", "exec", "include", "load", "source"]).is_some()
                     || t.contains("system")
                     || t.contains('|')
                     || t.contains("print >")
