@@ -9,7 +9,7 @@ use tandem_engine::approver::Approver;
 use tandem_engine::events::EventSink;
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
-use tandem_engine::session::{Session, SessionOptions};
+use tandem_engine::session::Session;
 use tandem_engine::store::SessionStore;
 use tandem_protocol::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, EventEnvelope, SessionEvent, TurnStopReason,
@@ -138,18 +138,19 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
             return 2;
         }
     };
-    let session_id = resume_id
-        .clone()
-        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
-    let first_seq = match (&resume_id, &store) {
-        (Some(id), Some(store)) => store
-            .load_session(id)
-            .ok()
-            .flatten()
-            .map(|l| l.next_seq())
-            .unwrap_or(0),
-        _ => 0,
+    let builder = match (&resume_id, &store) {
+        (Some(id), Some(store)) => Session::resuming(store.clone(), id),
+        _ => Session::builder(&cwd),
     };
+    let mut builder = match builder {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("tandem: {e}");
+            return 2;
+        }
+    };
+    let session_id = builder.session_id();
+    let first_seq = builder.stored().map(|l| l.next_seq()).unwrap_or(0);
     let events: Arc<dyn EventSink> = match cli.output_format {
         OutputFormat::StreamJson => Arc::new(JsonLinesSink {
             session_id: session_id.clone(),
@@ -157,20 +158,22 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
         }),
         _ => Arc::new(StderrSink),
     };
-    let options = SessionOptions {
-        id: Some(session_id.clone()),
-        cwd,
-        model,
-        mode: cli.permission_mode,
-        approver: Arc::new(StderrApprover { yes: cli.yes }),
-        events,
-        store: store.clone(),
-        watch_settings: true,
-    };
-    let opened = match (&resume_id, &store) {
-        (Some(id), Some(store)) => Session::resume(store.clone(), id, options),
-        _ => Session::open(options),
-    };
+    let opened = builder
+        .model(model)
+        .mode(cli.permission_mode)
+        .approver(Arc::new(StderrApprover { yes: cli.yes }))
+        .events(events)
+        .store(store.clone())
+        .watch_settings(true)
+        .command_line(CliSettings {
+            allowed_tools: cli.allowed_tools.clone(),
+            disallowed_tools: cli.disallowed_tools.clone(),
+            mode: None,
+            add_dirs: cli.add_dirs.clone(),
+        })
+        // Command-line runs treat the folder as trusted (spec/permissions.md §2).
+        .assume_trusted()
+        .build();
     let mut session = match opened {
         Ok(s) => s,
         Err(e) => {
@@ -181,14 +184,6 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     if let Some(n) = cli.max_turns {
         session.set_max_turns(n);
     }
-    session.apply_command_line_flags(CliSettings {
-        allowed_tools: cli.allowed_tools.clone(),
-        disallowed_tools: cli.disallowed_tools.clone(),
-        mode: None,
-        add_dirs: cli.add_dirs.clone(),
-    });
-    // Command-line runs treat the folder as trusted (spec/permissions.md §2).
-    session.assume_trusted();
     match session.send(prompt).await {
         Ok(outcome) => {
             let is_error = matches!(

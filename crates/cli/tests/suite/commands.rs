@@ -579,3 +579,30 @@ async fn a_broken_settings_file_is_reported_and_the_rest_still_applies() {
         "the valid rules of the file still apply"
     );
 }
+
+#[tokio::test]
+async fn print_mode_never_offers_the_model_a_disallowed_tool() {
+    let dir = project();
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("ok")]))
+        .await
+        .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path())
+        .args(["-p", "hi", "--disallowedTools", "Bash", "Write"]);
+
+    let out = run(cmd).await;
+
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let requests = server.requests();
+    let offered: Vec<&str> = requests[0].body["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(offered.contains(&"Read"), "{offered:?}");
+    assert!(
+        !offered.contains(&"Bash") && !offered.contains(&"Write"),
+        "{offered:?}"
+    );
+}
