@@ -1,18 +1,17 @@
 //! `tandem -p PROMPT`: one headless turn in a folder, printed as text, JSON or a stream of JSON events.
 
-use std::io::Write;
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use serde_json::json;
 use tandem_engine::approver::Approver;
-use tandem_engine::events::EventSink;
+use tandem_engine::events::{EventSink, JsonLinesSink};
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
 use tandem_engine::session::Session;
 use tandem_engine::store::SessionStore;
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalChoice, ApprovalRequest, EventEnvelope, SessionEvent, TurnStopReason,
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, SessionEvent, TurnStopReason,
 };
 
 use super::{Cli, OutputFormat};
@@ -39,28 +38,6 @@ impl Approver for StderrApprover {
             request.title, request.reason
         );
         Box::pin(async move { ApprovalAnswer::new(request.id, choice) })
-    }
-}
-
-/// Prints each event as a JSON line (stream-json), numbering them.
-struct JsonLinesSink {
-    session_id: String,
-    seq: std::sync::atomic::AtomicU64,
-}
-
-impl EventSink for JsonLinesSink {
-    fn emit(&self, event: SessionEvent) {
-        let seq = self.seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let envelope = EventEnvelope {
-            session_id: self.session_id.clone(),
-            seq,
-            event,
-        };
-        if let Ok(line) = serde_json::to_string(&envelope) {
-            let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{line}");
-            let _ = out.flush();
-        }
     }
 }
 
@@ -152,10 +129,7 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     let session_id = builder.session_id();
     let first_seq = builder.stored().map(|l| l.next_seq()).unwrap_or(0);
     let events: Arc<dyn EventSink> = match cli.output_format {
-        OutputFormat::StreamJson => Arc::new(JsonLinesSink {
-            session_id: session_id.clone(),
-            seq: std::sync::atomic::AtomicU64::new(first_seq),
-        }),
+        OutputFormat::StreamJson => Arc::new(JsonLinesSink::new(session_id.clone(), first_seq)),
         _ => Arc::new(StderrSink),
     };
     let opened = builder

@@ -14,6 +14,7 @@ use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
 use tokio_util::sync::CancellationToken;
 
 use crate::permission::PermissionSubject;
+use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::paths;
 
@@ -169,7 +170,7 @@ impl Tool for GlobTool {
     type Input = GlobInput;
 
     fn name(&self) -> &'static str {
-        "Glob"
+        names::GLOB
     }
 
     fn description(&self) -> String {

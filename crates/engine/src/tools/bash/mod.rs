@@ -35,6 +35,7 @@ pub use task_stop::{TaskStopInput, TaskStopTool};
 
 use crate::permission::PermissionSubject;
 use crate::tool::erase;
+use crate::tool::names;
 use crate::tool::{DynTool, InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use pty::Launch;
 use run::End;
@@ -205,7 +206,7 @@ impl Tool for BashTool {
     type Input = BashInput;
 
     fn name(&self) -> &'static str {
-        "Bash"
+        names::BASH
     }
 
     fn description(&self) -> String {
@@ -296,5 +297,14 @@ impl Tool for BashTool {
         } else {
             self.run_foreground(input, ctx).await
         }
+    }
+}
+
+/// How the transcript draws a call about a background task.
+fn task_hints(title: String, collapsible: bool) -> RenderHints {
+    RenderHints {
+        kind: ToolKind::Shell,
+        title,
+        collapsible,
     }
 }

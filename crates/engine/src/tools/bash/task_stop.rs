@@ -4,10 +4,10 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{RenderHints, ToolKind};
+use tandem_protocol::RenderHints;
 
 use super::session::ShellSession;
-use super::task_output::unknown_task;
+use crate::tool::names;
 use crate::tool::{InterruptBehavior, PermissionSubject, Tool, ToolContext, ToolError, ToolOutput};
 
 /// Stops a background task.
@@ -35,11 +35,11 @@ impl Tool for TaskStopTool {
     type Input = TaskStopInput;
 
     fn name(&self) -> &'static str {
-        "TaskStop"
+        names::TASK_STOP
     }
 
     fn aliases(&self) -> &'static [&'static str] {
-        &["KillShell", "KillBash"]
+        &[names::KILL_SHELL, names::KILL_BASH]
     }
 
     fn description(&self) -> String {
@@ -58,11 +58,7 @@ impl Tool for TaskStopTool {
     }
 
     fn render_hints(&self, input: &TaskStopInput, _ctx: &ToolContext) -> RenderHints {
-        RenderHints {
-            kind: ToolKind::Shell,
-            title: format!("Stop {}", input.task_id),
-            collapsible: false,
-        }
+        super::task_hints(format!("Stop {}", input.task_id), false)
     }
 
     async fn call(
@@ -70,11 +66,7 @@ impl Tool for TaskStopTool {
         input: &TaskStopInput,
         _ctx: &ToolContext,
     ) -> Result<ToolOutput, ToolError> {
-        let task = self
-            .shell
-            .tasks
-            .get(&input.task_id)
-            .ok_or_else(|| unknown_task(&self.shell, &input.task_id))?;
+        let task = self.shell.tasks.find(&input.task_id)?;
         let text = if task.stop() {
             format!("Stopped task {} ({}).", task.id, task.command)
         } else {

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
 
 use crate::permission::PermissionSubject;
+use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::paths;
 use output::Page;
@@ -228,7 +229,7 @@ impl Tool for GrepTool {
     type Input = GrepInput;
 
     fn name(&self) -> &'static str {
-        "Grep"
+        names::GREP
     }
 
     fn description(&self) -> String {

@@ -15,6 +15,7 @@ use tandem_protocol::{RenderHints, ToolKind};
 
 use super::file_io::{paths, snapshot};
 use crate::permission::PermissionSubject;
+use crate::tool::names;
 use crate::tool::{FileStateStore, InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 
 pub use text::{DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, number_lines};
@@ -123,7 +124,7 @@ impl Tool for ReadTool {
     type Input = ReadInput;
 
     fn name(&self) -> &'static str {
-        "Read"
+        names::READ
     }
 
     fn description(&self) -> String {
