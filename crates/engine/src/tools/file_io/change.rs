@@ -110,7 +110,8 @@ pub fn ensure_fresh(store: &FileStateStore, current: &Current) -> Result<(), Too
     if !current.exists() && store.get(&current.key).is_none() {
         return Ok(());
     }
-    match snapshot::ensure_fresh(store, &current.key, current.hash.as_ref()) {
+    let now = current.meta.as_ref().zip(current.hash.as_ref());
+    match snapshot::ensure_fresh(store, &current.key, now) {
         Ok(()) => Ok(()),
         Err(FreshnessError::NotRead) if !current.exists() => Ok(()),
         Err(e) => Err(ToolError::to_model(e.to_string())),
@@ -150,6 +151,6 @@ pub fn commit(
         }
     }
     let meta = fs::metadata(&current.target).map_err(write_err)?;
-    store.record(&current.key, snapshot::state_of(&meta, &hash, false));
+    store.record(&current.key, snapshot::state_of(&meta, Some(&hash), false));
     Ok(hash)
 }
