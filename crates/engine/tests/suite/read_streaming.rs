@@ -3,12 +3,10 @@
 //! large to count — and a partial read of a large file still lets an edit through until the file changes.
 
 use std::fs;
-use std::sync::Arc;
 
 use serde_json::json;
-use tandem_engine::tool::FileStateStore;
 
-use super::harness::{call, runtime};
+use tandem_engine::testing::{TestRuntime, call};
 
 fn project() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -23,7 +21,7 @@ async fn edges_of_offset_and_limit() {
     fs::write(root.join("open.txt"), "one\ntwo").expect("write");
     fs::write(root.join("crlf.txt"), "one\r\ntwo\r\nthree\r\n").expect("write");
     fs::write(root.join("empty.txt"), "").expect("write");
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
     let read = |input: serde_json::Value| {
         let rt = &rt;
         async move { call(rt, "Read", &input).await.text }
@@ -61,7 +59,7 @@ async fn a_huge_single_line_is_cut() {
     let mut text = "é".repeat(20_000_000);
     text.push_str("\nafter\n");
     fs::write(root.join("wide.txt"), &text).expect("write");
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
     let r = call(&rt, "Read", &json!({"file_path": "wide.txt"})).await;
     assert!(r.ok, "{}", r.text);
     let first = format!("     1\t{}… [line truncated]\n", "é".repeat(2000));
@@ -83,7 +81,7 @@ async fn the_line_count_of_a_large_file_is_left_open_and_edits_follow_its_timest
     let (_d, root) = project();
     let path = root.join("big.log");
     let lines = large_file(&path);
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
 
     let r = call(
         &rt,
@@ -174,7 +172,7 @@ async fn bytes_that_are_not_utf8_are_noted_and_shown_replaced() {
     let mut bytes = b"good\n".to_vec();
     bytes.extend_from_slice(&[b'b', 0xFF, b'd', b'\n']);
     fs::write(root.join("latin.txt"), &bytes).expect("write");
-    let rt = runtime(&root, Arc::new(FileStateStore::default()));
+    let rt = TestRuntime::new(&root).build();
     let r = call(&rt, "Read", &json!({"file_path": "latin.txt"})).await;
     assert!(
         r.text.contains("first bad byte at offset 6")
