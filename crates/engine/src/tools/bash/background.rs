@@ -14,8 +14,8 @@ use tokio::sync::watch;
 
 use super::error::BashError;
 use super::output::{MAX_OUTPUT_CHARS, clean, cut_middle};
-use super::process_group::kill_group;
 use super::pty::{Exit, PtyProcess};
+use crate::process_group::kill_group;
 use crate::tool::ToolError;
 
 /// Where a background shell is.

@@ -8,7 +8,6 @@ mod cwd;
 mod error;
 mod input;
 mod output;
-mod process_group;
 mod pty;
 mod run;
 mod sandbox;

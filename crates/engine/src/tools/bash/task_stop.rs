@@ -15,7 +15,21 @@ use crate::tool::{InterruptBehavior, PermissionSubject, Tool, ToolContext, ToolE
 #[serde(deny_unknown_fields)]
 pub struct TaskStopInput {
     /// The id of the background task to stop.
-    pub task_id: String,
+    #[serde(default)]
+    pub task_id: Option<String>,
+    /// The same id under its older name (KillShell's input); give one of the two.
+    #[serde(default)]
+    pub shell_id: Option<String>,
+}
+
+impl TaskStopInput {
+    /// The task to stop, whichever name the id came under.
+    fn id(&self) -> &str {
+        self.task_id
+            .as_deref()
+            .or(self.shell_id.as_deref())
+            .unwrap_or_default()
+    }
 }
 
 /// The TaskStop tool.
@@ -58,7 +72,21 @@ impl Tool for TaskStopTool {
     }
 
     fn render_hints(&self, input: &TaskStopInput, _ctx: &ToolContext) -> RenderHints {
-        super::task_hints(format!("Stop {}", input.task_id), false)
+        super::task_hints(format!("Stop {}", input.id()), false)
+    }
+
+    async fn validate_input(
+        &self,
+        input: &TaskStopInput,
+        _ctx: &ToolContext,
+    ) -> Result<(), String> {
+        match (&input.task_id, &input.shell_id) {
+            (Some(_), Some(_)) => Err("Give task_id or its older name shell_id, not both.".into()),
+            (None, None) => {
+                Err("task_id is required: the id of the background task to stop.".into())
+            }
+            _ => Ok(()),
+        }
     }
 
     async fn call(
@@ -66,7 +94,7 @@ impl Tool for TaskStopTool {
         input: &TaskStopInput,
         _ctx: &ToolContext,
     ) -> Result<ToolOutput, ToolError> {
-        let task = self.shell.tasks.find(&input.task_id)?;
+        let task = self.shell.tasks.find(input.id())?;
         let text = if task.stop() {
             format!("Stopped task {} ({}).", task.id, task.command)
         } else {
