@@ -28,12 +28,11 @@ pub struct FileReadState {
 /// cancellable: each is a short local write.
 pub trait FileHistory: Send + Sync + std::fmt::Debug {
     /// Keeps the content `path` has now (`None`: it does not exist) if this is its first change in the current
-    /// prompt. `replaced_by_rename`: the caller will replace the file by renaming over it.
+    /// prompt.
     fn before_change(
         &self,
         path: &Path,
         current: Option<(&[u8], &blake3::Hash)>,
-        replaced_by_rename: bool,
     ) -> Result<(), HistoryError>;
 
     /// Records the content the session just left `path` with (`None`: removed).

@@ -135,7 +135,7 @@ pub fn commit(
     let checkpoints = store.history();
     if let Some(cp) = &checkpoints {
         let old = current.bytes.as_deref().zip(current.hash.as_ref());
-        cp.before_change(&current.target, old, true)
+        cp.before_change(&current.target, old)
             .map_err(|e| ToolError::to_model(format!("The file was not changed: {e}")))?;
     }
     write_atomic(&current.target, parts, current.meta.as_ref()).map_err(write_err)?;
