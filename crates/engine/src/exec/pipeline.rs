@@ -1,6 +1,8 @@
 //! The pipeline one tool call goes through: find → abort check → schema → validate → backfill → permission
 //! decision → ask the person → call → result block.
 
+use std::sync::{Arc, Mutex};
+
 use serde_json::Value;
 use tandem_protocol::{RenderHints, SessionEvent, ToolCallStatus, ToolKind, ToolOutcome};
 use tokio_util::sync::CancellationToken;
@@ -12,6 +14,31 @@ use super::phase_times::{Phase, PhaseTimes};
 use super::planned::PlannedCall;
 use crate::model::{ContentBlock, ToolResultContent};
 use crate::tool::{ContextChange, ProgressSink, ToolContext, ToolError};
+
+/// Why a call's cancellation token fired when it was not the person: set by whoever cancels before the token
+/// fires, and told to the model and the window alike.
+#[derive(Debug, Clone, Default)]
+pub struct CancelReason(Arc<Mutex<Option<String>>>);
+
+impl CancelReason {
+    /// Records why the calls are being stopped (the first reason given stays).
+    pub fn set(&self, why: impl Into<String>) {
+        if let Ok(mut slot) = self.0.lock()
+            && slot.is_none()
+        {
+            *slot = Some(why.into());
+        }
+    }
+
+    /// The message for a call stopped by its token.
+    pub fn message(&self) -> String {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|slot| slot.clone())
+            .unwrap_or_else(|| "The tool call was interrupted by the user.".to_string())
+    }
+}
 
 /// How one call ended.
 #[derive(Debug, Clone)]
@@ -82,14 +109,28 @@ pub async fn run_planned(
     planned: PlannedCall,
     cancel: &CancellationToken,
 ) -> ToolCallOutcome {
+    run_planned_explained(rt, planned, cancel, &CancelReason::default()).await
+}
+
+/// [`run_planned`] for a call whose token may fire for a reason other than the person's interrupt: a stopped call
+/// is told `reason`'s message.
+pub async fn run_planned_explained(
+    rt: &ToolRuntime,
+    planned: PlannedCall,
+    cancel: &CancellationToken,
+    reason: &CancelReason,
+) -> ToolCallOutcome {
     let span = tracing::info_span!("tool_call", tool = %planned.name, id = %planned.id);
-    run_steps(rt, planned, cancel).instrument(span).await
+    run_steps(rt, planned, cancel, reason)
+        .instrument(span)
+        .await
 }
 
 async fn run_steps(
     rt: &ToolRuntime,
     planned: PlannedCall,
     cancel: &CancellationToken,
+    reason: &CancelReason,
 ) -> ToolCallOutcome {
     let mut times = PhaseTimes::start();
     let PlannedCall {
@@ -209,12 +250,9 @@ async fn run_steps(
                 context_change: output.context_change,
             }
         }
-        Err(ToolError::Cancelled) => finish_without_output(
-            rt,
-            id,
-            ToolOutcome::Cancelled,
-            "The tool call was interrupted by the user.".into(),
-        ),
+        Err(ToolError::Cancelled) => {
+            finish_without_output(rt, id, ToolOutcome::Cancelled, reason.message())
+        }
         Err(ToolError::ToModel(message)) => {
             finish_without_output(rt, id, ToolOutcome::Error, message)
         }
