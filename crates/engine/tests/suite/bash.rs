@@ -563,3 +563,19 @@ async fn kill_shell_takes_its_old_shell_id_field() {
     let both = call(&rt, "TaskStop", &json!({"task_id": "a", "shell_id": "b"})).await;
     assert!(both.text.contains("not both"), "{}", both.text);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_over_the_systems_argument_limit_is_refused_with_a_way_out() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rt = TestRuntime::new(dir.path()).build();
+    let long = format!("echo {}", "x".repeat(200 * 1024));
+
+    let r = call(&rt, "Bash", &json!({"command": long})).await;
+
+    assert!(!r.ok);
+    assert!(
+        r.text.contains("at most 120 KiB") && r.text.contains("file"),
+        "{}",
+        r.text
+    );
+}
