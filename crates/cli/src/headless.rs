@@ -1,6 +1,7 @@
 //! `tandem -p PROMPT`: one headless turn in a folder, printed as text, JSON or a stream of JSON events.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures::future::BoxFuture;
 use serde_json::json;
@@ -14,7 +15,7 @@ use tandem_protocol::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, SessionEvent, TurnStopReason,
 };
 
-use super::{Cli, OutputFormat};
+use super::{Cli, OutputFormat, terminal};
 
 /// Answers every question the same way and tells stderr about it.
 pub struct StderrApprover {
@@ -60,6 +61,20 @@ impl EventSink for StderrSink {
             SessionEvent::Notice { message } => eprintln!("tandem: {message}"),
             _ => {}
         }
+    }
+}
+
+/// The first Ctrl-C interrupts the turn (its tools are stopped and the session is stored as it is); a second one
+/// exits at once.
+async fn interrupt_on_ctrl_c(session: Arc<Session>, interrupted: Arc<AtomicBool>) {
+    if tokio::signal::ctrl_c().await.is_err() {
+        return;
+    }
+    interrupted.store(true, Ordering::SeqCst);
+    eprintln!("tandem: interrupting (Ctrl-C again to quit at once)");
+    session.interrupt();
+    if tokio::signal::ctrl_c().await.is_ok() {
+        std::process::exit(130);
     }
 }
 
@@ -158,14 +173,24 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     if let Some(n) = cli.max_turns {
         session.set_max_turns(n);
     }
-    match session.send(prompt).await {
+    let session = Arc::new(session);
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let on_ctrl_c = tokio::spawn(interrupt_on_ctrl_c(session.clone(), interrupted.clone()));
+    let sent = session.send(prompt).await;
+    on_ctrl_c.abort();
+    if interrupted.load(Ordering::SeqCst) {
+        // The turn stopped cleanly (running tools stopped, the session stored): the shell's code for SIGINT.
+        eprintln!("tandem: interrupted");
+        return 130;
+    }
+    match sent {
         Ok(outcome) => {
             let is_error = matches!(
                 outcome.stop_reason,
                 TurnStopReason::Error | TurnStopReason::Refusal
             );
             match cli.output_format {
-                OutputFormat::Text => println!("{}", outcome.final_text),
+                OutputFormat::Text => println!("{}", terminal::for_stdout(&outcome.final_text)),
                 OutputFormat::Json | OutputFormat::StreamJson => {
                     let result = json!({
                         "type": "result",
