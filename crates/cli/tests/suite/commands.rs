@@ -620,7 +620,7 @@ async fn print_mode_stops_cleanly_on_ctrl_c_with_the_shells_code() {
         .args(["-p", "wait for ever"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("tandem runs");
+    let child = cmd.spawn().expect("tandem runs");
     let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
     while server.requests().is_empty() && std::time::Instant::now() < until {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;

@@ -234,7 +234,7 @@ async fn a_server_that_never_sends_headers_fails_the_attempt_at_its_deadline() {
 #[tokio::test]
 async fn a_response_that_never_ends_fails_at_the_response_deadline() {
     // Every chunk arrives well inside the idle timeout, but the whole answer would take minutes.
-    let mut turn = ScriptedTurn::text(&"tick ".repeat(400));
+    let mut turn = ScriptedTurn::text("tick ".repeat(400));
     turn.delta_chars = 1;
     turn.chunk_delay_ms = 100;
     let result = run_with_deadlines(
