@@ -4,7 +4,7 @@
 //! interrupt stops `cancel` tools and lets `block` tools finish. Every tool_use gets exactly one result.
 
 use serde_json::Value;
-use tandem_protocol::{SessionEvent, ToolCallStatus, ToolOutcome};
+use tandem_protocol::{RenderHints, SessionEvent, ToolCallStatus, ToolKind, ToolOutcome};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -111,6 +111,32 @@ impl StreamingExecutor {
             state: State::Queued,
         });
         self.process_queue();
+    }
+
+    /// Records a call that cannot run because its input could not be read: it is answered with `message` as an
+    /// error result at once, in its place in call order.
+    pub fn add_invalid(&mut self, id: String, name: String, message: String) {
+        self.runtime.events.emit(SessionEvent::ToolCallInput {
+            tool_use_id: id.clone(),
+            name: name.clone(),
+            input: Value::Object(Default::default()),
+            hints: RenderHints {
+                kind: ToolKind::Other,
+                title: name,
+                collapsible: false,
+            },
+        });
+        let outcome = finish_without_output(&self.runtime, &id, ToolOutcome::Error, message);
+        self.calls.push(Tracked {
+            id,
+            traits: CallTraits {
+                concurrency_safe: true,
+                interrupt: crate::tool::InterruptBehavior::Cancel,
+                aborts_siblings_on_error: false,
+            },
+            planned: None,
+            state: State::Completed(Box::new(outcome)),
+        });
     }
 
     /// Whether any call is still queued or running.

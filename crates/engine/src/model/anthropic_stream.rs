@@ -105,6 +105,7 @@ impl StreamAssembler {
             "message_delta" => self.message_delta(&v),
             "message_stop" => {
                 self.finished = true;
+                self.close_cut_off_calls(&mut out);
                 out.push(self.complete_message()?);
             }
             "error" => return Err(stream_error(&v)),
@@ -208,21 +209,33 @@ impl StreamAssembler {
         else {
             return Ok(());
         };
-        let input = if json.trim().is_empty() {
-            Value::Object(Default::default())
+        let parsed = if json.trim().is_empty() {
+            Ok(Value::Object(Default::default()))
         } else {
-            serde_json::from_str(json).map_err(|e| {
-                ModelError::Protocol(format!(
-                    "the input of tool call {id} ({name}) is not valid JSON: {e}"
-                ))
-            })?
+            serde_json::from_str::<Value>(json)
         };
-        *done = Some(input.clone());
-        out.push(ModelEvent::ToolUseComplete {
-            id: id.clone(),
-            name: name.clone(),
-            input,
-        });
+        match parsed {
+            Ok(input) if input.is_object() => {
+                *done = Some(input.clone());
+                out.push(ModelEvent::ToolUseComplete {
+                    id: id.clone(),
+                    name: name.clone(),
+                    input,
+                });
+            }
+            other => {
+                let why = match other {
+                    Err(e) => e.to_string(),
+                    Ok(_) => "it is not a JSON object".to_string(),
+                };
+                *done = Some(Value::Object(Default::default()));
+                out.push(ModelEvent::ToolUseInvalid {
+                    id: id.clone(),
+                    name: name.clone(),
+                    error: format!("the input of this {name} call is not valid JSON ({why})"),
+                });
+            }
+        }
         Ok(())
     }
 
@@ -232,6 +245,29 @@ impl StreamAssembler {
         }
         if let Some(u) = v.get("usage") {
             parse_usage(u, &mut self.usage);
+        }
+    }
+
+    /// Tool calls whose block never ended (the output limit cut them off) are answered as invalid.
+    fn close_cut_off_calls(&mut self, out: &mut Vec<ModelEvent>) {
+        for block in self.blocks.values_mut() {
+            if let Partial::ToolUse {
+                id,
+                name,
+                done: done @ None,
+                ..
+            } = block
+            {
+                *done = Some(Value::Object(Default::default()));
+                out.push(ModelEvent::ToolUseInvalid {
+                    id: id.clone(),
+                    name: name.clone(),
+                    error: format!(
+                        "the input of this {name} call was cut off before it was complete (the response reached \
+                         its output limit)"
+                    ),
+                });
+            }
         }
     }
 
@@ -294,5 +330,56 @@ impl Assembler for StreamAssembler {
         Err(ModelError::Connection(
             "the stream ended before the message was complete".into(),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feed(events: &[(&str, Value)]) -> Vec<ModelEvent> {
+        let mut assembler = StreamAssembler::default();
+        let mut out = Vec::new();
+        for (name, data) in events {
+            out.extend(assembler.handle(name, &data.to_string()).expect("handled"));
+        }
+        out
+    }
+
+    #[test]
+    fn a_tool_call_cut_off_at_the_output_limit_is_invalid_and_recorded_empty() {
+        let events = feed(&[
+            (
+                "message_start",
+                serde_json::json!({"message": {"usage": {"input_tokens": 5}}}),
+            ),
+            (
+                "content_block_start",
+                serde_json::json!({"index": 0, "content_block": {"type": "tool_use", "id": "t1", "name": "Write"}}),
+            ),
+            (
+                "content_block_delta",
+                serde_json::json!({"index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"file_path\": \"a.txt\", \"content\": \"lo"}}),
+            ),
+            (
+                "message_delta",
+                serde_json::json!({"delta": {"stop_reason": "max_tokens"}}),
+            ),
+            ("message_stop", serde_json::json!({})),
+        ]);
+
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, ModelEvent::ToolUseInvalid { id, error, .. }
+                if id == "t1" && error.contains("cut off"))),
+            "{events:?}"
+        );
+        let Some(ModelEvent::MessageComplete { message, .. }) = events.last() else {
+            panic!("no message: {events:?}");
+        };
+        assert!(
+            matches!(&message.content[0], ContentBlock::ToolUse { input, .. } if *input == serde_json::json!({}))
+        );
     }
 }

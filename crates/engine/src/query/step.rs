@@ -69,6 +69,10 @@ pub async fn stream_and_execute(
                         completed_calls.push(ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: input.clone() });
                         executor.add(id, name, input);
                     }
+                    ModelEvent::ToolUseInvalid { id, name, error } => {
+                        completed_calls.push(ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: serde_json::json!({}) });
+                        executor.add_invalid(id, name, format!("Error: {error}; nothing ran. Send the call again with a complete JSON object as its input."));
+                    }
                     ModelEvent::Retrying { attempt, wait_ms, reason } => {
                         events.emit(SessionEvent::Retrying { attempt, wait_ms, reason })
                     }
