@@ -10,6 +10,7 @@ use tracing::Instrument;
 
 use super::ToolRuntime;
 use super::authorize::{Authorized, Gate, authorize, post_tool_hooks};
+use super::hook_gate;
 use super::phase_times::{Phase, PhaseTimes};
 use super::planned::PlannedCall;
 use crate::model::{ContentBlock, ToolResultContent};
@@ -48,6 +49,8 @@ pub struct ToolCallOutcome {
     pub outcome: ToolOutcome,
     /// A context change the tool asked for (only honoured for calls that are not concurrency-safe).
     pub context_change: Option<ContextChange>,
+    /// A hook's `continue: false` for this call: the turn ends after the call, with this reason for the person.
+    pub ends_turn: Option<String>,
 }
 
 fn result_block(id: &str, content: ToolResultContent, is_error: bool) -> ContentBlock {
@@ -79,6 +82,7 @@ pub(super) fn finish_without_output(
         block: result_block(id, ToolResultContent::Text(message), true),
         outcome,
         context_change: None,
+        ends_turn: None,
     }
 }
 
@@ -208,7 +212,7 @@ async fn run_steps(
     }
 
     times.enter(Phase::Authorize);
-    let (prepared, observable) = match authorize(
+    let (prepared, observable, context) = match authorize(
         &Gate {
             rt,
             tool: &tool,
@@ -222,9 +226,19 @@ async fn run_steps(
     )
     .await
     {
-        Authorized::Run(prepared, observable) => (prepared, observable),
-        Authorized::Stop(outcome, message) => {
-            return finish_without_output(rt, id, outcome, message);
+        Authorized::Run {
+            prepared,
+            observable,
+            context,
+        } => (prepared, observable, context),
+        Authorized::Stop {
+            outcome,
+            message,
+            ends_turn,
+        } => {
+            let mut stopped = finish_without_output(rt, id, outcome, message);
+            stopped.ends_turn = ends_turn;
+            return stopped;
         }
     };
     status(rt, id, ToolCallStatus::Executing);
@@ -234,8 +248,16 @@ async fn run_steps(
         _ = ctx.cancel.cancelled(), if tool.interrupt_behavior() == crate::tool::InterruptBehavior::Cancel => Err(ToolError::Cancelled),
     };
     times.enter(Phase::Finish);
-    let result = post_tool_hooks(rt, &tool, &observable, id, result).await;
-    match result {
+    // What PreToolUse hooks added for the model comes with the result.
+    let result = match (result, context) {
+        (Ok(mut output), Some(extra)) => {
+            output.content = hook_gate::append_text(output.content, &extra);
+            Ok(output)
+        }
+        (result, _) => result,
+    };
+    let (result, ends_turn) = post_tool_hooks(rt, &tool, &observable, id, result).await;
+    let mut outcome = match result {
         Ok(output) => {
             rt.events.emit(SessionEvent::ToolCallResult {
                 tool_use_id: id.to_string(),
@@ -248,6 +270,7 @@ async fn run_steps(
                 block: result_block(id, output.content, false),
                 outcome: ToolOutcome::Success,
                 context_change: output.context_change,
+                ends_turn: None,
             }
         }
         Err(ToolError::Cancelled) => {
@@ -256,5 +279,7 @@ async fn run_steps(
         Err(ToolError::ToModel(message)) => {
             finish_without_output(rt, id, ToolOutcome::Error, message)
         }
-    }
+    };
+    outcome.ends_turn = ends_turn;
+    outcome
 }
