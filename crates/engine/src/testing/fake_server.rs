@@ -50,8 +50,9 @@ pub struct Mark {
     pub at: SystemTime,
     /// The request's serial number (1 for the first request answered).
     pub request: usize,
-    /// `arrived` when the request's body was read; `end` after the last chunk of its response; otherwise the SSE
-    /// event (its `event:` name) of the chunk handed to the connection, first chunk of each event only.
+    /// `received` when the request's body was read, `arrived` once it was parsed, checked and recorded; `end` after
+    /// the last chunk of its response; otherwise the SSE event (its `event:` name) of the chunk handed to the
+    /// connection, first chunk of each event only.
     pub what: String,
     /// The content block index of the event, if it has one.
     pub index: Option<u64>,
@@ -255,6 +256,7 @@ pub fn validate_body(body: &Value) -> Result<(), String> {
 }
 
 async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) -> Response {
+    let received = SystemTime::now();
     let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let header_list = header_list(&headers);
     let rejected = if headers.get("x-api-key").is_none() {
@@ -282,7 +284,14 @@ async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) 
     };
     let rejected =
         rejected.map(|(status, kind, message)| (error_response(status, kind, &message), message));
-    let (reply, served) = match take_reply(&inner, "/v1/messages", header_list, &parsed, rejected) {
+    let (reply, served) = match take_reply(
+        &inner,
+        "/v1/messages",
+        received,
+        header_list,
+        &parsed,
+        rejected,
+    ) {
         Ok(taken) => taken,
         Err(response) => return *response,
     };
@@ -326,6 +335,7 @@ async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) 
 pub(super) fn take_reply(
     inner: &Shared,
     path: &str,
+    received: SystemTime,
     headers: Vec<(String, String)>,
     body: &Value,
     rejected: Option<(Response, String)>,
@@ -348,6 +358,12 @@ pub(super) fn take_reply(
     }
     guard.served += 1;
     let served = guard.served;
+    guard.timeline.push(Mark {
+        at: received,
+        request: served,
+        what: "received".into(),
+        index: None,
+    });
     guard.timeline.push(Mark {
         at: SystemTime::now(),
         request: served,
