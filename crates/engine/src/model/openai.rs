@@ -1,10 +1,13 @@
 //! The OpenAI-compatible chat-completions client (Ollama, llama.cpp server, vLLM, hosted gateways): the same
 //! contract as the Anthropic client, with the body from `openai_body` and the stream folded by `openai_stream`.
 
-use futures::future::BoxFuture;
-use serde_json::Value;
+use std::sync::Arc;
 
-use super::openai_body::chat_request_body;
+use bytes::Bytes;
+use futures::future::BoxFuture;
+
+use super::fragments::FragmentCache;
+use super::openai_body::encode_chat_body;
 use super::openai_stream::ChatStreamAssembler;
 use super::transport::{Failure, http_client, send, stream_with_retries};
 use super::{Model, ModelConfig, ModelError, ModelRequest, ModelStream};
@@ -17,13 +20,19 @@ pub const PLACEHOLDER_KEY: &str = "tandem-no-key";
 pub struct OpenAiModel {
     config: ModelConfig,
     http: reqwest::Client,
+    /// The encoded messages of recent requests.
+    messages: Arc<FragmentCache>,
 }
 
 impl OpenAiModel {
     /// A client for `config`.
     pub fn new(config: ModelConfig) -> Result<Self, ModelError> {
         let http = http_client(&config)?;
-        Ok(Self { config, http })
+        Ok(Self {
+            config,
+            http,
+            messages: Arc::default(),
+        })
     }
 
     /// The endpoint; a base URL that already ends in `/v1` (as `OPENAI_BASE_URL` usually does) is accepted too.
@@ -33,7 +42,7 @@ impl OpenAiModel {
         format!("{base}/v1/chat/completions")
     }
 
-    fn attempt(&self, body: Value) -> BoxFuture<'static, Result<reqwest::Response, Failure>> {
+    fn attempt(&self, body: Bytes) -> BoxFuture<'static, Result<reqwest::Response, Failure>> {
         let key = self
             .config
             .api_key
@@ -46,7 +55,7 @@ impl OpenAiModel {
             .bearer_auth(key)
             .header("content-type", "application/json")
             .header("accept", "text/event-stream")
-            .json(&body);
+            .body(body);
         Box::pin(send(request))
     }
 }
@@ -58,7 +67,7 @@ impl Model for OpenAiModel {
 
     fn stream(&self, request: ModelRequest) -> ModelStream {
         let this = self.clone();
-        let body = chat_request_body(&request);
+        let body = encode_chat_body(&request, &self.messages);
         stream_with_retries(
             self.config.retry,
             Box::new(move || this.attempt(body.clone())),

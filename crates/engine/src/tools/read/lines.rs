@@ -181,7 +181,7 @@ impl Scanner {
     }
 }
 
-/// Scans `reader` for `req`; `hash_from` is the hasher to feed every byte read (already fed any bytes before the
+/// Scans `reader` for `req`; `hasher` is the hasher to feed every byte read (already fed any bytes before the
 /// stream), or `None` not to hash.
 pub fn scan(
     reader: &mut impl BufRead,
