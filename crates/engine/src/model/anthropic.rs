@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::anthropic_stream::StreamAssembler;
 use super::fragments::{self, FragmentCache, push_array, push_json};
-use super::transport::{Failure, http_client, send, stream_with_retries};
+use super::transport::{Failure, http_client, send_streaming, stream_with_retries};
 use super::{Model, ModelConfig, ModelError, ModelRequest, ModelStream, Role};
 
 /// A client for `POST {base}/v1/messages` with `stream: true`.
@@ -128,11 +128,8 @@ impl AnthropicModel {
             .http
             .post(url)
             .header("x-api-key", key)
-            .header("anthropic-version", "2023-06-01")
-            .header("content-type", "application/json")
-            .header("accept", "text/event-stream")
-            .body(body);
-        Box::pin(send(request))
+            .header("anthropic-version", "2023-06-01");
+        Box::pin(send_streaming(request, body))
     }
 }
 

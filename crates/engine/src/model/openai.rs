@@ -9,7 +9,7 @@ use futures::future::BoxFuture;
 use super::fragments::FragmentCache;
 use super::openai_body::encode_chat_body;
 use super::openai_stream::ChatStreamAssembler;
-use super::transport::{Failure, http_client, send, stream_with_retries};
+use super::transport::{Failure, http_client, send_streaming, stream_with_retries};
 use super::{Model, ModelConfig, ModelError, ModelRequest, ModelStream};
 
 /// The bearer token sent when no key is configured: local servers ignore it, but some reject an empty one.
@@ -49,14 +49,8 @@ impl OpenAiModel {
             .clone()
             .filter(|k| !k.is_empty())
             .unwrap_or_else(|| PLACEHOLDER_KEY.to_string());
-        let request = self
-            .http
-            .post(self.url())
-            .bearer_auth(key)
-            .header("content-type", "application/json")
-            .header("accept", "text/event-stream")
-            .body(body);
-        Box::pin(send(request))
+        let request = self.http.post(self.url()).bearer_auth(key);
+        Box::pin(send_streaming(request, body))
     }
 }
 

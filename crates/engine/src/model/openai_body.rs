@@ -39,16 +39,8 @@ pub fn encode_chat_body(req: &ModelRequest, cache: &FragmentCache) -> Bytes {
             .chain(messages.iter().map(|m| &m[..])),
     );
     if !req.tools.is_empty() {
-        let tools: Vec<Value> = req
-            .tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": t.name, "description": t.description, "parameters": t.input_schema}})
-            })
-            .collect();
         out.extend_from_slice(b",\"tools\":");
-        push_json(&mut out, &tools);
+        push_json(&mut out, &function_tools(req));
     }
     out.push(b'}');
     Bytes::from(out)
@@ -158,6 +150,17 @@ fn user_messages(message: &Message, out: &mut Vec<Value>) {
     out.push(json!({"role": "user", "content": content}));
 }
 
+/// The request's tools as OpenAI `function` tools.
+fn function_tools(req: &ModelRequest) -> Vec<Value> {
+    req.tools
+        .iter()
+        .map(|t| {
+            json!({"type": "function", "function": {
+                "name": t.name, "description": t.description, "parameters": t.input_schema}})
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,14 +187,7 @@ mod tests {
             "messages": messages,
         });
         if !req.tools.is_empty() {
-            body["tools"] = req
-                .tools
-                .iter()
-                .map(|t| {
-                    json!({"type": "function", "function": {
-                        "name": t.name, "description": t.description, "parameters": t.input_schema}})
-                })
-                .collect();
+            body["tools"] = Value::Array(function_tools(req));
         }
         body
     }

@@ -45,6 +45,20 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 }
 
 /// Sends a built request; an HTTP error status becomes a [`Failure`] with its retry advice.
+/// Sends a JSON `body` that asks for a server-sent event stream (see [`send`]).
+pub(super) async fn send_streaming(
+    request: reqwest::RequestBuilder,
+    body: bytes::Bytes,
+) -> Result<reqwest::Response, Failure> {
+    send(
+        request
+            .header("content-type", "application/json")
+            .header("accept", "text/event-stream")
+            .body(body),
+    )
+    .await
+}
+
 pub(super) async fn send(request: reqwest::RequestBuilder) -> Result<reqwest::Response, Failure> {
     let response = request
         .send()

@@ -11,7 +11,7 @@ use globset::{GlobBuilder, GlobMatcher};
 use ignore::{WalkBuilder, WalkState};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
+use tandem_protocol::{RenderHints, ToolDetail};
 use tokio_util::sync::CancellationToken;
 
 use crate::permission::PermissionSubject;
@@ -280,16 +280,7 @@ impl Tool for GlobTool {
     }
 
     fn render_hints(&self, input: &GlobInput, _ctx: &ToolContext) -> RenderHints {
-        let place = input
-            .path
-            .as_deref()
-            .map(|p| format!(" in {p}"))
-            .unwrap_or_default();
-        RenderHints {
-            kind: ToolKind::Search,
-            title: format!("Glob {}{place}", input.pattern),
-            collapsible: true,
-        }
+        super::search_hints(format!("Glob {}", input.pattern), input.path.as_deref())
     }
 
     fn permission_subject(&self, input: &GlobInput, ctx: &ToolContext) -> PermissionSubject {
