@@ -14,7 +14,9 @@ REPO = HERE.parent
 CACHE = HERE / ".cache"
 TARBALL = Path("/usr/src/linux-source-6.1.tar.xz")
 TREE = CACHE / "linux-source-6.1"
-BENCH = REPO / "target" / "release" / "examples" / "file_tools_bench"
+# Cargo's target folder: CARGO_TARGET_DIR when set (relative to the repository, where cargo runs), else target/.
+TARGET = REPO / os.environ.get("CARGO_TARGET_DIR", "target")
+BENCH = TARGET / "release" / "examples" / "file_tools_bench"
 
 
 def kernel_tree() -> str:

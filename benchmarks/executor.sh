@@ -6,7 +6,7 @@
 # (below 1 means Tandem is faster). Times are wall-clock (the server, strace and the engine share the clock).
 #
 # Figures, and how each is measured:
-# - Dispatch: 100 messages of two Read calls (distinct small files, 200 calls a run), each followed by a short
+# - Dispatch: MESSAGES (default 150) messages of two Read calls (distinct small files, 200 calls a run), each followed by a short
 #   text tail; events are written 1 ms apart, so a message still streams ~25 ms after its last tool_use block.
 #   Measured for both from outside the agent: the server notes when it hands each tool_use's `content_block_stop`
 #   to the connection; the agent process runs under `strace -f --seccomp-bpf -e trace=openat`, and the tool's
@@ -17,7 +17,10 @@
 # - Turnaround: in the same runs, from the server writing `message_stop` of a response with tool calls (the tools
 #   are done by then: Reads take well under the tail) to the next request arriving at the server. For Tandem also
 #   inside the engine: from the later of the message's end (as the client yields it) and its last call's end to
-#   the next request's arrival. p50 and p99.
+#   the next request's arrival. p50 and p99. Each request carries the whole history (request r of the dispatch
+#   scenario carries 2r - 1 messages), so the figures grow with it; they are also given for the requests carrying
+#   at least 200 messages (--history N), both up to the server's `arrived` mark (after it parsed, checked and
+#   recorded the body, as the other figures) and up to when it had read the body (before parsing it).
 # - Ten against one: messages with one ~200 ms concurrency-safe call and messages with ten, alternating (PAIRS of
 #   each a run); wall time from the server writing the first call's block_stop to the next request arriving. The
 #   call: the reference's Bash `sleep 0.2` (read-only to it, hence concurrency-safe); Tandem has no Bash tool on
@@ -30,7 +33,7 @@
 # Not measured: process start-up, and the first request (it is not after a tool call).
 #
 # Targets: dispatch p99 under 1 ms; ten within 1.15x of one; turnaround under 5 ms; ahead of the reference on all.
-# Usage: benchmarks/executor.sh [RUNS [PAIRS]]   (NO_REFERENCE=1 to skip the reference agent)
+# Usage: benchmarks/executor.sh [RUNS [PAIRS]]   (NO_REFERENCE=1 to skip the reference agent; MESSAGES=N)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}
@@ -49,5 +52,5 @@ if ! command -v strace >/dev/null; then
   $SUDO apt-get install -y -qq strace >/dev/null || { echo "executor.sh needs strace (apt-get install strace)" >&2; exit 1; }
 fi
 cargo build --quiet --release -p tandem-engine --features test-support --example executor_bench
-exec target/release/examples/executor_bench bench --work benchmarks/.cache/executor \
-  --runs "$RUNS" --pairs "$PAIRS" "${ref_args[@]}"
+exec "${CARGO_TARGET_DIR:-target}/release/examples/executor_bench" bench --work benchmarks/.cache/executor \
+  --runs "$RUNS" --pairs "$PAIRS" --messages "${MESSAGES:-150}" "${ref_args[@]}"

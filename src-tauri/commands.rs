@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::Serialize;
-use tandem_engine::session::{Session, SessionOptions};
+use tandem_engine::session::Session;
 use tandem_protocol::{
     ApprovalAnswer, EventBatch, PermissionMode, RewindOutcome, RewindPoint, RewindScope,
     SessionEvent, SessionInfo, SessionSummary,
@@ -54,54 +54,32 @@ pub fn open_session<R: Runtime>(
     resume: Option<String>,
 ) -> Result<SessionInfo, CommandError> {
     let (model, settings_problem) = state.model_config();
-    let cwd = tandem_engine::session::open_folder(&PathBuf::from(&path))?;
     let approver = Arc::new(WindowApprover(state.approvals.clone()));
-    let session = match (resume, &state.store) {
-        (Some(id), Some(store)) => {
-            let loaded = store
-                .load_session(&id)
-                .map_err(tandem_engine::session::SessionError::from)?
-                .ok_or_else(|| {
-                    CommandError::new(ErrorCode::UnknownSession, format!("no stored session {id}"))
-                })?;
-            let sink = Arc::new(ChannelSink::starting_at(
-                id.clone(),
-                on_event,
-                loaded.next_seq(),
-            ));
-            sink.replay(loaded.events.into_iter().map(|e| (e.seq, e.event)));
-            let options = SessionOptions {
-                id: Some(id.clone()),
-                cwd,
-                model,
-                mode: loaded.record.mode,
-                approver,
-                events: sink,
-                store: Some(store.clone()),
-                watch_settings: true,
-            };
-            Session::resume(store.clone(), &id, options)?
-        }
+    let mut builder = match (resume, &state.store) {
+        (Some(id), Some(store)) => Session::resuming(store.clone(), &id)?,
         (Some(_), None) => {
             return Err(CommandError::new(
                 ErrorCode::Store,
                 "sessions cannot be reopened: the session store is not available",
             ));
         }
-        (None, _) => {
-            let session_id = uuid::Uuid::new_v4().to_string();
-            Session::open(SessionOptions {
-                id: Some(session_id.clone()),
-                cwd,
-                model,
-                mode: PermissionMode::Default,
-                approver,
-                events: Arc::new(ChannelSink::new(session_id, on_event)),
-                store: state.store.clone(),
-                watch_settings: true,
-            })?
-        }
+        (None, _) => Session::builder(&PathBuf::from(&path))?.store(state.store.clone()),
     };
+    let session_id = builder.session_id();
+    let sink = match builder.stored() {
+        Some(loaded) => {
+            let sink = ChannelSink::starting_at(session_id, on_event, loaded.next_seq());
+            sink.replay(loaded.events.iter().map(|e| (e.seq, e.event.clone())));
+            sink
+        }
+        None => ChannelSink::new(session_id, on_event),
+    };
+    let session = builder
+        .model(model)
+        .approver(approver)
+        .events(Arc::new(sink))
+        .watch_settings(true)
+        .build()?;
     for problem in settings_problem
         .into_iter()
         .chain(state.store_problem.clone())

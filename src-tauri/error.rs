@@ -27,6 +27,23 @@ pub enum ErrorCode {
     Rewind,
 }
 
+impl ErrorCode {
+    /// The wire name (as the webview receives it).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::FolderMissing => "folder_missing",
+            Self::NotAFolder => "not_a_folder",
+            Self::FolderUnreadable => "folder_unreadable",
+            Self::Model => "model",
+            Self::Store => "store",
+            Self::UnknownSession => "unknown_session",
+            Self::NoSession => "no_session",
+            Self::NoRequest => "no_request",
+            Self::Rewind => "rewind",
+        }
+    }
+}
+
 /// An error returned by a command.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, TS)]
 pub struct CommandError {
@@ -46,7 +63,7 @@ impl CommandError {
 
 impl std::fmt::Display for CommandError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}: {}", self.code, self.message)
+        write!(f, "{}: {}", self.code.as_str(), self.message)
     }
 }
 
@@ -62,5 +79,30 @@ impl From<tandem_engine::session::SessionError> for CommandError {
             UnknownSession(_) => ErrorCode::UnknownSession,
         };
         Self::new(code, e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_logged_name_of_each_code_is_its_wire_name() {
+        for code in [
+            ErrorCode::FolderMissing,
+            ErrorCode::NotAFolder,
+            ErrorCode::FolderUnreadable,
+            ErrorCode::Model,
+            ErrorCode::Store,
+            ErrorCode::UnknownSession,
+            ErrorCode::NoSession,
+            ErrorCode::NoRequest,
+            ErrorCode::Rewind,
+        ] {
+            let wire = serde_json::to_value(code).expect("serialises");
+            assert_eq!(wire, code.as_str());
+            let shown = CommandError::new(code, "m").to_string();
+            assert_eq!(shown, format!("{}: m", code.as_str()));
+        }
     }
 }

@@ -1,21 +1,21 @@
 //! `tandem -p PROMPT`: one headless turn in a folder, printed as text, JSON or a stream of JSON events.
 
-use std::io::Write;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures::future::BoxFuture;
 use serde_json::json;
 use tandem_engine::approver::Approver;
-use tandem_engine::events::EventSink;
+use tandem_engine::events::{EventSink, JsonLinesSink};
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
-use tandem_engine::session::{Session, SessionOptions};
+use tandem_engine::session::Session;
 use tandem_engine::store::SessionStore;
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalChoice, ApprovalRequest, EventEnvelope, SessionEvent, TurnStopReason,
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, SessionEvent, TurnStopReason,
 };
 
-use super::{Cli, OutputFormat};
+use super::{Cli, OutputFormat, terminal};
 
 /// Answers every question the same way and tells stderr about it.
 pub struct StderrApprover {
@@ -42,28 +42,6 @@ impl Approver for StderrApprover {
     }
 }
 
-/// Prints each event as a JSON line (stream-json), numbering them.
-struct JsonLinesSink {
-    session_id: String,
-    seq: std::sync::atomic::AtomicU64,
-}
-
-impl EventSink for JsonLinesSink {
-    fn emit(&self, event: SessionEvent) {
-        let seq = self.seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let envelope = EventEnvelope {
-            session_id: self.session_id.clone(),
-            seq,
-            event,
-        };
-        if let Ok(line) = serde_json::to_string(&envelope) {
-            let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{line}");
-            let _ = out.flush();
-        }
-    }
-}
-
 /// Reports errors and denials on stderr when the output is not a stream.
 struct StderrSink;
 
@@ -83,6 +61,20 @@ impl EventSink for StderrSink {
             SessionEvent::Notice { message } => eprintln!("tandem: {message}"),
             _ => {}
         }
+    }
+}
+
+/// The first Ctrl-C interrupts the turn (its tools are stopped and the session is stored as it is); a second one
+/// exits at once.
+async fn interrupt_on_ctrl_c(session: Arc<Session>, interrupted: Arc<AtomicBool>) {
+    if tokio::signal::ctrl_c().await.is_err() {
+        return;
+    }
+    interrupted.store(true, Ordering::SeqCst);
+    eprintln!("tandem: interrupting (Ctrl-C again to quit at once)");
+    session.interrupt();
+    if tokio::signal::ctrl_c().await.is_ok() {
+        std::process::exit(130);
     }
 }
 
@@ -138,39 +130,39 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
             return 2;
         }
     };
-    let session_id = resume_id
-        .clone()
-        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
-    let first_seq = match (&resume_id, &store) {
-        (Some(id), Some(store)) => store
-            .load_session(id)
-            .ok()
-            .flatten()
-            .map(|l| l.next_seq())
-            .unwrap_or(0),
-        _ => 0,
+    let builder = match (&resume_id, &store) {
+        (Some(id), Some(store)) => Session::resuming(store.clone(), id),
+        _ => Session::builder(&cwd),
     };
+    let mut builder = match builder {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("tandem: {e}");
+            return 2;
+        }
+    };
+    let session_id = builder.session_id();
+    let first_seq = builder.stored().map(|l| l.next_seq()).unwrap_or(0);
     let events: Arc<dyn EventSink> = match cli.output_format {
-        OutputFormat::StreamJson => Arc::new(JsonLinesSink {
-            session_id: session_id.clone(),
-            seq: std::sync::atomic::AtomicU64::new(first_seq),
-        }),
+        OutputFormat::StreamJson => Arc::new(JsonLinesSink::new(session_id.clone(), first_seq)),
         _ => Arc::new(StderrSink),
     };
-    let options = SessionOptions {
-        id: Some(session_id.clone()),
-        cwd,
-        model,
-        mode: cli.permission_mode,
-        approver: Arc::new(StderrApprover { yes: cli.yes }),
-        events,
-        store: store.clone(),
-        watch_settings: true,
-    };
-    let opened = match (&resume_id, &store) {
-        (Some(id), Some(store)) => Session::resume(store.clone(), id, options),
-        _ => Session::open(options),
-    };
+    let opened = builder
+        .model(model)
+        .mode(cli.permission_mode)
+        .approver(Arc::new(StderrApprover { yes: cli.yes }))
+        .events(events)
+        .store(store.clone())
+        .watch_settings(true)
+        .command_line(CliSettings {
+            allowed_tools: cli.allowed_tools.clone(),
+            disallowed_tools: cli.disallowed_tools.clone(),
+            mode: None,
+            add_dirs: cli.add_dirs.clone(),
+        })
+        // Command-line runs treat the folder as trusted (spec/permissions.md §2).
+        .assume_trusted()
+        .build();
     let mut session = match opened {
         Ok(s) => s,
         Err(e) => {
@@ -181,22 +173,24 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     if let Some(n) = cli.max_turns {
         session.set_max_turns(n);
     }
-    session.apply_command_line_flags(CliSettings {
-        allowed_tools: cli.allowed_tools.clone(),
-        disallowed_tools: cli.disallowed_tools.clone(),
-        mode: None,
-        add_dirs: cli.add_dirs.clone(),
-    });
-    // Command-line runs treat the folder as trusted (spec/permissions.md §2).
-    session.assume_trusted();
-    match session.send(prompt).await {
+    let session = Arc::new(session);
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let on_ctrl_c = tokio::spawn(interrupt_on_ctrl_c(session.clone(), interrupted.clone()));
+    let sent = session.send(prompt).await;
+    on_ctrl_c.abort();
+    if interrupted.load(Ordering::SeqCst) {
+        // The turn stopped cleanly (running tools stopped, the session stored): the shell's code for SIGINT.
+        eprintln!("tandem: interrupted");
+        return 130;
+    }
+    match sent {
         Ok(outcome) => {
             let is_error = matches!(
                 outcome.stop_reason,
                 TurnStopReason::Error | TurnStopReason::Refusal
             );
             match cli.output_format {
-                OutputFormat::Text => println!("{}", outcome.final_text),
+                OutputFormat::Text => println!("{}", terminal::for_stdout(&outcome.final_text)),
                 OutputFormat::Json | OutputFormat::StreamJson => {
                     let result = json!({
                         "type": "result",

@@ -6,6 +6,7 @@ mod lazy_model;
 mod logging;
 pub mod permissions;
 mod rewind;
+mod terminal;
 mod tool;
 mod window;
 

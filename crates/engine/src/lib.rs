@@ -10,6 +10,7 @@ pub mod fsutil;
 pub mod hooks;
 pub mod model;
 pub mod permission;
+pub mod process_group;
 pub mod query;
 pub mod registry;
 pub mod session;

@@ -24,14 +24,14 @@ export function ModeSwitcher({ mode, onChange }: ModeSwitcherProps) {
 
   const modes = SWITCHABLE_MODES.includes(mode) ? SWITCHABLE_MODES : [...SWITCHABLE_MODES, mode];
   return (
-    <div className="mode-switcher" role="radiogroup" aria-label="Permission mode" data-testid="mode-switcher" data-mode={mode}>
+    <div className="segmented mode-switcher" role="radiogroup" aria-label="Permission mode" data-testid="mode-switcher" data-mode={mode}>
       {modes.map((each) => (
         <button
           key={each}
           type="button"
           role="radio"
           aria-checked={each === mode}
-          className={`mode-option mode-${each}${each === mode ? ' is-active' : ''}`}
+          className={`segmented-option mode-option mode-${each}${each === mode ? ' is-active' : ''}`}
           data-testid={`mode-${each}`}
           title={each === mode ? `${MODE_LABELS[each]} (Shift+Tab to switch)` : `Switch to ${MODE_LABELS[each]}`}
           onClick={() => each !== mode && onChange(each)}

@@ -579,3 +579,73 @@ async fn a_broken_settings_file_is_reported_and_the_rest_still_applies() {
         "the valid rules of the file still apply"
     );
 }
+
+#[tokio::test]
+async fn print_mode_never_offers_the_model_a_disallowed_tool() {
+    let dir = project();
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("ok")]))
+        .await
+        .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path())
+        .args(["-p", "hi", "--disallowedTools", "Bash", "Write"]);
+
+    let out = run(cmd).await;
+
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let requests = server.requests();
+    let offered: Vec<&str> = requests[0].body["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(offered.contains(&"Read"), "{offered:?}");
+    assert!(
+        !offered.contains(&"Bash") && !offered.contains(&"Write"),
+        "{offered:?}"
+    );
+}
+
+#[tokio::test]
+async fn print_mode_stops_cleanly_on_ctrl_c_with_the_shells_code() {
+    let dir = project();
+    let mut slow = ScriptedTurn::text("never seen");
+    slow.delay_before_ms = 600_000;
+    let server = FakeServer::start(Script::turns([slow]))
+        .await
+        .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path())
+        .args(["-p", "wait for ever"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = cmd.spawn().expect("tandem runs");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while server.requests().is_empty() && std::time::Instant::now() < until {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(server.requests().len(), 1, "the model was asked");
+
+    let pid = child.id().expect("pid").to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let out = tokio::time::timeout(
+        std::time::Duration::from_secs(120),
+        child.wait_with_output(),
+    )
+    .await
+    .expect("the turn stops after one Ctrl-C")
+    .expect("output");
+
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+}

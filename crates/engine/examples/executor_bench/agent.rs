@@ -2,23 +2,20 @@
 //! JSON lines on stdout), run as a child process against the fake server, that also notes inside the engine when
 //! each tool_use block completed in the model client, when each call started and ended, and when each message ended.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use futures::StreamExt;
 use tandem_engine::approver::FixedApprover;
-use tandem_engine::events::EventSink;
+use tandem_engine::events::{EventSink, JsonLinesSink};
 use tandem_engine::model::{Model, ModelConfig, ModelEvent, ModelRequest, ModelStream};
 use tandem_engine::query::{QueryConfig, run_turn};
 use tandem_engine::registry::{ToolPool, builtin_tools, erase};
 use tandem_engine::session::{Session, SessionOptions};
 use tandem_engine::store::SessionStore;
 use tandem_engine::testing::{CallLog, FakeTool};
-use tandem_protocol::{
-    ApprovalChoice, EventEnvelope, PermissionMode, SessionEvent, ToolCallStatus, Usage,
-};
+use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, ToolCallStatus, Usage};
 use tokio_util::sync::CancellationToken;
 
 /// (wall-clock seconds, what, tool_use id or "").
@@ -70,7 +67,7 @@ impl Model for TimedModel {
 /// Prints every event as a JSON line, as `--output-format stream-json` does, and notes call starts and ends.
 struct Sink {
     marks: Marks,
-    seq: std::sync::atomic::AtomicU64,
+    lines: JsonLinesSink,
 }
 
 impl EventSink for Sink {
@@ -86,17 +83,7 @@ impl EventSink for Sink {
                 _ => {}
             }
         }
-        let seq = self.seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let envelope = EventEnvelope {
-            session_id: "bench".into(),
-            seq,
-            event,
-        };
-        if let Ok(line) = serde_json::to_string(&envelope) {
-            let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{line}");
-            let _ = out.flush();
-        }
+        self.lines.emit(event);
     }
 }
 
@@ -123,7 +110,7 @@ pub async fn run(prompt: &str, marks_path: PathBuf, with_sleep: bool) -> i32 {
         approver: Arc::new(FixedApprover(ApprovalChoice::Allow)),
         events: Arc::new(Sink {
             marks: marks.clone(),
-            seq: Default::default(),
+            lines: JsonLinesSink::new("bench", 0),
         }),
         store,
         watch_settings: true,

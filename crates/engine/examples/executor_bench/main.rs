@@ -2,7 +2,9 @@
 //! Tandem's engine and for the reference command-line agent, both driven by the same fake model server with the same
 //! scripts in the same folder, measured from the server's side. See benchmarks/executor.sh for what each figure is.
 //!
-//! Usage: `executor_bench bench --work DIR [--reference CLAUDE] [--runs N] [--messages N]`; the harness runs itself
+//! Usage: `executor_bench bench --work DIR [--reference CLAUDE] [--runs N] [--messages N] [--pairs N] [--history N]`
+//! (`--history`: the turnaround figures "with history" count only requests carrying at least N messages, 200 by
+//! default; the dispatch scenario's request r carries 2r - 1); the harness runs itself
 //! as `executor_bench agent [--sleep] MARKS PROMPT` for the Tandem side.
 
 mod agent;
@@ -24,6 +26,7 @@ struct Options {
     runs: usize,
     messages: usize,
     pairs: usize,
+    history: usize,
 }
 
 #[derive(Default)]
@@ -33,6 +36,8 @@ struct Samples {
     dispatch_server_engine: Vec<f64>,
     turnaround: Vec<f64>,
     turnaround_engine: Vec<f64>,
+    turnaround_long: Vec<f64>,
+    turnaround_long_received: Vec<f64>,
     one: Vec<f64>,
     ten: Vec<f64>,
 }
@@ -42,6 +47,8 @@ struct Run {
     timeline: Timeline,
     trace: PathBuf,
     marks: Vec<agent::EngineMark>,
+    /// How many messages each request carried, in order.
+    history: Vec<usize>,
 }
 
 fn main() {
@@ -67,6 +74,7 @@ fn parse(args: &[String]) -> Options {
         runs: 3,
         messages: 100,
         pairs: 10,
+        history: 200,
     };
     let mut it = args.iter().skip(1);
     while let Some(arg) = it.next() {
@@ -77,6 +85,7 @@ fn parse(args: &[String]) -> Options {
             "--runs" => options.runs = value.parse().expect("--runs N"),
             "--messages" => options.messages = value.parse().expect("--messages N"),
             "--pairs" => options.pairs = value.parse().expect("--pairs N"),
+            "--history" => options.history = value.parse().expect("--history N"),
             other => panic!("unknown option {other}"),
         }
     }
@@ -117,6 +126,18 @@ async fn bench(o: Options) {
                 .extend(measure::turnaround_server(&s, &r.timeline));
             out.turnaround_engine
                 .extend(measure::turnaround_engine(&s, &r.timeline, &r.marks));
+            for (received, into) in [
+                (false, &mut out.turnaround_long),
+                (true, &mut out.turnaround_long_received),
+            ] {
+                into.extend(measure::turnaround_with_history(
+                    &s,
+                    &r.timeline,
+                    &r.history,
+                    o.history,
+                    received,
+                ));
+            }
 
             let s = scenarios::ten(*agent, o.pairs);
             let r = run_agent(&o, *agent, &project, &s, false, run).await;
@@ -126,7 +147,7 @@ async fn bench(o: Options) {
         }
         eprintln!("run {} of {} done", run + 1, o.runs);
     }
-    report(&agents, &samples);
+    report(&agents, &samples, o.history);
 }
 
 /// Runs one agent on one scenario against a fresh server (under strace when `trace`) and collects the records.
@@ -242,6 +263,11 @@ async fn run_agent(
             out_path.display()
         );
     }
+    let history = requests
+        .iter()
+        .filter(|r| r.rejected.is_none())
+        .map(|r| r.body["messages"].as_array().map_or(0, Vec::len))
+        .collect();
     let marks = std::fs::read_to_string(&marks_path)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
@@ -250,6 +276,7 @@ async fn run_agent(
         timeline: Timeline::new(&server.timeline()),
         trace: trace_path,
         marks,
+        history,
     }
 }
 
@@ -269,7 +296,7 @@ fn row(label: &str, tandem: f64, reference: Option<f64>) {
     println!("{label:<58} {:>12} {:>12} {:>9}", fmt(tandem), r, ratio);
 }
 
-fn report(agents: &[Agent], samples: &[Samples]) {
+fn report(agents: &[Agent], samples: &[Samples], min_history: usize) {
     let t = &samples[0];
     let r = samples.get(1);
     let both = |label: &str, pick: fn(&Samples) -> &Vec<f64>, q: f64| {
@@ -290,11 +317,14 @@ fn report(agents: &[Agent], samples: &[Samples]) {
         "ratio"
     );
     println!(
-        "samples: dispatch {} / {}, turnaround {} / {}, batches of one {} / {}, of ten {} / {}",
+        "samples: dispatch {} / {}, turnaround {} / {} (with >= {min_history} messages {} / {}), batches of one \
+         {} / {}, of ten {} / {}",
         t.dispatch_open.len(),
         r.map_or(0, |r| r.dispatch_open.len()),
         t.turnaround.len(),
         r.map_or(0, |r| r.turnaround.len()),
+        t.turnaround_long.len(),
+        r.map_or(0, |r| r.turnaround_long.len()),
         t.one.len(),
         r.map_or(0, |r| r.one.len()),
         t.ten.len(),
@@ -348,6 +378,19 @@ fn report(agents: &[Agent], samples: &[Samples]) {
     tandem_only(
         "turnaround p99: engine last end -> next request",
         |s| &s.turnaround_engine,
+        0.99,
+    );
+    let long = format!("turnaround, >= {min_history} messages of history");
+    both(&format!("{long}, p50"), |s| &s.turnaround_long, 0.5);
+    both(&format!("{long}, p99"), |s| &s.turnaround_long, 0.99);
+    both(
+        "  same, p50, to the body read (before the server parses it)",
+        |s| &s.turnaround_long_received,
+        0.5,
+    );
+    both(
+        "  same, p99, to the body read (before the server parses it)",
+        |s| &s.turnaround_long_received,
         0.99,
     );
     both("one 200 ms call, median wall", |s| &s.one, 0.5);

@@ -124,6 +124,24 @@ pub fn turnaround_server(s: &Scenario, t: &Timeline) -> Vec<f64> {
         .collect()
 }
 
+/// [`turnaround_server`] for the responses after which the next request carried at least `min_history` messages
+/// (`history[r - 1]`: how many request r carried), up to the next request's `arrived` mark (parsed, checked and
+/// recorded by the server) or, with `received`, up to when the server had read its body.
+pub fn turnaround_with_history(
+    s: &Scenario,
+    t: &Timeline,
+    history: &[usize],
+    min_history: usize,
+    received: bool,
+) -> Vec<f64> {
+    let what = if received { "received" } else { "arrived" };
+    tool_requests(s)
+        .into_iter()
+        .filter(|r| history.get(*r).is_some_and(|n| *n >= min_history))
+        .filter_map(|r| Some(ms(t.message_stop(r)?, t.at(r + 1, what, None)?)))
+        .collect()
+}
+
 /// Inside the engine: the later of the message's end (as the client yields it) and its last call's end → the next
 /// request arrived at the server.
 pub fn turnaround_engine(s: &Scenario, t: &Timeline, marks: &[EngineMark]) -> Vec<f64> {

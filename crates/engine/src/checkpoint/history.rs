@@ -10,10 +10,8 @@ impl FileHistory for CheckpointStore {
         &self,
         path: &Path,
         current: Option<(&[u8], &blake3::Hash)>,
-        replaced_by_rename: bool,
     ) -> Result<(), HistoryError> {
-        CheckpointStore::before_change(self, path, current, replaced_by_rename)
-            .map_err(|e| HistoryError(e.to_string()))
+        CheckpointStore::before_change(self, path, current).map_err(|e| HistoryError(e.to_string()))
     }
 
     fn after_change(&self, path: &Path, new: Option<&blake3::Hash>) -> Result<(), HistoryError> {

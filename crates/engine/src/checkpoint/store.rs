@@ -147,13 +147,11 @@ impl CheckpointStore {
     }
 
     /// Keeps the content `path` has now (`None`: it does not exist) if this is its first change in the current
-    /// prompt. `replaced_by_rename` says the caller will replace the file by renaming over it, which lets the
-    /// store keep the old file by a hard link instead of a copy.
+    /// prompt.
     pub fn before_change(
         &self,
         path: &Path,
         current: Option<(&[u8], &blake3::Hash)>,
-        replaced_by_rename: bool,
     ) -> Result<(), CheckpointError> {
         let mut state = self.lock();
         if state.journal.checkpoints.is_empty() {
@@ -174,10 +172,7 @@ impl CheckpointStore {
             None => Version::Missing,
             Some((bytes, hash)) => {
                 let hex = hash.to_hex().to_string();
-                let source = replaced_by_rename.then_some(path);
-                self.blobs
-                    .put(&hex, bytes, source)
-                    .map_err(io_err(&self.root))?;
+                self.blobs.put(&hex, bytes).map_err(io_err(&self.root))?;
                 Version::Blob(hex)
             }
         };
@@ -273,6 +268,13 @@ impl CheckpointStore {
         if !report.conflicts.is_empty() && !force {
             return Ok(report);
         }
+        // Every snapshot is read and checked before any file is touched: a damaged one stops the whole rewind.
+        let mut contents: BTreeMap<&Path, Vec<u8>> = BTreeMap::new();
+        for (path, version) in &targets {
+            if let Version::Blob(hash) = version {
+                contents.insert(path, self.blobs.get(hash).map_err(io_err(path))?);
+            }
+        }
         for (path, version) in &targets {
             match version {
                 Version::Missing => {
@@ -281,8 +283,8 @@ impl CheckpointStore {
                         report.removed.push(path.clone());
                     }
                 }
-                Version::Blob(hash) => {
-                    let bytes = self.blobs.get(hash).map_err(io_err(path))?;
+                Version::Blob(_) => {
+                    let bytes = contents.remove(path.as_path()).unwrap_or_default();
                     if let Some(dir) = path.parent() {
                         fs::create_dir_all(dir).map_err(io_err(path))?;
                     }

@@ -22,10 +22,20 @@ use crate::tool::{DynTool, PreparedCall, ToolContext, ToolError, ToolOutput};
 
 /// What the permission stage decided.
 pub(super) enum Authorized {
-    /// Run this (possibly rewritten) call.
-    Run(Box<dyn PreparedCall>, Value),
-    /// Do not run it: the outcome and the message for the model.
-    Stop(ToolOutcome, String),
+    /// Run this (possibly rewritten) call; `context` is what PreToolUse hooks added for the model, given with the
+    /// result.
+    Run {
+        prepared: Box<dyn PreparedCall>,
+        observable: Value,
+        context: Option<String>,
+    },
+    /// Do not run it: the outcome and the message for the model; `ends_turn` when a hook's `continue: false`
+    /// stops the turn after this call (with the hook's reason).
+    Stop {
+        outcome: ToolOutcome,
+        message: String,
+        ends_turn: Option<String>,
+    },
 }
 
 /// Why a call does not run: the outcome and the message for the model. A step returns it as its `Err`, so the
@@ -74,16 +84,36 @@ pub(super) async fn authorize(
         prepared,
         observable,
     };
-    match gate.run(input).await {
-        Ok(input) => Authorized::Run(input.prepared, input.observable),
-        Err(Stop(outcome, message)) => Authorized::Stop(outcome, message),
+    let mut ends_turn = None;
+    let mut context = None;
+    match gate.run(input, &mut ends_turn, &mut context).await {
+        Ok(input) => Authorized::Run {
+            prepared: input.prepared,
+            observable: input.observable,
+            context,
+        },
+        Err(Stop(outcome, message)) => Authorized::Stop {
+            outcome,
+            message,
+            ends_turn,
+        },
     }
 }
 
 impl Gate<'_> {
-    async fn run(&self, input: CallInput) -> Result<CallInput, Stop> {
+    async fn run(
+        &self,
+        input: CallInput,
+        ends_turn: &mut Option<String>,
+        context: &mut Option<String>,
+    ) -> Result<CallInput, Stop> {
         let permissions = self.rt.permission_context();
-        let (pre, input) = self.pre_tool_hooks(&permissions, input).await?;
+        let (pre, input) = self.pre_tool_hooks(&permissions, input, ends_turn).await?;
+        if let Some(verdict) = &pre
+            && !verdict.additional_context.is_empty()
+        {
+            *context = Some(verdict.additional_context.join("\n"));
+        }
         let evaluation = self.evaluate(&permissions, pre.as_ref(), &input).await;
         match evaluation.behavior() {
             DecisionBehavior::Allow => Ok(input),
@@ -152,6 +182,7 @@ impl Gate<'_> {
         &self,
         permissions: &PermissionContext,
         input: CallInput,
+        ends_turn: &mut Option<String>,
     ) -> Result<(Option<HookVerdict>, CallInput), Stop> {
         let pre = hooks::run_event(
             permissions,
@@ -166,6 +197,8 @@ impl Gate<'_> {
         };
         hooks::notify(self.rt.events.as_ref(), verdict);
         if let Some(stop) = &verdict.stop {
+            // `continue: false` wins over any decision: the call does not run and the turn ends after it.
+            *ends_turn = Some(stop.clone());
             return Err(Stop(
                 ToolOutcome::Denied,
                 format!("A hook stopped the turn: {stop}"),
@@ -326,7 +359,7 @@ pub(super) async fn post_tool_hooks(
     observable: &Value,
     id: &str,
     result: Result<ToolOutput, ToolError>,
-) -> Result<ToolOutput, ToolError> {
+) -> (Result<ToolOutput, ToolError>, Option<String>) {
     let permissions = rt.permission_context();
     match result {
         Ok(mut output) => {
@@ -360,7 +393,7 @@ pub(super) async fn post_tool_hooks(
                     output.content = hooks::append_text(output.content, &extra);
                 }
             }
-            Ok(output)
+            (Ok(output), post.and_then(|v| v.stop))
         }
         Err(ToolError::ToModel(message)) => {
             let post = hooks::run_event(
@@ -383,8 +416,8 @@ pub(super) async fn post_tool_hooks(
                     message.push_str(&extra);
                 }
             }
-            Err(ToolError::ToModel(message))
+            (Err(ToolError::ToModel(message)), post.and_then(|v| v.stop))
         }
-        Err(other) => Err(other),
+        Err(other) => (Err(other), None),
     }
 }

@@ -12,7 +12,9 @@ pub mod streaming;
 mod traits;
 
 pub use batch::{Batch, partition_tool_calls, run_tools};
-pub use pipeline::{ToolCallOutcome, run_planned, run_tool_use};
+pub use pipeline::{
+    CancelReason, ToolCallOutcome, run_planned, run_planned_explained, run_tool_use,
+};
 pub use planned::{PlannedCall, call_traits};
 pub use runtime::ToolRuntime;
 pub use streaming::{StreamingExecutor, max_concurrency_from_env};

@@ -1,6 +1,8 @@
 //! The pipeline one tool call goes through: find → abort check → schema → validate → backfill → permission
 //! decision → ask the person → call → result block.
 
+use std::sync::{Arc, Mutex};
+
 use serde_json::Value;
 use tandem_protocol::{RenderHints, SessionEvent, ToolCallStatus, ToolKind, ToolOutcome};
 use tokio_util::sync::CancellationToken;
@@ -8,10 +10,36 @@ use tracing::Instrument;
 
 use super::ToolRuntime;
 use super::authorize::{Authorized, Gate, authorize, post_tool_hooks};
+use super::hook_gate;
 use super::phase_times::{Phase, PhaseTimes};
 use super::planned::PlannedCall;
 use crate::model::{ContentBlock, ToolResultContent};
 use crate::tool::{ContextChange, ProgressSink, ToolContext, ToolError};
+
+/// Why a call's cancellation token fired when it was not the person: set by whoever cancels before the token
+/// fires, and told to the model and the window alike.
+#[derive(Debug, Clone, Default)]
+pub struct CancelReason(Arc<Mutex<Option<String>>>);
+
+impl CancelReason {
+    /// Records why the calls are being stopped (the first reason given stays).
+    pub fn set(&self, why: impl Into<String>) {
+        if let Ok(mut slot) = self.0.lock()
+            && slot.is_none()
+        {
+            *slot = Some(why.into());
+        }
+    }
+
+    /// The message for a call stopped by its token.
+    pub fn message(&self) -> String {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|slot| slot.clone())
+            .unwrap_or_else(|| "The tool call was interrupted by the user.".to_string())
+    }
+}
 
 /// How one call ended.
 #[derive(Debug, Clone)]
@@ -21,6 +49,8 @@ pub struct ToolCallOutcome {
     pub outcome: ToolOutcome,
     /// A context change the tool asked for (only honoured for calls that are not concurrency-safe).
     pub context_change: Option<ContextChange>,
+    /// A hook's `continue: false` for this call: the turn ends after the call, with this reason for the person.
+    pub ends_turn: Option<String>,
 }
 
 fn result_block(id: &str, content: ToolResultContent, is_error: bool) -> ContentBlock {
@@ -52,6 +82,7 @@ pub(super) fn finish_without_output(
         block: result_block(id, ToolResultContent::Text(message), true),
         outcome,
         context_change: None,
+        ends_turn: None,
     }
 }
 
@@ -82,14 +113,28 @@ pub async fn run_planned(
     planned: PlannedCall,
     cancel: &CancellationToken,
 ) -> ToolCallOutcome {
+    run_planned_explained(rt, planned, cancel, &CancelReason::default()).await
+}
+
+/// [`run_planned`] for a call whose token may fire for a reason other than the person's interrupt: a stopped call
+/// is told `reason`'s message.
+pub async fn run_planned_explained(
+    rt: &ToolRuntime,
+    planned: PlannedCall,
+    cancel: &CancellationToken,
+    reason: &CancelReason,
+) -> ToolCallOutcome {
     let span = tracing::info_span!("tool_call", tool = %planned.name, id = %planned.id);
-    run_steps(rt, planned, cancel).instrument(span).await
+    run_steps(rt, planned, cancel, reason)
+        .instrument(span)
+        .await
 }
 
 async fn run_steps(
     rt: &ToolRuntime,
     planned: PlannedCall,
     cancel: &CancellationToken,
+    reason: &CancelReason,
 ) -> ToolCallOutcome {
     let mut times = PhaseTimes::start();
     let PlannedCall {
@@ -167,7 +212,7 @@ async fn run_steps(
     }
 
     times.enter(Phase::Authorize);
-    let (prepared, observable) = match authorize(
+    let (prepared, observable, context) = match authorize(
         &Gate {
             rt,
             tool: &tool,
@@ -181,9 +226,19 @@ async fn run_steps(
     )
     .await
     {
-        Authorized::Run(prepared, observable) => (prepared, observable),
-        Authorized::Stop(outcome, message) => {
-            return finish_without_output(rt, id, outcome, message);
+        Authorized::Run {
+            prepared,
+            observable,
+            context,
+        } => (prepared, observable, context),
+        Authorized::Stop {
+            outcome,
+            message,
+            ends_turn,
+        } => {
+            let mut stopped = finish_without_output(rt, id, outcome, message);
+            stopped.ends_turn = ends_turn;
+            return stopped;
         }
     };
     status(rt, id, ToolCallStatus::Executing);
@@ -193,8 +248,16 @@ async fn run_steps(
         _ = ctx.cancel.cancelled(), if tool.interrupt_behavior() == crate::tool::InterruptBehavior::Cancel => Err(ToolError::Cancelled),
     };
     times.enter(Phase::Finish);
-    let result = post_tool_hooks(rt, &tool, &observable, id, result).await;
-    match result {
+    // What PreToolUse hooks added for the model comes with the result.
+    let result = match (result, context) {
+        (Ok(mut output), Some(extra)) => {
+            output.content = hook_gate::append_text(output.content, &extra);
+            Ok(output)
+        }
+        (result, _) => result,
+    };
+    let (result, ends_turn) = post_tool_hooks(rt, &tool, &observable, id, result).await;
+    let mut outcome = match result {
         Ok(output) => {
             rt.events.emit(SessionEvent::ToolCallResult {
                 tool_use_id: id.to_string(),
@@ -207,16 +270,16 @@ async fn run_steps(
                 block: result_block(id, output.content, false),
                 outcome: ToolOutcome::Success,
                 context_change: output.context_change,
+                ends_turn: None,
             }
         }
-        Err(ToolError::Cancelled) => finish_without_output(
-            rt,
-            id,
-            ToolOutcome::Cancelled,
-            "The tool call was interrupted by the user.".into(),
-        ),
+        Err(ToolError::Cancelled) => {
+            finish_without_output(rt, id, ToolOutcome::Cancelled, reason.message())
+        }
         Err(ToolError::ToModel(message)) => {
             finish_without_output(rt, id, ToolOutcome::Error, message)
         }
-    }
+    };
+    outcome.ends_turn = ends_turn;
+    outcome
 }

@@ -4,7 +4,7 @@
 //! interrupt stops `cancel` tools and lets `block` tools finish. Every tool_use gets exactly one result.
 
 use serde_json::Value;
-use tandem_protocol::{SessionEvent, ToolCallStatus, ToolOutcome};
+use tandem_protocol::{RenderHints, SessionEvent, ToolCallStatus, ToolKind, ToolOutcome};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
@@ -12,8 +12,7 @@ use tokio_util::sync::CancellationToken;
 use super::pipeline::finish_without_output;
 use super::planned::PlannedCall;
 use super::traits::CallTraits;
-use super::{ToolCallOutcome, ToolRuntime, run_planned};
-use crate::model::{ContentBlock, ToolResultContent};
+use super::{CancelReason, ToolCallOutcome, ToolRuntime, run_planned_explained};
 
 /// Environment variable capping how many concurrency-safe calls run at once.
 pub const MAX_CONCURRENCY_ENV: &str = "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY";
@@ -67,6 +66,8 @@ pub struct StreamingExecutor {
     next_to_yield: usize,
     /// The running calls' tasks: dropping the executor aborts them (after firing their cancellation tokens).
     tasks: JoinSet<()>,
+    /// Why the running calls were stopped, when a sibling's failure stopped them.
+    abort_reason: CancelReason,
 }
 
 impl StreamingExecutor {
@@ -89,6 +90,7 @@ impl StreamingExecutor {
             done_tx,
             next_to_yield: 0,
             tasks: JoinSet::new(),
+            abort_reason: CancelReason::default(),
         };
         (executor, done_rx)
     }
@@ -109,6 +111,32 @@ impl StreamingExecutor {
             state: State::Queued,
         });
         self.process_queue();
+    }
+
+    /// Records a call that cannot run because its input could not be read: it is answered with `message` as an
+    /// error result at once, in its place in call order.
+    pub fn add_invalid(&mut self, id: String, name: String, message: String) {
+        self.runtime.events.emit(SessionEvent::ToolCallInput {
+            tool_use_id: id.clone(),
+            name: name.clone(),
+            input: Value::Object(Default::default()),
+            hints: RenderHints {
+                kind: ToolKind::Other,
+                title: name,
+                collapsible: false,
+            },
+        });
+        let outcome = finish_without_output(&self.runtime, &id, ToolOutcome::Error, message);
+        self.calls.push(Tracked {
+            id,
+            traits: CallTraits {
+                concurrency_safe: true,
+                interrupt: crate::tool::InterruptBehavior::Cancel,
+                aborts_siblings_on_error: false,
+            },
+            planned: None,
+            state: State::Completed(Box::new(outcome)),
+        });
     }
 
     /// Whether any call is still queued or running.
@@ -158,10 +186,11 @@ impl StreamingExecutor {
         let runtime = self.runtime.clone();
         let cancel = self.sibling_abort.child_token();
         let done = self.done_tx.clone();
+        let reason = self.abort_reason.clone();
         // Reap the tasks that have ended so the set holds only running ones.
         while self.tasks.try_join_next().is_some() {}
         self.tasks.spawn(async move {
-            let outcome = run_planned(&runtime, planned, &cancel).await;
+            let outcome = run_planned_explained(&runtime, planned, &cancel, &reason).await;
             let _ = done.send((index, outcome));
         });
     }
@@ -189,26 +218,16 @@ impl StreamingExecutor {
 
     /// Records a finished call, applies its context change, aborts siblings after a shell failure, and starts
     /// whatever may start now.
-    pub fn on_completion(&mut self, (index, mut outcome): Completion) {
+    pub fn on_completion(&mut self, (index, outcome): Completion) {
         let Some(call) = self.calls.get(index) else {
             return;
         };
-        if outcome.outcome == ToolOutcome::Cancelled
-            && self.sibling_failed.is_some()
-            && !self.turn_cancel.is_cancelled()
-        {
-            let message = self.abort_message();
-            outcome.block = ContentBlock::ToolResult {
-                tool_use_id: call.id.clone(),
-                content: ToolResultContent::Text(message),
-                is_error: true,
-            };
-        }
         if outcome.outcome == ToolOutcome::Error
             && call.traits.aborts_siblings_on_error
             && self.sibling_failed.is_none()
         {
             self.sibling_failed = Some(call.id.clone());
+            self.abort_reason.set(self.abort_message());
             self.sibling_abort.cancel();
         }
         if !call.traits.concurrency_safe

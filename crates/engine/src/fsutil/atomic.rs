@@ -44,7 +44,7 @@ fn write_then_rename(
     permissions: Option<Permissions>,
     like: Option<&fs::Metadata>,
 ) -> io::Result<()> {
-    let mut file = OpenOptions::new().write(true).create_new(true).open(tmp)?;
+    let mut file = create_private(tmp, like)?;
     for part in parts {
         file.write_all(part)?;
     }
@@ -55,6 +55,24 @@ fn write_then_rename(
     file.sync_all()?;
     drop(file);
     fs::rename(tmp, target)
+}
+
+/// Creates the temporary file already with the mode the target has (a new file: the usual `0o666` less the umask),
+/// so that a secret's new content is never readable by others, not even while it is being written.
+#[cfg(unix)]
+fn create_private(tmp: &Path, like: Option<&fs::Metadata>) -> io::Result<File> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mode = like.map_or(0o666, |m| m.permissions().mode() & 0o777);
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(tmp)
+}
+
+#[cfg(not(unix))]
+fn create_private(tmp: &Path, _like: Option<&fs::Metadata>) -> io::Result<File> {
+    OpenOptions::new().write(true).create_new(true).open(tmp)
 }
 
 #[cfg(unix)]
@@ -104,5 +122,26 @@ mod tests {
         let path = dir.path().join("missing-dir").join("a.txt");
         assert!(write_atomic(&path, &[b"x"], None).is_err());
         assert!(!path.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_temporary_file_of_a_private_file_is_private_from_its_creation() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let secret = dir.path().join("secret.env");
+        fs::write(&secret, "old").expect("write");
+        fs::set_permissions(&secret, Permissions::from_mode(0o600)).expect("chmod");
+        let meta = fs::metadata(&secret).expect("meta");
+
+        let tmp = temp_path(dir.path(), &secret);
+        let file = create_private(&tmp, Some(&meta)).expect("create");
+
+        let mode = file.metadata().expect("meta").permissions().mode();
+        assert_eq!(
+            mode & 0o077,
+            0,
+            "readable by others while written: {mode:o}"
+        );
     }
 }

@@ -2,6 +2,8 @@
 //! writes and lexical paths.
 
 mod atomic;
+#[cfg(unix)]
+pub mod dir_stat;
 mod paths;
 
 pub use atomic::write_atomic;

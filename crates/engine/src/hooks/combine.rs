@@ -46,139 +46,195 @@ impl HookVerdict {
             self.decided_by = Some(command.to_string());
         }
     }
+    /// Takes what a run's exit says (a timeout, a failure to start, exit code 2, another failing code) and returns
+    /// its stdout as a JSON object when the run succeeded and printed one. Plain text output of prompt and
+    /// session-start hooks is context for the model.
+    fn exit_status(&mut self, event: HookEvent, run: &HookRun) -> Option<Value> {
+        if run.timed_out {
+            self.errors.push(format!(
+                "hook `{}` timed out after {} s",
+                run.command, run.timeout_secs
+            ));
+            return None;
+        }
+        if let Some(e) = &run.spawn_error {
+            self.errors
+                .push(format!("hook `{}` could not run: {e}", run.command));
+            return None;
+        }
+        match run.exit_code {
+            Some(0) => {}
+            Some(2) => {
+                self.blocking_exit(event, run);
+                return None;
+            }
+            code => {
+                let code = code.map_or("a signal".to_string(), |c| format!("exit code {c}"));
+                self.errors.push(format!(
+                    "hook `{}` failed with {code}: {}",
+                    run.command,
+                    run.stderr.trim()
+                ));
+                return None;
+            }
+        }
+        let stdout = run.stdout.trim();
+        match serde_json::from_str::<Value>(stdout) {
+            Ok(json) if json.is_object() => Some(json),
+            Ok(_) => None,
+            Err(_) => {
+                if !stdout.is_empty()
+                    && matches!(event, HookEvent::UserPromptSubmit | HookEvent::SessionStart)
+                {
+                    self.additional_context.push(stdout.to_string());
+                }
+                None
+            }
+        }
+    }
+
+    /// Exit code 2: a deny for permission events, a block (with stderr as the reason) for the others.
+    fn blocking_exit(&mut self, event: HookEvent, run: &HookRun) {
+        let message = run.stderr.trim().to_string();
+        let message = if message.is_empty() {
+            format!("blocked by hook `{}`", run.command)
+        } else {
+            message
+        };
+        match event {
+            HookEvent::PreToolUse | HookEvent::PermissionRequest => {
+                self.decide(HookDecision::Deny, Some(message), &run.command)
+            }
+            _ => {
+                if self.block.is_none() {
+                    self.block = Some(message);
+                }
+            }
+        }
+    }
+
+    /// Takes a successful run's JSON output: the common fields, the event-specific ones, the legacy decision.
+    fn take_json(
+        &mut self,
+        event: HookEvent,
+        run: &HookRun,
+        json: &Value,
+        updated: &mut Vec<Rewrite>,
+    ) {
+        self.common_fields(run, json);
+        let decision = match json.get("hookSpecificOutput") {
+            Some(specific) => self.specific_output(event, run, specific, updated),
+            None => None,
+        };
+        if let Some(d) = json.get("decision").and_then(Value::as_str) {
+            self.legacy_decision(event, run, d, text(json.get("reason")), decision.is_some());
+        }
+    }
+
+    /// `continue`, `stopReason`, `systemMessage` and `suppressOutput`.
+    fn common_fields(&mut self, run: &HookRun, json: &Value) {
+        if json.get("continue").and_then(Value::as_bool) == Some(false) && self.stop.is_none() {
+            self.stop = Some(
+                text(json.get("stopReason"))
+                    .unwrap_or_else(|| format!("hook `{}` stopped the turn", run.command)),
+            );
+        }
+        if let Some(m) = text(json.get("systemMessage")) {
+            self.system_messages.push(m);
+        }
+        if json.get("suppressOutput").and_then(Value::as_bool) == Some(true) {
+            self.suppress_output = true;
+        }
+    }
+
+    /// `hookSpecificOutput`: a permission decision (PreToolUse's `permissionDecision` or PermissionRequest's
+    /// `decision.behavior`), a rewritten input, context, and a replacement MCP output. Returns the decision given.
+    fn specific_output(
+        &mut self,
+        event: HookEvent,
+        run: &HookRun,
+        s: &Value,
+        updated: &mut Vec<Rewrite>,
+    ) -> Option<HookDecision> {
+        let mut decision = None;
+        if let Some(d) = s.get("permissionDecision").and_then(Value::as_str) {
+            decision = match d {
+                "allow" => Some(HookDecision::Allow),
+                "ask" => Some(HookDecision::Ask),
+                "deny" => Some(HookDecision::Deny),
+                _ => None,
+            };
+            if let Some(d) = decision {
+                self.decide(d, text(s.get("permissionDecisionReason")), &run.command);
+            }
+        }
+        if let Some(d) = s.get("decision").filter(|d| d.is_object()) {
+            decision = match d.get("behavior").and_then(Value::as_str) {
+                Some("allow") => Some(HookDecision::Allow),
+                Some("deny") => Some(HookDecision::Deny),
+                _ => None,
+            };
+            if let Some(dec) = decision {
+                self.decide(dec, text(d.get("message")), &run.command);
+            }
+            if let Some(u) = d.get("updatedInput").filter(|u| u.is_object()) {
+                updated.push((decision, u.clone()));
+            }
+        }
+        if let Some(u) = s.get("updatedInput").filter(|u| u.is_object()) {
+            updated.push((decision, u.clone()));
+        }
+        if let Some(c) = text(s.get("additionalContext")) {
+            self.additional_context.push(c);
+        }
+        if event == HookEvent::PostToolUse
+            && let Some(o) = s.get("updatedMCPToolOutput")
+        {
+            self.updated_mcp_output = Some(o.clone());
+        }
+        decision
+    }
+
+    /// The older top-level `decision`: PreToolUse's `approve` / `block` (when no specific decision was given),
+    /// other events' `block`.
+    fn legacy_decision(
+        &mut self,
+        event: HookEvent,
+        run: &HookRun,
+        d: &str,
+        reason: Option<String>,
+        specific_given: bool,
+    ) {
+        match (event, d) {
+            (HookEvent::PreToolUse, "approve") if !specific_given => {
+                self.decide(HookDecision::Allow, reason, &run.command)
+            }
+            (HookEvent::PreToolUse, "block") if !specific_given => {
+                self.decide(HookDecision::Deny, reason, &run.command)
+            }
+            (_, "block") if event != HookEvent::PreToolUse && self.block.is_none() => {
+                self.block =
+                    Some(reason.unwrap_or_else(|| format!("blocked by hook `{}`", run.command)));
+            }
+            _ => {}
+        }
+    }
 }
 
 fn text(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str).map(str::to_string)
 }
 
+/// A rewritten input a hook gave, with the decision it came with.
+type Rewrite = (Option<HookDecision>, Value);
+
 /// Combines the runs of one event's hooks.
 pub fn combine(event: HookEvent, runs: &[HookRun]) -> HookVerdict {
     let mut out = HookVerdict::default();
-    let mut updated: Vec<(Option<HookDecision>, Value)> = Vec::new();
+    let mut updated: Vec<Rewrite> = Vec::new();
     for run in runs {
-        if run.timed_out {
-            out.errors.push(format!(
-                "hook `{}` timed out after {} s",
-                run.command, run.timeout_secs
-            ));
-            continue;
-        }
-        if let Some(e) = &run.spawn_error {
-            out.errors
-                .push(format!("hook `{}` could not run: {e}", run.command));
-            continue;
-        }
-        match run.exit_code {
-            Some(0) => {}
-            Some(2) => {
-                let message = run.stderr.trim().to_string();
-                let message = if message.is_empty() {
-                    format!("blocked by hook `{}`", run.command)
-                } else {
-                    message
-                };
-                match event {
-                    HookEvent::PreToolUse | HookEvent::PermissionRequest => {
-                        out.decide(HookDecision::Deny, Some(message), &run.command)
-                    }
-                    _ => {
-                        if out.block.is_none() {
-                            out.block = Some(message);
-                        }
-                    }
-                }
-                continue;
-            }
-            code => {
-                let code = code.map_or("a signal".to_string(), |c| format!("exit code {c}"));
-                out.errors.push(format!(
-                    "hook `{}` failed with {code}: {}",
-                    run.command,
-                    run.stderr.trim()
-                ));
-                continue;
-            }
-        }
-        let stdout = run.stdout.trim();
-        let Ok(json) = serde_json::from_str::<Value>(stdout) else {
-            if !stdout.is_empty()
-                && matches!(event, HookEvent::UserPromptSubmit | HookEvent::SessionStart)
-            {
-                out.additional_context.push(stdout.to_string());
-            }
-            continue;
-        };
-        if !json.is_object() {
-            continue;
-        }
-        if json.get("continue").and_then(Value::as_bool) == Some(false) && out.stop.is_none() {
-            out.stop = Some(
-                text(json.get("stopReason"))
-                    .unwrap_or_else(|| format!("hook `{}` stopped the turn", run.command)),
-            );
-        }
-        if let Some(m) = text(json.get("systemMessage")) {
-            out.system_messages.push(m);
-        }
-        if json.get("suppressOutput").and_then(Value::as_bool) == Some(true) {
-            out.suppress_output = true;
-        }
-        let specific = json.get("hookSpecificOutput");
-        let mut decision = None;
-        if let Some(s) = specific {
-            if let Some(d) = s.get("permissionDecision").and_then(Value::as_str) {
-                decision = match d {
-                    "allow" => Some(HookDecision::Allow),
-                    "ask" => Some(HookDecision::Ask),
-                    "deny" => Some(HookDecision::Deny),
-                    _ => None,
-                };
-                if let Some(d) = decision {
-                    out.decide(d, text(s.get("permissionDecisionReason")), &run.command);
-                }
-            }
-            if let Some(d) = s.get("decision").filter(|d| d.is_object()) {
-                decision = match d.get("behavior").and_then(Value::as_str) {
-                    Some("allow") => Some(HookDecision::Allow),
-                    Some("deny") => Some(HookDecision::Deny),
-                    _ => None,
-                };
-                if let Some(dec) = decision {
-                    out.decide(dec, text(d.get("message")), &run.command);
-                }
-                if let Some(u) = d.get("updatedInput").filter(|u| u.is_object()) {
-                    updated.push((decision, u.clone()));
-                }
-            }
-            if let Some(u) = s.get("updatedInput").filter(|u| u.is_object()) {
-                updated.push((decision, u.clone()));
-            }
-            if let Some(c) = text(s.get("additionalContext")) {
-                out.additional_context.push(c);
-            }
-            if event == HookEvent::PostToolUse
-                && let Some(o) = s.get("updatedMCPToolOutput")
-            {
-                out.updated_mcp_output = Some(o.clone());
-            }
-        }
-        if let Some(d) = json.get("decision").and_then(Value::as_str) {
-            let reason = text(json.get("reason"));
-            match (event, d) {
-                (HookEvent::PreToolUse, "approve") if decision.is_none() => {
-                    out.decide(HookDecision::Allow, reason, &run.command)
-                }
-                (HookEvent::PreToolUse, "block") if decision.is_none() => {
-                    out.decide(HookDecision::Deny, reason, &run.command)
-                }
-                (_, "block") if event != HookEvent::PreToolUse && out.block.is_none() => {
-                    out.block = Some(
-                        reason.unwrap_or_else(|| format!("blocked by hook `{}`", run.command)),
-                    );
-                }
-                _ => {}
-            }
+        if let Some(json) = out.exit_status(event, run) {
+            out.take_json(event, run, &json, &mut updated);
         }
     }
     // The rewritten input of the winning decision, else the first one given.

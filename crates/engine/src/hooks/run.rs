@@ -3,11 +3,13 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Map, Value};
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 
+use crate::process_group::GroupGuard;
 use crate::settings::{HookCommand, HookEvent};
 
 /// The common fields of every hook's stdin.
@@ -76,6 +78,9 @@ async fn run_one(hook: &HookCommand, stdin: &[u8], cwd: &Path, project_dir: &Pat
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
+    // Its own process group, so that a timeout stops everything the hook started.
+    #[cfg(unix)]
+    cmd.process_group(0);
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => {
@@ -83,6 +88,7 @@ async fn run_one(hook: &HookCommand, stdin: &[u8], cwd: &Path, project_dir: &Pat
             return run;
         }
     };
+    let group = child.id().map(GroupGuard::new);
     let writer = child.stdin.take().map(|mut pipe| {
         let data = stdin.to_vec();
         tokio::spawn(async move {
@@ -91,20 +97,73 @@ async fn run_one(hook: &HookCommand, stdin: &[u8], cwd: &Path, project_dir: &Pat
             let _ = pipe.shutdown().await;
         })
     });
+    let stdout = Captured::start(child.stdout.take());
+    let stderr = Captured::start(child.stderr.take());
     let limit = Duration::from_secs(hook.timeout_secs.max(1));
-    match tokio::time::timeout(limit, child.wait_with_output()).await {
-        Ok(Ok(output)) => {
-            run.exit_code = output.status.code();
-            run.stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-            run.stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    match tokio::time::timeout(limit, child.wait()).await {
+        Ok(Ok(status)) => {
+            run.exit_code = status.code();
+            // The hook has ended; a process it left running that still holds the pipes must not hold us up.
+            run.stdout = stdout.finish().await;
+            run.stderr = stderr.finish().await;
+            if let Some(mut group) = group {
+                group.disarm();
+            }
         }
         Ok(Err(e)) => run.spawn_error = Some(e.to_string()),
-        Err(_) => run.timed_out = true,
+        Err(_) => {
+            run.timed_out = true;
+            // Dropping the guard kills the hook's whole process group.
+            drop(group);
+        }
     }
     if let Some(w) = writer {
         w.abort();
     }
     run
+}
+
+/// How long output already written may take to arrive after the hook's process has exited.
+const DRAIN_GRACE: Duration = Duration::from_millis(200);
+
+/// A pipe read to the end in the background into a shared buffer, so that what arrived can be taken even if the
+/// pipe never closes.
+struct Captured {
+    buffer: Arc<Mutex<Vec<u8>>>,
+    reader: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Captured {
+    fn start(pipe: Option<impl AsyncRead + Unpin + Send + 'static>) -> Self {
+        let buffer = Arc::new(Mutex::new(Vec::new()));
+        let reader = pipe.map(|mut pipe| {
+            let buffer = buffer.clone();
+            tokio::spawn(async move {
+                let mut chunk = [0u8; 8192];
+                while let Ok(n) = pipe.read(&mut chunk).await {
+                    if n == 0 {
+                        break;
+                    }
+                    if let Ok(mut b) = buffer.lock() {
+                        b.extend_from_slice(&chunk[..n]);
+                    }
+                }
+            })
+        });
+        Self { buffer, reader }
+    }
+
+    /// Waits for the end of the pipe (at most [`DRAIN_GRACE`]) and returns what was read.
+    async fn finish(mut self) -> String {
+        if let Some(reader) = self.reader.take() {
+            let abort = reader.abort_handle();
+            if tokio::time::timeout(DRAIN_GRACE, reader).await.is_err() {
+                abort.abort();
+            }
+        }
+        let bytes = self.buffer.lock().map(|b| b.clone()).unwrap_or_default();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
 }
 
 /// Runs `hooks` in parallel with `input` on stdin, in `cwd`, with `CLAUDE_PROJECT_DIR` set. Results come back in

@@ -1,25 +1,35 @@
-//! The Anthropic Messages API client: builds the request body with cache breakpoints, sends it with retries, and
-//! streams the answer through [`StreamAssembler`] (the retries and the SSE plumbing are in `transport`).
+//! The Anthropic Messages API client: builds the request body with cache breakpoints (spliced from the messages'
+//! cached encodings, see `fragments`), sends it with retries, and streams the answer through [`StreamAssembler`] (the retries and the SSE plumbing are in `transport`).
 
+use std::sync::Arc;
+
+use bytes::Bytes;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
 use super::anthropic_stream::StreamAssembler;
-use super::transport::{Failure, http_client, send, stream_with_retries};
-use super::{Model, ModelConfig, ModelError, ModelRequest, ModelStream};
+use super::fragments::{self, FragmentCache, push_array, push_json};
+use super::transport::{Failure, http_client, send_streaming, stream_with_retries};
+use super::{Model, ModelConfig, ModelError, ModelRequest, ModelStream, Role};
 
 /// A client for `POST {base}/v1/messages` with `stream: true`.
 #[derive(Debug, Clone)]
 pub struct AnthropicModel {
     config: ModelConfig,
     http: reqwest::Client,
+    /// The encoded messages of recent requests.
+    messages: Arc<FragmentCache>,
 }
 
 impl AnthropicModel {
     /// A client for `config`.
     pub fn new(config: ModelConfig) -> Result<Self, ModelError> {
         let http = http_client(&config)?;
-        Ok(Self { config, http })
+        Ok(Self {
+            config,
+            http,
+            messages: Arc::default(),
+        })
     }
 }
 
@@ -27,12 +37,10 @@ fn ephemeral() -> Value {
     json!({"type": "ephemeral"})
 }
 
-/// The JSON body of a streaming request, with cache breakpoints on the last tool, the system prompt and the latest
-/// user turn.
-pub fn request_body(req: &ModelRequest) -> Value {
+/// The system prompt blocks, the last one with a cache breakpoint.
+fn system_blocks(req: &ModelRequest) -> Vec<Value> {
     let n_system = req.system.len();
-    let system: Vec<Value> = req
-        .system
+    req.system
         .iter()
         .enumerate()
         .map(|(i, text)| {
@@ -42,10 +50,13 @@ pub fn request_body(req: &ModelRequest) -> Value {
             }
             block
         })
-        .collect();
+        .collect()
+}
+
+/// The tool definitions, the last one with a cache breakpoint.
+fn tool_entries(req: &ModelRequest) -> Vec<Value> {
     let n_tools = req.tools.len();
-    let tools: Vec<Value> = req
-        .tools
+    req.tools
         .iter()
         .enumerate()
         .map(|(i, t)| {
@@ -55,41 +66,60 @@ pub fn request_body(req: &ModelRequest) -> Value {
             }
             tool
         })
-        .collect();
-    let mut messages = serde_json::to_value(&req.messages).unwrap_or(Value::Array(vec![]));
-    if let Some(last_user) = messages.as_array_mut().and_then(|m| {
-        m.iter_mut()
-            .rev()
-            .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
-    }) && let Some(last_block) = last_user
+        .collect()
+}
+
+/// Puts the cache breakpoint on the last block of an encoded message.
+fn with_breakpoint(message: &mut Value) {
+    if let Some(last_block) = message
         .get_mut("content")
         .and_then(Value::as_array_mut)
         .and_then(|c| c.last_mut())
     {
         last_block["cache_control"] = ephemeral();
     }
-    let mut body = json!({
-        "model": req.model,
-        "max_tokens": req.max_tokens,
-        "stream": true,
-        "messages": messages,
-    });
-    if !system.is_empty() {
-        body["system"] = Value::Array(system);
+}
+
+/// The JSON body of a streaming request, with cache breakpoints on the last tool, the system prompt and the latest
+/// user turn; the messages come from `cache` but the latest user turn (it carries the breakpoint).
+pub fn encode_body(req: &ModelRequest, cache: &FragmentCache) -> Bytes {
+    let mut messages = cache.fragments(&req.messages, fragments::to_json);
+    if let Some(i) = req.messages.iter().rposition(|m| m.role == Role::User) {
+        let mut last_user = serde_json::to_value(&req.messages[i]).unwrap_or(Value::Null);
+        with_breakpoint(&mut last_user);
+        messages[i] = Bytes::from(fragments::to_json(&last_user));
     }
-    if !tools.is_empty() {
-        body["tools"] = Value::Array(tools);
-        body["tool_choice"] = json!({"type": "auto"});
+    let size: usize = messages.iter().map(|m| m.len() + 1).sum();
+    let mut out = Vec::with_capacity(size + 64 * 1024);
+    out.extend_from_slice(b"{\"model\":");
+    push_json(&mut out, &req.model);
+    out.extend_from_slice(b",\"max_tokens\":");
+    push_json(&mut out, &req.max_tokens);
+    out.extend_from_slice(b",\"stream\":true,\"messages\":");
+    push_array(&mut out, messages.iter().map(|m| &m[..]));
+    if !req.system.is_empty() {
+        out.extend_from_slice(b",\"system\":");
+        push_json(&mut out, &system_blocks(req));
+    }
+    if !req.tools.is_empty() {
+        out.extend_from_slice(b",\"tools\":");
+        push_json(&mut out, &tool_entries(req));
+        out.extend_from_slice(b",\"tool_choice\":{\"type\":\"auto\"}");
     }
     if let Some(thinking) = req.thinking {
-        body["thinking"] = json!({"type": "enabled", "budget_tokens": thinking.budget_tokens});
+        out.extend_from_slice(b",\"thinking\":");
+        push_json(
+            &mut out,
+            &json!({"type": "enabled", "budget_tokens": thinking.budget_tokens}),
+        );
     }
-    body
+    out.push(b'}');
+    Bytes::from(out)
 }
 
 impl AnthropicModel {
     /// One attempt: the POST with the Anthropic headers.
-    fn attempt(&self, body: Value) -> BoxFuture<'static, Result<reqwest::Response, Failure>> {
+    fn attempt(&self, body: Bytes) -> BoxFuture<'static, Result<reqwest::Response, Failure>> {
         let Some(key) = self.config.api_key.clone() else {
             return Box::pin(async { Err((ModelError::MissingApiKey, None)) });
         };
@@ -98,11 +128,8 @@ impl AnthropicModel {
             .http
             .post(url)
             .header("x-api-key", key)
-            .header("anthropic-version", "2023-06-01")
-            .header("content-type", "application/json")
-            .header("accept", "text/event-stream")
-            .json(&body);
-        Box::pin(send(request))
+            .header("anthropic-version", "2023-06-01");
+        Box::pin(send_streaming(request, body))
     }
 }
 
@@ -113,11 +140,126 @@ impl Model for AnthropicModel {
 
     fn stream(&self, request: ModelRequest) -> ModelStream {
         let this = self.clone();
-        let body = request_body(&request);
+        let body = encode_body(&request, &self.messages);
         stream_with_retries(
             self.config.retry,
             Box::new(move || this.attempt(body.clone())),
             StreamAssembler::default(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::fragments::varied_history;
+    use crate::model::{ThinkingConfig, ToolSpec};
+
+    /// The body as it was built before it was spliced: one JSON value for the whole request.
+    fn whole_body(req: &ModelRequest) -> Value {
+        let n_system = req.system.len();
+        let system: Vec<Value> = req
+            .system
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let mut block = json!({"type": "text", "text": text});
+                if i + 1 == n_system {
+                    block["cache_control"] = ephemeral();
+                }
+                block
+            })
+            .collect();
+        let n_tools = req.tools.len();
+        let tools: Vec<Value> = req
+            .tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let mut tool = json!({"name": t.name, "description": t.description, "input_schema": t.input_schema});
+                if i + 1 == n_tools {
+                    tool["cache_control"] = ephemeral();
+                }
+                tool
+            })
+            .collect();
+        let mut messages = serde_json::to_value(&req.messages).unwrap_or(Value::Array(vec![]));
+        if let Some(last_user) = messages.as_array_mut().and_then(|m| {
+            m.iter_mut()
+                .rev()
+                .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
+        }) && let Some(last_block) = last_user
+            .get_mut("content")
+            .and_then(Value::as_array_mut)
+            .and_then(|c| c.last_mut())
+        {
+            last_block["cache_control"] = ephemeral();
+        }
+        let mut body = json!({
+            "model": req.model,
+            "max_tokens": req.max_tokens,
+            "stream": true,
+            "messages": messages,
+        });
+        if !system.is_empty() {
+            body["system"] = Value::Array(system);
+        }
+        if !tools.is_empty() {
+            body["tools"] = Value::Array(tools);
+            body["tool_choice"] = json!({"type": "auto"});
+        }
+        if let Some(thinking) = req.thinking {
+            body["thinking"] = json!({"type": "enabled", "budget_tokens": thinking.budget_tokens});
+        }
+        body
+    }
+
+    #[test]
+    fn the_spliced_body_is_byte_for_byte_the_whole_encoding() {
+        let history = varied_history();
+        let cache = FragmentCache::default();
+        let tools = vec![
+            ToolSpec {
+                name: "Read".into(),
+                description: "Reads \"files\"".into(),
+                input_schema: json!({"type": "object", "properties": {"file_path": {"type": "string"}}}),
+            },
+            ToolSpec {
+                name: "Glob".into(),
+                description: "Finds files".into(),
+                input_schema: json!({"type": "object"}),
+            },
+        ];
+        // Every prefix of the history, in order (as a conversation grows), then a side request, then all again.
+        let mut requests: Vec<ModelRequest> = (0..=history.len())
+            .map(|n| ModelRequest {
+                model: "claude-test".into(),
+                max_tokens: 4096,
+                system: if n % 3 == 0 {
+                    vec![]
+                } else {
+                    vec!["You help.".into(), "Be brief ✓.".into()]
+                },
+                messages: history[..n].to_vec(),
+                tools: if n % 2 == 0 { tools.clone() } else { vec![] },
+                thinking: (n % 4 == 1).then_some(ThinkingConfig {
+                    budget_tokens: 1024,
+                }),
+            })
+            .collect();
+        let mut side = requests[2].clone();
+        side.messages = vec![crate::model::Message::user_text("is this safe?")];
+        requests.push(side);
+        requests.push(requests[history.len()].clone());
+        for req in &requests {
+            let want = serde_json::to_vec(&whole_body(req)).expect("json");
+            let got = encode_body(req, &cache);
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want),
+                "{} messages",
+                req.messages.len()
+            );
+        }
     }
 }

@@ -60,6 +60,21 @@ fn index_of(v: &Value) -> Result<u64, ModelError> {
         .ok_or_else(|| ModelError::Protocol("a content block event has no index".into()))
 }
 
+/// The error an `error` event carries.
+fn stream_error(v: &Value) -> ModelError {
+    let kind = v
+        .pointer("/error/type")
+        .and_then(Value::as_str)
+        .unwrap_or("error")
+        .to_string();
+    let message = v
+        .pointer("/error/message")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    ModelError::Stream { kind, message }
+}
+
 fn str_field(v: &Value, key: &str) -> String {
     v.get(key)
         .and_then(Value::as_str)
@@ -83,137 +98,177 @@ impl StreamAssembler {
         };
         let mut out = Vec::new();
         match kind {
-            "message_start" => {
-                self.started = true;
-                if let Some(u) = v.pointer("/message/usage") {
-                    parse_usage(u, &mut self.usage);
-                }
-            }
-            "content_block_start" => {
-                let index = index_of(&v)?;
-                let block = v.get("content_block").cloned().unwrap_or(Value::Null);
-                let partial = match block.get("type").and_then(Value::as_str) {
-                    Some("text") => Partial::Text(str_field(&block, "text")),
-                    Some("thinking") => Partial::Thinking {
-                        thinking: str_field(&block, "thinking"),
-                        signature: str_field(&block, "signature"),
-                    },
-                    Some("redacted_thinking") => {
-                        Partial::RedactedThinking(str_field(&block, "data"))
-                    }
-                    Some("tool_use") => {
-                        let id = str_field(&block, "id");
-                        let name = str_field(&block, "name");
-                        if id.is_empty() || name.is_empty() {
-                            return Err(ModelError::Protocol(
-                                "a tool_use block has no id or name".into(),
-                            ));
-                        }
-                        out.push(ModelEvent::ToolUseStarted {
-                            id: id.clone(),
-                            name: name.clone(),
-                        });
-                        Partial::ToolUse {
-                            id,
-                            name,
-                            json: String::new(),
-                            done: None,
-                        }
-                    }
-                    _ => Partial::Unknown,
-                };
-                if let Partial::Text(t) = &partial
-                    && !t.is_empty()
-                {
-                    out.push(ModelEvent::TextDelta(t.clone()));
-                }
-                self.blocks.insert(index, partial);
-            }
-            "content_block_delta" => {
-                let index = index_of(&v)?;
-                let delta = v.get("delta").cloned().unwrap_or(Value::Null);
-                let block = self.blocks.get_mut(&index).ok_or_else(|| {
-                    ModelError::Protocol(format!("a delta for block {index}, which never started"))
-                })?;
-                match (delta.get("type").and_then(Value::as_str), block) {
-                    (Some("text_delta"), Partial::Text(text)) => {
-                        let piece = str_field(&delta, "text");
-                        text.push_str(&piece);
-                        out.push(ModelEvent::TextDelta(piece));
-                    }
-                    (Some("input_json_delta"), Partial::ToolUse { json, .. }) => {
-                        json.push_str(
-                            delta
-                                .get("partial_json")
-                                .and_then(Value::as_str)
-                                .unwrap_or_default(),
-                        );
-                    }
-                    (Some("thinking_delta"), Partial::Thinking { thinking, .. }) => {
-                        let piece = str_field(&delta, "thinking");
-                        thinking.push_str(&piece);
-                        out.push(ModelEvent::ThinkingDelta(piece));
-                    }
-                    (Some("signature_delta"), Partial::Thinking { signature, .. }) => {
-                        *signature = str_field(&delta, "signature");
-                    }
-                    _ => {}
-                }
-            }
-            "content_block_stop" => {
-                let index = index_of(&v)?;
-                if let Some(Partial::ToolUse {
-                    id,
-                    name,
-                    json,
-                    done,
-                }) = self.blocks.get_mut(&index)
-                {
-                    let input = if json.trim().is_empty() {
-                        Value::Object(Default::default())
-                    } else {
-                        serde_json::from_str(json).map_err(|e| {
-                            ModelError::Protocol(format!(
-                                "the input of tool call {id} ({name}) is not valid JSON: {e}"
-                            ))
-                        })?
-                    };
-                    *done = Some(input.clone());
-                    out.push(ModelEvent::ToolUseComplete {
-                        id: id.clone(),
-                        name: name.clone(),
-                        input,
-                    });
-                }
-            }
-            "message_delta" => {
-                if let Some(reason) = v.pointer("/delta/stop_reason").filter(|r| !r.is_null()) {
-                    self.stop_reason = serde_json::from_value(reason.clone()).ok();
-                }
-                if let Some(u) = v.get("usage") {
-                    parse_usage(u, &mut self.usage);
-                }
-            }
+            "message_start" => self.message_start(&v),
+            "content_block_start" => self.block_start(&v, &mut out)?,
+            "content_block_delta" => self.block_delta(&v, &mut out)?,
+            "content_block_stop" => self.block_stop(&v, &mut out)?,
+            "message_delta" => self.message_delta(&v),
             "message_stop" => {
                 self.finished = true;
+                self.close_cut_off_calls(&mut out);
                 out.push(self.complete_message()?);
             }
-            "error" => {
-                let kind = v
-                    .pointer("/error/type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("error")
-                    .to_string();
-                let message = v
-                    .pointer("/error/message")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string();
-                return Err(ModelError::Stream { kind, message });
-            }
+            "error" => return Err(stream_error(&v)),
             _ => {}
         }
         Ok(out)
+    }
+
+    fn message_start(&mut self, v: &Value) {
+        self.started = true;
+        if let Some(u) = v.pointer("/message/usage") {
+            parse_usage(u, &mut self.usage);
+        }
+    }
+
+    /// A block begins: text (its first text is a delta), thinking, redacted thinking, or a tool call (announced
+    /// at once, so the UI shows it while its input streams).
+    fn block_start(&mut self, v: &Value, out: &mut Vec<ModelEvent>) -> Result<(), ModelError> {
+        let index = index_of(v)?;
+        let block = v.get("content_block").cloned().unwrap_or(Value::Null);
+        let partial = match block.get("type").and_then(Value::as_str) {
+            Some("text") => Partial::Text(str_field(&block, "text")),
+            Some("thinking") => Partial::Thinking {
+                thinking: str_field(&block, "thinking"),
+                signature: str_field(&block, "signature"),
+            },
+            Some("redacted_thinking") => Partial::RedactedThinking(str_field(&block, "data")),
+            Some("tool_use") => {
+                let id = str_field(&block, "id");
+                let name = str_field(&block, "name");
+                if id.is_empty() || name.is_empty() {
+                    return Err(ModelError::Protocol(
+                        "a tool_use block has no id or name".into(),
+                    ));
+                }
+                out.push(ModelEvent::ToolUseStarted {
+                    id: id.clone(),
+                    name: name.clone(),
+                });
+                Partial::ToolUse {
+                    id,
+                    name,
+                    json: String::new(),
+                    done: None,
+                }
+            }
+            _ => Partial::Unknown,
+        };
+        if let Partial::Text(t) = &partial
+            && !t.is_empty()
+        {
+            out.push(ModelEvent::TextDelta(t.clone()));
+        }
+        self.blocks.insert(index, partial);
+        Ok(())
+    }
+
+    /// A piece of a block that started: text and thinking go out as deltas; a tool call's JSON is gathered.
+    fn block_delta(&mut self, v: &Value, out: &mut Vec<ModelEvent>) -> Result<(), ModelError> {
+        let index = index_of(v)?;
+        let delta = v.get("delta").cloned().unwrap_or(Value::Null);
+        let block = self.blocks.get_mut(&index).ok_or_else(|| {
+            ModelError::Protocol(format!("a delta for block {index}, which never started"))
+        })?;
+        match (delta.get("type").and_then(Value::as_str), block) {
+            (Some("text_delta"), Partial::Text(text)) => {
+                let piece = str_field(&delta, "text");
+                text.push_str(&piece);
+                out.push(ModelEvent::TextDelta(piece));
+            }
+            (Some("input_json_delta"), Partial::ToolUse { json, .. }) => {
+                json.push_str(
+                    delta
+                        .get("partial_json")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default(),
+                );
+            }
+            (Some("thinking_delta"), Partial::Thinking { thinking, .. }) => {
+                let piece = str_field(&delta, "thinking");
+                thinking.push_str(&piece);
+                out.push(ModelEvent::ThinkingDelta(piece));
+            }
+            (Some("signature_delta"), Partial::Thinking { signature, .. }) => {
+                *signature = str_field(&delta, "signature");
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A block ends: a tool call's gathered JSON is parsed and the call is complete (it can start now).
+    fn block_stop(&mut self, v: &Value, out: &mut Vec<ModelEvent>) -> Result<(), ModelError> {
+        let index = index_of(v)?;
+        let Some(Partial::ToolUse {
+            id,
+            name,
+            json,
+            done,
+        }) = self.blocks.get_mut(&index)
+        else {
+            return Ok(());
+        };
+        let parsed = if json.trim().is_empty() {
+            Ok(Value::Object(Default::default()))
+        } else {
+            serde_json::from_str::<Value>(json)
+        };
+        match parsed {
+            Ok(input) if input.is_object() => {
+                *done = Some(input.clone());
+                out.push(ModelEvent::ToolUseComplete {
+                    id: id.clone(),
+                    name: name.clone(),
+                    input,
+                });
+            }
+            other => {
+                let why = match other {
+                    Err(e) => e.to_string(),
+                    Ok(_) => "it is not a JSON object".to_string(),
+                };
+                *done = Some(Value::Object(Default::default()));
+                out.push(ModelEvent::ToolUseInvalid {
+                    id: id.clone(),
+                    name: name.clone(),
+                    error: format!("the input of this {name} call is not valid JSON ({why})"),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn message_delta(&mut self, v: &Value) {
+        if let Some(reason) = v.pointer("/delta/stop_reason").filter(|r| !r.is_null()) {
+            self.stop_reason = serde_json::from_value(reason.clone()).ok();
+        }
+        if let Some(u) = v.get("usage") {
+            parse_usage(u, &mut self.usage);
+        }
+    }
+
+    /// Tool calls whose block never ended (the output limit cut them off) are answered as invalid.
+    fn close_cut_off_calls(&mut self, out: &mut Vec<ModelEvent>) {
+        for block in self.blocks.values_mut() {
+            if let Partial::ToolUse {
+                id,
+                name,
+                done: done @ None,
+                ..
+            } = block
+            {
+                *done = Some(Value::Object(Default::default()));
+                out.push(ModelEvent::ToolUseInvalid {
+                    id: id.clone(),
+                    name: name.clone(),
+                    error: format!(
+                        "the input of this {name} call was cut off before it was complete (the response reached \
+                         its output limit)"
+                    ),
+                });
+            }
+        }
     }
 
     fn complete_message(&mut self) -> Result<ModelEvent, ModelError> {
@@ -275,5 +330,56 @@ impl Assembler for StreamAssembler {
         Err(ModelError::Connection(
             "the stream ended before the message was complete".into(),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feed(events: &[(&str, Value)]) -> Vec<ModelEvent> {
+        let mut assembler = StreamAssembler::default();
+        let mut out = Vec::new();
+        for (name, data) in events {
+            out.extend(assembler.handle(name, &data.to_string()).expect("handled"));
+        }
+        out
+    }
+
+    #[test]
+    fn a_tool_call_cut_off_at_the_output_limit_is_invalid_and_recorded_empty() {
+        let events = feed(&[
+            (
+                "message_start",
+                serde_json::json!({"message": {"usage": {"input_tokens": 5}}}),
+            ),
+            (
+                "content_block_start",
+                serde_json::json!({"index": 0, "content_block": {"type": "tool_use", "id": "t1", "name": "Write"}}),
+            ),
+            (
+                "content_block_delta",
+                serde_json::json!({"index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"file_path\": \"a.txt\", \"content\": \"lo"}}),
+            ),
+            (
+                "message_delta",
+                serde_json::json!({"delta": {"stop_reason": "max_tokens"}}),
+            ),
+            ("message_stop", serde_json::json!({})),
+        ]);
+
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, ModelEvent::ToolUseInvalid { id, error, .. }
+                if id == "t1" && error.contains("cut off"))),
+            "{events:?}"
+        );
+        let Some(ModelEvent::MessageComplete { message, .. }) = events.last() else {
+            panic!("no message: {events:?}");
+        };
+        assert!(
+            matches!(&message.content[0], ContentBlock::ToolUse { input, .. } if *input == serde_json::json!({}))
+        );
     }
 }

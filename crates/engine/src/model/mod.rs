@@ -5,6 +5,7 @@ mod anthropic;
 mod anthropic_stream;
 mod config;
 mod error;
+mod fragments;
 mod openai;
 mod openai_body;
 mod openai_stream;

@@ -1,12 +1,15 @@
 //! The OpenAI-compatible chat-completions client (Ollama, llama.cpp server, vLLM, hosted gateways): the same
 //! contract as the Anthropic client, with the body from `openai_body` and the stream folded by `openai_stream`.
 
-use futures::future::BoxFuture;
-use serde_json::Value;
+use std::sync::Arc;
 
-use super::openai_body::chat_request_body;
+use bytes::Bytes;
+use futures::future::BoxFuture;
+
+use super::fragments::FragmentCache;
+use super::openai_body::encode_chat_body;
 use super::openai_stream::ChatStreamAssembler;
-use super::transport::{Failure, http_client, send, stream_with_retries};
+use super::transport::{Failure, http_client, send_streaming, stream_with_retries};
 use super::{Model, ModelConfig, ModelError, ModelRequest, ModelStream};
 
 /// The bearer token sent when no key is configured: local servers ignore it, but some reject an empty one.
@@ -17,13 +20,19 @@ pub const PLACEHOLDER_KEY: &str = "tandem-no-key";
 pub struct OpenAiModel {
     config: ModelConfig,
     http: reqwest::Client,
+    /// The encoded messages of recent requests.
+    messages: Arc<FragmentCache>,
 }
 
 impl OpenAiModel {
     /// A client for `config`.
     pub fn new(config: ModelConfig) -> Result<Self, ModelError> {
         let http = http_client(&config)?;
-        Ok(Self { config, http })
+        Ok(Self {
+            config,
+            http,
+            messages: Arc::default(),
+        })
     }
 
     /// The endpoint; a base URL that already ends in `/v1` (as `OPENAI_BASE_URL` usually does) is accepted too.
@@ -33,21 +42,15 @@ impl OpenAiModel {
         format!("{base}/v1/chat/completions")
     }
 
-    fn attempt(&self, body: Value) -> BoxFuture<'static, Result<reqwest::Response, Failure>> {
+    fn attempt(&self, body: Bytes) -> BoxFuture<'static, Result<reqwest::Response, Failure>> {
         let key = self
             .config
             .api_key
             .clone()
             .filter(|k| !k.is_empty())
             .unwrap_or_else(|| PLACEHOLDER_KEY.to_string());
-        let request = self
-            .http
-            .post(self.url())
-            .bearer_auth(key)
-            .header("content-type", "application/json")
-            .header("accept", "text/event-stream")
-            .json(&body);
-        Box::pin(send(request))
+        let request = self.http.post(self.url()).bearer_auth(key);
+        Box::pin(send_streaming(request, body))
     }
 }
 
@@ -58,7 +61,7 @@ impl Model for OpenAiModel {
 
     fn stream(&self, request: ModelRequest) -> ModelStream {
         let this = self.clone();
-        let body = chat_request_body(&request);
+        let body = encode_chat_body(&request, &self.messages);
         stream_with_retries(
             self.config.retry,
             Box::new(move || this.attempt(body.clone())),

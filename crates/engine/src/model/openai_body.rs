@@ -9,42 +9,58 @@
 //! follow as `image_url` data URLs in the user message after the tool messages, introduced by a line naming the
 //! call. A server without vision rejects such a request; that is its answer to a picture it cannot see.
 
+use bytes::Bytes;
 use serde_json::{Value, json};
 
+use super::fragments::{FragmentCache, push_array, push_json, to_json};
 use super::{
     ContentBlock, ImageSource, Message, ModelRequest, ResultBlock, Role, ToolResultContent,
 };
 
-/// The JSON body of a streaming chat-completions request.
-pub fn chat_request_body(req: &ModelRequest) -> Value {
-    let mut messages = Vec::new();
-    if !req.system.is_empty() {
-        messages.push(json!({"role": "system", "content": req.system.join("\n\n")}));
-    }
-    for message in &req.messages {
-        match message.role {
-            Role::Assistant => messages.push(assistant_message(message)),
-            Role::User => user_messages(message, &mut messages),
-        }
-    }
-    let mut body = json!({
-        "model": req.model,
-        "max_tokens": req.max_tokens,
-        "stream": true,
-        "stream_options": {"include_usage": true},
-        "messages": messages,
-    });
+/// The JSON body of a streaming chat-completions request, its messages spliced from `cache`.
+pub fn encode_chat_body(req: &ModelRequest, cache: &FragmentCache) -> Bytes {
+    let messages = cache.fragments(&req.messages, chat_fragment);
+    let system = (!req.system.is_empty())
+        .then(|| to_json(&json!({"role": "system", "content": req.system.join("\n\n")})));
+    let size: usize = messages.iter().map(|m| m.len() + 1).sum();
+    let mut out = Vec::with_capacity(size + 64 * 1024);
+    out.extend_from_slice(b"{\"model\":");
+    push_json(&mut out, &req.model);
+    out.extend_from_slice(b",\"max_tokens\":");
+    push_json(&mut out, &req.max_tokens);
+    out.extend_from_slice(
+        b",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"messages\":",
+    );
+    push_array(
+        &mut out,
+        system
+            .as_deref()
+            .into_iter()
+            .chain(messages.iter().map(|m| &m[..])),
+    );
     if !req.tools.is_empty() {
-        body["tools"] = req
-            .tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": t.name, "description": t.description, "parameters": t.input_schema}})
-            })
-            .collect();
+        out.extend_from_slice(b",\"tools\":");
+        push_json(&mut out, &function_tools(req));
     }
-    body
+    out.push(b'}');
+    Bytes::from(out)
+}
+
+/// The chat messages one conversation message becomes, encoded and joined by commas (empty when it becomes none).
+fn chat_fragment(message: &Message) -> Vec<u8> {
+    let mut chat = Vec::new();
+    match message.role {
+        Role::Assistant => chat.push(assistant_message(message)),
+        Role::User => user_messages(message, &mut chat),
+    }
+    let mut out = Vec::new();
+    for (i, m) in chat.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        push_json(&mut out, m);
+    }
+    out
 }
 
 fn image_url(source: &ImageSource) -> Value {
@@ -134,10 +150,47 @@ fn user_messages(message: &Message, out: &mut Vec<Value>) {
     out.push(json!({"role": "user", "content": content}));
 }
 
+/// The request's tools as OpenAI `function` tools.
+fn function_tools(req: &ModelRequest) -> Vec<Value> {
+    req.tools
+        .iter()
+        .map(|t| {
+            json!({"type": "function", "function": {
+                "name": t.name, "description": t.description, "parameters": t.input_schema}})
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::ToolSpec;
+    use crate::model::fragments::varied_history;
+
+    /// The body as it was built before it was spliced: one JSON value for the whole request.
+    fn chat_request_body(req: &ModelRequest) -> Value {
+        let mut messages = Vec::new();
+        if !req.system.is_empty() {
+            messages.push(json!({"role": "system", "content": req.system.join("\n\n")}));
+        }
+        for message in &req.messages {
+            match message.role {
+                Role::Assistant => messages.push(assistant_message(message)),
+                Role::User => user_messages(message, &mut messages),
+            }
+        }
+        let mut body = json!({
+            "model": req.model,
+            "max_tokens": req.max_tokens,
+            "stream": true,
+            "stream_options": {"include_usage": true},
+            "messages": messages,
+        });
+        if !req.tools.is_empty() {
+            body["tools"] = Value::Array(function_tools(req));
+        }
+        body
+    }
 
     fn request(messages: Vec<Message>) -> ModelRequest {
         ModelRequest {
@@ -253,5 +306,35 @@ mod tests {
             body["messages"][2],
             json!({"role": "assistant", "content": "hello"})
         );
+    }
+
+    #[test]
+    fn the_spliced_body_is_byte_for_byte_the_whole_encoding() {
+        let history = varied_history();
+        let cache = FragmentCache::default();
+        let mut requests: Vec<ModelRequest> = (0..=history.len())
+            .map(|n| {
+                let mut req = request(history[..n].to_vec());
+                if n % 2 == 1 {
+                    req.tools.clear();
+                }
+                if n % 3 == 0 {
+                    req.system.clear();
+                }
+                req
+            })
+            .collect();
+        requests.push(request(vec![Message::user_text("is this safe?")]));
+        requests.push(requests[history.len()].clone());
+        for req in &requests {
+            let want = serde_json::to_vec(&chat_request_body(req)).expect("json");
+            let got = encode_chat_body(req, &cache);
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want),
+                "{} messages",
+                req.messages.len()
+            );
+        }
     }
 }

@@ -202,22 +202,36 @@ impl ChatStreamAssembler {
                     call.id
                 )));
             }
-            let input = if call.arguments.trim().is_empty() {
-                Value::Object(Default::default())
+            let parsed = if call.arguments.trim().is_empty() {
+                Ok(Value::Object(Default::default()))
             } else {
-                serde_json::from_str(&call.arguments).map_err(|e| {
-                    ModelError::Protocol(format!(
-                        "the input of tool call {} ({}) is not valid JSON: {e}",
-                        call.id, call.name
-                    ))
-                })?
+                serde_json::from_str::<Value>(&call.arguments)
             };
-            call.input = Some(input.clone());
-            out.push(ModelEvent::ToolUseComplete {
-                id: call.id.clone(),
-                name: call.name.clone(),
-                input,
-            });
+            match parsed {
+                Ok(input) if input.is_object() => {
+                    call.input = Some(input.clone());
+                    out.push(ModelEvent::ToolUseComplete {
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        input,
+                    });
+                }
+                other => {
+                    let why = match other {
+                        Err(e) => e.to_string(),
+                        Ok(_) => "it is not a JSON object".to_string(),
+                    };
+                    call.input = Some(Value::Object(Default::default()));
+                    out.push(ModelEvent::ToolUseInvalid {
+                        id: call.id.clone(),
+                        name: call.name.clone(),
+                        error: format!(
+                            "the input of this {} call is not valid JSON ({why})",
+                            call.name
+                        ),
+                    });
+                }
+            }
         }
         Ok(())
     }
@@ -379,17 +393,24 @@ mod tests {
     }
 
     #[test]
-    fn empty_arguments_are_an_empty_object_and_bad_json_is_an_error() {
+    fn empty_arguments_are_an_empty_object_and_bad_json_is_an_invalid_call() {
         let events = run(&[delta(
             json!({"tool_calls": [{"index": 0, "id": "a", "function": {"name": "Todo"}}]}),
         )])
         .expect("ok");
         assert_eq!(completed(&events), vec![("a".into(), json!({}))]);
-        let err = run(&[delta(
+        let events = run(&[delta(
             json!({"tool_calls": [{"index": 0, "id": "a", "function": {"name": "Read", "arguments": "{"}}]}),
         )])
-        .expect_err("bad json");
-        assert!(err.to_string().contains("not valid JSON"), "{err}");
+        .expect("a bad input ends the call, not the stream");
+        assert!(completed(&events).is_empty());
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, ModelEvent::ToolUseInvalid { id, error, .. }
+                if id == "a" && error.contains("not valid JSON"))),
+            "{events:?}"
+        );
     }
 
     #[test]

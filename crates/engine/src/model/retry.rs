@@ -4,13 +4,19 @@ use std::time::Duration;
 
 use rand::Rng;
 
-/// Retry policy: which failures to retry, how often, and the backoff.
+/// Retry policy: which failures to retry, how often, the backoff, and the deadlines every attempt and every
+/// response must keep, so that no wait on the model is endless (a server that never answers, or one that sends
+/// keep-alive pings for ever).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
     /// Retries after the first attempt.
     pub max_retries: u32,
     /// Longest server-requested wait that is honoured.
     pub max_retry_after: Duration,
+    /// Time one attempt may take to get the response headers (then it fails and may be retried).
+    pub headers_timeout: Duration,
+    /// Time a whole response may take to stream, from its headers to its end.
+    pub response_timeout: Duration,
 }
 
 impl Default for RetryPolicy {
@@ -18,6 +24,8 @@ impl Default for RetryPolicy {
         Self {
             max_retries: 8,
             max_retry_after: Duration::from_secs(60),
+            headers_timeout: Duration::from_secs(90),
+            response_timeout: Duration::from_secs(30 * 60),
         }
     }
 }

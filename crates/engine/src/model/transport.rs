@@ -45,6 +45,20 @@ fn header<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 }
 
 /// Sends a built request; an HTTP error status becomes a [`Failure`] with its retry advice.
+/// Sends a JSON `body` that asks for a server-sent event stream (see [`send`]).
+pub(super) async fn send_streaming(
+    request: reqwest::RequestBuilder,
+    body: bytes::Bytes,
+) -> Result<reqwest::Response, Failure> {
+    send(
+        request
+            .header("content-type", "application/json")
+            .header("accept", "text/event-stream")
+            .body(body),
+    )
+    .await
+}
+
 pub(super) async fn send(request: reqwest::RequestBuilder) -> Result<reqwest::Response, Failure> {
     let response = request
         .send()
@@ -112,7 +126,16 @@ pub(super) fn stream_with_retries<A: Assembler>(
         let response = loop {
             let span = tracing::info_span!("model_request", attempt = attempt + 1);
             let sent = std::time::Instant::now();
-            let result = send().instrument(span.clone()).await;
+            let result = match tokio::time::timeout(policy.headers_timeout, send().instrument(span.clone())).await {
+                Ok(result) => result,
+                Err(_) => Err((
+                    ModelError::Connection(format!(
+                        "no response headers within {} s",
+                        policy.headers_timeout.as_secs_f64()
+                    )),
+                    None,
+                )),
+            };
             match result {
                 Ok(response) => {
                     tracing::debug!(
@@ -140,7 +163,18 @@ pub(super) fn stream_with_retries<A: Assembler>(
         };
         let mut bytes = response.bytes_stream();
         let mut parser = SseParser::default();
-        while let Some(chunk) = bytes.next().await {
+        let deadline = tokio::time::Instant::now() + policy.response_timeout;
+        loop {
+            let Ok(next) = tokio::time::timeout_at(deadline, bytes.next()).await else {
+                Err(ModelError::Connection(format!(
+                    "the response did not end within {} s",
+                    policy.response_timeout.as_secs_f64()
+                )))?;
+                break;
+            };
+            let Some(chunk) = next else {
+                break;
+            };
             let chunk = chunk.map_err(|e| ModelError::Connection(format!("the stream broke off: {e}")))?;
             for event in parser.push(&chunk) {
                 for out in assembler.handle(&event)? {

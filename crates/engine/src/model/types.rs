@@ -187,6 +187,14 @@ pub enum ModelEvent {
         name: String,
         input: Value,
     },
+    /// A tool_use block ended but its input is not valid JSON (malformed, or cut off at the output limit): the call
+    /// is answered with an error result and nothing runs; the message records the call with an empty input.
+    ToolUseInvalid {
+        id: String,
+        name: String,
+        /// What is wrong with the input, for the model.
+        error: String,
+    },
     /// The model request is being retried after a failure.
     Retrying {
         attempt: u32,

@@ -12,6 +12,7 @@ use super::context::PermissionContext;
 use super::decide::{CallView, decide};
 use super::rule::{canonical_tool_name, is_known_tool};
 use crate::tool::PermissionSubject;
+use crate::tool::names;
 use crate::tool::{DynTool, ToolContext};
 
 /// One answer: `{"decision", "reason", "rule", "source"}`.
@@ -59,57 +60,62 @@ fn fallback_subject(
         ));
     }
     Ok(match tool {
-        "Bash" => (
+        names::BASH => (
             PermissionSubject::Shell {
                 command: need("command")?.to_string(),
             },
             false,
         ),
-        "Read" => (
+        names::READ => (
             PermissionSubject::ReadPath(ctx.resolve(need("file_path")?)),
             true,
         ),
-        "NotebookRead" => (
+        names::NOTEBOOK_READ => (
             PermissionSubject::ReadPath(ctx.resolve(need("notebook_path")?)),
             true,
         ),
-        "Glob" | "Grep" | "LS" => {
-            if tool != "LS" {
+        names::GLOB | names::GREP | names::LS => {
+            if tool != names::LS {
                 need("pattern")?;
             }
             let path = str_field(input, "path").unwrap_or(".");
             (PermissionSubject::ReadPath(ctx.resolve(path)), true)
         }
-        "Edit" | "Write" | "MultiEdit" => (
+        names::EDIT | names::WRITE | names::MULTI_EDIT => (
             PermissionSubject::WritePath(ctx.resolve(need("file_path")?)),
             false,
         ),
-        "NotebookEdit" => (
+        names::NOTEBOOK_EDIT => (
             PermissionSubject::WritePath(ctx.resolve(need("notebook_path")?)),
             false,
         ),
-        "WebFetch" => (
+        names::WEB_FETCH => (
             PermissionSubject::Fetch {
                 url: need("url")?.to_string(),
             },
             false,
         ),
-        "Agent" => (
+        names::AGENT => (
             PermissionSubject::Agent {
                 subagent_type: str_field(input, "subagent_type").map(str::to_string),
             },
             false,
         ),
         // Tools that only read need no permission in most modes.
-        "ToolSearch"
-        | "TaskGet"
-        | "TaskList"
-        | "TaskOutput"
-        | "BashOutput"
-        | "ListMcpResourcesTool" => (PermissionSubject::Tool, true),
+        names::TOOL_SEARCH
+        | names::TASK_GET
+        | names::TASK_LIST
+        | names::TASK_OUTPUT
+        | names::BASH_OUTPUT
+        | names::LIST_MCP_RESOURCES => (PermissionSubject::Tool, true),
         // Tools that only change the session's own state need none at all (deny rules still apply).
-        "TodoWrite" | "TaskCreate" | "TaskUpdate" | "TaskStop" | "KillShell" | "KillBash"
-        | "EnterPlanMode" => (PermissionSubject::SessionOwned, false),
+        names::TODO_WRITE
+        | names::TASK_CREATE
+        | names::TASK_UPDATE
+        | names::TASK_STOP
+        | names::KILL_SHELL
+        | names::KILL_BASH
+        | names::ENTER_PLAN_MODE => (PermissionSubject::SessionOwned, false),
         _ => (PermissionSubject::Tool, false),
     })
 }

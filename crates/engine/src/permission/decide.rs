@@ -1,6 +1,7 @@
 //! `decide()`: one answer with its reason for one tool call. Deny rules first, then safety checks, then ask rules,
 //! then allow rules and built-in allowances, then the mode (spec/permissions.md §1).
 
+use crate::tool::names;
 use std::path::Path;
 
 use serde_json::Value;
@@ -64,7 +65,7 @@ pub fn evaluate(ctx: &PermissionContext, call: &CallView<'_>) -> Evaluation {
 }
 
 fn evaluate_tool(ctx: &PermissionContext, tool: &str, call: &CallView<'_>) -> Evaluation {
-    if tool == "AskUserQuestion" {
+    if tool == names::ASK_USER_QUESTION {
         return Evaluation::forced_ask("AskUserQuestion always asks the user", by_tool(tool));
     }
     if let Some(e) = common(ctx, tool, call.input, RuleBehavior::Ask) {
@@ -151,15 +152,45 @@ fn evaluate_fetch(ctx: &PermissionContext, tool: &str, input: &Value, url: &str)
         .with_suggestions(vec![format!("{tool}(domain:{host})")])
 }
 
-fn evaluate_read(ctx: &PermissionContext, tool: &str, input: &Value, path: &Path) -> Evaluation {
-    if is_unc(path) {
-        return Evaluation::forced_ask(
+/// The forced ask for a UNC path, which is never touched before the person decides.
+fn network_path(path: &Path) -> Option<Evaluation> {
+    is_unc(path).then(|| {
+        Evaluation::forced_ask(
             format!(
                 "{} is a network (UNC) path; it is not touched before you decide",
                 path.display()
             ),
             by_check(SafetyCheck::NetworkPath),
-        );
+        )
+    })
+}
+
+/// The ask rules (whole-tool, parameter, path), then the allow rules (whole-tool, path) that decide reading or
+/// (`write`) writing `forms` with `tool`.
+fn ask_or_allow_rule(
+    ctx: &PermissionContext,
+    tool: &str,
+    input: &Value,
+    write: bool,
+    forms: &PathForms,
+    what: &str,
+) -> Option<Evaluation> {
+    if let Some(e) = common(ctx, tool, input, RuleBehavior::Ask) {
+        return Some(e);
+    }
+    let rule = |b: RuleBehavior| path_rule(ctx, b, &families(tool, write, b), forms);
+    rule(RuleBehavior::Ask)
+        .or_else(|| {
+            ctx.rules
+                .tool_level(RuleBehavior::Allow, tool)
+                .or_else(|| rule(RuleBehavior::Allow))
+        })
+        .map(|id| Evaluation::by_rule(ctx, id, what))
+}
+
+fn evaluate_read(ctx: &PermissionContext, tool: &str, input: &Value, path: &Path) -> Evaluation {
+    if let Some(e) = network_path(path) {
+        return e;
     }
     let forms = PathForms::of(path);
     let what = format!("reading {}", forms.lexical.display());
@@ -171,26 +202,8 @@ fn evaluate_read(ctx: &PermissionContext, tool: &str, input: &Value, path: &Path
     ) {
         return Evaluation::by_rule(ctx, id, &what);
     }
-    if let Some(e) = common(ctx, tool, input, RuleBehavior::Ask) {
+    if let Some(e) = ask_or_allow_rule(ctx, tool, input, false, &forms, &what) {
         return e;
-    }
-    if let Some(id) = path_rule(
-        ctx,
-        RuleBehavior::Ask,
-        &families(tool, false, RuleBehavior::Ask),
-        &forms,
-    ) {
-        return Evaluation::by_rule(ctx, id, &what);
-    }
-    if let Some(id) = ctx.rules.tool_level(RuleBehavior::Allow, tool).or_else(|| {
-        path_rule(
-            ctx,
-            RuleBehavior::Allow,
-            &families(tool, false, RuleBehavior::Allow),
-            &forms,
-        )
-    }) {
-        return Evaluation::by_rule(ctx, id, &what);
     }
     if ctx.inside_working_dirs(&forms) {
         return Evaluation::plain(
@@ -207,18 +220,12 @@ fn evaluate_read(ctx: &PermissionContext, tool: &str, input: &Value, path: &Path
             forms.lexical.display()
         ),
     )
-    .with_suggestions(suggest::path_rule("Read", ctx, &forms.lexical))
+    .with_suggestions(suggest::path_rule(names::READ, ctx, &forms.lexical))
 }
 
 fn evaluate_write(ctx: &PermissionContext, tool: &str, input: &Value, path: &Path) -> Evaluation {
-    if is_unc(path) {
-        return Evaluation::forced_ask(
-            format!(
-                "{} is a network (UNC) path; it is not touched before you decide",
-                path.display()
-            ),
-            by_check(SafetyCheck::NetworkPath),
-        );
+    if let Some(e) = network_path(path) {
+        return e;
     }
     let forms = PathForms::of(path);
     let what = format!("writing {}", forms.lexical.display());
@@ -240,26 +247,8 @@ fn evaluate_write(ctx: &PermissionContext, tool: &str, input: &Value, path: &Pat
     if let Some(e) = protected_write(ctx, &forms) {
         return e;
     }
-    if let Some(e) = common(ctx, tool, input, RuleBehavior::Ask) {
+    if let Some(e) = ask_or_allow_rule(ctx, tool, input, true, &forms, &what) {
         return e;
-    }
-    if let Some(id) = path_rule(
-        ctx,
-        RuleBehavior::Ask,
-        &families(tool, true, RuleBehavior::Ask),
-        &forms,
-    ) {
-        return Evaluation::by_rule(ctx, id, &what);
-    }
-    if let Some(id) = ctx.rules.tool_level(RuleBehavior::Allow, tool).or_else(|| {
-        path_rule(
-            ctx,
-            RuleBehavior::Allow,
-            &families(tool, true, RuleBehavior::Allow),
-            &forms,
-        )
-    }) {
-        return Evaluation::by_rule(ctx, id, &what);
     }
     let inside = ctx.inside_working_dirs(&forms);
     let reason = if inside {
@@ -268,7 +257,7 @@ fn evaluate_write(ctx: &PermissionContext, tool: &str, input: &Value, path: &Pat
         format!("{what}: it is outside the working directories")
     };
     by_mode(ctx, Want::Edit { inside }, reason).with_suggestions(suggest::path_rule(
-        "Edit",
+        names::EDIT,
         ctx,
         &forms.lexical,
     ))

@@ -3,6 +3,7 @@
 
 use super::bash_pattern::BashPattern;
 pub use crate::settings::{RuleBehavior, RuleSource};
+use crate::tool::names;
 
 /// Which tools a rule names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,55 +58,66 @@ pub struct Rule {
 }
 
 /// Tools that read paths (`Read(...)` rules govern them all).
-pub const READ_TOOLS: &[&str] = &["Read", "Glob", "Grep", "NotebookRead", "LS"];
+pub const READ_TOOLS: &[&str] = &[
+    names::READ,
+    names::GLOB,
+    names::GREP,
+    names::NOTEBOOK_READ,
+    names::LS,
+];
 /// Tools that write paths (`Edit(...)` rules govern them all).
-pub const WRITE_TOOLS: &[&str] = &["Edit", "Write", "NotebookEdit", "MultiEdit"];
+pub const WRITE_TOOLS: &[&str] = &[
+    names::EDIT,
+    names::WRITE,
+    names::NOTEBOOK_EDIT,
+    names::MULTI_EDIT,
+];
 
 /// Built-in tool names a rule may name, with their older aliases.
 const KNOWN_TOOLS: &[&str] = &[
-    "Agent",
-    "Bash",
-    "BashOutput",
-    "TaskOutput",
-    "KillShell",
-    "Read",
-    "Write",
-    "Edit",
-    "MultiEdit",
-    "NotebookEdit",
-    "NotebookRead",
-    "Glob",
-    "Grep",
-    "LS",
-    "WebFetch",
-    "WebSearch",
-    "TodoWrite",
-    "AskUserQuestion",
-    "ExitPlanMode",
-    "EnterPlanMode",
-    "Skill",
-    "SlashCommand",
-    "ToolSearch",
-    "ListMcpResourcesTool",
-    "ReadMcpResourceTool",
-    "EnterWorktree",
-    "ExitWorktree",
-    "TaskCreate",
-    "TaskGet",
-    "TaskUpdate",
-    "TaskList",
-    "TaskStop",
-    "SendMessage",
-    "LSP",
-    "Config",
-    "Sleep",
+    names::AGENT,
+    names::BASH,
+    names::BASH_OUTPUT,
+    names::TASK_OUTPUT,
+    names::KILL_SHELL,
+    names::READ,
+    names::WRITE,
+    names::EDIT,
+    names::MULTI_EDIT,
+    names::NOTEBOOK_EDIT,
+    names::NOTEBOOK_READ,
+    names::GLOB,
+    names::GREP,
+    names::LS,
+    names::WEB_FETCH,
+    names::WEB_SEARCH,
+    names::TODO_WRITE,
+    names::ASK_USER_QUESTION,
+    names::EXIT_PLAN_MODE,
+    names::ENTER_PLAN_MODE,
+    names::SKILL,
+    names::SLASH_COMMAND,
+    names::TOOL_SEARCH,
+    names::LIST_MCP_RESOURCES,
+    names::READ_MCP_RESOURCE,
+    names::ENTER_WORKTREE,
+    names::EXIT_WORKTREE,
+    names::TASK_CREATE,
+    names::TASK_GET,
+    names::TASK_UPDATE,
+    names::TASK_LIST,
+    names::TASK_STOP,
+    names::SEND_MESSAGE,
+    names::LSP,
+    names::CONFIG,
+    names::SLEEP,
 ];
 
 /// The current name of a tool called by an older name.
 pub fn canonical_tool_name(name: &str) -> &str {
     match name {
-        "Task" => "Agent",
-        "KillBash" => "KillShell",
+        names::TASK => names::AGENT,
+        names::KILL_BASH => names::KILL_SHELL,
         other => other,
     }
 }
@@ -121,30 +133,32 @@ const PRIMARY_FIELDS: &[&str] = &["command", "file_path", "path", "notebook_path
 /// Input fields per tool that a `field:value` specifier names (other text is a content pattern).
 fn known_fields(tool: &str) -> Option<&'static [&'static str]> {
     Some(match tool {
-        "Bash" => &[
+        names::BASH => &[
             "command",
             "description",
             "run_in_background",
             "dangerouslyDisableSandbox",
         ],
-        "Read" | "NotebookRead" => &["file_path", "notebook_path", "offset", "limit", "pages"],
-        "Edit" | "MultiEdit" => &[
+        names::READ | names::NOTEBOOK_READ => {
+            &["file_path", "notebook_path", "offset", "limit", "pages"]
+        }
+        names::EDIT | names::MULTI_EDIT => &[
             "file_path",
             "old_string",
             "new_string",
             "replace_all",
             "edits",
         ],
-        "Write" => &["file_path", "content"],
-        "NotebookEdit" => &[
+        names::WRITE => &["file_path", "content"],
+        names::NOTEBOOK_EDIT => &[
             "notebook_path",
             "cell_id",
             "new_source",
             "cell_type",
             "edit_mode",
         ],
-        "Glob" | "LS" => &["pattern", "path"],
-        "Grep" => &[
+        names::GLOB | names::LS => &["pattern", "path"],
+        names::GREP => &[
             "pattern",
             "path",
             "glob",
@@ -155,7 +169,7 @@ fn known_fields(tool: &str) -> Option<&'static [&'static str]> {
             "-i",
             "-n",
         ],
-        "Agent" => &[
+        names::AGENT => &[
             "model",
             "isolation",
             "subagent_type",
@@ -166,7 +180,7 @@ fn known_fields(tool: &str) -> Option<&'static [&'static str]> {
             "mode",
             "team_name",
         ],
-        "Skill" => &["skill", "args"],
+        names::SKILL => &["skill", "args"],
         _ => return None,
     })
 }
@@ -295,7 +309,7 @@ pub fn parse_rule(text: &str, behavior: RuleBehavior) -> Result<ParsedRule, Stri
     let fields = known_fields(name);
     let param = param_split(&spec).filter(|(field, _)| match fields {
         Some(list) => list.contains(field),
-        None => !matches!(name, "WebFetch"),
+        None => !matches!(name, names::WEB_FETCH),
     });
     let spec = if let Some((field, value)) = param {
         if PRIMARY_FIELDS.contains(&field) {
@@ -314,8 +328,8 @@ pub fn parse_rule(text: &str, behavior: RuleBehavior) -> Result<ParsedRule, Stri
         }
     } else {
         match name {
-            "Bash" => Specifier::Bash(BashPattern::parse(&spec)),
-            "WebFetch" => match spec.strip_prefix("domain:") {
+            names::BASH => Specifier::Bash(BashPattern::parse(&spec)),
+            names::WEB_FETCH => match spec.strip_prefix("domain:") {
                 Some(host) if !host.trim().is_empty() => {
                     Specifier::Domain(host.trim().trim_end_matches('.').to_ascii_lowercase())
                 }
@@ -323,7 +337,7 @@ pub fn parse_rule(text: &str, behavior: RuleBehavior) -> Result<ParsedRule, Stri
                     return Err(format!("WebFetch rules take `domain:HOST`, not `{spec}`"));
                 }
             },
-            "Agent" | "Skill" => Specifier::Name(spec.trim_end_matches(":*").to_string()),
+            names::AGENT | names::SKILL => Specifier::Name(spec.trim_end_matches(":*").to_string()),
             n if READ_TOOLS.contains(&n) || WRITE_TOOLS.contains(&n) => {
                 Specifier::Path(spec.clone())
             }

@@ -2,6 +2,7 @@
 //! it), what decided it, the mode's answer when no rule did, whole-tool and path rules, path forms and the
 //! protected-path check. Shared by `decide` (every tool) and `bash_check` (the shell).
 
+use crate::tool::names;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -224,12 +225,12 @@ impl PathForms {
 pub(crate) fn families(tool: &str, write: bool, b: RuleBehavior) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::with_capacity(3);
     if write {
-        out.push("Edit");
+        out.push(names::EDIT);
         if b == RuleBehavior::Deny {
-            out.push("Read");
+            out.push(names::READ);
         }
     } else {
-        out.push("Read");
+        out.push(names::READ);
     }
     if !out.contains(&tool) {
         out.push(tool);

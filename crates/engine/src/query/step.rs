@@ -31,6 +31,8 @@ pub struct Step {
     /// One tool_result per tool_use in `assistant`, in order.
     pub results: Vec<ContentBlock>,
     pub end: StepEnd,
+    /// A hook's `continue: false` on one of the calls: the turn ends after this step, for this reason.
+    pub ends_turn: Option<String>,
 }
 
 /// Streams one request. Tool calls start while the model still talks; text and tool events go to the runtime's
@@ -69,6 +71,10 @@ pub async fn stream_and_execute(
                         completed_calls.push(ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: input.clone() });
                         executor.add(id, name, input);
                     }
+                    ModelEvent::ToolUseInvalid { id, name, error } => {
+                        completed_calls.push(ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: serde_json::json!({}) });
+                        executor.add_invalid(id, name, format!("Error: {error}; nothing ran. Send the call again with a complete JSON object as its input."));
+                    }
                     ModelEvent::Retrying { attempt, wait_ms, reason } => {
                         events.emit(SessionEvent::Retrying { attempt, wait_ms, reason })
                     }
@@ -81,18 +87,10 @@ pub async fn stream_and_execute(
     if matches!(outcome, Err(StepEnd::Interrupted)) {
         executor.interrupt();
     }
-    let mut results: Vec<ContentBlock> = {
-        let mut ready: Vec<ContentBlock> =
-            executor.take_ready().into_iter().map(|o| o.block).collect();
-        ready.extend(
-            executor
-                .finish(&mut done_rx)
-                .await
-                .into_iter()
-                .map(|o| o.block),
-        );
-        ready
-    };
+    let mut outcomes = executor.take_ready();
+    outcomes.extend(executor.finish(&mut done_rx).await);
+    let ends_turn = outcomes.iter().find_map(|o| o.ends_turn.clone());
+    let mut results: Vec<ContentBlock> = outcomes.into_iter().map(|o| o.block).collect();
     let limit_of = |id: &str| {
         completed_calls
             .iter()
@@ -111,6 +109,7 @@ pub async fn stream_and_execute(
             assistant: message,
             results,
             end: StepEnd::Complete { stop_reason, usage },
+            ends_turn,
         },
         Err(end) => {
             // Keep what completed: the text so far and the tool calls that ran (each has its result).
@@ -126,6 +125,7 @@ pub async fn stream_and_execute(
                 },
                 results,
                 end,
+                ends_turn,
             }
         }
     }

@@ -138,6 +138,7 @@ pub async fn run_turn(
         };
         let step = stream_and_execute(model, runtime, config, request, cancel).await;
         let called_tools = !step.results.is_empty();
+        let ends_turn = step.ends_turn;
         if !step.assistant.content.is_empty() {
             final_text = step.assistant.text();
             history.push(step.assistant);
@@ -181,6 +182,13 @@ pub async fn run_turn(
                     session: *session_usage,
                     cost_usd: pricing::cost_usd(model.model_name(), session_usage),
                 });
+                if let Some(reason) = ends_turn {
+                    // A hook's `continue: false`: no further request, whatever the model wanted.
+                    events.emit(SessionEvent::Notice {
+                        message: format!("A hook stopped the turn: {reason}"),
+                    });
+                    return Ok(finish(TurnStopReason::EndTurn, final_text, usage, requests));
+                }
                 if called_tools || stop_reason == StopReason::PauseTurn {
                     continue;
                 }

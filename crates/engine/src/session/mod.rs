@@ -1,8 +1,11 @@
 //! A session: one conversation on one project folder, with its model, tools, permission context, approval door and
 //! event sink. The desktop app, the command line and tests all drive the engine through this type.
 
+mod builder;
 mod closing;
 pub mod rewind;
+
+pub use builder::SessionBuilder;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
@@ -23,7 +26,7 @@ use crate::query::{QueryConfig, QueryError, TurnOutcome, build_system_prompt, ru
 use crate::registry::{ToolPool, builtin_tools_with};
 use crate::settings::{HookEvent, HookSet};
 use crate::store::{
-    NewSession, PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
+    PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
 };
 use crate::tool::FileStateStore;
 use crate::tools::bash::ShellSession;
@@ -111,52 +114,42 @@ pub fn open_folder(path: &Path) -> Result<PathBuf, SessionError> {
 }
 
 impl Session {
-    /// Opens a session on `options.cwd`. A missing API key is not an error here: the first prompt reports it.
+    /// Starts building a new session on the project folder `folder` (checked: it must exist and be readable).
+    pub fn builder(folder: &Path) -> Result<SessionBuilder, SessionError> {
+        SessionBuilder::new_in(folder)
+    }
+
+    /// Starts building the stored session `id` reopened from `store`, on its own folder, with its history (repaired
+    /// when its last turn was cut off: see [`crate::store::repair_history`]), its usage and its mode.
+    pub fn resuming(store: Arc<SessionStore>, id: &str) -> Result<SessionBuilder, SessionError> {
+        SessionBuilder::resuming(store, id)
+    }
+
+    /// Opens a session on `options.cwd` (shorthand for [`Session::builder`]). A missing API key is not an error
+    /// here: the first prompt reports it.
     pub fn open(options: SessionOptions) -> Result<Self, SessionError> {
-        let cwd = open_folder(&options.cwd)?;
-        let model: Arc<dyn Model> = crate::model::connect(options.model.clone())?;
-        Ok(Self::with_model(cwd, model, options))
+        SessionBuilder::new_in(&options.cwd)?
+            .options(options)
+            .build()
     }
 
     /// Opens a session with a given model (tests, other providers). `cwd` must already be canonical.
     pub fn with_model(cwd: PathBuf, model: Arc<dyn Model>, options: SessionOptions) -> Self {
-        let id = options
-            .id
-            .clone()
-            .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
-        let recorder = options.store.as_ref().map(|store| {
-            Arc::new(SessionRecorder::new(
-                store.clone(),
-                NewSession {
-                    id: id.clone(),
-                    folder: cwd.clone(),
-                    model: model.model_name().to_string(),
-                    mode: options.mode,
-                },
-            ))
-        });
-        Self::assemble(
-            id,
-            cwd,
-            model,
-            options,
-            recorder,
-            Vec::new(),
-            Usage::default(),
-        )
+        SessionBuilder::in_checked_folder(cwd)
+            .options(options)
+            .assemble_with(model)
     }
 
-    /// Reopens the stored session `id` on its folder with its history (repaired when its last turn was cut off:
-    /// see [`crate::store::repair_history`]), its usage so far, and new events numbered after the stored ones.
-    /// `options.id`, `options.cwd` and `options.store` are ignored (the stored id and folder and `store` are used);
-    /// the model, mode, approver and sink are the caller's.
+    /// Reopens the stored session `id` (shorthand for [`Session::resuming`]); the stored id, folder and store are
+    /// used, the options' model, mode, approver and sink are the caller's.
     pub fn resume(
         store: Arc<SessionStore>,
         id: &str,
         options: SessionOptions,
     ) -> Result<Self, SessionError> {
-        let model: Arc<dyn Model> = crate::model::connect(options.model.clone())?;
-        Self::resume_with_model(store, id, model, options)
+        SessionBuilder::resuming(store, id)?
+            .options(options)
+            .build()
     }
 
     /// [`Self::resume`] with a given model.
@@ -166,49 +159,44 @@ impl Session {
         model: Arc<dyn Model>,
         options: SessionOptions,
     ) -> Result<Self, SessionError> {
-        let loaded = store
-            .load_session(id)?
-            .ok_or_else(|| SessionError::UnknownSession(id.to_string()))?;
-        let cwd = open_folder(&loaded.record.folder)?;
-        let recorder = Arc::new(SessionRecorder::resume(store, &loaded));
-        let closing = closing::closing_events(&loaded.events);
-        let session = Self::assemble(
-            loaded.record.id.clone(),
-            cwd,
-            model,
-            options,
-            Some(recorder),
-            loaded.history,
-            loaded.record.usage,
-        );
-        for event in closing {
-            session.runtime.events.emit(event);
-        }
-        Ok(session)
+        Ok(SessionBuilder::resuming(store, id)?
+            .options(options)
+            .assemble_with(model))
     }
 
-    /// Builds the session; with a recorder, the sink and the model are wrapped so that events and history are stored.
-    fn assemble(
-        id: String,
-        cwd: PathBuf,
-        model: Arc<dyn Model>,
-        options: SessionOptions,
-        recorder: Option<Arc<SessionRecorder>>,
-        history: Vec<Message>,
-        usage: Usage,
-    ) -> Self {
+    /// Builds the session from what the builder gathered; with a recorder, the sink and the model are wrapped so
+    /// that events and history are stored.
+    fn assemble(parts: builder::Parts) -> Self {
+        let builder::Parts {
+            id,
+            cwd,
+            model,
+            model_config,
+            mode,
+            approver,
+            events,
+            watch_settings: watch,
+            command_line,
+            assume_trusted,
+            recorder,
+            history,
+            usage,
+        } = parts;
         // The conversation's model stores the history as it grows; side requests (the classifier) use `model`.
         let (conversation_model, events): (Arc<dyn Model>, Arc<dyn EventSink>) = match &recorder {
             Some(recorder) => (
                 Arc::new(PersistingModel::new(model.clone(), recorder.clone())),
-                Arc::new(RecordingStoreSink::new(recorder.clone(), options.events)),
+                Arc::new(RecordingStoreSink::new(recorder.clone(), events)),
             ),
-            None => (model.clone(), options.events),
+            None => (model.clone(), events),
         };
         let today = today();
         // Settings from every source; the UI's default mode lets `defaultMode` decide.
-        let permission_loader = PermissionLoader::standard(&cwd, CliSettings::default());
-        let chosen = (options.mode != PermissionMode::Default).then_some(options.mode);
+        let mut permission_loader = PermissionLoader::standard(&cwd, command_line);
+        if assume_trusted {
+            permission_loader.trust = None;
+        }
+        let chosen = (mode != PermissionMode::Default).then_some(mode);
         let permission_context =
             permission_loader
                 .load(chosen, &[])
@@ -231,19 +219,19 @@ impl Session {
                 |name| hidden_by.hides(name),
             ),
             permissions: Arc::new(RwLock::new(Arc::new(permission_context))),
-            approver: options.approver,
+            approver,
             events,
             file_state: Arc::new(file_state),
         };
         let pending_hooks = Arc::new(Mutex::new(None));
         let permission_loader = Arc::new(Mutex::new(permission_loader));
-        let settings_watcher = if options.watch_settings {
+        let settings_watcher = if watch {
             watch_settings(&permission_loader, &runtime, &pending_hooks)
         } else {
             None
         };
         let config = QueryConfig {
-            max_tokens: options.model.max_tokens,
+            max_tokens: model_config.max_tokens,
             system: build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today),
             results_dir: session_dir(&id).join("tool-results"),
             ..QueryConfig::default()
@@ -252,7 +240,7 @@ impl Session {
             id,
             cwd,
             model: conversation_model,
-            model_config: options.model,
+            model_config,
             runtime,
             config,
             history: tokio::sync::Mutex::new(history),

@@ -33,6 +33,12 @@ pub struct LoadedSettings {
 
 /// Reads a settings file: `Ok(None)` when it does not exist.
 fn read_json(path: &Path) -> Result<Option<Value>, String> {
+    // A FIFO or a device would block the read (or never end): only regular files are settings files.
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => return Err("is not a regular file".into()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        _ => {}
+    }
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),

@@ -119,6 +119,7 @@ pub(super) async fn chat_completions(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let received = std::time::SystemTime::now();
     let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let bearer = headers
         .get("authorization")
@@ -144,6 +145,7 @@ pub(super) async fn chat_completions(
     let (reply, served) = match take_reply(
         &inner,
         "/v1/chat/completions",
+        received,
         header_list(&headers),
         &parsed,
         rejected,

@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use axum::Router;
 use axum::body::Bytes;
@@ -174,6 +175,7 @@ pub fn validate_body(body: &Value) -> Result<(), String> {
 }
 
 async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) -> Response {
+    let received = SystemTime::now();
     let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let header_list = header_list(&headers);
     let rejected = if headers.get("x-api-key").is_none() {
@@ -201,7 +203,14 @@ async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) 
     };
     let rejected =
         rejected.map(|(status, kind, message)| (error_response(status, kind, &message), message));
-    let (reply, served) = match take_reply(&inner, "/v1/messages", header_list, &parsed, rejected) {
+    let (reply, served) = match take_reply(
+        &inner,
+        "/v1/messages",
+        received,
+        header_list,
+        &parsed,
+        rejected,
+    ) {
         Ok(taken) => taken,
         Err(response) => return *response,
     };

@@ -39,8 +39,9 @@ pub struct Mark {
     pub at: SystemTime,
     /// The request's serial number (1 for the first request answered).
     pub request: usize,
-    /// `arrived` when the request's body was read; `end` after the last chunk of its response; otherwise the SSE
-    /// event (its `event:` name) of the chunk handed to the connection, first chunk of each event only.
+    /// `received` when the request's body was read, `arrived` once it was parsed, checked and recorded; `end` after
+    /// the last chunk of its response; otherwise the SSE event (its `event:` name) of the chunk handed to the
+    /// connection, first chunk of each event only.
     pub what: String,
     /// The content block index of the event, if it has one.
     pub index: Option<u64>,
@@ -101,6 +102,7 @@ pub(crate) fn error_response(status: u16, error_type: &str, message: &str) -> Re
 pub(crate) fn take_reply(
     inner: &Shared,
     path: &str,
+    received: SystemTime,
     headers: Vec<(String, String)>,
     body: &Value,
     rejected: Option<(Response, String)>,
@@ -123,6 +125,12 @@ pub(crate) fn take_reply(
     }
     guard.served += 1;
     let served = guard.served;
+    guard.timeline.push(Mark {
+        at: received,
+        request: served,
+        what: "received".into(),
+        index: None,
+    });
     guard.timeline.push(Mark {
         at: SystemTime::now(),
         request: served,

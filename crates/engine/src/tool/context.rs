@@ -12,9 +12,10 @@ use tokio_util::sync::CancellationToken;
 pub struct FileReadState {
     pub modified: Option<SystemTime>,
     pub size: u64,
-    /// A hash of the content as read.
-    pub content_hash: u64,
-    /// Whether only part of the file was read (offset/limit).
+    /// A hash of the content as read; `None` when a read stopped before the end of a file too large to read whole,
+    /// whose freshness is then judged by `modified` and `size`.
+    pub content_hash: Option<u64>,
+    /// Whether only part of the file was shown (offset/limit, or a file too long to show at once).
     pub partial: bool,
 }
 
@@ -27,12 +28,11 @@ pub struct FileReadState {
 /// cancellable: each is a short local write.
 pub trait FileHistory: Send + Sync + std::fmt::Debug {
     /// Keeps the content `path` has now (`None`: it does not exist) if this is its first change in the current
-    /// prompt. `replaced_by_rename`: the caller will replace the file by renaming over it.
+    /// prompt.
     fn before_change(
         &self,
         path: &Path,
         current: Option<(&[u8], &blake3::Hash)>,
-        replaced_by_rename: bool,
     ) -> Result<(), HistoryError>;
 
     /// Records the content the session just left `path` with (`None`: removed).

@@ -3,6 +3,7 @@
 
 mod context;
 pub(crate) mod dynamic;
+pub mod names;
 mod output;
 mod subject;
 

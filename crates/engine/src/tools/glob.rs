@@ -2,18 +2,20 @@
 //! .ignore and .fdignore rules and the hidden-file rule apply, as they do for `fd`. Results are the newest first,
 //! capped, with paths relative to the working directory.
 
+use std::collections::BinaryHeap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use globset::{GlobBuilder, GlobMatcher};
 use ignore::{WalkBuilder, WalkState};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
+use tandem_protocol::{RenderHints, ToolDetail};
 use tokio_util::sync::CancellationToken;
 
 use crate::permission::PermissionSubject;
+use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::paths;
 
@@ -82,45 +84,134 @@ fn split_absolute(pattern: &str) -> (PathBuf, String) {
     (base, parts.join("/"))
 }
 
-/// Every file under `base` matching `glob`, with its modification time (the walk honours ignore files and skips
-/// hidden files).
+/// The modification time of a walked file; the epoch when it cannot be read (the file went away meanwhile).
+#[cfg(unix)]
+fn mtime_of(entry: &ignore::DirEntry) -> SystemTime {
+    crate::fsutil::dir_stat::mtime(entry.path()).unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+#[cfg(not(unix))]
+fn mtime_of(entry: &ignore::DirEntry) -> SystemTime {
+    entry
+        .metadata()
+        .ok()
+        .and_then(|m| m.modified().ok())
+        .unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+/// A file found, ranked by modification time (the newest first, then by path).
+#[derive(Debug, PartialEq, Eq)]
+struct Ranked {
+    mtime: SystemTime,
+    path: PathBuf,
+}
+
+/// Whether a file at `path` modified at `mtime` ranks before `other`.
+fn ranks_before(mtime: SystemTime, path: &Path, other: &Ranked) -> bool {
+    mtime > other.mtime || (mtime == other.mtime && path < other.path.as_path())
+}
+
+impl Ord for Ranked {
+    /// Earlier ranks first: `Less` for the newer file.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .mtime
+            .cmp(&self.mtime)
+            .then_with(|| self.path.cmp(&other.path))
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// The files found so far: how many, and the `keep` that rank first (the one ranking last on top of the heap).
+#[derive(Debug, Default)]
+struct Newest {
+    total: usize,
+    keep: usize,
+    heap: BinaryHeap<Ranked>,
+}
+
+impl Newest {
+    fn offer(&mut self, path: &Path, mtime: SystemTime) {
+        self.total += 1;
+        if self.heap.len() < self.keep {
+            self.heap.push(Ranked {
+                mtime,
+                path: path.to_path_buf(),
+            });
+        } else if self
+            .heap
+            .peek()
+            .is_some_and(|last| ranks_before(mtime, path, last))
+        {
+            self.heap.pop();
+            self.heap.push(Ranked {
+                mtime,
+                path: path.to_path_buf(),
+            });
+        }
+    }
+}
+
+/// The files under `base` matching `glob` (the walk honours ignore files and skips hidden files): how many, and the
+/// `keep` most recently modified with their modification times, the newest first (then by path). The walking threads
+/// take each file as they list its folder — match, modification time, rank — so files never go through the walk's
+/// work queue, no second pass reads their metadata, and only the files ranking first are kept.
 pub fn find_files(
     base: &Path,
     glob: &NameGlob,
+    keep: usize,
     cancel: &CancellationToken,
-) -> Vec<(PathBuf, SystemTime)> {
-    let found = Mutex::new(Vec::new());
+) -> (usize, Vec<(PathBuf, SystemTime)>) {
+    let found = Arc::new(Mutex::new(Newest {
+        keep,
+        ..Newest::default()
+    }));
+    let (sink, glob, root, cancel) = (
+        found.clone(),
+        glob.clone(),
+        base.to_path_buf(),
+        cancel.clone(),
+    );
     let walker = WalkBuilder::new(base)
         .add_custom_ignore_filename(".fdignore")
         .threads(2)
-        .build_parallel();
-    walker.run(|| {
-        let found = &found;
-        Box::new(move |entry| {
+        .filter_entry(move |entry| {
             if cancel.is_cancelled() {
-                return WalkState::Quit;
+                return false;
             }
-            let Ok(entry) = entry else {
-                return WalkState::Continue;
+            let Some(kind) = entry.file_type() else {
+                return false;
             };
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                return WalkState::Continue;
+            if kind.is_dir() {
+                return true;
             }
-            let rel = entry.path().strip_prefix(base).unwrap_or(entry.path());
-            if glob.is_match(rel) {
-                let mtime = entry
-                    .metadata()
-                    .ok()
-                    .and_then(|m| m.modified().ok())
-                    .unwrap_or(SystemTime::UNIX_EPOCH);
-                if let Ok(mut f) = found.lock() {
-                    f.push((entry.into_path(), mtime));
+            let rel = entry.path().strip_prefix(&root).unwrap_or(entry.path());
+            if kind.is_file() && glob.is_match(rel) {
+                let mtime = mtime_of(entry);
+                if let Ok(mut newest) = sink.lock() {
+                    newest.offer(entry.path(), mtime);
                 }
             }
-            WalkState::Continue
+            false
         })
-    });
-    found.into_inner().unwrap_or_default()
+        .build_parallel();
+    walker.run(|| Box::new(|_| WalkState::Continue));
+    let newest = match found.lock() {
+        Ok(mut f) => std::mem::take(&mut *f),
+        Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
+    };
+    let files = newest
+        .heap
+        .into_sorted_vec()
+        .into_iter()
+        .map(|r| (r.path, r.mtime))
+        .collect();
+    (newest.total, files)
 }
 
 fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
@@ -138,14 +229,11 @@ fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         )));
     }
     let glob = NameGlob::new(&pattern).map_err(ToolError::to_model)?;
-    let mut files = find_files(&base, &glob, &ctx.cancel);
+    let (total, files) = find_files(&base, &glob, MAX_RESULTS, &ctx.cancel);
     if ctx.cancel.is_cancelled() {
         return Err(ToolError::Cancelled);
     }
-    files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let total = files.len();
     let truncated = total > MAX_RESULTS;
-    files.truncate(MAX_RESULTS);
     let listed: Vec<String> = files.iter().map(|(p, _)| paths::display(ctx, p)).collect();
     let mut text = if listed.is_empty() {
         "No files found".to_string()
@@ -169,7 +257,7 @@ impl Tool for GlobTool {
     type Input = GlobInput;
 
     fn name(&self) -> &'static str {
-        "Glob"
+        names::GLOB
     }
 
     fn description(&self) -> String {
@@ -192,16 +280,7 @@ impl Tool for GlobTool {
     }
 
     fn render_hints(&self, input: &GlobInput, _ctx: &ToolContext) -> RenderHints {
-        let place = input
-            .path
-            .as_deref()
-            .map(|p| format!(" in {p}"))
-            .unwrap_or_default();
-        RenderHints {
-            kind: ToolKind::Search,
-            title: format!("Glob {}{place}", input.pattern),
-            collapsible: true,
-        }
+        super::search_hints(format!("Glob {}", input.pattern), input.path.as_deref())
     }
 
     fn permission_subject(&self, input: &GlobInput, ctx: &ToolContext) -> PermissionSubject {
@@ -229,5 +308,47 @@ impl Tool for GlobTool {
         tokio::task::spawn_blocking(move || run(&input, &ctx))
             .await
             .map_err(|e| ToolError::to_model(format!("the search failed: {e}")))?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn keeps_the_newest_then_by_path() {
+        let at = |s| SystemTime::UNIX_EPOCH + Duration::from_secs(s);
+        let mut newest = Newest {
+            keep: 3,
+            ..Newest::default()
+        };
+        for (path, secs) in [
+            ("e", 1),
+            ("d", 5),
+            ("c", 5),
+            ("b", 2),
+            ("a", 1),
+            ("f", 9),
+            ("g", 5),
+        ] {
+            newest.offer(Path::new(path), at(secs));
+        }
+        let kept: Vec<(String, SystemTime)> = newest
+            .heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|r| (r.path.display().to_string(), r.mtime))
+            .collect();
+        assert_eq!(newest.total, 7);
+        assert_eq!(
+            kept,
+            vec![
+                ("f".into(), at(9)),
+                ("c".into(), at(5)),
+                ("d".into(), at(5))
+            ]
+        );
     }
 }

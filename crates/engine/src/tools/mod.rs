@@ -8,3 +8,13 @@ pub mod grep;
 pub mod notebook_edit;
 pub mod read;
 pub mod write;
+
+/// How the transcript draws a search (Glob, Grep): `what`, then the folder searched when one was given.
+fn search_hints(what: String, path: Option<&str>) -> tandem_protocol::RenderHints {
+    let place = path.map(|p| format!(" in {p}")).unwrap_or_default();
+    tandem_protocol::RenderHints {
+        kind: tandem_protocol::ToolKind::Search,
+        title: format!("{what}{place}"),
+        collapsible: true,
+    }
+}

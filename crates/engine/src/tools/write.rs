@@ -9,6 +9,7 @@ use serde::Deserialize;
 use tandem_protocol::{FileDiff, RenderHints, ToolDetail, ToolKind};
 
 use crate::permission::PermissionSubject;
+use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::change::{self, Current};
 use crate::tools::file_io::encoding::{self, Encoding};
@@ -126,7 +127,7 @@ impl Tool for WriteTool {
     type Input = WriteInput;
 
     fn name(&self) -> &'static str {
-        "Write"
+        names::WRITE
     }
 
     fn description(&self) -> String {

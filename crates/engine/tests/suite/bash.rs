@@ -12,7 +12,7 @@ use tandem_engine::exec::run_tools;
 use tandem_engine::model::ContentBlock;
 use tandem_engine::registry::{ToolPool, builtin_tools_with};
 use tandem_engine::testing::{
-    Project, Script, ScriptedApprover, ScriptedTurn, TestRuntime, Workspace,
+    Project, Script, ScriptedApprover, ScriptedTurn, TestRuntime, Workspace, call,
 };
 use tandem_engine::tool::{ProgressSink, Tool, ToolContext, ToolError, ToolOutput};
 use tandem_engine::tools::bash::{
@@ -540,4 +540,42 @@ async fn the_sandbox_keeps_writes_inside_the_project_and_has_no_network() {
     .await
     .expect("runs outside the sandbox");
     assert!(outside_file.exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_shell_takes_its_old_shell_id_field() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rt = TestRuntime::new(dir.path()).build();
+
+    let old = call(&rt, "KillShell", &json!({"shell_id": "bash_9"})).await;
+    assert!(!old.ok);
+    assert!(
+        old.text.contains("No background task with ID bash_9"),
+        "the id under its old name is looked up: {}",
+        old.text
+    );
+    let neither = call(&rt, "TaskStop", &json!({})).await;
+    assert!(
+        neither.text.contains("task_id is required"),
+        "{}",
+        neither.text
+    );
+    let both = call(&rt, "TaskStop", &json!({"task_id": "a", "shell_id": "b"})).await;
+    assert!(both.text.contains("not both"), "{}", both.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_over_the_systems_argument_limit_is_refused_with_a_way_out() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rt = TestRuntime::new(dir.path()).build();
+    let long = format!("echo {}", "x".repeat(200 * 1024));
+
+    let r = call(&rt, "Bash", &json!({"command": long})).await;
+
+    assert!(!r.ok);
+    assert!(
+        r.text.contains("at most 120 KiB") && r.text.contains("file"),
+        "{}",
+        r.text
+    );
 }

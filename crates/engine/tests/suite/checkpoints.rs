@@ -189,3 +189,46 @@ async fn the_store_survives_reopening() {
     assert!(report.applied);
     assert_eq!(fs::read_to_string(&a).expect("a"), "v1\n");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_snapshot_stops_the_rewind_before_any_file_changes() {
+    let s = setup();
+    let (a, b) = (s.root.join("a.txt"), s.root.join("b.txt"));
+    fs::write(&a, "a before\n").expect("seed a");
+    fs::write(&b, "b before\n").expect("seed b");
+    s.store.begin_prompt("p1").expect("p1");
+    for (name, old) in [("a.txt", "a before"), ("b.txt", "b before")] {
+        ok(&s.rt, "Read", json!({"file_path": name})).await;
+        ok(
+            &s.rt,
+            "Edit",
+            json!({"file_path": name, "old_string": old, "new_string": "after"}),
+        )
+        .await;
+    }
+    let hash = blake3::hash(b"b before\n").to_hex().to_string();
+    let blob = s
+        .store
+        .root()
+        .join("blobs")
+        .join(&hash[..2])
+        .join(&hash[2..]);
+    fs::write(&blob, "tampered").expect("damage the snapshot of b");
+
+    let err = s
+        .store
+        .rewind_files(&s.files, "p1", false)
+        .expect_err("a damaged snapshot is refused");
+
+    assert!(err.to_string().contains("damaged"), "{err}");
+    assert_eq!(
+        fs::read_to_string(&a).expect("a"),
+        "after\n",
+        "a is untouched"
+    );
+    assert_eq!(
+        fs::read_to_string(&b).expect("b"),
+        "after\n",
+        "b is untouched"
+    );
+}

@@ -11,7 +11,7 @@ use tandem_engine::model::ContentBlock;
 use tandem_engine::registry::erase;
 use tandem_engine::testing::{CallLog, FakeTool, TestRuntime};
 use tandem_engine::tool::InterruptBehavior;
-use tandem_protocol::{PermissionMode, ToolOutcome};
+use tandem_protocol::{PermissionMode, SessionEvent, ToolOutcome};
 use tokio_util::sync::CancellationToken;
 
 const MS: fn(u64) -> Duration = Duration::from_millis;
@@ -172,7 +172,10 @@ async fn a_failing_shell_call_aborts_its_running_siblings_but_not_the_turn() {
     let log = CallLog::default();
     let mut shell = FakeTool::safe("Shell", &log);
     shell.aborts_siblings = true;
-    let rt = runtime(vec![shell, FakeTool::safe("Look", &log)]);
+    let (rt, sink) = TestRuntime::new(std::env::temp_dir())
+        .session_id("s")
+        .tools(vec![erase(shell), erase(FakeTool::safe("Look", &log))])
+        .recorded();
     let turn = CancellationToken::new();
     let calls = vec![
         call("sib1", "Look", json!({"label": "sib1", "ms": 500})),
@@ -198,6 +201,22 @@ async fn a_failing_shell_call_aborts_its_running_siblings_but_not_the_turn() {
             "{}",
             text(sibling)
         );
+    }
+    // The window is told the same true cause as the model, not "interrupted by the user".
+    for id in ["sib1", "sib2"] {
+        let shown = sink
+            .events()
+            .into_iter()
+            .find_map(|e| match e {
+                SessionEvent::ToolCallResult {
+                    tool_use_id,
+                    content,
+                    ..
+                } if tool_use_id == id => Some(content),
+                _ => None,
+            })
+            .expect("a result event");
+        assert!(shown.contains("parallel shell call"), "{id}: {shown}");
     }
 }
 

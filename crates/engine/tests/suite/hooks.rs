@@ -258,50 +258,120 @@ async fn stdin_environment_and_json_fields() {
 #[tokio::test]
 async fn timeouts_parallel_runs_and_deduplication() {
     let p = Project::new().expect("project");
-    let slow = script(&p.outside, "slow.sh", "sleep 5");
-    let counter = p.outside.join("count");
-    let count = script(
-        &p.outside,
-        "count.sh",
-        &format!("echo x >> {}; sleep 1", counter.display()),
-    );
-    let count2 = script(
-        &p.outside,
-        "count2.sh",
-        &format!("echo y >> {}; sleep 1", counter.display()),
-    );
+    let slow = script(&p.outside, "slow.sh", "sleep 30");
     let set = hooks(json!({"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": slow, "timeout": 1}]}
     ]}));
     let ctx = PermissionContext::new(&p.root, PermissionMode::Default).with_hooks(set);
-    let started = Instant::now();
     let v = pre_verdict(&ctx, "Bash", json!({})).await.expect("ran");
-    assert!(
-        started.elapsed() < Duration::from_secs(4),
-        "{:?}",
-        started.elapsed()
-    );
     assert_eq!(v.decision, None, "a timed-out hook is a non-blocking error");
     assert!(v.errors[0].contains("timed out"), "{:?}", v.errors);
 
+    // Each hook waits for the other's mark: only hooks that run at the same time both finish in time.
+    let counter = p.outside.join("count");
+    let (mark_a, mark_b) = (p.outside.join("a"), p.outside.join("b"));
+    let meet = |name: &str, mine: &Path, theirs: &Path, line: &str| {
+        script(
+            &p.outside,
+            name,
+            &format!(
+                "echo {line} >> {}; touch {}; while [ ! -e {} ]; do sleep 0.05; done",
+                counter.display(),
+                mine.display(),
+                theirs.display()
+            ),
+        )
+    };
+    let count = meet("count.sh", &mark_a, &mark_b, "x");
+    let count2 = meet("count2.sh", &mark_b, &mark_a, "y");
     let set = hooks(json!({"PreToolUse": [
-        {"matcher": "Bash", "hooks": [{"type": "command", "command": count}, {"type": "command", "command": count2}]},
-        {"matcher": "*", "hooks": [{"type": "command", "command": count}]}
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": count, "timeout": 60}, {"type": "command", "command": count2, "timeout": 60}]},
+        {"matcher": "*", "hooks": [{"type": "command", "command": count, "timeout": 60}]}
     ]}));
     let ctx = PermissionContext::new(&p.root, PermissionMode::Default).with_hooks(set);
-    let started = Instant::now();
-    pre_verdict(&ctx, "Bash", json!({})).await.expect("ran");
-    let took = started.elapsed();
-    assert!(
-        took < Duration::from_millis(1900),
-        "hooks run in parallel: {took:?}"
-    );
+    let v = pre_verdict(&ctx, "Bash", json!({})).await.expect("ran");
+    assert!(v.errors.is_empty(), "hooks run in parallel: {:?}", v.errors);
     let lines = std::fs::read_to_string(&counter).expect("count");
     assert_eq!(
         lines.lines().count(),
         2,
         "identical commands run once: {lines:?}"
     );
+}
+
+#[tokio::test]
+async fn a_hook_that_leaves_a_process_holding_its_output_still_answers() {
+    let p = Project::new().expect("project");
+    let pid_file = p.outside.join("child.pid");
+    // The background sleep inherits stdout and keeps it open long after the hook has answered.
+    let lingering = script(
+        &p.outside,
+        "lingering.sh",
+        &format!(
+            r#"sleep 600 & echo $! > {}
+echo '{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}}}'"#,
+            pid_file.display()
+        ),
+    );
+    let set = hooks(json!({"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": lingering, "timeout": 600}]}
+    ]}));
+    let ctx = PermissionContext::new(&p.root, PermissionMode::Default).with_hooks(set);
+
+    let v = tokio::time::timeout(
+        Duration::from_secs(300),
+        pre_verdict(&ctx, "Bash", json!({})),
+    )
+    .await
+    .expect("the hook's answer does not wait for its lingering child")
+    .expect("ran");
+
+    assert_eq!(v.decision, Some(HookDecision::Deny), "{v:?}");
+    if let Ok(pid) = std::fs::read_to_string(&pid_file) {
+        let _ = std::process::Command::new("kill").arg(pid.trim()).status();
+    }
+}
+
+#[tokio::test]
+async fn a_timed_out_hook_is_stopped_with_everything_it_started() {
+    let p = Project::new().expect("project");
+    let pid_file = p.outside.join("child.pid");
+    let stuck = script(
+        &p.outside,
+        "stuck.sh",
+        &format!("sleep 600 & echo $! > {}; wait", pid_file.display()),
+    );
+    let set = hooks(json!({"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": stuck, "timeout": 1}]}
+    ]}));
+    let ctx = PermissionContext::new(&p.root, PermissionMode::Default).with_hooks(set);
+
+    let v = pre_verdict(&ctx, "Bash", json!({})).await.expect("ran");
+
+    assert!(v.errors[0].contains("timed out"), "{:?}", v.errors);
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .expect("the hook wrote its child's pid")
+        .trim()
+        .parse()
+        .expect("pid");
+    let until = Instant::now() + Duration::from_secs(60);
+    while process_alive(pid) && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        !process_alive(pid),
+        "the hook's child {pid} outlived the timeout"
+    );
+}
+
+/// Whether `pid` runs (a zombie does not count).
+fn process_alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X")
+    })
 }
 
 #[tokio::test]

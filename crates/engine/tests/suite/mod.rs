@@ -17,6 +17,7 @@ mod permission_rules;
 mod permission_settings;
 mod permissions_table;
 mod query_loop;
+mod read_streaming;
 mod read_tool;
 mod search_vs_rg;
 mod session_hooks;

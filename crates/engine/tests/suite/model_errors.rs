@@ -185,3 +185,64 @@ async fn a_slow_first_byte_and_slow_events_still_make_a_whole_answer() {
     assert_eq!(result.expect("succeeds"), "slowly, slowly");
     assert!(started.elapsed() >= std::time::Duration::from_millis(140));
 }
+
+/// A session whose model waits at most `headers` for the response headers and `response` for a whole response,
+/// without retries.
+async fn run_with_deadlines(
+    turn: ScriptedTurn,
+    headers: std::time::Duration,
+    response: std::time::Duration,
+) -> Result<String, String> {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let fake = server(Script {
+        replies: vec![ScriptedReply::Stream(turn)],
+    })
+    .await;
+    let mut config = super::common::fake_config(&fake.url());
+    config.retry.max_retries = 0;
+    config.retry.headers_timeout = headers;
+    config.retry.response_timeout = response;
+    let model =
+        Arc::new(tandem_engine::model::AnthropicModel::new(config.clone()).expect("client"));
+    let s = super::common::session_with(
+        &ws.root(),
+        model,
+        config,
+        Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+        RecordingSink::default(),
+    );
+    s.send("hello")
+        .await
+        .map(|o| o.final_text)
+        .map_err(|e| e.to_string())
+}
+
+#[tokio::test]
+async fn a_server_that_never_sends_headers_fails_the_attempt_at_its_deadline() {
+    let mut turn = ScriptedTurn::text("too late");
+    turn.delay_before_ms = 600_000;
+    let result = run_with_deadlines(
+        turn,
+        std::time::Duration::from_millis(300),
+        std::time::Duration::from_secs(600),
+    )
+    .await;
+    let message = result.expect_err("fails");
+    assert!(message.contains("no response headers"), "{message}");
+}
+
+#[tokio::test]
+async fn a_response_that_never_ends_fails_at_the_response_deadline() {
+    // Every chunk arrives well inside the idle timeout, but the whole answer would take minutes.
+    let mut turn = ScriptedTurn::text("tick ".repeat(400));
+    turn.delta_chars = 1;
+    turn.chunk_delay_ms = 100;
+    let result = run_with_deadlines(
+        turn,
+        std::time::Duration::from_secs(600),
+        std::time::Duration::from_millis(500),
+    )
+    .await;
+    let message = result.expect_err("fails");
+    assert!(message.contains("did not end within"), "{message}");
+}

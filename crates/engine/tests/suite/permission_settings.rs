@@ -250,6 +250,32 @@ fn broken_files_and_invalid_rules_are_reported_and_the_rest_applies() {
 }
 
 #[test]
+fn a_settings_file_that_is_not_a_regular_file_is_reported_not_read() {
+    let s = Sources::new();
+    std::fs::create_dir_all(s.p.root.join(".claude")).expect("mkdir");
+    let fifo = s.p.root.join(".claude/settings.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    s.local(json!({"permissions": {"deny": ["Bash(rm *)"]}}));
+
+    // Opening a FIFO for reading would wait for a writer for ever: the file is reported instead.
+    let ctx = s.ctx();
+
+    let shown = fifo.display().to_string();
+    assert!(
+        ctx.issues
+            .iter()
+            .any(|i| i.file == shown && i.message.contains("not a regular file")),
+        "{:#?}",
+        ctx.issues
+    );
+    assert!(rules(&ctx).contains(&("deny", "Bash(rm *)".into())));
+}
+
+#[test]
 fn untrusted_folders_keep_deny_and_ask_but_not_allow_dirs_or_hooks() {
     let s = Sources::new();
     s.project(json!({

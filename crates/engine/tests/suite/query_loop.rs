@@ -330,21 +330,45 @@ async fn a_stream_cut_in_the_middle_of_a_tool_call_is_an_error_and_runs_nothing(
 }
 
 #[tokio::test]
-async fn malformed_tool_input_json_is_a_clear_error() {
+async fn malformed_tool_input_json_is_an_error_result_and_the_turn_goes_on() {
     let ws = Workspace::new(&[]).expect("workspace");
-    let turn = ScriptedTurn::new(vec![ScriptBlock::RawToolUse {
+    let malformed = ScriptedTurn::new(vec![ScriptBlock::RawToolUse {
         id: "toolu_bad".into(),
         name: "Read".into(),
         json: "{\"file_path\": \"/etc/hostname\"".into(),
     }]);
-    let fake = server(Script::turns([turn])).await;
+    let fake = server(Script::turns([
+        malformed,
+        ScriptedTurn::text("retrying differently"),
+    ]))
+    .await;
     let sink = RecordingSink::default();
     let s = session(&ws.root(), &fake, deny_all(), sink.clone());
 
-    let err = s.send("go").await.expect_err("malformed");
+    let outcome = s.send("go").await.expect("the turn goes on");
 
-    assert!(err.to_string().contains("not valid JSON"), "{err}");
-    assert!(result_outcomes(&sink.events()).is_empty());
+    assert_eq!(outcome.final_text, "retrying differently");
+    let outcomes = result_outcomes(&sink.events());
+    assert_eq!(outcomes.len(), 1, "{outcomes:?}");
+    assert_eq!(outcomes[0].0, "toolu_bad");
+    assert_eq!(outcomes[0].1, ToolOutcome::Error);
+    assert!(
+        outcomes[0].2.contains("not valid JSON"),
+        "{}",
+        outcomes[0].2
+    );
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2);
+    let results = tool_results(&requests[1].body);
+    assert_eq!(results[0]["tool_use_id"], "toolu_bad");
+    assert_eq!(results[0]["is_error"], true);
+    let call = &requests[1].body["messages"][1]["content"][0];
+    assert_eq!(call["type"], "tool_use");
+    assert_eq!(
+        call["input"],
+        serde_json::json!({}),
+        "the call is recorded with an empty input"
+    );
 }
 
 #[tokio::test]

@@ -82,3 +82,81 @@ async fn a_blocking_stop_hook_makes_the_agent_go_on() {
             .contains("Stop hook feedback: run the tests first")
     );
 }
+
+/// A turn that reads `notes.txt`, then would answer "after the read" if asked again.
+fn read_then_answer() -> Script {
+    Script::turns([
+        ScriptedTurn::new(vec![tandem_engine::testing::ScriptBlock::ToolUse {
+            id: "toolu_read".into(),
+            name: "Read".into(),
+            input: serde_json::json!({"file_path": "notes.txt"}),
+        }]),
+        ScriptedTurn::text("after the read"),
+    ])
+}
+
+#[tokio::test]
+async fn pre_tool_use_context_reaches_the_model_with_the_result() {
+    let ws = Workspace::new(&[("notes.txt", "the notes\n")]).expect("workspace");
+    settings(
+        &ws,
+        serde_json::json!({"PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command",
+        "command": "echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"additionalContext\":\"notes are stale since Monday\"}}'"}]}]}),
+    );
+    let fake = server(read_then_answer()).await;
+    let s = session(
+        &ws.root(),
+        &fake,
+        Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+        RecordingSink::default(),
+    );
+    s.assume_trusted();
+
+    let outcome = s.send("read the notes").await.expect("turn");
+
+    assert_eq!(outcome.final_text, "after the read");
+    let result = fake.requests()[1].body["messages"][2]["content"][0].to_string();
+    assert!(
+        result.contains("the notes") && result.contains("notes are stale since Monday"),
+        "{result}"
+    );
+}
+
+#[tokio::test]
+async fn continue_false_from_a_tool_hook_ends_the_turn_after_that_call() {
+    for (event, runs) in [("PostToolUse", true), ("PreToolUse", false)] {
+        let ws = Workspace::new(&[("notes.txt", "the notes\n")]).expect("workspace");
+        // `continue: false` wins over the allow decision the same output gives.
+        settings(
+            &ws,
+            serde_json::json!({event: [{"matcher": "Read", "hooks": [{"type": "command",
+            "command": format!("echo '{{\"continue\":false,\"stopReason\":\"budget spent\",\"hookSpecificOutput\":{{\"hookEventName\":\"{event}\",\"permissionDecision\":\"allow\"}}}}'")}]}]}),
+        );
+        let fake = server(read_then_answer()).await;
+        let events = RecordingSink::default();
+        let s = session(
+            &ws.root(),
+            &fake,
+            Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+            events.clone(),
+        );
+        s.assume_trusted();
+
+        s.send("read the notes").await.expect("turn");
+
+        assert_eq!(
+            fake.requests().len(),
+            1,
+            "{event}: no request after the call"
+        );
+        let all = events.events();
+        assert!(
+            all.iter().any(|e| matches!(e, SessionEvent::Notice { message } if message.contains("budget spent"))),
+            "{event}: the reason is shown"
+        );
+        let ran = all.iter().any(|e| {
+            matches!(e, SessionEvent::ToolCallResult { outcome, .. } if *outcome == tandem_protocol::ToolOutcome::Success)
+        });
+        assert_eq!(ran, runs, "{event}: whether the call ran");
+    }
+}

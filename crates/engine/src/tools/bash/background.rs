@@ -14,8 +14,9 @@ use tokio::sync::watch;
 
 use super::error::BashError;
 use super::output::{MAX_OUTPUT_CHARS, clean, cut_middle};
-use super::process_group::kill_group;
 use super::pty::{Exit, PtyProcess};
+use crate::process_group::kill_group;
+use crate::tool::ToolError;
 
 /// Where a background shell is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,6 +184,19 @@ impl BackgroundShells {
     /// The task with `id`.
     pub fn get(&self, id: &str) -> Option<Arc<BackgroundTask>> {
         self.tasks.lock().ok().and_then(|t| t.get(id).cloned())
+    }
+
+    /// The task `id`, or the error for the model naming the tasks there are.
+    pub fn find(&self, id: &str) -> Result<Arc<BackgroundTask>, ToolError> {
+        self.get(id).ok_or_else(|| {
+            let ids = self.ids();
+            let known = if ids.is_empty() {
+                "there are no background tasks".to_string()
+            } else {
+                format!("the background tasks are {}", ids.join(", "))
+            };
+            ToolError::to_model(format!("No background task with ID {id}: {known}."))
+        })
     }
 
     /// The ids of all tasks, sorted.

@@ -8,7 +8,6 @@ mod cwd;
 mod error;
 mod input;
 mod output;
-mod process_group;
 mod pty;
 mod run;
 mod sandbox;
@@ -35,6 +34,7 @@ pub use task_stop::{TaskStopInput, TaskStopTool};
 
 use crate::permission::PermissionSubject;
 use crate::tool::erase;
+use crate::tool::names;
 use crate::tool::{DynTool, InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use pty::Launch;
 use run::End;
@@ -205,7 +205,7 @@ impl Tool for BashTool {
     type Input = BashInput;
 
     fn name(&self) -> &'static str {
-        "Bash"
+        names::BASH
     }
 
     fn description(&self) -> String {
@@ -284,6 +284,14 @@ impl Tool for BashTool {
         if input.command.trim().is_empty() {
             return Err("command is empty".into());
         }
+        if input.command.len() > MAX_COMMAND_BYTES {
+            return Err(format!(
+                "The command is {} KiB long; a command may be at most {} KiB (the system's limit for one \
+                 argument). Write the script to a file and run the file instead.",
+                input.command.len() / 1024,
+                MAX_COMMAND_BYTES / 1024
+            ));
+        }
         if input.timeout.is_some_and(|t| t > MAX_TIMEOUT_MS) {
             return Err(format!("timeout is at most {MAX_TIMEOUT_MS} ms"));
         }
@@ -296,5 +304,18 @@ impl Tool for BashTool {
         } else {
             self.run_foreground(input, ctx).await
         }
+    }
+}
+
+/// The longest command that runs: the script is one argument of `bash -c`, and Linux refuses an argument over
+/// 128 KiB; the rest is left for the wrapper around the command.
+pub const MAX_COMMAND_BYTES: usize = 120 * 1024;
+
+/// How the transcript draws a call about a background task.
+fn task_hints(title: String, collapsible: bool) -> RenderHints {
+    RenderHints {
+        kind: ToolKind::Shell,
+        title,
+        collapsible,
     }
 }

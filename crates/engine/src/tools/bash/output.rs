@@ -104,7 +104,12 @@ pub fn clean(raw: &[u8]) -> String {
         if i > 0 {
             resolved.push(b'\n');
         }
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        // A file with CRLF endings reaches us through the terminal as `\r\r\n`: every carriage return that ends
+        // the line is a line ending, not a redraw.
+        let mut line = line;
+        while let Some(rest) = line.strip_suffix(b"\r") {
+            line = rest;
+        }
         let shown = line.rsplit(|b| *b == b'\r').next().unwrap_or(line);
         resolved.extend_from_slice(shown);
     }
@@ -148,6 +153,14 @@ mod tests {
     fn clean_strips_colour_and_progress_redraws() {
         let raw = b"\x1b[31mred\x1b[0m\r\n10%\r50%\r100%\r\ndone\r\n";
         assert_eq!(clean(raw), "red\n100%\ndone");
+    }
+
+    #[test]
+    fn crlf_lines_through_the_terminal_keep_their_text() {
+        // `cat` of a Windows-style file: the terminal turns each `\n` into `\r\n`.
+        let raw = b"first line\r\r\nsecond line\r\r\n\r\r\nlast\r\r\n";
+        assert_eq!(clean(raw), "first line\nsecond line\n\nlast");
+        assert_eq!(clean(b"a\r\nb\r"), "a\nb");
     }
 
     #[test]

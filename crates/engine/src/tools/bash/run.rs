@@ -7,8 +7,8 @@ use tokio::time::{Instant, sleep_until, timeout};
 use tokio_util::sync::CancellationToken;
 
 use super::output::{OutputCollector, Utf8Stream};
-use super::process_group::GroupGuard;
 use super::pty::{Exit, PtyProcess};
+use crate::process_group::GroupGuard;
 use crate::tool::ProgressSink;
 
 /// How long output is still collected after the shell exited (its terminal may hold a little more).

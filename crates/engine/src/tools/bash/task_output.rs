@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{RenderHints, ToolKind};
+use tandem_protocol::RenderHints;
 
 use super::session::ShellSession;
+use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 
 /// How long `block` waits when no timeout is given, in milliseconds.
@@ -42,26 +43,15 @@ impl TaskOutputTool {
     }
 }
 
-/// The error for an id no task has.
-pub(super) fn unknown_task(shell: &ShellSession, id: &str) -> ToolError {
-    let ids = shell.tasks.ids();
-    let known = if ids.is_empty() {
-        "there are no background tasks".to_string()
-    } else {
-        format!("the background tasks are {}", ids.join(", "))
-    };
-    ToolError::to_model(format!("No background task with ID {id}: {known}."))
-}
-
 impl Tool for TaskOutputTool {
     type Input = TaskOutputInput;
 
     fn name(&self) -> &'static str {
-        "TaskOutput"
+        names::TASK_OUTPUT
     }
 
     fn aliases(&self) -> &'static [&'static str] {
-        &["BashOutput"]
+        &[names::BASH_OUTPUT]
     }
 
     fn description(&self) -> String {
@@ -84,11 +74,7 @@ impl Tool for TaskOutputTool {
     }
 
     fn render_hints(&self, input: &TaskOutputInput, _ctx: &ToolContext) -> RenderHints {
-        RenderHints {
-            kind: ToolKind::Shell,
-            title: format!("Output of {}", input.task_id),
-            collapsible: true,
-        }
+        super::task_hints(format!("Output of {}", input.task_id), true)
     }
 
     async fn call(
@@ -96,11 +82,7 @@ impl Tool for TaskOutputTool {
         input: &TaskOutputInput,
         _ctx: &ToolContext,
     ) -> Result<ToolOutput, ToolError> {
-        let task = self
-            .shell
-            .tasks
-            .get(&input.task_id)
-            .ok_or_else(|| unknown_task(&self.shell, &input.task_id))?;
+        let task = self.shell.tasks.find(&input.task_id)?;
         let state = if input.block.unwrap_or(false) {
             let wait = input.timeout.unwrap_or(DEFAULT_WAIT_MS).min(MAX_WAIT_MS);
             task.wait(Duration::from_millis(wait)).await

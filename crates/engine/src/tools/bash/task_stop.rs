@@ -4,10 +4,10 @@ use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{RenderHints, ToolKind};
+use tandem_protocol::RenderHints;
 
 use super::session::ShellSession;
-use super::task_output::unknown_task;
+use crate::tool::names;
 use crate::tool::{InterruptBehavior, PermissionSubject, Tool, ToolContext, ToolError, ToolOutput};
 
 /// Stops a background task.
@@ -15,7 +15,21 @@ use crate::tool::{InterruptBehavior, PermissionSubject, Tool, ToolContext, ToolE
 #[serde(deny_unknown_fields)]
 pub struct TaskStopInput {
     /// The id of the background task to stop.
-    pub task_id: String,
+    #[serde(default)]
+    pub task_id: Option<String>,
+    /// The same id under its older name (KillShell's input); give one of the two.
+    #[serde(default)]
+    pub shell_id: Option<String>,
+}
+
+impl TaskStopInput {
+    /// The task to stop, whichever name the id came under.
+    fn id(&self) -> &str {
+        self.task_id
+            .as_deref()
+            .or(self.shell_id.as_deref())
+            .unwrap_or_default()
+    }
 }
 
 /// The TaskStop tool.
@@ -35,11 +49,11 @@ impl Tool for TaskStopTool {
     type Input = TaskStopInput;
 
     fn name(&self) -> &'static str {
-        "TaskStop"
+        names::TASK_STOP
     }
 
     fn aliases(&self) -> &'static [&'static str] {
-        &["KillShell", "KillBash"]
+        &[names::KILL_SHELL, names::KILL_BASH]
     }
 
     fn description(&self) -> String {
@@ -58,10 +72,20 @@ impl Tool for TaskStopTool {
     }
 
     fn render_hints(&self, input: &TaskStopInput, _ctx: &ToolContext) -> RenderHints {
-        RenderHints {
-            kind: ToolKind::Shell,
-            title: format!("Stop {}", input.task_id),
-            collapsible: false,
+        super::task_hints(format!("Stop {}", input.id()), false)
+    }
+
+    async fn validate_input(
+        &self,
+        input: &TaskStopInput,
+        _ctx: &ToolContext,
+    ) -> Result<(), String> {
+        match (&input.task_id, &input.shell_id) {
+            (Some(_), Some(_)) => Err("Give task_id or its older name shell_id, not both.".into()),
+            (None, None) => {
+                Err("task_id is required: the id of the background task to stop.".into())
+            }
+            _ => Ok(()),
         }
     }
 
@@ -70,11 +94,7 @@ impl Tool for TaskStopTool {
         input: &TaskStopInput,
         _ctx: &ToolContext,
     ) -> Result<ToolOutput, ToolError> {
-        let task = self
-            .shell
-            .tasks
-            .get(&input.task_id)
-            .ok_or_else(|| unknown_task(&self.shell, &input.task_id))?;
+        let task = self.shell.tasks.find(input.id())?;
         let text = if task.stop() {
             format!("Stopped task {} ({}).", task.id, task.command)
         } else {

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use tandem_protocol::{FileDiff, RenderHints, ToolDetail, ToolKind};
 
 use crate::permission::PermissionSubject;
+use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::{change, encoding, guards, patch, paths, preview};
 use crate::tools::read::{backfill_path, number_lines};
@@ -116,7 +117,7 @@ impl Tool for EditTool {
     type Input = EditInput;
 
     fn name(&self) -> &'static str {
-        "Edit"
+        names::EDIT
     }
 
     fn description(&self) -> String {

@@ -264,7 +264,7 @@ mod tests {
         let meta = fs::metadata(path).expect("meta");
         store.record(
             path,
-            snapshot::state_of(&meta, &blake3::hash(&bytes), false),
+            snapshot::state_of(&meta, Some(&blake3::hash(&bytes)), false),
         );
     }
 

@@ -110,7 +110,8 @@ pub fn ensure_fresh(store: &FileStateStore, current: &Current) -> Result<(), Too
     if !current.exists() && store.get(&current.key).is_none() {
         return Ok(());
     }
-    match snapshot::ensure_fresh(store, &current.key, current.hash.as_ref()) {
+    let now = current.meta.as_ref().zip(current.hash.as_ref());
+    match snapshot::ensure_fresh(store, &current.key, now) {
         Ok(()) => Ok(()),
         Err(FreshnessError::NotRead) if !current.exists() => Ok(()),
         Err(e) => Err(ToolError::to_model(e.to_string())),
@@ -134,7 +135,7 @@ pub fn commit(
     let checkpoints = store.history();
     if let Some(cp) = &checkpoints {
         let old = current.bytes.as_deref().zip(current.hash.as_ref());
-        cp.before_change(&current.target, old, true)
+        cp.before_change(&current.target, old)
             .map_err(|e| ToolError::to_model(format!("The file was not changed: {e}")))?;
     }
     write_atomic(&current.target, parts, current.meta.as_ref()).map_err(write_err)?;
@@ -150,6 +151,6 @@ pub fn commit(
         }
     }
     let meta = fs::metadata(&current.target).map_err(write_err)?;
-    store.record(&current.key, snapshot::state_of(&meta, &hash, false));
+    store.record(&current.key, snapshot::state_of(&meta, Some(&hash), false));
     Ok(hash)
 }

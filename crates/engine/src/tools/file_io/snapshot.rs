@@ -33,30 +33,44 @@ pub fn short(hash: &blake3::Hash) -> u64 {
     u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
 }
 
-/// The read state of a file with metadata `meta` and content hash `hash`.
-pub fn state_of(meta: &Metadata, hash: &blake3::Hash, partial: bool) -> FileReadState {
+/// The read state of a file with metadata `meta` and content hash `hash` (`None` when only a part of a large file
+/// was read).
+pub fn state_of(meta: &Metadata, hash: Option<&blake3::Hash>, partial: bool) -> FileReadState {
     FileReadState {
         modified: meta.modified().ok(),
         size: meta.len(),
-        content_hash: short(hash),
+        content_hash: hash.map(short),
         partial,
     }
 }
 
-/// Checks that `path` was read in this session and that its content (`current`, hashed as `hash`; `None` when the
-/// file no longer exists) is what was read. The content decides, not the timestamp: a file touched but unchanged
-/// is fresh, and a change within one timestamp tick is still caught.
+/// Checks that `path` was read in this session and that its content (`current`: its metadata and the hash of its
+/// bytes; `None` when the file no longer exists) is what was read. The content decides, not the timestamp: a file
+/// touched but unchanged is fresh, and a change within one timestamp tick is still caught. Only a file read in part
+/// because it was too large to read whole has no hash to compare; it is fresh while its modification time and size
+/// are those it had.
 pub fn ensure_fresh(
     store: &FileStateStore,
     path: &Path,
-    current: Option<&blake3::Hash>,
+    current: Option<(&Metadata, &blake3::Hash)>,
 ) -> Result<(), FreshnessError> {
     let Some(state) = store.get(path) else {
         return Err(FreshnessError::NotRead);
     };
-    match current {
-        None => Err(FreshnessError::Deleted),
-        Some(hash) if short(hash) == state.content_hash => Ok(()),
-        Some(_) => Err(FreshnessError::Modified),
+    let Some((meta, hash)) = current else {
+        return Err(FreshnessError::Deleted);
+    };
+    let fresh = match state.content_hash {
+        Some(read) => short(hash) == read,
+        None => {
+            state.modified.is_some()
+                && meta.modified().ok() == state.modified
+                && meta.len() == state.size
+        }
+    };
+    if fresh {
+        Ok(())
+    } else {
+        Err(FreshnessError::Modified)
     }
 }

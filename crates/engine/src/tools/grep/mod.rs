@@ -10,9 +10,10 @@ use std::path::PathBuf;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
+use tandem_protocol::{RenderHints, ToolDetail};
 
 use crate::permission::PermissionSubject;
+use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::paths;
 use output::Page;
@@ -228,7 +229,7 @@ impl Tool for GrepTool {
     type Input = GrepInput;
 
     fn name(&self) -> &'static str {
-        "Grep"
+        names::GREP
     }
 
     fn description(&self) -> String {
@@ -254,16 +255,10 @@ impl Tool for GrepTool {
     }
 
     fn render_hints(&self, input: &GrepInput, _ctx: &ToolContext) -> RenderHints {
-        let place = input
-            .path
-            .as_deref()
-            .map(|p| format!(" in {p}"))
-            .unwrap_or_default();
-        RenderHints {
-            kind: ToolKind::Search,
-            title: format!("Search \"{}\"{place}", input.pattern),
-            collapsible: true,
-        }
+        super::search_hints(
+            format!("Search \"{}\"", input.pattern),
+            input.path.as_deref(),
+        )
     }
 
     fn permission_subject(&self, input: &GrepInput, ctx: &ToolContext) -> PermissionSubject {

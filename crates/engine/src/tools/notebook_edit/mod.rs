@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use tandem_protocol::{FileDiff, NotebookCellChange, RenderHints, ToolDetail, ToolKind};
 
 use crate::permission::PermissionSubject;
+use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::{change, notebook_cells, patch, paths, preview};
 use crate::tools::read::backfill_path;
@@ -273,7 +274,7 @@ impl Tool for NotebookEditTool {
     type Input = NotebookEditInput;
 
     fn name(&self) -> &'static str {
-        "NotebookEdit"
+        names::NOTEBOOK_EDIT
     }
 
     fn description(&self) -> String {

@@ -3,6 +3,7 @@
 //! files and devices are refused. Every read records the file's read state for the staleness check of edits.
 
 mod image;
+mod lines;
 mod notebook;
 mod pdf;
 mod text;
@@ -15,6 +16,7 @@ use tandem_protocol::{RenderHints, ToolKind};
 
 use super::file_io::{paths, snapshot};
 use crate::permission::PermissionSubject;
+use crate::tool::names;
 use crate::tool::{FileStateStore, InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 
 pub use text::{DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, number_lines};
@@ -55,16 +57,16 @@ fn extension(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Records that `path` was read with content `bytes`.
+/// Records that `path` was read: its metadata, the hash of its bytes (`None` when only part of a large file was
+/// read) and whether only part of it was shown.
 fn record(
     store: &FileStateStore,
     path: &Path,
     meta: &std::fs::Metadata,
-    bytes: &[u8],
+    hash: Option<&blake3::Hash>,
     partial: bool,
 ) {
-    let hash = snapshot::content_hash(bytes);
-    store.record(path, snapshot::state_of(meta, &hash, partial));
+    store.record(path, snapshot::state_of(meta, hash, partial));
 }
 
 fn read_file(
@@ -90,40 +92,40 @@ fn read_file(
         )));
     }
     let ext = extension(path);
-    let bytes = std::fs::read(path)
-        .map_err(|e| ToolError::to_model(format!("Cannot read {shown}: {e}")))?;
-    match ext.as_str() {
-        "png" | "jpg" | "jpeg" | "gif" | "webp" => {
-            let out = image::read_image(path, &bytes)?;
-            record(store, path, &meta, &bytes, false);
-            Ok(out)
-        }
-        "pdf" => {
-            let out = pdf::read_pdf(path, &bytes, input.pages.as_deref())?;
-            record(store, path, &meta, &bytes, input.pages.is_some());
-            Ok(out)
-        }
-        "ipynb" => {
-            let out = notebook::read_notebook(path, &bytes)?;
-            record(store, path, &meta, &bytes, false);
-            Ok(out)
-        }
-        _ if BINARY_EXTENSIONS.contains(&ext.as_str()) => Err(ToolError::to_model(format!(
+    if BINARY_EXTENSIONS.contains(&ext.as_str()) {
+        return Err(ToolError::to_model(format!(
             "{shown} is a binary file (.{ext}); this tool cannot read binary files."
-        ))),
-        _ => {
-            let (out, partial) = text::read_text(path, &bytes, input.offset, input.limit)?;
-            record(store, path, &meta, &bytes, partial);
-            Ok(out)
-        }
+        )));
     }
+    let cannot = |e: std::io::Error| ToolError::to_model(format!("Cannot read {shown}: {e}"));
+    if !matches!(
+        ext.as_str(),
+        "png" | "jpg" | "jpeg" | "gif" | "webp" | "pdf" | "ipynb"
+    ) {
+        let file = std::fs::File::open(path).map_err(cannot)?;
+        let read = text::read_text(path, file, meta.len(), input.offset, input.limit)?;
+        record(store, path, &meta, read.hash.as_ref(), read.partial);
+        return Ok(read.out);
+    }
+    let bytes = std::fs::read(path).map_err(cannot)?;
+    let hash = snapshot::content_hash(&bytes);
+    let (out, partial) = match ext.as_str() {
+        "pdf" => (
+            pdf::read_pdf(path, &bytes, input.pages.as_deref())?,
+            input.pages.is_some(),
+        ),
+        "ipynb" => (notebook::read_notebook(path, &bytes)?, false),
+        _ => (image::read_image(path, &bytes)?, false),
+    };
+    record(store, path, &meta, Some(&hash), partial);
+    Ok(out)
 }
 
 impl Tool for ReadTool {
     type Input = ReadInput;
 
     fn name(&self) -> &'static str {
-        "Read"
+        names::READ
     }
 
     fn description(&self) -> String {

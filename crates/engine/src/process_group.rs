@@ -1,5 +1,5 @@
-//! Killing a command with everything it started: the shell is the leader of its own process group (the PTY makes
-//! it a session leader), so one signal to the group reaches its children and grandchildren.
+//! Killing a command with everything it started (shell commands, hooks): the command leads its own process group, so
+//! one signal to the group reaches its children and grandchildren.
 
 use rustix::process::{Pid, Signal, kill_process_group};
 
@@ -22,6 +22,11 @@ impl GroupGuard {
     /// A guard for the group led by `pid`.
     pub fn new(pid: u32) -> Self {
         Self { pid, armed: true }
+    }
+
+    /// Leaves the group alone when the guard is dropped.
+    pub fn disarm(&mut self) {
+        self.armed = false;
     }
 
     /// Kills the group now (and disarms the guard).

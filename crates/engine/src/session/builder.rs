@@ -1,0 +1,270 @@
+//! One way to make a session, new or reopened: [`SessionBuilder`] gathers the folder (or the stored session), the
+//! model, the mode, the doors to the person and the command-line settings, and builds the session with all of them
+//! in force from the start (a `--disallowedTools` tool is never offered to the model).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, Usage};
+
+use super::{Session, SessionError, SessionOptions, closing, open_folder};
+use crate::approver::{Approver, FixedApprover};
+use crate::events::{EventSink, NullSink};
+use crate::model::{Message, Model, ModelConfig};
+use crate::settings::CliSettings;
+use crate::store::{LoadedSession, NewSession, SessionRecorder, SessionStore};
+
+/// Where the session starts from.
+enum Start {
+    /// A new conversation on a checked, canonical folder.
+    New { cwd: PathBuf },
+    /// A stored conversation, loaded (its folder checked).
+    Resume {
+        store: Arc<SessionStore>,
+        loaded: Box<LoadedSession>,
+        cwd: PathBuf,
+    },
+}
+
+/// Builds a [`Session`]. Start with [`Session::builder`] (a new conversation on a folder) or
+/// [`Session::resuming`] (a stored one); everything else has a default: the model from the standard configuration,
+/// the default mode (a resumed session keeps its stored mode), an approver that denies, no event sink, no store,
+/// no settings watcher, no command-line settings.
+pub struct SessionBuilder {
+    start: Start,
+    id: Option<String>,
+    model_config: ModelConfig,
+    model: Option<Arc<dyn Model>>,
+    mode: Option<PermissionMode>,
+    approver: Arc<dyn Approver>,
+    events: Arc<dyn EventSink>,
+    store: Option<Arc<SessionStore>>,
+    watch_settings: bool,
+    command_line: CliSettings,
+    assume_trusted: bool,
+}
+
+/// Everything [`Session::assemble`] puts together.
+pub(super) struct Parts {
+    pub id: String,
+    pub cwd: PathBuf,
+    pub model: Arc<dyn Model>,
+    pub model_config: ModelConfig,
+    pub mode: PermissionMode,
+    pub approver: Arc<dyn Approver>,
+    pub events: Arc<dyn EventSink>,
+    pub watch_settings: bool,
+    pub command_line: CliSettings,
+    pub assume_trusted: bool,
+    pub recorder: Option<Arc<SessionRecorder>>,
+    pub history: Vec<Message>,
+    pub usage: Usage,
+}
+
+impl SessionBuilder {
+    fn starting(start: Start) -> Self {
+        Self {
+            start,
+            id: None,
+            model_config: ModelConfig::default(),
+            model: None,
+            mode: None,
+            approver: Arc::new(FixedApprover(ApprovalChoice::Deny)),
+            events: Arc::new(NullSink),
+            store: None,
+            watch_settings: false,
+            command_line: CliSettings::default(),
+            assume_trusted: false,
+        }
+    }
+
+    /// A new session on `folder`, which must be a readable folder.
+    pub fn new_in(folder: &Path) -> Result<Self, SessionError> {
+        Ok(Self::in_checked_folder(open_folder(folder)?))
+    }
+
+    /// A new session on a folder the caller has already checked and made canonical.
+    pub(super) fn in_checked_folder(cwd: PathBuf) -> Self {
+        Self::starting(Start::New { cwd })
+    }
+
+    /// The stored session `id`, reopened on its folder.
+    pub fn resuming(store: Arc<SessionStore>, id: &str) -> Result<Self, SessionError> {
+        let loaded = store
+            .load_session(id)?
+            .ok_or_else(|| SessionError::UnknownSession(id.to_string()))?;
+        let cwd = open_folder(&loaded.record.folder)?;
+        Ok(Self::starting(Start::Resume {
+            store,
+            loaded: Box::new(loaded),
+            cwd,
+        }))
+    }
+
+    /// The stored session being reopened (to replay its events before the session starts), if any.
+    pub fn stored(&self) -> Option<&LoadedSession> {
+        match &self.start {
+            Start::Resume { loaded, .. } => Some(loaded),
+            Start::New { .. } => None,
+        }
+    }
+
+    /// The id the session will have: the stored one when resuming, else the one given, else a new UUID (fixed
+    /// from this call on).
+    pub fn session_id(&mut self) -> String {
+        match &self.start {
+            Start::Resume { loaded, .. } => loaded.record.id.clone(),
+            Start::New { .. } => self
+                .id
+                .get_or_insert_with(|| uuid::Uuid::new_v4().to_string())
+                .clone(),
+        }
+    }
+
+    /// The id of a new session (ignored when resuming: the stored id is kept).
+    pub fn id(mut self, id: impl Into<String>) -> Self {
+        self.id = Some(id.into());
+        self
+    }
+
+    /// The model to connect to (see [`crate::model::connect`]).
+    pub fn model(mut self, config: ModelConfig) -> Self {
+        self.model_config = config;
+        self
+    }
+
+    /// A model client to use instead of connecting (tests, other providers).
+    pub fn model_client(mut self, model: Arc<dyn Model>) -> Self {
+        self.model = Some(model);
+        self
+    }
+
+    /// The permission mode to start in (a resumed session otherwise keeps its stored mode; `Default` lets the
+    /// settings' `defaultMode` decide).
+    pub fn mode(mut self, mode: PermissionMode) -> Self {
+        self.mode = Some(mode);
+        self
+    }
+
+    /// Who answers permission requests.
+    pub fn approver(mut self, approver: Arc<dyn Approver>) -> Self {
+        self.approver = approver;
+        self
+    }
+
+    /// Where the session's events go.
+    pub fn events(mut self, events: Arc<dyn EventSink>) -> Self {
+        self.events = events;
+        self
+    }
+
+    /// Where a new session is recorded (a resumed one is recorded where it was stored).
+    pub fn store(mut self, store: Option<Arc<SessionStore>>) -> Self {
+        self.store = store;
+        self
+    }
+
+    /// Re-read the settings files when they change on disk (long-lived sessions).
+    pub fn watch_settings(mut self, watch: bool) -> Self {
+        self.watch_settings = watch;
+        self
+    }
+
+    /// Command-line flags acting as the `cliArg` settings source (allowed and disallowed tools, directories).
+    pub fn command_line(mut self, flags: CliSettings) -> Self {
+        self.command_line = flags;
+        self
+    }
+
+    /// Treat the folder as trusted for this session only, without recording it (command-line runs).
+    pub fn assume_trusted(mut self) -> Self {
+        self.assume_trusted = true;
+        self
+    }
+
+    /// Takes the fields of [`SessionOptions`] (the id and folder only for a new session).
+    pub fn options(mut self, options: SessionOptions) -> Self {
+        if let Some(id) = options.id {
+            self.id = Some(id);
+        }
+        self.model_config = options.model;
+        self.mode = Some(options.mode);
+        self.approver = options.approver;
+        self.events = options.events;
+        if self.store.is_none() {
+            self.store = options.store;
+        }
+        self.watch_settings = options.watch_settings;
+        self
+    }
+
+    /// Connects the model (unless one was given) and builds the session. A missing API key is not an error here:
+    /// the first prompt reports it.
+    pub fn build(mut self) -> Result<Session, SessionError> {
+        let model = match self.model.take() {
+            Some(model) => model,
+            None => crate::model::connect(self.model_config.clone())?,
+        };
+        Ok(self.assemble_with(model))
+    }
+
+    /// Builds the session around `model`.
+    pub(super) fn assemble_with(mut self, model: Arc<dyn Model>) -> Session {
+        let id = self.session_id();
+        let (cwd, recorder, history, usage, stored_mode, closing) = match self.start {
+            Start::New { cwd } => {
+                let recorder = self.store.as_ref().map(|store| {
+                    Arc::new(SessionRecorder::new(
+                        store.clone(),
+                        NewSession {
+                            id: id.clone(),
+                            folder: cwd.clone(),
+                            model: model.model_name().to_string(),
+                            mode: self.mode.unwrap_or_default(),
+                        },
+                    ))
+                });
+                (
+                    cwd,
+                    recorder,
+                    Vec::new(),
+                    Usage::default(),
+                    None,
+                    Vec::new(),
+                )
+            }
+            Start::Resume { store, loaded, cwd } => {
+                let recorder = Arc::new(SessionRecorder::resume(store, &loaded));
+                let closing: Vec<SessionEvent> = closing::closing_events(&loaded.events);
+                let loaded = *loaded;
+                (
+                    cwd,
+                    Some(recorder),
+                    loaded.history,
+                    loaded.record.usage,
+                    Some(loaded.record.mode),
+                    closing,
+                )
+            }
+        };
+        let session = Session::assemble(Parts {
+            id,
+            cwd,
+            model,
+            model_config: self.model_config,
+            mode: self.mode.or(stored_mode).unwrap_or_default(),
+            approver: self.approver,
+            events: self.events,
+            watch_settings: self.watch_settings,
+            command_line: self.command_line,
+            assume_trusted: self.assume_trusted,
+            recorder,
+            history,
+            usage,
+        });
+        for event in closing {
+            session.runtime.events.emit(event);
+        }
+        session
+    }
+}

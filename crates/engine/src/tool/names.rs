@@ -1,0 +1,41 @@
+//! The names the model calls the built-in tools by (and the older names rules may still use): the wire names in
+//! one place, so that a typo is a compile error rather than a rule that never matches.
+
+pub const AGENT: &str = "Agent";
+pub const TASK: &str = "Task";
+pub const BASH: &str = "Bash";
+pub const BASH_OUTPUT: &str = "BashOutput";
+pub const TASK_OUTPUT: &str = "TaskOutput";
+pub const KILL_SHELL: &str = "KillShell";
+pub const KILL_BASH: &str = "KillBash";
+pub const READ: &str = "Read";
+pub const WRITE: &str = "Write";
+pub const EDIT: &str = "Edit";
+pub const MULTI_EDIT: &str = "MultiEdit";
+pub const NOTEBOOK_EDIT: &str = "NotebookEdit";
+pub const NOTEBOOK_READ: &str = "NotebookRead";
+pub const GLOB: &str = "Glob";
+pub const GREP: &str = "Grep";
+pub const LS: &str = "LS";
+pub const WEB_FETCH: &str = "WebFetch";
+pub const WEB_SEARCH: &str = "WebSearch";
+pub const TODO_WRITE: &str = "TodoWrite";
+pub const ASK_USER_QUESTION: &str = "AskUserQuestion";
+pub const EXIT_PLAN_MODE: &str = "ExitPlanMode";
+pub const ENTER_PLAN_MODE: &str = "EnterPlanMode";
+pub const SKILL: &str = "Skill";
+pub const SLASH_COMMAND: &str = "SlashCommand";
+pub const TOOL_SEARCH: &str = "ToolSearch";
+pub const LIST_MCP_RESOURCES: &str = "ListMcpResourcesTool";
+pub const READ_MCP_RESOURCE: &str = "ReadMcpResourceTool";
+pub const ENTER_WORKTREE: &str = "EnterWorktree";
+pub const EXIT_WORKTREE: &str = "ExitWorktree";
+pub const TASK_CREATE: &str = "TaskCreate";
+pub const TASK_GET: &str = "TaskGet";
+pub const TASK_UPDATE: &str = "TaskUpdate";
+pub const TASK_LIST: &str = "TaskList";
+pub const TASK_STOP: &str = "TaskStop";
+pub const SEND_MESSAGE: &str = "SendMessage";
+pub const LSP: &str = "LSP";
+pub const CONFIG: &str = "Config";
+pub const SLEEP: &str = "Sleep";
