@@ -22,20 +22,27 @@ pub struct SessionRecorder {
 }
 
 struct RowState {
-    /// The row to create with the first write; `None` once queued (or when it exists).
+    /// The row to create with the first prompt; `None` once queued (or when it exists).
     pending: Option<NewSession>,
+    /// Events of a session that has no prompt yet (notices shown on opening): stored with the first prompt, dropped
+    /// with a session that never gets one.
+    early: Vec<SessionEvent>,
     next_seq: u64,
 }
 
+/// At most this many events are kept for a session that has no prompt yet.
+const MAX_EARLY_EVENTS: usize = 256;
+
 impl SessionRecorder {
-    /// A recorder for a new session. Its row is written with the first event or message, so a session that never
-    /// got a prompt does not clutter the folder's list.
+    /// A recorder for a new session. Its row is written with the first prompt (its `TurnStarted` event or its first
+    /// message), so a session that never got a prompt does not clutter the folder's list.
     pub fn new(store: Arc<SessionStore>, meta: NewSession) -> Self {
         Self {
             store,
             id: meta.id.clone(),
             row: Mutex::new(RowState {
                 pending: Some(meta),
+                early: Vec::new(),
                 next_seq: 0,
             }),
             stored: Mutex::new(Vec::new()),
@@ -50,6 +57,7 @@ impl SessionRecorder {
             id: loaded.record.id.clone(),
             row: Mutex::new(RowState {
                 pending: None,
+                early: Vec::new(),
                 next_seq: loaded.next_seq(),
             }),
             stored: Mutex::new(loaded.messages.clone()),
@@ -72,15 +80,14 @@ impl SessionRecorder {
         };
         if let Some(meta) = row.pending.take() {
             self.store.create_session_queued(&meta);
+            for event in std::mem::take(&mut row.early) {
+                self.queue_event(&mut row, event);
+            }
         }
         Some(row)
     }
 
-    /// Queues an event with the next `seq`.
-    pub fn record_event(&self, event: SessionEvent) {
-        let Some(mut row) = self.row() else {
-            return;
-        };
+    fn queue_event(&self, row: &mut RowState, event: SessionEvent) {
         self.store.enqueue(Command::Event {
             session: self.id.clone(),
             seq: row.next_seq,
@@ -88,6 +95,24 @@ impl SessionRecorder {
             at: now_ms(),
         });
         row.next_seq += 1;
+    }
+
+    /// Queues an event with the next `seq`. Before the session's first prompt, events wait (they are written with
+    /// the prompt), so that opening a folder and leaving stores nothing.
+    pub fn record_event(&self, event: SessionEvent) {
+        if !matches!(event, SessionEvent::TurnStarted { .. })
+            && let Ok(mut row) = self.row.lock()
+            && row.pending.is_some()
+        {
+            if row.early.len() < MAX_EARLY_EVENTS {
+                row.early.push(event);
+            }
+            return;
+        }
+        let Some(mut row) = self.row() else {
+            return;
+        };
+        self.queue_event(&mut row, event);
     }
 
     /// Writes the part of `history` that differs from what is stored: usually the new messages at the end; after a

@@ -733,3 +733,40 @@ async fn resuming_an_unknown_session_is_an_error() {
         Err(tandem_engine::session::SessionError::UnknownSession(_))
     ));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opening_a_folder_stores_no_session_until_the_first_prompt() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    // A broken settings file: opening the session shows a notice before any prompt.
+    std::fs::create_dir_all(ws.root().join(".claude")).expect("mkdir");
+    std::fs::write(ws.root().join(".claude/settings.json"), "{ broken").expect("write");
+    let (_dir, store) = temp_store();
+    let fake = server(Script::turns([ScriptedTurn::text("hello back")])).await;
+
+    let idle = stored_session(&ws.root(), &fake, &store, RecordingSink::default());
+    drop(idle);
+    store.flush().expect("flush");
+    assert!(
+        store.list_sessions(&ws.root()).expect("list").is_empty(),
+        "a session without a prompt is not stored"
+    );
+
+    let used = stored_session(&ws.root(), &fake, &store, RecordingSink::default());
+    used.send("hi").await.expect("turn");
+    let id = used.id().to_string();
+    drop(used);
+    store.flush().expect("flush");
+    let listed = store.list_sessions(&ws.root()).expect("list");
+    assert_eq!(listed.len(), 1);
+    let loaded = store.load_session(&id).expect("load").expect("stored");
+    let events: Vec<_> = loaded.events.iter().map(|e| &e.event).collect();
+    assert!(
+        matches!(events.first(), Some(SessionEvent::Notice { message }) if message.contains("Settings problem")),
+        "the notice shown on opening is kept, before the prompt: {events:?}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, SessionEvent::TurnStarted { .. }))
+    );
+}
