@@ -7,11 +7,12 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};
 use tandem_protocol::{ApprovalAnswer, ApprovalRequest, SessionEvent, Usage};
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::approver::Approver;
@@ -53,7 +54,8 @@ type Outcome = Result<SubAgentReport, SubAgentError>;
 /// The session's sub-agent runner.
 pub struct SubAgents {
     parts: Arc<SubAgentParts>,
-    background: Mutex<HashMap<String, Arc<Mutex<Option<Outcome>>>>>,
+    /// The background sub-agents by task id, each with its outcome once it ended.
+    background: Mutex<HashMap<String, watch::Receiver<Option<Outcome>>>>,
     /// Stops the background sub-agents when the session goes away.
     background_cancel: CancellationToken,
 }
@@ -89,11 +91,20 @@ impl SubAgentRunner for SubAgents {
 
     fn start_background(&self, request: SubAgentRequest) -> Result<String, SubAgentError> {
         agent_of(&self.parts.catalog, &request.agent_type)?;
-        let task_id = format!("agent-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
-        let slot: Arc<Mutex<Option<Outcome>>> = Arc::new(Mutex::new(None));
-        if let Ok(mut tasks) = self.background.lock() {
-            tasks.insert(task_id.clone(), slot.clone());
-        }
+        let (done, outcome) = watch::channel(None);
+        let task_id = {
+            let mut tasks = match self.background.lock() {
+                Ok(tasks) => tasks,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            // Named after the call that started it, so the model can tell its tasks apart.
+            let mut task_id = format!("agent-{}", request.parent_tool_use_id);
+            if request.parent_tool_use_id.is_empty() || tasks.contains_key(&task_id) {
+                task_id = format!("agent-{}", uuid::Uuid::new_v4().simple());
+            }
+            tasks.insert(task_id.clone(), outcome);
+            task_id
+        };
         let request = SubAgentRequest {
             cancel: self.background_cancel.child_token(),
             ..request
@@ -101,17 +112,29 @@ impl SubAgentRunner for SubAgents {
         let parts = self.parts.clone();
         tokio::spawn(async move {
             let outcome = run(parts, request, true).await;
-            if let Ok(mut slot) = slot.lock() {
-                *slot = Some(outcome);
-            }
+            let _ = done.send(Some(outcome));
         });
         Ok(task_id)
     }
 
-    fn background_output(&self, task_id: &str) -> Option<Option<Outcome>> {
-        let slot = self.background.lock().ok()?.get(task_id)?.clone();
-        let outcome = slot.lock().ok()?.clone();
-        Some(outcome)
+    fn background_output(
+        &self,
+        task_id: &str,
+        wait: Duration,
+    ) -> BoxFuture<'_, Option<Option<Outcome>>> {
+        let found = self
+            .background
+            .lock()
+            .ok()
+            .and_then(|tasks| tasks.get(task_id).cloned());
+        Box::pin(async move {
+            let mut outcome = found?;
+            if !wait.is_zero() {
+                let _ = tokio::time::timeout(wait, outcome.wait_for(Option::is_some)).await;
+            }
+            let current = outcome.borrow().clone();
+            Some(current)
+        })
     }
 }
 

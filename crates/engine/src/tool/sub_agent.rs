@@ -59,8 +59,9 @@ pub enum SubAgentError {
 /// and resolves with [`SubAgentError::Cancelled`]; it never leaves the sub-agent running. An unknown type is
 /// [`SubAgentError::UnknownType`] and nothing runs.
 ///
-/// [`SubAgentRunner::start_background`] starts the same run detached from the caller's cancellation and returns at
-/// once with a task id; the run's outcome is then read by task id ([`SubAgentRunner::background_output`]).
+/// [`SubAgentRunner::start_background`] starts the same run detached from the caller's cancellation (it stops when
+/// the session goes away) and returns at once with a task id; nobody can answer its questions, so what would ask is
+/// denied. [`SubAgentRunner::background_output`] reads its outcome by task id.
 pub trait SubAgentRunner: Send + Sync + std::fmt::Debug {
     /// Runs a sub-agent to its end.
     fn run(&self, request: SubAgentRequest)
@@ -69,10 +70,11 @@ pub trait SubAgentRunner: Send + Sync + std::fmt::Debug {
     /// Starts a sub-agent in the background; returns its task id.
     fn start_background(&self, request: SubAgentRequest) -> Result<String, SubAgentError>;
 
-    /// The state of the background sub-agent `task_id`: `None` if there is no such task, `Some(None)` while it
-    /// runs, `Some(Some(result))` once it ended.
+    /// The background sub-agent `task_id` after waiting up to `wait` for it to end: `None` if there is no such
+    /// task, `Some(None)` while it still runs, `Some(Some(outcome))` once it ended.
     fn background_output(
         &self,
         task_id: &str,
-    ) -> Option<Option<Result<SubAgentReport, SubAgentError>>>;
+        wait: std::time::Duration,
+    ) -> BoxFuture<'_, Option<Option<Result<SubAgentReport, SubAgentError>>>>;
 }

@@ -427,3 +427,50 @@ async fn subagent_start_and_stop_hooks_get_the_agents_fields() {
     assert!(start["agent_id"].as_str().is_some_and(|id| !id.is_empty()));
     assert_eq!(start["agent_id"], stop["agent_id"]);
 }
+
+#[tokio::test]
+async fn a_background_agent_returns_a_task_id_and_taskoutput_reads_its_answer() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let fake = server(Script::turns([
+        agent_call(
+            "a1",
+            json!({"description": "Look around", "prompt": "summarise", "subagent_type": "Explore", "run_in_background": true}),
+        ),
+        // The parent's next request and the child's first race: both get the same answer.
+        ScriptedTurn::text("all quiet"),
+        ScriptedTurn::text("all quiet"),
+        ScriptedTurn::tool_use(
+            "t1",
+            "TaskOutput",
+            json!({"task_id": "agent-a1", "block": true, "timeout": 60000}),
+        ),
+        ScriptedTurn::text("read it"),
+    ]))
+    .await;
+    let events = RecordingSink::default();
+    let s = session(&ws.root(), &fake, deny_all(), events.clone());
+    s.send("start it").await.expect("turn");
+    let (outcome, content, _) = result_of(&events.events(), "a1").expect("a result");
+    assert_eq!(outcome, ToolOutcome::Success);
+    assert!(content.contains("agent-a1"), "{content}");
+    // Wait until the child's request has been answered too.
+    while fake.requests().len() < 3 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    s.send("read it").await.expect("turn");
+    let (outcome, content, detail) = result_of(&events.events(), "t1").expect("a result");
+    assert_eq!(outcome, ToolOutcome::Success, "{content}");
+    assert!(
+        content.contains("is completed") && content.contains("all quiet"),
+        "{content}"
+    );
+    assert!(
+        matches!(detail, Some(ToolDetail::SubAgent { agent_type, .. }) if agent_type == "Explore")
+    );
+    let child_requests = fake
+        .requests()
+        .iter()
+        .filter(|r| system_text(&r.body).contains("file search specialist"))
+        .count();
+    assert_eq!(child_requests, 1);
+}

@@ -117,6 +117,36 @@ fn report_text(report: &SubAgentReport) -> String {
     )
 }
 
+/// The UI's detail of a finished run.
+fn report_detail(report: &SubAgentReport, description: &str) -> ToolDetail {
+    ToolDetail::SubAgent {
+        agent_id: report.agent_id.clone(),
+        agent_type: report.agent_type.clone(),
+        description: description.to_string(),
+        tool_calls: report.tool_calls,
+        usage: report.usage,
+        duration_ms: report.duration_ms,
+    }
+}
+
+/// What TaskOutput says about the background sub-agent `task_id` (`None`: it still runs).
+pub fn background_result(
+    task_id: &str,
+    outcome: Option<Result<SubAgentReport, SubAgentError>>,
+) -> ToolOutput {
+    match outcome {
+        None => ToolOutput::text(format!(
+            "Task {task_id} is running (a background agent; its answer is not ready yet)."
+        )),
+        Some(Ok(report)) => ToolOutput::text(format!(
+            "Task {task_id} is completed.\n{}",
+            report_text(&report)
+        ))
+        .with_detail(report_detail(&report, task_id)),
+        Some(Err(e)) => ToolOutput::text(format!("Task {task_id} ended without an answer: {e}")),
+    }
+}
+
 impl Tool for AgentTool {
     type Input = AgentInput;
 
@@ -207,16 +237,8 @@ impl Tool for AgentTool {
             )));
         }
         match runner.run(request).await {
-            Ok(report) => Ok(ToolOutput::text(report_text(&report)).with_detail(
-                ToolDetail::SubAgent {
-                    agent_id: report.agent_id.clone(),
-                    agent_type: report.agent_type.clone(),
-                    description: input.description.clone(),
-                    tool_calls: report.tool_calls,
-                    usage: report.usage,
-                    duration_ms: report.duration_ms,
-                },
-            )),
+            Ok(report) => Ok(ToolOutput::text(report_text(&report))
+                .with_detail(report_detail(&report, &input.description))),
             Err(SubAgentError::Cancelled) => Err(ToolError::Cancelled),
             Err(e) => Err(ToolError::to_model(e.to_string())),
         }
