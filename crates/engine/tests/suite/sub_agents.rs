@@ -474,3 +474,96 @@ async fn a_background_agent_returns_a_task_id_and_taskoutput_reads_its_answer() 
         .count();
     assert_eq!(child_requests, 1);
 }
+
+#[tokio::test]
+async fn a_custom_agents_permission_mode_applies_to_its_calls_only() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    write_file(
+        &ws,
+        ".claude/agents/writer.md",
+        "---\nname: writer\ndescription: Writes files\ntools: Write\npermissionMode: acceptEdits\n---\nWrite what you are asked.\n",
+    );
+    let by_child = ws.path("child.txt");
+    let by_parent = ws.path("parent.txt");
+    let fake = server(Script::turns([
+        agent_call(
+            "a1",
+            json!({"description": "Write", "prompt": "write child.txt", "subagent_type": "writer"}),
+        ),
+        ScriptedTurn::tool_use(
+            "w1",
+            "Write",
+            json!({"file_path": by_child.display().to_string(), "content": "c"}),
+        ),
+        ScriptedTurn::text("written"),
+        ScriptedTurn::tool_use(
+            "w2",
+            "Write",
+            json!({"file_path": by_parent.display().to_string(), "content": "p"}),
+        ),
+        ScriptedTurn::text("done"),
+    ]))
+    .await;
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny));
+    let s = session(
+        &ws.root(),
+        &fake,
+        approver.clone(),
+        RecordingSink::default(),
+    );
+    s.send("go").await.expect("turn");
+
+    assert!(
+        by_child.exists(),
+        "acceptEdits let the writer agent write without asking"
+    );
+    assert!(
+        !by_parent.exists(),
+        "the parent still asks (and was denied)"
+    );
+    let asked = approver.asked();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].tool_use_id, "w2");
+    assert_eq!(
+        s.runtime().permission_context().mode,
+        tandem_protocol::PermissionMode::Default
+    );
+}
+
+#[tokio::test]
+async fn a_blocking_subagent_stop_hook_makes_the_child_go_on() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    write_file(
+        &ws,
+        ".claude/settings.json",
+        &json!({"hooks": {"SubagentStop": [{"hooks": [{"type": "command",
+            "command": "grep -q '\"stop_hook_active\":false' && echo '{\"decision\":\"block\",\"reason\":\"check twice\"}' || true"}]}]}})
+        .to_string(),
+    );
+    let fake = server(Script::turns([
+        agent_call(
+            "a1",
+            json!({"description": "Look", "prompt": "look", "subagent_type": "Explore"}),
+        ),
+        ScriptedTurn::text("first answer"),
+        ScriptedTurn::text("checked answer"),
+        ScriptedTurn::text("done"),
+    ]))
+    .await;
+    let s = session(&ws.root(), &fake, deny_all(), RecordingSink::default());
+    s.assume_trusted();
+    s.send("go").await.expect("turn");
+
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 4);
+    assert!(
+        requests[2].body["messages"]
+            .to_string()
+            .contains("SubagentStop hook feedback: check twice")
+    );
+    let result = &last_results(&requests[3].body)[0];
+    assert!(
+        result["content"].to_string().contains("checked answer"),
+        "{result}"
+    );
+}
