@@ -154,6 +154,14 @@ pub enum SessionEvent {
     Error { message: String },
     /// Information for the person that is not an error.
     Notice { message: String },
+    /// Something that happened in a sub-agent's own conversation, started by the parent's tool call
+    /// `parent_tool_use_id` (the sub-agent's approval requests are not wrapped: they reach the person as any other,
+    /// their title naming the sub-agent).
+    SubAgent {
+        parent_tool_use_id: String,
+        agent_id: String,
+        event: Box<SessionEvent>,
+    },
 }
 
 /// An event with its session and position.

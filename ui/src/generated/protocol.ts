@@ -270,7 +270,7 @@ export type SessionEvent = { "type": "turn_started", prompt: string, } | { "type
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, };
+detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, };
 
 export type EventEnvelope = { session_id: string, 
 /**

@@ -131,6 +131,9 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'notice':
       items.push({ kind: 'notice', key, message: event.message });
       return;
+    case 'sub_agent':
+      // A sub-agent's own conversation; its result reaches the parent's tool call as a SubAgent detail.
+      return;
     default:
       assertNever(event);
   }

@@ -185,6 +185,7 @@ async fn run_steps(
             })
         }),
         tool_use_id: id.to_string(),
+        sub_agents: rt.sub_agents.clone(),
     };
     let prepared = match prepared {
         Ok(p) => p,

@@ -9,7 +9,7 @@ use crate::approver::Approver;
 use crate::events::EventSink;
 use crate::permission::PermissionContext;
 use crate::registry::ToolPool;
-use crate::tool::FileStateStore;
+use crate::tool::{FileStateStore, SubAgentRunner};
 
 /// The session-wide state the pipeline runs calls against.
 #[derive(Clone)]
@@ -22,6 +22,8 @@ pub struct ToolRuntime {
     pub approver: Arc<dyn Approver>,
     pub events: Arc<dyn EventSink>,
     pub file_state: Arc<FileStateStore>,
+    /// Runs sub-agents for the Agent tool (`None`: the Agent tool reports that it is not available).
+    pub sub_agents: Option<Arc<dyn SubAgentRunner>>,
 }
 
 impl ToolRuntime {

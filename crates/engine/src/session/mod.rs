@@ -4,6 +4,7 @@
 mod builder;
 mod closing;
 pub mod rewind;
+mod sub_agent;
 
 pub use builder::SessionBuilder;
 
@@ -23,13 +24,15 @@ use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
 };
 use crate::query::{QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn};
-use crate::registry::{ToolPool, builtin_tools_with};
-use crate::settings::{HookEvent, HookSet};
+use crate::registry::{ToolPool, builtin_tools_with, erase};
+use crate::settings::{HookEvent, HookSet, RuleBehavior};
 use crate::store::{
     PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
 };
-use crate::tool::FileStateStore;
+use crate::tool::{FileStateStore, names as tool_names};
+use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
 use crate::tools::bash::ShellSession;
+use sub_agent::{SubAgentParts, SubAgents};
 
 /// Why a session could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -206,22 +209,50 @@ impl Session {
                 })));
         let hidden_by = permission_context.rules.clone();
         let checkpoints = session_checkpoints(&id);
-        let file_state = match &checkpoints {
+        let file_state = Arc::new(match &checkpoints {
             Some(store) => FileStateStore::with_history(store.clone()),
             None => FileStateStore::default(),
+        });
+        let config = QueryConfig {
+            max_tokens: model_config.max_tokens,
+            system: build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today),
+            results_dir: session_dir(&id).join("tool-results"),
+            ..QueryConfig::default()
         };
+        let permissions = Arc::new(RwLock::new(Arc::new(permission_context)));
+        let builtins =
+            builtin_tools_with(Arc::new(ShellSession::new(session_dir(&id).join("shell"))));
+        let catalog = AgentCatalog::load(&cwd, dirs::home_dir().as_deref());
+        // An `Agent(type)` deny rule removes the type from what the model is offered.
+        let offered = Arc::new(catalog.without(|kind| {
+            hidden_by
+                .name(RuleBehavior::Deny, tool_names::AGENT, kind)
+                .is_some()
+        }));
+        let sub_agents = Arc::new(SubAgents::new(SubAgentParts {
+            session_id: id.clone(),
+            cwd: cwd.clone(),
+            model: model.clone(),
+            config: config.clone(),
+            permissions: permissions.clone(),
+            approver: approver.clone(),
+            events: events.clone(),
+            file_state: file_state.clone(),
+            tools: builtins.clone(),
+            catalog: offered.clone(),
+            today: today.clone(),
+        }));
+        let mut tools = builtins;
+        tools.push(erase(AgentTool::new(offered)));
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
-            pool: ToolPool::assemble(
-                &builtin_tools_with(Arc::new(ShellSession::new(session_dir(&id).join("shell")))),
-                &[],
-                |name| hidden_by.hides(name),
-            ),
-            permissions: Arc::new(RwLock::new(Arc::new(permission_context))),
+            pool: ToolPool::assemble(&tools, &[], |name| hidden_by.hides(name)),
+            permissions,
             approver,
             events,
-            file_state: Arc::new(file_state),
+            file_state,
+            sub_agents: Some(sub_agents),
         };
         let pending_hooks = Arc::new(Mutex::new(None));
         let permission_loader = Arc::new(Mutex::new(permission_loader));
@@ -229,12 +260,6 @@ impl Session {
             watch_settings(&permission_loader, &runtime, &pending_hooks)
         } else {
             None
-        };
-        let config = QueryConfig {
-            max_tokens: model_config.max_tokens,
-            system: build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today),
-            results_dir: session_dir(&id).join("tool-results"),
-            ..QueryConfig::default()
         };
         let session = Self {
             id,
@@ -253,7 +278,24 @@ impl Session {
             checkpoints,
         };
         session.report_settings_issues();
+        session.report_agent_issues(&catalog.issues);
         session
+    }
+
+    /// Tells the person about agent files that could not be loaded (or had unknown keys); the others still load.
+    fn report_agent_issues(&self, issues: &[AgentFileIssue]) {
+        for issue in issues {
+            let what = if issue.loaded {
+                "Agent file warning"
+            } else {
+                "Agent file not loaded"
+            };
+            self.runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::Notice {
+                    message: format!("{what}: {}: {}", issue.path.display(), issue.message),
+                });
+        }
     }
 
     /// Tells the person about broken settings files and rules (their file, the rule and what is wrong); the rest

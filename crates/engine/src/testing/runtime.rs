@@ -100,6 +100,7 @@ impl TestRuntime {
             approver: self.approver,
             events: self.events,
             file_state: self.file_state,
+            sub_agents: None,
         }
     }
 

@@ -145,6 +145,8 @@ pub struct ToolContext {
     pub progress: ProgressSink,
     /// The model's id of this call.
     pub tool_use_id: String,
+    /// Runs sub-agents for the Agent tool (`None` where there is no session loop, e.g. one-shot calls).
+    pub sub_agents: Option<Arc<dyn super::SubAgentRunner>>,
 }
 
 impl ToolContext {
@@ -158,6 +160,7 @@ impl ToolContext {
             cancel: CancellationToken::new(),
             progress: ProgressSink::default(),
             tool_use_id: String::new(),
+            sub_agents: None,
         }
     }
 

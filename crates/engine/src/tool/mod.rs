@@ -5,6 +5,7 @@ mod context;
 pub(crate) mod dynamic;
 pub mod names;
 mod output;
+mod sub_agent;
 mod subject;
 
 pub use context::{
@@ -12,6 +13,7 @@ pub use context::{
 };
 pub use dynamic::{DynTool, PreparedCall, erase};
 pub use output::{ContextChange, ToolError, ToolOutput};
+pub use sub_agent::{SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner};
 pub use subject::PermissionSubject;
 
 use std::future::Future;

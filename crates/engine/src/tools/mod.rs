@@ -1,5 +1,6 @@
 //! The built-in tools, one module (or folder) each, and what the file tools share.
 
+pub mod agent;
 pub mod bash;
 pub mod edit;
 pub mod file_io;

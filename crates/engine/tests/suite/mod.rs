@@ -23,3 +23,4 @@ mod search_vs_rg;
 mod session_hooks;
 mod shell_snapshots;
 mod store;
+mod sub_agents;

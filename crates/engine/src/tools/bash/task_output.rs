@@ -21,7 +21,7 @@ const MAX_WAIT_MS: u64 = 600_000;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TaskOutputInput {
-    /// The id of the background task (as returned by Bash with `run_in_background`).
+    /// The id of the background task (as returned by Bash or Agent with `run_in_background`).
     pub task_id: String,
     /// Wait for the task to finish (up to `timeout`) before returning. Default false: return at once.
     pub block: Option<bool>,
@@ -56,8 +56,9 @@ impl Tool for TaskOutputTool {
 
     fn description(&self) -> String {
         "Returns the output a background task (a Bash command run with run_in_background) printed since the last \
-         time its output was read, with its state (running, exited with a code, killed). With block: true it \
-         first waits for the task to finish, up to timeout milliseconds."
+         time its output was read, with its state (running, exited with a code, killed); for a background agent \
+         (Agent with run_in_background), its answer once it has finished. With block: true it first waits for the \
+         task to finish, up to timeout milliseconds."
             .to_string()
     }
 
@@ -80,12 +81,26 @@ impl Tool for TaskOutputTool {
     async fn call(
         &self,
         input: &TaskOutputInput,
-        _ctx: &ToolContext,
+        ctx: &ToolContext,
     ) -> Result<ToolOutput, ToolError> {
+        let wait = match input.block {
+            Some(true) => {
+                Duration::from_millis(input.timeout.unwrap_or(DEFAULT_WAIT_MS).min(MAX_WAIT_MS))
+            }
+            _ => Duration::ZERO,
+        };
+        // A background sub-agent (started by Agent with run_in_background).
+        if let Some(runner) = &ctx.sub_agents
+            && let Some(outcome) = runner.background_output(&input.task_id, wait).await
+        {
+            return Ok(crate::tools::agent::background_result(
+                &input.task_id,
+                outcome,
+            ));
+        }
         let task = self.shell.tasks.find(&input.task_id)?;
         let state = if input.block.unwrap_or(false) {
-            let wait = input.timeout.unwrap_or(DEFAULT_WAIT_MS).min(MAX_WAIT_MS);
-            task.wait(Duration::from_millis(wait)).await
+            task.wait(wait).await
         } else {
             task.state()
         };

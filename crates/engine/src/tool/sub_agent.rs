@@ -1,0 +1,80 @@
+//! The door from the Agent tool to the query loop: a tool asks its session to run a sub-agent through
+//! [`SubAgentRunner`], implemented by the session (which can build a child loop), never by importing it.
+
+use futures::future::BoxFuture;
+use tandem_protocol::Usage;
+use tokio_util::sync::CancellationToken;
+
+/// One sub-agent to run.
+#[derive(Debug, Clone)]
+pub struct SubAgentRequest {
+    /// The agent type (a built-in such as `Explore`, or a custom agent's name).
+    pub agent_type: String,
+    /// The short task description the model gave (3-5 words).
+    pub description: String,
+    /// The task, as the sub-agent's first prompt.
+    pub prompt: String,
+    /// A model to use instead of the agent type's or the session's (`sonnet`, `opus`, `haiku`).
+    pub model: Option<String>,
+    /// The parent's tool call that starts the sub-agent (its events are tagged with it).
+    pub parent_tool_use_id: String,
+    /// Fires when the parent's call is cancelled (the person interrupted the turn).
+    pub cancel: CancellationToken,
+}
+
+/// What a finished sub-agent reports back to its parent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubAgentReport {
+    /// Unique per run.
+    pub agent_id: String,
+    pub agent_type: String,
+    /// The sub-agent's last assistant text: its answer.
+    pub final_text: String,
+    /// Tokens the sub-agent's requests used.
+    pub usage: Usage,
+    /// Tool calls the sub-agent made.
+    pub tool_calls: u32,
+    pub duration_ms: u64,
+}
+
+/// Why a sub-agent could not run or finish.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SubAgentError {
+    /// No agent of that type exists (or a deny rule removed it).
+    #[error("Agent type '{name}' not found. Available agents: {available}")]
+    UnknownType { name: String, available: String },
+    /// The sub-agent was stopped by a cancellation before it finished.
+    #[error("the sub-agent was interrupted")]
+    Cancelled,
+    /// The sub-agent's conversation failed (the model could not be reached...).
+    #[error("the sub-agent failed: {0}")]
+    Failed(String),
+}
+
+/// Runs sub-agents for the tools of a session.
+///
+/// Contract: [`SubAgentRunner::run`] runs the sub-agent's whole conversation with the tools its type allows and the
+/// session's permission context (questions go to the session's approver, naming the sub-agent), and resolves with
+/// its report once it stops. When `request.cancel` fires it stops the sub-agent as soon as its running calls allow
+/// and resolves with [`SubAgentError::Cancelled`]; it never leaves the sub-agent running. An unknown type is
+/// [`SubAgentError::UnknownType`] and nothing runs.
+///
+/// [`SubAgentRunner::start_background`] starts the same run detached from the caller's cancellation (it stops when
+/// the session goes away) and returns at once with a task id; nobody can answer its questions, so what would ask is
+/// denied. [`SubAgentRunner::background_output`] reads its outcome by task id.
+pub trait SubAgentRunner: Send + Sync + std::fmt::Debug {
+    /// Runs a sub-agent to its end.
+    fn run(&self, request: SubAgentRequest)
+    -> BoxFuture<'_, Result<SubAgentReport, SubAgentError>>;
+
+    /// Starts a sub-agent in the background; returns its task id.
+    fn start_background(&self, request: SubAgentRequest) -> Result<String, SubAgentError>;
+
+    /// The background sub-agent `task_id` after waiting up to `wait` for it to end: `None` if there is no such
+    /// task, `Some(None)` while it still runs, `Some(Some(outcome))` once it ended.
+    fn background_output(
+        &self,
+        task_id: &str,
+        wait: std::time::Duration,
+    ) -> BoxFuture<'_, Option<Option<Result<SubAgentReport, SubAgentError>>>>;
+}

@@ -1,0 +1,147 @@
+//! What an agent type is: its name, what it is for, the tools it may use, and how it runs. The built-in types
+//! (general-purpose, Explore, Plan) and the tools no sub-agent gets.
+
+use tandem_protocol::PermissionMode;
+
+use crate::tool::names;
+
+/// Where an agent type comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AgentSource {
+    BuiltIn,
+    /// `<project>/.claude/agents/<file>.md`
+    Project(std::path::PathBuf),
+    /// `~/.claude/agents/<file>.md`
+    User(std::path::PathBuf),
+}
+
+/// One agent type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentDefinition {
+    pub name: String,
+    /// When to use it (shown to the model in the Agent tool's description).
+    pub description: String,
+    /// The tools it may use (`None`: every tool a sub-agent may have).
+    pub tools: Option<Vec<String>>,
+    /// Tools it may not use, on top of those no sub-agent gets.
+    pub disallowed_tools: Vec<String>,
+    /// The model to use (`None` or `inherit`: the session's).
+    pub model: Option<String>,
+    /// The permission mode it runs in (`None`: the session's).
+    pub permission_mode: Option<PermissionMode>,
+    /// Model requests it may make (`None`: the session's limit).
+    pub max_turns: Option<u32>,
+    /// Its system prompt.
+    pub system_prompt: String,
+    pub source: AgentSource,
+}
+
+/// Tools no sub-agent gets (seed §6.3): they need the person or the main loop, or would recurse.
+pub const ALL_AGENT_DISALLOWED_TOOLS: &[&str] = &[
+    names::AGENT,
+    names::TASK_OUTPUT,
+    names::EXIT_PLAN_MODE,
+    names::ENTER_PLAN_MODE,
+    names::ASK_USER_QUESTION,
+    names::TASK_STOP,
+];
+
+/// The tools of the read-only built-in types.
+const READ_ONLY_TOOLS: &[&str] = &[
+    names::READ,
+    names::GLOB,
+    names::GREP,
+    names::LS,
+    names::NOTEBOOK_READ,
+    names::WEB_FETCH,
+    names::WEB_SEARCH,
+];
+
+pub const GENERAL_PURPOSE: &str = "general-purpose";
+pub const EXPLORE: &str = "Explore";
+pub const PLAN: &str = "Plan";
+
+impl AgentDefinition {
+    /// Whether a sub-agent of this type may use `tool` (a tool name; aliases are the caller's business).
+    pub fn allows(&self, tool: &str) -> bool {
+        if ALL_AGENT_DISALLOWED_TOOLS.contains(&tool)
+            || self.disallowed_tools.iter().any(|t| t == tool)
+        {
+            return false;
+        }
+        match &self.tools {
+            None => true,
+            Some(list) => list.iter().any(|t| t == tool || t == "*"),
+        }
+    }
+
+    fn built_in(name: &str, description: &str, tools: Option<&[&str]>, prompt: &str) -> Self {
+        Self {
+            name: name.to_string(),
+            description: description.to_string(),
+            tools: tools.map(|t| t.iter().map(|s| s.to_string()).collect()),
+            disallowed_tools: Vec::new(),
+            model: None,
+            permission_mode: None,
+            max_turns: None,
+            system_prompt: prompt.to_string(),
+            source: AgentSource::BuiltIn,
+        }
+    }
+}
+
+/// The built-in agent types.
+pub fn built_in_agents() -> Vec<AgentDefinition> {
+    vec![
+        AgentDefinition::built_in(
+            GENERAL_PURPOSE,
+            "General-purpose agent for researching complex questions, searching for code, and executing multi-step \
+             tasks. When you are searching for a keyword or file and are not confident that you will find the right \
+             match in the first few tries, use this agent to perform the search for you.",
+            None,
+            "You are an agent for a coding assistant. Given the user's message, use the tools available to complete \
+             the task. Do what has been asked; nothing more, nothing less. When you complete the task, respond with \
+             a concise report of what was done and any key findings: the caller will relay it to the user, so it \
+             must stand on its own. Share file paths as absolute paths.",
+        ),
+        AgentDefinition::built_in(
+            EXPLORE,
+            "Fast read-only agent specialised in exploring codebases: finding files by pattern, searching code for \
+             keywords, and answering questions about the code. It cannot change files.",
+            Some(READ_ONLY_TOOLS),
+            "You are a file search specialist. You explore the codebase with the read-only tools you have (find \
+             files by pattern, search their contents, read them) and answer the question you are given. You cannot \
+             create, change or delete files. Answer with a concise report; give file paths as absolute paths.",
+        ),
+        AgentDefinition::built_in(
+            PLAN,
+            "Software architect agent for designing implementation plans. Use it to plan the strategy for a task: \
+             it explores the code read-only and returns a step-by-step plan, the critical files, and the trade-offs.",
+            Some(READ_ONLY_TOOLS),
+            "You are a software architect. Explore the codebase with the read-only tools you have, then return an \
+             implementation plan for the task you are given: the steps in order, the files to change (absolute \
+             paths), and the risks or trade-offs. You cannot change files; you only plan.",
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explore_is_read_only_and_no_type_gets_the_agent_tool() {
+        let agents = built_in_agents();
+        let explore = agents.iter().find(|a| a.name == EXPLORE).expect("explore");
+        assert!(explore.allows(names::READ));
+        assert!(!explore.allows(names::WRITE));
+        assert!(!explore.allows(names::BASH));
+        let general = agents
+            .iter()
+            .find(|a| a.name == GENERAL_PURPOSE)
+            .expect("general");
+        assert!(general.allows(names::WRITE));
+        assert!(!general.allows(names::AGENT));
+        assert!(!general.allows(names::TASK_OUTPUT));
+    }
+}

@@ -1,0 +1,246 @@
+//! The Agent tool (alias Task): starts a sub-agent with its own conversation and tools, synchronously (its answer is
+//! the result) or in the background (a task id, its answer read later with TaskOutput). The run itself belongs to
+//! the session, reached through the call's [`crate::tool::SubAgentRunner`]; this module only knows the agent types.
+
+pub mod catalog;
+pub mod definition;
+mod frontmatter;
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
+
+pub use catalog::{AgentCatalog, AgentFileIssue};
+pub use definition::{ALL_AGENT_DISALLOWED_TOOLS, AgentDefinition, AgentSource, GENERAL_PURPOSE};
+
+use crate::tool::names;
+use crate::tool::{
+    InterruptBehavior, PermissionSubject, SubAgentError, SubAgentReport, SubAgentRequest, Tool,
+    ToolContext, ToolError, ToolOutput,
+};
+
+/// A model a sub-agent may run on instead of its type's or the session's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentModel {
+    Sonnet,
+    Opus,
+    Haiku,
+}
+
+impl AgentModel {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Sonnet => "sonnet",
+            Self::Opus => "opus",
+            Self::Haiku => "haiku",
+        }
+    }
+}
+
+/// Starts a sub-agent.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AgentInput {
+    /// A short (3-5 word) description of the task.
+    pub description: String,
+    /// The task for the agent to perform. The agent sees nothing of this conversation, so say everything it needs.
+    pub prompt: String,
+    /// The type of specialised agent to use for this task (one of the types listed in the tool's description;
+    /// default: general-purpose).
+    #[serde(default)]
+    pub subagent_type: Option<String>,
+    /// A model to use for this agent instead of the one its type or this conversation uses.
+    #[serde(default)]
+    pub model: Option<AgentModel>,
+    /// Run the agent in the background: the call returns at once with a task id, and TaskOutput reads the agent's
+    /// answer once it has finished.
+    #[serde(default)]
+    pub run_in_background: Option<bool>,
+}
+
+impl AgentInput {
+    fn agent_type(&self) -> &str {
+        self.subagent_type
+            .as_deref()
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or(GENERAL_PURPOSE)
+    }
+}
+
+/// The Agent tool, knowing the agent types it offers.
+#[derive(Debug, Clone)]
+pub struct AgentTool {
+    catalog: Arc<AgentCatalog>,
+}
+
+impl AgentTool {
+    /// The tool offering the types of `catalog` (already without the types deny rules remove).
+    pub fn new(catalog: Arc<AgentCatalog>) -> Self {
+        Self { catalog }
+    }
+}
+
+fn tools_line(agent: &AgentDefinition) -> String {
+    let allowed = match &agent.tools {
+        None => "*".to_string(),
+        Some(list) => list
+            .iter()
+            .filter(|t| agent.allows(t))
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    if agent.disallowed_tools.is_empty() {
+        allowed
+    } else {
+        format!("{allowed} except {}", agent.disallowed_tools.join(", "))
+    }
+}
+
+/// The result text the parent model gets for a finished run.
+fn report_text(report: &SubAgentReport) -> String {
+    let answer = if report.final_text.trim().is_empty() {
+        "(the agent gave no answer)"
+    } else {
+        report.final_text.as_str()
+    };
+    format!(
+        "{answer}\n\nagentId: {} ({} agent; {} tool calls, {} tokens, {} ms)",
+        report.agent_id,
+        report.agent_type,
+        report.tool_calls,
+        report.usage.input_tokens + report.usage.output_tokens,
+        report.duration_ms
+    )
+}
+
+/// The UI's detail of a finished run.
+fn report_detail(report: &SubAgentReport, description: &str) -> ToolDetail {
+    ToolDetail::SubAgent {
+        agent_id: report.agent_id.clone(),
+        agent_type: report.agent_type.clone(),
+        description: description.to_string(),
+        tool_calls: report.tool_calls,
+        usage: report.usage,
+        duration_ms: report.duration_ms,
+    }
+}
+
+/// What TaskOutput says about the background sub-agent `task_id` (`None`: it still runs).
+pub fn background_result(
+    task_id: &str,
+    outcome: Option<Result<SubAgentReport, SubAgentError>>,
+) -> ToolOutput {
+    match outcome {
+        None => ToolOutput::text(format!(
+            "Task {task_id} is running (a background agent; its answer is not ready yet)."
+        )),
+        Some(Ok(report)) => ToolOutput::text(format!(
+            "Task {task_id} is completed.\n{}",
+            report_text(&report)
+        ))
+        .with_detail(report_detail(&report, task_id)),
+        Some(Err(e)) => ToolOutput::text(format!("Task {task_id} ended without an answer: {e}")),
+    }
+}
+
+impl Tool for AgentTool {
+    type Input = AgentInput;
+
+    fn name(&self) -> &'static str {
+        names::AGENT
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        &[names::TASK]
+    }
+
+    fn description(&self) -> String {
+        let mut text = String::from(
+            "Launch a new agent to handle complex, multi-step tasks on its own. Each agent type has its own tools; \
+             the agent sees none of this conversation, so the prompt must say everything it needs. Its final answer \
+             comes back as this tool's result (it is not shown to the user: summarise it for them). Launch several \
+             agents at once when their tasks are independent.\n\nAvailable agent types and the tools they have:\n",
+        );
+        for agent in &self.catalog.agents {
+            text.push_str(&format!(
+                "- {}: {} (Tools: {})\n",
+                agent.name,
+                agent.description,
+                tools_line(agent)
+            ));
+        }
+        text.push_str(
+            "\nWhen subagent_type is left out, the general-purpose agent is used. With run_in_background the call \
+             returns a task id at once; read the agent's answer later with TaskOutput.",
+        );
+        text
+    }
+
+    fn is_concurrency_safe(&self, _input: &AgentInput) -> bool {
+        true
+    }
+
+    fn interrupt_behavior(&self) -> InterruptBehavior {
+        InterruptBehavior::Cancel
+    }
+
+    fn render_hints(&self, input: &AgentInput, _ctx: &ToolContext) -> RenderHints {
+        RenderHints {
+            kind: ToolKind::Other,
+            title: format!("{} ({})", input.description, input.agent_type()),
+            collapsible: true,
+        }
+    }
+
+    fn permission_subject(&self, input: &AgentInput, _ctx: &ToolContext) -> PermissionSubject {
+        PermissionSubject::Agent {
+            subagent_type: Some(input.agent_type().to_string()),
+        }
+    }
+
+    async fn validate_input(&self, input: &AgentInput, _ctx: &ToolContext) -> Result<(), String> {
+        let kind = input.agent_type();
+        if self.catalog.find(kind).is_none() {
+            return Err(SubAgentError::UnknownType {
+                name: kind.to_string(),
+                available: self.catalog.names(),
+            }
+            .to_string());
+        }
+        Ok(())
+    }
+
+    async fn call(&self, input: &AgentInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        let Some(runner) = ctx.sub_agents.clone() else {
+            return Err(ToolError::to_model("Sub-agents are not available here."));
+        };
+        let request = SubAgentRequest {
+            agent_type: input.agent_type().to_string(),
+            description: input.description.clone(),
+            prompt: input.prompt.clone(),
+            model: input.model.map(|m| m.as_str().to_string()),
+            parent_tool_use_id: ctx.tool_use_id.clone(),
+            cancel: ctx.cancel.clone(),
+        };
+        if input.run_in_background == Some(true) {
+            let task_id = runner
+                .start_background(request)
+                .map_err(|e| ToolError::to_model(e.to_string()))?;
+            return Ok(ToolOutput::text(format!(
+                "The {} agent is running in the background with task id {task_id}. Read its answer with \
+                 TaskOutput once it has finished.",
+                input.agent_type()
+            )));
+        }
+        match runner.run(request).await {
+            Ok(report) => Ok(ToolOutput::text(report_text(&report))
+                .with_detail(report_detail(&report, &input.description))),
+            Err(SubAgentError::Cancelled) => Err(ToolError::Cancelled),
+            Err(e) => Err(ToolError::to_model(e.to_string())),
+        }
+    }
+}
