@@ -186,6 +186,7 @@ async fn run_steps(
         }),
         tool_use_id: id.to_string(),
         sub_agents: rt.sub_agents.clone(),
+        read_denied: rt.permission_context().read_denier(tool.name()),
     };
     let prepared = match prepared {
         Ok(p) => p,

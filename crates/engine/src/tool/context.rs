@@ -147,6 +147,30 @@ pub struct ToolContext {
     pub tool_use_id: String,
     /// Runs sub-agents for the Agent tool (`None` where there is no session loop, e.g. one-shot calls).
     pub sub_agents: Option<Arc<dyn super::SubAgentRunner>>,
+    /// Whether a deny rule forbids reading a path, for tools that read many files the permission check did not see
+    /// one by one (a search skips them). `None`: no rule denies reading anything.
+    pub read_denied: Option<ReadDenied>,
+}
+
+/// Answers whether a deny rule forbids reading a path (absolute). Built above the tool layer from the rules in force.
+#[derive(Clone)]
+pub struct ReadDenied(Arc<dyn Fn(&Path) -> bool + Send + Sync>);
+
+impl ReadDenied {
+    pub fn new(denies: impl Fn(&Path) -> bool + Send + Sync + 'static) -> Self {
+        Self(Arc::new(denies))
+    }
+
+    /// Whether reading `path` is denied.
+    pub fn denies(&self, path: &Path) -> bool {
+        (self.0)(path)
+    }
+}
+
+impl std::fmt::Debug for ReadDenied {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReadDenied")
+    }
 }
 
 impl ToolContext {
@@ -161,6 +185,7 @@ impl ToolContext {
             progress: ProgressSink::default(),
             tool_use_id: String::new(),
             sub_agents: None,
+            read_denied: None,
         }
     }
 

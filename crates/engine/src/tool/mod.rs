@@ -9,7 +9,7 @@ mod sub_agent;
 mod subject;
 
 pub use context::{
-    FileHistory, FileReadState, FileStateStore, HistoryError, ProgressSink, ToolContext,
+    FileHistory, FileReadState, FileStateStore, HistoryError, ProgressSink, ReadDenied, ToolContext,
 };
 pub use dynamic::{DynTool, PreparedCall, erase};
 pub use output::{ContextChange, ToolError, ToolOutput};

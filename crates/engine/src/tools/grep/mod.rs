@@ -139,6 +139,8 @@ fn run(input: &GrepInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             OutputMode::Count => Collect::Count,
             OutputMode::FilesWithMatches => Collect::FirstMatch,
         },
+        denied: ctx.read_denied.clone(),
+        skipped: Default::default(),
     };
     let page = Page {
         offset: input.offset.unwrap_or(0) as usize,
@@ -211,6 +213,14 @@ fn run(input: &GrepInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         }
     };
     let mut text = text;
+    let skipped = query.skipped.load(std::sync::atomic::Ordering::Relaxed);
+    if skipped > 0 {
+        text.push_str(&format!(
+            "\n\n[{skipped} file{} not searched: a deny rule forbids reading {}.]",
+            if skipped == 1 { " was" } else { "s were" },
+            if skipped == 1 { "it" } else { "them" }
+        ));
+    }
     if more {
         text.push_str(&format!(
             "\n\n[Showing {shown} results from offset {}; more were left out. Use offset to see more.]",
@@ -286,6 +296,8 @@ impl Tool for GrepTool {
             before: 0,
             after: 0,
             collect: Collect::Count,
+            denied: None,
+            skipped: Default::default(),
         };
         search::matcher(&probe)
             .map(|_| ())

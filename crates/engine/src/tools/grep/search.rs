@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
@@ -14,6 +14,8 @@ use ignore::overrides::OverrideBuilder;
 use ignore::types::TypesBuilder;
 use ignore::{WalkBuilder, WalkState};
 use tokio_util::sync::CancellationToken;
+
+use crate::tool::ReadDenied;
 
 /// Folders of version-control systems that are never searched (ripgrep `--glob '!.git'` and friends).
 pub const VCS_DIRS: &[&str] = &[".git", ".svn", ".hg", ".bzr", ".jj"];
@@ -42,6 +44,10 @@ pub struct Query {
     pub before: usize,
     pub after: usize,
     pub collect: Collect,
+    /// Files a deny rule forbids reading: never searched.
+    pub denied: Option<ReadDenied>,
+    /// How many files (or folders) were left out because a deny rule covers them.
+    pub skipped: Arc<AtomicUsize>,
 }
 
 /// A line of output from one file.
@@ -208,6 +214,16 @@ fn walker(q: &Query) -> Result<WalkBuilder, SearchError> {
         overrides.add(&glob).map_err(glob_err(&glob))?;
     }
     builder.overrides(overrides.build().map_err(glob_err(""))?);
+    if let Some(denied) = q.denied.clone() {
+        let skipped = q.skipped.clone();
+        builder.filter_entry(move |entry| {
+            let allowed = !denied.denies(entry.path());
+            if !allowed {
+                skipped.fetch_add(1, Ordering::Relaxed);
+            }
+            allowed
+        });
+    }
     if let Some(t) = &q.file_type {
         let mut types = TypesBuilder::new();
         types.add_defaults();
