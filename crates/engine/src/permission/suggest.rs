@@ -37,8 +37,96 @@ fn is_subcommand_word(w: &Word) -> bool {
         })
 }
 
-/// The rule that would approve one subcommand next time: the program and up to two subcommand words in the space
-/// prefix form (`Bash(npm run test *)`), or the exact command for exec wrappers.
+/// Programs for which no reusable rule is ever offered (only a one-time "Yes"): shells and runners that execute
+/// whatever follows, privilege changes, and commands whose every use destroys or kills something.
+const NEVER_REUSABLE: &[&str] = &[
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "fish",
+    "csh",
+    "tcsh",
+    "eval",
+    "exec",
+    "source",
+    ".",
+    "env",
+    "xargs",
+    "nice",
+    "nohup",
+    "timeout",
+    "time",
+    "watch",
+    "stdbuf",
+    "setsid",
+    "chroot",
+    "nsenter",
+    "unshare",
+    "sudo",
+    "doas",
+    "su",
+    "runuser",
+    "pkexec",
+    "rm",
+    "rmdir",
+    "shred",
+    "dd",
+    "mkfs",
+    "wipefs",
+    "truncate",
+    "kill",
+    "pkill",
+    "killall",
+    "reboot",
+    "shutdown",
+    "halt",
+    "poweroff",
+    "chmod",
+    "chown",
+    "chgrp",
+    "ssh",
+    "scp",
+    "rsync",
+    "crontab",
+    "at",
+    "systemctl",
+    "docker",
+    "kubectl",
+    "find",
+];
+
+/// Interpreters: a reusable rule only for a named module (`python3 -m unittest`), never for a script or inline code.
+const INTERPRETERS: &[&str] = &[
+    "python", "python3", "python2", "node", "deno", "bun", "ruby", "perl", "php", "lua", "Rscript",
+    "java",
+];
+
+/// Subcommands whose use destroys or publishes something: the exact command only, never a prefix.
+const DESTRUCTIVE_SUBCOMMANDS: &[(&str, &str)] = &[
+    ("git", "push"),
+    ("git", "reset"),
+    ("git", "clean"),
+    ("git", "checkout"),
+    ("git", "restore"),
+    ("git", "rebase"),
+    ("git", "branch"),
+    ("git", "stash"),
+    ("git", "rm"),
+    ("git", "filter-branch"),
+    ("git", "update-ref"),
+    ("npm", "publish"),
+    ("npm", "unpublish"),
+    ("cargo", "publish"),
+    ("cargo", "yank"),
+];
+
+/// The rule that would approve one subcommand next time, as narrow as stays useful: the program and its
+/// subcommand words up to the first argument that looks like data (`Bash(npm run test *)`, `Bash(git commit *)`,
+/// `Bash(python3 -m unittest *)`); the exact command where no prefix is safe (no subcommand word, a destructive
+/// subcommand, an exec wrapper); nothing for shells, runners, privilege changes, interpreters running code and
+/// commands that destroy (the person can still say "Yes" once).
 pub fn bash_rule(part: &Part) -> Option<String> {
     if !part.env_safe || part.unanalysable.is_some() {
         return None;
@@ -48,8 +136,26 @@ pub fn bash_rule(part: &Part) -> Option<String> {
     if !program.is_static() {
         return None;
     }
+    let name = program.text().rsplit('/').next().unwrap_or_default();
+    if NEVER_REUSABLE.contains(&name) || name.starts_with("mkfs") {
+        return None;
+    }
+    // An exact rule repeats the command; one a rule cannot hold literally is not offered.
+    let exact = || {
+        let text = part.text.trim();
+        (!text.contains(['*', '(', ')', '\n'])).then(|| format!("Bash({text})"))
+    };
     if part.exec_wrapper.is_some() {
-        return Some(format!("Bash({})", part.text));
+        return exact();
+    }
+    if INTERPRETERS.contains(&name) {
+        let module = argv.get(2).filter(|w| is_subcommand_word(w));
+        return match (argv.get(1).and_then(|w| w.value.as_deref()), module) {
+            (Some("-m"), Some(module)) => {
+                Some(format!("Bash({} -m {} *)", program.text(), module.text()))
+            }
+            _ => None,
+        };
     }
     let mut words = vec![program.text().to_string()];
     for w in argv.iter().skip(1).take(2) {
@@ -57,6 +163,12 @@ pub fn bash_rule(part: &Part) -> Option<String> {
             break;
         }
         words.push(w.text().to_string());
+    }
+    let destructive = words
+        .get(1)
+        .is_some_and(|sub| DESTRUCTIVE_SUBCOMMANDS.contains(&(name, sub.as_str())));
+    if words.len() == 1 || destructive {
+        return exact();
     }
     Some(format!("Bash({} *)", words.join(" ")))
 }

@@ -25,3 +25,4 @@ mod session_hooks;
 mod shell_snapshots;
 mod store;
 mod sub_agents;
+mod suggestions;
