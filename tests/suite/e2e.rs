@@ -387,7 +387,10 @@ async fn yes_and_dont_ask_again_saves_the_rule_and_the_command_runs() {
     let saved = std::fs::read_to_string(project.join(".claude/settings.local.json"))
         .expect("the rule was saved");
     let saved: serde_json::Value = serde_json::from_str(&saved).expect("valid JSON");
-    assert_eq!(saved["permissions"]["allow"], json!(["Bash(touch made-by-agent.txt)"]));
+    assert_eq!(
+        saved["permissions"]["allow"],
+        json!(["Bash(touch made-by-agent.txt)"])
+    );
     let requests = server.requests();
     assert_eq!(requests.len(), 3);
     assert!(requests.iter().all(|r| r.rejected.is_none()));

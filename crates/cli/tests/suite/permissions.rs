@@ -255,5 +255,27 @@ fn a_batch_answers_every_line_in_order_and_bad_lines_with_a_reason() {
     );
     assert_eq!(answers[2]["reason"], "unknown mode `sideways`");
     let keys: Vec<&String> = answers[0].as_object().expect("object").keys().collect();
-    assert_eq!(keys, ["decision", "reason", "rule", "source", "decided_by"]);
+    assert_eq!(
+        keys,
+        [
+            "decision",
+            "reason",
+            "rule",
+            "source",
+            "decided_by",
+            "suggestions"
+        ]
+    );
+}
+
+#[test]
+fn check_gives_the_rules_the_dialog_would_offer() {
+    let s = Setup::new();
+    let answer = check(&CheckOptions {
+        tool: "Bash".into(),
+        input: json!({"command": "npm run test -- --watch && rm -rf dist"}),
+        ..s.opts()
+    });
+    assert_eq!(answer.decision, DecisionBehavior::Ask);
+    assert_eq!(answer.suggestions, ["Bash(npm run test *)"]);
 }

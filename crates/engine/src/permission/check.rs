@@ -9,7 +9,7 @@ use serde_json::Value;
 use tandem_protocol::DecisionBehavior;
 
 use super::context::PermissionContext;
-use super::decide::{CallView, decide};
+use super::decide::{CallView, evaluate};
 use super::rule::{canonical_tool_name, is_known_tool};
 use crate::tool::PermissionSubject;
 use crate::tool::names;
@@ -25,6 +25,9 @@ pub struct CheckAnswer {
     /// What decided, typed (`null` when the check could not be made).
     #[serde(default)]
     pub decided_by: Option<tandem_protocol::DecisionSource>,
+    /// The rules "Yes, and don't ask again" would save for an ask (what the approval dialog offers).
+    #[serde(default)]
+    pub suggestions: Vec<String>,
 }
 
 impl CheckAnswer {
@@ -36,6 +39,7 @@ impl CheckAnswer {
             rule: None,
             source: None,
             decided_by: None,
+            suggestions: Vec::new(),
         }
     }
 }
@@ -164,7 +168,7 @@ pub fn check_call(
             ));
         }
     };
-    let decision = decide(
+    let evaluation = evaluate(
         ctx,
         &CallView {
             tool_name: &name,
@@ -173,11 +177,13 @@ pub fn check_call(
             read_only,
         },
     );
+    let decision = evaluation.decision;
     CheckAnswer {
         decision: decision.decision,
         reason: decision.reason,
         rule: decision.rule,
         source: decision.source,
         decided_by: decision.decided_by,
+        suggestions: evaluation.suggestions,
     }
 }
