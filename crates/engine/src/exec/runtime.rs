@@ -7,6 +7,7 @@ use tandem_protocol::SessionEvent;
 
 use crate::approver::Approver;
 use crate::events::EventSink;
+use crate::model::ToolSpec;
 use crate::permission::PermissionContext;
 use crate::registry::ToolPool;
 use crate::tool::{FileStateStore, SubAgentRunner};
@@ -33,6 +34,15 @@ impl ToolRuntime {
             Ok(ctx) => Arc::clone(&ctx),
             Err(poisoned) => Arc::clone(&poisoned.into_inner()),
         }
+    }
+
+    /// The tools offered to the model for the next request: the pool without the tools a deny rule in force now
+    /// removes (a rule added while the session runs applies from the next request).
+    pub fn offered_specs(&self) -> Vec<ToolSpec> {
+        let ctx = self.permission_context();
+        let mut specs = self.pool.specs();
+        specs.retain(|spec| !ctx.rules.hides(&spec.name));
+        specs
     }
 
     /// Replaces the permission context; a change of mode is announced to the event sink.

@@ -112,7 +112,7 @@ pub async fn compact(
         max_tokens: config.max_tokens,
         system: config.system.clone(),
         messages,
-        tools: runtime.pool.specs(),
+        tools: runtime.offered_specs(),
         thinking: None,
     };
     let mut stream = model.stream(request);

@@ -133,7 +133,7 @@ pub async fn run_turn(
             max_tokens: config.max_tokens,
             system: config.system.clone(),
             messages: history.clone(),
-            tools: runtime.pool.specs(),
+            tools: runtime.offered_specs(),
             thinking: None,
         };
         let step = stream_and_execute(model, runtime, config, request, cancel).await;

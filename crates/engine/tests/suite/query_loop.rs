@@ -488,3 +488,35 @@ async fn an_edit_asks_with_the_diff_it_would_make_and_its_result_carries_it() {
     };
     assert_eq!(&shown, diff);
 }
+
+#[tokio::test]
+async fn a_deny_rule_added_while_the_session_runs_removes_the_tool_from_the_next_request() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let fake = server(Script::turns([
+        ScriptedTurn::text("first"),
+        ScriptedTurn::text("second"),
+    ]))
+    .await;
+    let s = session(&ws.root(), &fake, deny_all(), RecordingSink::default());
+    let offered = |body: &Value| -> Vec<String> {
+        body["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .filter_map(|t| t["name"].as_str().map(str::to_string))
+            .collect()
+    };
+
+    s.send("one").await.expect("turn 1");
+    s.apply_command_line_flags(tandem_engine::permission::CliSettings {
+        disallowed_tools: vec!["Bash".into()],
+        ..Default::default()
+    });
+    s.send("two").await.expect("turn 2");
+
+    let requests = fake.requests();
+    assert!(offered(&requests[0].body).contains(&"Bash".to_string()));
+    let second = offered(&requests[1].body);
+    assert!(!second.contains(&"Bash".to_string()), "{second:?}");
+    assert!(second.contains(&"Read".to_string()), "{second:?}");
+}
