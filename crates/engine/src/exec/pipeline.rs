@@ -173,9 +173,10 @@ async fn run_steps(
     }
     let events = rt.events.clone();
     let progress_id = id.to_string();
+    let permissions = rt.permission_context();
     let ctx = ToolContext {
         cwd: rt.cwd.clone(),
-        working_dirs: rt.permission_context().working_dirs.clone(),
+        working_dirs: permissions.working_dirs.clone(),
         file_state: rt.file_state.clone(),
         cancel: cancel.child_token(),
         progress: ProgressSink::new(move |text| {
@@ -186,7 +187,7 @@ async fn run_steps(
         }),
         tool_use_id: id.to_string(),
         sub_agents: rt.sub_agents.clone(),
-        read_denied: rt.permission_context().read_denier(tool.name()),
+        read_denied: permissions.read_denier(tool.name()),
     };
     let prepared = match prepared {
         Ok(p) => p,

@@ -319,7 +319,7 @@ impl PermissionContext {
 
     /// What `tool` may not read under the deny rules (`Read(…)` and the tool's own path rules), for tools that read
     /// many files the check did not see one by one; `None` when no such rule exists, so that searches pay nothing.
-    pub fn read_denier(&self, tool: &str) -> Option<ReadDenied> {
+    pub fn read_denier(self: &Arc<Self>, tool: &str) -> Option<ReadDenied> {
         let fams = families(tool, false, RuleBehavior::Deny);
         if !fams
             .iter()
@@ -327,10 +327,9 @@ impl PermissionContext {
         {
             return None;
         }
-        let ctx = self.clone();
+        let ctx = Arc::clone(self);
         let fams: Vec<String> = fams.into_iter().map(str::to_string).collect();
         Some(ReadDenied::new(move |path| {
-            let fams: Vec<&str> = fams.iter().map(String::as_str).collect();
             path_rule(&ctx, RuleBehavior::Deny, &fams, &PathForms::of(path)).is_some()
         }))
     }

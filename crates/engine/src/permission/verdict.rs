@@ -243,11 +243,11 @@ pub(crate) fn families(tool: &str, write: bool, b: RuleBehavior) -> Vec<&str> {
 pub(crate) fn path_rule(
     ctx: &PermissionContext,
     b: RuleBehavior,
-    fams: &[&str],
+    fams: &[impl AsRef<str>],
     forms: &PathForms,
 ) -> Option<RuleId> {
     let mut best: Option<RuleId> = None;
-    for fam in fams {
+    for fam in fams.iter().map(AsRef::as_ref) {
         let hit = if let Some(id) = ctx.rules.tool_level(b, fam) {
             Some(id)
         } else if b == RuleBehavior::Allow {
