@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use tandem_engine::session::Session;
 use tandem_protocol::{
-    ApprovalAnswer, EventBatch, PermissionMode, RewindOutcome, RewindPoint, RewindScope,
-    SessionEvent, SessionInfo, SessionSummary,
+    ApprovalAnswer, EventBatch, FolderTrust, PermissionMode, RewindOutcome, RewindPoint,
+    RewindScope, SessionEvent, SessionInfo, SessionSummary,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
@@ -214,4 +214,32 @@ pub async fn rewind(
         .rewind(&prompt_id, scope, force)
         .await
         .map_err(|e| CommandError::new(ErrorCode::Rewind, e.to_string()))
+}
+
+/// Records that the person trusts the session's folder: its allow rules, directories and hooks apply at once.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn trust_folder(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<FolderTrust, CommandError> {
+    let session = session_of(&state, &session_id)?;
+    session
+        .trust_folder()
+        .map_err(|e| CommandError::new(ErrorCode::Trust, format!("trust was not saved: {e}")))?;
+    Ok(session.folder_trust())
+}
+
+/// Withdraws the person's trust in the session's folder.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn revoke_trust(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<FolderTrust, CommandError> {
+    let session = session_of(&state, &session_id)?;
+    session.revoke_trust().map_err(|e| {
+        CommandError::new(ErrorCode::Trust, format!("trust was not withdrawn: {e}"))
+    })?;
+    Ok(session.folder_trust())
 }

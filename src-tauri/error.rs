@@ -25,6 +25,8 @@ pub enum ErrorCode {
     NoRequest,
     /// A rewind failed.
     Rewind,
+    /// The folder's trust record could not be saved.
+    Trust,
 }
 
 impl ErrorCode {
@@ -37,6 +39,7 @@ impl ErrorCode {
             Self::Model => "model",
             Self::Store => "store",
             Self::UnknownSession => "unknown_session",
+            Self::Trust => "trust",
             Self::NoSession => "no_session",
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",

@@ -33,6 +33,8 @@ pub fn build_app<R: Runtime>(
             commands::set_mode,
             commands::rewind_points,
             commands::rewind,
+            commands::trust_folder,
+            commands::revoke_trust,
         ])
         .setup(|app| {
             let handle = app.handle().clone();

@@ -6,6 +6,7 @@ import type { AppStateView, CommandError, OpenFolder } from './generated/app';
 import type {
   ApprovalAnswer,
   EventBatch,
+  FolderTrust,
   PermissionMode,
   RewindOutcome,
   RewindPoint,
@@ -103,3 +104,13 @@ export function onNewSession(handler: () => void): Promise<UnlistenFn> {
 }
 
 export type { AppStateView, CommandError, UnlistenFn };
+
+/** Trusts the session's folder (its allow rules, directories and hooks apply at once); resolves to the new state. */
+export function trustFolder(sessionId: string): Promise<FolderTrust> {
+  return invoke<FolderTrust>('trust_folder', { sessionId });
+}
+
+/** Withdraws trust in the session's folder; resolves to the new state. */
+export function revokeTrust(sessionId: string): Promise<FolderTrust> {
+  return invoke<FolderTrust>('revoke_trust', { sessionId });
+}

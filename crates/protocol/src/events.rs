@@ -74,6 +74,23 @@ pub struct SessionInfo {
     pub mode: PermissionMode,
     /// Set when no model can be reached yet (e.g. no API key): what the user should do.
     pub setup_hint: Option<String>,
+    /// Whether the folder is trusted, and what trusting it enables.
+    pub trust: FolderTrust,
+}
+
+/// Workspace trust of a session's folder: until the person trusts it, the project's own settings may restrict but
+/// never grant (its allow rules, extra directories, hooks and MCP servers wait).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, TS)]
+pub struct FolderTrust {
+    pub trusted: bool,
+    /// The project's allow rules (from `.claude/settings.json` and `.claude/settings.local.json`).
+    pub allow_rules: Vec<String>,
+    /// Directories outside the folder the project's settings add.
+    pub directories: Vec<String>,
+    /// The project's hooks, as `Event (matcher): command`.
+    pub hooks: Vec<String>,
+    /// MCP servers the project defines (`.mcp.json` and project settings), as `name: command or url`.
+    pub mcp_servers: Vec<String>,
 }
 
 /// One session in the window's list.

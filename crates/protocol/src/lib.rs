@@ -16,8 +16,8 @@ pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Ru
 pub use decision_source::{DecisionSource, RuleScope, SafetyCheck};
 pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail};
 pub use events::{
-    EventBatch, EventEnvelope, SessionEvent, SessionInfo, SessionSummary, ToolCallStatus,
-    ToolOutcome, TurnStopReason, Usage,
+    EventBatch, EventEnvelope, FolderTrust, SessionEvent, SessionInfo, SessionSummary,
+    ToolCallStatus, ToolOutcome, TurnStopReason, Usage,
 };
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind};

@@ -38,6 +38,7 @@ pub fn render() -> String {
         decl::<ReadContent>(&cfg),
         decl::<ToolDetail>(&cfg),
         decl::<SessionInfo>(&cfg),
+        decl::<FolderTrust>(&cfg),
         decl::<SessionSummary>(&cfg),
         decl::<RewindScope>(&cfg),
         decl::<RewindPoint>(&cfg),

@@ -19,6 +19,8 @@ import { SessionSidebar } from './SessionSidebar';
 import { SetupHint } from './SetupHint';
 import { StatusBar } from './StatusBar';
 import { Transcript } from './Transcript';
+import { TrustDialog } from './TrustDialog';
+import { postponeTrust, trustPostponed } from '../state/trust';
 
 export type SessionViewProps = {
   session: Session;
@@ -29,7 +31,7 @@ export type SessionViewProps = {
 export function SessionView({ session, controls, onPickFolder }: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running, approvals } = transcript;
-  const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind } = controls;
+  const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind, setTrust } = controls;
   const list = useSessionList(info.cwd, info.session_id, running);
   // Answered requests hide at once, before the engine's approval_resolved arrives.
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
@@ -39,6 +41,13 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   const [rewindNotice, setRewindNotice] = useState<string | null>(null);
   /** Text put back into the prompt box; a new `nonce` remounts the box with it. */
   const [draft, setDraft] = useState({ text: '', nonce: 0 });
+  /** The trust dialog: asked at once for an untrusted folder (unless put off), else opened from the status bar. */
+  const [trustOpen, setTrustOpen] = useState(() => !info.trust.trusted && !trustPostponed(info.cwd));
+  const closeTrust = useCallback(() => {
+    if (!info.trust.trusted) postponeTrust(info.cwd);
+    setTrustOpen(false);
+  }, [info.trust.trusted, info.cwd]);
+  const showTrust = trustOpen && !pending && rewinding === null;
 
   const onRewindRequest = useCallback(
     (itemKey: string) => {
@@ -81,7 +90,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
 
   return (
     <div className="session" data-testid="session" data-session-id={info.session_id}>
-      <div className="session-body" inert={pending !== undefined || rewinding !== null}>
+      <div className="session-body" inert={pending !== undefined || rewinding !== null || showTrust}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
         <div className="session-columns">
           <SessionSidebar
@@ -131,6 +140,8 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           usage={transcript.usage}
           running={running}
           onStop={() => void interrupt()}
+          trusted={info.trust.trusted}
+          onTrustClick={() => setTrustOpen(true)}
         />
       </div>
       {pending?.diff ? (
@@ -146,6 +157,9 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
         pending && (
           <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} error={error} root={info.cwd} />
         )
+      )}
+      {showTrust && (
+        <TrustDialog folderName={info.folder_name} trust={info.trust} onChange={setTrust} onClose={closeTrust} />
       )}
       {rewinding && !pending && (
         <RewindDialog

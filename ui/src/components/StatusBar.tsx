@@ -1,4 +1,4 @@
-// The status bar under the prompt: mode switcher, model, tokens and cost, and — while a turn
+// The status bar under the prompt: mode switcher, folder trust, model, tokens and cost, and — while a turn
 // runs — a working indicator and the stop button (Esc).
 import type { PermissionMode } from '../generated/protocol';
 import { formatCost, formatTokens } from '../format';
@@ -12,9 +12,12 @@ export type StatusBarProps = {
   usage: UsageTotals | null;
   running: boolean;
   onStop: () => void;
+  /** Whether the folder is trusted; the badge opens the trust dialog. */
+  trusted: boolean;
+  onTrustClick: () => void;
 };
 
-export function StatusBar({ mode, onModeChange, model, usage, running, onStop }: StatusBarProps) {
+export function StatusBar({ mode, onModeChange, model, usage, running, onStop, trusted, onTrustClick }: StatusBarProps) {
   const session = usage?.session;
   const input = session
     ? session.input_tokens + session.cache_read_input_tokens + session.cache_creation_input_tokens
@@ -22,6 +25,15 @@ export function StatusBar({ mode, onModeChange, model, usage, running, onStop }:
   return (
     <footer className="status-bar">
       <ModeSwitcher mode={mode} onChange={onModeChange} />
+      <button
+        type="button"
+        className={`status-item status-trust ${trusted ? 'status-trust-yes' : 'status-trust-no'}`}
+        data-testid="trust-badge"
+        title={trusted ? "This folder's settings apply in full: click to review or revoke" : "This folder's allow rules, hooks and MCP servers wait until you trust it"}
+        onClick={onTrustClick}
+      >
+        {trusted ? 'Trusted folder' : 'Untrusted folder'}
+      </button>
       <span className="status-spacer" />
       {running && (
         <span className="statusbar-running" data-testid="running-indicator">

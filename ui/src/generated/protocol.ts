@@ -224,7 +224,29 @@ folder_name: string, model: string, mode: PermissionMode,
 /**
  * Set when no model can be reached yet (e.g. no API key): what the user should do.
  */
-setup_hint: string | null, };
+setup_hint: string | null, 
+/**
+ * Whether the folder is trusted, and what trusting it enables.
+ */
+trust: FolderTrust, };
+
+export type FolderTrust = { trusted: boolean, 
+/**
+ * The project's allow rules (from `.claude/settings.json` and `.claude/settings.local.json`).
+ */
+allow_rules: Array<string>, 
+/**
+ * Directories outside the folder the project's settings add.
+ */
+directories: Array<string>, 
+/**
+ * The project's hooks, as `Event (matcher): command`.
+ */
+hooks: Array<string>, 
+/**
+ * MCP servers the project defines (`.mcp.json` and project settings), as `name: command or url`.
+ */
+mcp_servers: Array<string>, };
 
 export type SessionSummary = { session_id: string, 
 /**

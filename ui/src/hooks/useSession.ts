@@ -33,6 +33,8 @@ export type SessionControls = {
    * conversation was rewound, that row and all after it leave the transcript. Rejects with the backend's error.
    */
   rewind: (promptId: string, ordinal: number, scope: RewindScope, force: boolean) => Promise<RewindOutcome>;
+  /** Trusts the folder or withdraws trust (rejects with the backend's error). */
+  setTrust: (trusted: boolean) => Promise<void>;
 };
 
 /** Whether a rewind's outcome means the conversation was cut (a file conflict stops everything). */
@@ -118,8 +120,30 @@ export function useSession(): SessionControls {
     [sessionId],
   );
 
+  const setTrust = useCallback(
+    async (trusted: boolean) => {
+      if (!sessionId) throw new Error('No session is open');
+      const trust = trusted ? await ipc.trustFolder(sessionId) : await ipc.revokeTrust(sessionId);
+      dispatch({ type: 'trust', trust });
+    },
+    [sessionId],
+  );
+
   return useMemo(
-    () => ({ session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind }),
-    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind],
+    () => ({
+      session,
+      opening,
+      error,
+      clearError,
+      open,
+      sendPrompt,
+      answer,
+      interrupt,
+      setMode,
+      rewindPoints,
+      rewind,
+      setTrust,
+    }),
+    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind, setTrust],
   );
 }

@@ -12,6 +12,7 @@ const info: SessionInfo = {
   model: 'm',
   mode: 'default',
   setup_hint: null,
+  trust: { trusted: true, allow_rules: [], directories: [], hooks: [], mcp_servers: [] },
 };
 
 function opened(events: SessionEvent[] = []): Session {

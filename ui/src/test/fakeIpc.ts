@@ -19,6 +19,7 @@ export function sessionInfo(overrides: Partial<SessionInfo> = {}): SessionInfo {
     model: 'claude-test-1',
     mode: 'default',
     setup_hint: null,
+    trust: { trusted: true, allow_rules: [], directories: [], hooks: [], mcp_servers: [] },
     ...overrides,
   };
 }

@@ -346,10 +346,7 @@ fn remember_rules(rt: &ToolRuntime, suggestion: &RuleSuggestion) {
             message: format!("The rules could not be saved: {e}"),
         });
     }
-    let next = rt
-        .permission_context()
-        .with_session_rules(&suggestion.rules);
-    rt.set_permission_context(next);
+    rt.update_permission_context(|current| current.with_session_rules(&suggestion.rules));
 }
 
 /// Runs the PostToolUse hooks after a success, PostToolUseFailure after an error; their feedback reaches the model.
