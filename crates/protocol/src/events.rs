@@ -109,8 +109,17 @@ pub struct SessionSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum SessionEvent {
-    /// The user sent a prompt; a turn begins.
-    TurnStarted { prompt: String },
+    /// The user sent a prompt; a turn begins. `prompt_id` names the prompt for a rewind (as in
+    /// [`crate::RewindPoint`]); absent in events stored before prompts had ids.
+    TurnStarted {
+        prompt: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        prompt_id: Option<String>,
+    },
+    /// The conversation was rewound to before prompt `prompt_id`: that prompt and everything after it are gone
+    /// from what the model sees, so the transcript drops them too (also when a stored session is replayed).
+    ConversationRewound { prompt_id: String },
     /// Assistant text streamed in.
     TextDelta { text: String },
     /// Assistant thinking streamed in.

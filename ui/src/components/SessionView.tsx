@@ -37,7 +37,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
   const pending = approvals.find((request) => !answered.has(request.id));
   /** The prompt row being rewound: its place among the prompt rows and its text. */
-  const [rewinding, setRewinding] = useState<{ ordinal: number; text: string } | null>(null);
+  const [rewinding, setRewinding] = useState<{ ordinal: number; text: string; promptId?: string } | null>(null);
   const [rewindNotice, setRewindNotice] = useState<string | null>(null);
   /** Text put back into the prompt box; a new `nonce` remounts the box with it. */
   const [draft, setDraft] = useState({ text: '', nonce: 0 });
@@ -54,7 +54,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
       const prompts = promptItems(transcript.items);
       const ordinal = prompts.findIndex((item) => item.key === itemKey);
       const item = prompts[ordinal];
-      if (item) setRewinding({ ordinal, text: item.text });
+      if (item) setRewinding({ ordinal, text: item.text, promptId: item.promptId });
     },
     [transcript.items],
   );
@@ -165,6 +165,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
         <RewindDialog
           ordinal={rewinding.ordinal}
           text={rewinding.text}
+          promptId={rewinding.promptId}
           loadPoints={rewindPoints}
           rewind={(promptId, scope, force) => rewind(promptId, rewinding.ordinal, scope, force)}
           onRewound={onRewound}

@@ -3,8 +3,8 @@
 // two messages per turn, so ids are 0, 2, 4…, never the row's ordinal); the files a rewind restores
 // are those the session's turns changed from that prompt on. A file changed outside Tandem since
 // its last turn wrote it (`__tandemFake.touch`) stops a file rewind unless forced, and then nothing
-// changes. A conversation rewind cuts the session's event log before the prompt, so a reopened
-// session replays only what is left.
+// changes. A conversation rewind cuts the session's event log before the prompt (a reopened session
+// replays only what is left) and sends `conversation_rewound` like the engine.
 import type { RewindOutcome, RewindPoint, RewindScope, SessionEvent } from '../generated/protocol';
 import type { FakeSession } from './fakeSession';
 
@@ -66,6 +66,7 @@ export function rewindSession(session: FakeSession, id: string, scope: RewindSco
     outcome.messages_removed = (all.length - target.ordinal) * 2;
     session.log.splice(target.logIndex);
     for (const at of [...session.checkpoints.keys()]) if (at >= target.ordinal) session.checkpoints.delete(at);
+    session.emit({ type: 'conversation_rewound', prompt_id: id });
   }
   return outcome;
 }

@@ -543,6 +543,11 @@ impl Session {
         if scope != rewind::RewindScope::Files {
             outcome.messages_removed = history.len() - index;
             history.truncate(index);
+            self.runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::ConversationRewound {
+                    prompt_id: prompt_id.to_string(),
+                });
             if let Some(recorder) = &self.recorder {
                 recorder.sync_history(&history);
                 recorder.flush().await?;
