@@ -144,8 +144,22 @@ describe('App', () => {
     await userEvent.click(within(switcher).getByTestId('mode-plan'));
     expect(ipc.argsOf('set_mode')).toEqual([{ sessionId: 'session-1', mode: 'plan' }]);
     await waitFor(() => expect(switcher.dataset.mode).toBe('plan'));
+    // Bypass asks once per session; declined, the mode stays.
     await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
+    await screen.findByTestId('bypass-confirm');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('bypass-confirm')).not.toBeInTheDocument());
+    expect(switcher.dataset.mode).toBe('plan');
+    expect(ipc.argsOf('set_mode')).toHaveLength(1);
+    await userEvent.click(within(switcher).getByTestId('mode-bypassPermissions'));
+    await userEvent.click(await screen.findByTestId('bypass-confirm-yes'));
     await waitFor(() => expect(switcher.dataset.mode).toBe('bypassPermissions'));
+    // Confirmed once, it is not asked again in this session.
+    await userEvent.click(within(switcher).getByTestId('mode-default'));
+    await userEvent.click(within(switcher).getByTestId('mode-bypassPermissions'));
+    await waitFor(() => expect(switcher.dataset.mode).toBe('bypassPermissions'));
+    expect(screen.queryByTestId('bypass-confirm')).not.toBeInTheDocument();
+    expect(ipc.argsOf('set_mode').map((args) => args.mode)).toEqual(['plan', 'bypassPermissions', 'default', 'bypassPermissions']);
   });
 
   it('ignores batches of a session that was replaced', async () => {

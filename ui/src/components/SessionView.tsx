@@ -9,7 +9,9 @@ import type { SessionControls } from '../hooks/useSession';
 import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
 import type { Session } from '../state/session';
+import type { PermissionMode } from '../generated/protocol';
 import { ApprovalDialog } from './ApprovalDialog';
+import { BypassConfirm } from './BypassConfirm';
 import { DiffDialog } from './DiffDialog';
 import { ErrorBanner } from './ErrorBanner';
 import { Header } from './Header';
@@ -48,6 +50,23 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
     setTrustOpen(false);
   }, [info.trust.trusted, info.cwd]);
   const showTrust = trustOpen && !pending && rewinding === null;
+  /** Bypass mode is confirmed once per session. */
+  const [bypassConfirmed, setBypassConfirmed] = useState(false);
+  const [confirmingBypass, setConfirmingBypass] = useState(false);
+  const changeMode = useCallback(
+    (next: PermissionMode) => {
+      if (next === 'bypassPermissions' && !bypassConfirmed) setConfirmingBypass(true);
+      else void setMode(next);
+    },
+    [bypassConfirmed, setMode],
+  );
+  const confirmBypass = useCallback(() => {
+    setBypassConfirmed(true);
+    setConfirmingBypass(false);
+    void setMode('bypassPermissions');
+  }, [setMode]);
+  const cancelBypass = useCallback(() => setConfirmingBypass(false), []);
+  const showBypassConfirm = confirmingBypass && !pending && !showTrust;
 
   const onRewindRequest = useCallback(
     (itemKey: string) => {
@@ -90,7 +109,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
 
   return (
     <div className="session" data-testid="session" data-session-id={info.session_id}>
-      <div className="session-body" inert={pending !== undefined || rewinding !== null || showTrust}>
+      <div className="session-body" inert={pending !== undefined || rewinding !== null || showTrust || showBypassConfirm}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
         <div className="session-columns">
           <SessionSidebar
@@ -135,7 +154,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
         </div>
         <StatusBar
           mode={mode}
-          onModeChange={(next) => void setMode(next)}
+          onModeChange={changeMode}
           model={info.model}
           usage={transcript.usage}
           running={running}
@@ -158,6 +177,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} error={error} root={info.cwd} />
         )
       )}
+      {showBypassConfirm && <BypassConfirm current={mode} onConfirm={confirmBypass} onCancel={cancelBypass} />}
       {showTrust && (
         <TrustDialog folderName={info.folder_name} trust={info.trust} onChange={setTrust} onClose={closeTrust} />
       )}
