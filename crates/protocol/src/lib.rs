@@ -12,7 +12,9 @@ mod render;
 mod rewind;
 pub mod typescript;
 
-pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, RuleSuggestion};
+pub use approval::{
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
+};
 pub use decision_source::{DecisionSource, RuleScope, SafetyCheck};
 pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail};
 pub use events::{

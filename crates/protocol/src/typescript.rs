@@ -28,6 +28,7 @@ pub fn render() -> String {
         decl::<ApprovalRequest>(&cfg),
         decl::<ApprovalChoice>(&cfg),
         decl::<ApprovalAnswer>(&cfg),
+        decl::<Revision>(&cfg),
         decl::<Usage>(&cfg),
         decl::<ToolCallStatus>(&cfg),
         decl::<ToolOutcome>(&cfg),

@@ -112,7 +112,31 @@ export type ApprovalAnswer = { request_id: string, choice: ApprovalChoice,
 /**
  * An optional message passed to the agent with a refusal.
  */
-message: string | null, };
+message: string | null, 
+/**
+ * For a file change approved after review: the file's text the person accepted, when it differs from the
+ * proposal (some hunks rejected, or the proposed text edited). The change is written as the person left it
+ * and the agent is told how it differs from what it proposed.
+ */
+revision?: Revision, };
+
+export type Revision = { 
+/**
+ * The whole file as the person accepted it.
+ */
+text: string, 
+/**
+ * The proposal's hunks the person rejected, numbered from 1 in the order the dialog showed them.
+ */
+rejected_hunks: Array<number>, 
+/**
+ * How many hunks the proposal had.
+ */
+total_hunks: number, 
+/**
+ * Whether the person also edited the proposed text by hand.
+ */
+edited: boolean, };
 
 export type Usage = { input_tokens: number, output_tokens: number, cache_creation_input_tokens: number, cache_read_input_tokens: number, };
 
