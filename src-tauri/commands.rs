@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use tandem_engine::session::Session;
 use tandem_protocol::{
-    ApprovalAnswer, EventBatch, FolderTrust, PermissionMode, RewindOutcome, RewindPoint,
-    RewindScope, SessionEvent, SessionInfo, SessionSummary,
+    ApprovalAnswer, ChangedFile, EventBatch, FolderTrust, PermissionMode, RewindOutcome,
+    RewindPoint, RewindScope, SessionEvent, SessionInfo, SessionSummary,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
@@ -242,4 +242,16 @@ pub fn revoke_trust(
         CommandError::new(ErrorCode::Trust, format!("trust was not withdrawn: {e}"))
     })?;
     Ok(session.folder_trust())
+}
+
+/// Every file the session changed, with its text before the session's first change and now.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn session_changes(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<Vec<ChangedFile>, CommandError> {
+    session_of(&state, &session_id)?
+        .changes()
+        .map_err(|e| CommandError::new(ErrorCode::Changes, e.to_string()))
 }

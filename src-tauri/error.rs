@@ -27,6 +27,8 @@ pub enum ErrorCode {
     Rewind,
     /// The folder's trust record could not be saved.
     Trust,
+    /// The session's changes could not be read (a damaged checkpoint).
+    Changes,
 }
 
 impl ErrorCode {
@@ -40,6 +42,7 @@ impl ErrorCode {
             Self::Store => "store",
             Self::UnknownSession => "unknown_session",
             Self::Trust => "trust",
+            Self::Changes => "changes",
             Self::NoSession => "no_session",
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",

@@ -35,6 +35,7 @@ pub fn build_app<R: Runtime>(
             commands::rewind,
             commands::trust_folder,
             commands::revoke_trust,
+            commands::session_changes,
         ])
         .setup(|app| {
             let handle = app.handle().clone();

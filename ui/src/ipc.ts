@@ -5,6 +5,7 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { AppStateView, CommandError, OpenFolder } from './generated/app';
 import type {
   ApprovalAnswer,
+  ChangedFile,
   EventBatch,
   FolderTrust,
   PermissionMode,
@@ -113,4 +114,9 @@ export function trustFolder(sessionId: string): Promise<FolderTrust> {
 /** Withdraws trust in the session's folder; resolves to the new state. */
 export function revokeTrust(sessionId: string): Promise<FolderTrust> {
   return invoke<FolderTrust>('revoke_trust', { sessionId });
+}
+
+/** Every file the session changed, with its text before the session's first change and now. */
+export function sessionChanges(sessionId: string): Promise<ChangedFile[]> {
+  return invoke<ChangedFile[]>('session_changes', { sessionId });
 }

@@ -23,4 +23,4 @@ pub use events::{
 };
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind};
-pub use rewind::{RewindOutcome, RewindPoint, RewindScope};
+pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};

@@ -44,6 +44,7 @@ pub fn render() -> String {
         decl::<RewindScope>(&cfg),
         decl::<RewindPoint>(&cfg),
         decl::<RewindOutcome>(&cfg),
+        decl::<ChangedFile>(&cfg),
         decl::<SessionEvent>(&cfg),
         decl::<EventEnvelope>(&cfg),
         decl::<EventBatch>(&cfg),

@@ -12,6 +12,7 @@ import type { Session } from '../state/session';
 import type { PermissionMode } from '../generated/protocol';
 import { ApprovalDialog } from './ApprovalDialog';
 import { BypassConfirm } from './BypassConfirm';
+import { ChangesView } from './ChangesView';
 import { DiffDialog } from './DiffDialog';
 import { ErrorBanner } from './ErrorBanner';
 import { Header } from './Header';
@@ -33,7 +34,7 @@ export type SessionViewProps = {
 export function SessionView({ session, controls, onPickFolder }: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running, approvals } = transcript;
-  const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind, setTrust } = controls;
+  const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind, setTrust, changes } = controls;
   const list = useSessionList(info.cwd, info.session_id, running);
   // Answered requests hide at once, before the engine's approval_resolved arrives.
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
@@ -67,6 +68,9 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   }, [setMode]);
   const cancelBypass = useCallback(() => setConfirmingBypass(false), []);
   const showBypassConfirm = confirmingBypass && !pending && !showTrust;
+  const [changesOpen, setChangesOpen] = useState(false);
+  const closeChanges = useCallback(() => setChangesOpen(false), []);
+  const showChanges = changesOpen && !pending && !showTrust && !showBypassConfirm;
 
   const onRewindRequest = useCallback(
     (itemKey: string) => {
@@ -109,7 +113,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
 
   return (
     <div className="session" data-testid="session" data-session-id={info.session_id}>
-      <div className="session-body" inert={pending !== undefined || rewinding !== null || showTrust || showBypassConfirm}>
+      <div className="session-body" inert={pending !== undefined || rewinding !== null || showTrust || showBypassConfirm || showChanges}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
         <div className="session-columns">
           <SessionSidebar
@@ -161,6 +165,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           onStop={() => void interrupt()}
           trusted={info.trust.trusted}
           onTrustClick={() => setTrustOpen(true)}
+          onChangesClick={() => setChangesOpen(true)}
         />
       </div>
       {pending?.diff ? (
@@ -177,6 +182,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} error={error} root={info.cwd} />
         )
       )}
+      {showChanges && <ChangesView load={changes} root={info.cwd} onClose={closeChanges} />}
       {showBypassConfirm && <BypassConfirm current={mode} onConfirm={confirmBypass} onCancel={cancelBypass} />}
       {showTrust && (
         <TrustDialog folderName={info.folder_name} trust={info.trust} onChange={setTrust} onClose={closeTrust} />

@@ -15,9 +15,21 @@ export type StatusBarProps = {
   /** Whether the folder is trusted; the badge opens the trust dialog. */
   trusted: boolean;
   onTrustClick: () => void;
+  /** Opens the view of every file the session changed. */
+  onChangesClick: () => void;
 };
 
-export function StatusBar({ mode, onModeChange, model, usage, running, onStop, trusted, onTrustClick }: StatusBarProps) {
+export function StatusBar({
+  mode,
+  onModeChange,
+  model,
+  usage,
+  running,
+  onStop,
+  trusted,
+  onTrustClick,
+  onChangesClick,
+}: StatusBarProps) {
   const session = usage?.session;
   const input = session
     ? session.input_tokens + session.cache_read_input_tokens + session.cache_creation_input_tokens
@@ -33,6 +45,9 @@ export function StatusBar({ mode, onModeChange, model, usage, running, onStop, t
         onClick={onTrustClick}
       >
         {trusted ? 'Trusted folder' : 'Untrusted folder'}
+      </button>
+      <button type="button" className="status-item status-trust" data-testid="changes-button" title="Every file this session changed" onClick={onChangesClick}>
+        Changes
       </button>
       <span className="status-spacer" />
       {running && (

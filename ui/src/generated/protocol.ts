@@ -312,6 +312,24 @@ files_rewound: boolean,
  */
 messages_removed: number, };
 
+export type ChangedFile = { 
+/**
+ * Absolute path.
+ */
+path: string, 
+/**
+ * The text before the session's first change (`None`: the file did not exist).
+ */
+before: string | null, 
+/**
+ * The text now (`None`: the file no longer exists).
+ */
+after: string | null, 
+/**
+ * Why the texts are left out (binary content, too large to show), if they are.
+ */
+omitted: string | null, };
+
 export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
  * Structured data for the UI (e.g. a file change with its diff).

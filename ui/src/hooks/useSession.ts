@@ -4,6 +4,7 @@
 import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
 import type {
   ApprovalAnswer,
+  ChangedFile,
   EventEnvelope,
   PermissionMode,
   RewindOutcome,
@@ -35,6 +36,8 @@ export type SessionControls = {
   rewind: (promptId: string, ordinal: number, scope: RewindScope, force: boolean) => Promise<RewindOutcome>;
   /** Trusts the folder or withdraws trust (rejects with the backend's error). */
   setTrust: (trusted: boolean) => Promise<void>;
+  /** Every file the session changed (rejects with the backend's error). */
+  changes: () => Promise<ChangedFile[]>;
 };
 
 /** Whether a rewind's outcome means the conversation was cut (a file conflict stops everything). */
@@ -129,8 +132,14 @@ export function useSession(): SessionControls {
     [sessionId],
   );
 
+  const changes = useCallback(async () => {
+    if (!sessionId) return [];
+    return ipc.sessionChanges(sessionId);
+  }, [sessionId]);
+
   return useMemo(
     () => ({
+      changes,
       session,
       opening,
       error,
@@ -144,6 +153,6 @@ export function useSession(): SessionControls {
       rewind,
       setTrust,
     }),
-    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind, setTrust],
+    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind, setTrust, changes],
   );
 }

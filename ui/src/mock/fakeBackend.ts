@@ -11,7 +11,7 @@ import { mockIPC } from '@tauri-apps/api/mocks';
 import type { ApprovalAnswer, FolderTrust, RewindScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
 import { ChannelSender, isChannelArg } from './channel';
 import { FAKE_ROOT, initialFiles } from './fakeProject';
-import { rewindPoints, rewindSession } from './fakeRewind';
+import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
 import { FakeSession } from './fakeSession';
 import { storedSessions } from './fakeStoredSessions';
 
@@ -117,6 +117,8 @@ export function installFakeBackend(): void {
           else trusted.delete(path);
           return folderTrust(path, cmd === 'trust_folder');
         }
+        case 'session_changes':
+          return sessionChanges(session(args));
         case 'rewind_points':
           return rewindPoints(session(args));
         case 'rewind': {

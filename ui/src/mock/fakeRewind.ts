@@ -5,7 +5,7 @@
 // its last turn wrote it (`__tandemFake.touch`) stops a file rewind unless forced, and then nothing
 // changes. A conversation rewind cuts the session's event log before the prompt (a reopened session
 // replays only what is left) and sends `conversation_rewound` like the engine.
-import type { RewindOutcome, RewindPoint, RewindScope, SessionEvent } from '../generated/protocol';
+import type { ChangedFile, RewindOutcome, RewindPoint, RewindScope, SessionEvent } from '../generated/protocol';
 import type { FakeSession } from './fakeSession';
 
 const promptId = (ordinal: number) => String(ordinal * 2);
@@ -69,4 +69,14 @@ export function rewindSession(session: FakeSession, id: string, scope: RewindSco
     session.emit({ type: 'conversation_rewound', prompt_id: id });
   }
   return outcome;
+}
+
+/** Every file the session changed, with its content before the first turn that changed it and now. */
+export function sessionChanges(session: FakeSession): ChangedFile[] {
+  const changed = changedSince(session, 0);
+  const turns = [...session.checkpoints].sort(([a], [b]) => a - b);
+  return [...changed.keys()].sort().map((path) => {
+    const first = turns.find(([, { before, after }]) => before.get(path) !== (after ?? session.files).get(path));
+    return { path, before: first?.[1].before.get(path) ?? null, after: session.files.get(path) ?? null, omitted: null };
+  });
 }

@@ -2,6 +2,7 @@
 //! event sink. The desktop app, the command line and tests all drive the engine through this type.
 
 mod builder;
+mod changes;
 mod closing;
 pub mod rewind;
 mod sub_agent;
