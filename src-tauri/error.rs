@@ -29,6 +29,8 @@ pub enum ErrorCode {
     Trust,
     /// The session's changes could not be read (a damaged checkpoint).
     Changes,
+    /// The session is busy (a turn runs in it) and cannot be deleted now.
+    SessionBusy,
 }
 
 impl ErrorCode {
@@ -43,6 +45,7 @@ impl ErrorCode {
             Self::UnknownSession => "unknown_session",
             Self::Trust => "trust",
             Self::Changes => "changes",
+            Self::SessionBusy => "session_busy",
             Self::NoSession => "no_session",
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",

@@ -36,6 +36,8 @@ pub fn build_app<R: Runtime>(
             commands::trust_folder,
             commands::revoke_trust,
             commands::session_changes,
+            commands::rename_session,
+            commands::delete_session,
         ])
         .setup(|app| {
             let handle = app.handle().clone();

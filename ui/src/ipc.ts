@@ -120,3 +120,12 @@ export function revokeTrust(sessionId: string): Promise<FolderTrust> {
 export function sessionChanges(sessionId: string): Promise<ChangedFile[]> {
   return invoke<ChangedFile[]>('session_changes', { sessionId });
 }
+
+export function renameSession(sessionId: string, title: string): Promise<void> {
+  return invoke<void>('rename_session', { sessionId, title });
+}
+
+/** Deletes a stored session with its files; refused while a turn runs in it. */
+export function deleteSession(sessionId: string): Promise<void> {
+  return invoke<void>('delete_session', { sessionId });
+}

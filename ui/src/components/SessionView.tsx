@@ -10,6 +10,7 @@ import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
 import type { Session } from '../state/session';
 import type { PermissionMode } from '../generated/protocol';
+import * as ipc from '../ipc';
 import { ApprovalDialog } from './ApprovalDialog';
 import { BypassConfirm } from './BypassConfirm';
 import { ChangesView } from './ChangesView';
@@ -122,6 +123,14 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
             error={list.error}
             onOpen={(id) => void open(info.cwd, id)}
             onNew={() => void open(info.cwd)}
+            onRename={async (id, title) => {
+              await ipc.renameSession(id, title);
+              list.refresh();
+            }}
+            onDelete={async (id) => {
+              await ipc.deleteSession(id);
+              list.refresh();
+            }}
           />
           <div className="session-center">
             {info.setup_hint && <SetupHint hint={info.setup_hint} />}

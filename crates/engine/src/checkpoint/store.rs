@@ -36,6 +36,9 @@ pub struct RewindReport {
     pub applied: bool,
 }
 
+/// A file the session changed and the content it had before the first change (`None`: it did not exist).
+pub type Original = (PathBuf, Option<Vec<u8>>);
+
 struct State {
     journal: Journal,
     watcher: DirWatcher,
@@ -206,7 +209,7 @@ impl CheckpointStore {
 
     /// Every file the session changed, with the content it had before the session first changed it (`None`: it
     /// did not exist), sorted by path. A snapshot that cannot be read (or fails its hash check) is an error.
-    pub fn originals(&self) -> Result<Vec<(PathBuf, Option<Vec<u8>>)>, CheckpointError> {
+    pub fn originals(&self) -> Result<Vec<Original>, CheckpointError> {
         let state = self.lock();
         let mut first: BTreeMap<PathBuf, Version> = BTreeMap::new();
         for cp in &state.journal.checkpoints {
