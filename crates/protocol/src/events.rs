@@ -76,6 +76,13 @@ pub struct SessionInfo {
     pub setup_hint: Option<String>,
     /// Whether the folder is trusted, and what trusting it enables.
     pub trust: FolderTrust,
+    /// The model's context window in tokens, and the share of it (percent) at which the conversation is
+    /// compacted: the status bar's context meter.
+    #[serde(default)]
+    #[ts(type = "number")]
+    pub context_window: u64,
+    #[serde(default)]
+    pub compact_at_percent: u32,
 }
 
 /// Workspace trust of a session's folder: until the person trusts it, the project's own settings may restrict but

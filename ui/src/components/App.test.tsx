@@ -105,6 +105,11 @@ describe('App', () => {
     expect(screen.getByTestId('token-usage')).toHaveTextContent('↑ 1.2k ↓ 80');
     expect(screen.getByTestId('cost')).toHaveTextContent('$0.01');
     expect(screen.getByTestId('model-name')).toHaveTextContent('claude-test-1');
+    // 1,200 in + 80 out of a 200k window.
+    expect(screen.getByTestId('context-meter')).toHaveAttribute('data-percent', '1');
+    ipc.push({ type: 'usage_updated', turn: usage(150_000, 2_000), session: usage(151_200, 2_080), cost_usd: 0.5 });
+    expect(screen.getByTestId('context-meter')).toHaveTextContent('76%');
+    expect(screen.getByTestId('context-meter')).toHaveClass('context-near');
   });
 
   it('stops a running turn with the stop button and with Esc', async () => {

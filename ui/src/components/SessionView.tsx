@@ -175,6 +175,8 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           trusted={info.trust.trusted}
           onTrustClick={() => setTrustOpen(true)}
           onChangesClick={() => setChangesOpen(true)}
+          contextWindow={info.context_window}
+          compactAtPercent={info.compact_at_percent}
         />
       </div>
       {pending?.diff ? (

@@ -17,6 +17,9 @@ export type StatusBarProps = {
   onTrustClick: () => void;
   /** Opens the view of every file the session changed. */
   onChangesClick: () => void;
+  /** The model's context window (tokens) and the percent at which the conversation is compacted. */
+  contextWindow: number;
+  compactAtPercent: number;
 };
 
 export function StatusBar({
@@ -29,6 +32,8 @@ export function StatusBar({
   trusted,
   onTrustClick,
   onChangesClick,
+  contextWindow,
+  compactAtPercent,
 }: StatusBarProps) {
   const session = usage?.session;
   const input = session
@@ -56,6 +61,7 @@ export function StatusBar({
           Working
         </span>
       )}
+      <ContextMeter usage={usage} window={contextWindow} compactAt={compactAtPercent} />
       <span className="status-item" data-testid="model-name" title="Model">
         {model}
       </span>
@@ -77,5 +83,32 @@ export function StatusBar({
         </button>
       )}
     </footer>
+  );
+}
+
+/**
+ * How full the model's context is after the last request (its input, cached and new, and its output),
+ * against the window; amber from 10 points below the compaction threshold.
+ */
+function ContextMeter({ usage, window, compactAt }: { usage: UsageTotals | null; window: number; compactAt: number }) {
+  if (window <= 0) return null;
+  const last = usage?.turn;
+  const used = last
+    ? last.input_tokens + last.cache_read_input_tokens + last.cache_creation_input_tokens + last.output_tokens
+    : 0;
+  const percent = Math.min(100, Math.round((used / window) * 100));
+  const level = compactAt > 0 && percent >= compactAt - 10 ? 'near' : 'ok';
+  return (
+    <span
+      className={`status-item context-meter context-${level}`}
+      data-testid="context-meter"
+      data-percent={percent}
+      title={`Context: ${formatTokens(used)} of ${formatTokens(window)} tokens; the conversation is compacted at ${compactAt}%`}
+    >
+      <span className="context-bar" aria-hidden="true">
+        <span className="context-fill" style={{ width: `${percent}%` }} />
+      </span>
+      {percent}%
+    </span>
   );
 }

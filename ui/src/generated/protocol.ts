@@ -252,7 +252,12 @@ setup_hint: string | null,
 /**
  * Whether the folder is trusted, and what trusting it enables.
  */
-trust: FolderTrust, };
+trust: FolderTrust, 
+/**
+ * The model's context window in tokens, and the share of it (percent) at which the conversation is
+ * compacted: the status bar's context meter.
+ */
+context_window: number, compact_at_percent: number, };
 
 export type FolderTrust = { trusted: boolean, 
 /**

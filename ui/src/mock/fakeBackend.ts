@@ -90,6 +90,8 @@ export function installFakeBackend(): void {
               ? 'No API key found. Set ANTHROPIC_API_KEY in your environment or in ~/.claude/settings.json, then start a new session.'
               : null,
             trust: folderTrust(path, trusted.has(path) || !path.includes('untrusted')),
+            context_window: 200_000,
+            compact_at_percent: 80,
           };
           return info;
         }

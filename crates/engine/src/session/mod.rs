@@ -352,6 +352,9 @@ impl Session {
             mode: self.runtime.permission_context().mode,
             setup_hint: self.model_config.setup_hint(),
             trust: self.folder_trust(),
+            context_window: self.config.compaction.context_window,
+            compact_at_percent: u32::try_from(self.config.compaction.threshold_percent)
+                .unwrap_or(u32::MAX),
         }
     }
 
