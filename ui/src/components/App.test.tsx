@@ -203,3 +203,32 @@ describe('App', () => {
 function usage(input: number, output: number) {
   return { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 }
+
+describe('Retry', () => {
+  it('rewinds a failed turn’s prompt and sends it again', async () => {
+    const ipc = installFakeIpc({
+      rewind: () => ({ restored: [], removed: [], conflicts: [], files_rewound: false, messages_removed: 1 }),
+    });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('prompt-input');
+    ipc.push(
+      { type: 'turn_started', prompt: 'Fix the bug', prompt_id: '4' },
+      { type: 'error', message: 'The model stream was cut off' },
+      { type: 'turn_ended', stop_reason: 'error' },
+    );
+    await userEvent.click(await screen.findByTestId('retry-button'));
+    await waitFor(() => expect(ipc.argsOf('send_prompt')).toHaveLength(1));
+    expect(ipc.argsOf('rewind')).toEqual([{ sessionId: 'session-1', promptId: '4', scope: 'conversation', force: false }]);
+    expect(ipc.argsOf('send_prompt')[0]).toEqual({ sessionId: 'session-1', prompt: 'Fix the bug' });
+  });
+
+  it('is not offered after a turn that ended normally', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('prompt-input');
+    ipc.push({ type: 'turn_started', prompt: 'hi', prompt_id: '0' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    expect(screen.queryByTestId('retry-button')).not.toBeInTheDocument();
+  });
+});

@@ -92,6 +92,25 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   );
   const closeRewind = useCallback(() => setRewinding(null), []);
 
+  // A turn that failed can be tried again: its prompt is rewound away and sent anew, so the model
+  // sees it once.
+  const failedPrompt =
+    !running && transcript.lastStopReason === 'error' ? promptItems(transcript.items).at(-1) ?? null : null;
+  const [retrying, setRetrying] = useState(false);
+  const retry = useCallback(async () => {
+    if (!failedPrompt?.promptId) return;
+    setRetrying(true);
+    try {
+      const ordinal = promptItems(transcript.items).length - 1;
+      await rewind(failedPrompt.promptId, ordinal, 'conversation', false);
+      await sendPrompt(failedPrompt.text);
+    } catch (cause) {
+      setRewindNotice(`The turn could not be retried: ${ipc.errorMessage(cause)}`);
+    } finally {
+      setRetrying(false);
+    }
+  }, [failedPrompt, transcript.items, rewind, sendPrompt]);
+
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && running && !event.defaultPrevented) {
@@ -145,6 +164,20 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
             </main>
             <div className="composer">
               {error && !pending && <ErrorBanner message={error} onDismiss={clearError} />}
+              {failedPrompt?.promptId !== undefined && (
+                <div className="notice retry-notice" data-testid="retry-notice" role="status">
+                  <span>The last turn failed.</span>
+                  <button
+                    type="button"
+                    className="button"
+                    data-testid="retry-button"
+                    disabled={retrying}
+                    onClick={() => void retry()}
+                  >
+                    Retry
+                  </button>
+                </div>
+              )}
               {rewindNotice && (
                 <div className="notice rewind-notice" data-testid="rewind-notice" role="status">
                   <span className="notice-mark" aria-hidden="true">
