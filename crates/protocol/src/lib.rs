@@ -7,6 +7,7 @@ mod approval;
 mod decision_source;
 mod detail;
 mod events;
+mod mcp;
 mod permission;
 mod render;
 mod rewind;
@@ -19,6 +20,7 @@ pub use events::{
     EventBatch, EventEnvelope, SessionEvent, SessionInfo, SessionSummary, ToolCallStatus,
     ToolOutcome, TurnStopReason, Usage,
 };
+pub use mcp::{McpServerState, McpServerStatus};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind};
 pub use rewind::{RewindOutcome, RewindPoint, RewindScope};

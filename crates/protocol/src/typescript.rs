@@ -42,6 +42,8 @@ pub fn render() -> String {
         decl::<RewindScope>(&cfg),
         decl::<RewindPoint>(&cfg),
         decl::<RewindOutcome>(&cfg),
+        decl::<McpServerState>(&cfg),
+        decl::<McpServerStatus>(&cfg),
         decl::<SessionEvent>(&cfg),
         decl::<EventEnvelope>(&cfg),
         decl::<EventBatch>(&cfg),
