@@ -14,8 +14,8 @@ use rmcp::model::{
     ServerResult,
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions, RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, Peer, ServiceExt};
 use serde_json::Value;
 use tokio::io::AsyncReadExt;
@@ -23,6 +23,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::config::{ServerConfig, Transport};
+use super::line_limit::LineLimit;
 use crate::process_group::GroupGuard;
 use crate::tool::ProgressSink;
 
@@ -157,6 +158,13 @@ impl Drop for Connection {
     }
 }
 
+/// The transport of a stdio server: its stdout (size-limited, see [`LineLimit`]) and stdin.
+type StdioTransport = (
+    LineLimit<tokio::process::ChildStdout>,
+    tokio::process::ChildStdin,
+);
+
+/// Starts a stdio server in its own process group; the child is killed when its handle is dropped.
 fn stdio_transport(
     config: &ServerConfig,
     command: &str,
@@ -165,28 +173,33 @@ fn stdio_transport(
     cwd: Option<&std::path::Path>,
     folder: &std::path::Path,
     stderr_tail: &StderrTail,
-) -> Result<(TokioChildProcess, Option<GroupGuard>), ClientError> {
+) -> Result<(StdioTransport, tokio::process::Child, Option<GroupGuard>), ClientError> {
     let mut cmd = tokio::process::Command::new(command);
     cmd.args(args)
         .envs(env)
         .current_dir(cwd.unwrap_or(folder))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
-    let (child, stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| {
-            ClientError::Start(if e.kind() == std::io::ErrorKind::NotFound {
-                format!(
-                    "`{command}` was not found (is it installed and on PATH?) for server `{}`",
-                    config.name
-                )
-            } else {
-                format!("`{command}` could not be started: {e}")
-            })
-        })?;
+    let mut child = cmd.spawn().map_err(|e| {
+        ClientError::Start(if e.kind() == std::io::ErrorKind::NotFound {
+            format!(
+                "`{command}` was not found (is it installed and on PATH?) for server `{}`",
+                config.name
+            )
+        } else {
+            format!("`{command}` could not be started: {e}")
+        })
+    })?;
     let group = child.id().map(GroupGuard::new);
-    if let Some(mut stderr) = stderr {
+    let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+        return Err(ClientError::Start(
+            "the server's stdin or stdout is missing".into(),
+        ));
+    };
+    if let Some(mut stderr) = child.stderr.take() {
         let tail = stderr_tail.clone();
         tokio::spawn(async move {
             let mut buf = [0u8; 4096];
@@ -198,7 +211,9 @@ fn stdio_transport(
             }
         });
     }
-    Ok((child, group))
+    // Below rmcp's own line limit, so that rmcp never drops a line silently.
+    let limit = super::limits::MAX_RESULT_BYTES - 4_096;
+    Ok(((LineLimit::new(stdout, limit), stdin), child, group))
 }
 
 fn http_transport(
@@ -250,6 +265,7 @@ impl Connection {
             }
             (e, _) => e,
         };
+        let mut keep_child = None;
         let (service, group): (RunningService<RoleClient, Handler>, Option<GroupGuard>) =
             match &config.transport {
                 Transport::Stdio {
@@ -258,7 +274,7 @@ impl Connection {
                     env,
                     cwd,
                 } => {
-                    let (transport, group) = stdio_transport(
+                    let (transport, child, group) = stdio_transport(
                         config,
                         command,
                         args,
@@ -273,7 +289,11 @@ impl Connection {
                     )
                     .await;
                     match started {
-                        Ok(Ok(service)) => (service, group),
+                        Ok(Ok(service)) => {
+                            // The child lives as long as the service (dropping it kills the server).
+                            keep_child = Some(child);
+                            (service, group)
+                        }
                         Ok(Err(e)) => {
                             // Let the stderr reader catch the last words of a server that exited.
                             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -317,6 +337,7 @@ impl Connection {
         let (ended_tx, ended) = watch::channel(false);
         tokio::spawn(async move {
             let _ = service.waiting().await;
+            drop(keep_child);
             let _ = ended_tx.send(true);
         });
         Ok(Self {

@@ -7,6 +7,7 @@ pub mod config;
 mod content;
 mod expand;
 pub mod limits;
+mod line_limit;
 mod link;
 mod manager;
 pub mod names;

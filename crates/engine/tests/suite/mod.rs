@@ -8,6 +8,8 @@ mod edit_pipeline;
 mod executor;
 mod file_scenarios;
 mod hooks;
+mod mcp_servers;
+mod mcp_support;
 mod model_errors;
 mod openai_client;
 mod openai_loop;
