@@ -9,6 +9,7 @@ mod executor;
 mod file_scenarios;
 mod hooks;
 mod mcp_servers;
+mod mcp_session;
 mod mcp_support;
 mod model_errors;
 mod openai_client;
