@@ -363,3 +363,39 @@ pub fn answer_questions(
         ))
     }
 }
+
+/// The session's MCP servers: state, transport, tools.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn mcp_servers(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<Vec<tandem_protocol::McpServerStatus>, CommandError> {
+    Ok(session_of(&state, &session_id)?.mcp_servers())
+}
+
+/// The person approves (or refuses) a project MCP server for this folder; it starts (or stops) at once.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn approve_mcp_server(
+    state: State<'_, AppState>,
+    session_id: String,
+    name: String,
+    approved: bool,
+) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?
+        .approve_mcp_server(&name, approved)
+        .map_err(|e| CommandError::new(ErrorCode::Mcp, format!("the answer was not saved: {e}")))
+}
+
+/// Stops an MCP server and starts it again.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn reconnect_mcp_server(
+    state: State<'_, AppState>,
+    session_id: String,
+    name: String,
+) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?.reconnect_mcp_server(&name);
+    Ok(())
+}

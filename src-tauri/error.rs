@@ -31,6 +31,8 @@ pub enum ErrorCode {
     Changes,
     /// The session is busy (a turn runs in it) and cannot be deleted now.
     SessionBusy,
+    /// An MCP server action failed.
+    Mcp,
 }
 
 impl ErrorCode {
@@ -46,6 +48,7 @@ impl ErrorCode {
             Self::Trust => "trust",
             Self::Changes => "changes",
             Self::SessionBusy => "session_busy",
+            Self::Mcp => "mcp",
             Self::NoSession => "no_session",
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",

@@ -40,6 +40,9 @@ pub fn build_app<R: Runtime>(
             commands::session_changes,
             commands::rename_session,
             commands::delete_session,
+            commands::mcp_servers,
+            commands::approve_mcp_server,
+            commands::reconnect_mcp_server,
         ])
         .setup(|app| {
             let handle = app.handle().clone();

@@ -8,6 +8,7 @@ import type {
   ChangedFile,
   EventBatch,
   FolderTrust,
+  McpServerStatus,
   PlanAnswer,
   QuestionAnswer,
   PermissionMode,
@@ -140,4 +141,18 @@ export function answerPlan(answer: PlanAnswer): Promise<void> {
 /** The person's answers to the agent's questions (or their refusal). */
 export function answerQuestions(answer: QuestionAnswer): Promise<void> {
   return invoke<void>('answer_questions', { answer });
+}
+
+/** The session's MCP servers: state, transport, tools. */
+export function mcpServers(sessionId: string): Promise<McpServerStatus[]> {
+  return invoke<McpServerStatus[]>('mcp_servers', { sessionId });
+}
+
+/** Approves (or refuses) a project MCP server for this folder; it starts (or stops) at once. */
+export function approveMcpServer(sessionId: string, name: string, approved: boolean): Promise<void> {
+  return invoke<void>('approve_mcp_server', { sessionId, name, approved });
+}
+
+export function reconnectMcpServer(sessionId: string, name: string): Promise<void> {
+  return invoke<void>('reconnect_mcp_server', { sessionId, name });
 }

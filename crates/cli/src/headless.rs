@@ -7,13 +7,14 @@ use futures::future::BoxFuture;
 use serde_json::json;
 use tandem_engine::approver::{Approver, NoAnswer};
 use tandem_engine::events::{EventSink, JsonLinesSink};
+use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
 use tandem_engine::session::Session;
 use tandem_engine::store::SessionStore;
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalChoice, ApprovalRequest, PlanAnswer, PlanRequest, QuestionAnswer,
-    QuestionRequest, SessionEvent, TurnStopReason,
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, McpServerState, PlanAnswer, PlanRequest,
+    QuestionAnswer, QuestionRequest, SessionEvent, TurnStopReason,
 };
 
 use super::{Cli, OutputFormat, terminal};
@@ -80,6 +81,20 @@ impl EventSink for StderrSink {
                 )
             }
             SessionEvent::Notice { message } => eprintln!("tandem: {message}"),
+            SessionEvent::McpServerChanged { server } => match server.state {
+                McpServerState::Failed { error, stderr_tail } => {
+                    eprintln!("tandem: MCP server {} failed: {error}", server.name);
+                    if let Some(tail) = stderr_tail {
+                        eprintln!("{tail}");
+                    }
+                }
+                McpServerState::NeedsApproval => eprintln!(
+                    "tandem: MCP server {} (from {}) is not started: approve it in the window, or list it in \
+                     enabledMcpjsonServers",
+                    server.name, server.source
+                ),
+                _ => {}
+            },
             _ => {}
         }
     }
@@ -181,6 +196,10 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
             mode: None,
             add_dirs: cli.add_dirs.clone(),
         })
+        .mcp_config(McpCliConfig {
+            configs: cli.mcp_config.clone(),
+            strict: cli.strict_mcp_config,
+        })
         // Command-line runs treat the folder as trusted (spec/permissions.md §2).
         .assume_trusted()
         .build();
@@ -197,6 +216,10 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     let session = Arc::new(session);
     let interrupted = Arc::new(AtomicBool::new(false));
     let on_ctrl_c = tokio::spawn(interrupt_on_ctrl_c(session.clone(), interrupted.clone()));
+    // One prompt only: give the MCP servers their start-up time so that it sees their tools.
+    session
+        .wait_for_mcp_servers(Limits::from_env().startup)
+        .await;
     let sent = session.send(prompt).await;
     on_ctrl_c.abort();
     if interrupted.load(Ordering::SeqCst) {

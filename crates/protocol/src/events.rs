@@ -6,8 +6,8 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::{
-    ApprovalRequest, PermissionDecision, PermissionMode, PlanRequest, QuestionRequest, RenderHints,
-    TaskItem, TodoItem, ToolDetail,
+    ApprovalRequest, McpServerStatus, PermissionDecision, PermissionMode, PlanRequest,
+    QuestionRequest, RenderHints, TaskItem, TodoItem, ToolDetail,
 };
 
 /// Token usage of a model response or of a whole session.
@@ -198,6 +198,8 @@ pub enum SessionEvent {
     Error { message: String },
     /// Information for the person that is not an error.
     Notice { message: String },
+    /// An MCP server changed state (connecting, ready, failed, needs approval, disabled) or its tools changed.
+    McpServerChanged { server: McpServerStatus },
     /// Something that happened in a sub-agent's own conversation, started by the parent's tool call
     /// `parent_tool_use_id` (the sub-agent's approval requests are not wrapped: they reach the person as any other,
     /// their title naming the sub-agent).

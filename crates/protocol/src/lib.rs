@@ -8,6 +8,7 @@ mod decision_source;
 mod detail;
 mod events;
 mod interaction;
+mod mcp;
 mod permission;
 mod render;
 mod rewind;
@@ -27,6 +28,7 @@ pub use interaction::{
     PlanAnswer, PlanChoice, PlanRequest, Question, QuestionAnswer, QuestionOption, QuestionOutcome,
     QuestionReply, QuestionRequest,
 };
+pub use mcp::{McpServerState, McpServerStatus};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};

@@ -57,6 +57,8 @@ pub fn render() -> String {
         decl::<RewindPoint>(&cfg),
         decl::<RewindOutcome>(&cfg),
         decl::<ChangedFile>(&cfg),
+        decl::<McpServerState>(&cfg),
+        decl::<McpServerStatus>(&cfg),
         decl::<SessionEvent>(&cfg),
         decl::<EventEnvelope>(&cfg),
         decl::<EventBatch>(&cfg),

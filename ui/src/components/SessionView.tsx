@@ -14,6 +14,7 @@ import * as ipc from '../ipc';
 import { ApprovalDialog } from './ApprovalDialog';
 import { BypassConfirm } from './BypassConfirm';
 import { ChangesView } from './ChangesView';
+import { McpPanel } from './McpPanel';
 import { Checklist } from './Checklist';
 import { PlanDialog } from './PlanDialog';
 import { QuestionDialog } from './QuestionDialog';
@@ -93,6 +94,13 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   const [changesOpen, setChangesOpen] = useState(false);
   const closeChanges = useCallback(() => setChangesOpen(false), []);
   const showChanges = changesOpen && !asking && !showTrust && !showBypassConfirm;
+  const [mcpOpen, setMcpOpen] = useState(false);
+  const closeMcp = useCallback(() => setMcpOpen(false), []);
+  const showMcp = mcpOpen && !asking && !showTrust && !showBypassConfirm && !showChanges;
+  const sessionId = info.session_id;
+  const loadMcp = useCallback(() => ipc.mcpServers(sessionId), [sessionId]);
+  const approveMcp = useCallback((name: string, approved: boolean) => ipc.approveMcpServer(sessionId, name, approved), [sessionId]);
+  const reconnectMcp = useCallback((name: string) => ipc.reconnectMcpServer(sessionId, name), [sessionId]);
 
   const onRewindRequest = useCallback(
     (itemKey: string) => {
@@ -154,7 +162,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
 
   return (
     <div className="session" data-testid="session" data-session-id={info.session_id}>
-      <div className="session-body" inert={asking || rewinding !== null || showTrust || showBypassConfirm || showChanges}>
+      <div className="session-body" inert={asking || rewinding !== null || showTrust || showBypassConfirm || showChanges || showMcp}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
         <div className="session-columns">
           <SessionSidebar
@@ -230,6 +238,8 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           trusted={info.trust.trusted}
           onTrustClick={() => setTrustOpen(true)}
           onChangesClick={() => setChangesOpen(true)}
+          mcpServers={transcript.mcpServers}
+          onMcpClick={() => setMcpOpen(true)}
           contextWindow={info.context_window}
           compactAtPercent={info.compact_at_percent}
         />
@@ -250,6 +260,9 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
       )}
       {planReview && <PlanDialog key={planReview.id} request={planReview} onAnswer={onPlanAnswer} />}
       {question && <QuestionDialog key={question.id} request={question} onAnswer={onQuestionAnswer} />}
+      {showMcp && (
+        <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} onClose={closeMcp} />
+      )}
       {showChanges && <ChangesView load={changes} root={info.cwd} onClose={closeChanges} />}
       {showBypassConfirm && <BypassConfirm current={mode} onConfirm={confirmBypass} onCancel={cancelBypass} />}
       {showTrust && (

@@ -1,6 +1,6 @@
 // The status bar under the prompt: mode switcher, folder trust, model, tokens and cost, and — while a turn
 // runs — a working indicator and the stop button (Esc).
-import type { PermissionMode } from '../generated/protocol';
+import type { McpServerStatus, PermissionMode } from '../generated/protocol';
 import { formatCost, formatTokens } from '../format';
 import type { UsageTotals } from '../state/transcript';
 import { ModeSwitcher } from './ModeSwitcher';
@@ -20,6 +20,9 @@ export type StatusBarProps = {
   /** The model's context window (tokens) and the percent at which the conversation is compacted. */
   contextWindow: number;
   compactAtPercent: number;
+  /** The MCP servers as last reported; the badge opens the MCP panel. */
+  mcpServers: Readonly<Record<string, McpServerStatus>>;
+  onMcpClick: () => void;
 };
 
 export function StatusBar({
@@ -34,7 +37,12 @@ export function StatusBar({
   onChangesClick,
   contextWindow,
   compactAtPercent,
+  mcpServers,
+  onMcpClick,
 }: StatusBarProps) {
+  const servers = Object.values(mcpServers);
+  const ready = servers.filter((server) => server.state.state === 'ready').length;
+  const attention = servers.some((server) => server.state.state === 'failed' || server.state.state === 'needs_approval');
   const session = usage?.session;
   const input = session
     ? session.input_tokens + session.cache_read_input_tokens + session.cache_creation_input_tokens
@@ -53,6 +61,15 @@ export function StatusBar({
       </button>
       <button type="button" className="status-item status-trust" data-testid="changes-button" title="Every file this session changed" onClick={onChangesClick}>
         Changes
+      </button>
+      <button
+        type="button"
+        className={`status-item status-trust${attention ? ' status-trust-no' : ''}`}
+        data-testid="mcp-button"
+        title="MCP servers"
+        onClick={onMcpClick}
+      >
+        MCP{servers.length > 0 ? ` ${ready}/${servers.length}` : ''}
       </button>
       <span className="status-spacer" />
       {running && (

@@ -431,11 +431,35 @@ after: string | null,
  */
 omitted: string | null, };
 
+export type McpServerState = { "state": "connecting" } | { "state": "ready" } | { "state": "failed", error: string, stderr_tail: string | null, } | { "state": "needs_approval" } | { "state": "disabled" };
+
+export type McpServerStatus = { 
+/**
+ * The name as configured.
+ */
+name: string, 
+/**
+ * `stdio`, `http` or `sse` (empty when the configuration is invalid).
+ */
+transport: string, 
+/**
+ * The command line or the URL.
+ */
+target: string, 
+/**
+ * Where it is configured (a file, or `--mcp-config ...`).
+ */
+source: string, state: McpServerState, 
+/**
+ * The full names of its tools (`mcp__server__tool`) while it is ready.
+ */
+tools: Array<string>, };
+
 export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, };
+detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, };
 
 export type EventEnvelope = { session_id: string, 
 /**

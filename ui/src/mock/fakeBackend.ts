@@ -119,6 +119,9 @@ export function installFakeBackend(): void {
           else trusted.delete(path);
           return folderTrust(path, cmd === 'trust_folder');
         }
+        case 'mcp_servers':
+          session(args);
+          return [];
         case 'session_changes':
           return sessionChanges(session(args));
         case 'rewind_points':

@@ -139,6 +139,9 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'tasks_changed':
       state.tasks = event.tasks;
       return;
+    case 'mcp_server_changed':
+      state.mcpServers = { ...state.mcpServers, [event.server.name]: event.server };
+      return;
     case 'retrying': {
       const item: TranscriptItem = {
         kind: 'retry',

@@ -1,6 +1,7 @@
 // The transcript model the UI renders: what a session has shown so far, built by folding its events
 // (see reduce.ts). Plain immutable data; an item object is replaced whenever it changes.
 import type {
+  McpServerStatus,
   ApprovalRequest,
   PermissionDecision,
   PermissionMode,
@@ -74,6 +75,8 @@ export type Transcript = {
   /** The agent's checklist as it last reported it (TodoWrite or the task tools). */
   todos: readonly TodoItem[];
   tasks: readonly TaskItem[];
+  /** The session's MCP servers as the engine last reported them, by name. */
+  mcpServers: Readonly<Record<string, McpServerStatus>>;
   /** Whether a turn is running. */
   running: boolean;
   usage: UsageTotals | null;
@@ -93,6 +96,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     questions: [],
     todos: [],
     tasks: [],
+    mcpServers: {},
     running: false,
     usage: null,
     lastStopReason: null,

@@ -1,5 +1,6 @@
 //! Test modules of the command line's suite.
 
 mod commands;
+mod mcp;
 mod permissions;
 mod window;

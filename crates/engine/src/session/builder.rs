@@ -10,6 +10,7 @@ use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, TaskItem, To
 use super::{Session, SessionError, SessionOptions, closing, open_folder};
 use crate::approver::{Approver, FixedApprover};
 use crate::events::{EventSink, NullSink};
+use crate::mcp::McpCliConfig;
 use crate::model::{Message, Model, ModelConfig};
 use crate::settings::CliSettings;
 use crate::store::{LoadedSession, NewSession, SessionRecorder, SessionStore};
@@ -44,6 +45,7 @@ pub struct SessionBuilder {
     command_line: CliSettings,
     assume_trusted: bool,
     work_list: WorkListFamily,
+    mcp: McpCliConfig,
 }
 
 /// Everything [`Session::assemble`] puts together.
@@ -58,6 +60,7 @@ pub(super) struct Parts {
     pub watch_settings: bool,
     pub command_line: CliSettings,
     pub assume_trusted: bool,
+    pub mcp: McpCliConfig,
     pub recorder: Option<Arc<SessionRecorder>>,
     pub history: Vec<Message>,
     pub usage: Usage,
@@ -81,6 +84,7 @@ impl SessionBuilder {
             command_line: CliSettings::default(),
             assume_trusted: false,
             work_list: WorkListFamily::from_env(),
+            mcp: McpCliConfig::default(),
         }
     }
 
@@ -182,6 +186,12 @@ impl SessionBuilder {
         self
     }
 
+    /// `--mcp-config` values (files or JSON) and `--strict-mcp-config` (only those servers).
+    pub fn mcp_config(mut self, mcp: McpCliConfig) -> Self {
+        self.mcp = mcp;
+        self
+    }
+
     /// Treat the folder as trusted for this session only, without recording it (command-line runs).
     pub fn assume_trusted(mut self) -> Self {
         self.assume_trusted = true;
@@ -273,6 +283,7 @@ impl SessionBuilder {
             watch_settings: self.watch_settings,
             command_line: self.command_line,
             assume_trusted: self.assume_trusted,
+            mcp: self.mcp,
             recorder,
             history,
             usage,

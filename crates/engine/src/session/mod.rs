@@ -20,6 +20,7 @@ use crate::checkpoint::CheckpointStore;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
+use crate::mcp::{ApprovalStore, Limits, McpCliConfig, McpManager};
 use crate::model::{Message, Model, ModelConfig, ModelError};
 use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
@@ -95,6 +96,8 @@ pub struct Session {
     checkpoints: Option<Arc<CheckpointStore>>,
     /// The agent's checklist (to-do list or task list).
     work_board: Arc<WorkBoard>,
+    /// The MCP servers; dropped with the session, which kills their processes.
+    mcp: McpManager,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -187,6 +190,7 @@ impl Session {
             watch_settings: watch,
             command_line,
             assume_trusted,
+            mcp: mcp_cli,
             recorder,
             history,
             usage,
@@ -216,6 +220,7 @@ impl Session {
                     max_tokens: 256,
                 })));
         let hidden_by = permission_context.rules.clone();
+        let mcp = start_mcp(&cwd, &permission_loader, &mcp_cli, events.clone());
         let checkpoints = session_checkpoints(&id);
         let file_state = Arc::new(match &checkpoints {
             Some(store) => FileStateStore::with_history(store.clone()),
@@ -249,6 +254,7 @@ impl Session {
             tools: builtins.clone(),
             catalog: offered.clone(),
             today: today.clone(),
+            mcp: mcp.tools(),
         }));
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
@@ -260,10 +266,14 @@ impl Session {
         let work_board = Arc::new(WorkBoard::new(events.clone()));
         work_board.restore(lists.0, lists.1);
         tools.extend(work_list::tools(work_list, &work_board));
+        if !mcp.statuses().is_empty() {
+            tools.extend(crate::mcp::resource_tools(&mcp));
+        }
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
-            pool: ToolPool::assemble(&tools, &[], |name| hidden_by.hides(name)),
+            pool: ToolPool::assemble(&tools, &[], |name| hidden_by.hides(name))
+                .with_live_mcp(mcp.tools()),
             permissions,
             approver,
             events,
@@ -293,6 +303,7 @@ impl Session {
             recorder,
             checkpoints,
             work_board,
+            mcp,
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
@@ -686,6 +697,33 @@ impl Session {
         self.work_board.tasks()
     }
 
+    /// The MCP servers and where each is (connecting, ready, failed, needs approval, disabled).
+    pub fn mcp_servers(&self) -> Vec<tandem_protocol::McpServerStatus> {
+        self.mcp.statuses()
+    }
+
+    /// Waits until no MCP server is still connecting, at most `timeout`; `true` when they all settled. A one-shot
+    /// run waits so that its single prompt sees the tools; the window never waits.
+    pub async fn wait_for_mcp_servers(&self, timeout: std::time::Duration) -> bool {
+        self.mcp.settled(timeout).await
+    }
+
+    /// The person approves (or refuses) a project MCP server for this folder: it starts (or stops) now, and the
+    /// answer holds for later sessions.
+    pub fn approve_mcp_server(&self, name: &str, approved: bool) -> std::io::Result<()> {
+        self.mcp.approve(name, approved, &ApprovalStore::standard())
+    }
+
+    /// Stops an MCP server and starts it again.
+    pub fn reconnect_mcp_server(&self, name: &str) {
+        self.mcp.reconnect(name);
+    }
+
+    /// The MCP manager (statuses and waiting for states, for the window and tests).
+    pub fn mcp(&self) -> &McpManager {
+        &self.mcp
+    }
+
     /// A copy of the conversation so far.
     pub async fn history(&self) -> Vec<Message> {
         self.history.lock().await.clone()
@@ -730,6 +768,26 @@ fn watch_settings(
         }
     })
     .ok()
+}
+
+/// Reads the MCP configuration of every source and starts the approved servers in the background.
+fn start_mcp(
+    cwd: &Path,
+    loader: &PermissionLoader,
+    cli: &McpCliConfig,
+    events: Arc<dyn EventSink>,
+) -> McpManager {
+    let settings = crate::settings::load_settings(
+        &loader.paths,
+        &loader.cli,
+        &loader.project_root,
+        loader.home.as_deref(),
+    );
+    let store = ApprovalStore::standard();
+    let plan = crate::mcp::plan(cwd, &settings.mcp, cli, Some(&store), &|name| {
+        std::env::var(name).ok()
+    });
+    McpManager::start(cwd, plan, Limits::from_env(), events)
 }
 
 /// The folder where a session keeps its files (saved tool results), in the app's data directory.

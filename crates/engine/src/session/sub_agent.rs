@@ -50,6 +50,8 @@ pub(super) struct SubAgentParts {
     pub tools: Vec<Arc<dyn DynTool>>,
     pub catalog: Arc<AgentCatalog>,
     pub today: String,
+    /// The session's MCP tools (those ready when a sub-agent starts are offered to it).
+    pub mcp: crate::mcp::McpTools,
 }
 
 type Outcome = Result<SubAgentReport, SubAgentError>;
@@ -172,7 +174,13 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
             .filter(|t| agent.allows(t.name()))
             .cloned()
             .collect::<Vec<_>>(),
-        &[],
+        &parts
+            .mcp
+            .snapshot()
+            .iter()
+            .filter(|t| agent.allows(t.name()))
+            .cloned()
+            .collect::<Vec<_>>(),
         |name| context.rules.hides(name),
     );
     let runtime = ToolRuntime {
