@@ -83,6 +83,7 @@ pub fn builtin_tools_with(shell: Arc<tools::bash::ShellSession>) -> Vec<Arc<dyn 
         erase(tools::notebook_edit::NotebookEditTool),
         erase(tools::glob::GlobTool),
         erase(tools::grep::GrepTool),
+        erase(tools::web_fetch::WebFetchTool::default()),
     ];
     all.extend(tools::bash::tools(shell));
     all

@@ -14,7 +14,7 @@ pub mod typescript;
 
 pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, RuleSuggestion};
 pub use decision_source::{DecisionSource, RuleScope, SafetyCheck};
-pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail};
+pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail, WebLink};
 pub use events::{
     EventBatch, EventEnvelope, SessionEvent, SessionInfo, SessionSummary, ToolCallStatus,
     ToolOutcome, TurnStopReason, Usage,

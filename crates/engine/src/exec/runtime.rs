@@ -10,7 +10,7 @@ use crate::events::EventSink;
 use crate::model::ToolSpec;
 use crate::permission::PermissionContext;
 use crate::registry::ToolPool;
-use crate::tool::{FileStateStore, SubAgentRunner};
+use crate::tool::{FileStateStore, ModelCompleter, SubAgentRunner};
 
 /// The session-wide state the pipeline runs calls against.
 #[derive(Clone)]
@@ -25,6 +25,8 @@ pub struct ToolRuntime {
     pub file_state: Arc<FileStateStore>,
     /// Runs sub-agents for the Agent tool (`None`: the Agent tool reports that it is not available).
     pub sub_agents: Option<Arc<dyn SubAgentRunner>>,
+    /// Runs single model completions for tools (`None`: WebFetch gives pages without answering the prompt).
+    pub completer: Option<Arc<dyn ModelCompleter>>,
 }
 
 impl ToolRuntime {

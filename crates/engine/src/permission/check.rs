@@ -96,6 +96,7 @@ fn fallback_subject(
         names::WEB_FETCH => (
             PermissionSubject::Fetch {
                 url: need("url")?.to_string(),
+                private_address: None,
             },
             false,
         ),

@@ -10,7 +10,7 @@ use tandem_protocol::{
 };
 
 use super::bash_check::evaluate_bash;
-use super::domain::url_host;
+use super::domain::{is_preapproved_host, url_host};
 use super::rule::{RuleBehavior, canonical_tool_name};
 use super::suggest;
 use super::verdict::{
@@ -50,7 +50,10 @@ pub fn evaluate(ctx: &PermissionContext, call: &CallView<'_>) -> Evaluation {
         PermissionSubject::Shell { command } => evaluate_bash(ctx, tool, call.input, command),
         PermissionSubject::ReadPath(path) => evaluate_read(ctx, tool, call.input, path),
         PermissionSubject::WritePath(path) => evaluate_write(ctx, tool, call.input, path),
-        PermissionSubject::Fetch { url } => evaluate_fetch(ctx, tool, call.input, url),
+        PermissionSubject::Fetch {
+            url,
+            private_address,
+        } => evaluate_fetch(ctx, tool, call.input, url, private_address.as_deref()),
         PermissionSubject::Agent { subagent_type } => {
             evaluate_agent(ctx, tool, call.input, subagent_type.as_deref())
         }
@@ -124,7 +127,13 @@ fn evaluate_agent(
     )
 }
 
-fn evaluate_fetch(ctx: &PermissionContext, tool: &str, input: &Value, url: &str) -> Evaluation {
+fn evaluate_fetch(
+    ctx: &PermissionContext,
+    tool: &str,
+    input: &Value,
+    url: &str,
+    private_address: Option<&str>,
+) -> Evaluation {
     let Some(host) = url_host(url) else {
         if let Some(e) = common(ctx, tool, input, RuleBehavior::Ask) {
             return e;
@@ -140,6 +149,32 @@ fn evaluate_fetch(ctx: &PermissionContext, tool: &str, input: &Value, url: &str)
     }
     if let Some(id) = ctx.rules.domain(RuleBehavior::Ask, &host) {
         return Evaluation::by_rule(ctx, id, &what);
+    }
+    if let Some(address) = private_address {
+        // Only a rule naming this very host approves it; wildcards, whole-tool rules and modes do not.
+        if let Some(id) = ctx.rules.exact_domain(RuleBehavior::Allow, &host) {
+            return Evaluation::by_rule(ctx, id, &what);
+        }
+        return Evaluation {
+            suggestions: vec![format!("{tool}(domain:{host})")],
+            ..Evaluation::forced_ask(
+                if address.starts_with(&host) {
+                    format!("{address} is not a public address; fetching it needs your approval")
+                } else {
+                    format!(
+                        "{host} resolves to {address}, not a public address; fetching it needs your approval"
+                    )
+                },
+                by_check(SafetyCheck::PrivateAddress),
+            )
+        };
+    }
+    if is_preapproved_host(&host) {
+        return Evaluation::plain(
+            DecisionBehavior::Allow,
+            format!("{host} is a pre-approved documentation host"),
+            by_tool(tool),
+        );
     }
     if let Some(id) = ctx
         .rules

@@ -3,6 +3,7 @@
 
 mod builder;
 mod closing;
+pub mod completion;
 pub mod rewind;
 mod sub_agent;
 
@@ -29,7 +30,7 @@ use crate::settings::{HookEvent, HookSet, RuleBehavior};
 use crate::store::{
     PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
 };
-use crate::tool::{FileStateStore, names as tool_names};
+use crate::tool::{FileStateStore, ModelCompleter, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
 use crate::tools::bash::ShellSession;
 use sub_agent::{SubAgentParts, SubAgents};
@@ -229,7 +230,12 @@ impl Session {
                 .name(RuleBehavior::Deny, tool_names::AGENT, kind)
                 .is_some()
         }));
+        let completer: Arc<dyn ModelCompleter> = Arc::new(completion::SessionCompleter::new(
+            model.clone(),
+            completion::small_fast_model(model.model_name(), |k| std::env::var(k).ok()),
+        ));
         let sub_agents = Arc::new(SubAgents::new(SubAgentParts {
+            completer: Some(completer.clone()),
             session_id: id.clone(),
             cwd: cwd.clone(),
             model: model.clone(),
@@ -253,6 +259,7 @@ impl Session {
             events,
             file_state,
             sub_agents: Some(sub_agents),
+            completer: Some(completer),
         };
         let pending_hooks = Arc::new(Mutex::new(None));
         let permission_loader = Arc::new(Mutex::new(permission_loader));

@@ -25,7 +25,8 @@ use crate::query::{QueryConfig, run_turn};
 use crate::registry::ToolPool;
 use crate::settings::HookEvent;
 use crate::tool::{
-    DynTool, FileStateStore, SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner,
+    DynTool, FileStateStore, ModelCompleter, SubAgentError, SubAgentReport, SubAgentRequest,
+    SubAgentRunner,
 };
 use crate::tools::agent::{AgentCatalog, AgentDefinition};
 
@@ -47,6 +48,8 @@ pub(super) struct SubAgentParts {
     pub tools: Vec<Arc<dyn DynTool>>,
     pub catalog: Arc<AgentCatalog>,
     pub today: String,
+    /// Single completions for the tools (WebFetch).
+    pub completer: Option<Arc<dyn ModelCompleter>>,
 }
 
 type Outcome = Result<SubAgentReport, SubAgentError>;
@@ -184,6 +187,7 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         events: sink.clone(),
         file_state: parts.file_state.clone(),
         sub_agents: None,
+        completer: parts.completer.clone(),
     };
     let config = QueryConfig {
         system: vec![system_prompt(&agent, &parts)],

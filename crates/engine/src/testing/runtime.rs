@@ -101,6 +101,7 @@ impl TestRuntime {
             events: self.events,
             file_state: self.file_state,
             sub_agents: None,
+            completer: None,
         }
     }
 

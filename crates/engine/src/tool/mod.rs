@@ -1,6 +1,7 @@
 //! The tool contract: the typed [`Tool`] trait every tool implements, its fail-closed defaults, and the
 //! type-erased [`DynTool`] / [`PreparedCall`] forms the registry and the executor work with.
 
+mod completion;
 mod context;
 pub(crate) mod dynamic;
 pub mod names;
@@ -8,6 +9,7 @@ mod output;
 mod sub_agent;
 mod subject;
 
+pub use completion::{CompletionError, CompletionRequest, ModelCompleter};
 pub use context::{
     FileHistory, FileReadState, FileStateStore, HistoryError, ProgressSink, ReadDenied, ToolContext,
 };

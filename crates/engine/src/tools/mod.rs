@@ -8,6 +8,7 @@ pub mod glob;
 pub mod grep;
 pub mod notebook_edit;
 pub mod read;
+pub mod web_fetch;
 pub mod write;
 
 /// How the transcript draws a search (Glob, Grep): `what`, then the folder searched when one was given.

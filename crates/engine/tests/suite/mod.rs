@@ -26,3 +26,4 @@ mod shell_snapshots;
 mod store;
 mod sub_agents;
 mod suggestions;
+mod web_fetch;
