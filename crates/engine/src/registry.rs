@@ -64,6 +64,7 @@ impl ToolPool {
                 name: t.name().to_string(),
                 description: t.description(),
                 input_schema: t.input_schema().clone(),
+                server: t.server_definition(),
             })
             .collect()
     }

@@ -3,6 +3,7 @@
 
 pub mod compact;
 mod result_budget;
+mod server_calls;
 mod step;
 mod system_prompt;
 mod turn;

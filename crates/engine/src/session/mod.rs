@@ -6,6 +6,7 @@ mod closing;
 pub mod completion;
 pub mod rewind;
 mod sub_agent;
+pub mod tool_list;
 
 pub use builder::SessionBuilder;
 
@@ -78,6 +79,8 @@ pub struct Session {
     model: Arc<dyn Model>,
     model_config: ModelConfig,
     runtime: ToolRuntime,
+    /// Tools this session cannot have, with why (shown in the tool list).
+    missing_tools: Vec<(String, String)>,
     config: QueryConfig,
     history: tokio::sync::Mutex<Vec<Message>>,
     usage: Mutex<Usage>,
@@ -250,6 +253,11 @@ impl Session {
         }));
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
+        let mut missing_tools = Vec::new();
+        match tool_list::web_search_for(model_config.provider) {
+            Ok(search) => tools.push(search),
+            Err(why) => missing_tools.push((tool_names::WEB_SEARCH.to_string(), why)),
+        }
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
@@ -274,6 +282,7 @@ impl Session {
             model: conversation_model,
             model_config,
             runtime,
+            missing_tools,
             config,
             history: tokio::sync::Mutex::new(history),
             usage: Mutex::new(usage),
@@ -331,6 +340,16 @@ impl Session {
 
     pub fn cwd(&self) -> &Path {
         &self.cwd
+    }
+
+    /// Every tool of the session: offered to the model or not, and why not.
+    pub fn tool_list(&self) -> Vec<tool_list::ToolListing> {
+        let ctx = self.runtime.permission_context();
+        tool_list::tool_listing(
+            &self.runtime.pool,
+            |name| ctx.rules.hides(name),
+            &self.missing_tools,
+        )
     }
 
     /// The tool runtime (tools, permissions, doors) of this session.

@@ -29,6 +29,11 @@ pub trait DynTool: Send + Sync {
     fn is_mcp(&self) -> bool {
         false
     }
+    /// For a tool the model provider runs itself (web search): its definition, sent in place of the name,
+    /// description and schema. Such a tool is never called by the executor.
+    fn server_definition(&self) -> Option<Value> {
+        None
+    }
     /// Validates `input` against the schema and parses it. `Err` is a message for the model naming what is wrong.
     fn prepare(&self, input: &Value) -> Result<Box<dyn PreparedCall>, String>;
     /// Fills derived fields into the raw input (see [`Tool::backfill_observable_input`]).

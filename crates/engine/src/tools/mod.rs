@@ -9,6 +9,7 @@ pub mod grep;
 pub mod notebook_edit;
 pub mod read;
 pub mod web_fetch;
+pub mod web_search;
 pub mod write;
 
 /// How the transcript draws a search (Glob, Grep): `what`, then the folder searched when one was given.

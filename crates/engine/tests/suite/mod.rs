@@ -27,3 +27,4 @@ mod store;
 mod sub_agents;
 mod suggestions;
 mod web_fetch;
+mod web_search;
