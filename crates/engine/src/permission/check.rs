@@ -100,6 +100,13 @@ fn fallback_subject(
             },
             false,
         ),
+        names::SKILL => (
+            PermissionSubject::Skill {
+                name: need("skill")?.trim_start_matches('/').to_string(),
+                grants: Vec::new(),
+            },
+            false,
+        ),
         names::AGENT => (
             PermissionSubject::Agent {
                 subagent_type: str_field(input, "subagent_type").map(str::to_string),

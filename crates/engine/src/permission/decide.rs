@@ -57,6 +57,9 @@ pub fn evaluate(ctx: &PermissionContext, call: &CallView<'_>) -> Evaluation {
         PermissionSubject::Agent { subagent_type } => {
             evaluate_agent(ctx, tool, call.input, subagent_type.as_deref())
         }
+        PermissionSubject::Skill { name, grants } => {
+            evaluate_skill(ctx, tool, call.input, name, grants)
+        }
         PermissionSubject::Tool => evaluate_tool(ctx, tool, call),
         PermissionSubject::SessionOwned => Evaluation::plain(
             DecisionBehavior::Allow,
@@ -125,6 +128,48 @@ fn evaluate_agent(
         format!("the {kind} sub-agent may start; it asks for its own tool calls"),
         by_tool(tool),
     )
+}
+
+fn evaluate_skill(
+    ctx: &PermissionContext,
+    tool: &str,
+    input: &Value,
+    name: &str,
+    grants: &[String],
+) -> Evaluation {
+    let what = format!("the {name} skill");
+    if let Some(id) = ctx.rules.name(RuleBehavior::Deny, tool, name) {
+        return Evaluation::by_rule(ctx, id, &what);
+    }
+    if let Some(e) = common(ctx, tool, input, RuleBehavior::Ask) {
+        return e;
+    }
+    if let Some(id) = ctx.rules.name(RuleBehavior::Ask, tool, name) {
+        return Evaluation::by_rule(ctx, id, &what);
+    }
+    if let Some(id) = ctx
+        .rules
+        .tool_level(RuleBehavior::Allow, tool)
+        .or_else(|| ctx.rules.name(RuleBehavior::Allow, tool, name))
+    {
+        return Evaluation::by_rule(ctx, id, &what);
+    }
+    if grants.is_empty() {
+        return Evaluation::plain(
+            DecisionBehavior::Allow,
+            format!("{what} only gives the model its instructions"),
+            by_tool(tool),
+        );
+    }
+    by_mode(
+        ctx,
+        Want::Other,
+        format!(
+            "{what} would allow {} without asking for the rest of the session",
+            grants.join(", ")
+        ),
+    )
+    .with_suggestions(vec![format!("{tool}({name})")])
 }
 
 fn evaluate_fetch(

@@ -25,7 +25,9 @@ use crate::model::{Message, Model, ModelConfig, ModelError};
 use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
 };
-use crate::query::{QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn};
+use crate::query::{
+    QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn, skills_prompt,
+};
 use crate::registry::{ToolPool, builtin_tools_with, erase};
 use crate::settings::{HookEvent, HookSet, RuleBehavior};
 use crate::store::{
@@ -34,6 +36,7 @@ use crate::store::{
 use crate::tool::{FileStateStore, ModelCompleter, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
 use crate::tools::bash::ShellSession;
+use crate::tools::skill::{SkillCatalog, SkillTool, invocation_text, slash_command};
 use sub_agent::{SubAgentParts, SubAgents};
 
 /// Why a session could not be opened.
@@ -81,6 +84,8 @@ pub struct Session {
     runtime: ToolRuntime,
     /// Tools this session cannot have, with why (shown in the tool list).
     missing_tools: Vec<(String, String)>,
+    /// The skills the model and the person may invoke.
+    skills: Arc<SkillCatalog>,
     config: QueryConfig,
     history: tokio::sync::Mutex<Vec<Message>>,
     usage: Mutex<Usage>,
@@ -217,9 +222,18 @@ impl Session {
             Some(store) => FileStateStore::with_history(store.clone()),
             None => FileStateStore::default(),
         });
+        // A `Skill(name)` deny rule removes the skill from what the model is told about.
+        let skill_catalog = SkillCatalog::load(&cwd, dirs::home_dir().as_deref());
+        let skills = Arc::new(skill_catalog.without(|name| {
+            hidden_by
+                .name(RuleBehavior::Deny, tool_names::SKILL, name)
+                .is_some()
+        }));
+        let mut system = build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today);
+        system.extend(skills_prompt(&skills.summaries()));
         let config = QueryConfig {
             max_tokens: model_config.max_tokens,
-            system: build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today),
+            system,
             results_dir: session_dir(&id).join("tool-results"),
             ..QueryConfig::default()
         };
@@ -253,6 +267,7 @@ impl Session {
         }));
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
+        tools.push(erase(SkillTool::new(skills.clone())));
         let mut missing_tools = Vec::new();
         match tool_list::web_search_for(model_config.provider) {
             Ok(search) => tools.push(search),
@@ -283,6 +298,7 @@ impl Session {
             model_config,
             runtime,
             missing_tools,
+            skills,
             config,
             history: tokio::sync::Mutex::new(history),
             usage: Mutex::new(usage),
@@ -295,6 +311,18 @@ impl Session {
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
+        for issue in &skill_catalog.issues {
+            session
+                .runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::Notice {
+                    message: format!(
+                        "Skill file {} was not loaded: {}",
+                        issue.path.display(),
+                        issue.message
+                    ),
+                });
+        }
         session
     }
 
@@ -342,6 +370,28 @@ impl Session {
         &self.cwd
     }
 
+    /// The skills the person may invoke as `/name args` (names and descriptions).
+    pub fn skills(&self) -> Vec<(String, String)> {
+        self.skills.summaries()
+    }
+
+    /// For a prompt `/name args` naming a skill: the prompt the model is given instead (the skill's instructions),
+    /// the skill's `allowed-tools` granted for the rest of the session. `None` for any other prompt.
+    pub fn expand_skill_command(&self, prompt: &str) -> Option<String> {
+        let (skill, args) = slash_command(&self.skills, prompt)?;
+        if !skill.allowed_tools.is_empty() {
+            let ctx = self.runtime.permission_context();
+            self.runtime
+                .set_permission_context(ctx.with_session_rules(&skill.allowed_tools));
+        }
+        Some(format!(
+            "<command-name>/{}</command-name>\n<command-args>{}</command-args>\n\n{}",
+            skill.name,
+            args.as_deref().unwrap_or_default(),
+            invocation_text(skill, args.as_deref())
+        ))
+    }
+
     /// Every tool of the session: offered to the model or not, and why not.
     pub fn tool_list(&self) -> Vec<tool_list::ToolListing> {
         let ctx = self.runtime.permission_context();
@@ -375,6 +425,8 @@ impl Session {
 
     /// Runs one turn for `prompt`. Turns of one session run one at a time.
     pub async fn send(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        let expanded = self.expand_skill_command(prompt);
+        let prompt = expanded.as_deref().unwrap_or(prompt);
         let mut history = self.history.lock().await;
         let cancel = CancellationToken::new();
         if let Ok(mut slot) = self.current_turn.lock() {

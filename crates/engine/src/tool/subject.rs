@@ -21,6 +21,9 @@ pub enum PermissionSubject {
         url: String,
         private_address: Option<String>,
     },
+    /// Invoking a skill: `Skill(name)` rules apply; a skill that would allow tools (`grants`) asks unless a rule
+    /// allows it.
+    Skill { name: String, grants: Vec<String> },
     /// Starting a sub-agent: `Agent(type)` rules apply.
     Agent { subagent_type: Option<String> },
     /// The call only touches what this session itself started or owns (its background tasks, its to-do list), so

@@ -8,6 +8,7 @@ pub mod glob;
 pub mod grep;
 pub mod notebook_edit;
 pub mod read;
+pub mod skill;
 pub mod web_fetch;
 pub mod web_search;
 pub mod write;

@@ -23,6 +23,7 @@ mod search_denied;
 mod search_vs_rg;
 mod session_hooks;
 mod shell_snapshots;
+mod skills;
 mod store;
 mod sub_agents;
 mod suggestions;
