@@ -33,10 +33,11 @@ use crate::settings::{HookEvent, HookSet, RuleBehavior};
 use crate::store::{
     PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
 };
-use crate::tool::{FileStateStore, ModelCompleter, names as tool_names};
+use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
 use crate::tools::bash::ShellSession;
 use crate::tools::skill::{SkillCatalog, SkillTool, invocation_text, slash_command};
+use crate::tools::tool_search::ToolSearchTool;
 use sub_agent::{SubAgentParts, SubAgents};
 
 /// Why a session could not be opened.
@@ -190,6 +191,8 @@ impl Session {
             watch_settings: watch,
             command_line,
             assume_trusted,
+            extra_tools,
+            tool_search,
             recorder,
             history,
             usage,
@@ -268,6 +271,8 @@ impl Session {
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
         tools.push(erase(SkillTool::new(skills.clone())));
+        let deferred = Arc::new(DeferredTools::default());
+        tools.push(erase(ToolSearchTool::new(deferred.clone())));
         let mut missing_tools = Vec::new();
         match tool_list::web_search_for(model_config.provider) {
             Ok(search) => tools.push(search),
@@ -276,14 +281,20 @@ impl Session {
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
-            pool: ToolPool::assemble(&tools, &[], |name| hidden_by.hides(name)),
+            pool: ToolPool::assemble(&tools, &extra_tools, |name| hidden_by.hides(name)),
             permissions,
             approver,
             events,
             file_state,
             sub_agents: Some(sub_agents),
             completer: Some(completer),
+            deferred,
         };
+        runtime.deferred.configure(
+            runtime.pool.tools(),
+            tool_search,
+            config.compaction.context_window,
+        );
         let pending_hooks = Arc::new(Mutex::new(None));
         let permission_loader = Arc::new(Mutex::new(permission_loader));
         let settings_watcher = if watch {

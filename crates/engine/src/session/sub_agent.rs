@@ -188,6 +188,7 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         file_state: parts.file_state.clone(),
         sub_agents: None,
         completer: parts.completer.clone(),
+        deferred: Default::default(),
     };
     let config = QueryConfig {
         system: vec![system_prompt(&agent, &parts)],

@@ -102,6 +102,7 @@ impl TestRuntime {
             file_state: self.file_state,
             sub_agents: None,
             completer: None,
+            deferred: Default::default(),
         }
     }
 

@@ -3,6 +3,7 @@
 
 mod completion;
 mod context;
+pub mod deferred;
 pub(crate) mod dynamic;
 pub mod names;
 mod output;
@@ -13,6 +14,7 @@ pub use completion::{CompletionError, CompletionRequest, ModelCompleter};
 pub use context::{
     FileHistory, FileReadState, FileStateStore, HistoryError, ProgressSink, ReadDenied, ToolContext,
 };
+pub use deferred::{DeferredTools, ToolSearchMode};
 pub use dynamic::{DynTool, PreparedCall, erase};
 pub use output::{ContextChange, ToolError, ToolOutput};
 pub use sub_agent::{SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner};

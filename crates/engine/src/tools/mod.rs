@@ -9,6 +9,7 @@ pub mod grep;
 pub mod notebook_edit;
 pub mod read;
 pub mod skill;
+pub mod tool_search;
 pub mod web_fetch;
 pub mod web_search;
 pub mod write;

@@ -27,5 +27,6 @@ mod skills;
 mod store;
 mod sub_agents;
 mod suggestions;
+mod tool_search;
 mod web_fetch;
 mod web_search;
