@@ -33,6 +33,11 @@ pub fn build_app<R: Runtime>(
             commands::set_mode,
             commands::rewind_points,
             commands::rewind,
+            commands::trust_folder,
+            commands::revoke_trust,
+            commands::session_changes,
+            commands::rename_session,
+            commands::delete_session,
         ])
         .setup(|app| {
             let handle = app.handle().clone();

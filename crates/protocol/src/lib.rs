@@ -12,13 +12,15 @@ mod render;
 mod rewind;
 pub mod typescript;
 
-pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, RuleSuggestion};
+pub use approval::{
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
+};
 pub use decision_source::{DecisionSource, RuleScope, SafetyCheck};
 pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail, WebLink};
 pub use events::{
-    EventBatch, EventEnvelope, SessionEvent, SessionInfo, SessionSummary, ToolCallStatus,
-    ToolOutcome, TurnStopReason, Usage,
+    EventBatch, EventEnvelope, FolderTrust, SessionEvent, SessionInfo, SessionSummary,
+    ToolCallStatus, ToolOutcome, TurnStopReason, Usage,
 };
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind};
-pub use rewind::{RewindOutcome, RewindPoint, RewindScope};
+pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};

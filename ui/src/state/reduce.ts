@@ -41,8 +41,25 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'turn_started':
       state.running = true;
       state.lastStopReason = null;
-      items.push({ kind: 'user', key, text: event.prompt });
+      items.push(
+        event.prompt_id === undefined
+          ? { kind: 'user', key, text: event.prompt }
+          : { kind: 'user', key, text: event.prompt, promptId: event.prompt_id },
+      );
       return;
+    case 'conversation_rewound': {
+      // The prompt and everything after it left the conversation: the transcript shows what the model sees.
+      const cut = items.findIndex((item) => item.kind === 'user' && item.promptId === event.prompt_id);
+      if (cut < 0) return;
+      items.length = cut;
+      for (const [id, index] of Object.entries(draft.toolIndex)) {
+        if (index >= cut) delete draft.toolIndex[id];
+      }
+      state.approvals = [];
+      state.running = false;
+      state.lastStopReason = null;
+      return;
+    }
     case 'text_delta':
     case 'thinking_delta': {
       const kind = event.type === 'text_delta' ? 'assistant' : 'thinking';

@@ -36,7 +36,8 @@ export type ToolCall = {
 };
 
 export type TranscriptItem =
-  | { kind: 'user'; key: string; text: string }
+  /** A prompt; `promptId` names it for a rewind (absent in sessions stored before prompts had ids). */
+  | { kind: 'user'; key: string; text: string; promptId?: string }
   | { kind: 'assistant'; key: string; text: string }
   | { kind: 'thinking'; key: string; text: string }
   | { kind: 'tool'; key: string; call: ToolCall }
