@@ -30,14 +30,14 @@ use crate::query::{
     QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn, skills_prompt,
 };
 use crate::registry::{ToolPool, builtin_tools_with, erase};
-use crate::settings::{HookEvent, HookSet, RuleBehavior};
+use crate::settings::{HookEvent, HookSet, RuleBehavior, RuleSource};
 use crate::store::{
     PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
 };
 use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
 use crate::tools::bash::ShellSession;
-use crate::tools::skill::{SkillCatalog, SkillTool, invocation_text, slash_command};
+use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool, invocation_text, slash_command};
 use crate::tools::tool_search::ToolSearchTool;
 use sub_agent::{SubAgentParts, SubAgents};
 
@@ -88,6 +88,10 @@ pub struct Session {
     missing_tools: Vec<(String, String)>,
     /// The skills the model and the person may invoke.
     skills: Arc<SkillCatalog>,
+    /// What skills allowed during the current turn (withdrawn when it ends).
+    skill_grants: Arc<SkillGrants>,
+    /// The session's own allow rules when the current turn began (a skill's grant does not withdraw them).
+    rules_before_turn: Mutex<Vec<String>>,
     config: QueryConfig,
     history: tokio::sync::Mutex<Vec<Message>>,
     usage: Mutex<Usage>,
@@ -271,7 +275,8 @@ impl Session {
         }));
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
-        tools.push(erase(SkillTool::new(skills.clone())));
+        let skill_grants = Arc::new(SkillGrants::default());
+        tools.push(erase(SkillTool::new(skills.clone(), skill_grants.clone())));
         let deferred = Arc::new(DeferredTools::default());
         tools.push(erase(ToolSearchTool::new(deferred.clone())));
         let mut missing_tools = Vec::new();
@@ -311,6 +316,8 @@ impl Session {
             runtime,
             missing_tools,
             skills,
+            skill_grants,
+            rules_before_turn: Mutex::new(Vec::new()),
             config,
             history: tokio::sync::Mutex::new(history),
             usage: Mutex::new(usage),
@@ -399,6 +406,7 @@ impl Session {
         let (skill, args) = slash_command(&self.skills, prompt)?;
         if !skill.allowed_tools.is_empty() {
             let ctx = self.runtime.permission_context();
+            self.skill_grants.record(&skill.allowed_tools);
             self.runtime
                 .set_permission_context(ctx.with_session_rules(&skill.allowed_tools));
         }
@@ -452,6 +460,50 @@ impl Session {
 
     /// Runs one turn for `prompt`. Turns of one session run one at a time.
     pub async fn send(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        let outcome = self.send_inner(prompt).await;
+        self.withdraw_skill_grants();
+        outcome
+    }
+
+    /// Withdraws the allow rules skills granted during the turn that just ended (rules the session had before the
+    /// turn stay).
+    fn withdraw_skill_grants(&self) {
+        let granted = self.skill_grants.take();
+        if granted.is_empty() {
+            return;
+        }
+        let ctx = self.runtime.permission_context();
+        let before = self
+            .rules_before_turn
+            .lock()
+            .map(|r| r.clone())
+            .unwrap_or_default();
+        let entries: Vec<_> = ctx
+            .entries
+            .iter()
+            .filter(|e| {
+                !(e.source == RuleSource::Session
+                    && e.behavior == RuleBehavior::Allow
+                    && granted.contains(&e.text)
+                    && !before.contains(&e.text))
+            })
+            .cloned()
+            .collect();
+        self.runtime
+            .set_permission_context(ctx.with_entries(entries));
+    }
+
+    async fn send_inner(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        if let Ok(mut before) = self.rules_before_turn.lock() {
+            *before = self
+                .runtime
+                .permission_context()
+                .entries
+                .iter()
+                .filter(|e| e.source == RuleSource::Session && e.behavior == RuleBehavior::Allow)
+                .map(|e| e.text.clone())
+                .collect();
+        }
         let expanded = self.expand_skill_command(prompt);
         let prompt = expanded.as_deref().unwrap_or(prompt);
         let mut history = self.history.lock().await;

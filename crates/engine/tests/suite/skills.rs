@@ -1,5 +1,6 @@
 //! Skills against the fake model server: the system prompt names the skills without their instructions, the model
-//! invokes one with the Skill tool and gets its instructions (its allowed-tools then run without asking), a broken
+//! invokes one with the Skill tool and gets its instructions (its allowed-tools then run without asking for the rest
+//! of that turn), a broken
 //! skill file is reported with its path, and a `/name args` prompt invokes a skill directly.
 
 use std::sync::Arc;
@@ -46,6 +47,8 @@ async fn the_model_invokes_a_skill_and_its_allowed_tools_run_without_asking() {
         ScriptedTurn::tool_use("s1", "Skill", json!({"skill": "release", "args": "v1.2"})),
         ScriptedTurn::tool_use("b1", "Bash", json!({"command": "touch released.txt"})),
         ScriptedTurn::text("Released v1.2."),
+        ScriptedTurn::tool_use("b2", "Bash", json!({"command": "touch later.txt"})),
+        ScriptedTurn::text("Refused."),
     ]))
     .await;
     // The first question (the skill's grant) is answered yes; anything after that would be refused.
@@ -89,6 +92,11 @@ async fn the_model_invokes_a_skill_and_its_allowed_tools_run_without_asking() {
         asked[0].reason
     );
     assert!(ws.path("released.txt").exists(), "the granted command ran");
+
+    // The grant lasts for the turn the skill was used in: the next turn asks again.
+    s.send("touch another file").await.expect("second turn");
+    assert_eq!(approver.asked().len(), 2, "the later command asked");
+    assert!(!ws.path("later.txt").exists());
 
     let events = events.events();
     assert!(

@@ -1,10 +1,11 @@
 //! Skill: gives the model the instructions of one of the session's skills (`catalog`) when it decides the skill
 //! fits, or when the person types `/name args`. Until then only names and descriptions are in the system prompt.
-//! A skill's `allowed-tools` become session allow rules once it is invoked (the invocation asks first).
+//! A skill's `allowed-tools` become session allow rules once it is invoked (the invocation asks first), until the
+//! turn ends ([`SkillGrants`]).
 
 pub mod catalog;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -27,15 +28,40 @@ pub struct SkillInput {
     pub args: Option<String>,
 }
 
+/// The allow rules skills granted during the current turn; the session withdraws them when the turn ends (a
+/// skill's tools are allowed while it is in use, not for the rest of the session).
+#[derive(Debug, Default)]
+pub struct SkillGrants(Mutex<Vec<String>>);
+
+impl SkillGrants {
+    /// Records rules a skill just granted.
+    pub fn record(&self, rules: &[String]) {
+        match self.0.lock() {
+            Ok(mut granted) => granted.extend_from_slice(rules),
+            Err(poisoned) => poisoned.into_inner().extend_from_slice(rules),
+        }
+    }
+
+    /// The rules granted since the last call.
+    pub fn take(&self) -> Vec<String> {
+        match self.0.lock() {
+            Ok(mut granted) => std::mem::take(&mut *granted),
+            Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
+        }
+    }
+}
+
 /// The Skill tool of a session.
 #[derive(Debug)]
 pub struct SkillTool {
     catalog: Arc<SkillCatalog>,
+    grants: Arc<SkillGrants>,
 }
 
 impl SkillTool {
-    pub fn new(catalog: Arc<SkillCatalog>) -> Self {
-        Self { catalog }
+    /// The tool for `catalog`, recording what invocations grant in `grants`.
+    pub fn new(catalog: Arc<SkillCatalog>, grants: Arc<SkillGrants>) -> Self {
+        Self { catalog, grants }
     }
 }
 
@@ -137,6 +163,7 @@ impl Tool for SkillTool {
                 allowed_tools: skill.allowed_tools.clone(),
             });
         if !skill.allowed_tools.is_empty() {
+            self.grants.record(&skill.allowed_tools);
             output.context_change = Some(ContextChange::AllowRules(skill.allowed_tools.clone()));
         }
         Ok(output)
