@@ -22,5 +22,5 @@ pub use events::{
     ToolCallStatus, ToolOutcome, TurnStopReason, Usage,
 };
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
-pub use render::{RenderHints, ToolKind};
+pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};

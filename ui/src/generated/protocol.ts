@@ -170,6 +170,12 @@ export type ReadContent = { "format": "text", start_line: number, lines: number,
  */
 bytes: number, } | { "format": "notebook", cells: number, } | { "format": "pdf", pages: Array<number>, page_count: number, };
 
+export type WebLink = { title: string, url: string, 
+/**
+ * How old the page is, as the provider says it (e.g. `2 days ago`).
+ */
+page_age: string | null, };
+
 export type ToolDetail = { "type": "file_change", 
 /**
  * Absolute path of the file.
@@ -283,6 +289,16 @@ loaded: Array<string>,
  * How many deferred tools there are in all.
  */
 total_deferred: number, } | { "type": "other", data: unknown, };
+
+export type ToolListing = { name: string, 
+/**
+ * Whether the model is offered it now.
+ */
+offered: boolean, 
+/**
+ * Why it is not offered (a deny rule; the provider has no such tool).
+ */
+reason: string | null, };
 
 export type SessionInfo = { session_id: string, 
 /**

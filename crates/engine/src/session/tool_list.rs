@@ -3,20 +3,12 @@
 
 use std::sync::Arc;
 
+pub use tandem_protocol::ToolListing;
+
 use crate::model::Provider;
 use crate::registry::ToolPool;
 use crate::tool::DynTool;
 use crate::tools::web_search::{WebSearchOptions, WebSearchTool};
-
-/// One tool of the list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolListing {
-    pub name: String,
-    /// Whether the model is offered it now.
-    pub offered: bool,
-    /// Why it is not offered.
-    pub reason: Option<String>,
-}
 
 /// The WebSearch tool for `provider`, or why there is none.
 pub fn web_search_for(provider: Provider) -> Result<Arc<dyn DynTool>, String> {
