@@ -294,6 +294,10 @@ async fn loopback_and_private_hosts_are_named_in_the_permission_subject() {
         }
     ));
     assert!(
+        matches!(subject("http://2130706433/"), PermissionSubject::Fetch { private_address: Some(a), .. } if a.starts_with("127.0.0.1")),
+        "a decimal spelling of loopback"
+    );
+    assert!(
         matches!(subject("http://10.1.1.1/"), PermissionSubject::Fetch { url, private_address: Some(_) } if url == "https://10.1.1.1/")
     );
     assert_eq!(

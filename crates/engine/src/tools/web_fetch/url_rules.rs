@@ -104,6 +104,12 @@ mod tests {
             up("http://[::1]:3000/").as_deref(),
             Ok("http://[::1]:3000/")
         );
+        // Other spellings of an address are read as the address.
+        assert_eq!(
+            up("http://2130706433:81/").as_deref(),
+            Ok("http://127.0.0.1:81/")
+        );
+        assert_eq!(up("http://0x7f.1/").as_deref(), Ok("http://127.0.0.1/"));
         // A private address on the network is not this machine: upgraded like any other.
         assert_eq!(up("http://10.0.0.1/").as_deref(), Ok("https://10.0.0.1/"));
     }
