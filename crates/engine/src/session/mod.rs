@@ -424,6 +424,7 @@ impl Session {
         tool_list::tool_listing(
             &self.runtime.pool,
             |name| ctx.rules.hides(name),
+            &self.runtime.deferred,
             &self.missing_tools,
         )
     }

@@ -7,7 +7,7 @@ pub use tandem_protocol::ToolListing;
 
 use crate::model::Provider;
 use crate::registry::ToolPool;
-use crate::tool::DynTool;
+use crate::tool::{DeferredTools, DynTool, names};
 use crate::tools::web_search::{WebSearchOptions, WebSearchTool};
 
 /// The WebSearch tool for `provider`, or why there is none.
@@ -23,22 +23,38 @@ pub fn web_search_for(provider: Provider) -> Result<Arc<dyn DynTool>, String> {
     }
 }
 
-/// The listing: the pool's tools (those a deny rule in force hides marked so), then the tools the session could
-/// not have, each with its reason.
+/// The listing: the pool's tools (those a deny rule in force hides marked so, deferred tools not loaded yet and
+/// ToolSearch when nothing is deferred said so), then the tools the session could not have, each with its reason.
 pub fn tool_listing(
     pool: &ToolPool,
     hidden: impl Fn(&str) -> bool,
+    deferred: &DeferredTools,
     missing: &[(String, String)],
 ) -> Vec<ToolListing> {
     let mut list: Vec<ToolListing> = pool
         .tools()
         .iter()
         .map(|t| {
-            let denied = hidden(t.name());
+            let name = t.name();
+            let (offered, reason) = if hidden(name) {
+                (false, Some("removed by a deny rule".to_string()))
+            } else if name == names::TOOL_SEARCH && !deferred.is_active() {
+                (
+                    false,
+                    Some("not needed: every tool's definition is sent".to_string()),
+                )
+            } else if deferred.withholds(name) {
+                (
+                    true,
+                    Some("deferred: sent by name until ToolSearch loads it".to_string()),
+                )
+            } else {
+                (true, None)
+            };
             ToolListing {
-                name: t.name().to_string(),
-                offered: !denied,
-                reason: denied.then(|| "removed by a deny rule".to_string()),
+                name: name.to_string(),
+                offered,
+                reason,
             }
         })
         .collect();

@@ -98,6 +98,21 @@ async fn deferred_tools_are_names_until_tool_search_loads_them() {
     );
     let outcome = s.send("list the github items").await.expect("turn");
     assert_eq!(outcome.final_text, "Done.");
+    let listing = s.tool_list();
+    let entry = |name: &str| {
+        listing
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
+            .expect("listed")
+    };
+    assert!(entry("ToolSearch").offered && entry("ToolSearch").reason.is_none());
+    assert!(
+        entry("mcp__slack__list_item_2")
+            .reason
+            .is_some_and(|r| r.contains("deferred"))
+    );
+    assert!(entry("mcp__github__list_item_0").reason.is_none(), "loaded");
 
     let requests = fake.requests();
     let first = names(&requests[0].body);
