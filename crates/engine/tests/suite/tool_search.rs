@@ -12,6 +12,7 @@ use tandem_engine::testing::{
     FakeServer, Script, ScriptedApprover, ScriptedTurn, SyntheticTool, Workspace, synthetic_tools,
 };
 use tandem_engine::tool::{DynTool, ToolSearchMode};
+use tandem_engine::tools::tool_search::search;
 use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, ToolDetail};
 
 use super::common::{fake_config, server};
@@ -248,4 +249,36 @@ async fn without_deferral_every_definition_is_sent_and_tool_search_is_not_offere
         sent.contains(&"ToolSearch".to_string()) && !sent.iter().any(|n| n.starts_with("mcp__")),
         "{sent:?}"
     );
+}
+
+fn found_names(found: &[Arc<dyn DynTool>]) -> Vec<String> {
+    found.iter().map(|t| t.name().to_string()).collect()
+}
+
+#[test]
+fn select_loads_by_name_and_keywords_rank_name_over_description() {
+    let tools = synthetic_tools(40);
+    assert_eq!(
+        found_names(&search(
+            &tools,
+            "select:mcp__jira__list_item_1, MCP__SLACK__LIST_ITEM_2,nope",
+            5
+        )),
+        ["mcp__jira__list_item_1", "mcp__slack__list_item_2"]
+    );
+    // `get` is a name part of eight tools (8 to 15): they outrank tools that only mention it.
+    let found = found_names(&search(&tools, "get", 3));
+    assert_eq!(found.len(), 3);
+    assert!(found.iter().all(|n| n.contains("__get_item_")), "{found:?}");
+    // A required word filters; the best match comes first.
+    let found = found_names(&search(&tools, "+postgres get", 10));
+    assert!(
+        found.iter().all(|n| n.starts_with("mcp__postgres__")),
+        "{found:?}"
+    );
+    assert_eq!(
+        found.first().map(String::as_str),
+        Some("mcp__postgres__get_item_11")
+    );
+    assert!(search(&tools, "+nothing-matches", 5).is_empty());
 }
