@@ -329,3 +329,37 @@ pub fn delete_session(state: State<'_, AppState>, session_id: String) -> Result<
     }
     Ok(())
 }
+
+/// The person's decision about the agent's plan (approve and leave plan mode, or keep planning).
+#[tauri::command]
+#[tracing::instrument(skip_all, fields(request_id = %answer.request_id), err(Display))]
+pub fn answer_plan(
+    state: State<'_, AppState>,
+    answer: tandem_protocol::PlanAnswer,
+) -> Result<(), CommandError> {
+    if state.approvals.answer_plan(answer) {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            ErrorCode::NoRequest,
+            "that plan is no longer waiting for a review",
+        ))
+    }
+}
+
+/// The person's answers to the agent's questions (or their refusal to answer).
+#[tauri::command]
+#[tracing::instrument(skip_all, fields(request_id = %answer.request_id), err(Display))]
+pub fn answer_questions(
+    state: State<'_, AppState>,
+    answer: tandem_protocol::QuestionAnswer,
+) -> Result<(), CommandError> {
+    if state.approvals.answer_questions(answer) {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            ErrorCode::NoRequest,
+            "those questions are no longer waiting for answers",
+        ))
+    }
+}

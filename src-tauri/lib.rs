@@ -29,6 +29,8 @@ pub fn build_app<R: Runtime>(
             commands::pick_folder,
             commands::send_prompt,
             commands::answer_approval,
+            commands::answer_plan,
+            commands::answer_questions,
             commands::interrupt,
             commands::set_mode,
             commands::rewind_points,

@@ -475,3 +475,99 @@ async fn a_rule_saved_with_dont_ask_again_applies_at_once_and_after_a_restart_on
     assert!(trust.contains(&project.display().to_string()), "{trust}");
     client.close().await.expect("close");
 }
+
+/// Waits until the status bar's mode switcher shows `mode`.
+async fn wait_for_mode(client: &Client, mode: &str) {
+    let start = Instant::now();
+    loop {
+        if let Ok(switcher) = client
+            .find(Locator::Css("[data-testid=mode-switcher]"))
+            .await
+            && switcher.attr("data-mode").await.ok().flatten().as_deref() == Some(mode)
+        {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "timed out waiting for mode {mode}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and WebKitWebDriver; run with --ignored under xvfb-run"]
+async fn a_plan_is_approved_and_a_question_answered_in_the_window() {
+    let (dir, project) = fixture();
+    let project = std::fs::canonicalize(project).expect("canonical");
+    let tool = |id: &str, name: &str, input: serde_json::Value| {
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: id.into(),
+            name: name.into(),
+            input,
+        }])
+    };
+    let server = FakeServer::start(Script::turns([
+        tool("toolu_enter", "EnterPlanMode", json!({})),
+        tool(
+            "toolu_exit",
+            "ExitPlanMode",
+            json!({"plan": "# Cache plan\n\n1. Add a cache module\n2. Test it"}),
+        ),
+        tool(
+            "toolu_ask",
+            "AskUserQuestion",
+            json!({"questions": [{"question": "Which store should the cache use?", "header": "Store",
+                "multiSelect": false, "options": [
+                    {"label": "SQLite", "description": "A file beside the app"},
+                    {"label": "Redis", "description": "A server to run"}]}]}),
+        ),
+        ScriptedTurn::text("Final answer: planned, approved and asked."),
+    ]))
+    .await
+    .expect("fake server");
+    let (_driver, client) = launch(&server, dir.path(), &project).await;
+    send_prompt(&client, "Plan a cache").await;
+
+    // Entering plan mode asks like any tool; allowed, the mode switches.
+    wait_for_text(&client, "[data-testid=approval-dialog]", "EnterPlanMode").await;
+    click(&client, "approval-allow").await;
+    wait_for_mode(&client, "plan").await;
+
+    wait_for_text(&client, "[data-testid=plan-dialog]", "Add a cache module").await;
+    if let Ok(dir) = std::env::var("TANDEM_E2E_SCREENSHOT_DIR")
+        && let Ok(png) = client.screenshot().await
+    {
+        let _ = std::fs::write(Path::new(&dir).join("e2e-plan-dialog.png"), png);
+    }
+    click(&client, "plan-approve").await;
+    wait_for_mode(&client, "default").await;
+
+    wait_for_text(&client, "[data-testid=question-dialog]", "Which store").await;
+    let options = client
+        .find_all(Locator::Css("[data-testid=question-option]"))
+        .await
+        .expect("options");
+    options[0].click().await.expect("pick SQLite");
+    click(&client, "question-submit").await;
+
+    wait_for_text(&client, "[data-testid=assistant-text]", "Final answer").await;
+    let requests = server.requests();
+    assert_eq!(requests.len(), 4);
+    let last = requests[3].body["messages"]
+        .as_array()
+        .expect("messages")
+        .last()
+        .expect("last")
+        .to_string();
+    assert!(
+        last.contains("SQLite"),
+        "the answer reaches the model: {last}"
+    );
+    let approved = requests[2].body["messages"].to_string();
+    assert!(
+        approved.contains("toolu_exit"),
+        "the plan's result is in the conversation"
+    );
+    client.close().await.expect("close");
+}

@@ -8,6 +8,8 @@ import type {
   ChangedFile,
   EventBatch,
   FolderTrust,
+  PlanAnswer,
+  QuestionAnswer,
   PermissionMode,
   RewindOutcome,
   RewindPoint,
@@ -128,4 +130,14 @@ export function renameSession(sessionId: string, title: string): Promise<void> {
 /** Deletes a stored session with its files; refused while a turn runs in it. */
 export function deleteSession(sessionId: string): Promise<void> {
   return invoke<void>('delete_session', { sessionId });
+}
+
+/** The person's decision about the agent's plan. */
+export function answerPlan(answer: PlanAnswer): Promise<void> {
+  return invoke<void>('answer_plan', { answer });
+}
+
+/** The person's answers to the agent's questions (or their refusal). */
+export function answerQuestions(answer: QuestionAnswer): Promise<void> {
+  return invoke<void>('answer_questions', { answer });
 }

@@ -5,7 +5,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use crate::{ApprovalRequest, PermissionDecision, PermissionMode, RenderHints, ToolDetail};
+use crate::{
+    ApprovalRequest, PermissionDecision, PermissionMode, PlanRequest, QuestionRequest, RenderHints,
+    TaskItem, TodoItem, ToolDetail,
+};
 
 /// Token usage of a model response or of a whole session.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
@@ -164,8 +167,16 @@ pub enum SessionEvent {
     },
     /// The engine waits for the person's answer.
     ApprovalRequested { request: ApprovalRequest },
-    /// The request was answered (or withdrawn).
+    /// The request was answered (or withdrawn): a permission request, a plan review or questions.
     ApprovalResolved { request_id: String },
+    /// The engine waits for the person to approve a plan (or to keep planning).
+    PlanReviewRequested { request: PlanRequest },
+    /// The engine waits for the person's answers to the agent's questions.
+    QuestionsAsked { request: QuestionRequest },
+    /// The to-do list changed; the whole list as it is now.
+    TodosChanged { todos: Vec<TodoItem> },
+    /// The task list changed; the whole list as it is now.
+    TasksChanged { tasks: Vec<TaskItem> },
     /// A model request failed and will be retried after `wait_ms`.
     Retrying {
         attempt: u32,

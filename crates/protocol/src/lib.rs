@@ -7,10 +7,12 @@ mod approval;
 mod decision_source;
 mod detail;
 mod events;
+mod interaction;
 mod permission;
 mod render;
 mod rewind;
 pub mod typescript;
+mod work_list;
 
 pub use approval::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
@@ -21,6 +23,11 @@ pub use events::{
     EventBatch, EventEnvelope, FolderTrust, SessionEvent, SessionInfo, SessionSummary,
     ToolCallStatus, ToolOutcome, TurnStopReason, Usage,
 };
+pub use interaction::{
+    PlanAnswer, PlanChoice, PlanRequest, Question, QuestionAnswer, QuestionOption, QuestionOutcome,
+    QuestionReply, QuestionRequest,
+};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
+pub use work_list::{TaskItem, TodoItem, TodoStatus};

@@ -9,11 +9,14 @@ import type { SessionControls } from '../hooks/useSession';
 import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
 import type { Session } from '../state/session';
-import type { PermissionMode } from '../generated/protocol';
+import type { PermissionMode, PlanAnswer, QuestionAnswer } from '../generated/protocol';
 import * as ipc from '../ipc';
 import { ApprovalDialog } from './ApprovalDialog';
 import { BypassConfirm } from './BypassConfirm';
 import { ChangesView } from './ChangesView';
+import { Checklist } from './Checklist';
+import { PlanDialog } from './PlanDialog';
+import { QuestionDialog } from './QuestionDialog';
 import { DiffDialog } from './DiffDialog';
 import { ErrorBanner } from './ErrorBanner';
 import { Header } from './Header';
@@ -34,12 +37,30 @@ export type SessionViewProps = {
 
 export function SessionView({ session, controls, onPickFolder }: SessionViewProps) {
   const { info, mode, transcript } = session;
-  const { running, approvals } = transcript;
+  const { running, approvals, planReviews, questions } = transcript;
   const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind, setTrust, changes } = controls;
   const list = useSessionList(info.cwd, info.session_id, running);
   // Answered requests hide at once, before the engine's approval_resolved arrives.
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
   const pending = approvals.find((request) => !answered.has(request.id));
+  const planReview = pending ? undefined : planReviews.find((request) => !answered.has(request.id));
+  const question = pending || planReview ? undefined : questions.find((request) => !answered.has(request.id));
+  const markAnswered = useCallback((id: string) => setAnswered((previous) => new Set(previous).add(id)), []);
+  const onPlanAnswer = useCallback(
+    async (value: PlanAnswer) => {
+      await ipc.answerPlan(value);
+      markAnswered(value.request_id);
+    },
+    [markAnswered],
+  );
+  const onQuestionAnswer = useCallback(
+    async (value: QuestionAnswer) => {
+      await ipc.answerQuestions(value);
+      markAnswered(value.request_id);
+    },
+    [markAnswered],
+  );
+  const asking = pending !== undefined || planReview !== undefined || question !== undefined;
   /** The prompt row being rewound: its place among the prompt rows and its text. */
   const [rewinding, setRewinding] = useState<{ ordinal: number; text: string; promptId?: string } | null>(null);
   const [rewindNotice, setRewindNotice] = useState<string | null>(null);
@@ -51,7 +72,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
     if (!info.trust.trusted) postponeTrust(info.cwd);
     setTrustOpen(false);
   }, [info.trust.trusted, info.cwd]);
-  const showTrust = trustOpen && !pending && rewinding === null;
+  const showTrust = trustOpen && !asking && rewinding === null;
   /** Bypass mode is confirmed once per session. */
   const [bypassConfirmed, setBypassConfirmed] = useState(false);
   const [confirmingBypass, setConfirmingBypass] = useState(false);
@@ -68,10 +89,10 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
     void setMode('bypassPermissions');
   }, [setMode]);
   const cancelBypass = useCallback(() => setConfirmingBypass(false), []);
-  const showBypassConfirm = confirmingBypass && !pending && !showTrust;
+  const showBypassConfirm = confirmingBypass && !asking && !showTrust;
   const [changesOpen, setChangesOpen] = useState(false);
   const closeChanges = useCallback(() => setChangesOpen(false), []);
-  const showChanges = changesOpen && !pending && !showTrust && !showBypassConfirm;
+  const showChanges = changesOpen && !asking && !showTrust && !showBypassConfirm;
 
   const onRewindRequest = useCallback(
     (itemKey: string) => {
@@ -133,7 +154,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
 
   return (
     <div className="session" data-testid="session" data-session-id={info.session_id}>
-      <div className="session-body" inert={pending !== undefined || rewinding !== null || showTrust || showBypassConfirm || showChanges}>
+      <div className="session-body" inert={asking || rewinding !== null || showTrust || showBypassConfirm || showChanges}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
         <div className="session-columns">
           <SessionSidebar
@@ -194,6 +215,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
                   </button>
                 </div>
               )}
+              <Checklist todos={transcript.todos} tasks={transcript.tasks} />
               <PromptBox key={draft.nonce} initialText={draft.text} disabled={running} onSend={sendPrompt} />
             </div>
           </div>
@@ -226,12 +248,14 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} error={error} root={info.cwd} />
         )
       )}
+      {planReview && <PlanDialog key={planReview.id} request={planReview} onAnswer={onPlanAnswer} />}
+      {question && <QuestionDialog key={question.id} request={question} onAnswer={onQuestionAnswer} />}
       {showChanges && <ChangesView load={changes} root={info.cwd} onClose={closeChanges} />}
       {showBypassConfirm && <BypassConfirm current={mode} onConfirm={confirmBypass} onCancel={cancelBypass} />}
       {showTrust && (
         <TrustDialog folderName={info.folder_name} trust={info.trust} onChange={setTrust} onClose={closeTrust} />
       )}
-      {rewinding && !pending && (
+      {rewinding && !asking && (
         <RewindDialog
           ordinal={rewinding.ordinal}
           text={rewinding.text}

@@ -138,6 +138,102 @@ total_hunks: number,
  */
 edited: boolean, };
 
+export type PlanRequest = { 
+/**
+ * Unique per request; the answer names it.
+ */
+id: string, session_id: string, tool_use_id: string, 
+/**
+ * The plan, in markdown.
+ */
+plan: string, };
+
+export type PlanChoice = { "choice": "approve", mode: PermissionMode | null, } | { "choice": "keep_planning", feedback: string, };
+
+export type PlanAnswer = { request_id: string, choice: PlanChoice, };
+
+export type QuestionOption = { 
+/**
+ * What the person picks (1-5 words); unique within its question.
+ */
+label: string, 
+/**
+ * What the choice means or implies.
+ */
+description: string, };
+
+export type Question = { 
+/**
+ * The full question.
+ */
+question: string, 
+/**
+ * A very short label for the question (a chip or tab title).
+ */
+header: string, options: Array<QuestionOption>, 
+/**
+ * Whether several options may be chosen.
+ */
+multi_select: boolean, };
+
+export type QuestionRequest = { 
+/**
+ * Unique per request; the answer names it.
+ */
+id: string, session_id: string, tool_use_id: string, questions: Array<Question>, };
+
+export type QuestionReply = { 
+/**
+ * The labels of the options chosen (at most one unless the question is multi-select).
+ */
+selected: Array<string>, 
+/**
+ * Free text typed under "Other", if any.
+ */
+other: string | null, };
+
+export type QuestionOutcome = { "outcome": "answered", replies: Array<QuestionReply>, } | { "outcome": "declined", message: string | null, };
+
+export type QuestionAnswer = { request_id: string, outcome: QuestionOutcome, };
+
+export type TodoStatus = "pending" | "in_progress" | "completed";
+
+export type TodoItem = { 
+/**
+ * What is to be done, imperative ("Run the tests").
+ */
+content: string, status: TodoStatus, 
+/**
+ * The same in the present continuous, shown while it is in progress ("Running the tests").
+ */
+active_form: string, };
+
+export type TaskItem = { 
+/**
+ * Short and stable (`1`, `2`, …), unique in the session.
+ */
+id: string, 
+/**
+ * A brief title.
+ */
+subject: string, description: string, 
+/**
+ * Shown while it is in progress ("Running the tests").
+ */
+active_form: string | null, status: TodoStatus, 
+/**
+ * Who works on it (an agent's name), if anyone claimed it.
+ */
+owner: string | null, 
+/**
+ * Tasks that cannot start before this one is completed.
+ */
+blocks: Array<string>, 
+/**
+ * Tasks that must be completed before this one can start.
+ */
+blocked_by: Array<string>, };
+
 export type Usage = { input_tokens: number, output_tokens: number, cache_creation_input_tokens: number, cache_read_input_tokens: number, };
 
 export type ToolCallStatus = "queued" | "waiting_for_approval" | "executing" | "completed";
@@ -403,7 +499,7 @@ export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?:
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, };
+detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, };
 
 export type EventEnvelope = { session_id: string, 
 /**

@@ -56,6 +56,8 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
         if (index >= cut) delete draft.toolIndex[id];
       }
       state.approvals = [];
+      state.planReviews = [];
+      state.questions = [];
       state.running = false;
       state.lastStopReason = null;
       return;
@@ -114,6 +116,28 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
       if (state.approvals.some((request) => request.id === event.request_id)) {
         state.approvals = state.approvals.filter((request) => request.id !== event.request_id);
       }
+      if (state.planReviews.some((request) => request.id === event.request_id)) {
+        state.planReviews = state.planReviews.filter((request) => request.id !== event.request_id);
+      }
+      if (state.questions.some((request) => request.id === event.request_id)) {
+        state.questions = state.questions.filter((request) => request.id !== event.request_id);
+      }
+      return;
+    case 'plan_review_requested':
+      if (!state.planReviews.some((request) => request.id === event.request.id)) {
+        state.planReviews = [...state.planReviews, event.request];
+      }
+      return;
+    case 'questions_asked':
+      if (!state.questions.some((request) => request.id === event.request.id)) {
+        state.questions = [...state.questions, event.request];
+      }
+      return;
+    case 'todos_changed':
+      state.todos = event.todos;
+      return;
+    case 'tasks_changed':
+      state.tasks = event.tasks;
       return;
     case 'retrying': {
       const item: TranscriptItem = {

@@ -55,7 +55,7 @@ export function truncateBeforePrompt(state: Transcript, ordinal: number): Transc
   items.forEach((item, index) => {
     if (item.kind === 'tool') toolIndex[item.call.id] = index;
   });
-  return { ...state, items, toolIndex, approvals: [], running: false, lastStopReason: null };
+  return { ...state, items, toolIndex, approvals: [], planReviews: [], questions: [], running: false, lastStopReason: null };
 }
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;

@@ -133,6 +133,8 @@ impl Gate<'_> {
                     evaluation.decision.reason
                 ),
             )),
+            // The call's own dialog is the question.
+            DecisionBehavior::Ask if self.tool.asks_person_itself() => Ok(input),
             DecisionBehavior::Ask => {
                 match self.permission_request_hooks(&permissions, &input).await? {
                     HookAnswer::Allowed(None) => Ok(input),

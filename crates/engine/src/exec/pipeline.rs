@@ -14,7 +14,7 @@ use super::hook_gate;
 use super::phase_times::{Phase, PhaseTimes};
 use super::planned::PlannedCall;
 use crate::model::{ContentBlock, ToolResultContent};
-use crate::tool::{ContextChange, ProgressSink, ToolContext, ToolError};
+use crate::tool::{ContextChange, PersonDoor, ProgressSink, ToolContext, ToolError};
 
 /// Why a call's cancellation token fired when it was not the person: set by whoever cancels before the token
 /// fires, and told to the model and the window alike.
@@ -189,6 +189,12 @@ async fn run_steps(
         sub_agents: rt.sub_agents.clone(),
         completer: rt.completer.clone(),
         read_denied: permissions.read_denier(tool.name()),
+        person: Some(PersonDoor::new(
+            rt.approver.clone(),
+            rt.events.clone(),
+            rt.session_id.clone(),
+        )),
+        mode: permissions.mode,
     };
     let prepared = match prepared {
         Ok(p) => p,

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, Usage};
+use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, TaskItem, TodoItem, Usage};
 
 use super::{Session, SessionError, SessionOptions, closing, open_folder};
 use crate::approver::{Approver, FixedApprover};
@@ -14,6 +14,7 @@ use crate::model::{Message, Model, ModelConfig};
 use crate::settings::CliSettings;
 use crate::store::{LoadedSession, NewSession, SessionRecorder, SessionStore};
 use crate::tool::{DynTool, ToolSearchMode};
+use crate::tools::work_list::WorkListFamily;
 
 /// Where the session starts from.
 enum Start {
@@ -45,6 +46,7 @@ pub struct SessionBuilder {
     assume_trusted: bool,
     extra_tools: Vec<Arc<dyn DynTool>>,
     tool_search: Option<ToolSearchMode>,
+    work_list: WorkListFamily,
 }
 
 /// Everything [`Session::assemble`] puts together.
@@ -64,6 +66,9 @@ pub(super) struct Parts {
     pub recorder: Option<Arc<SessionRecorder>>,
     pub history: Vec<Message>,
     pub usage: Usage,
+    pub work_list: WorkListFamily,
+    /// The checklists a stored session had.
+    pub lists: (Vec<TodoItem>, Vec<TaskItem>),
 }
 
 impl SessionBuilder {
@@ -82,6 +87,7 @@ impl SessionBuilder {
             assume_trusted: false,
             extra_tools: Vec::new(),
             tool_search: None,
+            work_list: WorkListFamily::from_env(),
         }
     }
 
@@ -202,6 +208,13 @@ impl SessionBuilder {
         self
     }
 
+    /// Which checklist tools the model is offered (default: as the environment switch says, see
+    /// [`crate::tools::work_list::TASKS_ENV`]).
+    pub fn work_list(mut self, family: WorkListFamily) -> Self {
+        self.work_list = family;
+        self
+    }
+
     /// Takes the fields of [`SessionOptions`] (the id and folder only for a new session).
     pub fn options(mut self, options: SessionOptions) -> Self {
         if let Some(id) = options.id {
@@ -231,6 +244,7 @@ impl SessionBuilder {
     /// Builds the session around `model`.
     pub(super) fn assemble_with(mut self, model: Arc<dyn Model>) -> Session {
         let id = self.session_id();
+        let mut lists = (Vec::new(), Vec::new());
         let (cwd, recorder, history, usage, stored_mode, closing) = match self.start {
             Start::New { cwd } => {
                 let recorder = self.store.as_ref().map(|store| {
@@ -257,6 +271,7 @@ impl SessionBuilder {
                 let recorder = Arc::new(SessionRecorder::resume(store, &loaded));
                 let closing: Vec<SessionEvent> = closing::closing_events(&loaded.events);
                 let loaded = *loaded;
+                lists = (loaded.todos.clone(), loaded.tasks.clone());
                 (
                     cwd,
                     Some(recorder),
@@ -285,6 +300,8 @@ impl SessionBuilder {
             recorder,
             history,
             usage,
+            work_list: self.work_list,
+            lists,
         });
         for event in closing {
             session.runtime.events.emit(event);

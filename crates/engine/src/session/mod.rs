@@ -36,9 +36,12 @@ use crate::store::{
 };
 use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
+use crate::tools::ask_user::AskUserQuestionTool;
 use crate::tools::bash::ShellSession;
+use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool, invocation_text, slash_command};
 use crate::tools::tool_search::ToolSearchTool;
+use crate::tools::work_list::{self, WorkBoard};
 use sub_agent::{SubAgentParts, SubAgents};
 
 /// Why a session could not be opened.
@@ -104,6 +107,8 @@ pub struct Session {
     recorder: Option<Arc<SessionRecorder>>,
     /// Where the file tools keep earlier contents (`None`: the store could not be opened; rewinds find nothing).
     checkpoints: Option<Arc<CheckpointStore>>,
+    /// The agent's checklist (to-do list or task list).
+    work_board: Arc<WorkBoard>,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -201,6 +206,8 @@ impl Session {
             recorder,
             history,
             usage,
+            work_list,
+            lists,
         } = parts;
         // The conversation's model stores the history as it grows; side requests (the classifier) use `model`.
         let (conversation_model, events): (Arc<dyn Model>, Arc<dyn EventSink>) = match &recorder {
@@ -284,6 +291,14 @@ impl Session {
             Ok(search) => tools.push(search),
             Err(why) => missing_tools.push((tool_names::WEB_SEARCH.to_string(), why)),
         }
+        // The main conversation's own tools (sub-agents do not get them: they talk to the person or change the
+        // session's checklist).
+        tools.push(erase(AskUserQuestionTool));
+        tools.push(erase(EnterPlanModeTool));
+        tools.push(erase(ExitPlanModeTool));
+        let work_board = Arc::new(WorkBoard::new(events.clone()));
+        work_board.restore(lists.0, lists.1);
+        tools.extend(work_list::tools(work_list, &work_board));
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
@@ -327,6 +342,7 @@ impl Session {
             pending_hooks,
             recorder,
             checkpoints,
+            work_board,
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
@@ -800,6 +816,16 @@ impl Session {
             self.runtime
                 .update_permission_context(|current| current.with_hooks(hooks));
         }
+    }
+
+    /// The to-do list now (TodoWrite's), e.g. to pin it when a stored session is reopened.
+    pub fn todos(&self) -> Vec<tandem_protocol::TodoItem> {
+        self.work_board.todos()
+    }
+
+    /// The task list now (the task tools').
+    pub fn tasks(&self) -> Vec<tandem_protocol::TaskItem> {
+        self.work_board.tasks()
     }
 
     /// A copy of the conversation so far.

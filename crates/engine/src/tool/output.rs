@@ -17,6 +17,8 @@ pub enum ContextChange {
     AddWorkingDir(PathBuf),
     /// Add session allow rules (a skill's `allowed-tools`).
     AllowRules(Vec<String>),
+    /// Leave plan mode: into the mode given, or back into the mode that was active before plan mode.
+    LeavePlanMode(Option<PermissionMode>),
 }
 
 /// A successful tool result.
@@ -38,6 +40,12 @@ impl ToolOutput {
             detail: None,
             context_change: None,
         }
+    }
+
+    /// Asks for a change of the permission context for the calls after this one.
+    pub fn with_context_change(mut self, change: ContextChange) -> Self {
+        self.context_change = Some(change);
+        self
     }
 
     /// Adds UI data to the result.
