@@ -46,6 +46,8 @@ impl ToolRuntime {
     /// tool. Without deferral ToolSearch is not offered. The pool's order is kept, so the prefix stays cached.
     pub fn offered_specs(&self) -> Vec<ToolSpec> {
         let ctx = self.permission_context();
+        // MCP servers add and remove tools while the session runs: deferral follows the pool.
+        self.deferred.follow(&self.pool.all());
         let mut specs = self.pool.specs();
         let deferring = self.deferred.is_active();
         specs.retain(|spec| {

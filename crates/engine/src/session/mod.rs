@@ -322,7 +322,7 @@ impl Session {
             deferred,
         };
         runtime.deferred.configure(
-            runtime.pool.tools(),
+            &runtime.pool.all(),
             tool_search,
             config.compaction.context_window,
         );

@@ -58,6 +58,10 @@ pub fn is_deferrable(tool: &dyn DynTool) -> bool {
 /// The deferred tools of a session and which of them were loaded.
 #[derive(Default)]
 pub struct DeferredTools {
+    /// How the last [`DeferredTools::configure`] decided, to decide again when the pool changes.
+    settings: RwLock<Option<(ToolSearchMode, u64)>>,
+    /// The names of the pool last configured (sorted), to notice tools arriving or leaving (MCP servers).
+    pool_names: RwLock<Vec<String>>,
     active: AtomicBool,
     tools: RwLock<Vec<Arc<dyn DynTool>>>,
     loaded: RwLock<HashSet<String>>,
@@ -76,6 +80,12 @@ impl DeferredTools {
     /// Takes the deferrable tools among `pool` and decides, by `mode` and the size of their definitions in a
     /// window of `context_window` tokens, whether they are sent as names only.
     pub fn configure(&self, pool: &[Arc<dyn DynTool>], mode: ToolSearchMode, context_window: u64) {
+        if let Ok(mut slot) = self.settings.write() {
+            *slot = Some((mode, context_window));
+        }
+        if let Ok(mut names) = self.pool_names.write() {
+            *names = sorted_names(pool);
+        }
         let deferrable: Vec<Arc<dyn DynTool>> = pool
             .iter()
             .filter(|t| is_deferrable(t.as_ref()))
@@ -90,6 +100,20 @@ impl DeferredTools {
         match self.tools.write() {
             Ok(mut slot) => *slot = deferrable,
             Err(poisoned) => *poisoned.into_inner() = deferrable,
+        }
+    }
+
+    /// Decides again, as the last [`DeferredTools::configure`] did, when the tools of `pool` are not the ones
+    /// configured (an MCP server's tools arrived or left); loaded tools stay loaded. Cheap when nothing changed.
+    pub fn follow(&self, pool: &[Arc<dyn DynTool>]) {
+        let unchanged = self
+            .pool_names
+            .read()
+            .map(|names| *names == sorted_names(pool))
+            .unwrap_or(false);
+        let settings = self.settings.read().ok().and_then(|s| *s);
+        if let (false, Some((mode, window))) = (unchanged, settings) {
+            self.configure(pool, mode, window);
         }
     }
 
@@ -162,4 +186,10 @@ mod tests {
         assert!(!ToolSearchMode::Always.defers(0, 200_000));
         assert!(!ToolSearchMode::Never.defers(1_000_000, 200_000));
     }
+}
+
+fn sorted_names(pool: &[Arc<dyn DynTool>]) -> Vec<String> {
+    let mut names: Vec<String> = pool.iter().map(|t| t.name().to_string()).collect();
+    names.sort();
+    names
 }

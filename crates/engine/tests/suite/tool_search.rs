@@ -282,3 +282,30 @@ fn select_loads_by_name_and_keywords_rank_name_over_description() {
     );
     assert!(search(&tools, "+nothing-matches", 5).is_empty());
 }
+
+/// Tools that arrive while the session runs (an MCP server that became ready) are deferred as soon as they would
+/// take too much of the window, and deferral stops when they leave; what was loaded stays loaded.
+#[test]
+fn deferral_follows_tools_arriving_and_leaving() {
+    let deferred = tandem_engine::tool::DeferredTools::default();
+    let fixed: Vec<Arc<dyn DynTool>> = Vec::new();
+    deferred.configure(&fixed, ToolSearchMode::Auto, 200_000);
+    assert!(!deferred.is_active());
+
+    let arrived = synthetic_tools(200);
+    deferred.follow(&arrived);
+    assert!(
+        deferred.is_active(),
+        "200 definitions are over 10% of the window"
+    );
+    let first = arrived[0].name().to_string();
+    assert!(deferred.withholds(&first));
+    deferred.load(std::slice::from_ref(&first));
+    assert!(!deferred.withholds(&first));
+
+    deferred.follow(&arrived[..1]);
+    assert!(!deferred.is_active(), "one tool alone is sent in full");
+    deferred.follow(&arrived);
+    assert!(deferred.is_active());
+    assert!(!deferred.withholds(&first), "a loaded tool stays loaded");
+}
