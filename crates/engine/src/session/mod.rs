@@ -248,6 +248,7 @@ impl Session {
             tools: builtins.clone(),
             catalog: offered.clone(),
             today: today.clone(),
+            recorder: recorder.clone(),
         }));
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
@@ -653,6 +654,15 @@ impl Session {
     /// The task list now (the task tools').
     pub fn tasks(&self) -> Vec<tandem_protocol::TaskItem> {
         self.work_board.tasks()
+    }
+
+    /// The sub-agents' conversations of this session as stored (each linked to the Agent call that started it),
+    /// oldest first; empty for a session that is not stored.
+    pub fn sidechains(&self) -> Result<Vec<crate::store::Sidechain>, StoreError> {
+        match &self.recorder {
+            Some(recorder) => recorder.store().sidechains(&self.id),
+            None => Ok(Vec::new()),
+        }
     }
 
     /// A copy of the conversation so far.

@@ -27,6 +27,7 @@ use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, run_turn};
 use crate::registry::ToolPool;
 use crate::settings::HookEvent;
+use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::{
     DynTool, FileStateStore, SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner,
 };
@@ -50,6 +51,8 @@ pub(super) struct SubAgentParts {
     pub tools: Vec<Arc<dyn DynTool>>,
     pub catalog: Arc<AgentCatalog>,
     pub today: String,
+    /// Where each sub-agent's conversation is stored as a sidechain of the session (`None`: not stored).
+    pub recorder: Option<Arc<SessionRecorder>>,
 }
 
 type Outcome = Result<SubAgentReport, SubAgentError>;
@@ -225,9 +228,22 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         }
     }
 
+    if let Some(recorder) = &parts.recorder {
+        recorder.record_sidechain(NewSidechain {
+            agent_id: agent_id.clone(),
+            parent_tool_use_id: request.parent_tool_use_id.clone(),
+            agent_type: agent.name.clone(),
+            description: request.description.clone(),
+        });
+    }
+    let keep = |history: &[Message]| {
+        if let Some(recorder) = &parts.recorder {
+            recorder.sidechain_history(&agent_id, history);
+        }
+    };
     let mut history: Vec<Message> = Vec::new();
     let mut usage = Usage::default();
-    let mut outcome = run_turn(
+    let first = run_turn(
         model.as_ref(),
         &runtime,
         &config,
@@ -236,8 +252,9 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         &prompt,
         &request.cancel,
     )
-    .await
-    .map_err(|e| SubAgentError::Failed(e.to_string()))?;
+    .await;
+    keep(&history);
+    let mut outcome = first.map_err(|e| SubAgentError::Failed(e.to_string()))?;
     let mut active = false;
     for _ in 0..MAX_STOP_HOOK_ROUNDS {
         if request.cancel.is_cancelled() {
@@ -262,7 +279,7 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         match v.block {
             Some(reason) if v.stop.is_none() => {
                 active = true;
-                outcome = run_turn(
+                let again = run_turn(
                     model.as_ref(),
                     &runtime,
                     &config,
@@ -271,8 +288,9 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
                     &format!("SubagentStop hook feedback: {reason}"),
                     &request.cancel,
                 )
-                .await
-                .map_err(|e| SubAgentError::Failed(e.to_string()))?;
+                .await;
+                keep(&history);
+                outcome = again.map_err(|e| SubAgentError::Failed(e.to_string()))?;
             }
             _ => break,
         }

@@ -24,6 +24,7 @@ mod search_denied;
 mod search_vs_rg;
 mod session_hooks;
 mod shell_snapshots;
+mod sidechains;
 mod store;
 mod sub_agents;
 mod suggestions;
