@@ -57,11 +57,19 @@ pub(super) struct SubAgentParts {
 
 type Outcome = Result<SubAgentReport, SubAgentError>;
 
+/// A background sub-agent: its outcome once it ended, and what stops it.
+struct Background {
+    outcome: watch::Receiver<Option<Outcome>>,
+    cancel: CancellationToken,
+}
+
 /// The session's sub-agent runner.
 pub struct SubAgents {
     parts: Arc<SubAgentParts>,
-    /// The background sub-agents by task id, each with its outcome once it ended.
-    background: Mutex<HashMap<String, watch::Receiver<Option<Outcome>>>>,
+    /// The background sub-agents by task id.
+    background: Mutex<HashMap<String, Background>>,
+    /// Notifications of background sub-agents that ended, not yet given to the parent.
+    notifications: Arc<Mutex<Vec<String>>>,
     /// Stops the background sub-agents when the session goes away.
     background_cancel: CancellationToken,
 }
@@ -79,6 +87,7 @@ impl SubAgents {
         Self {
             parts: Arc::new(parts),
             background: Mutex::new(HashMap::new()),
+            notifications: Arc::default(),
             background_cancel: CancellationToken::new(),
         }
     }
@@ -98,6 +107,7 @@ impl SubAgentRunner for SubAgents {
     fn start_background(&self, request: SubAgentRequest) -> Result<String, SubAgentError> {
         agent_of(&self.parts.catalog, &request.agent_type)?;
         let (done, outcome) = watch::channel(None);
+        let cancel = self.background_cancel.child_token();
         let task_id = {
             let mut tasks = match self.background.lock() {
                 Ok(tasks) => tasks,
@@ -108,17 +118,36 @@ impl SubAgentRunner for SubAgents {
             if request.parent_tool_use_id.is_empty() || tasks.contains_key(&task_id) {
                 task_id = format!("agent-{}", uuid::Uuid::new_v4().simple());
             }
-            tasks.insert(task_id.clone(), outcome);
+            tasks.insert(
+                task_id.clone(),
+                Background {
+                    outcome,
+                    cancel: cancel.clone(),
+                },
+            );
             task_id
         };
-        let request = SubAgentRequest {
-            cancel: self.background_cancel.child_token(),
-            ..request
-        };
+        let description = request.description.clone();
+        let request = SubAgentRequest { cancel, ..request };
         let parts = self.parts.clone();
+        let notifications = self.notifications.clone();
+        let id = task_id.clone();
         tokio::spawn(async move {
+            let events = parts.events.clone();
             let outcome = run(parts, request, true).await;
+            let (status, text) = match &outcome {
+                Ok(report) => ("completed", report.final_text.clone()),
+                Err(SubAgentError::Cancelled) => ("stopped", String::new()),
+                Err(e) => ("failed", e.to_string()),
+            };
+            // In this order: whoever sees the notice finds the task ended and the notification queued.
             let _ = done.send(Some(outcome));
+            if let Ok(mut list) = notifications.lock() {
+                list.push(notification(&id, &description, status, &text));
+            }
+            events.emit(SessionEvent::Notice {
+                message: format!("Background agent {id} ({description}) {status}."),
+            });
         });
         Ok(task_id)
     }
@@ -132,7 +161,7 @@ impl SubAgentRunner for SubAgents {
             .background
             .lock()
             .ok()
-            .and_then(|tasks| tasks.get(task_id).cloned());
+            .and_then(|tasks| tasks.get(task_id).map(|t| t.outcome.clone()));
         Box::pin(async move {
             let mut outcome = found?;
             if !wait.is_zero() {
@@ -142,6 +171,44 @@ impl SubAgentRunner for SubAgents {
             Some(current)
         })
     }
+
+    fn stop_background(&self, task_id: &str) -> Option<bool> {
+        self.stop(task_id)
+    }
+
+    fn take_notifications(&self) -> Vec<String> {
+        self.drain()
+    }
+}
+
+impl SubAgents {
+    fn stop(&self, task_id: &str) -> Option<bool> {
+        let tasks = self.background.lock().ok()?;
+        let task = tasks.get(task_id)?;
+        let running = task.outcome.borrow().is_none();
+        task.cancel.cancel();
+        Some(running)
+    }
+
+    fn drain(&self) -> Vec<String> {
+        self.notifications
+            .lock()
+            .map(|mut list| std::mem::take(&mut *list))
+            .unwrap_or_default()
+    }
+}
+
+/// What the parent's next request is told about a background sub-agent that ended.
+fn notification(task_id: &str, description: &str, status: &str, text: &str) -> String {
+    let result = if text.trim().is_empty() {
+        String::new()
+    } else {
+        format!("\n<result>\n{text}\n</result>")
+    };
+    format!(
+        "<task-notification>\n<task-id>{task_id}</task-id>\n<status>{status}</status>\n<summary>Background agent \
+         \"{description}\" {status}. TaskOutput reads the same answer.</summary>{result}\n</task-notification>"
+    )
 }
 
 fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAgentError> {

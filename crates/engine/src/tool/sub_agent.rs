@@ -77,4 +77,17 @@ pub trait SubAgentRunner: Send + Sync + std::fmt::Debug {
         task_id: &str,
         wait: std::time::Duration,
     ) -> BoxFuture<'_, Option<Option<Result<SubAgentReport, SubAgentError>>>>;
+
+    /// Stops the background sub-agent `task_id`: `None` if there is no such task, `Some(true)` if it was running
+    /// and is being stopped, `Some(false)` if it had already ended.
+    fn stop_background(&self, task_id: &str) -> Option<bool> {
+        let _ = task_id;
+        None
+    }
+
+    /// The notifications of background sub-agents that ended since the last call (each with its answer), for the
+    /// parent's next model request. Each is handed out once.
+    fn take_notifications(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
