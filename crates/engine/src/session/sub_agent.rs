@@ -25,13 +25,16 @@ use crate::exec::hook_gate as hooks;
 use crate::model::{Message, Model, ModelRequest, ModelStream};
 use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, run_turn};
-use crate::registry::ToolPool;
+use crate::registry::{ToolPool, builtin_tools_with};
 use crate::settings::HookEvent;
 use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::{
     DynTool, FileStateStore, SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner,
+    WorktreeReport,
 };
 use crate::tools::agent::{AgentCatalog, AgentDefinition};
+use crate::tools::bash::ShellSession;
+use crate::tools::worktree;
 
 /// How often a blocking SubagentStop hook may make a sub-agent go on.
 const MAX_STOP_HOOK_ROUNDS: usize = 3;
@@ -221,8 +224,55 @@ fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAg
         })
 }
 
-/// Runs one sub-agent to its end (see [`SubAgentRunner::run`]).
+/// Runs one sub-agent to its end (see [`SubAgentRunner::run`]), in a worktree of its own when asked: a worktree
+/// without changes is removed afterwards, one with changes is kept and named in the report.
 async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bool) -> Outcome {
+    if !request.worktree {
+        let cwd = parts.cwd.clone();
+        return run_in(parts, request, background, cwd).await;
+    }
+    let name = format!("agent-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let wt = worktree::create(&parts.cwd, &name)
+        .map_err(|e| SubAgentError::Failed(format!("its git worktree could not be made: {e}")))?;
+    let outcome = run_in(parts, request, background, wt.path.clone()).await;
+    let end = match worktree::finish(&wt) {
+        Ok(end) => WorktreeReport {
+            path: end.path,
+            branch: end.branch,
+            changed_files: end.changed_files,
+            kept: end.kept,
+        },
+        Err(e) => {
+            tracing::warn!("worktree {}: {e}", wt.path.display());
+            WorktreeReport {
+                path: wt.path.clone(),
+                branch: wt.branch.clone(),
+                changed_files: Vec::new(),
+                kept: true,
+            }
+        }
+    };
+    match outcome {
+        Ok(report) => Ok(SubAgentReport {
+            worktree: Some(end),
+            ..report
+        }),
+        Err(SubAgentError::Failed(why)) if end.kept => Err(SubAgentError::Failed(format!(
+            "{why} (its worktree {} on branch {} is kept with its changes)",
+            end.path.display(),
+            end.branch
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
+/// Runs one sub-agent to its end with `cwd` as its working directory.
+async fn run_in(
+    parts: Arc<SubAgentParts>,
+    request: SubAgentRequest,
+    background: bool,
+    cwd: PathBuf,
+) -> Outcome {
     let started = Instant::now();
     let agent = agent_of(&parts.catalog, &request.agent_type)?;
     let agent_id = format!("{}", uuid::Uuid::new_v4().simple());
@@ -233,11 +283,22 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         label: agent.name.clone(),
         tool_calls: AtomicU32::new(0),
     });
-    let permissions = child_permissions(&parts.permissions, &agent, background);
+    let mut permissions = child_permissions(&parts.permissions, &agent, background);
+    if cwd != parts.cwd {
+        // Its own folder: relative paths resolve there, and it counts as a working directory.
+        let mut moved = read(&permissions).with_working_dir(&cwd);
+        moved.cwd = cwd.clone();
+        permissions = Arc::new(RwLock::new(Arc::new(moved)));
+    }
     let context = read(&permissions);
+    // In its own folder it gets its own shell (the session's shell keeps the session's directory).
+    let tools = if cwd == parts.cwd {
+        parts.tools.clone()
+    } else {
+        builtin_tools_with(Arc::new(ShellSession::temporary()))
+    };
     let pool = ToolPool::assemble(
-        &parts
-            .tools
+        &tools
             .iter()
             .filter(|t| agent.allows(t.name()))
             .cloned()
@@ -247,7 +308,7 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
     );
     let runtime = ToolRuntime {
         session_id: parts.session_id.clone(),
-        cwd: parts.cwd.clone(),
+        cwd: cwd.clone(),
         pool,
         permissions,
         approver: Arc::new(Bubble {
@@ -259,7 +320,7 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         sub_agents: None,
     };
     let config = QueryConfig {
-        system: vec![system_prompt(&agent, &parts)],
+        system: vec![system_prompt(&agent, &parts, &cwd)],
         max_turns: agent.max_turns.unwrap_or(parts.config.max_turns),
         ..parts.config.clone()
     };
@@ -372,6 +433,7 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         usage,
         tool_calls: sink.tool_calls.load(Ordering::Relaxed),
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        worktree: None,
     })
 }
 
@@ -404,11 +466,11 @@ fn child_permissions(
 }
 
 /// The agent's instructions, then the environment.
-fn system_prompt(agent: &AgentDefinition, parts: &SubAgentParts) -> String {
+fn system_prompt(agent: &AgentDefinition, parts: &SubAgentParts, cwd: &std::path::Path) -> String {
     format!(
         "{}\n\n<env>\nWorking directory: {}\nPlatform: {}\nToday's date: {}\n</env>",
         agent.system_prompt,
-        parts.cwd.display(),
+        cwd.display(),
         std::env::consts::OS,
         parts.today
     )

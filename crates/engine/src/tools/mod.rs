@@ -11,6 +11,7 @@ pub mod notebook_edit;
 pub mod plan_mode;
 pub mod read;
 pub mod work_list;
+pub mod worktree;
 pub mod write;
 
 /// How the transcript draws a search (Glob, Grep): `what`, then the folder searched when one was given.

@@ -30,3 +30,4 @@ mod store;
 mod sub_agents;
 mod suggestions;
 mod work_lists;
+mod worktrees;
