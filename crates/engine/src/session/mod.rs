@@ -35,6 +35,7 @@ use crate::tools::ask_user::AskUserQuestionTool;
 use crate::tools::bash::ShellSession;
 use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::work_list::{self, WorkBoard};
+use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
 use sub_agent::{SubAgentParts, SubAgents};
 
 /// Why a session could not be opened.
@@ -257,6 +258,8 @@ impl Session {
         tools.push(erase(AskUserQuestionTool));
         tools.push(erase(EnterPlanModeTool));
         tools.push(erase(ExitPlanModeTool));
+        tools.push(erase(EnterWorktreeTool));
+        tools.push(erase(ExitWorktreeTool));
         let work_board = Arc::new(WorkBoard::new(events.clone()));
         work_board.restore(lists.0, lists.1);
         tools.extend(work_list::tools(work_list, &work_board));

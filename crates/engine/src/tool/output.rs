@@ -17,6 +17,9 @@ pub enum ContextChange {
     AddWorkingDir(PathBuf),
     /// Leave plan mode: into the mode given, or back into the mode that was active before plan mode.
     LeavePlanMode(Option<PermissionMode>),
+    /// Move the session into a directory (absolute; it becomes a working directory and where tools start), or
+    /// back where it was (`None`).
+    MoveTo(Option<PathBuf>),
 }
 
 /// A successful tool result.

@@ -149,3 +149,51 @@ async fn an_unchanged_worktree_is_removed_with_its_branch_and_a_kept_one_can_be_
     );
     assert_eq!(git(&root, &["worktree", "list"]).lines().count(), 1);
 }
+
+#[tokio::test]
+async fn the_main_session_enters_a_worktree_works_there_and_leaves_it() {
+    let ws = repo();
+    let root = ws.root();
+    let fake = server(Script::turns([
+        ScriptedTurn::tool_use("e1", "EnterWorktree", json!({"name": "try-this"})),
+        ScriptedTurn::tool_use(
+            "b1",
+            "Bash",
+            json!({"command": "echo new > made.txt && pwd"}),
+        ),
+        ScriptedTurn::tool_use("x1", "ExitWorktree", json!({"action": "remove"})),
+        ScriptedTurn::tool_use("x2", "ExitWorktree", json!({"action": "keep"})),
+        ScriptedTurn::tool_use("b2", "Bash", json!({"command": "pwd"})),
+        ScriptedTurn::text("done"),
+    ]))
+    .await;
+    let events = RecordingSink::default();
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
+    let s = session(&root, &fake, approver, events.clone());
+    s.send("work in a worktree").await.expect("turn");
+    let events = events.events();
+    let (outcome, text) = result_of(&events, "e1");
+    assert_eq!(outcome, ToolOutcome::Success, "{text}");
+    assert!(text.contains("tandem/try-this"), "{text}");
+    let kept = worktree::list_kept(&root).expect("list");
+    assert_eq!(kept.len(), 1);
+    let place = kept[0].path.to_string_lossy().into_owned();
+    // Tools started in the worktree.
+    assert!(result_of(&events, "b1").1.contains(&place));
+    assert!(!root.join("made.txt").exists());
+    // Removing a changed worktree needs discard_changes.
+    let (outcome, text) = result_of(&events, "x1");
+    assert_eq!(outcome, ToolOutcome::Error);
+    assert!(
+        text.contains("made.txt") && text.contains("discard_changes"),
+        "{text}"
+    );
+    let (outcome, text) = result_of(&events, "x2");
+    assert_eq!(outcome, ToolOutcome::Success, "{text}");
+    assert!(text.contains("kept on branch tandem/try-this"), "{text}");
+    // Back in the project folder.
+    let (_, pwd) = result_of(&events, "b2");
+    assert!(!pwd.contains(&place), "{pwd}");
+    assert_eq!(kept[0].changed_files, ["made.txt"]);
+    worktree::discard(&root, &kept[0].branch).expect("discard");
+}

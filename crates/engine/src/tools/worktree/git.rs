@@ -15,7 +15,7 @@ pub enum GitError {
 }
 
 /// Runs `git args` in `dir` and returns its standard output.
-pub fn git(dir: &Path, args: &[&str]) -> Result<String, GitError> {
+pub(super) fn git(dir: &Path, args: &[&str]) -> Result<String, GitError> {
     let output = Command::new("git")
         .args(args)
         .current_dir(dir)
@@ -31,6 +31,6 @@ pub fn git(dir: &Path, args: &[&str]) -> Result<String, GitError> {
 }
 
 /// Runs `git args` in `dir`, ignoring its output.
-pub fn git_ok(dir: &Path, args: &[&str]) -> Result<(), GitError> {
+pub(super) fn git_ok(dir: &Path, args: &[&str]) -> Result<(), GitError> {
     git(dir, args).map(|_| ())
 }

@@ -5,11 +5,13 @@
 //! ([`discard`]) each.
 
 mod git;
+mod tools;
 
 use std::path::{Path, PathBuf};
 
 pub use git::GitError;
 use git::{git, git_ok};
+pub use tools::{EnterWorktreeTool, ExitWorktreeTool};
 
 /// The prefix of the branches Tandem makes for worktrees.
 pub const BRANCH_PREFIX: &str = "tandem/";
@@ -55,7 +57,7 @@ pub fn worktrees_dir() -> PathBuf {
 /// Makes a worktree of the repository containing `dir` on a new branch `tandem/<name>` from its HEAD, in
 /// [`worktrees_dir`] (`name` is made safe for a branch and a folder).
 pub fn create(dir: &Path, name: &str) -> Result<Worktree, GitError> {
-    let repo = PathBuf::from(git(dir, &["rev-parse", "--show-toplevel"])?.trim());
+    let repo = main_repo(dir)?;
     let base = git(&repo, &["rev-parse", "HEAD"])?.trim().to_string();
     let safe: String = name
         .chars()
@@ -125,9 +127,27 @@ fn remove(repo: &Path, path: &Path, branch: &str) -> Result<(), GitError> {
     git_ok(repo, &["branch", "-D", branch])
 }
 
+/// The main working tree of the repository containing `dir` (also when `dir` is in one of its worktrees).
+pub fn main_repo(dir: &Path) -> Result<PathBuf, GitError> {
+    let common = git(
+        dir,
+        &["rev-parse", "--path-format=absolute", "--git-common-dir"],
+    )?;
+    let common = PathBuf::from(common.trim());
+    Ok(match common.file_name() {
+        Some(name) if name == ".git" => common.parent().map(Path::to_path_buf).unwrap_or(common),
+        _ => common,
+    })
+}
+
+/// Whether `dir` lies in one of Tandem's worktrees.
+pub fn is_tandem_worktree(dir: &Path) -> bool {
+    dir.starts_with(worktrees_dir())
+}
+
 /// The worktrees of the repository containing `dir` that Tandem made and kept, with their changes.
 pub fn list_kept(dir: &Path) -> Result<Vec<KeptWorktree>, GitError> {
-    let repo = PathBuf::from(git(dir, &["rev-parse", "--show-toplevel"])?.trim());
+    let repo = main_repo(dir)?;
     let listing = git(&repo, &["worktree", "list", "--porcelain"])?;
     let mut out = Vec::new();
     for entry in listing.split("\n\n") {
@@ -156,8 +176,9 @@ pub fn list_kept(dir: &Path) -> Result<Vec<KeptWorktree>, GitError> {
     Ok(out)
 }
 
-fn kept(dir: &Path, branch: &str) -> Result<(PathBuf, KeptWorktree), GitError> {
-    let repo = PathBuf::from(git(dir, &["rev-parse", "--show-toplevel"])?.trim());
+/// The kept worktree on `branch`, with the main repository.
+pub fn kept(dir: &Path, branch: &str) -> Result<(PathBuf, KeptWorktree), GitError> {
+    let repo = main_repo(dir)?;
     let found = list_kept(&repo)?
         .into_iter()
         .find(|w| w.branch == branch)
