@@ -112,7 +112,31 @@ export type ApprovalAnswer = { request_id: string, choice: ApprovalChoice,
 /**
  * An optional message passed to the agent with a refusal.
  */
-message: string | null, };
+message: string | null, 
+/**
+ * For a file change approved after review: the file's text the person accepted, when it differs from the
+ * proposal (some hunks rejected, or the proposed text edited). The change is written as the person left it
+ * and the agent is told how it differs from what it proposed.
+ */
+revision?: Revision, };
+
+export type Revision = { 
+/**
+ * The whole file as the person accepted it.
+ */
+text: string, 
+/**
+ * The proposal's hunks the person rejected, numbered from 1 in the order the dialog showed them.
+ */
+rejected_hunks: Array<number>, 
+/**
+ * How many hunks the proposal had.
+ */
+total_hunks: number, 
+/**
+ * Whether the person also edited the proposed text by hand.
+ */
+edited: boolean, };
 
 export type PlanRequest = { 
 /**
@@ -320,7 +344,34 @@ folder_name: string, model: string, mode: PermissionMode,
 /**
  * Set when no model can be reached yet (e.g. no API key): what the user should do.
  */
-setup_hint: string | null, };
+setup_hint: string | null, 
+/**
+ * Whether the folder is trusted, and what trusting it enables.
+ */
+trust: FolderTrust, 
+/**
+ * The model's context window in tokens, and the share of it (percent) at which the conversation is
+ * compacted: the status bar's context meter.
+ */
+context_window: number, compact_at_percent: number, };
+
+export type FolderTrust = { trusted: boolean, 
+/**
+ * The project's allow rules (from `.claude/settings.json` and `.claude/settings.local.json`).
+ */
+allow_rules: Array<string>, 
+/**
+ * Directories outside the folder the project's settings add.
+ */
+directories: Array<string>, 
+/**
+ * The project's hooks, as `Event (matcher): command`.
+ */
+hooks: Array<string>, 
+/**
+ * MCP servers the project defines (`.mcp.json` and project settings), as `name: command or url`.
+ */
+mcp_servers: Array<string>, };
 
 export type SessionSummary = { session_id: string, 
 /**
@@ -362,7 +413,25 @@ files_rewound: boolean,
  */
 messages_removed: number, };
 
-export type SessionEvent = { "type": "turn_started", prompt: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
+export type ChangedFile = { 
+/**
+ * Absolute path.
+ */
+path: string, 
+/**
+ * The text before the session's first change (`None`: the file did not exist).
+ */
+before: string | null, 
+/**
+ * The text now (`None`: the file no longer exists).
+ */
+after: string | null, 
+/**
+ * Why the texts are left out (binary content, too large to show), if they are.
+ */
+omitted: string | null, };
+
+export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */

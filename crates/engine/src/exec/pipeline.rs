@@ -221,7 +221,7 @@ async fn run_steps(
     }
 
     times.enter(Phase::Authorize);
-    let (prepared, observable, context) = match authorize(
+    let (prepared, observable, context, revised) = match authorize(
         &Gate {
             rt,
             tool: &tool,
@@ -239,7 +239,8 @@ async fn run_steps(
             prepared,
             observable,
             context,
-        } => (prepared, observable, context),
+            revised,
+        } => (prepared, observable, context, revised),
         Authorized::Stop {
             outcome,
             message,
@@ -257,6 +258,17 @@ async fn run_steps(
         _ = ctx.cancel.cancelled(), if tool.interrupt_behavior() == crate::tool::InterruptBehavior::Cancel => Err(ToolError::Cancelled),
     };
     times.enter(Phase::Finish);
+    // A change the person revised is written as they left it once the proposal is in place.
+    let result = match (result, revised) {
+        (Ok(mut output), Some(revised)) => match super::revision::apply(&rt.file_state, &revised) {
+            Ok(note) => {
+                output.content = hook_gate::append_text(output.content, &note);
+                Ok(output)
+            }
+            Err(e) => Err(e),
+        },
+        (result, _) => result,
+    };
     // What PreToolUse hooks added for the model comes with the result.
     let result = match (result, context) {
         (Ok(mut output), Some(extra)) => {

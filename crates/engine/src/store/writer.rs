@@ -381,7 +381,7 @@ fn project_event(
 ) -> Result<(), StoreError> {
     let session = session.to_string();
     let command = match event {
-        SessionEvent::TurnStarted { prompt } => Command::Title {
+        SessionEvent::TurnStarted { prompt, .. } => Command::Title {
             session,
             title: title_from_prompt(&prompt),
             only_if_empty: true,

@@ -126,3 +126,43 @@ impl Approver for ScriptedApprover {
         })
     }
 }
+
+/// Answers each request with what a function makes of it (e.g. a revision built from the request's diff), and
+/// records every request.
+#[derive(Clone)]
+pub struct FnApprover {
+    answer: Arc<dyn Fn(&ApprovalRequest) -> ApprovalAnswer + Send + Sync>,
+    asked: Arc<Mutex<Vec<ApprovalRequest>>>,
+}
+
+impl std::fmt::Debug for FnApprover {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FnApprover")
+    }
+}
+
+impl FnApprover {
+    pub fn new(
+        answer: impl Fn(&ApprovalRequest) -> ApprovalAnswer + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            answer: Arc::new(answer),
+            asked: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    /// The requests asked so far.
+    pub fn asked(&self) -> Vec<ApprovalRequest> {
+        self.asked.lock().map(|a| a.clone()).unwrap_or_default()
+    }
+}
+
+impl Approver for FnApprover {
+    fn ask(&self, request: ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer> {
+        let answer = (self.answer)(&request);
+        if let Ok(mut asked) = self.asked.lock() {
+            asked.push(request);
+        }
+        Box::pin(async move { answer })
+    }
+}

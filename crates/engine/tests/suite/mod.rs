@@ -21,6 +21,7 @@ mod person_doors;
 mod query_loop;
 mod read_streaming;
 mod read_tool;
+mod revisions;
 mod search_denied;
 mod search_vs_rg;
 mod session_hooks;
