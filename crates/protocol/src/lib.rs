@@ -30,4 +30,4 @@ pub use interaction::{
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
-pub use work_list::{TaskItem, TodoItem, TodoStatus};
+pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};

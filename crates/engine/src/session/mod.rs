@@ -699,6 +699,25 @@ impl Session {
         }
     }
 
+    /// The worktrees agents of this project left with changes, for the person to merge or discard (empty when the
+    /// folder is not in a git repository).
+    pub fn kept_worktrees(&self) -> Vec<tandem_protocol::KeptWorktree> {
+        crate::tools::worktree::list_kept(&self.cwd)
+            .map(|list| list.iter().map(|w| w.to_protocol()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Merges the kept worktree on `branch` into the project's current branch and removes it (see
+    /// [`crate::tools::worktree::merge`]).
+    pub fn merge_worktree(&self, branch: &str) -> Result<(), crate::tools::worktree::GitError> {
+        crate::tools::worktree::merge(&self.cwd, branch)
+    }
+
+    /// Removes the kept worktree on `branch` with its branch, dropping its changes.
+    pub fn discard_worktree(&self, branch: &str) -> Result<(), crate::tools::worktree::GitError> {
+        crate::tools::worktree::discard(&self.cwd, branch)
+    }
+
     /// A copy of the conversation so far.
     pub async fn history(&self) -> Vec<Message> {
         self.history.lock().await.clone()

@@ -37,6 +37,17 @@ pub struct KeptWorktree {
     pub changed_files: Vec<String>,
 }
 
+impl KeptWorktree {
+    /// The form the window receives.
+    pub fn to_protocol(&self) -> tandem_protocol::KeptWorktree {
+        tandem_protocol::KeptWorktree {
+            path: self.path.display().to_string(),
+            branch: self.branch.clone(),
+            changed_files: self.changed_files.clone(),
+        }
+    }
+}
+
 /// How isolated work ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WorktreeEnd {
