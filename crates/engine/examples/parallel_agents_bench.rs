@@ -3,7 +3,8 @@
 //! child makes one model request that the fake model server answers after a fixed delay (the model's "thinking"),
 //! so parallel agents should take about as long as one.
 //!
-//! Usage: `parallel_agents_bench [RUNS] [DELAY_MS]` (default 10 runs, 100 ms). Prints medians and the ratio.
+//! Usage: `parallel_agents_bench [RUNS] [DELAY_MS]` (default 10 runs, 100 ms). Prints medians and the ratio; with
+//! `SHOW_TIMELINE` set, also the server's timeline (when each request was received, parsed and answered).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -118,6 +119,17 @@ async fn main() {
     for run in 0..runs {
         one.push(one_run(&session, &server, &ended, 1, delay_ms, run).await);
         five.push(one_run(&session, &server, &ended, 5, delay_ms, run).await);
+    }
+    if std::env::var("SHOW_TIMELINE").is_ok() {
+        let marks = server.timeline();
+        let first = marks.first().map(|m| m.at).unwrap_or(std::time::UNIX_EPOCH);
+        for m in marks
+            .iter()
+            .filter(|m| m.what == "arrived" || m.what == "end" || m.what == "received")
+        {
+            let t = m.at.duration_since(first).unwrap_or_default().as_secs_f64() * 1000.0;
+            println!("{t:9.2} ms  request {:3}  {}", m.request, m.what);
+        }
     }
     let (a, b) = (median(&one), median(&five));
     println!("runs: {runs}, model delay per request: {delay_ms} ms");
