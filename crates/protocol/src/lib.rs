@@ -32,4 +32,4 @@ pub use mcp::{McpServerState, McpServerStatus};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
-pub use work_list::{TaskItem, TodoItem, TodoStatus};
+pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};

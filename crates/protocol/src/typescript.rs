@@ -41,6 +41,7 @@ pub fn render() -> String {
         decl::<TodoStatus>(&cfg),
         decl::<TodoItem>(&cfg),
         decl::<TaskItem>(&cfg),
+        decl::<KeptWorktree>(&cfg),
         decl::<Usage>(&cfg),
         decl::<ToolCallStatus>(&cfg),
         decl::<ToolOutcome>(&cfg),

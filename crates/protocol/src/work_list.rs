@@ -44,3 +44,14 @@ pub struct TaskItem {
     /// Tasks that must be completed before this one can start.
     pub blocked_by: Vec<String>,
 }
+
+/// A git worktree an agent worked in and Tandem kept because it has changes, for the person to merge or discard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct KeptWorktree {
+    /// Absolute path of the worktree.
+    pub path: String,
+    /// Its branch (`tandem/…`).
+    pub branch: String,
+    /// Files that differ from where the branch started, relative to the worktree.
+    pub changed_files: Vec<String>,
+}

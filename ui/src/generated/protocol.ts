@@ -234,6 +234,20 @@ blocks: Array<string>,
  */
 blocked_by: Array<string>, };
 
+export type KeptWorktree = { 
+/**
+ * Absolute path of the worktree.
+ */
+path: string, 
+/**
+ * Its branch (`tandem/…`).
+ */
+branch: string, 
+/**
+ * Files that differ from where the branch started, relative to the worktree.
+ */
+changed_files: Array<string>, };
+
 export type Usage = { input_tokens: number, output_tokens: number, cache_creation_input_tokens: number, cache_read_input_tokens: number, };
 
 export type ToolCallStatus = "queued" | "waiting_for_approval" | "executing" | "completed";

@@ -649,3 +649,50 @@ async fn print_mode_stops_cleanly_on_ctrl_c_with_the_shells_code() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
 }
+
+#[tokio::test]
+async fn print_mode_tells_the_model_that_nobody_can_answer_questions_or_approve_plans() {
+    let dir = project();
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::tool_use(
+            "toolu_q1",
+            "AskUserQuestion",
+            json!({"questions": [{"question": "Which?", "header": "Pick", "options": [
+                {"label": "A", "description": ""}, {"label": "B", "description": ""}]}]}),
+        ),
+        ScriptedTurn::tool_use("toolu_x1", "ExitPlanMode", json!({"plan": "1. Do it"})),
+        ScriptedTurn::text("Going on with A."),
+    ]))
+    .await
+    .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path())
+        .args(["-p", "Ask me first", "--permission-mode", "plan"]);
+
+    let out = run(cmd).await;
+
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    let question = &requests[1].body["messages"][2]["content"][0];
+    assert_eq!(question["tool_use_id"], "toolu_q1");
+    assert_eq!(question["is_error"], true);
+    assert!(
+        question["content"]
+            .to_string()
+            .contains("Nobody can answer questions here"),
+        "{question}"
+    );
+    assert!(
+        question["content"].to_string().contains("headless"),
+        "{question}"
+    );
+    let plan = &requests[2].body["messages"][4]["content"][0];
+    assert_eq!(plan["tool_use_id"], "toolu_x1");
+    assert!(
+        plan["content"]
+            .to_string()
+            .contains("Nobody can approve it"),
+        "{plan}"
+    );
+}

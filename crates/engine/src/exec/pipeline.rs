@@ -175,7 +175,7 @@ async fn run_steps(
     let progress_id = id.to_string();
     let permissions = rt.permission_context();
     let ctx = ToolContext {
-        cwd: rt.cwd.clone(),
+        cwd: permissions.tool_cwd(&rt.cwd),
         working_dirs: permissions.working_dirs.clone(),
         file_state: rt.file_state.clone(),
         cancel: cancel.child_token(),

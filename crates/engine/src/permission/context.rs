@@ -42,6 +42,9 @@ pub struct PermissionContext {
     pub avoid_prompts: bool,
     /// The mode to return to when plan mode ends.
     pub pre_plan_mode: Option<PermissionMode>,
+    /// Where a tool moved the session (EnterWorktree): tools start there instead of the session's folder; with the
+    /// `cwd` to return to.
+    pub moved_to: Option<(PathBuf, PathBuf)>,
     /// Whether the user trusts the project folder.
     pub trusted: bool,
     /// Where "Yes, and don't ask again" saves rules: `<git root>/.claude/settings.local.json`.
@@ -109,6 +112,7 @@ impl PermissionContext {
             auto_available: true,
             avoid_prompts: false,
             pre_plan_mode: None,
+            moved_to: None,
             trusted: true,
             classifier: None,
         }
@@ -199,6 +203,7 @@ impl PermissionContext {
             auto_available: true,
             avoid_prompts: opts.avoid_prompts,
             pre_plan_mode: None,
+            moved_to: None,
             trusted,
             classifier: None,
         };
@@ -241,6 +246,39 @@ impl PermissionContext {
             ContextChange::AddWorkingDir(dir) => self.with_working_dir(dir),
             ContextChange::AllowRules(rules) => self.with_session_rules(rules),
             ContextChange::LeavePlanMode(mode) => self.leaving_plan_mode(*mode),
+            ContextChange::MoveTo(dir) => self.moved(dir.as_deref()),
+        }
+    }
+
+    /// The same context with the session moved into `dir` (a working directory from now on; relative paths
+    /// resolve there), or back where it was (`None`).
+    pub fn moved(&self, dir: Option<&Path>) -> Self {
+        match dir {
+            Some(dir) => {
+                let from = match &self.moved_to {
+                    Some((_, from)) => from.clone(),
+                    None => self.cwd.clone(),
+                };
+                let mut next = self.with_working_dir(dir);
+                next.cwd = dir.to_path_buf();
+                next.moved_to = Some((dir.to_path_buf(), from));
+                next
+            }
+            None => {
+                let mut next = self.clone();
+                if let Some((_, from)) = next.moved_to.take() {
+                    next.cwd = from;
+                }
+                next
+            }
+        }
+    }
+
+    /// Where tools start: where the session was moved to, else `default` (the session's folder).
+    pub fn tool_cwd(&self, default: &Path) -> PathBuf {
+        match &self.moved_to {
+            Some((dir, _)) => dir.clone(),
+            None => default.to_path_buf(),
         }
     }
 

@@ -68,6 +68,17 @@ fn push_user_text(history: &mut Vec<Message>, prompt: &str) {
     }
 }
 
+/// Adds the notifications of background work that ended (sub-agents' answers) to the last user message, so the
+/// next request tells the model.
+fn deliver_notifications(runtime: &ToolRuntime, history: &mut Vec<Message>) {
+    let Some(runner) = &runtime.sub_agents else {
+        return;
+    };
+    for text in runner.take_notifications() {
+        push_user_text(history, &text);
+    }
+}
+
 /// Runs one turn: `prompt` is added to `history`, usage is added to `session_usage`, and the assistant's messages
 /// and tool results are appended as they complete. On an error or an interrupt the history keeps what happened (a
 /// cut-off message keeps its completed blocks) and every tool_use in it has its result, so the next request is valid.
@@ -132,6 +143,7 @@ pub async fn run_turn(
                 message: format!("The conversation could not be compacted: {err}"),
             });
         }
+        deliver_notifications(runtime, history);
         counted_messages = history.len();
         requests += 1;
         let request = ModelRequest {

@@ -43,6 +43,7 @@ use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool, invocation_text, slash_command};
 use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::work_list::{self, WorkBoard};
+use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
 use sub_agent::{SubAgentParts, SubAgents};
 
 /// Why a session could not be opened.
@@ -285,6 +286,7 @@ impl Session {
             catalog: offered.clone(),
             today: today.clone(),
             mcp: mcp.tools(),
+            recorder: recorder.clone(),
         }));
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
@@ -302,6 +304,8 @@ impl Session {
         tools.push(erase(AskUserQuestionTool));
         tools.push(erase(EnterPlanModeTool));
         tools.push(erase(ExitPlanModeTool));
+        tools.push(erase(EnterWorktreeTool));
+        tools.push(erase(ExitWorktreeTool));
         let work_board = Arc::new(WorkBoard::new(events.clone()));
         work_board.restore(lists.0, lists.1);
         tools.extend(work_list::tools(work_list, &work_board));
@@ -864,6 +868,34 @@ impl Session {
     /// The MCP manager (statuses and waiting for states, for the window and tests).
     pub fn mcp(&self) -> &McpManager {
         &self.mcp
+    }
+
+    /// The sub-agents' conversations of this session as stored (each linked to the Agent call that started it),
+    /// oldest first; empty for a session that is not stored.
+    pub fn sidechains(&self) -> Result<Vec<crate::store::Sidechain>, StoreError> {
+        match &self.recorder {
+            Some(recorder) => recorder.store().sidechains(&self.id),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// The worktrees agents of this project left with changes, for the person to merge or discard (empty when the
+    /// folder is not in a git repository).
+    pub fn kept_worktrees(&self) -> Vec<tandem_protocol::KeptWorktree> {
+        crate::tools::worktree::list_kept(&self.cwd)
+            .map(|list| list.iter().map(|w| w.to_protocol()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Merges the kept worktree on `branch` into the project's current branch and removes it (see
+    /// [`crate::tools::worktree::merge`]).
+    pub fn merge_worktree(&self, branch: &str) -> Result<(), crate::tools::worktree::GitError> {
+        crate::tools::worktree::merge(&self.cwd, branch)
+    }
+
+    /// Removes the kept worktree on `branch` with its branch, dropping its changes.
+    pub fn discard_worktree(&self, branch: &str) -> Result<(), crate::tools::worktree::GitError> {
+        crate::tools::worktree::discard(&self.cwd, branch)
     }
 
     /// A copy of the conversation so far.

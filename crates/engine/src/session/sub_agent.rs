@@ -25,13 +25,16 @@ use crate::exec::hook_gate as hooks;
 use crate::model::{Message, Model, ModelRequest, ModelStream};
 use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, run_turn};
-use crate::registry::ToolPool;
+use crate::registry::{ToolPool, builtin_tools_with};
 use crate::settings::HookEvent;
+use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::{
     DynTool, FileStateStore, ModelCompleter, SubAgentError, SubAgentReport, SubAgentRequest,
-    SubAgentRunner,
+    SubAgentRunner, WorktreeReport,
 };
 use crate::tools::agent::{AgentCatalog, AgentDefinition};
+use crate::tools::bash::ShellSession;
+use crate::tools::worktree;
 
 /// How often a blocking SubagentStop hook may make a sub-agent go on.
 const MAX_STOP_HOOK_ROUNDS: usize = 3;
@@ -55,15 +58,25 @@ pub(super) struct SubAgentParts {
     pub mcp: crate::mcp::McpTools,
     /// Single completions for the tools (WebFetch).
     pub completer: Option<Arc<dyn ModelCompleter>>,
+    /// Where each sub-agent's conversation is stored as a sidechain of the session (`None`: not stored).
+    pub recorder: Option<Arc<SessionRecorder>>,
 }
 
 type Outcome = Result<SubAgentReport, SubAgentError>;
 
+/// A background sub-agent: its outcome once it ended, and what stops it.
+struct Background {
+    outcome: watch::Receiver<Option<Outcome>>,
+    cancel: CancellationToken,
+}
+
 /// The session's sub-agent runner.
 pub struct SubAgents {
     parts: Arc<SubAgentParts>,
-    /// The background sub-agents by task id, each with its outcome once it ended.
-    background: Mutex<HashMap<String, watch::Receiver<Option<Outcome>>>>,
+    /// The background sub-agents by task id.
+    background: Mutex<HashMap<String, Background>>,
+    /// Notifications of background sub-agents that ended, not yet given to the parent.
+    notifications: Arc<Mutex<Vec<String>>>,
     /// Stops the background sub-agents when the session goes away.
     background_cancel: CancellationToken,
 }
@@ -81,6 +94,7 @@ impl SubAgents {
         Self {
             parts: Arc::new(parts),
             background: Mutex::new(HashMap::new()),
+            notifications: Arc::default(),
             background_cancel: CancellationToken::new(),
         }
     }
@@ -100,6 +114,7 @@ impl SubAgentRunner for SubAgents {
     fn start_background(&self, request: SubAgentRequest) -> Result<String, SubAgentError> {
         agent_of(&self.parts.catalog, &request.agent_type)?;
         let (done, outcome) = watch::channel(None);
+        let cancel = self.background_cancel.child_token();
         let task_id = {
             let mut tasks = match self.background.lock() {
                 Ok(tasks) => tasks,
@@ -110,17 +125,36 @@ impl SubAgentRunner for SubAgents {
             if request.parent_tool_use_id.is_empty() || tasks.contains_key(&task_id) {
                 task_id = format!("agent-{}", uuid::Uuid::new_v4().simple());
             }
-            tasks.insert(task_id.clone(), outcome);
+            tasks.insert(
+                task_id.clone(),
+                Background {
+                    outcome,
+                    cancel: cancel.clone(),
+                },
+            );
             task_id
         };
-        let request = SubAgentRequest {
-            cancel: self.background_cancel.child_token(),
-            ..request
-        };
+        let description = request.description.clone();
+        let request = SubAgentRequest { cancel, ..request };
         let parts = self.parts.clone();
+        let notifications = self.notifications.clone();
+        let id = task_id.clone();
         tokio::spawn(async move {
+            let events = parts.events.clone();
             let outcome = run(parts, request, true).await;
+            let (status, text) = match &outcome {
+                Ok(report) => ("completed", report.final_text.clone()),
+                Err(SubAgentError::Cancelled) => ("stopped", String::new()),
+                Err(e) => ("failed", e.to_string()),
+            };
+            // In this order: whoever sees the notice finds the task ended and the notification queued.
             let _ = done.send(Some(outcome));
+            if let Ok(mut list) = notifications.lock() {
+                list.push(notification(&id, &description, status, &text));
+            }
+            events.emit(SessionEvent::Notice {
+                message: format!("Background agent {id} ({description}) {status}."),
+            });
         });
         Ok(task_id)
     }
@@ -134,7 +168,7 @@ impl SubAgentRunner for SubAgents {
             .background
             .lock()
             .ok()
-            .and_then(|tasks| tasks.get(task_id).cloned());
+            .and_then(|tasks| tasks.get(task_id).map(|t| t.outcome.clone()));
         Box::pin(async move {
             let mut outcome = found?;
             if !wait.is_zero() {
@@ -144,6 +178,44 @@ impl SubAgentRunner for SubAgents {
             Some(current)
         })
     }
+
+    fn stop_background(&self, task_id: &str) -> Option<bool> {
+        self.stop(task_id)
+    }
+
+    fn take_notifications(&self) -> Vec<String> {
+        self.drain()
+    }
+}
+
+impl SubAgents {
+    fn stop(&self, task_id: &str) -> Option<bool> {
+        let tasks = self.background.lock().ok()?;
+        let task = tasks.get(task_id)?;
+        let running = task.outcome.borrow().is_none();
+        task.cancel.cancel();
+        Some(running)
+    }
+
+    fn drain(&self) -> Vec<String> {
+        self.notifications
+            .lock()
+            .map(|mut list| std::mem::take(&mut *list))
+            .unwrap_or_default()
+    }
+}
+
+/// What the parent's next request is told about a background sub-agent that ended.
+fn notification(task_id: &str, description: &str, status: &str, text: &str) -> String {
+    let result = if text.trim().is_empty() {
+        String::new()
+    } else {
+        format!("\n<result>\n{text}\n</result>")
+    };
+    format!(
+        "<task-notification>\n<task-id>{task_id}</task-id>\n<status>{status}</status>\n<summary>Background agent \
+         \"{description}\" {status}. TaskOutput reads the same answer.</summary>{result}\n</task-notification>"
+    )
 }
 
 fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAgentError> {
@@ -156,8 +228,55 @@ fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAg
         })
 }
 
-/// Runs one sub-agent to its end (see [`SubAgentRunner::run`]).
+/// Runs one sub-agent to its end (see [`SubAgentRunner::run`]), in a worktree of its own when asked: a worktree
+/// without changes is removed afterwards, one with changes is kept and named in the report.
 async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bool) -> Outcome {
+    if !request.worktree {
+        let cwd = parts.cwd.clone();
+        return run_in(parts, request, background, cwd).await;
+    }
+    let name = format!("agent-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let wt = worktree::create(&parts.cwd, &name)
+        .map_err(|e| SubAgentError::Failed(format!("its git worktree could not be made: {e}")))?;
+    let outcome = run_in(parts, request, background, wt.path.clone()).await;
+    let end = match worktree::finish(&wt) {
+        Ok(end) => WorktreeReport {
+            path: end.path,
+            branch: end.branch,
+            changed_files: end.changed_files,
+            kept: end.kept,
+        },
+        Err(e) => {
+            tracing::warn!("worktree {}: {e}", wt.path.display());
+            WorktreeReport {
+                path: wt.path.clone(),
+                branch: wt.branch.clone(),
+                changed_files: Vec::new(),
+                kept: true,
+            }
+        }
+    };
+    match outcome {
+        Ok(report) => Ok(SubAgentReport {
+            worktree: Some(end),
+            ..report
+        }),
+        Err(SubAgentError::Failed(why)) if end.kept => Err(SubAgentError::Failed(format!(
+            "{why} (its worktree {} on branch {} is kept with its changes)",
+            end.path.display(),
+            end.branch
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
+/// Runs one sub-agent to its end with `cwd` as its working directory.
+async fn run_in(
+    parts: Arc<SubAgentParts>,
+    request: SubAgentRequest,
+    background: bool,
+    cwd: PathBuf,
+) -> Outcome {
     let started = Instant::now();
     let agent = agent_of(&parts.catalog, &request.agent_type)?;
     let agent_id = format!("{}", uuid::Uuid::new_v4().simple());
@@ -168,11 +287,22 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         label: agent.name.clone(),
         tool_calls: AtomicU32::new(0),
     });
-    let permissions = child_permissions(&parts.permissions, &agent, background);
+    let mut permissions = child_permissions(&parts.permissions, &agent, background);
+    if cwd != parts.cwd {
+        // Its own folder: relative paths resolve there, and it counts as a working directory.
+        let mut moved = read(&permissions).with_working_dir(&cwd);
+        moved.cwd = cwd.clone();
+        permissions = Arc::new(RwLock::new(Arc::new(moved)));
+    }
     let context = read(&permissions);
+    // In its own folder it gets its own shell (the session's shell keeps the session's directory).
+    let tools = if cwd == parts.cwd {
+        parts.tools.clone()
+    } else {
+        builtin_tools_with(Arc::new(ShellSession::temporary()))
+    };
     let pool = ToolPool::assemble(
-        &parts
-            .tools
+        &tools
             .iter()
             .filter(|t| agent.allows(t.name()))
             .cloned()
@@ -188,7 +318,7 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
     );
     let runtime = ToolRuntime {
         session_id: parts.session_id.clone(),
-        cwd: parts.cwd.clone(),
+        cwd: cwd.clone(),
         pool,
         permissions,
         approver: Arc::new(Bubble {
@@ -202,7 +332,7 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         deferred: Default::default(),
     };
     let config = QueryConfig {
-        system: vec![system_prompt(&agent, &parts)],
+        system: vec![system_prompt(&agent, &parts, &cwd)],
         max_turns: agent.max_turns.unwrap_or(parts.config.max_turns),
         ..parts.config.clone()
     };
@@ -238,9 +368,22 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         }
     }
 
+    if let Some(recorder) = &parts.recorder {
+        recorder.record_sidechain(NewSidechain {
+            agent_id: agent_id.clone(),
+            parent_tool_use_id: request.parent_tool_use_id.clone(),
+            agent_type: agent.name.clone(),
+            description: request.description.clone(),
+        });
+    }
+    let keep = |history: &[Message]| {
+        if let Some(recorder) = &parts.recorder {
+            recorder.sidechain_history(&agent_id, history);
+        }
+    };
     let mut history: Vec<Message> = Vec::new();
     let mut usage = Usage::default();
-    let mut outcome = run_turn(
+    let first = run_turn(
         model.as_ref(),
         &runtime,
         &config,
@@ -249,8 +392,9 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         &prompt,
         &request.cancel,
     )
-    .await
-    .map_err(|e| SubAgentError::Failed(e.to_string()))?;
+    .await;
+    keep(&history);
+    let mut outcome = first.map_err(|e| SubAgentError::Failed(e.to_string()))?;
     let mut active = false;
     for _ in 0..MAX_STOP_HOOK_ROUNDS {
         if request.cancel.is_cancelled() {
@@ -275,7 +419,7 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         match v.block {
             Some(reason) if v.stop.is_none() => {
                 active = true;
-                outcome = run_turn(
+                let again = run_turn(
                     model.as_ref(),
                     &runtime,
                     &config,
@@ -284,8 +428,9 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
                     &format!("SubagentStop hook feedback: {reason}"),
                     &request.cancel,
                 )
-                .await
-                .map_err(|e| SubAgentError::Failed(e.to_string()))?;
+                .await;
+                keep(&history);
+                outcome = again.map_err(|e| SubAgentError::Failed(e.to_string()))?;
             }
             _ => break,
         }
@@ -300,6 +445,7 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         usage,
         tool_calls: sink.tool_calls.load(Ordering::Relaxed),
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        worktree: None,
     })
 }
 
@@ -332,11 +478,11 @@ fn child_permissions(
 }
 
 /// The agent's instructions, then the environment.
-fn system_prompt(agent: &AgentDefinition, parts: &SubAgentParts) -> String {
+fn system_prompt(agent: &AgentDefinition, parts: &SubAgentParts, cwd: &std::path::Path) -> String {
     format!(
         "{}\n\n<env>\nWorking directory: {}\nPlatform: {}\nToday's date: {}\n</env>",
         agent.system_prompt,
-        parts.cwd.display(),
+        cwd.display(),
         std::env::consts::OS,
         parts.today
     )

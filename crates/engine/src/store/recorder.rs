@@ -7,6 +7,7 @@ use tandem_protocol::{PermissionMode, SessionEvent};
 
 use super::StoreError;
 use super::session_store::{SessionStore, now_ms};
+use super::side_tables::NewSidechain;
 use super::types::{LoadedSession, NewSession};
 use super::writer::Command;
 use crate::model::Message;
@@ -155,6 +156,19 @@ impl SessionRecorder {
         });
         stored.truncate(from);
         stored.push(message.clone());
+    }
+
+    /// Queues the start of a sub-agent's conversation, a sidechain of this session.
+    pub fn record_sidechain(&self, chain: NewSidechain) {
+        drop(self.row());
+        self.store.record_sidechain(&self.id, chain);
+    }
+
+    /// Queues a sidechain's whole history (replacing what was stored for it).
+    pub fn sidechain_history(&self, agent_id: &str, history: &[Message]) {
+        drop(self.row());
+        self.store
+            .replace_sidechain_messages(&self.id, agent_id, 0, history);
     }
 
     /// Queues the session's permission mode.

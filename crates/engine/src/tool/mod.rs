@@ -19,7 +19,9 @@ pub use deferred::{DeferredTools, ToolSearchMode};
 pub use dynamic::{DynTool, PreparedCall, erase};
 pub use output::{ContextChange, ToolError, ToolOutput};
 pub use person::{PersonDoor, PersonError};
-pub use sub_agent::{SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner};
+pub use sub_agent::{
+    SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner, WorktreeReport,
+};
 pub use subject::PermissionSubject;
 
 use std::future::Future;

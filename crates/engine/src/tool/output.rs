@@ -19,6 +19,9 @@ pub enum ContextChange {
     AllowRules(Vec<String>),
     /// Leave plan mode: into the mode given, or back into the mode that was active before plan mode.
     LeavePlanMode(Option<PermissionMode>),
+    /// Move the session into a directory (absolute; it becomes a working directory and where tools start), or
+    /// back where it was (`None`).
+    MoveTo(Option<PathBuf>),
 }
 
 /// A successful tool result.

@@ -20,6 +20,19 @@ pub struct SubAgentRequest {
     pub parent_tool_use_id: String,
     /// Fires when the parent's call is cancelled (the person interrupted the turn).
     pub cancel: CancellationToken,
+    /// Run in a new git worktree on a new branch instead of the session's folder.
+    pub worktree: bool,
+}
+
+/// Where a sub-agent run in its own worktree left its work.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorktreeReport {
+    pub path: std::path::PathBuf,
+    pub branch: String,
+    /// Files it changed (relative to the worktree).
+    pub changed_files: Vec<String>,
+    /// Whether the worktree was kept (it has changes) or removed with its branch.
+    pub kept: bool,
 }
 
 /// What a finished sub-agent reports back to its parent.
@@ -35,6 +48,8 @@ pub struct SubAgentReport {
     /// Tool calls the sub-agent made.
     pub tool_calls: u32,
     pub duration_ms: u64,
+    /// For a run in its own worktree: where its work is.
+    pub worktree: Option<WorktreeReport>,
 }
 
 /// Why a sub-agent could not run or finish.
@@ -77,4 +92,17 @@ pub trait SubAgentRunner: Send + Sync + std::fmt::Debug {
         task_id: &str,
         wait: std::time::Duration,
     ) -> BoxFuture<'_, Option<Option<Result<SubAgentReport, SubAgentError>>>>;
+
+    /// Stops the background sub-agent `task_id`: `None` if there is no such task, `Some(true)` if it was running
+    /// and is being stopped, `Some(false)` if it had already ended.
+    fn stop_background(&self, task_id: &str) -> Option<bool> {
+        let _ = task_id;
+        None
+    }
+
+    /// The notifications of background sub-agents that ended since the last call (each with its answer), for the
+    /// parent's next model request. Each is handed out once.
+    fn take_notifications(&self) -> Vec<String> {
+        Vec::new()
+    }
 }

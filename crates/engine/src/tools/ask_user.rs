@@ -268,24 +268,28 @@ mod tests {
     #[test]
     fn counts_and_uniqueness_are_checked() {
         assert!(check(vec![question("Which?", &["a", "b"])]).is_ok());
-        assert!(check(vec![]).unwrap_err().contains("between 1 and 4"));
+        assert!(
+            check(vec![])
+                .expect_err("refused")
+                .contains("between 1 and 4")
+        );
         let five = (0..5)
             .map(|i| question(&format!("Q{i}?"), &["a", "b"]))
             .collect();
-        assert!(check(five).unwrap_err().contains("got 5"));
+        assert!(check(five).expect_err("refused").contains("got 5"));
         assert!(
             check(vec![question("Which?", &["a"])])
-                .unwrap_err()
+                .expect_err("refused")
                 .contains("1 options")
         );
         assert!(
             check(vec![question("Which?", &["a", "b", "c", "d", "e"])])
-                .unwrap_err()
+                .expect_err("refused")
                 .contains("5 options")
         );
         assert!(
             check(vec![question("Which?", &["a", "a "])])
-                .unwrap_err()
+                .expect_err("refused")
                 .contains("twice")
         );
         assert!(
@@ -293,12 +297,12 @@ mod tests {
                 question("Which?", &["a", "b"]),
                 question("Which?", &["c", "d"])
             ])
-            .unwrap_err()
+            .expect_err("refused")
             .contains("unique")
         );
         let mut long = question("Which?", &["a", "b"]);
         long.header = "a header that is far too long".into();
-        assert!(check(vec![long]).unwrap_err().contains("header"));
+        assert!(check(vec![long]).expect_err("refused").contains("header"));
     }
 
     #[test]

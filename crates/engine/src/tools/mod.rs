@@ -15,6 +15,7 @@ pub mod tool_search;
 pub mod web_fetch;
 pub mod web_search;
 pub mod work_list;
+pub mod worktree;
 pub mod write;
 
 /// How the transcript draws a search (Glob, Grep): `what`, then the folder searched when one was given.

@@ -1,5 +1,6 @@
 //! Test modules of the engine's integration suite.
 
+mod background_agents;
 mod bash;
 mod checkpoints;
 mod common;
@@ -19,6 +20,7 @@ mod permission_props;
 mod permission_rules;
 mod permission_settings;
 mod permissions_table;
+mod person_doors;
 mod query_loop;
 mod read_streaming;
 mod read_tool;
@@ -27,6 +29,7 @@ mod search_denied;
 mod search_vs_rg;
 mod session_hooks;
 mod shell_snapshots;
+mod sidechains;
 mod skills;
 mod store;
 mod sub_agents;
@@ -34,3 +37,5 @@ mod suggestions;
 mod tool_search;
 mod web_fetch;
 mod web_search;
+mod work_lists;
+mod worktrees;

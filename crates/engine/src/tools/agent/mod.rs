@@ -59,6 +59,18 @@ pub struct AgentInput {
     /// answer once it has finished.
     #[serde(default)]
     pub run_in_background: Option<bool>,
+    /// "worktree": run the agent in a temporary git worktree on a new branch, isolated from the working copy. The
+    /// result names the branch and the files it changed; a worktree without changes is removed.
+    #[serde(default)]
+    pub isolation: Option<Isolation>,
+}
+
+/// Where a sub-agent works.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Isolation {
+    /// A new git worktree on a new branch.
+    Worktree,
 }
 
 impl AgentInput {
@@ -100,6 +112,28 @@ fn tools_line(agent: &AgentDefinition) -> String {
     }
 }
 
+/// What the result says about a run's worktree.
+fn worktree_text(report: &SubAgentReport) -> String {
+    let Some(wt) = &report.worktree else {
+        return String::new();
+    };
+    if wt.kept {
+        format!(
+            "\n\nThe agent worked in the git worktree {} on branch {}. Changed files: {}. The worktree is kept for \
+             the user to merge or discard.",
+            wt.path.display(),
+            wt.branch,
+            wt.changed_files.join(", ")
+        )
+    } else {
+        format!(
+            "\n\nThe agent worked in a git worktree on branch {} and changed nothing; the worktree and the branch \
+             were removed.",
+            wt.branch
+        )
+    }
+}
+
 /// The result text the parent model gets for a finished run.
 fn report_text(report: &SubAgentReport) -> String {
     let answer = if report.final_text.trim().is_empty() {
@@ -108,7 +142,8 @@ fn report_text(report: &SubAgentReport) -> String {
         report.final_text.as_str()
     };
     format!(
-        "{answer}\n\nagentId: {} ({} agent; {} tool calls, {} tokens, {} ms)",
+        "{answer}{}\n\nagentId: {} ({} agent; {} tool calls, {} tokens, {} ms)",
+        worktree_text(report),
         report.agent_id,
         report.agent_type,
         report.tool_calls,
@@ -225,6 +260,7 @@ impl Tool for AgentTool {
             model: input.model.map(|m| m.as_str().to_string()),
             parent_tool_use_id: ctx.tool_use_id.clone(),
             cancel: ctx.cancel.clone(),
+            worktree: input.isolation == Some(Isolation::Worktree),
         };
         if input.run_in_background == Some(true) {
             let task_id = runner

@@ -148,7 +148,7 @@ impl BashTool {
             &ctx.working_dirs,
             root,
         );
-        self.shell.set_cwd(next.clone());
+        self.shell.set_cwd(&ctx.cwd, next.clone());
 
         let mut text = finished.output.for_model();
         if let Some(note) = &note {

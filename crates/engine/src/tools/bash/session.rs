@@ -10,8 +10,9 @@ use super::sandbox::Sandbox;
 /// A session's shell state.
 #[derive(Debug)]
 pub struct ShellSession {
-    /// Where the next command starts; `None` until a command changed it (the project root then).
-    cwd: Mutex<Option<PathBuf>>,
+    /// Where the next command starts, with the session's directory it was remembered in; `None` until a command
+    /// changed it (the session's directory then).
+    cwd: Mutex<Option<(PathBuf, PathBuf)>>,
     /// Where the tool keeps its files (background logs, working-directory records).
     dir: PathBuf,
     pub tasks: BackgroundShells,
@@ -57,19 +58,22 @@ impl ShellSession {
         &self.dir
     }
 
-    /// Where the next command starts: the remembered directory, or `root` when there is none.
+    /// Where the next command starts: the directory remembered while the session worked in `root`, or `root`
+    /// (a directory remembered for another root is forgotten: the session moved, e.g. into a worktree).
     pub fn cwd_or(&self, root: &Path) -> PathBuf {
         self.cwd
             .lock()
             .ok()
             .and_then(|c| c.clone())
+            .filter(|(base, _)| base == root)
+            .map(|(_, cwd)| cwd)
             .unwrap_or_else(|| root.to_path_buf())
     }
 
-    /// Remembers where the next command starts.
-    pub fn set_cwd(&self, cwd: PathBuf) {
+    /// Remembers where the next command starts while the session works in `root`.
+    pub fn set_cwd(&self, root: &Path, cwd: PathBuf) {
         if let Ok(mut slot) = self.cwd.lock() {
-            *slot = Some(cwd);
+            *slot = Some((root.to_path_buf(), cwd));
         }
     }
 }

@@ -57,8 +57,8 @@ impl Tool for TaskStopTool {
     }
 
     fn description(&self) -> String {
-        "Stops a background task (a Bash command run with run_in_background): the command and every process it \
-         started are killed. Its output so far can still be read with TaskOutput."
+        "Stops a background task: a Bash command run with run_in_background (the command and every process it \
+         started are killed; its output so far can still be read with TaskOutput), or a background agent."
             .to_string()
     }
 
@@ -92,8 +92,19 @@ impl Tool for TaskStopTool {
     async fn call(
         &self,
         input: &TaskStopInput,
-        _ctx: &ToolContext,
+        ctx: &ToolContext,
     ) -> Result<ToolOutput, ToolError> {
+        // A background sub-agent (started by Agent with run_in_background).
+        if let Some(runner) = &ctx.sub_agents
+            && let Some(was_running) = runner.stop_background(input.id())
+        {
+            let id = input.id();
+            return Ok(ToolOutput::text(if was_running {
+                format!("Stopped task {id} (a background agent).")
+            } else {
+                format!("Task {id} was not running: the background agent had already ended.")
+            }));
+        }
         let task = self.shell.tasks.find(input.id())?;
         let text = if task.stop() {
             format!("Stopped task {} ({}).", task.id, task.command)

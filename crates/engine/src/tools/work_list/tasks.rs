@@ -484,12 +484,16 @@ mod tests {
         assert_eq!(tasks[1].blocked_by, ["1"]);
         let mut cycle = change("3");
         cycle.add_blocks = vec!["1".into()];
-        assert!(update(&mut tasks, &cycle).unwrap_err().contains("cycle"));
+        assert!(
+            update(&mut tasks, &cycle)
+                .expect_err("refused")
+                .contains("cycle")
+        );
         let mut start = change("2");
         start.status = Some(UpdateStatus::InProgress);
         assert!(
             update(&mut tasks, &start)
-                .unwrap_err()
+                .expect_err("refused")
                 .contains("waits for #1")
         );
         let mut done = change("1");

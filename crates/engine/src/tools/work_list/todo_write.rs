@@ -140,9 +140,16 @@ mod tests {
     fn at_most_one_item_is_in_progress_and_texts_are_required() {
         assert!(check_todos(&[todo(TodoStatus::InProgress), todo(TodoStatus::Pending)]).is_ok());
         let two = check_todos(&[todo(TodoStatus::InProgress), todo(TodoStatus::InProgress)]);
-        assert!(two.unwrap_err().contains("one item may be in progress"));
+        assert!(
+            two.expect_err("refused")
+                .contains("one item may be in progress")
+        );
         let mut blank = todo(TodoStatus::Pending);
         blank.active_form = " ".into();
-        assert!(check_todos(&[blank]).unwrap_err().contains("activeForm"));
+        assert!(
+            check_todos(&[blank])
+                .expect_err("refused")
+                .contains("activeForm")
+        );
     }
 }

@@ -1,0 +1,71 @@
+//! Sub-agents' conversations stored as sidechains of their session: linked to the Agent call that started them, and
+//! readable again after the store is closed and reopened.
+
+use std::sync::Arc;
+
+use serde_json::json;
+use tandem_engine::events::RecordingSink;
+use tandem_engine::model::{AnthropicModel, Role};
+use tandem_engine::session::{Session, SessionOptions};
+use tandem_engine::store::SessionStore;
+use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn, Workspace};
+use tandem_protocol::{ApprovalChoice, PermissionMode};
+
+use super::common::{fake_config, server};
+
+#[tokio::test]
+async fn a_sub_agents_messages_are_a_sidechain_of_the_session_after_a_restart() {
+    let ws = Workspace::new(&[("notes.txt", "the code is 4321\n")]).expect("workspace");
+    let notes = ws.path("notes.txt").display().to_string();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("sessions.db");
+    let fake = server(Script::turns([
+        ScriptedTurn::tool_use(
+            "a1",
+            "Agent",
+            json!({"description": "Find the code", "prompt": "What is the code?", "subagent_type": "Explore"}),
+        ),
+        ScriptedTurn::tool_use("r1", "Read", json!({"file_path": notes})),
+        ScriptedTurn::text("The code is 4321."),
+        ScriptedTurn::text("It is 4321."),
+    ]))
+    .await;
+    let id = {
+        let store = Arc::new(SessionStore::open(&db).expect("store"));
+        let config = fake_config(&fake.url());
+        let s = Session::with_model(
+            ws.root(),
+            Arc::new(AnthropicModel::new(config.clone()).expect("client")),
+            SessionOptions {
+                id: None,
+                cwd: ws.root(),
+                model: config,
+                mode: PermissionMode::Default,
+                approver: Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+                events: Arc::new(RecordingSink::default()),
+                store: Some(store),
+                watch_settings: false,
+            },
+        );
+        s.send("find the code").await.expect("turn");
+        s.id().to_string()
+    };
+    // A new process: the store opened afresh.
+    let store = SessionStore::open(&db).expect("reopen");
+    let loaded = store.load_session(&id).expect("load").expect("stored");
+    assert_eq!(loaded.sidechains.len(), 1);
+    let chain = &loaded.sidechains[0];
+    assert_eq!(chain.parent_tool_use_id, "a1");
+    assert_eq!(chain.agent_type, "Explore");
+    assert_eq!(chain.description, "Find the code");
+    let roles: Vec<Role> = chain.messages.iter().map(|m| m.role).collect();
+    assert_eq!(
+        roles,
+        [Role::User, Role::Assistant, Role::User, Role::Assistant]
+    );
+    assert!(format!("{:?}", chain.messages[2]).contains("4321"));
+    assert!(format!("{:?}", chain.messages[3]).contains("The code is 4321."));
+    // The parent's own history does not contain the child's messages.
+    assert_eq!(loaded.messages.len(), 4);
+    assert_eq!(store.sidechains(&id).expect("read"), loaded.sidechains);
+}
