@@ -4,6 +4,11 @@ use tree_sitter::Node;
 
 use super::brace::{self, Mark, Marked};
 
+/// The program's base name (`/usr/bin/rm` → `rm`).
+pub fn base_name(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}
+
 /// One word of a simple command, as written and (when knowable) as the shell would pass it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Word {
