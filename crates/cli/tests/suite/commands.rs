@@ -11,7 +11,7 @@ use tokio::process::Command;
 const BIN: &str = env!("CARGO_BIN_EXE_tandem");
 
 /// A command for the binary with a clean environment pointing at `url`.
-fn tandem(url: Option<&str>, home: &std::path::Path) -> Command {
+pub(super) fn tandem(url: Option<&str>, home: &std::path::Path) -> Command {
     let mut cmd = Command::new(BIN);
     cmd.env_remove("ANTHROPIC_API_KEY")
         .env_remove("ANTHROPIC_BASE_URL")
@@ -27,13 +27,13 @@ fn tandem(url: Option<&str>, home: &std::path::Path) -> Command {
     cmd
 }
 
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
+pub(super) struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
 }
 
-async fn run(mut cmd: Command) -> Output {
+pub(super) async fn run(mut cmd: Command) -> Output {
     let out = cmd.output().await.expect("tandem runs");
     Output {
         code: out.status.code().unwrap_or(-1),
@@ -42,7 +42,7 @@ async fn run(mut cmd: Command) -> Output {
     }
 }
 
-fn project() -> tempfile::TempDir {
+pub(super) fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("README.md"), "# Demo\nThe answer is 42.\n").expect("write");
     dir

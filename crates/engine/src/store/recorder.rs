@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tandem_protocol::{PermissionMode, SessionEvent};
 
 use super::StoreError;
+use super::lock::SessionLock;
 use super::session_store::{SessionStore, now_ms};
 use super::types::{LoadedSession, NewSession};
 use super::writer::Command;
@@ -19,6 +20,8 @@ pub struct SessionRecorder {
     row: Mutex<RowState>,
     /// The history as stored.
     stored: Mutex<Vec<Message>>,
+    /// The session's lock: no other process writes it while this recorder lives.
+    _lock: Option<SessionLock>,
 }
 
 struct RowState {
@@ -37,7 +40,12 @@ impl SessionRecorder {
     /// A recorder for a new session. Its row is written with the first prompt (its `TurnStarted` event or its first
     /// message), so a session that never got a prompt does not clutter the folder's list.
     pub fn new(store: Arc<SessionStore>, meta: NewSession) -> Self {
+        let lock = store
+            .lock_session(&meta.id)
+            .map_err(|e| tracing::warn!("session {}: {e}", meta.id))
+            .ok();
         Self {
+            _lock: lock,
             store,
             id: meta.id.clone(),
             row: Mutex::new(RowState {
@@ -53,6 +61,7 @@ impl SessionRecorder {
     /// the stored (unrepaired) history, so the repair is written with the next sync.
     pub fn resume(store: Arc<SessionStore>, loaded: &LoadedSession) -> Self {
         Self {
+            _lock: None,
             store,
             id: loaded.record.id.clone(),
             row: Mutex::new(RowState {
@@ -62,6 +71,12 @@ impl SessionRecorder {
             }),
             stored: Mutex::new(loaded.messages.clone()),
         }
+    }
+
+    /// The recorder keeps `lock` (the session's, taken before it was loaded) until it is dropped.
+    pub fn holding(mut self, lock: SessionLock) -> Self {
+        self._lock = Some(lock);
+        self
     }
 
     pub fn session_id(&self) -> &str {

@@ -1,14 +1,15 @@
 //! [`SessionStore`]: one SQLite file, a writer thread for every write and a reader connection for queries.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use rusqlite::Connection;
 use tandem_protocol::{PermissionMode, SessionEvent, Usage};
 
 use super::StoreError;
+use super::health::Health;
 use super::read;
 use super::repair::repair_history;
 use super::schema::{self, MIGRATIONS};
@@ -41,6 +42,7 @@ pub struct SessionStore {
     tx: Option<Sender<Command>>,
     writer: Option<JoinHandle<()>>,
     reader: Mutex<Connection>,
+    health: Arc<Health>,
 }
 
 impl SessionStore {
@@ -75,9 +77,11 @@ impl SessionStore {
         let reader = Connection::open(path)?;
         schema::configure(&reader)?;
         let (tx, rx) = mpsc::channel();
+        let health = Arc::new(Health::new(path));
+        let writer_health = health.clone();
         let writer = std::thread::Builder::new()
             .name("tandem-session-store".into())
-            .spawn(move || writer::run(conn, rx))
+            .spawn(move || writer::run(conn, rx, writer_health))
             .map_err(|source| StoreError::Io {
                 path: path.to_path_buf(),
                 source,
@@ -87,7 +91,14 @@ impl SessionStore {
             tx: Some(tx),
             writer: Some(writer),
             reader: Mutex::new(reader),
+            health,
         })
+    }
+
+    /// The first write that failed since the store was opened (including the file being deleted or replaced, seen
+    /// at a flush), if any: a run that saw one must not report success.
+    pub fn failure(&self) -> Option<String> {
+        self.health.failure()
     }
 
     /// The database file.
