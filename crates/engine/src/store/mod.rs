@@ -10,6 +10,7 @@
 
 mod health;
 mod lock;
+mod output_budget;
 mod persisting_model;
 mod read;
 mod recorder;

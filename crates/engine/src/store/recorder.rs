@@ -7,6 +7,7 @@ use tandem_protocol::{PermissionMode, SessionEvent};
 
 use super::StoreError;
 use super::lock::SessionLock;
+use super::output_budget::OutputBudget;
 use super::session_store::{SessionStore, now_ms};
 use super::types::{LoadedSession, NewSession};
 use super::writer::Command;
@@ -31,6 +32,8 @@ struct RowState {
     /// with a session that never gets one.
     early: Vec<SessionEvent>,
     next_seq: u64,
+    /// How much of each call's terminal output is stored.
+    outputs: OutputBudget,
 }
 
 /// At most this many events are kept for a session that has no prompt yet.
@@ -44,11 +47,13 @@ impl SessionRecorder {
             .lock_session(&meta.id)
             .map_err(|e| tracing::warn!("session {}: {e}", meta.id))
             .ok();
+        let outputs = OutputBudget::with_dir(store.output_dir(&meta.id));
         Self {
             _lock: lock,
             store,
             id: meta.id.clone(),
             row: Mutex::new(RowState {
+                outputs,
                 pending: Some(meta),
                 early: Vec::new(),
                 next_seq: 0,
@@ -60,6 +65,7 @@ impl SessionRecorder {
     /// A recorder that goes on with a loaded session: events continue after the last one, and the history mirror is
     /// the stored (unrepaired) history, so the repair is written with the next sync.
     pub fn resume(store: Arc<SessionStore>, loaded: &LoadedSession) -> Self {
+        let outputs = OutputBudget::with_dir(store.output_dir(&loaded.record.id));
         Self {
             _lock: None,
             store,
@@ -68,6 +74,7 @@ impl SessionRecorder {
                 pending: None,
                 early: Vec::new(),
                 next_seq: loaded.next_seq(),
+                outputs,
             }),
             stored: Mutex::new(loaded.messages.clone()),
         }
@@ -127,7 +134,9 @@ impl SessionRecorder {
         let Some(mut row) = self.row() else {
             return;
         };
-        self.queue_event(&mut row, event);
+        for event in row.outputs.admit(event) {
+            self.queue_event(&mut row, event);
+        }
     }
 
     /// Writes the part of `history` that differs from what is stored: usually the new messages at the end; after a

@@ -95,6 +95,18 @@ impl SessionStore {
         })
     }
 
+    /// The folder for the long terminal outputs of session `id` (beside the database).
+    pub fn output_dir(&self, id: &str) -> PathBuf {
+        let mut dir = self.path.as_os_str().to_owned();
+        dir.push(".outputs");
+        let name: String = id
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+            .take(80)
+            .collect();
+        PathBuf::from(dir).join(name)
+    }
+
     /// The first write that failed since the store was opened (including the file being deleted or replaced, seen
     /// at a flush), if any: a run that saw one must not report success.
     pub fn failure(&self) -> Option<String> {
@@ -299,7 +311,14 @@ impl SessionStore {
         self.enqueue(Command::Delete {
             session: id.to_string(),
         });
-        self.flush()
+        self.flush()?;
+        match std::fs::remove_dir_all(self.output_dir(id)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(StoreError::Io {
+                path: self.output_dir(id),
+                source: e,
+            }),
+            _ => Ok(()),
+        }
     }
 }
 

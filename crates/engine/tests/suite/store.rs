@@ -24,6 +24,7 @@ use tandem_protocol::{
 use super::common::{fake_config, server};
 
 mod crash;
+mod long_output;
 mod old_forms;
 mod sharing;
 
