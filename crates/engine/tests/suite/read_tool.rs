@@ -242,3 +242,31 @@ async fn notebooks_show_cells_and_outputs() {
     .await;
     assert!(r.ok, "a read notebook can be edited: {}", r.text);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn special_files_never_block_a_read() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
+    let made = std::process::Command::new("mkfifo")
+        .arg(root.join("pipe.txt"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let rt = TestRuntime::new(&root).build();
+    // /proc/kmsg never ends: read to its end it would wait for the next kernel message for ever. Readable or not
+    // (it needs privileges), the read must come back; the deadline only turns a hang into a failure.
+    for (path, want) in [
+        ("pipe.txt", Some("not a regular file")),
+        ("/proc/kmsg", None),
+    ] {
+        let r = tokio::time::timeout(
+            std::time::Duration::from_secs(60),
+            call(&rt, "Read", &json!({"file_path": path})),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("reading {path} blocked"));
+        if let Some(want) = want {
+            assert!(!r.ok && r.text.contains(want), "{path}: {}", r.text);
+        }
+    }
+}
