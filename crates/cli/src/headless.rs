@@ -44,7 +44,7 @@ impl Approver for StderrApprover {
 }
 
 /// Reports errors and denials on stderr when the output is not a stream.
-struct StderrSink;
+pub(crate) struct StderrSink;
 
 impl EventSink for StderrSink {
     fn emit(&self, event: SessionEvent) {

@@ -52,6 +52,9 @@ pub enum SafetyCheck {
     CriticalRemoval,
     /// A network (UNC) path, never touched before the person decides.
     NetworkPath,
+    /// A settings file that could not be read may hold deny rules: only read-only actions inside the working
+    /// directories run without asking.
+    UnreadableSettings,
 }
 
 /// What decided a permission answer.

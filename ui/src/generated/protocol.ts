@@ -6,7 +6,7 @@ export type DecisionBehavior = "allow" | "ask" | "deny";
 
 export type RuleScope = "policySettings" | "flagSettings" | "cliArg" | "localSettings" | "projectSettings" | "userSettings" | "session";
 
-export type SafetyCheck = "protected_path" | "critical_removal" | "network_path";
+export type SafetyCheck = "protected_path" | "critical_removal" | "network_path" | "unreadable_settings";
 
 export type DecisionSource = { "type": "rule", 
 /**

@@ -649,3 +649,35 @@ async fn print_mode_stops_cleanly_on_ctrl_c_with_the_shells_code() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
 }
+
+#[tokio::test]
+async fn tool_reports_a_broken_settings_file_and_runs_nothing_its_deny_rules_might_cover() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        "{\"permissions\": {\"deny\": [\"Bash(rm *)\",]}}",
+    )
+    .expect("write");
+    let mut cmd = tandem(None, home.path());
+    cmd.args([
+        "tool",
+        "Bash",
+        "--permission-mode",
+        "bypassPermissions",
+        "--input",
+        r#"{"command": "rm README.md"}"#,
+        "--cwd",
+    ])
+    .arg(dir.path());
+    let out = run(cmd).await;
+    assert!(
+        out.stderr.contains(".claude/settings.json") && out.stderr.contains("line 1"),
+        "{}",
+        out.stderr
+    );
+    let line: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(line["is_error"], true, "{line}");
+    assert!(dir.path().join("README.md").exists(), "the file was kept");
+}
