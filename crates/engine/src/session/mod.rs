@@ -2,6 +2,7 @@
 //! event sink. The desktop app, the command line and tests all drive the engine through this type.
 
 mod builder;
+mod cleanup;
 mod closing;
 pub mod rewind;
 mod sub_agent;
@@ -209,6 +210,13 @@ impl Session {
                 })));
         let hidden_by = permission_context.rules.clone();
         let checkpoints = session_checkpoints(&id);
+        crate::fsutil::pending::clean_stale_once();
+        // Only with the app's own database: a test's or another file's sessions say nothing about this folder.
+        if let (Some(recorder), Some(root)) = (&recorder, session_dir(&id).parent())
+            && Some(recorder.store().path()) == SessionStore::default_path().as_deref()
+        {
+            cleanup::sweep_once(root.to_path_buf(), Some(recorder.store().clone()));
+        }
         let file_state = Arc::new(match &checkpoints {
             Some(store) => FileStateStore::with_history(store.clone()),
             None => FileStateStore::default(),
@@ -674,6 +682,15 @@ fn watch_settings(
         }
     })
     .ok()
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // A session that is not stored can never be rewound once it ends.
+        if self.recorder.is_none() {
+            cleanup::drop_unstored(&session_dir(&self.id));
+        }
+    }
 }
 
 /// The folder where a session keeps its files (saved tool results), in the app's data directory.
