@@ -164,6 +164,11 @@ impl Tool for ReadTool {
             .to_string()
     }
 
+    /// Read bounds its own output (lines, bytes): a result saved to a file would only be read again with Read.
+    fn max_result_size_chars(&self) -> usize {
+        usize::MAX
+    }
+
     fn is_concurrency_safe(&self, _input: &ReadInput) -> bool {
         true
     }
