@@ -73,6 +73,15 @@ pub fn eval_words(node: Node<'_>, src: &[u8]) -> Vec<Word> {
             ..Word::default()
         }];
     };
+    if expanded.is_empty() && marked.is_empty() && raw.contains(['\'', '"']) {
+        // Quotes around nothing (`''`, `""`) make an empty argument; only an unquoted nothing is dropped.
+        return vec![Word {
+            raw,
+            value: Some(String::new()),
+            ifs,
+            ..Word::default()
+        }];
+    }
     let single = expanded.len() == 1;
     expanded
         .into_iter()

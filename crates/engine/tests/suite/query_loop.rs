@@ -547,5 +547,8 @@ async fn a_deny_rule_removed_while_the_session_runs_gives_the_tool_back() {
 
     let requests = fake.requests();
     assert!(!offers_bash(&requests[0].body), "hidden while denied");
-    assert!(offers_bash(&requests[1].body), "offered again once the rule is gone");
+    assert!(
+        offers_bash(&requests[1].body),
+        "offered again once the rule is gone"
+    );
 }
