@@ -6,14 +6,16 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 use serde_json::json;
-use tandem_engine::approver::Approver;
+use tandem_engine::approver::{Approver, NoAnswer};
 use tandem_engine::events::{EventSink, JsonLinesSink};
+use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
 use tandem_engine::session::{Session, SessionBuilder, SessionError};
 use tandem_engine::store::{SessionStore, StoreError};
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalChoice, ApprovalRequest, SessionEvent, TurnStopReason,
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, McpServerState, PlanAnswer, PlanRequest,
+    QuestionAnswer, QuestionRequest, SessionEvent, TurnStopReason,
 };
 
 use super::{Cli, OutputFormat, terminal};
@@ -41,6 +43,26 @@ impl Approver for StderrApprover {
         );
         Box::pin(async move { ApprovalAnswer::new(request.id, choice) })
     }
+
+    fn review_plan(&self, _request: PlanRequest) -> BoxFuture<'_, Result<PlanAnswer, NoAnswer>> {
+        eprintln!(
+            "tandem: a plan was presented for approval; nobody can approve it in a headless run"
+        );
+        Box::pin(async { Err(headless()) })
+    }
+
+    fn ask_questions(
+        &self,
+        _request: QuestionRequest,
+    ) -> BoxFuture<'_, Result<QuestionAnswer, NoAnswer>> {
+        eprintln!("tandem: the agent asked questions; nobody can answer them in a headless run");
+        Box::pin(async { Err(headless()) })
+    }
+}
+
+/// Why nobody answers plans and questions on the command line.
+fn headless() -> NoAnswer {
+    NoAnswer("this is a headless run (tandem -p / tandem tool) with no person to answer".into())
 }
 
 /// Reports errors and denials on stderr when the output is not a stream.
@@ -60,6 +82,20 @@ impl EventSink for StderrSink {
                 )
             }
             SessionEvent::Notice { message } => eprintln!("tandem: {message}"),
+            SessionEvent::McpServerChanged { server } => match server.state {
+                McpServerState::Failed { error, stderr_tail } => {
+                    eprintln!("tandem: MCP server {} failed: {error}", server.name);
+                    if let Some(tail) = stderr_tail {
+                        eprintln!("{tail}");
+                    }
+                }
+                McpServerState::NeedsApproval => eprintln!(
+                    "tandem: MCP server {} (from {}) is not started: approve it in the window, or list it in \
+                     enabledMcpjsonServers",
+                    server.name, server.source
+                ),
+                _ => {}
+            },
             _ => {}
         }
     }
@@ -201,6 +237,10 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
             mode: None,
             add_dirs: cli.add_dirs.clone(),
         })
+        .mcp_config(McpCliConfig {
+            configs: cli.mcp_config.clone(),
+            strict: cli.strict_mcp_config,
+        })
         // Command-line runs treat the folder as trusted (spec/permissions.md §2).
         .assume_trusted()
         .build();
@@ -217,6 +257,10 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     let session = Arc::new(session);
     let interrupted = Arc::new(AtomicBool::new(false));
     let on_ctrl_c = tokio::spawn(interrupt_on_ctrl_c(session.clone(), interrupted.clone()));
+    // One prompt only: give the MCP servers their start-up time so that it sees their tools.
+    session
+        .wait_for_mcp_servers(Limits::from_env().startup)
+        .await;
     let sent = session.send(prompt).await;
     on_ctrl_c.abort();
     if interrupted.load(Ordering::SeqCst) {

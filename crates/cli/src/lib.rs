@@ -84,6 +84,12 @@ pub struct Cli {
     /// Continue the folder's most recent session.
     #[arg(short = 'c', long = "continue", requires = "prompt")]
     pub continue_latest: bool,
+    /// MCP servers for this run: a file, or JSON text, holding `{"mcpServers": {...}}` (may be repeated).
+    #[arg(long = "mcp-config", value_name = "FILE|JSON", num_args = 1..)]
+    pub mcp_config: Vec<String>,
+    /// Use only the MCP servers of --mcp-config (not those of .mcp.json or the settings).
+    #[arg(long = "strict-mcp-config")]
+    pub strict_mcp_config: bool,
     /// The most model requests one turn may make.
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u32>,

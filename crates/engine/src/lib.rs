@@ -8,6 +8,7 @@ pub mod events;
 pub mod exec;
 pub mod fsutil;
 pub mod hooks;
+pub mod mcp;
 pub mod model;
 pub mod permission;
 pub mod process_group;

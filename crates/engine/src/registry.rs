@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::mcp::McpTools;
 use crate::model::ToolSpec;
 use crate::tool::DynTool;
 pub use crate::tool::erase;
@@ -11,6 +12,9 @@ use crate::tools;
 #[derive(Clone, Default)]
 pub struct ToolPool {
     tools: Vec<Arc<dyn DynTool>>,
+    /// MCP tools that come and go while the session runs (servers starting, restarting, changing their lists),
+    /// read on every lookup: after the fixed tools, sorted, a name already taken left out.
+    live: Option<McpTools>,
 }
 
 impl std::fmt::Debug for ToolPool {
@@ -40,25 +44,49 @@ impl ToolPool {
                 tools.push(tool);
             }
         }
-        Self { tools }
+        Self { tools, live: None }
+    }
+
+    /// Adds the live tools of the session's MCP servers.
+    pub fn with_live_mcp(mut self, live: McpTools) -> Self {
+        self.live = Some(live);
+        self
     }
 
     /// The tool called `name`, by its name or one of its aliases.
     pub fn find(&self, name: &str) -> Option<Arc<dyn DynTool>> {
-        self.tools
+        let fixed = self
+            .tools
             .iter()
             .find(|t| t.name() == name || t.aliases().contains(&name))
-            .cloned()
+            .cloned();
+        fixed.or_else(|| {
+            let live = self.live.as_ref()?.snapshot();
+            live.iter().find(|t| t.name() == name).cloned()
+        })
     }
 
-    /// The tools in order.
+    /// The fixed tools in order (the live MCP tools are not included).
     pub fn tools(&self) -> &[Arc<dyn DynTool>] {
         &self.tools
     }
 
+    /// Every tool in order: the fixed tools, then the live MCP tools whose names are free.
+    pub fn all(&self) -> Vec<Arc<dyn DynTool>> {
+        let mut all = self.tools.clone();
+        if let Some(live) = &self.live {
+            for tool in live.snapshot().iter() {
+                if !self.tools.iter().any(|t| t.name() == tool.name()) {
+                    all.push(tool.clone());
+                }
+            }
+        }
+        all
+    }
+
     /// The tool list as sent to the model.
     pub fn specs(&self) -> Vec<ToolSpec> {
-        self.tools
+        self.all()
             .iter()
             .map(|t| ToolSpec {
                 name: t.name().to_string(),

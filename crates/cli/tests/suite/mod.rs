@@ -2,5 +2,6 @@
 
 mod commands;
 mod concurrent_runs;
+mod mcp;
 mod permissions;
 mod window;

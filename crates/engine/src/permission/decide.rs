@@ -83,7 +83,8 @@ fn evaluate_tool(ctx: &PermissionContext, tool: &str, call: &CallView<'_>) -> Ev
         }
         return Evaluation::by_rule(ctx, id, tool);
     }
-    if call.read_only {
+    // An MCP server's `readOnlyHint` is the server's own claim: it schedules the call, it does not approve it.
+    if call.read_only && !tool.starts_with("mcp__") {
         return Evaluation::plain(
             DecisionBehavior::Allow,
             format!("{tool} is read-only"),
@@ -240,7 +241,7 @@ fn evaluate_write(ctx: &PermissionContext, tool: &str, input: &Value, path: &Pat
     if ctx.mode == PermissionMode::Plan {
         return Evaluation::plain(
             DecisionBehavior::Deny,
-            "plan mode: edits are refused until the plan is approved",
+            "plan mode: edits are refused until the plan is approved (call ExitPlanMode to present the plan)",
             by_the_mode(PermissionMode::Plan),
         );
     }

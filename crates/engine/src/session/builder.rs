@@ -5,14 +5,16 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, Usage};
+use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, TaskItem, TodoItem, Usage};
 
 use super::{Session, SessionError, SessionOptions, closing, open_folder};
 use crate::approver::{Approver, FixedApprover};
 use crate::events::{EventSink, NullSink};
+use crate::mcp::McpCliConfig;
 use crate::model::{Message, Model, ModelConfig};
 use crate::settings::CliSettings;
 use crate::store::{LoadedSession, NewSession, SessionLock, SessionRecorder, SessionStore};
+use crate::tools::work_list::WorkListFamily;
 
 /// Where the session starts from.
 enum Start {
@@ -43,6 +45,8 @@ pub struct SessionBuilder {
     watch_settings: bool,
     command_line: CliSettings,
     assume_trusted: bool,
+    work_list: WorkListFamily,
+    mcp: McpCliConfig,
 }
 
 /// Everything [`Session::assemble`] puts together.
@@ -57,9 +61,13 @@ pub(super) struct Parts {
     pub watch_settings: bool,
     pub command_line: CliSettings,
     pub assume_trusted: bool,
+    pub mcp: McpCliConfig,
     pub recorder: Option<Arc<SessionRecorder>>,
     pub history: Vec<Message>,
     pub usage: Usage,
+    pub work_list: WorkListFamily,
+    /// The checklists a stored session had.
+    pub lists: (Vec<TodoItem>, Vec<TaskItem>),
 }
 
 impl SessionBuilder {
@@ -76,6 +84,8 @@ impl SessionBuilder {
             watch_settings: false,
             command_line: CliSettings::default(),
             assume_trusted: false,
+            work_list: WorkListFamily::from_env(),
+            mcp: McpCliConfig::default(),
         }
     }
 
@@ -183,9 +193,22 @@ impl SessionBuilder {
         self
     }
 
+    /// `--mcp-config` values (files or JSON) and `--strict-mcp-config` (only those servers).
+    pub fn mcp_config(mut self, mcp: McpCliConfig) -> Self {
+        self.mcp = mcp;
+        self
+    }
+
     /// Treat the folder as trusted for this session only, without recording it (command-line runs).
     pub fn assume_trusted(mut self) -> Self {
         self.assume_trusted = true;
+        self
+    }
+
+    /// Which checklist tools the model is offered (default: as the environment switch says, see
+    /// [`crate::tools::work_list::TASKS_ENV`]).
+    pub fn work_list(mut self, family: WorkListFamily) -> Self {
+        self.work_list = family;
         self
     }
 
@@ -218,6 +241,7 @@ impl SessionBuilder {
     /// Builds the session around `model`.
     pub(super) fn assemble_with(mut self, model: Arc<dyn Model>) -> Session {
         let id = self.session_id();
+        let mut lists = (Vec::new(), Vec::new());
         let (cwd, recorder, history, usage, stored_mode, closing) = match self.start {
             Start::New { cwd } => {
                 let recorder = self.store.as_ref().map(|store| {
@@ -249,6 +273,7 @@ impl SessionBuilder {
                 let recorder = Arc::new(SessionRecorder::resume(store, &loaded).holding(lock));
                 let closing: Vec<SessionEvent> = closing::closing_events(&loaded.events);
                 let loaded = *loaded;
+                lists = (loaded.todos.clone(), loaded.tasks.clone());
                 (
                     cwd,
                     Some(recorder),
@@ -270,9 +295,12 @@ impl SessionBuilder {
             watch_settings: self.watch_settings,
             command_line: self.command_line,
             assume_trusted: self.assume_trusted,
+            mcp: self.mcp,
             recorder,
             history,
             usage,
+            work_list: self.work_list,
+            lists,
         });
         for event in closing {
             session.runtime.events.emit(event);

@@ -2,6 +2,7 @@
 //! event sink. The desktop app, the command line and tests all drive the engine through this type.
 
 mod builder;
+mod changes;
 mod cleanup;
 mod closing;
 pub mod rewind;
@@ -20,6 +21,7 @@ use crate::checkpoint::CheckpointStore;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
+use crate::mcp::{ApprovalStore, Limits, McpCliConfig, McpManager};
 use crate::model::{Message, Model, ModelConfig, ModelError};
 use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
@@ -32,7 +34,10 @@ use crate::store::{
 };
 use crate::tool::{FileStateStore, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
+use crate::tools::ask_user::AskUserQuestionTool;
 use crate::tools::bash::ShellSession;
+use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
+use crate::tools::work_list::{self, WorkBoard};
 use sub_agent::{SubAgentParts, SubAgents};
 
 /// Why a session could not be opened.
@@ -90,6 +95,10 @@ pub struct Session {
     recorder: Option<Arc<SessionRecorder>>,
     /// Where the file tools keep earlier contents (`None`: the store could not be opened; rewinds find nothing).
     checkpoints: Option<Arc<CheckpointStore>>,
+    /// The agent's checklist (to-do list or task list).
+    work_board: Arc<WorkBoard>,
+    /// The MCP servers; dropped with the session, which kills their processes.
+    mcp: McpManager,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -182,9 +191,12 @@ impl Session {
             watch_settings: watch,
             command_line,
             assume_trusted,
+            mcp: mcp_cli,
             recorder,
             history,
             usage,
+            work_list,
+            lists,
         } = parts;
         // The conversation's model stores the history as it grows; side requests (the classifier) use `model`.
         let (conversation_model, events): (Arc<dyn Model>, Arc<dyn EventSink>) = match &recorder {
@@ -209,6 +221,7 @@ impl Session {
                     max_tokens: 256,
                 })));
         let hidden_by = permission_context.rules.clone();
+        let mcp = start_mcp(&cwd, &permission_loader, &mcp_cli, events.clone());
         let checkpoints = session_checkpoints(&id);
         crate::fsutil::pending::clean_stale_once();
         // Only with the app's own database: a test's or another file's sessions say nothing about this folder.
@@ -249,13 +262,26 @@ impl Session {
             tools: builtins.clone(),
             catalog: offered.clone(),
             today: today.clone(),
+            mcp: mcp.tools(),
         }));
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
+        // The main conversation's own tools (sub-agents do not get them: they talk to the person or change the
+        // session's checklist).
+        tools.push(erase(AskUserQuestionTool));
+        tools.push(erase(EnterPlanModeTool));
+        tools.push(erase(ExitPlanModeTool));
+        let work_board = Arc::new(WorkBoard::new(events.clone()));
+        work_board.restore(lists.0, lists.1);
+        tools.extend(work_list::tools(work_list, &work_board));
+        if !mcp.statuses().is_empty() {
+            tools.extend(crate::mcp::resource_tools(&mcp));
+        }
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
-            pool: ToolPool::assemble(&tools, &[], |name| hidden_by.hides(name)),
+            pool: ToolPool::assemble(&tools, &[], |name| hidden_by.hides(name))
+                .with_live_mcp(mcp.tools()),
             permissions,
             approver,
             events,
@@ -284,6 +310,8 @@ impl Session {
             pending_hooks,
             recorder,
             checkpoints,
+            work_board,
+            mcp,
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
@@ -307,9 +335,15 @@ impl Session {
     }
 
     /// Tells the person about broken settings files and rules (their file, the rule and what is wrong); the rest
-    /// of the settings still apply.
+    /// of the settings still apply. Rules waiting for the folder's trust are not problems: [`Session::folder_trust`]
+    /// lists them for the trust question.
     fn report_settings_issues(&self) {
-        for issue in self.runtime.permission_context().issues.iter() {
+        let context = self.runtime.permission_context();
+        let problems = context
+            .issues
+            .iter()
+            .filter(|issue| issue.message != crate::permission::WAITS_FOR_TRUST);
+        for issue in problems {
             let rule = issue
                 .rule
                 .as_deref()
@@ -352,7 +386,16 @@ impl Session {
             model: self.model.model_name().to_string(),
             mode: self.runtime.permission_context().mode,
             setup_hint: self.model_config.setup_hint(),
+            trust: self.folder_trust(),
+            context_window: self.config.compaction.context_window,
+            compact_at_percent: u32::try_from(self.config.compaction.threshold_percent)
+                .unwrap_or(u32::MAX),
         }
+    }
+
+    /// Whether the folder is trusted and what trusting it enables.
+    pub fn folder_trust(&self) -> tandem_protocol::FolderTrust {
+        self.loader().folder_trust()
     }
 
     /// Runs one turn for `prompt`. Turns of one session run one at a time.
@@ -539,6 +582,11 @@ impl Session {
         if scope != rewind::RewindScope::Files {
             outcome.messages_removed = history.len() - index;
             history.truncate(index);
+            self.runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::ConversationRewound {
+                    prompt_id: prompt_id.to_string(),
+                });
             if let Some(recorder) = &self.recorder {
                 recorder.sync_history(&history);
                 recorder.flush().await?;
@@ -558,8 +606,8 @@ impl Session {
 
     /// Switches the permission mode (a new context replaces the old one).
     pub fn set_mode(&self, mode: PermissionMode) {
-        let next = self.runtime.permission_context().with_mode(mode);
-        self.runtime.set_permission_context(next);
+        self.runtime
+            .update_permission_context(|current| current.with_mode(mode));
         if let Some(recorder) = &self.recorder {
             recorder.set_mode(mode);
         }
@@ -570,6 +618,16 @@ impl Session {
         let loader = self.loader();
         if let Some(store) = &loader.trust {
             store.trust(&self.cwd)?;
+        }
+        self.reload_with(&loader);
+        Ok(())
+    }
+
+    /// Withdraws the user's trust in this folder: its project allow rules, directories and hooks stop applying.
+    pub fn revoke_trust(&self) -> std::io::Result<()> {
+        let loader = self.loader();
+        if let Some(store) = &loader.trust {
+            store.revoke(&self.cwd)?;
         }
         self.reload_with(&loader);
         Ok(())
@@ -619,22 +677,59 @@ impl Session {
 
     /// Reloads the settings with `loader`, taking new hooks as well.
     fn reload_with(&self, loader: &PermissionLoader) {
-        let current = self.runtime.permission_context();
-        let reloaded = loader.reload(&current);
-        let hooks = reloaded
-            .changed_hooks
-            .unwrap_or_else(|| (*current.hooks).clone());
-        self.runtime
-            .set_permission_context(reloaded.context.with_hooks(hooks));
+        self.runtime.update_permission_context(|current| {
+            let reloaded = loader.reload(current);
+            let hooks = reloaded
+                .changed_hooks
+                .unwrap_or_else(|| (*current.hooks).clone());
+            reloaded.context.with_hooks(hooks)
+        });
     }
 
     /// Applies hook changes the user has reviewed (see the notice sent when they changed on disk).
     pub fn accept_hook_changes(&self) {
         let pending = self.pending_hooks.lock().ok().and_then(|mut p| p.take());
         if let Some(hooks) = pending {
-            let next = self.runtime.permission_context().with_hooks(hooks);
-            self.runtime.set_permission_context(next);
+            self.runtime
+                .update_permission_context(|current| current.with_hooks(hooks));
         }
+    }
+
+    /// The to-do list now (TodoWrite's), e.g. to pin it when a stored session is reopened.
+    pub fn todos(&self) -> Vec<tandem_protocol::TodoItem> {
+        self.work_board.todos()
+    }
+
+    /// The task list now (the task tools').
+    pub fn tasks(&self) -> Vec<tandem_protocol::TaskItem> {
+        self.work_board.tasks()
+    }
+
+    /// The MCP servers and where each is (connecting, ready, failed, needs approval, disabled).
+    pub fn mcp_servers(&self) -> Vec<tandem_protocol::McpServerStatus> {
+        self.mcp.statuses()
+    }
+
+    /// Waits until no MCP server is still connecting, at most `timeout`; `true` when they all settled. A one-shot
+    /// run waits so that its single prompt sees the tools; the window never waits.
+    pub async fn wait_for_mcp_servers(&self, timeout: std::time::Duration) -> bool {
+        self.mcp.settled(timeout).await
+    }
+
+    /// The person approves (or refuses) a project MCP server for this folder: it starts (or stops) now, and the
+    /// answer holds for later sessions.
+    pub fn approve_mcp_server(&self, name: &str, approved: bool) -> std::io::Result<()> {
+        self.mcp.approve(name, approved, &ApprovalStore::standard())
+    }
+
+    /// Stops an MCP server and starts it again.
+    pub fn reconnect_mcp_server(&self, name: &str) {
+        self.mcp.reconnect(name);
+    }
+
+    /// The MCP manager (statuses and waiting for states, for the window and tests).
+    pub fn mcp(&self) -> &McpManager {
+        &self.mcp
     }
 
     /// A copy of the conversation so far.
@@ -654,23 +749,22 @@ fn watch_settings(
         Ok(l) => l.paths.all(),
         Err(p) => p.into_inner().paths.all(),
     };
-    let permissions = runtime.permissions.clone();
-    let events = runtime.events.clone();
+    let runtime = runtime.clone();
     let pending = pending.clone();
     SettingsWatcher::start(files, move || {
         let loader = match loader.lock() {
             Ok(l) => l.clone(),
             Err(p) => p.into_inner().clone(),
         };
-        let current = match permissions.read() {
-            Ok(c) => Arc::clone(&c),
-            Err(p) => Arc::clone(&p.into_inner()),
-        };
-        let reloaded = loader.reload(&current);
-        if let Ok(mut slot) = permissions.write() {
-            *slot = Arc::new(reloaded.context);
-        }
-        if let Some(hooks) = reloaded.changed_hooks {
+        // Re-read under the context's lock, so that a rule granted or a mode chosen meanwhile is kept.
+        let mut changed_hooks = None;
+        runtime.update_permission_context(|current| {
+            let reloaded = loader.reload(current);
+            changed_hooks = reloaded.changed_hooks;
+            reloaded.context
+        });
+        let events = &runtime.events;
+        if let Some(hooks) = changed_hooks {
             if let Ok(mut p) = pending.lock() {
                 *p = Some(hooks);
             }
@@ -691,6 +785,26 @@ impl Drop for Session {
             cleanup::drop_unstored(&session_dir(&self.id));
         }
     }
+}
+
+/// Reads the MCP configuration of every source and starts the approved servers in the background.
+fn start_mcp(
+    cwd: &Path,
+    loader: &PermissionLoader,
+    cli: &McpCliConfig,
+    events: Arc<dyn EventSink>,
+) -> McpManager {
+    let settings = crate::settings::load_settings(
+        &loader.paths,
+        &loader.cli,
+        &loader.project_root,
+        loader.home.as_deref(),
+    );
+    let store = ApprovalStore::standard();
+    let plan = crate::mcp::plan(cwd, &settings.mcp, cli, Some(&store), &|name| {
+        std::env::var(name).ok()
+    });
+    McpManager::start(cwd, plan, Limits::from_env(), events)
 }
 
 /// The folder where a session keeps its files (saved tool results), in the app's data directory.

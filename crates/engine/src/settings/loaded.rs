@@ -9,6 +9,7 @@ use serde_json::Value;
 use tandem_protocol::PermissionMode;
 
 use super::hooks::{HookSet, parse_hooks};
+use super::mcp::McpSettings;
 use super::paths::{CliSettings, SettingsPaths};
 use super::source::{RuleBehavior, RuleEntry, RuleSource, SettingsIssue};
 
@@ -28,6 +29,8 @@ pub struct LoadedSettings {
     pub disable_all_hooks: bool,
     pub managed_hooks_only: bool,
     pub managed_rules_only: bool,
+    /// `mcpServers` and the project server approval lists.
+    pub mcp: McpSettings,
     pub issues: Vec<SettingsIssue>,
     /// Settings files that could not be read or parsed and may hold deny rules (their text mentions `deny`, or it
     /// could not be seen at all): what those rules might deny cannot be allowed without asking.
@@ -207,6 +210,7 @@ impl LoadedSettings {
             let set = parse_hooks(hooks, &source, &mut self.issues);
             self.hooks.extend(set);
         }
+        self.mcp.add(&source, value, &mut self.issues);
         if value.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
             self.disable_all_hooks = true;
         }

@@ -5,6 +5,7 @@
 mod hook_event;
 mod hooks;
 mod loaded;
+mod mcp;
 mod paths;
 mod source;
 mod watcher;
@@ -12,6 +13,7 @@ mod watcher;
 pub use hook_event::HookEvent;
 pub use hooks::{DEFAULT_TIMEOUT_SECS, HookCommand, HookMatcher, HookSet, parse_hooks};
 pub use loaded::{LoadedSettings, load_settings};
+pub use mcp::{McpServerEntry, McpSettings};
 pub use paths::{CliSettings, SettingsPaths, git_root, managed_settings_path};
 pub use source::{RuleBehavior, RuleEntry, RuleSource, SettingsIssue};
 pub use watcher::SettingsWatcher;

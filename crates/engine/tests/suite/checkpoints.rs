@@ -271,3 +271,40 @@ async fn a_session_that_is_not_stored_takes_its_checkpoints_with_it() {
         "no rewind can use them once the session is gone"
     );
 }
+
+/// The changes view's source: each changed file with the content it had before the session first changed it,
+/// however many prompts changed it since.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn originals_are_each_files_content_before_its_first_change() {
+    let s = setup();
+    fs::write(s.root.join("a.txt"), "one\n").expect("seed");
+    s.store.begin_prompt("p1").expect("p1");
+    ok(&s.rt, "Read", json!({"file_path": "a.txt"})).await;
+    ok(
+        &s.rt,
+        "Edit",
+        json!({"file_path": "a.txt", "old_string": "one", "new_string": "two"}),
+    )
+    .await;
+    s.store.begin_prompt("p2").expect("p2");
+    ok(
+        &s.rt,
+        "Edit",
+        json!({"file_path": "a.txt", "old_string": "two", "new_string": "three"}),
+    )
+    .await;
+    ok(
+        &s.rt,
+        "Write",
+        json!({"file_path": "b.txt", "content": "bee\n"}),
+    )
+    .await;
+    let originals = s.store.originals().expect("originals");
+    assert_eq!(
+        originals,
+        vec![
+            (s.root.join("a.txt"), Some(b"one\n".to_vec())),
+            (s.root.join("b.txt"), None),
+        ]
+    );
+}

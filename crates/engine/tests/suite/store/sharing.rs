@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Barrier};
 
-use tandem_engine::store::{SessionStore, StoreError};
+use tandem_engine::store::{MIGRATIONS, SessionStore, StoreError};
 
 use super::new_session;
 
@@ -30,7 +30,10 @@ fn stores_opened_at_once_on_a_fresh_file_each_keep_their_sessions() {
     }
     let store = SessionStore::open(&path).expect("open");
     assert_eq!(store.list_sessions(dir.path()).expect("list").len(), 120);
-    assert_eq!(store.schema_version().expect("version"), 1);
+    assert_eq!(
+        store.schema_version().expect("version"),
+        MIGRATIONS.len() as i64
+    );
 }
 
 #[test]

@@ -1,0 +1,132 @@
+//! `tandem -p` with MCP servers: the published reference server (`@modelcontextprotocol/server-everything`, installed
+//! by scripts/install-deps under tests/mcp) over stdio, called end to end by the fake model, and a broken
+//! `--mcp-config` reported without stopping the run.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+
+use serde_json::{Value, json};
+use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedTurn};
+use tokio::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_tandem");
+
+/// The reference server's entry point; the test fails loudly when it (or node) is missing.
+fn everything_server() -> PathBuf {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let entry =
+        root.join("tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    assert!(
+        entry.is_file(),
+        "{} is missing: run scripts/install-deps (it installs tests/mcp's npm packages)",
+        entry.display()
+    );
+    let node = std::process::Command::new("node").arg("--version").output();
+    assert!(
+        node.is_ok_and(|o| o.status.success()),
+        "node is not on PATH: install Node.js 20 or newer (scripts/install-deps checks it)"
+    );
+    entry
+}
+
+fn tandem(url: &str, home: &std::path::Path) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.env_remove("ANTHROPIC_MODEL")
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("ANTHROPIC_BASE_URL", url)
+        .env("ANTHROPIC_API_KEY", "sk-cli-test")
+        .stdin(Stdio::null());
+    cmd
+}
+
+#[tokio::test]
+async fn print_mode_calls_the_reference_servers_tools() {
+    let entry = everything_server();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::new(vec![
+            ScriptBlock::ToolUse {
+                id: "toolu_echo".into(),
+                name: "mcp__everything__echo".into(),
+                input: json!({"message": "hello from tandem"}),
+            },
+            ScriptBlock::ToolUse {
+                id: "toolu_sum".into(),
+                name: "mcp__everything__get-sum".into(),
+                input: json!({"a": 20, "b": 22}),
+            },
+        ]),
+        ScriptedTurn::text("All done."),
+    ]))
+    .await
+    .expect("fake model");
+    let config = json!({"mcpServers": {"everything": {
+        "command": "node", "args": [entry.display().to_string(), "stdio"]}}});
+    let mut cmd = tandem(&server.url(), dir.path());
+    cmd.current_dir(dir.path())
+        .arg("--mcp-config")
+        .arg(config.to_string())
+        .args(["--strict-mcp-config", "--allowedTools", "mcp__everything"])
+        .args(["-p", "use the reference server"]);
+    let out = cmd.output().await.expect("tandem runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "All done.");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "stderr: {stderr}");
+    let offered: Vec<&str> = requests[0].body["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(offered.contains(&"mcp__everything__get-sum"), "{offered:?}");
+    let results: Vec<&Value> = requests[1].body["messages"][2]["content"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .collect();
+    let text_of = |id: &str| {
+        results
+            .iter()
+            .find(|r| r["tool_use_id"] == id)
+            .map(|r| r["content"].to_string())
+            .unwrap_or_default()
+    };
+    assert!(
+        text_of("toolu_echo").contains("hello from tandem"),
+        "{results:?}"
+    );
+    assert!(text_of("toolu_sum").contains("42"), "{results:?}");
+    assert!(results.iter().all(|r| r["is_error"] != true), "{results:?}");
+}
+
+#[tokio::test]
+async fn a_broken_mcp_config_is_reported_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("bad.json"),
+        "{\n  \"mcpServers\": {\n    oops\n}",
+    )
+    .expect("write");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("Still here.")]))
+        .await
+        .expect("fake model");
+    let mut cmd = tandem(&server.url(), dir.path());
+    cmd.current_dir(dir.path())
+        .args(["--mcp-config", "bad.json"])
+        .arg("--mcp-config")
+        .arg(json!({"mcpServers": {"ghost": {"command": "tandem-no-such-mcp-binary"}}}).to_string())
+        .args(["-p", "hello"]);
+    let out = cmd.output().await.expect("tandem runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "Still here.");
+    assert!(stderr.contains("bad.json: line 3"), "{stderr}");
+    assert!(
+        stderr.contains("MCP server ghost failed") && stderr.contains("was not found"),
+        "{stderr}"
+    );
+}

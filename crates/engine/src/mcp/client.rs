@@ -1,0 +1,508 @@
+//! One connection to one MCP server through `rmcp`: a child process in its own process group (stdio) or streamable
+//! HTTP, the `initialize` handshake within the start-up timeout, progress notifications routed to the call that
+//! asked for them, list changes reported, and the connection's end noticed (a call in flight then fails at once).
+
+use std::collections::HashMap;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
+    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, Implementation,
+    ProgressNotificationParam, ProgressToken, ProtocolVersion, ReadResourceRequestParams,
+    ServerResult,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientHandler, Peer, ServiceExt};
+use serde_json::Value;
+use tokio::io::AsyncReadExt;
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+use super::config::{ServerConfig, Transport};
+use super::line_limit::LineLimit;
+use crate::process_group::GroupGuard;
+use crate::tool::ProgressSink;
+
+/// How much of a server's stderr is kept for the person.
+const STDERR_TAIL_BYTES: usize = 4_096;
+
+/// Why a connection could not be made or a request failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ClientError {
+    #[error("{0}")]
+    Start(String),
+    #[error("the server did not answer `initialize` within {0:?}")]
+    StartTimeout(Duration),
+    #[error("the connection to the server is closed")]
+    Closed,
+    #[error("the server did not answer within {0:?}")]
+    Timeout(Duration),
+    #[error("the call was cancelled")]
+    Cancelled,
+    #[error("{0}")]
+    Protocol(String),
+}
+
+/// Something a server announced that the manager must act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServerNews {
+    ToolsChanged,
+    ResourcesChanged,
+}
+
+/// The last bytes a server wrote to stderr.
+#[derive(Debug, Clone, Default)]
+pub struct StderrTail(Arc<Mutex<Vec<u8>>>);
+
+impl StderrTail {
+    fn push(&self, bytes: &[u8]) {
+        if let Ok(mut tail) = self.0.lock() {
+            tail.extend_from_slice(bytes);
+            if tail.len() > STDERR_TAIL_BYTES {
+                let cut = tail.len() - STDERR_TAIL_BYTES;
+                tail.drain(..cut);
+            }
+        }
+    }
+
+    /// The tail as text, `None` when the server wrote nothing.
+    pub fn text(&self) -> Option<String> {
+        let tail = self.0.lock().ok()?;
+        let text = String::from_utf8_lossy(&tail).trim().to_string();
+        (!text.is_empty()).then_some(text)
+    }
+}
+
+/// Handles what a server sends on its own: progress of our calls, list changes.
+struct Handler {
+    progress: Arc<Mutex<HashMap<ProgressToken, ProgressSink>>>,
+    news: mpsc::UnboundedSender<ServerNews>,
+}
+
+fn progress_text(p: &ProgressNotificationParam) -> String {
+    let amount = match p.total {
+        Some(total) => format!("{}/{}", p.progress, total),
+        None => p.progress.to_string(),
+    };
+    match &p.message {
+        Some(message) => format!("{message} ({amount})"),
+        None => amount,
+    }
+}
+
+impl ClientHandler for Handler {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let sink = self
+            .progress
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&params.progress_token).cloned());
+        if let Some(sink) = sink {
+            sink.report(progress_text(&params));
+        }
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.news.send(ServerNews::ToolsChanged);
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.news.send(ServerNews::ResourcesChanged);
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        // `initialize` (not the newer discovery) with the newest version that has it: every server speaks it.
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("tandem", env!("CARGO_PKG_VERSION")),
+        )
+        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+}
+
+/// A live connection. Dropping it closes the connection and kills a stdio server with its process group.
+pub struct Connection {
+    peer: Peer<RoleClient>,
+    progress: Arc<Mutex<HashMap<ProgressToken, ProgressSink>>>,
+    close: CancellationToken,
+    /// Becomes `true` when the connection has ended (the server exited or hung up).
+    ended: watch::Receiver<bool>,
+    group: Mutex<Option<GroupGuard>>,
+    pub stderr: StderrTail,
+    /// The server's `instructions`, if any.
+    pub instructions: Option<String>,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection").finish_non_exhaustive()
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.close.cancel();
+        if let Ok(mut group) = self.group.lock()
+            && let Some(mut guard) = group.take()
+        {
+            guard.kill();
+        }
+    }
+}
+
+/// The transport of a stdio server: its stdout (size-limited, see [`LineLimit`]) and stdin.
+type StdioTransport = (
+    LineLimit<tokio::process::ChildStdout>,
+    tokio::process::ChildStdin,
+);
+
+/// Starts a stdio server in its own process group; the child is killed when its handle is dropped.
+fn stdio_transport(
+    config: &ServerConfig,
+    command: &str,
+    args: &[String],
+    env: &std::collections::BTreeMap<String, String>,
+    cwd: Option<&std::path::Path>,
+    folder: &std::path::Path,
+    stderr_tail: &StderrTail,
+) -> Result<(StdioTransport, tokio::process::Child, Option<GroupGuard>), ClientError> {
+    let mut cmd = tokio::process::Command::new(command);
+    cmd.args(args)
+        .envs(env)
+        .current_dir(cwd.unwrap_or(folder))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    let mut child = cmd.spawn().map_err(|e| {
+        ClientError::Start(if e.kind() == std::io::ErrorKind::NotFound {
+            format!(
+                "`{command}` was not found (is it installed and on PATH?) for server `{}`",
+                config.name
+            )
+        } else {
+            format!("`{command}` could not be started: {e}")
+        })
+    })?;
+    let group = child.id().map(GroupGuard::new);
+    let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
+        return Err(ClientError::Start(
+            "the server's stdin or stdout is missing".into(),
+        ));
+    };
+    if let Some(mut stderr) = child.stderr.take() {
+        let tail = stderr_tail.clone();
+        tokio::spawn(async move {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stderr.read(&mut buf).await {
+                if n == 0 {
+                    break;
+                }
+                tail.push(&buf[..n]);
+            }
+        });
+    }
+    // Below rmcp's own line limit, so that rmcp never drops a line silently.
+    let limit = super::limits::MAX_RESULT_BYTES - 4_096;
+    Ok(((LineLimit::new(stdout, limit), stdin), child, group))
+}
+
+fn http_transport(
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+) -> Result<StreamableHttpClientTransport<reqwest::Client>, ClientError> {
+    let mut custom = HashMap::new();
+    let mut auth = None;
+    for (k, v) in headers {
+        if k.eq_ignore_ascii_case("authorization") {
+            // The transport sends its own Authorization header from this value (without the scheme word).
+            auth = Some(v.strip_prefix("Bearer ").unwrap_or(v).to_string());
+            continue;
+        }
+        let name = reqwest::header::HeaderName::from_bytes(k.as_bytes())
+            .map_err(|e| ClientError::Start(format!("header `{k}` is not a valid name: {e}")))?;
+        let value = reqwest::header::HeaderValue::from_str(v)
+            .map_err(|e| ClientError::Start(format!("header `{k}` has an invalid value: {e}")))?;
+        custom.insert(name, value);
+    }
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_string())
+        .custom_headers(custom)
+        .max_json_response_size(super::limits::MAX_RESULT_BYTES);
+    if let Some(auth) = auth {
+        config = config.auth_header(auth);
+    }
+    Ok(StreamableHttpClientTransport::from_config(config))
+}
+
+impl Connection {
+    /// Connects to `config`'s server (stdio children start in `folder` unless configured otherwise) and completes
+    /// the handshake within `startup`. `news` receives the server's list changes.
+    pub async fn open(
+        config: &ServerConfig,
+        folder: &std::path::Path,
+        startup: Duration,
+        news: mpsc::UnboundedSender<ServerNews>,
+    ) -> Result<Self, ClientError> {
+        let progress = Arc::new(Mutex::new(HashMap::new()));
+        let handler = Handler {
+            progress: progress.clone(),
+            news,
+        };
+        let close = CancellationToken::new();
+        let stderr = StderrTail::default();
+        let with_stderr = |e: ClientError, stderr: &StderrTail| match (e, stderr.text()) {
+            (ClientError::Start(m), Some(tail)) => {
+                ClientError::Start(format!("{m}\nstderr:\n{tail}"))
+            }
+            (e, _) => e,
+        };
+        let mut keep_child = None;
+        let (service, group): (RunningService<RoleClient, Handler>, Option<GroupGuard>) =
+            match &config.transport {
+                Transport::Stdio {
+                    command,
+                    args,
+                    env,
+                    cwd,
+                } => {
+                    let (transport, child, group) = stdio_transport(
+                        config,
+                        command,
+                        args,
+                        env,
+                        cwd.as_deref(),
+                        folder,
+                        &stderr,
+                    )?;
+                    let started = tokio::time::timeout(
+                        startup,
+                        handler.serve_with_ct(transport, close.clone()),
+                    )
+                    .await;
+                    match started {
+                        Ok(Ok(service)) => {
+                            // The child lives as long as the service (dropping it kills the server).
+                            keep_child = Some(child);
+                            (service, group)
+                        }
+                        Ok(Err(e)) => {
+                            // Let the stderr reader catch the last words of a server that exited.
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                            return Err(with_stderr(
+                                ClientError::Start(format!("the server failed to start: {e}")),
+                                &stderr,
+                            ));
+                        }
+                        Err(_) => return Err(ClientError::StartTimeout(startup)),
+                    }
+                }
+                Transport::Http { url, headers } | Transport::Sse { url, headers } => {
+                    let transport = http_transport(url, headers)?;
+                    let started = tokio::time::timeout(
+                        startup,
+                        handler.serve_with_ct(transport, close.clone()),
+                    )
+                    .await;
+                    match started {
+                        Ok(Ok(service)) => (service, None),
+                        Ok(Err(e)) => {
+                            let hint = if matches!(config.transport, Transport::Sse { .. }) {
+                                " (this server is configured for the older SSE transport, which Tandem does not \
+                                 speak; Tandem tried streamable HTTP at the same URL: configure the server's \
+                                 streamable HTTP endpoint instead)"
+                            } else {
+                                ""
+                            };
+                            return Err(ClientError::Start(format!(
+                                "could not connect to {url}: {e}{hint}"
+                            )));
+                        }
+                        Err(_) => return Err(ClientError::StartTimeout(startup)),
+                    }
+                }
+            };
+        let peer = service.peer().clone();
+        let instructions = service
+            .peer_info()
+            .and_then(|info| info.instructions.clone());
+        let (ended_tx, ended) = watch::channel(false);
+        tokio::spawn(async move {
+            let _ = service.waiting().await;
+            drop(keep_child);
+            let _ = ended_tx.send(true);
+        });
+        Ok(Self {
+            peer,
+            progress,
+            close,
+            ended,
+            group: Mutex::new(group),
+            stderr,
+            instructions,
+        })
+    }
+
+    /// Whether the connection has ended.
+    pub fn has_ended(&self) -> bool {
+        *self.ended.borrow()
+    }
+
+    /// Resolves when the connection ends.
+    pub async fn ended(&self) {
+        let mut ended = self.ended.clone();
+        let _ = ended.wait_for(|e| *e).await;
+    }
+
+    /// Closes the connection (a stdio server is killed with its group).
+    pub fn close(&self) {
+        self.close.cancel();
+        if let Ok(mut group) = self.group.lock()
+            && let Some(mut guard) = group.take()
+        {
+            guard.kill();
+        }
+    }
+
+    /// Every tool of the server, as JSON (`name`, `title`, `description`, `inputSchema`, `outputSchema`,
+    /// `annotations`).
+    pub async fn list_tools(&self, timeout: Duration) -> Result<Vec<Value>, ClientError> {
+        let tools = self
+            .bounded(timeout, self.peer.list_all_tools())
+            .await?
+            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+        Ok(tools
+            .iter()
+            .filter_map(|t| serde_json::to_value(t).ok())
+            .collect())
+    }
+
+    /// Every resource of the server, as JSON (`uri`, `name`, `description`, `mimeType`).
+    pub async fn list_resources(&self, timeout: Duration) -> Result<Vec<Value>, ClientError> {
+        let resources = self
+            .bounded(timeout, self.peer.list_all_resources())
+            .await?
+            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+        Ok(resources
+            .iter()
+            .filter_map(|r| serde_json::to_value(r).ok())
+            .collect())
+    }
+
+    /// Reads one resource; the result as JSON (`contents`: `uri`, `mimeType`, `text` | `blob`).
+    pub async fn read_resource(&self, uri: &str, timeout: Duration) -> Result<Value, ClientError> {
+        let result = self
+            .bounded(
+                timeout,
+                self.peer
+                    .read_resource(ReadResourceRequestParams::new(uri.to_string())),
+            )
+            .await?
+            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+        serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))
+    }
+
+    /// Whether the server offers resources.
+    pub fn has_resources(&self) -> bool {
+        self.peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.resources.is_some())
+    }
+
+    async fn bounded<T>(
+        &self,
+        timeout: Duration,
+        work: impl std::future::Future<Output = T>,
+    ) -> Result<T, ClientError> {
+        tokio::select! {
+            out = tokio::time::timeout(timeout, work) => out.map_err(|_| ClientError::Timeout(timeout)),
+            _ = self.ended() => Err(ClientError::Closed),
+        }
+    }
+
+    /// Calls tool `name`: progress goes to `progress`; `cancel` sends `notifications/cancelled` and returns
+    /// [`ClientError::Cancelled`]; the result as JSON.
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+        progress: ProgressSink,
+        cancel: &CancellationToken,
+    ) -> Result<Value, ClientError> {
+        let mut params = CallToolRequestParams::new(name.to_string());
+        params.arguments = arguments;
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let handle = self
+            .peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+            .map_err(|_| ClientError::Closed)?;
+        let token = handle.progress_token.clone();
+        let id = handle.id.clone();
+        if let Ok(mut map) = self.progress.lock() {
+            map.insert(token.clone(), progress);
+        }
+        let response = handle.await_response();
+        let timed = async {
+            match timeout {
+                Some(t) => tokio::time::timeout(t, response)
+                    .await
+                    .map_err(|_| ClientError::Timeout(t)),
+                None => Ok(response.await),
+            }
+        };
+        let outcome = tokio::select! {
+            out = timed => out,
+            _ = cancel.cancelled() => Err(ClientError::Cancelled),
+            _ = self.ended() => Err(ClientError::Closed),
+        };
+        if let Ok(mut map) = self.progress.lock() {
+            map.remove(&token);
+        }
+        if matches!(
+            outcome,
+            Err(ClientError::Cancelled | ClientError::Timeout(_))
+        ) {
+            let reason = match &outcome {
+                Err(ClientError::Timeout(_)) => "timed out",
+                _ => "the user interrupted the call",
+            };
+            let note = CancelledNotification::new(CancelledNotificationParam::new(
+                Some(id),
+                Some(reason.into()),
+            ));
+            let _ = self
+                .peer
+                .send_notification(ClientNotification::CancelledNotification(note))
+                .await;
+        }
+        match outcome? {
+            Ok(ServerResult::CallToolResult(result)) => {
+                serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))
+            }
+            Ok(other) => Err(ClientError::Protocol(format!(
+                "the server answered tools/call with something else: {}",
+                serde_json::to_string(&other)
+                    .unwrap_or_default()
+                    .chars()
+                    .take(200)
+                    .collect::<String>()
+            ))),
+            Err(rmcp::ServiceError::McpError(e)) => Err(ClientError::Protocol(format!(
+                "the server returned an error: {}",
+                e.message
+            ))),
+            Err(rmcp::ServiceError::TransportClosed) => Err(ClientError::Closed),
+            Err(e) => Err(ClientError::Protocol(e.to_string())),
+        }
+    }
+}

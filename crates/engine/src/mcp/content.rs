@@ -1,0 +1,201 @@
+//! Turns what an MCP server answers (a `tools/call` or `resources/read` result, as JSON) into the content blocks the
+//! model is given: text as text, images as images, embedded resources as their text (a binary resource is named,
+//! not inlined; an image resource is shown), audio and resource links as a line saying what they are.
+
+use serde_json::Value;
+
+use crate::model::{ImageSource, ResultBlock, ToolResultContent};
+
+/// The image types the model accepts.
+const IMAGE_TYPES: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+
+/// A tool result, converted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Converted {
+    pub content: ToolResultContent,
+    /// The server set `isError`.
+    pub is_error: bool,
+    /// `structuredContent`, when sent.
+    pub structured: Option<Value>,
+}
+
+fn str_of<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+fn image(media_type: &str, data: &str) -> ResultBlock {
+    ResultBlock::Image {
+        source: ImageSource::Base64 {
+            media_type: media_type.to_string(),
+            data: data.to_string(),
+        },
+    }
+}
+
+/// One resource's contents (`{uri, mimeType, text | blob}`) as a block.
+pub fn resource_block(resource: &Value) -> ResultBlock {
+    let uri = str_of(resource, "uri").unwrap_or("");
+    let mime = str_of(resource, "mimeType").unwrap_or("");
+    if let Some(text) = str_of(resource, "text") {
+        return ResultBlock::Text {
+            text: if uri.is_empty() {
+                text.to_string()
+            } else {
+                format!("[Resource {uri}]\n{text}")
+            },
+        };
+    }
+    if let Some(blob) = str_of(resource, "blob") {
+        if IMAGE_TYPES.contains(&mime) {
+            return image(mime, blob);
+        }
+        return ResultBlock::Text {
+            text: format!(
+                "[Binary resource {uri} ({}, {} bytes base64) not shown]",
+                if mime.is_empty() { "no type" } else { mime },
+                blob.len()
+            ),
+        };
+    }
+    ResultBlock::Text {
+        text: format!("[Resource {uri}]"),
+    }
+}
+
+/// One content block of a result.
+fn block(item: &Value) -> ResultBlock {
+    let text = |t: String| ResultBlock::Text { text: t };
+    match str_of(item, "type") {
+        Some("text") => text(str_of(item, "text").unwrap_or("").to_string()),
+        Some("image") => {
+            let mime = str_of(item, "mimeType").unwrap_or("");
+            match str_of(item, "data") {
+                Some(data) if IMAGE_TYPES.contains(&mime) => image(mime, data),
+                _ => text(format!("[Image of type {mime} not shown]")),
+            }
+        }
+        Some("audio") => text(format!(
+            "[Audio ({}) not shown]",
+            str_of(item, "mimeType").unwrap_or("unknown type")
+        )),
+        Some("resource") => match item.get("resource") {
+            Some(resource) => resource_block(resource),
+            None => text("[Empty resource]".into()),
+        },
+        Some("resource_link") => text(format!(
+            "[Resource link: {}{}]",
+            str_of(item, "uri").unwrap_or(""),
+            str_of(item, "name")
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default()
+        )),
+        other => text(format!(
+            "[Content of type {} not shown]",
+            other.unwrap_or("unknown")
+        )),
+    }
+}
+
+/// Collapses blocks to plain text when there is no image (the common case, and cheaper to store).
+pub fn simplify(blocks: Vec<ResultBlock>) -> ToolResultContent {
+    if blocks.iter().all(|b| matches!(b, ResultBlock::Text { .. })) {
+        let texts: Vec<String> = blocks
+            .into_iter()
+            .filter_map(|b| match b {
+                ResultBlock::Text { text } => Some(text),
+                ResultBlock::Image { .. } => None,
+            })
+            .collect();
+        ToolResultContent::Text(texts.join("\n"))
+    } else {
+        ToolResultContent::Blocks(blocks)
+    }
+}
+
+/// Converts a `tools/call` result.
+pub fn convert_call_result(result: &Value) -> Converted {
+    let blocks: Vec<ResultBlock> = result
+        .get("content")
+        .and_then(Value::as_array)
+        .map(|items| items.iter().map(block).collect())
+        .unwrap_or_default();
+    let structured = result
+        .get("structuredContent")
+        .filter(|v| !v.is_null())
+        .cloned();
+    let mut content = simplify(blocks);
+    // A result with only structured content still gives the model something to read.
+    if content.len_chars() == 0
+        && let Some(s) = &structured
+    {
+        content = ToolResultContent::Text(s.to_string());
+    }
+    Converted {
+        content,
+        is_error: result.get("isError").and_then(Value::as_bool) == Some(true),
+        structured,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn text_images_and_resources_become_blocks() {
+        let converted = convert_call_result(&json!({
+            "content": [
+                {"type": "text", "text": "hello"},
+                {"type": "image", "data": "AAAA", "mimeType": "image/png"},
+                {"type": "resource", "resource": {"uri": "file:///a.txt", "text": "inside"}},
+                {"type": "resource", "resource": {"uri": "file:///b.bin", "blob": "AAAA", "mimeType": "application/zip"}},
+                {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"},
+                {"type": "resource_link", "uri": "file:///c", "name": "c"}
+            ],
+            "structuredContent": {"n": 1}
+        }));
+        assert!(!converted.is_error);
+        assert_eq!(converted.structured, Some(json!({"n": 1})));
+        let ToolResultContent::Blocks(blocks) = converted.content else {
+            panic!("an image keeps blocks");
+        };
+        assert_eq!(blocks.len(), 6);
+        assert_eq!(
+            blocks[0],
+            ResultBlock::Text {
+                text: "hello".into()
+            }
+        );
+        assert!(
+            matches!(&blocks[1], ResultBlock::Image { source: ImageSource::Base64 { media_type, .. } } if media_type == "image/png")
+        );
+        assert_eq!(
+            blocks[2],
+            ResultBlock::Text {
+                text: "[Resource file:///a.txt]\ninside".into()
+            }
+        );
+        let rest: Vec<String> = blocks[3..]
+            .iter()
+            .map(|b| match b {
+                ResultBlock::Text { text } => text.clone(),
+                ResultBlock::Image { .. } => "image".into(),
+            })
+            .collect();
+        assert!(rest[0].contains("file:///b.bin") && rest[0].contains("not shown"));
+        assert!(rest[1].contains("audio/wav"));
+        assert!(rest[2].contains("file:///c (c)"));
+    }
+
+    #[test]
+    fn errors_and_structured_only_results() {
+        let err = convert_call_result(
+            &json!({"content": [{"type": "text", "text": "boom"}], "isError": true}),
+        );
+        assert!(err.is_error);
+        assert_eq!(err.content, ToolResultContent::Text("boom".into()));
+        let only = convert_call_result(&json!({"content": [], "structuredContent": {"a": [1]}}));
+        assert_eq!(only.content, ToolResultContent::Text("{\"a\":[1]}".into()));
+    }
+}

@@ -1,0 +1,489 @@
+//! The session's MCP servers: each approved server starts in its own task when the session opens (none waits for
+//! another, and the first prompt waits for none); its tools join the live tool set when it is ready and follow its
+//! `tools/list_changed`; a server that stops is reported (with the end of its stderr) and restarted with backoff; its
+//! state is data ([`McpServerStatus`]) and every change is an event. Dropping the manager kills every child.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use tandem_protocol::{McpServerState, McpServerStatus, SessionEvent};
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+use super::client::{Connection, ServerNews};
+use super::config::ServerConfig;
+use super::limits::{Limits, REQUEST_TIMEOUT};
+use super::link::ServerLink;
+use super::sources::{Approval, ApprovalStore, Plan, Planned};
+use super::tool::McpTool;
+use crate::events::EventSink;
+use crate::tool::DynTool;
+
+/// Restarts after a crash before the server is left failed.
+const MAX_RESTARTS: u32 = 5;
+/// The first wait before a restart; it doubles each time.
+const FIRST_BACKOFF: Duration = Duration::from_millis(500);
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// The tools of every ready server, sorted by name: a cheap handle the tool pool reads on every model request.
+#[derive(Clone, Default)]
+pub struct McpTools(Arc<RwLock<Arc<Vec<Arc<dyn DynTool>>>>>);
+
+impl std::fmt::Debug for McpTools {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.snapshot().iter().map(|t| t.name().to_string()))
+            .finish()
+    }
+}
+
+impl McpTools {
+    /// The tools now.
+    pub fn snapshot(&self) -> Arc<Vec<Arc<dyn DynTool>>> {
+        match self.0.read() {
+            Ok(t) => Arc::clone(&t),
+            Err(p) => Arc::clone(&p.into_inner()),
+        }
+    }
+
+    fn replace(&self, mut tools: Vec<Arc<dyn DynTool>>) {
+        tools.sort_by(|a, b| a.name().cmp(b.name()));
+        tools.dedup_by(|a, b| a.name() == b.name());
+        let mut slot = match self.0.write() {
+            Ok(s) => s,
+            Err(p) => p.into_inner(),
+        };
+        *slot = Arc::new(tools);
+    }
+}
+
+struct Slot {
+    planned: Planned,
+    status: McpServerStatus,
+    link: Arc<ServerLink>,
+    tools: Vec<Arc<dyn DynTool>>,
+    /// Stops this server's task.
+    stop: Option<CancellationToken>,
+}
+
+struct Inner {
+    folder: PathBuf,
+    events: Arc<dyn EventSink>,
+    limits: Limits,
+    slots: Mutex<BTreeMap<String, Slot>>,
+    live: McpTools,
+    shutdown: CancellationToken,
+    /// Bumped on every change, so that callers can wait for a state.
+    version: watch::Sender<u64>,
+}
+
+/// The MCP servers of one session.
+pub struct McpManager {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for McpManager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpManager")
+            .field("servers", &self.statuses())
+            .finish()
+    }
+}
+
+fn status_of(planned: &Planned) -> McpServerStatus {
+    match planned {
+        Planned::Server { config, approval } => McpServerStatus {
+            name: config.name.clone(),
+            transport: config.transport.kind().to_string(),
+            target: config.transport.target(),
+            source: config.origin.label(),
+            state: match approval {
+                Approval::Approved => McpServerState::Connecting,
+                Approval::NeedsApproval => McpServerState::NeedsApproval,
+                Approval::Disabled => McpServerState::Disabled,
+            },
+            tools: Vec::new(),
+        },
+        Planned::Invalid(e) => McpServerStatus {
+            name: e.server.clone(),
+            transport: String::new(),
+            target: String::new(),
+            source: e.origin.clone(),
+            state: McpServerState::Failed {
+                error: e.to_string(),
+                stderr_tail: None,
+            },
+            tools: Vec::new(),
+        },
+    }
+}
+
+impl Inner {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Slot>> {
+        match self.slots.lock() {
+            Ok(s) => s,
+            Err(p) => p.into_inner(),
+        }
+    }
+
+    /// Changes one server's state (and tools), republishes the tool set and tells the window.
+    fn update(&self, name: &str, state: McpServerState, tools: Option<Vec<Arc<dyn DynTool>>>) {
+        let status = {
+            let mut slots = self.lock();
+            let Some(slot) = slots.get_mut(name) else {
+                return;
+            };
+            if let Some(tools) = tools {
+                slot.status.tools = tools.iter().map(|t| t.name().to_string()).collect();
+                slot.tools = tools;
+            }
+            slot.status.state = state;
+            let all: Vec<Arc<dyn DynTool>> = slots
+                .values()
+                .filter(|s| s.status.state == McpServerState::Ready)
+                .flat_map(|s| s.tools.iter().cloned())
+                .collect();
+            self.live.replace(all);
+            slots.get(name).map(|s| s.status.clone())
+        };
+        if let Some(server) = status {
+            self.events.emit(SessionEvent::McpServerChanged { server });
+        }
+        self.version.send_modify(|v| *v += 1);
+    }
+
+    fn stopping(&self) -> bool {
+        self.shutdown.is_cancelled()
+    }
+}
+
+/// Lists a server's tools as [`McpTool`]s.
+async fn tools_of(
+    connection: &Connection,
+    link: &Arc<ServerLink>,
+) -> Result<Vec<Arc<dyn DynTool>>, String> {
+    let listing = connection
+        .list_tools(REQUEST_TIMEOUT)
+        .await
+        .map_err(|e| format!("tools/list failed: {e}"))?;
+    Ok(listing
+        .iter()
+        .filter_map(|t| McpTool::from_listing(link.clone(), t))
+        .map(|t| Arc::new(t) as Arc<dyn DynTool>)
+        .collect())
+}
+
+fn failed(error: String, stderr_tail: Option<String>) -> McpServerState {
+    McpServerState::Failed { error, stderr_tail }
+}
+
+/// Runs one server until `stop` fires: connect, serve, and after a crash wait and connect again.
+async fn run_server(
+    inner: Arc<Inner>,
+    config: ServerConfig,
+    link: Arc<ServerLink>,
+    stop: CancellationToken,
+) {
+    let name = config.name.clone();
+    let mut restarts = 0u32;
+    loop {
+        inner.update(&name, McpServerState::Connecting, None);
+        let (news_tx, mut news) = mpsc::unbounded_channel();
+        let opened = tokio::select! {
+            c = Connection::open(&config, &inner.folder, inner.limits.startup, news_tx) => c,
+            _ = stop.cancelled() => return,
+        };
+        let connection = match opened {
+            Ok(c) => Arc::new(c),
+            Err(e) => {
+                inner.update(&name, failed(e.to_string(), None), Some(Vec::new()));
+                if restarts == 0 {
+                    // A server that never started is not retried: its configuration or command is wrong.
+                    return;
+                }
+                restarts += 1;
+                if restarts > MAX_RESTARTS || !backoff(restarts, &stop).await {
+                    return;
+                }
+                continue;
+            }
+        };
+        let tools = tokio::select! {
+            t = tools_of(&connection, &link) => t,
+            _ = stop.cancelled() => return,
+        };
+        match tools {
+            Ok(tools) => {
+                link.set(Some(connection.clone()));
+                inner.update(&name, McpServerState::Ready, Some(tools));
+            }
+            Err(e) => {
+                connection.close();
+                inner.update(&name, failed(e, connection.stderr.text()), Some(Vec::new()));
+                return;
+            }
+        }
+        loop {
+            tokio::select! {
+                _ = stop.cancelled() => {
+                    link.set(None);
+                    connection.close();
+                    return;
+                }
+                item = news.recv() => {
+                    if item == Some(ServerNews::ToolsChanged) {
+                        match tools_of(&connection, &link).await {
+                            Ok(tools) => inner.update(&name, McpServerState::Ready, Some(tools)),
+                            Err(e) => tracing::warn!("MCP server {name}: {e}"),
+                        }
+                    }
+                }
+                _ = connection.ended() => break,
+            }
+        }
+        link.set(None);
+        if stop.is_cancelled() || inner.stopping() {
+            return;
+        }
+        restarts += 1;
+        let mut error = "the server stopped".to_string();
+        if restarts <= MAX_RESTARTS {
+            let wait = backoff_for(restarts);
+            error.push_str(&format!("; restarting in {:.1} s", wait.as_secs_f64()));
+        } else {
+            error.push_str(&format!(
+                " {MAX_RESTARTS} times; not restarting (reconnect to try again)"
+            ));
+        }
+        inner.update(
+            &name,
+            failed(error, connection.stderr.text()),
+            Some(Vec::new()),
+        );
+        drop(connection);
+        if restarts > MAX_RESTARTS || !backoff(restarts, &stop).await {
+            return;
+        }
+    }
+}
+
+fn backoff_for(restarts: u32) -> Duration {
+    FIRST_BACKOFF
+        .saturating_mul(2u32.saturating_pow(restarts.saturating_sub(1)))
+        .min(MAX_BACKOFF)
+}
+
+/// Waits before restart number `restarts`; `false` when stopped meanwhile.
+async fn backoff(restarts: u32, stop: &CancellationToken) -> bool {
+    tokio::select! {
+        _ = tokio::time::sleep(backoff_for(restarts)) => true,
+        _ = stop.cancelled() => false,
+    }
+}
+
+impl McpManager {
+    /// Starts every approved server of `plan` in the background (on the current Tokio runtime; without one,
+    /// servers are listed as failed). Problems with whole files are sent as notices.
+    pub fn start(folder: &Path, plan: Plan, limits: Limits, events: Arc<dyn EventSink>) -> Self {
+        for error in &plan.file_errors {
+            events.emit(SessionEvent::Notice {
+                message: format!("MCP configuration problem: {error}"),
+            });
+        }
+        let (version, _) = watch::channel(0);
+        let inner = Arc::new(Inner {
+            folder: folder.to_path_buf(),
+            events,
+            limits,
+            slots: Mutex::new(BTreeMap::new()),
+            live: McpTools::default(),
+            shutdown: CancellationToken::new(),
+            version,
+        });
+        {
+            let mut slots = inner.lock();
+            for planned in plan.servers {
+                let status = status_of(&planned);
+                slots.insert(
+                    status.name.clone(),
+                    Slot {
+                        link: Arc::new(ServerLink::new(status.name.clone(), limits)),
+                        status,
+                        planned,
+                        tools: Vec::new(),
+                        stop: None,
+                    },
+                );
+            }
+        }
+        let manager = Self { inner };
+        let names: Vec<String> = manager.inner.lock().keys().cloned().collect();
+        for name in names {
+            let status = manager.status(&name);
+            if let Some(status) = status {
+                manager
+                    .inner
+                    .events
+                    .emit(SessionEvent::McpServerChanged { server: status });
+            }
+            manager.launch(&name);
+        }
+        manager
+    }
+
+    /// Starts `name`'s task if it is approved and not running.
+    fn launch(&self, name: &str) {
+        let (config, link, stop) = {
+            let mut slots = self.inner.lock();
+            let Some(slot) = slots.get_mut(name) else {
+                return;
+            };
+            let Planned::Server {
+                config,
+                approval: Approval::Approved,
+            } = &slot.planned
+            else {
+                return;
+            };
+            if slot.stop.is_some() {
+                return;
+            }
+            let stop = self.inner.shutdown.child_token();
+            slot.stop = Some(stop.clone());
+            (config.clone(), slot.link.clone(), stop)
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(handle) => {
+                handle.spawn(run_server(self.inner.clone(), config, link, stop));
+            }
+            Err(_) => self.inner.update(
+                name,
+                failed("no async runtime to start the server on".into(), None),
+                None,
+            ),
+        }
+    }
+
+    /// The live tool set, for the tool pool.
+    pub fn tools(&self) -> McpTools {
+        self.inner.live.clone()
+    }
+
+    /// A function giving the links of the servers ready at the time of the call (for the resource tools); it
+    /// does not keep the manager alive.
+    pub fn ready_links(&self) -> Arc<dyn Fn() -> Vec<Arc<ServerLink>> + Send + Sync> {
+        let weak = Arc::downgrade(&self.inner);
+        Arc::new(move || {
+            weak.upgrade()
+                .map(|inner| {
+                    inner
+                        .lock()
+                        .values()
+                        .filter(|s| s.status.state == McpServerState::Ready)
+                        .map(|s| s.link.clone())
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+    }
+
+    /// Every server's status, by name.
+    pub fn statuses(&self) -> Vec<McpServerStatus> {
+        self.inner
+            .lock()
+            .values()
+            .map(|s| s.status.clone())
+            .collect()
+    }
+
+    /// One server's status.
+    pub fn status(&self, name: &str) -> Option<McpServerStatus> {
+        self.inner.lock().get(name).map(|s| s.status.clone())
+    }
+
+    /// Waits until `done` holds for the statuses (checked after every change), or `timeout` passes; returns
+    /// whether it holds.
+    pub async fn wait_until(
+        &self,
+        timeout: Duration,
+        done: impl Fn(&[McpServerStatus]) -> bool,
+    ) -> bool {
+        let mut changes = self.inner.version.subscribe();
+        let wait = async {
+            loop {
+                if done(&self.statuses()) {
+                    return true;
+                }
+                if changes.changed().await.is_err() {
+                    return done(&self.statuses());
+                }
+            }
+        };
+        tokio::time::timeout(timeout, wait).await.unwrap_or(false)
+    }
+
+    /// Waits until no server is connecting (or `timeout` passes).
+    pub async fn settled(&self, timeout: Duration) -> bool {
+        self.wait_until(timeout, |all| {
+            all.iter().all(|s| s.state != McpServerState::Connecting)
+        })
+        .await
+    }
+
+    /// Records the person's answer about a project server and starts or stops it.
+    pub fn approve(
+        &self,
+        name: &str,
+        approved: bool,
+        store: &ApprovalStore,
+    ) -> std::io::Result<()> {
+        store.record(&self.inner.folder, name, approved)?;
+        let stop = {
+            let mut slots = self.inner.lock();
+            let Some(slot) = slots.get_mut(name) else {
+                return Ok(());
+            };
+            if let Planned::Server { approval, .. } = &mut slot.planned {
+                *approval = if approved {
+                    Approval::Approved
+                } else {
+                    Approval::Disabled
+                };
+            }
+            if approved { None } else { slot.stop.take() }
+        };
+        if approved {
+            self.launch(name);
+        } else {
+            if let Some(stop) = stop {
+                stop.cancel();
+            }
+            self.inner
+                .update(name, McpServerState::Disabled, Some(Vec::new()));
+        }
+        Ok(())
+    }
+
+    /// Stops `name` and starts it again (the window's "reconnect").
+    pub fn reconnect(&self, name: &str) {
+        let stop = self.inner.lock().get_mut(name).and_then(|s| s.stop.take());
+        if let Some(stop) = stop {
+            stop.cancel();
+        }
+        self.launch(name);
+    }
+}
+
+impl Drop for McpManager {
+    fn drop(&mut self) {
+        self.inner.shutdown.cancel();
+        for slot in self.inner.lock().values() {
+            if let Some(connection) = slot.link.connection() {
+                connection.close();
+            }
+            slot.link.set(None);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! MCP servers: reading their configuration (`.mcp.json`, the settings' `mcpServers`, `--mcp-config`), deciding
+//! which may start, connecting to them with `rmcp` (the only module that imports it) over stdio or streamable HTTP,
+//! and offering each remote tool as `mcp__<server>__<tool>` beside the resource tools.
+
+mod client;
+pub mod config;
+mod content;
+mod expand;
+pub mod limits;
+mod line_limit;
+mod link;
+mod manager;
+pub mod names;
+mod resources;
+pub mod sources;
+mod tool;
+
+use std::sync::Arc;
+
+pub use client::{ClientError, StderrTail};
+pub use config::{ConfigError, Origin, ServerConfig, Transport};
+pub use expand::expand;
+pub use limits::Limits;
+pub use manager::{McpManager, McpTools};
+pub use sources::{Approval, ApprovalStore, McpCliConfig, Plan, Planned, plan};
+pub use tool::McpTool;
+
+use crate::tool::{DynTool, erase};
+
+/// The resource tools (`ListMcpResourcesTool`, `ReadMcpResourceTool`) over `manager`'s ready servers.
+pub fn resource_tools(manager: &McpManager) -> Vec<Arc<dyn DynTool>> {
+    let links: resources::Links = manager.ready_links();
+    vec![
+        erase(resources::ListResources(links.clone())),
+        erase(resources::ReadResource(links)),
+    ]
+}
