@@ -63,3 +63,32 @@ fn a_database_deleted_under_a_running_store_is_reported() {
     let failure = store.failure().expect("kept until the end of the run");
     assert!(failure.contains("deleted or replaced"), "{failure}");
 }
+
+#[test]
+fn a_session_open_elsewhere_is_not_rewound_under_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = SessionStore::open(&dir.path().join("sessions.db")).expect("open");
+    store
+        .create_session(&new_session("s1", dir.path()))
+        .expect("create");
+    let held = store
+        .lock_session("s1")
+        .expect("the running session's lock");
+    let refused = tandem_engine::session::rewind::rewind(
+        &store,
+        "s1",
+        "p1",
+        tandem_engine::session::rewind::RewindScope::Conversation,
+        false,
+    );
+    assert!(
+        matches!(
+            refused,
+            Err(tandem_engine::session::rewind::RewindError::Store(
+                StoreError::InUse(_)
+            ))
+        ),
+        "{refused:?}"
+    );
+    drop(held);
+}
