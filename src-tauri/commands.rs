@@ -54,6 +54,11 @@ pub fn open_session<R: Runtime>(
     resume: Option<String>,
 ) -> Result<SessionInfo, CommandError> {
     let (model, settings_problem) = state.model_config();
+    // The window shows one session at a time: sessions no turn is running in are closed, which releases their
+    // store lock (so the same session can be reopened) and stops their MCP servers.
+    if let Ok(mut sessions) = state.sessions.lock() {
+        sessions.retain(|_, session| Arc::strong_count(session) > 1);
+    }
     let approver = Arc::new(WindowApprover(state.approvals.clone()));
     let mut builder = match (resume, &state.store) {
         (Some(id), Some(store)) => Session::resuming(store.clone(), &id)?,

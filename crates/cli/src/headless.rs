@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use futures::future::BoxFuture;
 use serde_json::json;
@@ -10,8 +11,8 @@ use tandem_engine::events::{EventSink, JsonLinesSink};
 use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
-use tandem_engine::session::Session;
-use tandem_engine::store::SessionStore;
+use tandem_engine::session::{Session, SessionBuilder, SessionError};
+use tandem_engine::store::{SessionStore, StoreError};
 use tandem_protocol::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, McpServerState, PlanAnswer, PlanRequest,
     QuestionAnswer, QuestionRequest, SessionEvent, TurnStopReason,
@@ -65,7 +66,7 @@ fn headless() -> NoAnswer {
 }
 
 /// Reports errors and denials on stderr when the output is not a stream.
-struct StderrSink;
+pub(crate) struct StderrSink;
 
 impl EventSink for StderrSink {
     fn emit(&self, event: SessionEvent) {
@@ -139,6 +140,44 @@ fn resumed_session(
     }
 }
 
+/// How long `--continue`/`--resume` waits for another process to finish with the session.
+const IN_USE_DEADLINE: Duration = Duration::from_secs(600);
+
+/// Reopens session `id`, waiting while another process has it open (one writer per session), up to
+/// [`IN_USE_DEADLINE`].
+async fn resume_when_free(
+    store: &Arc<SessionStore>,
+    id: &str,
+) -> Result<SessionBuilder, SessionError> {
+    let deadline = tokio::time::Instant::now() + IN_USE_DEADLINE;
+    let mut told = false;
+    loop {
+        match Session::resuming(store.clone(), id) {
+            Err(SessionError::Store(StoreError::InUse(_)))
+                if tokio::time::Instant::now() < deadline =>
+            {
+                if !told {
+                    eprintln!(
+                        "tandem: session {id} is in use by another Tandem process; waiting for it to finish"
+                    );
+                    told = true;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// The store's first failure in this run, after the last writes are committed.
+async fn store_failure(store: Option<&SessionStore>) -> Option<String> {
+    let store = store?;
+    if let Err(e) = store.flush_async().await {
+        return Some(e.to_string());
+    }
+    store.failure()
+}
+
 /// Runs the turn and returns the exit code.
 pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     let cwd = match &cli.cwd {
@@ -155,8 +194,10 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     let store = match SessionStore::open_default() {
         Ok(store) => Some(Arc::new(store)),
         Err(e) => {
-            eprintln!("tandem: this session will not be saved: {e}");
-            None
+            eprintln!(
+                "tandem: the session database cannot be opened, so nothing would be saved: {e}"
+            );
+            return 1;
         }
     };
     let resume_id = match resumed_session(cli, store.as_deref(), &cwd) {
@@ -167,7 +208,7 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
         }
     };
     let builder = match (&resume_id, &store) {
-        (Some(id), Some(store)) => Session::resuming(store.clone(), id),
+        (Some(id), Some(store)) => resume_when_free(store, id).await,
         _ => Session::builder(&cwd),
     };
     let mut builder = match builder {
@@ -247,6 +288,10 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
                     });
                     println!("{result}");
                 }
+            }
+            if let Some(failure) = store_failure(store.as_deref()).await {
+                eprintln!("tandem: the session was not saved completely: {failure}");
+                return 1;
             }
             if is_error { 1 } else { 0 }
         }

@@ -8,14 +8,13 @@ use std::sync::Arc;
 use clap::Args;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tandem_engine::events::NullSink;
 use tandem_engine::exec::run_tool_use;
 use tandem_engine::model::{ContentBlock, ModelConfig};
 use tandem_engine::session::{Session, SessionOptions};
 use tandem_protocol::PermissionMode;
 use tokio_util::sync::CancellationToken;
 
-use super::headless::StderrApprover;
+use super::headless::{StderrApprover, StderrSink};
 use super::lazy_model::LazyModel;
 
 #[derive(Debug, Args)]
@@ -94,7 +93,8 @@ pub async fn run(args: &ToolArgs) -> i32 {
             model,
             mode: args.permission_mode,
             approver: Arc::new(StderrApprover { yes: args.yes }),
-            events: Arc::new(NullSink),
+            // Settings problems are told on stderr.
+            events: Arc::new(StderrSink),
             store: None,
             // A stream of calls may run long enough for settings to change; one call does not.
             watch_settings: args.calls.is_some(),

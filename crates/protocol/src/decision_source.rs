@@ -55,6 +55,9 @@ pub enum SafetyCheck {
     /// A URL whose host is (or resolves to) a loopback, private or link-local address: fetched only with the
     /// person's explicit approval (or an allow rule naming that host).
     PrivateAddress,
+    /// A settings file that could not be read may hold deny rules: only read-only actions inside the working
+    /// directories run without asking.
+    UnreadableSettings,
 }
 
 /// What decided a permission answer.

@@ -6,7 +6,7 @@ export type DecisionBehavior = "allow" | "ask" | "deny";
 
 export type RuleScope = "policySettings" | "flagSettings" | "cliArg" | "localSettings" | "projectSettings" | "userSettings" | "session";
 
-export type SafetyCheck = "protected_path" | "critical_removal" | "network_path" | "private_address";
+export type SafetyCheck = "protected_path" | "critical_removal" | "network_path" | "private_address" | "unreadable_settings";
 
 export type DecisionSource = { "type": "rule", 
 /**

@@ -18,6 +18,7 @@ const CHECKS: Record<SafetyCheck, string> = {
   critical_removal: 'removal of a critical path',
   network_path: 'network path',
   private_address: 'loopback or private address',
+  unreadable_settings: 'a settings file that could not be read',
 };
 
 /** `file` relative to `root` when it is inside it. */

@@ -11,7 +11,7 @@ use tokio::process::Command;
 const BIN: &str = env!("CARGO_BIN_EXE_tandem");
 
 /// A command for the binary with a clean environment pointing at `url`.
-fn tandem(url: Option<&str>, home: &std::path::Path) -> Command {
+pub(super) fn tandem(url: Option<&str>, home: &std::path::Path) -> Command {
     let mut cmd = Command::new(BIN);
     cmd.env_remove("ANTHROPIC_API_KEY")
         .env_remove("ANTHROPIC_BASE_URL")
@@ -27,13 +27,13 @@ fn tandem(url: Option<&str>, home: &std::path::Path) -> Command {
     cmd
 }
 
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
+pub(super) struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
 }
 
-async fn run(mut cmd: Command) -> Output {
+pub(super) async fn run(mut cmd: Command) -> Output {
     let out = cmd.output().await.expect("tandem runs");
     Output {
         code: out.status.code().unwrap_or(-1),
@@ -42,7 +42,7 @@ async fn run(mut cmd: Command) -> Output {
     }
 }
 
-fn project() -> tempfile::TempDir {
+pub(super) fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("README.md"), "# Demo\nThe answer is 42.\n").expect("write");
     dir
@@ -695,4 +695,36 @@ async fn print_mode_tells_the_model_that_nobody_can_answer_questions_or_approve_
             .contains("Nobody can approve it"),
         "{plan}"
     );
+}
+
+#[tokio::test]
+async fn tool_reports_a_broken_settings_file_and_runs_nothing_its_deny_rules_might_cover() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        "{\"permissions\": {\"deny\": [\"Bash(rm *)\",]}}",
+    )
+    .expect("write");
+    let mut cmd = tandem(None, home.path());
+    cmd.args([
+        "tool",
+        "Bash",
+        "--permission-mode",
+        "bypassPermissions",
+        "--input",
+        r#"{"command": "rm README.md"}"#,
+        "--cwd",
+    ])
+    .arg(dir.path());
+    let out = run(cmd).await;
+    assert!(
+        out.stderr.contains(".claude/settings.json") && out.stderr.contains("line 1"),
+        "{}",
+        out.stderr
+    );
+    let line: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(line["is_error"], true, "{line}");
+    assert!(dir.path().join("README.md").exists(), "the file was kept");
 }

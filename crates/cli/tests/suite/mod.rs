@@ -1,6 +1,7 @@
 //! Test modules of the command line's suite.
 
 mod commands;
+mod concurrent_runs;
 mod mcp;
 mod permissions;
 mod window;

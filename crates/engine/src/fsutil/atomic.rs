@@ -18,6 +18,8 @@ pub fn write_atomic(target: &Path, parts: &[&[u8]], like: Option<&fs::Metadata>)
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or_else(|| Path::new("."));
     let tmp = temp_path(dir, target);
+    // Noted until the write is over, so that a later start deletes the temporary file of a write cut off here.
+    let _note = super::pending::note(&tmp);
     let result = write_then_rename(&tmp, target, parts, like.map(|m| m.permissions()), like);
     if result.is_err() {
         let _ = fs::remove_file(&tmp);

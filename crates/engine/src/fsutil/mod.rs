@@ -5,6 +5,7 @@ mod atomic;
 #[cfg(unix)]
 pub mod dir_stat;
 mod paths;
+pub mod pending;
 
 pub use atomic::write_atomic;
 pub use paths::{is_unc, normalise};

@@ -34,6 +34,9 @@ pub struct PermissionContext {
     pub rules: Arc<RuleSet>,
     /// Problems found in settings and rules.
     pub issues: Arc<Vec<SettingsIssue>>,
+    /// Settings files that failed to load and may hold deny rules: only read-only actions inside the working
+    /// directories are allowed without asking while there are any.
+    pub unreadable_settings: Arc<Vec<String>>,
     /// The hooks in force (a snapshot; on-disk changes apply after review).
     pub hooks: Arc<HookSet>,
     pub bypass_available: bool,
@@ -107,6 +110,7 @@ impl PermissionContext {
             entries: Arc::new(Vec::new()),
             rules: Arc::new(rules),
             issues: Arc::new(Vec::new()),
+            unreadable_settings: Arc::new(Vec::new()),
             hooks: Arc::new(HookSet::default()),
             bypass_available: true,
             auto_available: true,
@@ -198,6 +202,7 @@ impl PermissionContext {
             entries: Arc::new(entries),
             rules: Arc::new(RuleSet::default()),
             issues: Arc::new(Vec::new()),
+            unreadable_settings: Arc::new(loaded.unreadable.clone()),
             hooks: Arc::new(hooks),
             bypass_available,
             auto_available: true,

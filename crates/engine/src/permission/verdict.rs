@@ -164,6 +164,24 @@ pub(crate) fn by_mode(ctx: &PermissionContext, want: Want, reason: String) -> Ev
 
 /// Turns asks into denies where no one may be asked: dontAsk mode, background agents without a UI.
 pub(crate) fn finish(ctx: &PermissionContext, mut eval: Evaluation) -> Evaluation {
+    if let Some(file) = ctx.unreadable_settings.first()
+        && eval.behavior() == DecisionBehavior::Allow
+        && !matches!(
+            eval.decision.decided_by,
+            Some(DecisionSource::WorkingDirectories | DecisionSource::Tool { .. })
+        )
+    {
+        eval = Evaluation::forced_ask(
+            format!(
+                "the settings file {file} could not be read and may hold deny rules, so only read-only actions \
+                 inside the working directories run without asking (was: {})",
+                eval.decision.reason
+            ),
+            DecisionSource::SafetyCheck {
+                check: SafetyCheck::UnreadableSettings,
+            },
+        );
+    }
     if eval.behavior() == DecisionBehavior::Ask {
         let why = if ctx.mode == PermissionMode::DontAsk {
             Some((

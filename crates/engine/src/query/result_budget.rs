@@ -75,7 +75,7 @@ fn persisted_block(path: &Path, text: &str) -> String {
 }
 
 /// Applies the limits to one message's results. `limit_of` gives the tool's `max_result_size_chars` for a
-/// tool_use id. A result that cannot be written keeps its text cut to the preview, with a note.
+/// tool_use id (`usize::MAX`: never saved to a file, not even to fit the message budget). A result that cannot be written keeps its text cut to the preview, with a note.
 pub fn enforce(results: &mut [ContentBlock], limit_of: impl Fn(&str) -> usize, dir: &Path) {
     let mut sizes: Vec<(usize, usize, bool)> = Vec::new(); // (index, chars, persisted)
     for (i, block) in results.iter_mut().enumerate() {
@@ -87,11 +87,13 @@ pub fn enforce(results: &mut [ContentBlock], limit_of: impl Fn(&str) -> usize, d
         {
             let text = text_of(content);
             let chars = text.chars().count();
-            if chars > limit_of(tool_use_id) {
+            let limit = limit_of(tool_use_id);
+            if chars > limit {
                 *content = ToolResultContent::Text(spill(dir, tool_use_id, &text));
                 sizes.push((i, text_of(content).chars().count(), true));
             } else {
-                sizes.push((i, chars, false));
+                // A tool without a limit (Read) bounds itself and is never saved to a file.
+                sizes.push((i, chars, limit == usize::MAX));
             }
         }
     }
@@ -184,13 +186,29 @@ mod tests {
             result("b", "b".repeat(150_000)),
             result("c", "c".repeat(60_000)),
         ];
-        enforce(&mut results, |_| usize::MAX, dir.path());
+        enforce(&mut results, |_| 1_000_000, dir.path());
         assert!(
             text(&results[1]).starts_with("<persisted-output>"),
             "the largest goes first"
         );
         assert_eq!(text(&results[0]).len(), 90_000, "then the rest fits");
         assert_eq!(text(&results[2]).len(), 60_000);
+    }
+
+    #[test]
+    fn a_result_without_a_limit_is_never_saved_even_over_the_budget() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut results = vec![
+            result("read", "r".repeat(150_000)),
+            result("other", "o".repeat(90_000)),
+        ];
+        enforce(
+            &mut results,
+            |id| if id == "read" { usize::MAX } else { 1_000_000 },
+            dir.path(),
+        );
+        assert_eq!(text(&results[0]).len(), 150_000);
+        assert!(text(&results[1]).starts_with("<persisted-output>"));
     }
 
     #[test]

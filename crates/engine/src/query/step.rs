@@ -105,7 +105,8 @@ pub async fn stream_and_execute(
                 _ => None,
             })
             .map(|tool| tool.max_result_size_chars())
-            .unwrap_or(usize::MAX)
+            // A call of a tool not in the pool (its result is an error) is held to the message's budget.
+            .unwrap_or(result_budget::MESSAGE_BUDGET_CHARS)
     };
     result_budget::enforce(&mut results, limit_of, &config.results_dir);
     match outcome {

@@ -13,7 +13,7 @@ use crate::events::{EventSink, NullSink};
 use crate::mcp::McpCliConfig;
 use crate::model::{Message, Model, ModelConfig};
 use crate::settings::CliSettings;
-use crate::store::{LoadedSession, NewSession, SessionRecorder, SessionStore};
+use crate::store::{LoadedSession, NewSession, SessionLock, SessionRecorder, SessionStore};
 use crate::tool::{DynTool, ToolSearchMode};
 use crate::tools::work_list::WorkListFamily;
 
@@ -26,6 +26,7 @@ enum Start {
         store: Arc<SessionStore>,
         loaded: Box<LoadedSession>,
         cwd: PathBuf,
+        lock: SessionLock,
     },
 }
 
@@ -106,7 +107,12 @@ impl SessionBuilder {
     }
 
     /// The stored session `id`, reopened on its folder.
+    ///
+    /// The session is locked for this process until the session ends: when another process (or another session of
+    /// this one) has it open, this fails with `StoreError::InUse` at once; the caller may wait and try again.
     pub fn resuming(store: Arc<SessionStore>, id: &str) -> Result<Self, SessionError> {
+        // Locked before loading, so that what is loaded is what the last writer left.
+        let lock = store.lock_session(id)?;
         let loaded = store
             .load_session(id)?
             .ok_or_else(|| SessionError::UnknownSession(id.to_string()))?;
@@ -115,6 +121,7 @@ impl SessionBuilder {
             store,
             loaded: Box::new(loaded),
             cwd,
+            lock,
         }))
     }
 
@@ -277,8 +284,13 @@ impl SessionBuilder {
                     Vec::new(),
                 )
             }
-            Start::Resume { store, loaded, cwd } => {
-                let recorder = Arc::new(SessionRecorder::resume(store, &loaded));
+            Start::Resume {
+                store,
+                loaded,
+                cwd,
+                lock,
+            } => {
+                let recorder = Arc::new(SessionRecorder::resume(store, &loaded).holding(lock));
                 let closing: Vec<SessionEvent> = closing::closing_events(&loaded.events);
                 let loaded = *loaded;
                 lists = (loaded.todos.clone(), loaded.tasks.clone());

@@ -3,6 +3,7 @@
 
 mod builder;
 mod changes;
+mod cleanup;
 mod closing;
 pub mod completion;
 pub mod rewind;
@@ -239,6 +240,13 @@ impl Session {
         let hidden_by = permission_context.rules.clone();
         let mcp = start_mcp(&cwd, &permission_loader, &mcp_cli, events.clone());
         let checkpoints = session_checkpoints(&id);
+        crate::fsutil::pending::clean_stale_once();
+        // Only with the app's own database: a test's or another file's sessions say nothing about this folder.
+        if let (Some(recorder), Some(root)) = (&recorder, session_dir(&id).parent())
+            && Some(recorder.store().path()) == SessionStore::default_path().as_deref()
+        {
+            cleanup::sweep_once(root.to_path_buf(), Some(recorder.store().clone()));
+        }
         let file_state = Arc::new(match &checkpoints {
             Some(store) => FileStateStore::with_history(store.clone()),
             None => FileStateStore::default(),
@@ -942,6 +950,15 @@ fn watch_settings(
         }
     })
     .ok()
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // A session that is not stored can never be rewound once it ends.
+        if self.recorder.is_none() {
+            cleanup::drop_unstored(&session_dir(&self.id));
+        }
+    }
 }
 
 /// Reads the MCP configuration of every source and starts the approved servers in the background.

@@ -105,7 +105,8 @@ pub fn rewind_points(
     ))
 }
 
-/// Rewinds the stored session `session_id` (not open anywhere) to before prompt `prompt_id`. A file rewind with
+/// Rewinds the stored session `session_id` to before prompt `prompt_id`; a session open anywhere (its lock is
+/// held) is refused with `StoreError::InUse`. A file rewind with
 /// conflicts and no `force` changes nothing (neither files nor conversation) and reports the conflicts.
 pub fn rewind(
     store: &SessionStore,
@@ -114,6 +115,8 @@ pub fn rewind(
     scope: RewindScope,
     force: bool,
 ) -> Result<RewindOutcome, RewindError> {
+    // One writer per session: a session running in another process is not rewound under it.
+    let _lock = store.lock_session(session_id)?;
     let loaded = store
         .load_session(session_id)?
         .ok_or_else(|| RewindError::UnknownSession(session_id.into()))?;

@@ -32,6 +32,24 @@ pub struct LoadedSettings {
     /// `mcpServers` and the project server approval lists.
     pub mcp: McpSettings,
     pub issues: Vec<SettingsIssue>,
+    /// Settings files that could not be read or parsed and may hold deny rules (their text mentions `deny`, or it
+    /// could not be seen at all): what those rules might deny cannot be allowed without asking.
+    pub unreadable: Vec<String>,
+}
+
+/// Whether a settings file that failed to load may have carried deny rules: its text mentions them, or the text
+/// could not be read.
+fn may_hold_denies(path: &Path) -> bool {
+    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if !regular {
+        return true;
+    }
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes)
+            .to_ascii_lowercase()
+            .contains("deny"),
+        Err(_) => true,
+    }
 }
 
 /// Reads a settings file: `Ok(None)` when it does not exist.
@@ -82,6 +100,9 @@ impl LoadedSettings {
             Ok(Some(v)) => v,
             Ok(None) => return,
             Err(message) => {
+                if may_hold_denies(path) {
+                    self.unreadable.push(path.display().to_string());
+                }
                 self.issues.push(SettingsIssue {
                     file: path.display().to_string(),
                     rule: None,

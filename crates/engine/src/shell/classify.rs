@@ -2,8 +2,10 @@
 //! exec wrapper no prefix rule may approve, which of its arguments are files it reads or writes, and what cannot
 //! be analysed at all.
 
+use super::interpreters::interpreter_code;
 use super::options::{abbreviates, option_files, runs_code};
 use super::word::Word;
+pub use super::word::base_name;
 
 /// How the transcript and the executor treat a command (seed §6.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -17,11 +19,6 @@ pub enum CommandClass {
 
 fn v(words: &[Word], i: usize) -> &str {
     words.get(i).map(|w| w.text()).unwrap_or("")
-}
-
-/// The program's base name (`/usr/bin/rm` → `rm`).
-pub fn base_name(program: &str) -> &str {
-    program.rsplit('/').next().unwrap_or(program)
 }
 
 /// The class of a command by its program.
@@ -69,7 +66,7 @@ pub fn unanalysable(words: &[Word]) -> Option<String> {
         }
         _ => {}
     }
-    if let Some(why) = runs_code(base_name(program), words) {
+    if let Some(why) = runs_code(base_name(program), words).or_else(|| interpreter_code(words)) {
         return Some(why);
     }
     if is_shell(program) {
@@ -128,7 +125,7 @@ pub fn embedded_scripts(words: &[Word]) -> Vec<String> {
                         t == "-c"
                             || (t.starts_with('-') && !t.starts_with("--") && t.ends_with('c'))
                     })
-                    && let Some(script) = words.get(i + 1 + pos + 1)
+                    && let Some(script) = shell_string(&words[i + 1 + pos + 1..])
                 {
                     out.push(script.text().to_string());
                 }
@@ -154,6 +151,25 @@ pub fn embedded_scripts(words: &[Word]) -> Vec<String> {
             out
         }
     }
+}
+
+/// The command string of a shell's `-c`: its first operand, after any further options (`bash -c -x -- 'cmd'`).
+fn shell_string(after_c: &[Word]) -> Option<&Word> {
+    let mut i = 0;
+    while let Some(w) = after_c.get(i) {
+        let t = w.text();
+        if t == "--" {
+            return after_c.get(i + 1);
+        }
+        if matches!(t, "-o" | "+o" | "-O" | "+O") {
+            i += 2;
+        } else if (t.starts_with('-') || t.starts_with('+')) && t.len() > 1 {
+            i += 1;
+        } else {
+            return Some(w);
+        }
+    }
+    None
 }
 
 /// Where the command run by an environment runner starts (`env`, `sudo`, `doas`, `busybox`, `direnv exec`, `exec`,

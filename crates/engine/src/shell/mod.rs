@@ -4,6 +4,7 @@
 
 mod brace;
 mod classify;
+mod interpreters;
 mod options;
 mod parse;
 mod strip;

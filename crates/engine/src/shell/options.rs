@@ -202,9 +202,7 @@ pub fn runs_code(program: &str, words: &[Word]) -> Option<String> {
                     || long_option(t, &["file", "exec", "include", "load", "source"]).is_some()
                     || t.contains("system")
                     || t.contains('|')
-                    || t.contains("print >")
-                    || t.contains("printf >")
-                    || t.contains("print>")
+                    || awk_print_redirects(t)
                     || t.contains("getline")
             })
             .map(|w| w.raw.clone()),
@@ -235,6 +233,40 @@ pub fn runs_code(program: &str, words: &[Word]) -> Option<String> {
         _ => None,
     };
     found.map(|what| format!("`{program}` runs code given by `{what}`"))
+}
+
+/// Whether an awk program redirects a `print` or `printf` into a file (`print "x" > "out"`, `printf "a" >> f`):
+/// a `>` after `print`, outside strings and parentheses, before the statement ends.
+fn awk_print_redirects(program: &str) -> bool {
+    let bytes = program.as_bytes();
+    let mut from = 0;
+    while let Some(at) = program[from..].find("print") {
+        let mut i = from + at + "print".len();
+        from = i;
+        let mut depth = 0i32;
+        let mut in_string = false;
+        while i < bytes.len() {
+            let c = bytes[i];
+            if in_string {
+                if c == b'\\' {
+                    i += 1;
+                } else if c == b'"' {
+                    in_string = false;
+                }
+            } else {
+                match c {
+                    b'"' => in_string = true,
+                    b'(' => depth += 1,
+                    b')' => depth -= 1,
+                    b';' | b'}' | b'\n' => break,
+                    b'>' if depth <= 0 => return true,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+    }
+    false
 }
 
 /// A `git -c KEY=VALUE` whose key can make git run a command (aliases with `!`, pagers, editors, hooks, helpers).

@@ -328,9 +328,19 @@ impl Walker<'_, '_> {
         let mut at = node.start_byte();
         let mut cursor = node.walk();
         let mut gap = false;
+        let mut previous: Option<Node<'_>> = None;
         for child in node.children(&mut cursor) {
             gap |= !self.blank(at, child.start_byte());
+            // Two words with nothing between them are one word to bash (`'q s'\$x`), whatever the parser made.
+            if let Some(prev) = previous
+                && prev.end_byte() == child.start_byte()
+                && is_word_like(prev)
+                && is_word_like(child)
+            {
+                gap = true;
+            }
             at = at.max(child.end_byte());
+            previous = Some(child);
         }
         gap |= !self.blank(at, node.end_byte());
         if gap {
@@ -494,4 +504,17 @@ fn classify_redirect(op: &str, target: Option<&Word>) -> RedirectKind {
         "<<" | "<<-" | "<<<" => RedirectKind::Input,
         _ => RedirectKind::Write,
     }
+}
+
+/// Whether a child of a command is (part of) a word: not a redirection, an assignment, a comment or a token.
+fn is_word_like(node: Node<'_>) -> bool {
+    node.is_named()
+        && !matches!(
+            node.kind(),
+            "file_redirect"
+                | "herestring_redirect"
+                | "heredoc_redirect"
+                | "variable_assignment"
+                | "comment"
+        )
 }

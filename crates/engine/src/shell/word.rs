@@ -4,6 +4,11 @@ use tree_sitter::Node;
 
 use super::brace::{self, Mark, Marked};
 
+/// The program's base name (`/usr/bin/rm` → `rm`).
+pub fn base_name(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}
+
 /// One word of a simple command, as written and (when knowable) as the shell would pass it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Word {
@@ -68,6 +73,15 @@ pub fn eval_words(node: Node<'_>, src: &[u8]) -> Vec<Word> {
             ..Word::default()
         }];
     };
+    if expanded.is_empty() && marked.is_empty() && raw.contains(['\'', '"']) {
+        // Quotes around nothing (`''`, `""`) make an empty argument; only an unquoted nothing is dropped.
+        return vec![Word {
+            raw,
+            value: Some(String::new()),
+            ifs,
+            ..Word::default()
+        }];
+    }
     let single = expanded.len() == 1;
     expanded
         .into_iter()

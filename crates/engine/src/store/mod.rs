@@ -8,6 +8,9 @@
 //!   event stream and from the model's requests and answers.
 //! - [`repair_history`]: makes a cut-off history valid for the next request.
 
+mod health;
+mod lock;
+mod output_budget;
 mod persisting_model;
 mod read;
 mod recorder;
@@ -21,6 +24,7 @@ mod writer;
 
 use std::path::PathBuf;
 
+pub use lock::SessionLock;
 pub use persisting_model::PersistingModel;
 pub use recorder::SessionRecorder;
 pub use repair::{INTERRUPTED_RESULT, repair_history};
@@ -64,4 +68,6 @@ pub enum StoreError {
     Closed,
     #[error("session database: a lock was poisoned by a panic")]
     Poisoned,
+    #[error("session {0} is in use by another Tandem process")]
+    InUse(String),
 }

@@ -6,6 +6,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tandem_protocol::{PermissionMode, SessionEvent};
 
 use super::StoreError;
+use super::lock::SessionLock;
+use super::output_budget::OutputBudget;
 use super::session_store::{SessionStore, now_ms};
 use super::side_tables::NewSidechain;
 use super::types::{LoadedSession, NewSession};
@@ -20,6 +22,8 @@ pub struct SessionRecorder {
     row: Mutex<RowState>,
     /// The history as stored.
     stored: Mutex<Vec<Message>>,
+    /// The session's lock: no other process writes it while this recorder lives.
+    _lock: Option<SessionLock>,
 }
 
 struct RowState {
@@ -29,6 +33,8 @@ struct RowState {
     /// with a session that never gets one.
     early: Vec<SessionEvent>,
     next_seq: u64,
+    /// How much of each call's terminal output is stored.
+    outputs: OutputBudget,
 }
 
 /// At most this many events are kept for a session that has no prompt yet.
@@ -38,10 +44,17 @@ impl SessionRecorder {
     /// A recorder for a new session. Its row is written with the first prompt (its `TurnStarted` event or its first
     /// message), so a session that never got a prompt does not clutter the folder's list.
     pub fn new(store: Arc<SessionStore>, meta: NewSession) -> Self {
+        let lock = store
+            .lock_session(&meta.id)
+            .map_err(|e| tracing::warn!("session {}: {e}", meta.id))
+            .ok();
+        let outputs = OutputBudget::with_dir(store.output_dir(&meta.id));
         Self {
+            _lock: lock,
             store,
             id: meta.id.clone(),
             row: Mutex::new(RowState {
+                outputs,
                 pending: Some(meta),
                 early: Vec::new(),
                 next_seq: 0,
@@ -53,16 +66,25 @@ impl SessionRecorder {
     /// A recorder that goes on with a loaded session: events continue after the last one, and the history mirror is
     /// the stored (unrepaired) history, so the repair is written with the next sync.
     pub fn resume(store: Arc<SessionStore>, loaded: &LoadedSession) -> Self {
+        let outputs = OutputBudget::with_dir(store.output_dir(&loaded.record.id));
         Self {
+            _lock: None,
             store,
             id: loaded.record.id.clone(),
             row: Mutex::new(RowState {
                 pending: None,
                 early: Vec::new(),
                 next_seq: loaded.next_seq(),
+                outputs,
             }),
             stored: Mutex::new(loaded.messages.clone()),
         }
+    }
+
+    /// The recorder keeps `lock` (the session's, taken before it was loaded) until it is dropped.
+    pub fn holding(mut self, lock: SessionLock) -> Self {
+        self._lock = Some(lock);
+        self
     }
 
     pub fn session_id(&self) -> &str {
@@ -113,7 +135,9 @@ impl SessionRecorder {
         let Some(mut row) = self.row() else {
             return;
         };
-        self.queue_event(&mut row, event);
+        for event in row.outputs.admit(event) {
+            self.queue_event(&mut row, event);
+        }
     }
 
     /// Writes the part of `history` that differs from what is stored: usually the new messages at the end; after a

@@ -1,8 +1,8 @@
 //! The database's pragmas and schema: forward-only migrations, numbered by SQLite's `user_version`.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use rusqlite::Connection;
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use super::StoreError;
 
@@ -104,8 +104,11 @@ CREATE TABLE sidechain_messages (
 /// last few commits, and even then the file stays consistent (never corrupt). `FULL` would fsync every commit, which
 /// the streaming path cannot afford.
 pub fn configure(conn: &Connection) -> Result<(), StoreError> {
-    conn.busy_timeout(Duration::from_secs(5))?;
-    let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    // Switching a new file to WAL needs the file to itself; another process opening it at the same moment makes
+    // SQLite answer "busy" at once, without waiting.
+    let mode: String =
+        retry_busy(|| conn.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0)))?;
     if !mode.eq_ignore_ascii_case("wal") {
         return Err(StoreError::NoWal(mode));
     }
@@ -114,21 +117,66 @@ pub fn configure(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Brings the file up to `migrations.len()`, one transaction per step. A file written by a newer Tandem (a higher
+/// How long one statement waits for another process's lock before SQLite answers "busy".
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long an operation is retried while the database stays busy.
+pub const BUSY_DEADLINE: Duration = Duration::from_secs(60);
+
+/// Whether SQLite answered "busy" or "locked" (another connection holds the lock).
+pub fn is_busy(err: &rusqlite::Error) -> bool {
+    matches!(
+        err.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
+}
+
+/// Runs `f` again while it fails with "busy", for up to [`BUSY_DEADLINE`].
+pub fn retry_busy<T>(
+    mut f: impl FnMut() -> Result<T, rusqlite::Error>,
+) -> Result<T, rusqlite::Error> {
+    let deadline = Instant::now() + BUSY_DEADLINE;
+    let mut pause = Duration::from_millis(5);
+    loop {
+        match f() {
+            Err(err) if is_busy(&err) && Instant::now() < deadline => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(200));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Opens a write transaction that holds the write lock from its start (`BEGIN IMMEDIATE`), waiting while another
+/// process writes. A deferred transaction could instead fail half-way, when a read turns into a write.
+pub fn begin_write(conn: &Connection) -> Result<Transaction<'_>, StoreError> {
+    Ok(retry_busy(|| {
+        Transaction::new_unchecked(conn, TransactionBehavior::Immediate)
+    })?)
+}
+
+/// Brings the file up to `migrations.len()`, in one transaction under the write lock. A file written by a newer Tandem (a higher
 /// version than known) is refused rather than misread.
 pub fn migrate(conn: &mut Connection, migrations: &[&str]) -> Result<(), StoreError> {
-    let found: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
     let known = migrations.len() as i64;
+    let found: i64 = conn.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    if found == known {
+        return Ok(());
+    }
+    // Under the write lock, so that processes opening the file at once migrate it once: each reads the version
+    // again after taking the lock and applies only what is still missing.
+    let tx = begin_write(conn)?;
+    let found: i64 = tx.query_row("PRAGMA user_version", [], |row| row.get(0))?;
     if found > known {
         return Err(StoreError::TooNew { found, known });
     }
     for (index, sql) in migrations.iter().enumerate().skip(found.max(0) as usize) {
-        let tx = conn.transaction()?;
         tx.execute_batch(sql)?;
         // user_version lives in the file header and changes with the transaction.
         tx.pragma_update(None, "user_version", (index + 1) as i64)?;
-        tx.commit()?;
     }
+    tx.commit()?;
     Ok(())
 }
 

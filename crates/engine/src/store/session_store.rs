@@ -1,14 +1,15 @@
 //! [`SessionStore`]: one SQLite file, a writer thread for every write and a reader connection for queries.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use rusqlite::Connection;
 use tandem_protocol::{PermissionMode, SessionEvent, Usage};
 
 use super::StoreError;
+use super::health::Health;
 use super::read;
 use super::repair::repair_history;
 use super::schema::{self, MIGRATIONS};
@@ -44,6 +45,7 @@ pub struct SessionStore {
     tx: Option<Sender<Command>>,
     writer: Option<JoinHandle<()>>,
     reader: Mutex<Connection>,
+    health: Arc<Health>,
 }
 
 impl SessionStore {
@@ -78,9 +80,11 @@ impl SessionStore {
         let reader = Connection::open(path)?;
         schema::configure(&reader)?;
         let (tx, rx) = mpsc::channel();
+        let health = Arc::new(Health::new(path));
+        let writer_health = health.clone();
         let writer = std::thread::Builder::new()
             .name("tandem-session-store".into())
-            .spawn(move || writer::run(conn, rx))
+            .spawn(move || writer::run(conn, rx, writer_health))
             .map_err(|source| StoreError::Io {
                 path: path.to_path_buf(),
                 source,
@@ -90,7 +94,26 @@ impl SessionStore {
             tx: Some(tx),
             writer: Some(writer),
             reader: Mutex::new(reader),
+            health,
         })
+    }
+
+    /// The folder for the long terminal outputs of session `id` (beside the database).
+    pub fn output_dir(&self, id: &str) -> PathBuf {
+        let mut dir = self.path.as_os_str().to_owned();
+        dir.push(".outputs");
+        let name: String = id
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+            .take(80)
+            .collect();
+        PathBuf::from(dir).join(name)
+    }
+
+    /// The first write that failed since the store was opened (including the file being deleted or replaced, seen
+    /// at a flush), if any: a run that saw one must not report success.
+    pub fn failure(&self) -> Option<String> {
+        self.health.failure()
     }
 
     /// The database file.
@@ -327,7 +350,14 @@ impl SessionStore {
         self.enqueue(Command::Delete {
             session: id.to_string(),
         });
-        self.flush()
+        self.flush()?;
+        match std::fs::remove_dir_all(self.output_dir(id)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(StoreError::Io {
+                path: self.output_dir(id),
+                source: e,
+            }),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! added latency. A failed command (say, a constraint) undoes only its own statement; the rest of the batch commits
 //! and the error is reported by the next flush.
 
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 
 use rusqlite::{Connection, Transaction, params};
@@ -15,6 +16,8 @@ use serde_json::Value;
 use tandem_protocol::{PermissionDecision, PermissionMode, SessionEvent, ToolOutcome, Usage};
 
 use super::StoreError;
+use super::health::Health;
+use super::schema::{begin_write, retry_busy};
 use super::side_tables::{self, NewSidechain, WorkList};
 use super::types::NewSession;
 use crate::model::{Message, Role};
@@ -136,8 +139,9 @@ pub enum Command {
     Flush(Reply),
 }
 
-/// Runs until every sender is dropped, then returns after committing what was queued.
-pub fn run(mut conn: Connection, rx: Receiver<Command>) {
+/// Runs until every sender is dropped, then returns after committing what was queued. Every failure is also kept
+/// in `health`, and each flush first checks that the database file is still the one opened.
+pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>) {
     let mut pending_error: Option<String> = None;
     while let Ok(first) = rx.recv() {
         let mut batch = Vec::with_capacity(16);
@@ -149,11 +153,17 @@ pub fn run(mut conn: Connection, rx: Receiver<Command>) {
             }
         }
         let mut replies = Vec::new();
-        if let Err(err) = apply_batch(&mut conn, batch, &mut replies, &mut pending_error) {
+        if let Err(err) = apply_batch(&conn, batch, &mut replies, &mut pending_error) {
             tracing::error!("session store: a batch of writes failed: {err}");
             pending_error = Some(err.to_string());
         }
+        if let Some(err) = &pending_error {
+            health.fail(err.clone());
+        }
         if !replies.is_empty() {
+            if let Err(err) = health.check_file() {
+                pending_error.get_or_insert(err);
+            }
             let result = pending_error.take().map_or(Ok(()), Err);
             for reply in replies {
                 reply.send(result.clone());
@@ -163,12 +173,12 @@ pub fn run(mut conn: Connection, rx: Receiver<Command>) {
 }
 
 fn apply_batch(
-    conn: &mut Connection,
+    conn: &Connection,
     batch: Vec<Command>,
     replies: &mut Vec<Reply>,
     pending_error: &mut Option<String>,
 ) -> Result<(), StoreError> {
-    let tx = conn.transaction()?;
+    let tx = begin_write(conn)?;
     let mut touched: Vec<(String, i64)> = Vec::new();
     for command in batch {
         if let Command::Flush(reply) = command {
@@ -190,7 +200,9 @@ fn apply_batch(
         tx.prepare_cached("UPDATE sessions SET updated_at = max(updated_at, ?2) WHERE id = ?1")?
             .execute(params![session, at])?;
     }
-    tx.commit()?;
+    retry_busy(|| tx.execute_batch("COMMIT"))?;
+    // The transaction is over; dropping it must not roll back.
+    let _ = tx.finish();
     Ok(())
 }
 

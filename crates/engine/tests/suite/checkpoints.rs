@@ -233,6 +233,45 @@ async fn a_damaged_snapshot_stops_the_rewind_before_any_file_changes() {
     );
 }
 
+#[tokio::test]
+async fn a_session_that_is_not_stored_takes_its_checkpoints_with_it() {
+    let ws = tandem_engine::testing::Workspace::new(&[("a.txt", "one\n")]).expect("workspace");
+    let fake = super::common::server(tandem_engine::testing::Script::turns([
+        tandem_engine::testing::ScriptedTurn::new(vec![
+            tandem_engine::testing::ScriptBlock::ToolUse {
+                id: "toolu_w".into(),
+                name: "Write".into(),
+                input: serde_json::json!({"file_path": ws.path("b.txt"), "content": "two\n"}),
+            },
+        ]),
+        tandem_engine::testing::ScriptedTurn::text("written"),
+    ]))
+    .await;
+    let session = super::common::session(
+        &ws.root(),
+        &fake,
+        std::sync::Arc::new(tandem_engine::testing::ScriptedApprover::new(
+            [],
+            tandem_protocol::ApprovalChoice::Allow,
+        )),
+        tandem_engine::events::RecordingSink::default(),
+    );
+    session.send("write b").await.expect("turn");
+    assert_eq!(
+        std::fs::read_to_string(ws.path("b.txt")).expect("written"),
+        "two\n"
+    );
+    let checkpoints = tandem_engine::session::session_dir(session.id()).join("checkpoints");
+    assert!(checkpoints.exists(), "the write was checkpointed");
+
+    drop(session);
+
+    assert!(
+        !checkpoints.exists(),
+        "no rewind can use them once the session is gone"
+    );
+}
+
 /// The changes view's source: each changed file with the content it had before the session first changed it,
 /// however many prompts changed it since.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -29,6 +29,7 @@ mod search_denied;
 mod search_vs_rg;
 mod session_hooks;
 mod shell_snapshots;
+mod shell_vs_bash;
 mod sidechains;
 mod skills;
 mod store;

@@ -276,6 +276,60 @@ fn a_settings_file_that_is_not_a_regular_file_is_reported_not_read() {
 }
 
 #[test]
+fn a_broken_settings_file_that_may_hold_deny_rules_lets_only_read_only_actions_through() {
+    let s = Sources::new();
+    let broken = s.p.root.join(".claude/settings.local.json");
+    std::fs::create_dir_all(broken.parent().expect("a parent")).expect("mkdir");
+    std::fs::write(&broken, "{\"permissions\": {\"deny\": [\"Bash(rm *)\",]}}").expect("write");
+    s.user(json!({"permissions": {"allow": ["Bash(make *)"]}}));
+    let bash = |mode: PermissionMode, command: &str| {
+        tandem_engine::testing::check_bash(&s.ctx_with(Some(mode), Vec::new()), command)
+    };
+
+    let ctx = s.ctx();
+    let shown = broken.display().to_string();
+    assert!(
+        ctx.issues
+            .iter()
+            .any(|i| i.file == shown && i.message.contains("line 1")),
+        "the file and the line are reported: {:#?}",
+        ctx.issues
+    );
+    // What the lost rules might deny is not allowed without asking, by a mode or by an allow rule.
+    for (mode, command) in [
+        (PermissionMode::BypassPermissions, "rm -rf build"),
+        (PermissionMode::AcceptEdits, "echo x > out.txt"),
+        (PermissionMode::Default, "make all"),
+    ] {
+        let a = bash(mode, command);
+        assert_eq!(
+            a.decision,
+            DecisionBehavior::Ask,
+            "{mode:?} {command}: {}",
+            a.reason
+        );
+        assert!(a.reason.contains(&shown), "{}", a.reason);
+    }
+    // No one to ask: refused.
+    assert_eq!(
+        bash(PermissionMode::DontAsk, "make all").decision,
+        DecisionBehavior::Deny
+    );
+    // Read-only commands inside the project still run.
+    assert_eq!(
+        bash(PermissionMode::Default, "ls").decision,
+        DecisionBehavior::Allow
+    );
+
+    // A broken file that never mentions deny rules only loses its own settings.
+    std::fs::write(&broken, "{\"permissions\": {\"allow\": [\"Bash(ls\",]}}").expect("write");
+    assert_eq!(
+        bash(PermissionMode::Default, "make all").decision,
+        DecisionBehavior::Allow
+    );
+}
+
+#[test]
 fn untrusted_folders_keep_deny_and_ask_but_not_allow_dirs_or_hooks() {
     let s = Sources::new();
     s.project(json!({

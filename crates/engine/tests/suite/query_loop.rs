@@ -520,3 +520,35 @@ async fn a_deny_rule_added_while_the_session_runs_removes_the_tool_from_the_next
     assert!(!second.contains(&"Bash".to_string()), "{second:?}");
     assert!(second.contains(&"Read".to_string()), "{second:?}");
 }
+
+#[tokio::test]
+async fn a_deny_rule_removed_while_the_session_runs_gives_the_tool_back() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let fake = server(Script::turns([
+        ScriptedTurn::text("first"),
+        ScriptedTurn::text("second"),
+    ]))
+    .await;
+    let s = session(&ws.root(), &fake, deny_all(), RecordingSink::default());
+    let offers_bash = |body: &Value| {
+        body["tools"]
+            .as_array()
+            .expect("tools")
+            .iter()
+            .any(|t| t["name"] == "Bash")
+    };
+    s.apply_command_line_flags(tandem_engine::permission::CliSettings {
+        disallowed_tools: vec!["Bash".into()],
+        ..Default::default()
+    });
+    s.send("one").await.expect("turn 1");
+    s.apply_command_line_flags(tandem_engine::permission::CliSettings::default());
+    s.send("two").await.expect("turn 2");
+
+    let requests = fake.requests();
+    assert!(!offers_bash(&requests[0].body), "hidden while denied");
+    assert!(
+        offers_bash(&requests[1].body),
+        "offered again once the rule is gone"
+    );
+}

@@ -242,3 +242,89 @@ async fn notebooks_show_cells_and_outputs() {
     .await;
     assert!(r.ok, "a read notebook can be edited: {}", r.text);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn special_files_never_block_a_read() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
+    let made = std::process::Command::new("mkfifo")
+        .arg(root.join("pipe.txt"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let rt = TestRuntime::new(&root).build();
+    // /proc/kmsg never ends: read to its end it would wait for the next kernel message for ever. Readable or not
+    // (it needs privileges), the read must come back; the deadline only turns a hang into a failure.
+    for (path, want) in [
+        ("pipe.txt", Some("not a regular file")),
+        ("/proc/kmsg", None),
+    ] {
+        let r = tokio::time::timeout(
+            std::time::Duration::from_secs(60),
+            call(&rt, "Read", &json!({"file_path": path})),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("reading {path} blocked"));
+        if let Some(want) = want {
+            assert!(!r.ok && r.text.contains(want), "{path}: {}", r.text);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_large_read_is_bounded_by_read_and_never_saved_to_a_file() {
+    use tandem_engine::testing::{Script, ScriptBlock, ScriptedApprover, ScriptedTurn};
+    let ws = Workspace::new(&[]).expect("workspace");
+    let line = "x".repeat(300);
+    let text: String = (1..=1500).map(|i| format!("{i} {line}\n")).collect();
+    fs::write(ws.root().join("big.txt"), &text).expect("write");
+    let fake = super::common::server(Script::turns([
+        ScriptedTurn::new(vec![
+            ScriptBlock::ToolUse {
+                id: "toolu_a".into(),
+                name: "Read".into(),
+                input: json!({"file_path": ws.path("big.txt")}),
+            },
+            ScriptBlock::ToolUse {
+                id: "toolu_b".into(),
+                name: "Read".into(),
+                input: json!({"file_path": ws.path("big.txt"), "offset": 700}),
+            },
+            ScriptBlock::ToolUse {
+                id: "toolu_c".into(),
+                name: "Read".into(),
+                input: json!({"file_path": ws.path("big.txt"), "offset": 1000}),
+            },
+        ]),
+        ScriptedTurn::text("read"),
+    ]))
+    .await;
+    let session = super::common::session(
+        &ws.root(),
+        &fake,
+        std::sync::Arc::new(ScriptedApprover::new(
+            [],
+            tandem_protocol::ApprovalChoice::Deny,
+        )),
+        tandem_engine::events::RecordingSink::default(),
+    );
+    session.send("read it").await.expect("turn");
+
+    let requests = fake.requests();
+    let results = requests[1].body["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["content"].as_array())
+        .expect("the tool results")
+        .clone();
+    assert_eq!(results.len(), 3);
+    for result in &results {
+        let content = result["content"].to_string();
+        assert!(
+            !content.contains("persisted-output"),
+            "Read's result was saved to a file"
+        );
+        assert!(content.len() < 110_000, "{} bytes", content.len());
+        assert!(content.contains("offset"), "it says how to read on");
+    }
+}

@@ -24,7 +24,9 @@ use tandem_protocol::{
 use super::common::{fake_config, server};
 
 mod crash;
+mod long_output;
 mod old_forms;
+mod sharing;
 
 /// A store in a fresh temporary folder (kept alive by the returned guard).
 fn temp_store() -> (tempfile::TempDir, Arc<SessionStore>) {
@@ -685,8 +687,10 @@ async fn a_session_records_its_turns_and_resumes_where_it_stopped() {
     assert_eq!(listed[0].message_count, 4);
 
     let sink2 = RecordingSink::default();
-    let resumed = resumed_session(s.id(), &fake, &store, sink2.clone());
+    // One writer per session: the first one ends before the session is reopened.
+    let id = s.id().to_string();
     drop(s);
+    let resumed = resumed_session(&id, &fake, &store, sink2.clone());
     assert_eq!(resumed.cwd(), ws.root());
     assert_eq!(resumed.history().await, loaded.messages);
     assert_eq!(resumed.usage(), loaded.record.usage);

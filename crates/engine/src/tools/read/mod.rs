@@ -69,6 +69,29 @@ fn record(
     store.record(path, snapshot::state_of(meta, hash, partial));
 }
 
+/// Opens `path` for reading without blocking (`O_NONBLOCK`: a FIFO or a device does not wait for a writer, a
+/// pseudo-file with nothing more to give fails with "would block") and checks that what was opened is a regular
+/// file.
+fn open_regular(path: &Path) -> Result<(std::fs::File, std::fs::Metadata), ToolError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let shown = path.display();
+    let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits() as i32)
+        .open(path)
+        .map_err(|e| ToolError::to_model(format!("Cannot read {shown}: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| ToolError::to_model(format!("Cannot read {shown}: {e}")))?;
+    if !meta.is_file() {
+        return Err(ToolError::to_model(format!(
+            "{shown} is not a regular file (a device, FIFO or socket); it cannot be read."
+        )));
+    }
+    Ok((file, meta))
+}
+
 fn read_file(
     path: &Path,
     input: &ReadInput,
@@ -91,6 +114,9 @@ fn read_file(
             "{shown} is not a regular file (a device, FIFO or socket); it cannot be read."
         )));
     }
+    // Opened without waiting and checked again on the open file: a path swapped for a FIFO after the check above
+    // does not block the open, and a pseudo-file that never ends (`/proc/kmsg`) fails instead of waiting for more.
+    let (file, meta) = open_regular(path)?;
     let ext = extension(path);
     if BINARY_EXTENSIONS.contains(&ext.as_str()) {
         return Err(ToolError::to_model(format!(
@@ -102,12 +128,13 @@ fn read_file(
         ext.as_str(),
         "png" | "jpg" | "jpeg" | "gif" | "webp" | "pdf" | "ipynb"
     ) {
-        let file = std::fs::File::open(path).map_err(cannot)?;
         let read = text::read_text(path, file, meta.len(), input.offset, input.limit)?;
         record(store, path, &meta, read.hash.as_ref(), read.partial);
         return Ok(read.out);
     }
-    let bytes = std::fs::read(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    let mut file = file;
+    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(cannot)?;
     let hash = snapshot::content_hash(&bytes);
     let (out, partial) = match ext.as_str() {
         "pdf" => (
@@ -135,6 +162,11 @@ impl Tool for ReadTool {
          as text per page (use `pages` for long ones), Jupyter notebooks as cells with their outputs. Binary files \
          cannot be read. A file must be read before it can be edited."
             .to_string()
+    }
+
+    /// Read bounds its own output (lines, bytes): a result saved to a file would only be read again with Read.
+    fn max_result_size_chars(&self) -> usize {
+        usize::MAX
     }
 
     fn is_concurrency_safe(&self, _input: &ReadInput) -> bool {

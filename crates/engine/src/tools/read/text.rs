@@ -17,8 +17,9 @@ use crate::tools::file_io::encoding::{self, DecodeError};
 pub const DEFAULT_LINE_LIMIT: usize = 2000;
 /// Longer lines are cut to this many characters.
 pub const MAX_LINE_CHARS: usize = 2000;
-/// The numbered output stops after this many bytes; the model reads on with `offset`.
-pub(super) const MAX_OUTPUT_BYTES: usize = 256 * 1024;
+/// The numbered output stops after this many bytes (about 25,000 tokens); the model reads on with `offset`. Read
+/// bounds itself this way and its results are never saved to a file instead (see `max_result_size_chars`).
+pub(super) const MAX_OUTPUT_BYTES: usize = 90_000;
 /// Files up to this size are read to the end; larger ones only up to the last line shown.
 pub const FULL_SCAN_BYTES: u64 = 32 << 20;
 /// The read buffer of a streamed file.
