@@ -361,3 +361,30 @@ async fn resources_are_listed_and_read() {
     .await;
     assert!(!unknown.ok, "{}", unknown.text);
 }
+
+#[tokio::test]
+async fn dropping_the_manager_kills_the_servers() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let log = ws.root().join("server.log");
+    let (manager, _) = start(&ws.root(), json!({"t": stdio_logged(&[], &log)}), patient());
+    ready(&manager, "t").await;
+    assert!(file_mentions(&log, "pid ").await);
+    let text = std::fs::read_to_string(&log).expect("log");
+    let pid: u32 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("pid "))
+        .and_then(|p| p.trim().parse().ok())
+        .expect("the server logged its pid");
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+    let alive = |dir: &std::path::Path| {
+        std::fs::read_to_string(dir.join("stat"))
+            .is_ok_and(|stat| !stat.split_whitespace().nth(2).is_some_and(|s| s == "Z"))
+    };
+    assert!(alive(&proc_dir), "the server runs while the manager lives");
+    drop(manager);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while alive(&proc_dir) && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(!alive(&proc_dir), "the server was killed with the manager");
+}
