@@ -59,7 +59,9 @@ async fn tandem_side(config: serde_json::Value) -> (McpManager, tandem_engine::e
         configs: vec![json!({ "mcpServers": { "b": config } }).to_string()],
         strict: true,
     };
-    let plan = plan(&folder, &McpSettings::default(), &cli, None, &|n| std::env::var(n).ok());
+    let plan = plan(&folder, &McpSettings::default(), &cli, None, &|n| {
+        std::env::var(n).ok()
+    });
     let manager = McpManager::start(&folder, plan, Limits::default(), Arc::new(NullSink));
     let ready = manager
         .wait_until(Duration::from_secs(60), |all| {
@@ -124,7 +126,9 @@ async fn compare(
 #[tokio::main]
 async fn main() {
     let mut args = std::env::args().skip(1);
-    let server = args.next().expect("usage: mcp_call_bench SERVER_BIN [CALLS]");
+    let server = args
+        .next()
+        .expect("usage: mcp_call_bench SERVER_BIN [CALLS]");
     let calls: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(500);
     println!("{calls} calls of `echo` per path, interleaved (one server process per client)");
 
@@ -148,9 +152,9 @@ async fn main() {
     let (_http_ours, url_ours) = start_http(&server).await;
     let (_http_theirs, url_theirs) = start_http(&server).await;
     let (_manager_http, rt_http) = tandem_side(json!({"type": "http", "url": url_ours})).await;
-    let minimal_http = ()
-        .serve(StreamableHttpClientTransport::from_uri(url_theirs))
-        .await
-        .expect("minimal HTTP client");
+    let minimal_http =
+        ().serve(StreamableHttpClientTransport::from_uri(url_theirs))
+            .await
+            .expect("minimal HTTP client");
     compare("http", calls, &rt_http, &minimal_http).await;
 }

@@ -378,7 +378,7 @@ async fn dropping_the_manager_kills_the_servers() {
     let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
     let alive = |dir: &std::path::Path| {
         std::fs::read_to_string(dir.join("stat"))
-            .is_ok_and(|stat| !stat.split_whitespace().nth(2).is_some_and(|s| s == "Z"))
+            .is_ok_and(|stat| stat.split_whitespace().nth(2).is_none_or(|s| s != "Z"))
     };
     assert!(alive(&proc_dir), "the server runs while the manager lives");
     drop(manager);
