@@ -8,10 +8,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use tandem_engine::approver::Approver;
+use tandem_engine::approver::{Approver, NoAnswer};
 use tandem_engine::events::EventSink;
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalChoice, ApprovalRequest, EventBatch, EventEnvelope, SessionEvent,
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, EventBatch, EventEnvelope, PlanAnswer,
+    PlanChoice, PlanRequest, QuestionAnswer, QuestionOutcome, QuestionRequest, SessionEvent,
 };
 use tauri::ipc::Channel;
 use tokio::sync::{mpsc, oneshot};
@@ -90,19 +91,62 @@ impl EventSink for ChannelSink {
     }
 }
 
+/// A question waiting for the webview's answer: a permission request, a plan review or the agent's questions.
+enum Waiting {
+    Permission(oneshot::Sender<ApprovalAnswer>),
+    Plan(oneshot::Sender<PlanAnswer>),
+    Questions(oneshot::Sender<QuestionAnswer>),
+}
+
 /// Questions waiting for the webview's answer, by request id.
 #[derive(Clone, Default)]
-pub struct PendingApprovals(Arc<Mutex<HashMap<String, oneshot::Sender<ApprovalAnswer>>>>);
+pub struct PendingApprovals(Arc<Mutex<HashMap<String, Waiting>>>);
 
 impl PendingApprovals {
-    /// Delivers an answer; false when no such question is waiting.
+    fn take(&self, id: &str) -> Option<Waiting> {
+        self.0.lock().ok().and_then(|mut p| p.remove(id))
+    }
+
+    fn wait(&self, id: &str, waiting: Waiting) {
+        if let Ok(mut pending) = self.0.lock() {
+            pending.insert(id.to_string(), waiting);
+        }
+    }
+
+    /// Delivers an answer to a permission request; false when no such request is waiting.
     pub fn answer(&self, answer: ApprovalAnswer) -> bool {
-        let sender = self
-            .0
-            .lock()
-            .ok()
-            .and_then(|mut p| p.remove(&answer.request_id));
-        sender.map(|s| s.send(answer).is_ok()).unwrap_or(false)
+        match self.take(&answer.request_id) {
+            Some(Waiting::Permission(tx)) => tx.send(answer).is_ok(),
+            Some(other) => {
+                self.wait(&answer.request_id, other);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Delivers the person's decision about a plan; false when no such review is waiting.
+    pub fn answer_plan(&self, answer: PlanAnswer) -> bool {
+        match self.take(&answer.request_id) {
+            Some(Waiting::Plan(tx)) => tx.send(answer).is_ok(),
+            Some(other) => {
+                self.wait(&answer.request_id, other);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Delivers the person's answers to the agent's questions; false when no such request is waiting.
+    pub fn answer_questions(&self, answer: QuestionAnswer) -> bool {
+        match self.take(&answer.request_id) {
+            Some(Waiting::Questions(tx)) => tx.send(answer).is_ok(),
+            Some(other) => {
+                self.wait(&answer.request_id, other);
+                false
+            }
+            None => false,
+        }
     }
 
     /// How many questions wait.
@@ -142,9 +186,7 @@ pub struct WindowApprover(pub PendingApprovals);
 impl Approver for WindowApprover {
     fn ask(&self, request: ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer> {
         let (tx, rx) = oneshot::channel();
-        if let Ok(mut pending) = self.0.0.lock() {
-            pending.insert(request.id.clone(), tx);
-        }
+        self.0.wait(&request.id, Waiting::Permission(tx));
         let guard = Withdraw(self.0.clone(), request.id.clone());
         Box::pin(async move {
             let answer = rx
@@ -152,6 +194,41 @@ impl Approver for WindowApprover {
                 .unwrap_or_else(|_| ApprovalAnswer::new(request.id.clone(), ApprovalChoice::Deny));
             drop(guard);
             answer
+        })
+    }
+
+    /// Waits for `answer_plan`; a window that can no longer answer keeps planning.
+    fn review_plan(&self, request: PlanRequest) -> BoxFuture<'_, Result<PlanAnswer, NoAnswer>> {
+        let (tx, rx) = oneshot::channel();
+        self.0.wait(&request.id, Waiting::Plan(tx));
+        let guard = Withdraw(self.0.clone(), request.id.clone());
+        Box::pin(async move {
+            let answer = rx.await.unwrap_or_else(|_| PlanAnswer {
+                request_id: request.id.clone(),
+                choice: PlanChoice::KeepPlanning {
+                    feedback: "The window closed before the plan was reviewed.".into(),
+                },
+            });
+            drop(guard);
+            Ok(answer)
+        })
+    }
+
+    /// Waits for `answer_questions`; a window that can no longer answer declines.
+    fn ask_questions(
+        &self,
+        request: QuestionRequest,
+    ) -> BoxFuture<'_, Result<QuestionAnswer, NoAnswer>> {
+        let (tx, rx) = oneshot::channel();
+        self.0.wait(&request.id, Waiting::Questions(tx));
+        let guard = Withdraw(self.0.clone(), request.id.clone());
+        Box::pin(async move {
+            let answer = rx.await.unwrap_or_else(|_| QuestionAnswer {
+                request_id: request.id.clone(),
+                outcome: QuestionOutcome::Declined { message: None },
+            });
+            drop(guard);
+            Ok(answer)
         })
     }
 }

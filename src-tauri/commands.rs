@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use tandem_engine::session::Session;
 use tandem_protocol::{
-    ApprovalAnswer, EventBatch, PermissionMode, RewindOutcome, RewindPoint, RewindScope,
-    SessionEvent, SessionInfo, SessionSummary,
+    ApprovalAnswer, ChangedFile, EventBatch, FolderTrust, PermissionMode, RewindOutcome,
+    RewindPoint, RewindScope, SessionEvent, SessionInfo, SessionSummary,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
@@ -214,4 +214,188 @@ pub async fn rewind(
         .rewind(&prompt_id, scope, force)
         .await
         .map_err(|e| CommandError::new(ErrorCode::Rewind, e.to_string()))
+}
+
+/// Records that the person trusts the session's folder: its allow rules, directories and hooks apply at once.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn trust_folder(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<FolderTrust, CommandError> {
+    let session = session_of(&state, &session_id)?;
+    session
+        .trust_folder()
+        .map_err(|e| CommandError::new(ErrorCode::Trust, format!("trust was not saved: {e}")))?;
+    Ok(session.folder_trust())
+}
+
+/// Withdraws the person's trust in the session's folder.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn revoke_trust(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<FolderTrust, CommandError> {
+    let session = session_of(&state, &session_id)?;
+    session.revoke_trust().map_err(|e| {
+        CommandError::new(ErrorCode::Trust, format!("trust was not withdrawn: {e}"))
+    })?;
+    Ok(session.folder_trust())
+}
+
+/// Every file the session changed, with its text before the session's first change and now.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn session_changes(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<Vec<ChangedFile>, CommandError> {
+    session_of(&state, &session_id)?
+        .changes()
+        .map_err(|e| CommandError::new(ErrorCode::Changes, e.to_string()))
+}
+
+fn store_of(
+    state: &State<'_, AppState>,
+) -> Result<Arc<tandem_engine::store::SessionStore>, CommandError> {
+    state.store.clone().ok_or_else(|| {
+        CommandError::new(
+            ErrorCode::Store,
+            "sessions are not stored: the session store is not available",
+        )
+    })
+}
+
+/// Renames a stored session.
+#[tauri::command]
+#[tracing::instrument(skip(state, title), err(Display))]
+pub fn rename_session(
+    state: State<'_, AppState>,
+    session_id: String,
+    title: String,
+) -> Result<(), CommandError> {
+    if title.trim().is_empty() {
+        return Err(CommandError::new(
+            ErrorCode::Store,
+            "a session needs a title",
+        ));
+    }
+    store_of(&state)?
+        .rename_session(&session_id, &title)
+        .map_err(|e| CommandError::new(ErrorCode::Store, e.to_string()))
+}
+
+/// Deletes a stored session with its files (checkpoints, saved results). A session with a running turn is kept.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn delete_session(state: State<'_, AppState>, session_id: String) -> Result<(), CommandError> {
+    let store = store_of(&state)?;
+    // The id names a folder below the app's data directory: only a stored session's plain id may.
+    let plain = !session_id.is_empty()
+        && session_id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    let stored = store
+        .session(&session_id)
+        .map_err(|e| CommandError::new(ErrorCode::Store, e.to_string()))?
+        .is_some();
+    if !plain || !stored {
+        return Err(CommandError::new(
+            ErrorCode::UnknownSession,
+            format!("no stored session {session_id}"),
+        ));
+    }
+    if let Ok(mut sessions) = state.sessions.lock()
+        && let Some(open) = sessions.remove(&session_id)
+    {
+        // Anyone else holding the session is a turn still running in it.
+        if Arc::strong_count(&open) > 1 {
+            sessions.insert(session_id, open);
+            return Err(CommandError::new(
+                ErrorCode::SessionBusy,
+                "a turn is running in that session; stop it before deleting the session",
+            ));
+        }
+    }
+    store
+        .delete_session(&session_id)
+        .map_err(|e| CommandError::new(ErrorCode::Store, e.to_string()))?;
+    let dir = tandem_engine::session::session_dir(&session_id);
+    if let Err(e) = std::fs::remove_dir_all(&dir)
+        && e.kind() != std::io::ErrorKind::NotFound
+    {
+        tracing::warn!("the files of session {session_id} were not removed: {e}");
+    }
+    Ok(())
+}
+
+/// The person's decision about the agent's plan (approve and leave plan mode, or keep planning).
+#[tauri::command]
+#[tracing::instrument(skip_all, fields(request_id = %answer.request_id), err(Display))]
+pub fn answer_plan(
+    state: State<'_, AppState>,
+    answer: tandem_protocol::PlanAnswer,
+) -> Result<(), CommandError> {
+    if state.approvals.answer_plan(answer) {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            ErrorCode::NoRequest,
+            "that plan is no longer waiting for a review",
+        ))
+    }
+}
+
+/// The person's answers to the agent's questions (or their refusal to answer).
+#[tauri::command]
+#[tracing::instrument(skip_all, fields(request_id = %answer.request_id), err(Display))]
+pub fn answer_questions(
+    state: State<'_, AppState>,
+    answer: tandem_protocol::QuestionAnswer,
+) -> Result<(), CommandError> {
+    if state.approvals.answer_questions(answer) {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            ErrorCode::NoRequest,
+            "those questions are no longer waiting for answers",
+        ))
+    }
+}
+
+/// The session's MCP servers: state, transport, tools.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn mcp_servers(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<Vec<tandem_protocol::McpServerStatus>, CommandError> {
+    Ok(session_of(&state, &session_id)?.mcp_servers())
+}
+
+/// The person approves (or refuses) a project MCP server for this folder; it starts (or stops) at once.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn approve_mcp_server(
+    state: State<'_, AppState>,
+    session_id: String,
+    name: String,
+    approved: bool,
+) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?
+        .approve_mcp_server(&name, approved)
+        .map_err(|e| CommandError::new(ErrorCode::Mcp, format!("the answer was not saved: {e}")))
+}
+
+/// Stops an MCP server and starts it again.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn reconnect_mcp_server(
+    state: State<'_, AppState>,
+    session_id: String,
+    name: String,
+) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?.reconnect_mcp_server(&name);
+    Ok(())
 }

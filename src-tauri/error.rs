@@ -25,6 +25,14 @@ pub enum ErrorCode {
     NoRequest,
     /// A rewind failed.
     Rewind,
+    /// The folder's trust record could not be saved.
+    Trust,
+    /// The session's changes could not be read (a damaged checkpoint).
+    Changes,
+    /// The session is busy (a turn runs in it) and cannot be deleted now.
+    SessionBusy,
+    /// An MCP server action failed.
+    Mcp,
 }
 
 impl ErrorCode {
@@ -37,6 +45,10 @@ impl ErrorCode {
             Self::Model => "model",
             Self::Store => "store",
             Self::UnknownSession => "unknown_session",
+            Self::Trust => "trust",
+            Self::Changes => "changes",
+            Self::SessionBusy => "session_busy",
+            Self::Mcp => "mcp",
             Self::NoSession => "no_session",
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",

@@ -29,10 +29,20 @@ pub fn build_app<R: Runtime>(
             commands::pick_folder,
             commands::send_prompt,
             commands::answer_approval,
+            commands::answer_plan,
+            commands::answer_questions,
             commands::interrupt,
             commands::set_mode,
             commands::rewind_points,
             commands::rewind,
+            commands::trust_folder,
+            commands::revoke_trust,
+            commands::session_changes,
+            commands::rename_session,
+            commands::delete_session,
+            commands::mcp_servers,
+            commands::approve_mcp_server,
+            commands::reconnect_mcp_server,
         ])
         .setup(|app| {
             let handle = app.handle().clone();

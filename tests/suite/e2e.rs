@@ -99,10 +99,20 @@ async fn wait_for_text(client: &Client, css: &str, text: &str) {
                 }
             }
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "timed out waiting for {css} containing {text:?}"
-        );
+        if start.elapsed() > Duration::from_secs(30) {
+            let page = match client.find(Locator::Css("body")).await {
+                Ok(body) => body.text().await.unwrap_or_default(),
+                Err(_) => String::new(),
+            };
+            let shot = std::env::temp_dir().join("tandem-e2e-timeout.png");
+            if let Ok(png) = client.screenshot().await {
+                let _ = std::fs::write(&shot, png);
+            }
+            panic!(
+                "timed out waiting for {css} containing {text:?} (screenshot {}); the window shows:\n{page}",
+                shot.display()
+            );
+        }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -125,8 +135,17 @@ async fn wait_for_log(path: &Path, needles: &[&str]) {
     }
 }
 
-/// Starts the app on `project` through tauri-driver, pointed at `server`, with a home of its own under `dir`.
+/// Starts the app on `project` through tauri-driver, pointed at `server`, with a home of its own under `dir`, the
+/// project already trusted (the trust question is tested on its own).
 async fn launch(server: &FakeServer, dir: &Path, project: &Path) -> (Driver, Client) {
+    let trust = dir.join("home/.local/share/tandem/trust.json");
+    std::fs::create_dir_all(trust.parent().expect("parent")).expect("data dir");
+    std::fs::write(&trust, json!({"trusted": [project]}).to_string()).expect("trust record");
+    launch_untrusted(server, dir, project).await
+}
+
+/// Starts the app like [`launch`], leaving the project's trust as the home under `dir` records it.
+async fn launch_untrusted(server: &FakeServer, dir: &Path, project: &Path) -> (Driver, Client) {
     let home = dir.join("home");
     std::fs::create_dir_all(&home).expect("home");
     let port = free_port();
@@ -164,6 +183,32 @@ async fn send_prompt(client: &Client, prompt: &str) {
         .click()
         .await
         .expect("click");
+}
+
+async fn click(client: &Client, testid: &str) {
+    client
+        .find(Locator::Css(&format!("[data-testid={testid}]")))
+        .await
+        .unwrap_or_else(|e| panic!("{testid}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {testid}: {e}"));
+}
+
+/// Waits until the element `css` is gone.
+async fn wait_gone(client: &Client, css: &str) {
+    let start = Instant::now();
+    while client
+        .find_all(Locator::Css(css))
+        .await
+        .is_ok_and(|found| !found.is_empty())
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "timed out waiting for {css} to close"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 fn fixture() -> (tempfile::TempDir, PathBuf) {
@@ -331,26 +376,35 @@ async fn an_edit_is_accepted_in_the_diff_dialog_and_another_rejected() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a display, tauri-driver and WebKitWebDriver; run with --ignored under xvfb-run"]
-async fn yes_and_dont_ask_again_saves_the_rule_and_the_command_runs() {
+async fn a_rule_saved_with_dont_ask_again_applies_at_once_and_after_a_restart_once_trusted() {
     let (dir, project) = fixture();
     let project = std::fs::canonicalize(project).expect("canonical");
+    let touch = |id: &str| ScriptBlock::ToolUse {
+        id: id.into(),
+        name: "Bash".into(),
+        input: json!({"command": "touch made-by-agent.txt"}),
+    };
     let server = FakeServer::start(Script::turns([
         ScriptedTurn::new(vec![ScriptBlock::ToolUse {
             id: "toolu_ls".into(),
             name: "Bash".into(),
             input: json!({"command": "ls"}),
         }]),
-        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
-            id: "toolu_touch".into(),
-            name: "Bash".into(),
-            input: json!({"command": "touch made-by-agent.txt"}),
-        }]),
+        ScriptedTurn::new(vec![touch("toolu_touch_1")]),
+        ScriptedTurn::new(vec![touch("toolu_touch_2")]),
         ScriptedTurn::text("Final answer: the file exists."),
+        ScriptedTurn::new(vec![touch("toolu_touch_3")]),
+        ScriptedTurn::text("Final answer: touched again after the restart."),
     ]))
     .await
     .expect("fake server");
-    let (_driver, client) = launch(&server, dir.path(), &project).await;
+    let (driver, client) = launch_untrusted(&server, dir.path(), &project).await;
 
+    // An untrusted folder asks first; put off, its own allow rules wait (none here), the person's grants apply.
+    wait_for_text(&client, "[data-testid=trust-dialog]", "demo-project").await;
+    wait_for_text(&client, "[data-testid=trust-badge]", "Untrusted").await;
+    click(&client, "trust-later").await;
+    wait_gone(&client, "[data-testid=trust-dialog]").await;
     send_prompt(&client, "Create the file").await;
 
     // `ls` is read-only and runs without a question; `touch` asks, with the rule it would save.
@@ -371,14 +425,9 @@ async fn yes_and_dont_ask_again_saves_the_rule_and_the_command_runs() {
     {
         let _ = std::fs::write(Path::new(&dir).join("e2e-bash-approval.png"), png);
     }
-    client
-        .find(Locator::Css("[data-testid=approval-allow-always]"))
-        .await
-        .expect("Yes, and don't ask again")
-        .click()
-        .await
-        .expect("click");
+    click(&client, "approval-allow-always").await;
 
+    // The same command again in the same turn runs without asking: the saved rule applies at once.
     wait_for_text(&client, "[data-testid=assistant-text]", "Final answer").await;
     assert!(
         project.join("made-by-agent.txt").exists(),
@@ -391,8 +440,134 @@ async fn yes_and_dont_ask_again_saves_the_rule_and_the_command_runs() {
         saved["permissions"]["allow"],
         json!(["Bash(touch made-by-agent.txt)"])
     );
+    let log = dir.path().join("home/.local/share/tandem/logs/tandem.log");
+    wait_for_log(&log, &["answer_approval{request_id="]).await;
+    let asked = |log: &Path| {
+        std::fs::read_to_string(log)
+            .unwrap_or_default()
+            .matches("answer_approval{request_id=")
+            .count()
+    };
+    assert_eq!(asked(&log), 1, "only the first touch asked");
+    client.close().await.expect("close");
+    drop(driver);
+
+    // After a restart the folder is still untrusted, so the question comes again; trusted, the rule in the
+    // folder's local settings applies and the command runs without asking.
+    let (_driver, client) = launch_untrusted(&server, dir.path(), &project).await;
+    wait_for_text(
+        &client,
+        "[data-testid=trust-dialog]",
+        "Bash(touch made-by-agent.txt)",
+    )
+    .await;
+    click(&client, "trust-accept").await;
+    wait_gone(&client, "[data-testid=trust-dialog]").await;
+    wait_for_text(&client, "[data-testid=trust-badge]", "Trusted").await;
+    send_prompt(&client, "Touch it again").await;
+    wait_for_text(&client, "[data-testid=assistant-text]", "after the restart").await;
+    assert_eq!(asked(&log), 1, "nothing asked after the restart");
     let requests = server.requests();
-    assert_eq!(requests.len(), 3);
+    assert_eq!(requests.len(), 6);
     assert!(requests.iter().all(|r| r.rejected.is_none()));
+    let trust = std::fs::read_to_string(dir.path().join("home/.local/share/tandem/trust.json"))
+        .expect("trust recorded");
+    assert!(trust.contains(&project.display().to_string()), "{trust}");
+    client.close().await.expect("close");
+}
+
+/// Waits until the status bar's mode switcher shows `mode`.
+async fn wait_for_mode(client: &Client, mode: &str) {
+    let start = Instant::now();
+    loop {
+        if let Ok(switcher) = client
+            .find(Locator::Css("[data-testid=mode-switcher]"))
+            .await
+            && switcher.attr("data-mode").await.ok().flatten().as_deref() == Some(mode)
+        {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "timed out waiting for mode {mode}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and WebKitWebDriver; run with --ignored under xvfb-run"]
+async fn a_plan_is_approved_and_a_question_answered_in_the_window() {
+    let (dir, project) = fixture();
+    let project = std::fs::canonicalize(project).expect("canonical");
+    let tool = |id: &str, name: &str, input: serde_json::Value| {
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: id.into(),
+            name: name.into(),
+            input,
+        }])
+    };
+    let server = FakeServer::start(Script::turns([
+        tool("toolu_enter", "EnterPlanMode", json!({})),
+        tool(
+            "toolu_exit",
+            "ExitPlanMode",
+            json!({"plan": "# Cache plan\n\n1. Add a cache module\n2. Test it"}),
+        ),
+        tool(
+            "toolu_ask",
+            "AskUserQuestion",
+            json!({"questions": [{"question": "Which store should the cache use?", "header": "Store",
+                "multiSelect": false, "options": [
+                    {"label": "SQLite", "description": "A file beside the app"},
+                    {"label": "Redis", "description": "A server to run"}]}]}),
+        ),
+        ScriptedTurn::text("Final answer: planned, approved and asked."),
+    ]))
+    .await
+    .expect("fake server");
+    let (_driver, client) = launch(&server, dir.path(), &project).await;
+    send_prompt(&client, "Plan a cache").await;
+
+    // Entering plan mode asks like any tool; allowed, the mode switches.
+    wait_for_text(&client, "[data-testid=approval-dialog]", "EnterPlanMode").await;
+    click(&client, "approval-allow").await;
+    wait_for_mode(&client, "plan").await;
+
+    wait_for_text(&client, "[data-testid=plan-dialog]", "Add a cache module").await;
+    if let Ok(dir) = std::env::var("TANDEM_E2E_SCREENSHOT_DIR")
+        && let Ok(png) = client.screenshot().await
+    {
+        let _ = std::fs::write(Path::new(&dir).join("e2e-plan-dialog.png"), png);
+    }
+    click(&client, "plan-approve").await;
+    wait_for_mode(&client, "default").await;
+
+    wait_for_text(&client, "[data-testid=question-dialog]", "Which store").await;
+    let options = client
+        .find_all(Locator::Css("[data-testid=question-option]"))
+        .await
+        .expect("options");
+    options[0].click().await.expect("pick SQLite");
+    click(&client, "question-submit").await;
+
+    wait_for_text(&client, "[data-testid=assistant-text]", "Final answer").await;
+    let requests = server.requests();
+    assert_eq!(requests.len(), 4);
+    let last = requests[3].body["messages"]
+        .as_array()
+        .expect("messages")
+        .last()
+        .expect("last")
+        .to_string();
+    assert!(
+        last.contains("SQLite"),
+        "the answer reaches the model: {last}"
+    );
+    let approved = requests[2].body["messages"].to_string();
+    assert!(
+        approved.contains("toolu_exit"),
+        "the plan's result is in the conversation"
+    );
     client.close().await.expect("close");
 }

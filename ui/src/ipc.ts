@@ -5,7 +5,12 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { AppStateView, CommandError, OpenFolder } from './generated/app';
 import type {
   ApprovalAnswer,
+  ChangedFile,
   EventBatch,
+  FolderTrust,
+  McpServerStatus,
+  PlanAnswer,
+  QuestionAnswer,
   PermissionMode,
   RewindOutcome,
   RewindPoint,
@@ -103,3 +108,51 @@ export function onNewSession(handler: () => void): Promise<UnlistenFn> {
 }
 
 export type { AppStateView, CommandError, UnlistenFn };
+
+/** Trusts the session's folder (its allow rules, directories and hooks apply at once); resolves to the new state. */
+export function trustFolder(sessionId: string): Promise<FolderTrust> {
+  return invoke<FolderTrust>('trust_folder', { sessionId });
+}
+
+/** Withdraws trust in the session's folder; resolves to the new state. */
+export function revokeTrust(sessionId: string): Promise<FolderTrust> {
+  return invoke<FolderTrust>('revoke_trust', { sessionId });
+}
+
+/** Every file the session changed, with its text before the session's first change and now. */
+export function sessionChanges(sessionId: string): Promise<ChangedFile[]> {
+  return invoke<ChangedFile[]>('session_changes', { sessionId });
+}
+
+export function renameSession(sessionId: string, title: string): Promise<void> {
+  return invoke<void>('rename_session', { sessionId, title });
+}
+
+/** Deletes a stored session with its files; refused while a turn runs in it. */
+export function deleteSession(sessionId: string): Promise<void> {
+  return invoke<void>('delete_session', { sessionId });
+}
+
+/** The person's decision about the agent's plan. */
+export function answerPlan(answer: PlanAnswer): Promise<void> {
+  return invoke<void>('answer_plan', { answer });
+}
+
+/** The person's answers to the agent's questions (or their refusal). */
+export function answerQuestions(answer: QuestionAnswer): Promise<void> {
+  return invoke<void>('answer_questions', { answer });
+}
+
+/** The session's MCP servers: state, transport, tools. */
+export function mcpServers(sessionId: string): Promise<McpServerStatus[]> {
+  return invoke<McpServerStatus[]>('mcp_servers', { sessionId });
+}
+
+/** Approves (or refuses) a project MCP server for this folder; it starts (or stops) at once. */
+export function approveMcpServer(sessionId: string, name: string, approved: boolean): Promise<void> {
+  return invoke<void>('approve_mcp_server', { sessionId, name, approved });
+}
+
+export function reconnectMcpServer(sessionId: string, name: string): Promise<void> {
+  return invoke<void>('reconnect_mcp_server', { sessionId, name });
+}

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures::future::BoxFuture;
 use serde_json::json;
-use tandem_engine::approver::Approver;
+use tandem_engine::approver::{Approver, NoAnswer};
 use tandem_engine::events::{EventSink, JsonLinesSink};
 use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::model::ModelConfig;
@@ -13,7 +13,8 @@ use tandem_engine::permission::CliSettings;
 use tandem_engine::session::Session;
 use tandem_engine::store::SessionStore;
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalChoice, ApprovalRequest, McpServerState, SessionEvent, TurnStopReason,
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, McpServerState, PlanAnswer, PlanRequest,
+    QuestionAnswer, QuestionRequest, SessionEvent, TurnStopReason,
 };
 
 use super::{Cli, OutputFormat, terminal};
@@ -41,6 +42,26 @@ impl Approver for StderrApprover {
         );
         Box::pin(async move { ApprovalAnswer::new(request.id, choice) })
     }
+
+    fn review_plan(&self, _request: PlanRequest) -> BoxFuture<'_, Result<PlanAnswer, NoAnswer>> {
+        eprintln!(
+            "tandem: a plan was presented for approval; nobody can approve it in a headless run"
+        );
+        Box::pin(async { Err(headless()) })
+    }
+
+    fn ask_questions(
+        &self,
+        _request: QuestionRequest,
+    ) -> BoxFuture<'_, Result<QuestionAnswer, NoAnswer>> {
+        eprintln!("tandem: the agent asked questions; nobody can answer them in a headless run");
+        Box::pin(async { Err(headless()) })
+    }
+}
+
+/// Why nobody answers plans and questions on the command line.
+fn headless() -> NoAnswer {
+    NoAnswer("this is a headless run (tandem -p / tandem tool) with no person to answer".into())
 }
 
 /// Reports errors and denials on stderr when the output is not a stream.

@@ -73,6 +73,25 @@ pub struct ApprovalAnswer {
     pub choice: ApprovalChoice,
     /// An optional message passed to the agent with a refusal.
     pub message: Option<String>,
+    /// For a file change approved after review: the file's text the person accepted, when it differs from the
+    /// proposal (some hunks rejected, or the proposed text edited). The change is written as the person left it
+    /// and the agent is told how it differs from what it proposed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub revision: Option<Revision>,
+}
+
+/// The person's version of a proposed file change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct Revision {
+    /// The whole file as the person accepted it.
+    pub text: String,
+    /// The proposal's hunks the person rejected, numbered from 1 in the order the dialog showed them.
+    pub rejected_hunks: Vec<u32>,
+    /// How many hunks the proposal had.
+    pub total_hunks: u32,
+    /// Whether the person also edited the proposed text by hand.
+    pub edited: bool,
 }
 
 impl ApprovalAnswer {
@@ -82,6 +101,7 @@ impl ApprovalAnswer {
             request_id: request_id.into(),
             choice,
             message: None,
+            revision: None,
         }
     }
 }

@@ -6,7 +6,8 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::{
-    ApprovalRequest, McpServerStatus, PermissionDecision, PermissionMode, RenderHints, ToolDetail,
+    ApprovalRequest, McpServerStatus, PermissionDecision, PermissionMode, PlanRequest,
+    QuestionRequest, RenderHints, TaskItem, TodoItem, ToolDetail,
 };
 
 /// Token usage of a model response or of a whole session.
@@ -76,6 +77,30 @@ pub struct SessionInfo {
     pub mode: PermissionMode,
     /// Set when no model can be reached yet (e.g. no API key): what the user should do.
     pub setup_hint: Option<String>,
+    /// Whether the folder is trusted, and what trusting it enables.
+    pub trust: FolderTrust,
+    /// The model's context window in tokens, and the share of it (percent) at which the conversation is
+    /// compacted: the status bar's context meter.
+    #[serde(default)]
+    #[ts(type = "number")]
+    pub context_window: u64,
+    #[serde(default)]
+    pub compact_at_percent: u32,
+}
+
+/// Workspace trust of a session's folder: until the person trusts it, the project's own settings may restrict but
+/// never grant (its allow rules, extra directories, hooks and MCP servers wait).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, TS)]
+pub struct FolderTrust {
+    pub trusted: bool,
+    /// The project's allow rules (from `.claude/settings.json` and `.claude/settings.local.json`).
+    pub allow_rules: Vec<String>,
+    /// Directories outside the folder the project's settings add.
+    pub directories: Vec<String>,
+    /// The project's hooks, as `Event (matcher): command`.
+    pub hooks: Vec<String>,
+    /// MCP servers the project defines (`.mcp.json` and project settings), as `name: command or url`.
+    pub mcp_servers: Vec<String>,
 }
 
 /// One session in the window's list.
@@ -94,8 +119,17 @@ pub struct SessionSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum SessionEvent {
-    /// The user sent a prompt; a turn begins.
-    TurnStarted { prompt: String },
+    /// The user sent a prompt; a turn begins. `prompt_id` names the prompt for a rewind (as in
+    /// [`crate::RewindPoint`]); absent in events stored before prompts had ids.
+    TurnStarted {
+        prompt: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        prompt_id: Option<String>,
+    },
+    /// The conversation was rewound to before prompt `prompt_id`: that prompt and everything after it are gone
+    /// from what the model sees, so the transcript drops them too (also when a stored session is replayed).
+    ConversationRewound { prompt_id: String },
     /// Assistant text streamed in.
     TextDelta { text: String },
     /// Assistant thinking streamed in.
@@ -133,8 +167,16 @@ pub enum SessionEvent {
     },
     /// The engine waits for the person's answer.
     ApprovalRequested { request: ApprovalRequest },
-    /// The request was answered (or withdrawn).
+    /// The request was answered (or withdrawn): a permission request, a plan review or questions.
     ApprovalResolved { request_id: String },
+    /// The engine waits for the person to approve a plan (or to keep planning).
+    PlanReviewRequested { request: PlanRequest },
+    /// The engine waits for the person's answers to the agent's questions.
+    QuestionsAsked { request: QuestionRequest },
+    /// The to-do list changed; the whole list as it is now.
+    TodosChanged { todos: Vec<TodoItem> },
+    /// The task list changed; the whole list as it is now.
+    TasksChanged { tasks: Vec<TaskItem> },
     /// A model request failed and will be retried after `wait_ms`.
     Retrying {
         attempt: u32,

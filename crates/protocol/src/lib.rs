@@ -7,20 +7,29 @@ mod approval;
 mod decision_source;
 mod detail;
 mod events;
+mod interaction;
 mod mcp;
 mod permission;
 mod render;
 mod rewind;
 pub mod typescript;
+mod work_list;
 
-pub use approval::{ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, RuleSuggestion};
+pub use approval::{
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
+};
 pub use decision_source::{DecisionSource, RuleScope, SafetyCheck};
 pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail};
 pub use events::{
-    EventBatch, EventEnvelope, SessionEvent, SessionInfo, SessionSummary, ToolCallStatus,
-    ToolOutcome, TurnStopReason, Usage,
+    EventBatch, EventEnvelope, FolderTrust, SessionEvent, SessionInfo, SessionSummary,
+    ToolCallStatus, ToolOutcome, TurnStopReason, Usage,
+};
+pub use interaction::{
+    PlanAnswer, PlanChoice, PlanRequest, Question, QuestionAnswer, QuestionOption, QuestionOutcome,
+    QuestionReply, QuestionRequest,
 };
 pub use mcp::{McpServerState, McpServerStatus};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind};
-pub use rewind::{RewindOutcome, RewindPoint, RewindScope};
+pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
+pub use work_list::{TaskItem, TodoItem, TodoStatus};

@@ -37,3 +37,16 @@ pub struct RewindOutcome {
     #[ts(type = "number")]
     pub messages_removed: usize,
 }
+
+/// A file the session changed: its text before the session first changed it and now, for the changes view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ChangedFile {
+    /// Absolute path.
+    pub path: String,
+    /// The text before the session's first change (`None`: the file did not exist).
+    pub before: Option<String>,
+    /// The text now (`None`: the file no longer exists).
+    pub after: Option<String>,
+    /// Why the texts are left out (binary content, too large to show), if they are.
+    pub omitted: Option<String>,
+}

@@ -105,6 +105,11 @@ describe('App', () => {
     expect(screen.getByTestId('token-usage')).toHaveTextContent('↑ 1.2k ↓ 80');
     expect(screen.getByTestId('cost')).toHaveTextContent('$0.01');
     expect(screen.getByTestId('model-name')).toHaveTextContent('claude-test-1');
+    // 1,200 in + 80 out of a 200k window.
+    expect(screen.getByTestId('context-meter')).toHaveAttribute('data-percent', '1');
+    ipc.push({ type: 'usage_updated', turn: usage(150_000, 2_000), session: usage(151_200, 2_080), cost_usd: 0.5 });
+    expect(screen.getByTestId('context-meter')).toHaveTextContent('76%');
+    expect(screen.getByTestId('context-meter')).toHaveClass('context-near');
   });
 
   it('stops a running turn with the stop button and with Esc', async () => {
@@ -144,8 +149,22 @@ describe('App', () => {
     await userEvent.click(within(switcher).getByTestId('mode-plan'));
     expect(ipc.argsOf('set_mode')).toEqual([{ sessionId: 'session-1', mode: 'plan' }]);
     await waitFor(() => expect(switcher.dataset.mode).toBe('plan'));
+    // Bypass asks once per session; declined, the mode stays.
     await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
+    await screen.findByTestId('bypass-confirm');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('bypass-confirm')).not.toBeInTheDocument());
+    expect(switcher.dataset.mode).toBe('plan');
+    expect(ipc.argsOf('set_mode')).toHaveLength(1);
+    await userEvent.click(within(switcher).getByTestId('mode-bypassPermissions'));
+    await userEvent.click(await screen.findByTestId('bypass-confirm-yes'));
     await waitFor(() => expect(switcher.dataset.mode).toBe('bypassPermissions'));
+    // Confirmed once, it is not asked again in this session.
+    await userEvent.click(within(switcher).getByTestId('mode-default'));
+    await userEvent.click(within(switcher).getByTestId('mode-bypassPermissions'));
+    await waitFor(() => expect(switcher.dataset.mode).toBe('bypassPermissions'));
+    expect(screen.queryByTestId('bypass-confirm')).not.toBeInTheDocument();
+    expect(ipc.argsOf('set_mode').map((args) => args.mode)).toEqual(['plan', 'bypassPermissions', 'default', 'bypassPermissions']);
   });
 
   it('ignores batches of a session that was replaced', async () => {
@@ -184,3 +203,32 @@ describe('App', () => {
 function usage(input: number, output: number) {
   return { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 }
+
+describe('Retry', () => {
+  it('rewinds a failed turn’s prompt and sends it again', async () => {
+    const ipc = installFakeIpc({
+      rewind: () => ({ restored: [], removed: [], conflicts: [], files_rewound: false, messages_removed: 1 }),
+    });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('prompt-input');
+    ipc.push(
+      { type: 'turn_started', prompt: 'Fix the bug', prompt_id: '4' },
+      { type: 'error', message: 'The model stream was cut off' },
+      { type: 'turn_ended', stop_reason: 'error' },
+    );
+    await userEvent.click(await screen.findByTestId('retry-button'));
+    await waitFor(() => expect(ipc.argsOf('send_prompt')).toHaveLength(1));
+    expect(ipc.argsOf('rewind')).toEqual([{ sessionId: 'session-1', promptId: '4', scope: 'conversation', force: false }]);
+    expect(ipc.argsOf('send_prompt')[0]).toEqual({ sessionId: 'session-1', prompt: 'Fix the bug' });
+  });
+
+  it('is not offered after a turn that ended normally', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('prompt-input');
+    ipc.push({ type: 'turn_started', prompt: 'hi', prompt_id: '0' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    expect(screen.queryByTestId('retry-button')).not.toBeInTheDocument();
+  });
+});

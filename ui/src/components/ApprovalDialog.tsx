@@ -56,6 +56,7 @@ export function ApprovalDialog({ request, onAnswer, error = null, root }: Approv
             type="button"
             className="button button-primary approval-choice"
             data-testid="approval-allow"
+            data-answer="allow"
             disabled={busy}
             onClick={() => void answer('allow')}
           >
@@ -66,6 +67,7 @@ export function ApprovalDialog({ request, onAnswer, error = null, root }: Approv
               type="button"
               className="button approval-choice"
               data-testid="approval-allow-always"
+            data-answer="allow_always"
               disabled={busy}
               onClick={() => void answer('allow_always')}
             >
@@ -86,6 +88,7 @@ export function ApprovalDialog({ request, onAnswer, error = null, root }: Approv
             type="button"
             className="button button-danger approval-choice"
             data-testid="approval-deny"
+            data-answer="deny"
             disabled={busy}
             onClick={() => void answer('deny')}
           >

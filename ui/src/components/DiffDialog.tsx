@@ -1,15 +1,20 @@
 // The approval dialog for a file change: a large modal code review of the change (side by side or
 // unified, highlighted, word-level marks, folded unchanged runs) with Accept / Accept and don't
-// ask again (when a rule is suggested) / Reject with an optional message to the agent. Same
-// keyboard as the permission dialog: Enter accepts, Esc rejects, 1–3 pick a choice.
-import { useEffect, useId, useMemo, useRef } from 'react';
-import type { ApprovalAnswer, ApprovalRequest, FileDiff } from '../generated/protocol';
+// ask again (when a rule is suggested) / Reject with an optional message to the agent. Each hunk
+// can be rejected (it keeps the old lines) and the proposed text edited by hand; the diff then shows
+// the change as the person left it, and Accept sends that version (the agent is told how it
+// differs). Same keyboard as the permission dialog: Enter accepts, Esc rejects, 1–3 pick a choice.
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { ApprovalAnswer, ApprovalRequest, FileDiff, Revision } from '../generated/protocol';
+import { findHunks, rebuildText } from '../diff/hunks';
+import { computeLineDiff } from '../diff/lines';
 import { buildDiffModel } from '../diff/model';
 import { useApprovalAnswer } from '../hooks/useApprovalAnswer';
 import { useDiffViewMode } from '../hooks/useDiffViewMode';
 import { DiffBody } from './diff/DiffBody';
 import { DiffStats } from './diff/DiffStats';
 import { FilePath } from './diff/FilePath';
+import { HunkReview } from './diff/HunkReview';
 import { ViewToggle } from './diff/ViewToggle';
 import { DecisionSourceLine } from './DecisionSourceLine';
 import { ErrorBanner } from './ErrorBanner';
@@ -26,8 +31,33 @@ export type DiffDialogProps = {
 };
 
 export function DiffDialog({ request, diff, onAnswer, error = null, root }: DiffDialogProps) {
-  const { message, setMessage, busy, answer } = useApprovalAnswer(request, onAnswer);
-  const model = useMemo(() => buildDiffModel(diff), [diff]);
+  const proposal = useMemo(() => computeLineDiff(diff.old_text, diff.new_text).lines, [diff]);
+  const hunks = useMemo(() => findHunks(proposal), [proposal]);
+  const [rejected, setRejected] = useState<ReadonlySet<number>>(new Set());
+  /** The text as edited by hand, once the person has edited it. */
+  const [edited, setEdited] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const fromHunks = useMemo(
+    () => rebuildText(diff.old_text, diff.new_text, proposal, hunks, rejected),
+    [diff, proposal, hunks, rejected],
+  );
+  const revised = edited ?? fromHunks;
+  const revision = useCallback((): Revision | null => {
+    if (revised === diff.new_text) return null;
+    return { text: revised, rejected_hunks: [...rejected].sort((a, b) => a - b), total_hunks: hunks.length, edited: edited !== null };
+  }, [revised, diff.new_text, rejected, hunks.length, edited]);
+  // Nothing of the proposal left: accepting would change nothing, so Accept means Reject.
+  const nothingLeft = revised === diff.old_text && !diff.is_new_file;
+  const { message, setMessage, busy, answer } = useApprovalAnswer(request, onAnswer, revision, nothingLeft);
+  const model = useMemo(() => buildDiffModel({ ...diff, new_text: revised }), [diff, revised]);
+  const toggleHunk = useCallback((number: number) => {
+    setRejected((previous) => {
+      const next = new Set(previous);
+      if (next.has(number)) next.delete(number);
+      else next.add(number);
+      return next;
+    });
+  }, []);
   const [view, setView] = useDiffViewMode();
   const titleId = useId();
   const acceptRef = useRef<HTMLButtonElement>(null);
@@ -66,7 +96,28 @@ export function DiffDialog({ request, diff, onAnswer, error = null, root }: Diff
           {request.reason}
         </p>
         <DecisionSourceLine source={request.decided_by} root={root} className="diff-dialog-source" />
-        <DiffBody model={model} view={shown} className="diff-dialog-body" />
+        <HunkReview
+          hunks={hunks}
+          rejected={rejected}
+          onToggle={toggleHunk}
+          editing={editing}
+          onEditToggle={() => setEditing((previous) => !previous)}
+          disabled={busy}
+        />
+        {editing ? (
+          <textarea
+            className="diff-editor"
+            data-testid="diff-editor"
+            data-editor=""
+            aria-label="The file as it will be written"
+            spellCheck={false}
+            value={revised}
+            disabled={busy}
+            onChange={(event) => setEdited(event.target.value)}
+          />
+        ) : (
+          <DiffBody model={model} view={shown} className="diff-dialog-body" />
+        )}
         {error && <ErrorBanner message={error} />}
         <footer className="diff-dialog-footer">
           <textarea
@@ -84,6 +135,7 @@ export function DiffDialog({ request, diff, onAnswer, error = null, root }: Diff
               type="button"
               className="button button-danger"
               data-testid="diff-reject"
+              data-answer="deny"
               disabled={busy}
               onClick={() => void answer('deny')}
             >
@@ -94,7 +146,8 @@ export function DiffDialog({ request, diff, onAnswer, error = null, root }: Diff
                 type="button"
                 className="button"
                 data-testid="diff-accept-always"
-                disabled={busy}
+                data-answer="allow_always"
+                disabled={busy || nothingLeft}
                 title={`Saved to ${suggestion.destination}`}
                 onClick={() => void answer('allow_always')}
               >
@@ -113,10 +166,13 @@ export function DiffDialog({ request, diff, onAnswer, error = null, root }: Diff
               type="button"
               className="button button-primary"
               data-testid="diff-accept"
-              disabled={busy}
+              data-answer="allow"
+              data-revised={revision() !== null}
+              disabled={busy || nothingLeft}
+              title={nothingLeft ? 'Every hunk is rejected: nothing would change' : undefined}
               onClick={() => void answer('allow')}
             >
-              Accept <kbd>↵</kbd>
+              {revision() ? 'Accept your version' : 'Accept'} <kbd>↵</kbd>
             </button>
           </div>
         </footer>

@@ -13,6 +13,8 @@ export type RewindDialogProps = {
   /** The prompt row: its place among the prompt rows (0-based) and its text. */
   ordinal: number;
   text: string;
+  /** The prompt's id, when its row has one (the dialog then pairs by id, never by text). */
+  promptId?: string;
   loadPoints: () => Promise<RewindPoint[]>;
   rewind: (promptId: string, scope: RewindScope, force: boolean) => Promise<RewindOutcome>;
   /** The rewind happened (files, conversation or both, as `scope` says). */
@@ -32,7 +34,7 @@ const CHOICES: { scope: RewindScope; label: string; detail: string }[] = [
   { scope: 'conversation', label: 'Conversation only', detail: 'Forget this prompt and everything after it; the files stay as they are' },
 ];
 
-export function RewindDialog({ ordinal, text, loadPoints, rewind, onRewound, onCancel }: RewindDialogProps) {
+export function RewindDialog({ ordinal, text, promptId, loadPoints, rewind, onRewound, onCancel }: RewindDialogProps) {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -44,7 +46,7 @@ export function RewindDialog({ ordinal, text, loadPoints, rewind, onRewound, onC
     loadPoints().then(
       (points) => {
         if (!live) return;
-        const point = matchRewindPoint(points, ordinal, text);
+        const point = matchRewindPoint(points, ordinal, text, promptId);
         setPhase(point ? { kind: 'choose', point } : { kind: 'unmatched' });
       },
       (cause: unknown) => {
@@ -56,7 +58,7 @@ export function RewindDialog({ ordinal, text, loadPoints, rewind, onRewound, onC
     return () => {
       live = false;
     };
-  }, [loadPoints, ordinal, text]);
+  }, [loadPoints, ordinal, text, promptId]);
 
   useEffect(() => firstRef.current?.focus(), [phase.kind]);
 

@@ -9,7 +9,15 @@ import type { SessionControls } from '../hooks/useSession';
 import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
 import type { Session } from '../state/session';
+import type { PermissionMode, PlanAnswer, QuestionAnswer } from '../generated/protocol';
+import * as ipc from '../ipc';
 import { ApprovalDialog } from './ApprovalDialog';
+import { BypassConfirm } from './BypassConfirm';
+import { ChangesView } from './ChangesView';
+import { McpPanel } from './McpPanel';
+import { Checklist } from './Checklist';
+import { PlanDialog } from './PlanDialog';
+import { QuestionDialog } from './QuestionDialog';
 import { DiffDialog } from './DiffDialog';
 import { ErrorBanner } from './ErrorBanner';
 import { Header } from './Header';
@@ -19,6 +27,8 @@ import { SessionSidebar } from './SessionSidebar';
 import { SetupHint } from './SetupHint';
 import { StatusBar } from './StatusBar';
 import { Transcript } from './Transcript';
+import { TrustDialog } from './TrustDialog';
+import { postponeTrust, trustPostponed } from '../state/trust';
 
 export type SessionViewProps = {
   session: Session;
@@ -28,24 +38,76 @@ export type SessionViewProps = {
 
 export function SessionView({ session, controls, onPickFolder }: SessionViewProps) {
   const { info, mode, transcript } = session;
-  const { running, approvals } = transcript;
-  const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind } = controls;
+  const { running, approvals, planReviews, questions } = transcript;
+  const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind, setTrust, changes } = controls;
   const list = useSessionList(info.cwd, info.session_id, running);
   // Answered requests hide at once, before the engine's approval_resolved arrives.
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
   const pending = approvals.find((request) => !answered.has(request.id));
+  const planReview = pending ? undefined : planReviews.find((request) => !answered.has(request.id));
+  const question = pending || planReview ? undefined : questions.find((request) => !answered.has(request.id));
+  const markAnswered = useCallback((id: string) => setAnswered((previous) => new Set(previous).add(id)), []);
+  const onPlanAnswer = useCallback(
+    async (value: PlanAnswer) => {
+      await ipc.answerPlan(value);
+      markAnswered(value.request_id);
+    },
+    [markAnswered],
+  );
+  const onQuestionAnswer = useCallback(
+    async (value: QuestionAnswer) => {
+      await ipc.answerQuestions(value);
+      markAnswered(value.request_id);
+    },
+    [markAnswered],
+  );
+  const asking = pending !== undefined || planReview !== undefined || question !== undefined;
   /** The prompt row being rewound: its place among the prompt rows and its text. */
-  const [rewinding, setRewinding] = useState<{ ordinal: number; text: string } | null>(null);
+  const [rewinding, setRewinding] = useState<{ ordinal: number; text: string; promptId?: string } | null>(null);
   const [rewindNotice, setRewindNotice] = useState<string | null>(null);
   /** Text put back into the prompt box; a new `nonce` remounts the box with it. */
   const [draft, setDraft] = useState({ text: '', nonce: 0 });
+  /** The trust dialog: asked at once for an untrusted folder (unless put off), else opened from the status bar. */
+  const [trustOpen, setTrustOpen] = useState(() => !info.trust.trusted && !trustPostponed(info.cwd));
+  const closeTrust = useCallback(() => {
+    if (!info.trust.trusted) postponeTrust(info.cwd);
+    setTrustOpen(false);
+  }, [info.trust.trusted, info.cwd]);
+  const showTrust = trustOpen && !asking && rewinding === null;
+  /** Bypass mode is confirmed once per session. */
+  const [bypassConfirmed, setBypassConfirmed] = useState(false);
+  const [confirmingBypass, setConfirmingBypass] = useState(false);
+  const changeMode = useCallback(
+    (next: PermissionMode) => {
+      if (next === 'bypassPermissions' && !bypassConfirmed) setConfirmingBypass(true);
+      else void setMode(next);
+    },
+    [bypassConfirmed, setMode],
+  );
+  const confirmBypass = useCallback(() => {
+    setBypassConfirmed(true);
+    setConfirmingBypass(false);
+    void setMode('bypassPermissions');
+  }, [setMode]);
+  const cancelBypass = useCallback(() => setConfirmingBypass(false), []);
+  const showBypassConfirm = confirmingBypass && !asking && !showTrust;
+  const [changesOpen, setChangesOpen] = useState(false);
+  const closeChanges = useCallback(() => setChangesOpen(false), []);
+  const showChanges = changesOpen && !asking && !showTrust && !showBypassConfirm;
+  const [mcpOpen, setMcpOpen] = useState(false);
+  const closeMcp = useCallback(() => setMcpOpen(false), []);
+  const showMcp = mcpOpen && !asking && !showTrust && !showBypassConfirm && !showChanges;
+  const sessionId = info.session_id;
+  const loadMcp = useCallback(() => ipc.mcpServers(sessionId), [sessionId]);
+  const approveMcp = useCallback((name: string, approved: boolean) => ipc.approveMcpServer(sessionId, name, approved), [sessionId]);
+  const reconnectMcp = useCallback((name: string) => ipc.reconnectMcpServer(sessionId, name), [sessionId]);
 
   const onRewindRequest = useCallback(
     (itemKey: string) => {
       const prompts = promptItems(transcript.items);
       const ordinal = prompts.findIndex((item) => item.key === itemKey);
       const item = prompts[ordinal];
-      if (item) setRewinding({ ordinal, text: item.text });
+      if (item) setRewinding({ ordinal, text: item.text, promptId: item.promptId });
     },
     [transcript.items],
   );
@@ -58,6 +120,25 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
     [rewinding],
   );
   const closeRewind = useCallback(() => setRewinding(null), []);
+
+  // A turn that failed can be tried again: its prompt is rewound away and sent anew, so the model
+  // sees it once.
+  const failedPrompt =
+    !running && transcript.lastStopReason === 'error' ? promptItems(transcript.items).at(-1) ?? null : null;
+  const [retrying, setRetrying] = useState(false);
+  const retry = useCallback(async () => {
+    if (!failedPrompt?.promptId) return;
+    setRetrying(true);
+    try {
+      const ordinal = promptItems(transcript.items).length - 1;
+      await rewind(failedPrompt.promptId, ordinal, 'conversation', false);
+      await sendPrompt(failedPrompt.text);
+    } catch (cause) {
+      setRewindNotice(`The turn could not be retried: ${ipc.errorMessage(cause)}`);
+    } finally {
+      setRetrying(false);
+    }
+  }, [failedPrompt, transcript.items, rewind, sendPrompt]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -81,7 +162,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
 
   return (
     <div className="session" data-testid="session" data-session-id={info.session_id}>
-      <div className="session-body" inert={pending !== undefined || rewinding !== null}>
+      <div className="session-body" inert={asking || rewinding !== null || showTrust || showBypassConfirm || showChanges || showMcp}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
         <div className="session-columns">
           <SessionSidebar
@@ -90,6 +171,14 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
             error={list.error}
             onOpen={(id) => void open(info.cwd, id)}
             onNew={() => void open(info.cwd)}
+            onRename={async (id, title) => {
+              await ipc.renameSession(id, title);
+              list.refresh();
+            }}
+            onDelete={async (id) => {
+              await ipc.deleteSession(id);
+              list.refresh();
+            }}
           />
           <div className="session-center">
             {info.setup_hint && <SetupHint hint={info.setup_hint} />}
@@ -104,6 +193,20 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
             </main>
             <div className="composer">
               {error && !pending && <ErrorBanner message={error} onDismiss={clearError} />}
+              {failedPrompt?.promptId !== undefined && (
+                <div className="notice retry-notice" data-testid="retry-notice" role="status">
+                  <span>The last turn failed.</span>
+                  <button
+                    type="button"
+                    className="button"
+                    data-testid="retry-button"
+                    disabled={retrying}
+                    onClick={() => void retry()}
+                  >
+                    Retry
+                  </button>
+                </div>
+              )}
               {rewindNotice && (
                 <div className="notice rewind-notice" data-testid="rewind-notice" role="status">
                   <span className="notice-mark" aria-hidden="true">
@@ -120,17 +223,25 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
                   </button>
                 </div>
               )}
+              <Checklist todos={transcript.todos} tasks={transcript.tasks} />
               <PromptBox key={draft.nonce} initialText={draft.text} disabled={running} onSend={sendPrompt} />
             </div>
           </div>
         </div>
         <StatusBar
           mode={mode}
-          onModeChange={(next) => void setMode(next)}
+          onModeChange={changeMode}
           model={info.model}
           usage={transcript.usage}
           running={running}
           onStop={() => void interrupt()}
+          trusted={info.trust.trusted}
+          onTrustClick={() => setTrustOpen(true)}
+          onChangesClick={() => setChangesOpen(true)}
+          mcpServers={transcript.mcpServers}
+          onMcpClick={() => setMcpOpen(true)}
+          contextWindow={info.context_window}
+          compactAtPercent={info.compact_at_percent}
         />
       </div>
       {pending?.diff ? (
@@ -147,10 +258,21 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           <ApprovalDialog key={pending.id} request={pending} onAnswer={onAnswer} error={error} root={info.cwd} />
         )
       )}
-      {rewinding && !pending && (
+      {planReview && <PlanDialog key={planReview.id} request={planReview} onAnswer={onPlanAnswer} />}
+      {question && <QuestionDialog key={question.id} request={question} onAnswer={onQuestionAnswer} />}
+      {showMcp && (
+        <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} onClose={closeMcp} />
+      )}
+      {showChanges && <ChangesView load={changes} root={info.cwd} onClose={closeChanges} />}
+      {showBypassConfirm && <BypassConfirm current={mode} onConfirm={confirmBypass} onCancel={cancelBypass} />}
+      {showTrust && (
+        <TrustDialog folderName={info.folder_name} trust={info.trust} onChange={setTrust} onClose={closeTrust} />
+      )}
+      {rewinding && !asking && (
         <RewindDialog
           ordinal={rewinding.ordinal}
           text={rewinding.text}
+          promptId={rewinding.promptId}
           loadPoints={rewindPoints}
           rewind={(promptId, scope, force) => rewind(promptId, rewinding.ordinal, scope, force)}
           onRewound={onRewound}

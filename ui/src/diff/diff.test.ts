@@ -1,8 +1,9 @@
-// Tests of the diff model: line diff and pairing, folding, side-by-side rows, word ranges,
+// Tests of the diff model: line diff and pairing, folding, side-by-side rows, word ranges, hunks,
 // highlight splitting and the merge of tokens with word marks.
 import { describe, expect, it } from 'vitest';
 import { foldLines } from './fold';
 import { htmlToLines, languageFor } from './highlight';
+import { findHunks, rebuildText } from './hunks';
 import { computeLineDiff, splitLines } from './lines';
 import { markTokens } from './marks';
 import { buildDiffModel } from './model';
@@ -137,5 +138,41 @@ describe('buildDiffModel', () => {
     expect(model.removed).toBe(8);
     expect(model.changedRanges(model.lines.findIndex((line) => line.kind === 'add'))).toEqual([{ start: 30, end: 40 }]);
     expect(elapsed).toBeLessThan(1500);
+  });
+});
+
+describe('hunks', () => {
+  const old = 'a\nb\nc\nd\ne\nf\ng\n';
+  const proposed = 'a\nB\nc\nd\ne\nf\nG\nh\n';
+  const { lines } = computeLineDiff(old, proposed);
+  const hunks = findHunks(lines);
+
+  it('numbers the runs of changed lines from 1, with their size and line', () => {
+    expect(hunks.map((h) => [h.number, h.added, h.removed, h.line])).toEqual([
+      [1, 1, 1, 2],
+      [2, 2, 1, 7],
+    ]);
+  });
+
+  it('rebuilds the file from the accepted hunks', () => {
+    expect(rebuildText(old, proposed, lines, hunks, new Set())).toBe(proposed);
+    expect(rebuildText(old, proposed, lines, hunks, new Set([1]))).toBe('a\nb\nc\nd\ne\nf\nG\nh\n');
+    expect(rebuildText(old, proposed, lines, hunks, new Set([2]))).toBe('a\nB\nc\nd\ne\nf\ng\n');
+    expect(rebuildText(old, proposed, lines, hunks, new Set([1, 2]))).toBe(old);
+  });
+
+  it('keeps CRLF endings and a missing final newline of the side a line came from', () => {
+    const crlfOld = 'x\r\ny\r\nz';
+    const crlfNew = 'x\r\nY\r\nz\r\nw\r\n';
+    const diff = computeLineDiff(crlfOld, crlfNew).lines;
+    const parts = findHunks(diff);
+    expect(parts).toHaveLength(2);
+    expect(rebuildText(crlfOld, crlfNew, diff, parts, new Set([2]))).toBe('x\r\nY\r\nz');
+    expect(rebuildText(crlfOld, crlfNew, diff, parts, new Set([1]))).toBe('x\r\ny\r\nz\r\nw\r\n');
+  });
+
+  it('treats a new file as one hunk', () => {
+    const diff = computeLineDiff('', 'one\ntwo\n').lines;
+    expect(findHunks(diff)).toEqual([{ number: 1, start: 0, end: 2, added: 2, removed: 0, line: 1 }]);
   });
 });

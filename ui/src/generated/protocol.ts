@@ -112,7 +112,127 @@ export type ApprovalAnswer = { request_id: string, choice: ApprovalChoice,
 /**
  * An optional message passed to the agent with a refusal.
  */
-message: string | null, };
+message: string | null, 
+/**
+ * For a file change approved after review: the file's text the person accepted, when it differs from the
+ * proposal (some hunks rejected, or the proposed text edited). The change is written as the person left it
+ * and the agent is told how it differs from what it proposed.
+ */
+revision?: Revision, };
+
+export type Revision = { 
+/**
+ * The whole file as the person accepted it.
+ */
+text: string, 
+/**
+ * The proposal's hunks the person rejected, numbered from 1 in the order the dialog showed them.
+ */
+rejected_hunks: Array<number>, 
+/**
+ * How many hunks the proposal had.
+ */
+total_hunks: number, 
+/**
+ * Whether the person also edited the proposed text by hand.
+ */
+edited: boolean, };
+
+export type PlanRequest = { 
+/**
+ * Unique per request; the answer names it.
+ */
+id: string, session_id: string, tool_use_id: string, 
+/**
+ * The plan, in markdown.
+ */
+plan: string, };
+
+export type PlanChoice = { "choice": "approve", mode: PermissionMode | null, } | { "choice": "keep_planning", feedback: string, };
+
+export type PlanAnswer = { request_id: string, choice: PlanChoice, };
+
+export type QuestionOption = { 
+/**
+ * What the person picks (1-5 words); unique within its question.
+ */
+label: string, 
+/**
+ * What the choice means or implies.
+ */
+description: string, };
+
+export type Question = { 
+/**
+ * The full question.
+ */
+question: string, 
+/**
+ * A very short label for the question (a chip or tab title).
+ */
+header: string, options: Array<QuestionOption>, 
+/**
+ * Whether several options may be chosen.
+ */
+multi_select: boolean, };
+
+export type QuestionRequest = { 
+/**
+ * Unique per request; the answer names it.
+ */
+id: string, session_id: string, tool_use_id: string, questions: Array<Question>, };
+
+export type QuestionReply = { 
+/**
+ * The labels of the options chosen (at most one unless the question is multi-select).
+ */
+selected: Array<string>, 
+/**
+ * Free text typed under "Other", if any.
+ */
+other: string | null, };
+
+export type QuestionOutcome = { "outcome": "answered", replies: Array<QuestionReply>, } | { "outcome": "declined", message: string | null, };
+
+export type QuestionAnswer = { request_id: string, outcome: QuestionOutcome, };
+
+export type TodoStatus = "pending" | "in_progress" | "completed";
+
+export type TodoItem = { 
+/**
+ * What is to be done, imperative ("Run the tests").
+ */
+content: string, status: TodoStatus, 
+/**
+ * The same in the present continuous, shown while it is in progress ("Running the tests").
+ */
+active_form: string, };
+
+export type TaskItem = { 
+/**
+ * Short and stable (`1`, `2`, …), unique in the session.
+ */
+id: string, 
+/**
+ * A brief title.
+ */
+subject: string, description: string, 
+/**
+ * Shown while it is in progress ("Running the tests").
+ */
+active_form: string | null, status: TodoStatus, 
+/**
+ * Who works on it (an agent's name), if anyone claimed it.
+ */
+owner: string | null, 
+/**
+ * Tasks that cannot start before this one is completed.
+ */
+blocks: Array<string>, 
+/**
+ * Tasks that must be completed before this one can start.
+ */
+blocked_by: Array<string>, };
 
 export type Usage = { input_tokens: number, output_tokens: number, cache_creation_input_tokens: number, cache_read_input_tokens: number, };
 
@@ -224,7 +344,34 @@ folder_name: string, model: string, mode: PermissionMode,
 /**
  * Set when no model can be reached yet (e.g. no API key): what the user should do.
  */
-setup_hint: string | null, };
+setup_hint: string | null, 
+/**
+ * Whether the folder is trusted, and what trusting it enables.
+ */
+trust: FolderTrust, 
+/**
+ * The model's context window in tokens, and the share of it (percent) at which the conversation is
+ * compacted: the status bar's context meter.
+ */
+context_window: number, compact_at_percent: number, };
+
+export type FolderTrust = { trusted: boolean, 
+/**
+ * The project's allow rules (from `.claude/settings.json` and `.claude/settings.local.json`).
+ */
+allow_rules: Array<string>, 
+/**
+ * Directories outside the folder the project's settings add.
+ */
+directories: Array<string>, 
+/**
+ * The project's hooks, as `Event (matcher): command`.
+ */
+hooks: Array<string>, 
+/**
+ * MCP servers the project defines (`.mcp.json` and project settings), as `name: command or url`.
+ */
+mcp_servers: Array<string>, };
 
 export type SessionSummary = { session_id: string, 
 /**
@@ -266,6 +413,24 @@ files_rewound: boolean,
  */
 messages_removed: number, };
 
+export type ChangedFile = { 
+/**
+ * Absolute path.
+ */
+path: string, 
+/**
+ * The text before the session's first change (`None`: the file did not exist).
+ */
+before: string | null, 
+/**
+ * The text now (`None`: the file no longer exists).
+ */
+after: string | null, 
+/**
+ * Why the texts are left out (binary content, too large to show), if they are.
+ */
+omitted: string | null, };
+
 export type McpServerState = { "state": "connecting" } | { "state": "ready" } | { "state": "failed", error: string, stderr_tail: string | null, } | { "state": "needs_approval" } | { "state": "disabled" };
 
 export type McpServerStatus = { 
@@ -290,11 +455,11 @@ source: string, state: McpServerState,
  */
 tools: Array<string>, };
 
-export type SessionEvent = { "type": "turn_started", prompt: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
+export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, };
+detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, };
 
 export type EventEnvelope = { session_id: string, 
 /**

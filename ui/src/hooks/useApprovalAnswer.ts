@@ -1,9 +1,10 @@
 // Answering one approval request, shared by the permission dialog and the diff dialog: the
-// optional message to the agent, the busy state while the answer is sent, and the keyboard —
-// Enter = allow, Esc = deny (Enter inside the message box sends deny with the message), and the
-// numbers shown beside the choices pick them.
+// optional message to the agent, the person's revision of a file change, the busy state while the
+// answer is sent, and the keyboard — Enter = allow (also after a click on a view toggle or a hunk:
+// only the answer buttons answer by themselves), Esc = deny (Enter inside the message box sends
+// deny with the message), and the numbers shown beside the choices pick them.
 import { useEffect, useRef, useState } from 'react';
-import type { ApprovalAnswer, ApprovalChoice, ApprovalRequest } from '../generated/protocol';
+import type { ApprovalAnswer, ApprovalChoice, ApprovalRequest, Revision } from '../generated/protocol';
 
 export type ApprovalAnswering = {
   message: string;
@@ -17,22 +18,32 @@ export function choiceKeys(hasSuggestion: boolean): Record<string, ApprovalChoic
   return hasSuggestion ? { '1': 'allow', '2': 'allow_always', '3': 'deny' } : { '1': 'allow', '2': 'deny' };
 }
 
+/**
+ * `revision` gives the person's version of a file change (null: as proposed); with `allowMeansDeny`
+ * (nothing of the proposal is left) an allow is sent as a deny.
+ */
 export function useApprovalAnswer(
   request: ApprovalRequest,
   onAnswer: (answer: ApprovalAnswer) => Promise<boolean>,
+  revision: () => Revision | null = () => null,
+  allowMeansDeny = false,
 ): ApprovalAnswering {
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
 
-  const answer = async (choice: ApprovalChoice) => {
+  const answer = async (asked: ApprovalChoice) => {
     if (busy) return;
     setBusy(true);
+    const choice: ApprovalChoice = allowMeansDeny && asked !== 'deny' ? 'deny' : asked;
     const trimmed = message.trim();
-    const sent = await onAnswer({
+    const revised = choice === 'deny' ? null : revision();
+    const reply: ApprovalAnswer = {
       request_id: request.id,
       choice,
-      message: choice === 'deny' && trimmed ? trimmed : null,
-    });
+      message: (choice === 'deny' || revised) && trimmed ? trimmed : null,
+    };
+    if (revised) reply.revision = revised;
+    const sent = await onAnswer(reply);
     if (!sent) setBusy(false);
   };
   // The key handler below is installed once per request; it reads the latest answer() here.
@@ -45,7 +56,9 @@ export function useApprovalAnswer(
   useEffect(() => {
     const byNumber = choiceKeys(hasSuggestion);
     const onKeyDown = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
+      const target = event.target instanceof HTMLElement ? event.target : null;
+      // The diff dialog's text editor takes every key as text.
+      if (target?.dataset.editor !== undefined) return;
       const typing = target?.tagName === 'TEXTAREA';
       const choice = byNumber[event.key];
       if (choice && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
@@ -57,7 +70,7 @@ export function useApprovalAnswer(
         event.stopPropagation();
         void answerRef.current('deny');
       } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-        if (target?.tagName === 'BUTTON') return; // a focused button answers by itself
+        if (target?.tagName === 'BUTTON' && target.dataset.answer !== undefined) return; // an answer button answers by itself
         event.preventDefault();
         event.stopPropagation();
         void answerRef.current(typing ? 'deny' : 'allow');

@@ -4,6 +4,7 @@
 import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
 import type {
   ApprovalAnswer,
+  ChangedFile,
   EventEnvelope,
   PermissionMode,
   RewindOutcome,
@@ -33,6 +34,10 @@ export type SessionControls = {
    * conversation was rewound, that row and all after it leave the transcript. Rejects with the backend's error.
    */
   rewind: (promptId: string, ordinal: number, scope: RewindScope, force: boolean) => Promise<RewindOutcome>;
+  /** Trusts the folder or withdraws trust (rejects with the backend's error). */
+  setTrust: (trusted: boolean) => Promise<void>;
+  /** Every file the session changed (rejects with the backend's error). */
+  changes: () => Promise<ChangedFile[]>;
 };
 
 /** Whether a rewind's outcome means the conversation was cut (a file conflict stops everything). */
@@ -118,8 +123,36 @@ export function useSession(): SessionControls {
     [sessionId],
   );
 
+  const setTrust = useCallback(
+    async (trusted: boolean) => {
+      if (!sessionId) throw new Error('No session is open');
+      const trust = trusted ? await ipc.trustFolder(sessionId) : await ipc.revokeTrust(sessionId);
+      dispatch({ type: 'trust', trust });
+    },
+    [sessionId],
+  );
+
+  const changes = useCallback(async () => {
+    if (!sessionId) return [];
+    return ipc.sessionChanges(sessionId);
+  }, [sessionId]);
+
   return useMemo(
-    () => ({ session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind }),
-    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind],
+    () => ({
+      changes,
+      session,
+      opening,
+      error,
+      clearError,
+      open,
+      sendPrompt,
+      answer,
+      interrupt,
+      setMode,
+      rewindPoints,
+      rewind,
+      setTrust,
+    }),
+    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind, setTrust, changes],
   );
 }

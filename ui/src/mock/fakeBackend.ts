@@ -1,16 +1,17 @@
 // The mock backend of the e2e build: answers every Tauri command of the IPC contract with mockIPC
 // and drives a FakeSession per opened folder. Folders whose path contains "missing" fail to open;
-// "no-key" opens with a setup hint. The fake project has two stored sessions; `list_sessions`
+// "no-key" opens with a setup hint; "untrusted" opens untrusted, its settings granting a rule, a
+// directory, a hook and an MCP server (`trust_folder` / `revoke_trust` change it). The fake project has two stored sessions; `list_sessions`
 // lists them with the live ones, and `open_session` with `resume` replays a session's events.
 // `rewind_points` / `rewind` rewind a live session (fakeRewind.ts).
 // `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files;
 // `.touch(path, content)` changes a fake file "outside Tandem".
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { ApprovalAnswer, RewindScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
+import type { ApprovalAnswer, FolderTrust, RewindScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
 import { ChannelSender, isChannelArg } from './channel';
 import { FAKE_ROOT, initialFiles } from './fakeProject';
-import { rewindPoints, rewindSession } from './fakeRewind';
+import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
 import { FakeSession } from './fakeSession';
 import { storedSessions } from './fakeStoredSessions';
 
@@ -31,6 +32,10 @@ export function installFakeBackend(): void {
   /** When each live session last changed, for the list's order. */
   const touched = new Map<string, number>();
   let count = 0;
+  /** Untrusted folders the person trusted. */
+  const trusted = new Set<string>();
+  /** The folder of each opened session. */
+  const folders = new Map<string, string>();
 
   const summaries = (path: string): SessionSummary[] => {
     if (path !== FAKE_FOLDER) return [];
@@ -74,6 +79,7 @@ export function installFakeBackend(): void {
           const fake = new FakeSession(id, new ChannelSender(args.onEvent), files);
           for (const event of replay) fake.emit(event);
           sessions.set(id, fake);
+          folders.set(id, path);
           const info: SessionInfo = {
             session_id: id,
             cwd: path,
@@ -83,6 +89,9 @@ export function installFakeBackend(): void {
             setup_hint: path.includes('no-key')
               ? 'No API key found. Set ANTHROPIC_API_KEY in your environment or in ~/.claude/settings.json, then start a new session.'
               : null,
+            trust: folderTrust(path, trusted.has(path) || !path.includes('untrusted')),
+            context_window: 200_000,
+            compact_at_percent: 80,
           };
           return info;
         }
@@ -102,6 +111,19 @@ export function installFakeBackend(): void {
           session(args);
           if (typeof args.mode !== 'string') throw { code: 'bad_request', message: 'missing mode' };
           return null;
+        case 'trust_folder':
+        case 'revoke_trust': {
+          session(args);
+          const path = folders.get(text(args, 'sessionId')) ?? FAKE_FOLDER;
+          if (cmd === 'trust_folder') trusted.add(path);
+          else trusted.delete(path);
+          return folderTrust(path, cmd === 'trust_folder');
+        }
+        case 'mcp_servers':
+          session(args);
+          return [];
+        case 'session_changes':
+          return sessionChanges(session(args));
         case 'rewind_points':
           return rewindPoints(session(args));
         case 'rewind': {
@@ -123,4 +145,16 @@ export function installFakeBackend(): void {
       touch: (path: string, content: string) => files.set(path, content),
     },
   });
+}
+
+/** What trusting `path` enables: nothing for the ordinary fake project, one of each grant for an untrusted one. */
+function folderTrust(path: string, isTrusted: boolean): FolderTrust {
+  const grants = path.includes('untrusted');
+  return {
+    trusted: isTrusted,
+    allow_rules: grants ? ['Bash(npm run test:*)', 'Bash(make build)'] : [],
+    directories: grants ? ['/home/dev/shared-assets'] : [],
+    hooks: grants ? ['PreToolUse (Bash): ./scripts/audit-command.sh'] : [],
+    mcp_servers: grants ? ['postgres: npx @modelcontextprotocol/server-postgres postgres://localhost/app'] : [],
+  };
 }

@@ -3,9 +3,9 @@
 // two messages per turn, so ids are 0, 2, 4…, never the row's ordinal); the files a rewind restores
 // are those the session's turns changed from that prompt on. A file changed outside Tandem since
 // its last turn wrote it (`__tandemFake.touch`) stops a file rewind unless forced, and then nothing
-// changes. A conversation rewind cuts the session's event log before the prompt, so a reopened
-// session replays only what is left.
-import type { RewindOutcome, RewindPoint, RewindScope, SessionEvent } from '../generated/protocol';
+// changes. A conversation rewind cuts the session's event log before the prompt (a reopened session
+// replays only what is left) and sends `conversation_rewound` like the engine.
+import type { ChangedFile, RewindOutcome, RewindPoint, RewindScope, SessionEvent } from '../generated/protocol';
 import type { FakeSession } from './fakeSession';
 
 const promptId = (ordinal: number) => String(ordinal * 2);
@@ -66,6 +66,17 @@ export function rewindSession(session: FakeSession, id: string, scope: RewindSco
     outcome.messages_removed = (all.length - target.ordinal) * 2;
     session.log.splice(target.logIndex);
     for (const at of [...session.checkpoints.keys()]) if (at >= target.ordinal) session.checkpoints.delete(at);
+    session.emit({ type: 'conversation_rewound', prompt_id: id });
   }
   return outcome;
+}
+
+/** Every file the session changed, with its content before the first turn that changed it and now. */
+export function sessionChanges(session: FakeSession): ChangedFile[] {
+  const changed = changedSince(session, 0);
+  const turns = [...session.checkpoints].sort(([a], [b]) => a - b);
+  return [...changed.keys()].sort().map((path) => {
+    const first = turns.find(([, { before, after }]) => before.get(path) !== (after ?? session.files).get(path));
+    return { path, before: first?.[1].before.get(path) ?? null, after: session.files.get(path) ?? null, omitted: null };
+  });
 }

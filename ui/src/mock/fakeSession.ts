@@ -83,8 +83,10 @@ export class FakeSession implements ScriptHost {
     this.running = true;
     this.interrupted = false;
     const checkpoint = { before: new Map(this.files), after: null as Map<string, string> | null };
-    this.checkpoints.set(this.log.filter((event) => event.type === 'turn_started').length, checkpoint);
-    this.emit({ type: 'turn_started', prompt });
+    const ordinal = this.log.filter((event) => event.type === 'turn_started').length;
+    this.checkpoints.set(ordinal, checkpoint);
+    // Like the engine: the prompt's id is its place in the history (two messages per turn here).
+    this.emit({ type: 'turn_started', prompt, prompt_id: String(ordinal * 2) });
     void this.play(prompt)
       .then(() => this.emit({ type: 'turn_ended', stop_reason: 'end_turn' }))
       .catch((error: unknown) => {

@@ -41,8 +41,27 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'turn_started':
       state.running = true;
       state.lastStopReason = null;
-      items.push({ kind: 'user', key, text: event.prompt });
+      items.push(
+        event.prompt_id === undefined
+          ? { kind: 'user', key, text: event.prompt }
+          : { kind: 'user', key, text: event.prompt, promptId: event.prompt_id },
+      );
       return;
+    case 'conversation_rewound': {
+      // The prompt and everything after it left the conversation: the transcript shows what the model sees.
+      const cut = items.findIndex((item) => item.kind === 'user' && item.promptId === event.prompt_id);
+      if (cut < 0) return;
+      items.length = cut;
+      for (const [id, index] of Object.entries(draft.toolIndex)) {
+        if (index >= cut) delete draft.toolIndex[id];
+      }
+      state.approvals = [];
+      state.planReviews = [];
+      state.questions = [];
+      state.running = false;
+      state.lastStopReason = null;
+      return;
+    }
     case 'text_delta':
     case 'thinking_delta': {
       const kind = event.type === 'text_delta' ? 'assistant' : 'thinking';
@@ -97,6 +116,31 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
       if (state.approvals.some((request) => request.id === event.request_id)) {
         state.approvals = state.approvals.filter((request) => request.id !== event.request_id);
       }
+      if (state.planReviews.some((request) => request.id === event.request_id)) {
+        state.planReviews = state.planReviews.filter((request) => request.id !== event.request_id);
+      }
+      if (state.questions.some((request) => request.id === event.request_id)) {
+        state.questions = state.questions.filter((request) => request.id !== event.request_id);
+      }
+      return;
+    case 'plan_review_requested':
+      if (!state.planReviews.some((request) => request.id === event.request.id)) {
+        state.planReviews = [...state.planReviews, event.request];
+      }
+      return;
+    case 'questions_asked':
+      if (!state.questions.some((request) => request.id === event.request.id)) {
+        state.questions = [...state.questions, event.request];
+      }
+      return;
+    case 'todos_changed':
+      state.todos = event.todos;
+      return;
+    case 'tasks_changed':
+      state.tasks = event.tasks;
+      return;
+    case 'mcp_server_changed':
+      state.mcpServers = { ...state.mcpServers, [event.server.name]: event.server };
       return;
     case 'retrying': {
       const item: TranscriptItem = {

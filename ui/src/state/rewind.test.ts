@@ -37,7 +37,7 @@ describe('truncateBeforePrompt', () => {
   });
 
   it('keeps folding new events after the cut, in the session reducer', () => {
-    const info: SessionInfo = { session_id: SESSION, cwd: '/p', folder_name: 'p', model: 'm', mode: 'default', setup_hint: null };
+    const info: SessionInfo = { session_id: SESSION, cwd: '/p', folder_name: 'p', model: 'm', mode: 'default', setup_hint: null, trust: { trusted: true, allow_rules: [], directories: [], hooks: [], mcp_servers: [] }, context_window: 200000, compact_at_percent: 80 };
     const opened = sessionReducer(null, { type: 'opened', info, events: envelopes(threeTurns) });
     const rewound = sessionReducer(opened, { type: 'rewound', ordinal: 2 });
     expect(promptItems(rewound?.transcript.items ?? []).map((item) => item.text)).toEqual(['first', 'second']);
@@ -84,5 +84,53 @@ describe('describeRewind', () => {
     expect(describeRewind({ ...outcome, messages_removed: 1 }, 'conversation')).toBe(
       'Conversation rewound: 1 message removed from the conversation. The files were left as they are.',
     );
+  });
+});
+
+describe('conversation_rewound', () => {
+  const withIds = (prompt: string, id: string, toolId: string): SessionEvent[] => [
+    { type: 'turn_started', prompt, prompt_id: id },
+    ...readCall(toolId, `src/${toolId}.rs`),
+    { type: 'text_delta', text: `${prompt} done` },
+    { type: 'turn_ended', stop_reason: 'end_turn' },
+  ];
+
+  it('drops the prompt with that id and everything after it, even when texts repeat', () => {
+    const events: SessionEvent[] = [
+      ...withIds('same', '0', 't1'),
+      ...withIds('same', '4', 't2'),
+      ...withIds('later', '8', 't3'),
+      { type: 'conversation_rewound', prompt_id: '4' },
+    ];
+    const transcript = applyEvents(emptyTranscript(SESSION), envelopes(events));
+    expect(promptItems(transcript.items).map((item) => item.promptId)).toEqual(['0']);
+    expect(transcript.toolIndex).toEqual({ t1: 1 });
+  });
+
+  it('replays a stored session as the model sees it: rewound prompts gone, the resent one kept', () => {
+    const events: SessionEvent[] = [
+      ...withIds('first', '0', 't1'),
+      ...withIds('second', '4', 't2'),
+      { type: 'conversation_rewound', prompt_id: '4' },
+      ...withIds('second, said better', '4', 't3'),
+    ];
+    const transcript = applyEvents(emptyTranscript(SESSION), envelopes(events));
+    expect(promptItems(transcript.items).map((item) => item.text)).toEqual(['first', 'second, said better']);
+    expect(Object.keys(transcript.toolIndex).sort()).toEqual(['t1', 't3']);
+  });
+
+  it('changes nothing when no row has the id', () => {
+    const transcript = applyEvents(emptyTranscript(SESSION), envelopes([...withIds('first', '0', 't1'), { type: 'conversation_rewound', prompt_id: '9' }]));
+    expect(promptItems(transcript.items)).toHaveLength(1);
+  });
+
+  it('pairs a row with its point by id, never by text', () => {
+    const points: RewindPoint[] = [
+      { prompt_id: '0', prompt: 'same', files_changed_since: [] },
+      { prompt_id: '4', prompt: 'same', files_changed_since: [] },
+    ];
+    expect(matchRewindPoint(points, 0, 'same', '4')?.prompt_id).toBe('4');
+    expect(matchRewindPoint(points, 0, 'same')).toBe(points[0]);
+    expect(matchRewindPoint(points, 1, 'same', '8')).toBeNull();
   });
 });

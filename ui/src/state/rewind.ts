@@ -1,12 +1,10 @@
 // Rewinding from the transcript: which RewindPoint a prompt row stands for, and the transcript
 // without the rows from a prompt on (after the conversation was rewound to before it).
 //
-// Rows and points usually pair by order (the n-th prompt row is the n-th point), but the engine's
-// points come from the conversation history while the rows come from the event log, and the two
-// can drift apart (a compacted conversation drops early prompts; a rewound one that reopens may
-// replay prompts the history no longer has). So a pair by order is only taken when its text
-// agrees; otherwise the one point with the row's text is taken, and when there is none (or more
-// than one) the row has no point: the dialog says so instead of rewinding the wrong prompt.
+// A prompt row carries its prompt's id (the engine's `turn_started` event names it), and the point
+// with that id is the row's point. Rows of sessions stored before prompts had ids pair by order
+// when the text agrees, else by a unique text; when there is no such point the row has none and
+// the dialog says so instead of rewinding the wrong prompt.
 import { createContext } from 'react';
 import type { RewindOutcome, RewindPoint, RewindScope } from '../generated/protocol';
 import type { Transcript, TranscriptItem } from './transcript';
@@ -27,8 +25,17 @@ export function promptItems(items: readonly TranscriptItem[]): Extract<Transcrip
   return items.filter((item): item is Extract<TranscriptItem, { kind: 'user' }> => item.kind === 'user');
 }
 
-/** The point of the `ordinal`-th prompt row (0-based) whose text is `text`, or null when none matches for sure. */
-export function matchRewindPoint(points: readonly RewindPoint[], ordinal: number, text: string): RewindPoint | null {
+/**
+ * The point of the prompt row with id `promptId` (when the row has one), else of the `ordinal`-th prompt row
+ * (0-based) whose text is `text`; null when none matches for sure.
+ */
+export function matchRewindPoint(
+  points: readonly RewindPoint[],
+  ordinal: number,
+  text: string,
+  promptId?: string,
+): RewindPoint | null {
+  if (promptId !== undefined) return points.find((point) => point.prompt_id === promptId) ?? null;
   const byOrder = points[ordinal];
   if (byOrder && sameText(text, byOrder)) return byOrder;
   const byText = points.filter((point) => sameText(text, point));
@@ -48,7 +55,7 @@ export function truncateBeforePrompt(state: Transcript, ordinal: number): Transc
   items.forEach((item, index) => {
     if (item.kind === 'tool') toolIndex[item.call.id] = index;
   });
-  return { ...state, items, toolIndex, approvals: [], running: false, lastStopReason: null };
+  return { ...state, items, toolIndex, approvals: [], planReviews: [], questions: [], running: false, lastStopReason: null };
 }
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;

@@ -12,6 +12,8 @@ const info: SessionInfo = {
   model: 'm',
   mode: 'default',
   setup_hint: null,
+  trust: { trusted: true, allow_rules: [], directories: [], hooks: [], mcp_servers: [] },
+  context_window: 200000, compact_at_percent: 80,
 };
 
 function opened(events: SessionEvent[] = []): Session {

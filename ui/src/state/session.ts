@@ -1,7 +1,7 @@
 // The state of the open session as the window sees it: its info, its current permission mode and
 // its transcript. A pure reducer over the actions the session hook dispatches. The mode follows the
 // user's switcher and also the engine's `mode_changed` events (e.g. a tool entering plan mode).
-import type { EventEnvelope, PermissionMode, SessionInfo } from '../generated/protocol';
+import type { EventEnvelope, FolderTrust, PermissionMode, SessionInfo } from '../generated/protocol';
 import { applyEvents } from './reduce';
 import { truncateBeforePrompt } from './rewind';
 import { emptyTranscript, type Transcript } from './transcript';
@@ -18,7 +18,9 @@ export type SessionAction =
   | { type: 'events'; events: readonly EventEnvelope[] }
   | { type: 'mode'; mode: PermissionMode }
   /** The conversation was rewound to before the `ordinal`-th prompt row (0-based): it and every row after it go. */
-  | { type: 'rewound'; ordinal: number };
+  | { type: 'rewound'; ordinal: number }
+  /** The folder's trust changed (trusted or revoked from the window). */
+  | { type: 'trust'; trust: FolderTrust };
 
 export function sessionReducer(state: Session | null, action: SessionAction): Session | null {
   switch (action.type) {
@@ -40,5 +42,7 @@ export function sessionReducer(state: Session | null, action: SessionAction): Se
       const transcript = truncateBeforePrompt(state.transcript, action.ordinal);
       return transcript === state.transcript ? state : { ...state, transcript };
     }
+    case 'trust':
+      return state && { ...state, info: { ...state.info, trust: action.trust } };
   }
 }

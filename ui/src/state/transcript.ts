@@ -1,10 +1,15 @@
 // The transcript model the UI renders: what a session has shown so far, built by folding its events
 // (see reduce.ts). Plain immutable data; an item object is replaced whenever it changes.
 import type {
+  McpServerStatus,
   ApprovalRequest,
   PermissionDecision,
   PermissionMode,
+  PlanRequest,
+  QuestionRequest,
   RenderHints,
+  TaskItem,
+  TodoItem,
   ToolCallStatus,
   ToolDetail,
   ToolOutcome,
@@ -36,7 +41,8 @@ export type ToolCall = {
 };
 
 export type TranscriptItem =
-  | { kind: 'user'; key: string; text: string }
+  /** A prompt; `promptId` names it for a rewind (absent in sessions stored before prompts had ids). */
+  | { kind: 'user'; key: string; text: string; promptId?: string }
   | { kind: 'assistant'; key: string; text: string }
   | { kind: 'thinking'; key: string; text: string }
   | { kind: 'tool'; key: string; call: ToolCall }
@@ -62,6 +68,15 @@ export type Transcript = {
   toolIndex: Readonly<Record<string, number>>;
   /** Approval requests not yet resolved, oldest first. */
   approvals: readonly ApprovalRequest[];
+  /** Plans waiting for the person's review, oldest first. */
+  planReviews: readonly PlanRequest[];
+  /** The agent's questions waiting for answers, oldest first. */
+  questions: readonly QuestionRequest[];
+  /** The agent's checklist as it last reported it (TodoWrite or the task tools). */
+  todos: readonly TodoItem[];
+  tasks: readonly TaskItem[];
+  /** The session's MCP servers as the engine last reported them, by name. */
+  mcpServers: Readonly<Record<string, McpServerStatus>>;
   /** Whether a turn is running. */
   running: boolean;
   usage: UsageTotals | null;
@@ -77,6 +92,11 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     items: [],
     toolIndex: {},
     approvals: [],
+    planReviews: [],
+    questions: [],
+    todos: [],
+    tasks: [],
+    mcpServers: {},
     running: false,
     usage: null,
     lastStopReason: null,

@@ -19,6 +19,8 @@ export function sessionInfo(overrides: Partial<SessionInfo> = {}): SessionInfo {
     model: 'claude-test-1',
     mode: 'default',
     setup_hint: null,
+    trust: { trusted: true, allow_rules: [], directories: [], hooks: [], mcp_servers: [] },
+    context_window: 200000, compact_at_percent: 80,
     ...overrides,
   };
 }

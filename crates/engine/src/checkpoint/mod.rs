@@ -10,4 +10,4 @@ mod store;
 mod watcher;
 
 pub use journal::{CheckpointInfo, Version};
-pub use store::{CheckpointError, CheckpointStore, RewindReport};
+pub use store::{CheckpointError, CheckpointStore, Original, RewindReport};

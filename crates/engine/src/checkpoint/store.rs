@@ -36,6 +36,9 @@ pub struct RewindReport {
     pub applied: bool,
 }
 
+/// A file the session changed and the content it had before the first change (`None`: it did not exist).
+pub type Original = (PathBuf, Option<Vec<u8>>);
+
 struct State {
     journal: Journal,
     watcher: DirWatcher,
@@ -202,6 +205,29 @@ impl CheckpointStore {
             .insert(path.to_path_buf(), version);
         state.suspects.remove(path);
         self.save(&state.journal)
+    }
+
+    /// Every file the session changed, with the content it had before the session first changed it (`None`: it
+    /// did not exist), sorted by path. A snapshot that cannot be read (or fails its hash check) is an error.
+    pub fn originals(&self) -> Result<Vec<Original>, CheckpointError> {
+        let state = self.lock();
+        let mut first: BTreeMap<PathBuf, Version> = BTreeMap::new();
+        for cp in &state.journal.checkpoints {
+            for (path, version) in &cp.files {
+                first.entry(path.clone()).or_insert_with(|| version.clone());
+            }
+        }
+        drop(state);
+        first
+            .into_iter()
+            .map(|(path, version)| match version {
+                Version::Missing => Ok((path, None)),
+                Version::Blob(hash) => {
+                    let bytes = self.blobs.get(&hash).map_err(io_err(&path))?;
+                    Ok((path, Some(bytes)))
+                }
+            })
+            .collect()
     }
 
     /// The checkpoints, oldest first.

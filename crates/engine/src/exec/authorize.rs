@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::ToolRuntime;
 use super::hook_gate as hooks;
+use super::revision::RevisedChange;
 use crate::hooks::{HookDecision, HookEvent, HookVerdict};
 use crate::model::ToolResultContent;
 use crate::permission::{
@@ -23,11 +24,12 @@ use crate::tool::{DynTool, PreparedCall, ToolContext, ToolError, ToolOutput};
 /// What the permission stage decided.
 pub(super) enum Authorized {
     /// Run this (possibly rewritten) call; `context` is what PreToolUse hooks added for the model, given with the
-    /// result.
+    /// result; `revised`: the person approved the file change in a revised form, written after the call.
     Run {
         prepared: Box<dyn PreparedCall>,
         observable: Value,
         context: Option<String>,
+        revised: Option<RevisedChange>,
     },
     /// Do not run it: the outcome and the message for the model; `ends_turn` when a hook's `continue: false`
     /// stops the turn after this call (with the hook's reason).
@@ -86,11 +88,16 @@ pub(super) async fn authorize(
     };
     let mut ends_turn = None;
     let mut context = None;
-    match gate.run(input, &mut ends_turn, &mut context).await {
+    let mut revised = None;
+    match gate
+        .run(input, &mut ends_turn, &mut context, &mut revised)
+        .await
+    {
         Ok(input) => Authorized::Run {
             prepared: input.prepared,
             observable: input.observable,
             context,
+            revised,
         },
         Err(Stop(outcome, message)) => Authorized::Stop {
             outcome,
@@ -106,6 +113,7 @@ impl Gate<'_> {
         input: CallInput,
         ends_turn: &mut Option<String>,
         context: &mut Option<String>,
+        revised: &mut Option<RevisedChange>,
     ) -> Result<CallInput, Stop> {
         let permissions = self.rt.permission_context();
         let (pre, input) = self.pre_tool_hooks(&permissions, input, ends_turn).await?;
@@ -125,12 +133,14 @@ impl Gate<'_> {
                     evaluation.decision.reason
                 ),
             )),
+            // The call's own dialog is the question.
+            DecisionBehavior::Ask if self.tool.asks_person_itself() => Ok(input),
             DecisionBehavior::Ask => {
                 match self.permission_request_hooks(&permissions, &input).await? {
                     HookAnswer::Allowed(None) => Ok(input),
                     HookAnswer::Allowed(Some(updated)) => self.reprepare(&updated, input, false),
                     HookAnswer::Undecided => {
-                        self.ask_person(&permissions, &evaluation, &input).await?;
+                        *revised = self.ask_person(&permissions, &evaluation, &input).await?;
                         Ok(input)
                     }
                 }
@@ -273,13 +283,14 @@ impl Gate<'_> {
     }
 
     /// Asks the person (the approval dialog, with the change's diff and the rules "don't ask again" would save).
-    /// `Ok` means they allowed it; an interrupt while waiting cancels the call.
+    /// `Ok` means they allowed it, with their revision of a file change if they made one; an interrupt while
+    /// waiting cancels the call.
     async fn ask_person(
         &self,
         permissions: &PermissionContext,
         evaluation: &Evaluation,
         input: &CallInput,
-    ) -> Result<(), Stop> {
+    ) -> Result<Option<RevisedChange>, Stop> {
         let decision = &evaluation.decision;
         status(self.rt, self.id, ToolCallStatus::WaitingForApproval);
         let suggestion = (!evaluation.suggestions.is_empty()).then(|| RuleSuggestion {
@@ -299,6 +310,7 @@ impl Gate<'_> {
             suggestion: suggestion.clone(),
             diff: input.prepared.approval_preview(self.ctx),
         };
+        let proposal = request.diff.clone();
         let request_id = request.id.clone();
         self.rt.events.emit(SessionEvent::ApprovalRequested {
             request: request.clone(),
@@ -331,11 +343,26 @@ impl Gate<'_> {
                 if let Some(s) = suggestion {
                     remember_rules(self.rt, &s);
                 }
-                Ok(())
+                Ok(revised_change(proposal, answer.revision, answer.message))
             }
-            _ => Ok(()),
+            _ => Ok(revised_change(proposal, answer.revision, answer.message)),
         }
     }
+}
+
+/// The person's revision of the proposed change, when they made one that differs from the proposal.
+fn revised_change(
+    proposal: Option<tandem_protocol::FileDiff>,
+    revision: Option<tandem_protocol::Revision>,
+    message: Option<String>,
+) -> Option<RevisedChange> {
+    let (proposal, revision) = proposal.zip(revision)?;
+    (revision.text != proposal.new_text).then(|| RevisedChange {
+        path: proposal.path.into(),
+        proposed: proposal.new_text,
+        revision,
+        message,
+    })
 }
 
 /// "Yes, and don't ask again": saves the rules to the local settings file and grants them for this session.
@@ -346,10 +373,7 @@ fn remember_rules(rt: &ToolRuntime, suggestion: &RuleSuggestion) {
             message: format!("The rules could not be saved: {e}"),
         });
     }
-    let next = rt
-        .permission_context()
-        .with_session_rules(&suggestion.rules);
-    rt.set_permission_context(next);
+    rt.update_permission_context(|current| current.with_session_rules(&suggestion.rules));
 }
 
 /// Runs the PostToolUse hooks after a success, PostToolUseFailure after an error; their feedback reaches the model.

@@ -7,6 +7,7 @@ pub mod hook_gate;
 mod phase_times;
 mod pipeline;
 mod planned;
+mod revision;
 mod runtime;
 pub mod streaming;
 mod traits;

@@ -14,7 +14,7 @@ use super::hook_gate;
 use super::phase_times::{Phase, PhaseTimes};
 use super::planned::PlannedCall;
 use crate::model::{ContentBlock, ToolResultContent};
-use crate::tool::{ContextChange, ProgressSink, ToolContext, ToolError};
+use crate::tool::{ContextChange, PersonDoor, ProgressSink, ToolContext, ToolError};
 
 /// Why a call's cancellation token fired when it was not the person: set by whoever cancels before the token
 /// fires, and told to the model and the window alike.
@@ -188,6 +188,12 @@ async fn run_steps(
         tool_use_id: id.to_string(),
         sub_agents: rt.sub_agents.clone(),
         read_denied: permissions.read_denier(tool.name()),
+        person: Some(PersonDoor::new(
+            rt.approver.clone(),
+            rt.events.clone(),
+            rt.session_id.clone(),
+        )),
+        mode: permissions.mode,
     };
     let prepared = match prepared {
         Ok(p) => p,
@@ -215,7 +221,7 @@ async fn run_steps(
     }
 
     times.enter(Phase::Authorize);
-    let (prepared, observable, context) = match authorize(
+    let (prepared, observable, context, revised) = match authorize(
         &Gate {
             rt,
             tool: &tool,
@@ -233,7 +239,8 @@ async fn run_steps(
             prepared,
             observable,
             context,
-        } => (prepared, observable, context),
+            revised,
+        } => (prepared, observable, context, revised),
         Authorized::Stop {
             outcome,
             message,
@@ -251,6 +258,17 @@ async fn run_steps(
         _ = ctx.cancel.cancelled(), if tool.interrupt_behavior() == crate::tool::InterruptBehavior::Cancel => Err(ToolError::Cancelled),
     };
     times.enter(Phase::Finish);
+    // A change the person revised is written as they left it once the proposal is in place.
+    let result = match (result, revised) {
+        (Ok(mut output), Some(revised)) => match super::revision::apply(&rt.file_state, &revised) {
+            Ok(note) => {
+                output.content = hook_gate::append_text(output.content, &note);
+                Ok(output)
+            }
+            Err(e) => Err(e),
+        },
+        (result, _) => result,
+    };
     // What PreToolUse hooks added for the model comes with the result.
     let result = match (result, context) {
         (Ok(mut output), Some(extra)) => {

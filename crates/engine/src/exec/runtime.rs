@@ -47,13 +47,24 @@ impl ToolRuntime {
 
     /// Replaces the permission context; a change of mode is announced to the event sink.
     pub fn set_permission_context(&self, ctx: PermissionContext) {
-        let mode = ctx.mode;
-        let previous = {
+        self.update_permission_context(|_| ctx);
+    }
+
+    /// Replaces the permission context with `change` applied to the one in force, under the lock: a change made
+    /// at the same time elsewhere (a settings reload, a rule granted from a dialog, a mode switch) is never lost.
+    /// `change` must not touch the permission context itself (it would deadlock).
+    pub fn update_permission_context(
+        &self,
+        change: impl FnOnce(&PermissionContext) -> PermissionContext,
+    ) {
+        let (previous, mode) = {
             let mut slot = match self.permissions.write() {
                 Ok(slot) => slot,
                 Err(poisoned) => poisoned.into_inner(),
             };
-            std::mem::replace(&mut *slot, Arc::new(ctx)).mode
+            let next = change(&slot);
+            let mode = next.mode;
+            (std::mem::replace(&mut *slot, Arc::new(next)).mode, mode)
         };
         if previous != mode {
             self.events.emit(SessionEvent::ModeChanged { mode });

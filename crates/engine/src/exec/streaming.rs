@@ -233,8 +233,8 @@ impl StreamingExecutor {
         if !call.traits.concurrency_safe
             && let Some(change) = &outcome.context_change
         {
-            let next = self.runtime.permission_context().apply(change);
-            self.runtime.set_permission_context(next);
+            self.runtime
+                .update_permission_context(|current| current.apply(change));
         }
         self.calls[index].state = State::Completed(Box::new(outcome));
         self.process_queue();

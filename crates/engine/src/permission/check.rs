@@ -118,8 +118,7 @@ fn fallback_subject(
         | names::TASK_UPDATE
         | names::TASK_STOP
         | names::KILL_SHELL
-        | names::KILL_BASH
-        | names::ENTER_PLAN_MODE => (PermissionSubject::SessionOwned, false),
+        | names::KILL_BASH => (PermissionSubject::SessionOwned, false),
         _ => (PermissionSubject::Tool, false),
     })
 }

@@ -239,7 +239,24 @@ impl PermissionContext {
         match change {
             ContextChange::SetMode(mode) => self.with_mode(*mode),
             ContextChange::AddWorkingDir(dir) => self.with_working_dir(dir),
+            ContextChange::LeavePlanMode(mode) => self.leaving_plan_mode(*mode),
         }
+    }
+
+    /// The same context out of plan mode: in `mode`, or else in the mode active before plan mode (default when
+    /// none is known). Outside plan mode only an explicit `mode` changes anything.
+    pub fn leaving_plan_mode(&self, mode: Option<PermissionMode>) -> Self {
+        if self.mode != PermissionMode::Plan {
+            return match mode {
+                Some(mode) => self.with_mode(mode),
+                None => self.clone(),
+            };
+        }
+        let next = mode
+            .or(self.pre_plan_mode)
+            .filter(|m| *m != PermissionMode::Plan)
+            .unwrap_or_default();
+        self.with_mode(next)
     }
 
     /// The same context with one more working directory (absolute; ignored when already inside one).

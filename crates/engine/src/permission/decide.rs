@@ -241,7 +241,7 @@ fn evaluate_write(ctx: &PermissionContext, tool: &str, input: &Value, path: &Pat
     if ctx.mode == PermissionMode::Plan {
         return Evaluation::plain(
             DecisionBehavior::Deny,
-            "plan mode: edits are refused until the plan is approved",
+            "plan mode: edits are refused until the plan is approved (call ExitPlanMode to present the plan)",
             by_the_mode(PermissionMode::Plan),
         );
     }

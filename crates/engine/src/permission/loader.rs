@@ -43,7 +43,8 @@ impl PermissionLoader {
         }
     }
 
-    fn trusted(&self) -> bool {
+    /// Whether the folder's project-level grants apply (always for command-line runs, which assume trust).
+    pub fn is_folder_trusted(&self) -> bool {
         self.trust
             .as_ref()
             .is_none_or(|t| t.is_trusted(&self.project_root))
@@ -70,7 +71,7 @@ impl PermissionLoader {
                 project_root: self.project_root.clone(),
                 cwd: Some(self.project_root.clone()),
                 home: self.home.clone(),
-                trusted: self.trusted(),
+                trusted: self.is_folder_trusted(),
                 mode,
                 session_rules: session_rules.to_vec(),
                 avoid_prompts: false,

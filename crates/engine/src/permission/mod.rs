@@ -18,6 +18,7 @@ mod ruleset;
 mod safety;
 mod suggest;
 mod trust;
+mod trust_summary;
 mod verdict;
 
 pub use crate::settings::{
@@ -41,7 +42,7 @@ pub use rule::{
     is_known_tool, parse_rule, wildcard,
 };
 pub use rule_id::RuleId;
-pub use ruleset::{RuleEntry, RuleSet, SettingsIssue};
+pub use ruleset::{RuleEntry, RuleSet, SettingsIssue, WAITS_FOR_TRUST};
 pub use safety::{critical_for_rm, protected};
 pub use suggest::{SaveError, bash_rule as suggest_bash_rule, save_allow_rules};
 pub use trust::TrustStore;

@@ -47,6 +47,10 @@ fn scalar_text(v: &Value) -> Option<String> {
     }
 }
 
+/// The issue reported for a project allow rule in a folder that is not trusted (not a mistake in the file: the
+/// window shows these in its trust question rather than as problems).
+pub const WAITS_FOR_TRUST: &str = "not applied until the folder is trusted (project allow rules)";
+
 impl RuleSet {
     /// Parses and indexes `entries` (highest-priority source first). Project-level allow rules are dropped when the
     /// folder is not trusted. Returns the set and the problems found.
@@ -61,7 +65,12 @@ impl RuleSet {
         let mut path_globs: [HashMap<String, Vec<(RuleId, String)>>; 3] = Default::default();
         for entry in entries {
             let text = entry.text.trim();
-            if !seen.insert((entry.behavior, text)) {
+            // A rule that waits for trust does not hide the same rule from a source that applies (a rule saved from
+            // the dialog is both in the local settings file and granted for the session).
+            let waits_for_trust = !trusted
+                && entry.behavior == RuleBehavior::Allow
+                && entry.source.is_project_level();
+            if !waits_for_trust && !seen.insert((entry.behavior, text)) {
                 continue;
             }
             let issue = |message: String| SettingsIssue {
@@ -79,11 +88,8 @@ impl RuleSet {
             if let Some(w) = &parsed.warning {
                 issues.push(issue(w.clone()));
             }
-            if !trusted && entry.behavior == RuleBehavior::Allow && entry.source.is_project_level()
-            {
-                issues.push(issue(
-                    "not applied until the folder is trusted (project allow rules)".into(),
-                ));
+            if waits_for_trust {
+                issues.push(issue(WAITS_FOR_TRUST.into()));
                 continue;
             }
             let id = RuleId::at(set.rules.len());

@@ -48,12 +48,32 @@ impl TrustStore {
         if !all.contains(&folder) {
             all.push(folder);
         }
-        if let Some(dir) = self.file.parent() {
-            std::fs::create_dir_all(dir)?;
-        }
+        self.save(&all)
+    }
+
+    /// Withdraws trust from `folder` and from any trusted folder above it (so that it is no longer trusted).
+    pub fn revoke(&self, folder: &Path) -> std::io::Result<()> {
+        let folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+        let mut all = self.folders();
+        all.retain(|t| !folder.starts_with(t));
+        self.save(&all)
+    }
+
+    /// Writes the list through a temporary file and a rename, so a cut-off write never loses the other records.
+    fn save(&self, all: &[PathBuf]) -> std::io::Result<()> {
+        let dir = self
+            .file
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        std::fs::create_dir_all(&dir)?;
         let list: Vec<String> = all.iter().map(|p| p.display().to_string()).collect();
         let text = serde_json::to_string_pretty(&json!({ "trusted": list }))
             .map_err(std::io::Error::other)?;
-        std::fs::write(&self.file, text)
+        let mut temp = tempfile::NamedTempFile::new_in(&dir)?;
+        std::io::Write::write_all(&mut temp, text.as_bytes())?;
+        temp.as_file().sync_all()?;
+        temp.persist(&self.file).map_err(|e| e.error)?;
+        Ok(())
     }
 }

@@ -155,7 +155,7 @@ pub(crate) fn by_mode(ctx: &PermissionContext, want: Want, reason: String) -> Ev
         ),
         PermissionMode::Plan if matches!(want, Want::Edit { .. }) => Evaluation::plain(
             Deny,
-            "plan mode: edits are refused until the plan is approved",
+            "plan mode: edits are refused until the plan is approved (call ExitPlanMode to present the plan)",
             mode,
         ),
         _ => Evaluation::plain(Ask, reason, mode),

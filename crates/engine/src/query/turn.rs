@@ -81,8 +81,14 @@ pub async fn run_turn(
     cancel: &CancellationToken,
 ) -> Result<TurnOutcome, QueryError> {
     let events = runtime.events.clone();
+    // The prompt's id is the place of the user message that holds it (see `session::rewind`).
+    let prompt_index = match history.last() {
+        Some(last) if last.role == Role::User => history.len() - 1,
+        _ => history.len(),
+    };
     events.emit(SessionEvent::TurnStarted {
         prompt: prompt.to_string(),
+        prompt_id: Some(prompt_index.to_string()),
     });
     push_user_text(history, prompt);
     let mut usage = Usage::default();

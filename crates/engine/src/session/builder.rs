@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, Usage};
+use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, TaskItem, TodoItem, Usage};
 
 use super::{Session, SessionError, SessionOptions, closing, open_folder};
 use crate::approver::{Approver, FixedApprover};
@@ -14,6 +14,7 @@ use crate::mcp::McpCliConfig;
 use crate::model::{Message, Model, ModelConfig};
 use crate::settings::CliSettings;
 use crate::store::{LoadedSession, NewSession, SessionRecorder, SessionStore};
+use crate::tools::work_list::WorkListFamily;
 
 /// Where the session starts from.
 enum Start {
@@ -43,6 +44,7 @@ pub struct SessionBuilder {
     watch_settings: bool,
     command_line: CliSettings,
     assume_trusted: bool,
+    work_list: WorkListFamily,
     mcp: McpCliConfig,
 }
 
@@ -62,6 +64,9 @@ pub(super) struct Parts {
     pub recorder: Option<Arc<SessionRecorder>>,
     pub history: Vec<Message>,
     pub usage: Usage,
+    pub work_list: WorkListFamily,
+    /// The checklists a stored session had.
+    pub lists: (Vec<TodoItem>, Vec<TaskItem>),
 }
 
 impl SessionBuilder {
@@ -78,6 +83,7 @@ impl SessionBuilder {
             watch_settings: false,
             command_line: CliSettings::default(),
             assume_trusted: false,
+            work_list: WorkListFamily::from_env(),
             mcp: McpCliConfig::default(),
         }
     }
@@ -192,6 +198,13 @@ impl SessionBuilder {
         self
     }
 
+    /// Which checklist tools the model is offered (default: as the environment switch says, see
+    /// [`crate::tools::work_list::TASKS_ENV`]).
+    pub fn work_list(mut self, family: WorkListFamily) -> Self {
+        self.work_list = family;
+        self
+    }
+
     /// Takes the fields of [`SessionOptions`] (the id and folder only for a new session).
     pub fn options(mut self, options: SessionOptions) -> Self {
         if let Some(id) = options.id {
@@ -221,6 +234,7 @@ impl SessionBuilder {
     /// Builds the session around `model`.
     pub(super) fn assemble_with(mut self, model: Arc<dyn Model>) -> Session {
         let id = self.session_id();
+        let mut lists = (Vec::new(), Vec::new());
         let (cwd, recorder, history, usage, stored_mode, closing) = match self.start {
             Start::New { cwd } => {
                 let recorder = self.store.as_ref().map(|store| {
@@ -247,6 +261,7 @@ impl SessionBuilder {
                 let recorder = Arc::new(SessionRecorder::resume(store, &loaded));
                 let closing: Vec<SessionEvent> = closing::closing_events(&loaded.events);
                 let loaded = *loaded;
+                lists = (loaded.todos.clone(), loaded.tasks.clone());
                 (
                     cwd,
                     Some(recorder),
@@ -272,6 +287,8 @@ impl SessionBuilder {
             recorder,
             history,
             usage,
+            work_list: self.work_list,
+            lists,
         });
         for event in closing {
             session.runtime.events.emit(event);

@@ -97,7 +97,10 @@ mod tests {
     #[test]
     fn a_finished_session_needs_nothing() {
         let events = stored(vec![
-            SessionEvent::TurnStarted { prompt: "p".into() },
+            SessionEvent::TurnStarted {
+                prompt: "p".into(),
+                prompt_id: None,
+            },
             input("a"),
             SessionEvent::ToolCallResult {
                 tool_use_id: "a".into(),
@@ -128,7 +131,10 @@ mod tests {
             diff: None,
         };
         let events = stored(vec![
-            SessionEvent::TurnStarted { prompt: "p".into() },
+            SessionEvent::TurnStarted {
+                prompt: "p".into(),
+                prompt_id: None,
+            },
             input("a"),
             SessionEvent::ToolCallResult {
                 tool_use_id: "a".into(),

@@ -2,6 +2,7 @@
 //! event sink. The desktop app, the command line and tests all drive the engine through this type.
 
 mod builder;
+mod changes;
 mod closing;
 pub mod rewind;
 mod sub_agent;
@@ -32,7 +33,10 @@ use crate::store::{
 };
 use crate::tool::{FileStateStore, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
+use crate::tools::ask_user::AskUserQuestionTool;
 use crate::tools::bash::ShellSession;
+use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
+use crate::tools::work_list::{self, WorkBoard};
 use sub_agent::{SubAgentParts, SubAgents};
 
 /// Why a session could not be opened.
@@ -90,6 +94,8 @@ pub struct Session {
     recorder: Option<Arc<SessionRecorder>>,
     /// Where the file tools keep earlier contents (`None`: the store could not be opened; rewinds find nothing).
     checkpoints: Option<Arc<CheckpointStore>>,
+    /// The agent's checklist (to-do list or task list).
+    work_board: Arc<WorkBoard>,
     /// The MCP servers; dropped with the session, which kills their processes.
     mcp: McpManager,
 }
@@ -188,6 +194,8 @@ impl Session {
             recorder,
             history,
             usage,
+            work_list,
+            lists,
         } = parts;
         // The conversation's model stores the history as it grows; side requests (the classifier) use `model`.
         let (conversation_model, events): (Arc<dyn Model>, Arc<dyn EventSink>) = match &recorder {
@@ -250,6 +258,14 @@ impl Session {
         }));
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
+        // The main conversation's own tools (sub-agents do not get them: they talk to the person or change the
+        // session's checklist).
+        tools.push(erase(AskUserQuestionTool));
+        tools.push(erase(EnterPlanModeTool));
+        tools.push(erase(ExitPlanModeTool));
+        let work_board = Arc::new(WorkBoard::new(events.clone()));
+        work_board.restore(lists.0, lists.1);
+        tools.extend(work_list::tools(work_list, &work_board));
         if !mcp.statuses().is_empty() {
             tools.extend(crate::mcp::resource_tools(&mcp));
         }
@@ -286,6 +302,7 @@ impl Session {
             pending_hooks,
             recorder,
             checkpoints,
+            work_board,
             mcp,
         };
         session.report_settings_issues();
@@ -310,9 +327,15 @@ impl Session {
     }
 
     /// Tells the person about broken settings files and rules (their file, the rule and what is wrong); the rest
-    /// of the settings still apply.
+    /// of the settings still apply. Rules waiting for the folder's trust are not problems: [`Session::folder_trust`]
+    /// lists them for the trust question.
     fn report_settings_issues(&self) {
-        for issue in self.runtime.permission_context().issues.iter() {
+        let context = self.runtime.permission_context();
+        let problems = context
+            .issues
+            .iter()
+            .filter(|issue| issue.message != crate::permission::WAITS_FOR_TRUST);
+        for issue in problems {
             let rule = issue
                 .rule
                 .as_deref()
@@ -355,7 +378,16 @@ impl Session {
             model: self.model.model_name().to_string(),
             mode: self.runtime.permission_context().mode,
             setup_hint: self.model_config.setup_hint(),
+            trust: self.folder_trust(),
+            context_window: self.config.compaction.context_window,
+            compact_at_percent: u32::try_from(self.config.compaction.threshold_percent)
+                .unwrap_or(u32::MAX),
         }
+    }
+
+    /// Whether the folder is trusted and what trusting it enables.
+    pub fn folder_trust(&self) -> tandem_protocol::FolderTrust {
+        self.loader().folder_trust()
     }
 
     /// Runs one turn for `prompt`. Turns of one session run one at a time.
@@ -542,6 +574,11 @@ impl Session {
         if scope != rewind::RewindScope::Files {
             outcome.messages_removed = history.len() - index;
             history.truncate(index);
+            self.runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::ConversationRewound {
+                    prompt_id: prompt_id.to_string(),
+                });
             if let Some(recorder) = &self.recorder {
                 recorder.sync_history(&history);
                 recorder.flush().await?;
@@ -561,8 +598,8 @@ impl Session {
 
     /// Switches the permission mode (a new context replaces the old one).
     pub fn set_mode(&self, mode: PermissionMode) {
-        let next = self.runtime.permission_context().with_mode(mode);
-        self.runtime.set_permission_context(next);
+        self.runtime
+            .update_permission_context(|current| current.with_mode(mode));
         if let Some(recorder) = &self.recorder {
             recorder.set_mode(mode);
         }
@@ -573,6 +610,16 @@ impl Session {
         let loader = self.loader();
         if let Some(store) = &loader.trust {
             store.trust(&self.cwd)?;
+        }
+        self.reload_with(&loader);
+        Ok(())
+    }
+
+    /// Withdraws the user's trust in this folder: its project allow rules, directories and hooks stop applying.
+    pub fn revoke_trust(&self) -> std::io::Result<()> {
+        let loader = self.loader();
+        if let Some(store) = &loader.trust {
+            store.revoke(&self.cwd)?;
         }
         self.reload_with(&loader);
         Ok(())
@@ -622,22 +669,32 @@ impl Session {
 
     /// Reloads the settings with `loader`, taking new hooks as well.
     fn reload_with(&self, loader: &PermissionLoader) {
-        let current = self.runtime.permission_context();
-        let reloaded = loader.reload(&current);
-        let hooks = reloaded
-            .changed_hooks
-            .unwrap_or_else(|| (*current.hooks).clone());
-        self.runtime
-            .set_permission_context(reloaded.context.with_hooks(hooks));
+        self.runtime.update_permission_context(|current| {
+            let reloaded = loader.reload(current);
+            let hooks = reloaded
+                .changed_hooks
+                .unwrap_or_else(|| (*current.hooks).clone());
+            reloaded.context.with_hooks(hooks)
+        });
     }
 
     /// Applies hook changes the user has reviewed (see the notice sent when they changed on disk).
     pub fn accept_hook_changes(&self) {
         let pending = self.pending_hooks.lock().ok().and_then(|mut p| p.take());
         if let Some(hooks) = pending {
-            let next = self.runtime.permission_context().with_hooks(hooks);
-            self.runtime.set_permission_context(next);
+            self.runtime
+                .update_permission_context(|current| current.with_hooks(hooks));
         }
+    }
+
+    /// The to-do list now (TodoWrite's), e.g. to pin it when a stored session is reopened.
+    pub fn todos(&self) -> Vec<tandem_protocol::TodoItem> {
+        self.work_board.todos()
+    }
+
+    /// The task list now (the task tools').
+    pub fn tasks(&self) -> Vec<tandem_protocol::TaskItem> {
+        self.work_board.tasks()
     }
 
     /// The MCP servers and where each is (connecting, ready, failed, needs approval, disabled).
@@ -684,23 +741,22 @@ fn watch_settings(
         Ok(l) => l.paths.all(),
         Err(p) => p.into_inner().paths.all(),
     };
-    let permissions = runtime.permissions.clone();
-    let events = runtime.events.clone();
+    let runtime = runtime.clone();
     let pending = pending.clone();
     SettingsWatcher::start(files, move || {
         let loader = match loader.lock() {
             Ok(l) => l.clone(),
             Err(p) => p.into_inner().clone(),
         };
-        let current = match permissions.read() {
-            Ok(c) => Arc::clone(&c),
-            Err(p) => Arc::clone(&p.into_inner()),
-        };
-        let reloaded = loader.reload(&current);
-        if let Ok(mut slot) = permissions.write() {
-            *slot = Arc::new(reloaded.context);
-        }
-        if let Some(hooks) = reloaded.changed_hooks {
+        // Re-read under the context's lock, so that a rule granted or a mode chosen meanwhile is kept.
+        let mut changed_hooks = None;
+        runtime.update_permission_context(|current| {
+            let reloaded = loader.reload(current);
+            changed_hooks = reloaded.changed_hooks;
+            reloaded.context
+        });
+        let events = &runtime.events;
+        if let Some(hooks) = changed_hooks {
             if let Ok(mut p) = pending.lock() {
                 *p = Some(hooks);
             }

@@ -11,11 +11,14 @@ use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};
-use tandem_protocol::{ApprovalAnswer, ApprovalRequest, SessionEvent, Usage};
+use tandem_protocol::{
+    ApprovalAnswer, ApprovalRequest, PlanAnswer, PlanRequest, QuestionAnswer, QuestionRequest,
+    SessionEvent, Usage,
+};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::approver::Approver;
+use crate::approver::{Approver, NoAnswer};
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
@@ -389,7 +392,9 @@ impl EventSink for TaggedSink {
                 self.parent
                     .emit(SessionEvent::ApprovalRequested { request });
             }
-            event @ SessionEvent::ApprovalResolved { .. } => self.parent.emit(event),
+            event @ (SessionEvent::ApprovalResolved { .. }
+            | SessionEvent::PlanReviewRequested { .. }
+            | SessionEvent::QuestionsAsked { .. }) => self.parent.emit(event),
             event => {
                 if matches!(event, SessionEvent::ToolCallResult { .. }) {
                     self.tool_calls.fetch_add(1, Ordering::Relaxed);
@@ -418,5 +423,16 @@ impl Approver for Bubble {
     fn ask(&self, mut request: ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer> {
         request.title = titled(&self.label, &request.title);
         self.parent.ask(request)
+    }
+
+    fn review_plan(&self, request: PlanRequest) -> BoxFuture<'_, Result<PlanAnswer, NoAnswer>> {
+        self.parent.review_plan(request)
+    }
+
+    fn ask_questions(
+        &self,
+        request: QuestionRequest,
+    ) -> BoxFuture<'_, Result<QuestionAnswer, NoAnswer>> {
+        self.parent.ask_questions(request)
     }
 }

@@ -14,6 +14,7 @@ mod recorder;
 mod repair;
 mod schema;
 mod session_store;
+mod side_tables;
 mod sink;
 mod types;
 mod writer;
@@ -25,9 +26,11 @@ pub use recorder::SessionRecorder;
 pub use repair::{INTERRUPTED_RESULT, repair_history};
 pub use schema::{MIGRATIONS, V1 as SCHEMA_V1};
 pub use session_store::{SessionStore, canonical_folder};
+pub use side_tables::{NewSidechain, WorkList};
 pub use sink::RecordingStoreSink;
 pub use types::{
-    LoadedSession, NewSession, SessionRecord, SessionSummary, StoredEvent, ToolCallRecord,
+    LoadedSession, NewSession, SessionRecord, SessionSummary, Sidechain, StoredEvent,
+    ToolCallRecord,
 };
 pub use writer::{ToolCallUpdate, title_from_prompt};
 

@@ -8,7 +8,7 @@ use super::StoreError;
 
 /// The migrations, in order. Entry `n` takes a file from version `n` to `n + 1`; `user_version` counts the applied
 /// ones. Never edit an entry once released: add a new one.
-pub const MIGRATIONS: &[&str] = &[V1];
+pub const MIGRATIONS: &[&str] = &[V1, V2];
 
 /// The first schema. Times are Unix milliseconds; JSON columns hold exactly what serde writes for the engine's types.
 pub const V1: &str = r#"
@@ -60,6 +60,39 @@ CREATE TABLE tool_calls (
     duration_ms INTEGER,
     PRIMARY KEY (session_id, tool_use_id)
 );                               -- with a rowid: the order the calls were recorded in
+"#;
+
+/// The agent's checklists and the sub-agents' own conversations (sidechains).
+pub const V2: &str = r#"
+-- The checklist of a session as it last changed: JSON arrays of TodoItem / TaskItem (NULL: never set).
+CREATE TABLE work_lists (
+    session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    todos      TEXT,
+    tasks      TEXT,
+    updated_at INTEGER NOT NULL
+);
+
+-- One row per sub-agent run, started by the parent's tool call `parent_tool_use_id`.
+CREATE TABLE sidechains (
+    session_id         TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    agent_id           TEXT NOT NULL,
+    parent_tool_use_id TEXT NOT NULL,
+    agent_type         TEXT NOT NULL,
+    description        TEXT NOT NULL,
+    created_at         INTEGER NOT NULL,
+    PRIMARY KEY (session_id, agent_id)
+);
+
+-- A sub-agent's model history, like `messages`.
+CREATE TABLE sidechain_messages (
+    session_id TEXT NOT NULL,
+    agent_id   TEXT NOT NULL,
+    ordinal    INTEGER NOT NULL,
+    message    TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, agent_id, ordinal),
+    FOREIGN KEY (session_id, agent_id) REFERENCES sidechains (session_id, agent_id) ON DELETE CASCADE
+) WITHOUT ROWID;
 "#;
 
 /// Sets the pragmas every connection needs.

@@ -12,7 +12,10 @@ use super::StoreError;
 use super::read;
 use super::repair::repair_history;
 use super::schema::{self, MIGRATIONS};
-use super::types::{LoadedSession, NewSession, SessionRecord, SessionSummary, StoredEvent};
+use super::side_tables::{self, NewSidechain};
+use super::types::{
+    LoadedSession, NewSession, SessionRecord, SessionSummary, Sidechain, StoredEvent,
+};
 use super::writer::{self, Command, Reply, ToolCallUpdate};
 use crate::model::Message;
 
@@ -196,6 +199,8 @@ impl SessionStore {
             let messages = read::messages(&tx, id)?;
             let events = read::events(&tx, id, 0)?;
             let tool_calls = read::tool_calls(&tx, id)?;
+            let (todos, tasks) = side_tables::work_lists(&tx, id)?;
+            let sidechains = side_tables::sidechains(&tx, id)?;
             tx.finish()?;
             let mut history = messages.clone();
             repair_history(&mut history);
@@ -205,6 +210,9 @@ impl SessionStore {
                 history,
                 events,
                 tool_calls,
+                todos,
+                tasks,
+                sidechains,
             }))
         })
     }
@@ -281,6 +289,37 @@ impl SessionStore {
             at: now_ms(),
         });
         self.flush()
+    }
+
+    /// Queues the start of a sub-agent's conversation (a sidechain of session `id`).
+    pub fn record_sidechain(&self, id: &str, chain: NewSidechain) {
+        self.enqueue(Command::Sidechain {
+            session: id.to_string(),
+            chain,
+            at: now_ms(),
+        });
+    }
+
+    /// Queues the replacement of a sidechain's history from ordinal `from` on.
+    pub fn replace_sidechain_messages(
+        &self,
+        id: &str,
+        agent_id: &str,
+        from: usize,
+        messages: &[Message],
+    ) {
+        self.enqueue(Command::SidechainMessages {
+            session: id.to_string(),
+            agent_id: agent_id.to_string(),
+            from,
+            messages: messages.to_vec(),
+            at: now_ms(),
+        });
+    }
+
+    /// The sidechains of session `id`, each with its messages.
+    pub fn sidechains(&self, id: &str) -> Result<Vec<Sidechain>, StoreError> {
+        self.read(|conn| side_tables::sidechains(conn, id))
     }
 
     /// Deletes a session with its messages, events and tool calls.

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use tandem_protocol::{PermissionDecision, PermissionMode, SessionEvent, ToolOutcome, Usage};
+use tandem_protocol::{
+    PermissionDecision, PermissionMode, SessionEvent, TaskItem, TodoItem, ToolOutcome, Usage,
+};
 
 use crate::model::Message;
 
@@ -92,6 +94,26 @@ pub struct LoadedSession {
     pub events: Vec<StoredEvent>,
     /// In the order they started.
     pub tool_calls: Vec<ToolCallRecord>,
+    /// The to-do list as it last changed.
+    pub todos: Vec<TodoItem>,
+    /// The task list as it last changed.
+    pub tasks: Vec<TaskItem>,
+    /// The sub-agents' conversations, in the order they started.
+    pub sidechains: Vec<Sidechain>,
+}
+
+/// A sub-agent's conversation, stored beside the session's own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sidechain {
+    pub agent_id: String,
+    /// The parent's tool call (Agent) that started it.
+    pub parent_tool_use_id: String,
+    pub agent_type: String,
+    pub description: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Its model history.
+    pub messages: Vec<Message>,
 }
 
 impl LoadedSession {

@@ -15,6 +15,7 @@ use serde_json::Value;
 use tandem_protocol::{PermissionDecision, PermissionMode, SessionEvent, ToolOutcome, Usage};
 
 use super::StoreError;
+use super::side_tables::{self, NewSidechain, WorkList};
 use super::types::NewSession;
 use crate::model::{Message, Role};
 
@@ -111,6 +112,26 @@ pub enum Command {
     Delete {
         session: String,
     },
+    /// The to-do or task list as it is now.
+    WorkList {
+        session: String,
+        list: WorkList,
+        at: i64,
+    },
+    /// A sub-agent's conversation began.
+    Sidechain {
+        session: String,
+        chain: NewSidechain,
+        at: i64,
+    },
+    /// Replaces a sidechain's history from ordinal `from` on.
+    SidechainMessages {
+        session: String,
+        agent_id: String,
+        from: usize,
+        messages: Vec<Message>,
+        at: i64,
+    },
     /// Answered once everything queued before it is committed.
     Flush(Reply),
 }
@@ -182,7 +203,10 @@ fn touches(command: &Command) -> Option<(&str, i64)> {
         | Command::ToolCall { session, at, .. }
         | Command::Usage { session, at, .. }
         | Command::Title { session, at, .. }
-        | Command::Mode { session, at, .. } => Some((session, *at)),
+        | Command::Mode { session, at, .. }
+        | Command::WorkList { session, at, .. }
+        | Command::Sidechain { session, at, .. }
+        | Command::SidechainMessages { session, at, .. } => Some((session, *at)),
         Command::Create { .. } | Command::Delete { .. } | Command::Flush(_) => None,
     }
 }
@@ -329,6 +353,19 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
             tx.prepare_cached("DELETE FROM sessions WHERE id = ?1")?
                 .execute(params![session])?;
         }
+        Command::WorkList { session, list, at } => {
+            side_tables::write_work_list(tx, &session, &list, at)?
+        }
+        Command::Sidechain { session, chain, at } => {
+            side_tables::write_sidechain(tx, &session, &chain, at)?
+        }
+        Command::SidechainMessages {
+            session,
+            agent_id,
+            from,
+            messages,
+            at,
+        } => side_tables::write_sidechain_messages(tx, &session, &agent_id, from, &messages, at)?,
         Command::Flush(_) => {}
     }
     Ok(())
@@ -344,7 +381,7 @@ fn project_event(
 ) -> Result<(), StoreError> {
     let session = session.to_string();
     let command = match event {
-        SessionEvent::TurnStarted { prompt } => Command::Title {
+        SessionEvent::TurnStarted { prompt, .. } => Command::Title {
             session,
             title: title_from_prompt(&prompt),
             only_if_empty: true,
@@ -387,6 +424,16 @@ fn project_event(
             at,
         },
         SessionEvent::ModeChanged { mode } => Command::Mode { session, mode, at },
+        SessionEvent::TodosChanged { todos } => Command::WorkList {
+            session,
+            list: WorkList::Todos(todos),
+            at,
+        },
+        SessionEvent::TasksChanged { tasks } => Command::WorkList {
+            session,
+            list: WorkList::Tasks(tasks),
+            at,
+        },
         SessionEvent::UsageUpdated {
             session: usage,
             cost_usd,

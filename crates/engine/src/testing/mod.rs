@@ -14,7 +14,7 @@ mod sse_writer;
 mod workspace;
 
 pub use crate::events::RecordingSink;
-pub use approvers::ScriptedApprover;
+pub use approvers::{FnApprover, ScriptedApprover};
 pub use chat_completions::validate_chat_body;
 pub use fake_server::FakeServer;
 pub use fake_tools::{CallLog, FakeInput, FakeTool, LogEntry};

@@ -150,6 +150,11 @@ pub struct ToolContext {
     /// Whether a deny rule forbids reading a path, for tools that read many files the permission check did not see
     /// one by one (a search skips them). `None`: no rule denies reading anything.
     pub read_denied: Option<ReadDenied>,
+    /// The person, for calls that ask them something themselves (plan approval, questions); `None` where nobody
+    /// is attached (one-shot calls).
+    pub person: Option<super::PersonDoor>,
+    /// The permission mode in force when the call started (plan mode tools check it).
+    pub mode: tandem_protocol::PermissionMode,
 }
 
 /// Answers whether a deny rule forbids reading a path (absolute). Built above the tool layer from the rules in force.
@@ -186,6 +191,8 @@ impl ToolContext {
             tool_use_id: String::new(),
             sub_agents: None,
             read_denied: None,
+            person: None,
+            mode: tandem_protocol::PermissionMode::Default,
         }
     }
 

@@ -25,6 +25,10 @@ pub trait DynTool: Send + Sync {
     fn aborts_siblings_on_error(&self) -> bool {
         false
     }
+    /// See [`Tool::asks_person_itself`].
+    fn asks_person_itself(&self) -> bool {
+        false
+    }
     /// Whether this is a tool of an MCP server.
     fn is_mcp(&self) -> bool {
         false
@@ -131,6 +135,9 @@ impl<T: Tool> DynTool for Erased<T> {
     }
     fn aborts_siblings_on_error(&self) -> bool {
         self.tool.aborts_siblings_on_error()
+    }
+    fn asks_person_itself(&self) -> bool {
+        self.tool.asks_person_itself()
     }
 
     fn prepare(&self, input: &Value) -> Result<Box<dyn PreparedCall>, String> {

@@ -5,6 +5,7 @@ mod context;
 pub(crate) mod dynamic;
 pub mod names;
 mod output;
+mod person;
 mod sub_agent;
 mod subject;
 
@@ -13,6 +14,7 @@ pub use context::{
 };
 pub use dynamic::{DynTool, PreparedCall, erase};
 pub use output::{ContextChange, ToolError, ToolOutput};
+pub use person::{PersonDoor, PersonError};
 pub use sub_agent::{SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner};
 pub use subject::PermissionSubject;
 
@@ -90,6 +92,14 @@ pub trait Tool: Send + Sync + 'static {
     /// Whether a failure of this tool aborts the calls running beside it (shell commands: a failed step makes its
     /// parallel siblings pointless). The turn itself goes on.
     fn aborts_siblings_on_error(&self) -> bool {
+        false
+    }
+
+    /// Whether the call itself is a question to the person (a plan to approve, questions to answer) that it puts
+    /// through its [`ToolContext::person`] door in every mode. When the decision is to ask, the generic permission
+    /// dialog is skipped (the call's own dialog is the question); deny rules and the modes where nobody may be
+    /// asked (dontAsk, background agents) still refuse it.
+    fn asks_person_itself(&self) -> bool {
         false
     }
 

@@ -15,6 +15,8 @@ pub enum ContextChange {
     SetMode(PermissionMode),
     /// Add a working directory (absolute) for the rest of the session.
     AddWorkingDir(PathBuf),
+    /// Leave plan mode: into the mode given, or back into the mode that was active before plan mode.
+    LeavePlanMode(Option<PermissionMode>),
 }
 
 /// A successful tool result.
@@ -36,6 +38,12 @@ impl ToolOutput {
             detail: None,
             context_change: None,
         }
+    }
+
+    /// Asks for a change of the permission context for the calls after this one.
+    pub fn with_context_change(mut self, change: ContextChange) -> Self {
+        self.context_change = Some(change);
+        self
     }
 
     /// Adds UI data to the result.

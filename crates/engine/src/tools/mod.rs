@@ -1,13 +1,16 @@
 //! The built-in tools, one module (or folder) each, and what the file tools share.
 
 pub mod agent;
+pub mod ask_user;
 pub mod bash;
 pub mod edit;
 pub mod file_io;
 pub mod glob;
 pub mod grep;
 pub mod notebook_edit;
+pub mod plan_mode;
 pub mod read;
+pub mod work_list;
 pub mod write;
 
 /// How the transcript draws a search (Glob, Grep): `what`, then the folder searched when one was given.

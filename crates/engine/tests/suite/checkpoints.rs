@@ -232,3 +232,40 @@ async fn a_damaged_snapshot_stops_the_rewind_before_any_file_changes() {
         "b is untouched"
     );
 }
+
+/// The changes view's source: each changed file with the content it had before the session first changed it,
+/// however many prompts changed it since.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn originals_are_each_files_content_before_its_first_change() {
+    let s = setup();
+    fs::write(s.root.join("a.txt"), "one\n").expect("seed");
+    s.store.begin_prompt("p1").expect("p1");
+    ok(&s.rt, "Read", json!({"file_path": "a.txt"})).await;
+    ok(
+        &s.rt,
+        "Edit",
+        json!({"file_path": "a.txt", "old_string": "one", "new_string": "two"}),
+    )
+    .await;
+    s.store.begin_prompt("p2").expect("p2");
+    ok(
+        &s.rt,
+        "Edit",
+        json!({"file_path": "a.txt", "old_string": "two", "new_string": "three"}),
+    )
+    .await;
+    ok(
+        &s.rt,
+        "Write",
+        json!({"file_path": "b.txt", "content": "bee\n"}),
+    )
+    .await;
+    let originals = s.store.originals().expect("originals");
+    assert_eq!(
+        originals,
+        vec![
+            (s.root.join("a.txt"), Some(b"one\n".to_vec())),
+            (s.root.join("b.txt"), None),
+        ]
+    );
+}

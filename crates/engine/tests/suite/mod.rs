@@ -22,6 +22,7 @@ mod permissions_table;
 mod query_loop;
 mod read_streaming;
 mod read_tool;
+mod revisions;
 mod search_denied;
 mod search_vs_rg;
 mod session_hooks;

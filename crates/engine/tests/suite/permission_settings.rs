@@ -318,6 +318,62 @@ fn untrusted_folders_keep_deny_and_ask_but_not_allow_dirs_or_hooks() {
 }
 
 #[test]
+fn the_trust_question_lists_what_trusting_enables_and_trust_can_be_revoked() {
+    let s = Sources::new();
+    s.project(json!({
+        "permissions": {"allow": ["Bash(curl *)"], "deny": ["Bash(rm *)"],
+                        "additionalDirectories": [s.p.outside.display().to_string()]},
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}
+    }));
+    s.local(json!({"permissions": {"allow": ["Bash(make test)"]}}));
+    s.user(json!({"permissions": {"allow": ["Bash(make *)"]},
+                  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]}}));
+    write(
+        &s.p.root.join(".mcp.json"),
+        &json!({"mcpServers": {"db": {"command": "npx", "args": ["db-server", "--ro"]},
+                               "docs": {"type": "http", "url": "https://docs.example/mcp"}}}),
+    );
+    let trust = TrustStore::at(s.p.outside.join("state").join("trust.json"));
+    let loader = PermissionLoader {
+        paths: SettingsPaths {
+            managed: None,
+            ..SettingsPaths::standard(&s.p.root, Some(&s.p.home))
+        },
+        cli: CliSettings::default(),
+        project_root: s.p.root.clone(),
+        home: Some(s.p.home.clone()),
+        trust: Some(trust.clone()),
+    };
+    let summary = loader.folder_trust();
+    assert!(!summary.trusted);
+    // Only what the project grants: the user's own rules and hooks apply anyway, deny rules need no trust.
+    assert_eq!(summary.allow_rules, vec!["Bash(make test)", "Bash(curl *)"]);
+    assert_eq!(summary.directories, vec![s.p.outside.display().to_string()]);
+    assert_eq!(summary.hooks, vec!["PreToolUse (Bash): ./check.sh"]);
+    assert_eq!(
+        summary.mcp_servers,
+        vec!["db: npx db-server --ro", "docs: https://docs.example/mcp"]
+    );
+
+    trust.trust(&s.p.root).expect("trust");
+    assert!(loader.folder_trust().trusted);
+    assert_eq!(
+        tandem_engine::testing::check_bash(&loader.load(None, &[]), "curl x").decision,
+        DecisionBehavior::Allow
+    );
+    // Revoking a folder also withdraws trust given to a folder above it.
+    let sub = s.p.root.join("sub");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    trust.revoke(&sub).expect("revoke");
+    assert!(!trust.is_trusted(&sub));
+    assert!(!loader.folder_trust().trusted);
+    assert_eq!(
+        tandem_engine::testing::check_bash(&loader.load(None, &[]), "curl x").decision,
+        DecisionBehavior::Ask
+    );
+}
+
+#[test]
 fn hooks_switches_and_reload_keeps_the_snapshot() {
     let s = Sources::new();
     let hook = json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "echo user"}]}]});

@@ -160,3 +160,93 @@ async fn continue_false_from_a_tool_hook_ends_the_turn_after_that_call() {
         assert_eq!(ran, runs, "{event}: whether the call ran");
     }
 }
+
+/// "Yes, and don't ask again" in a folder that is not trusted: the rule is saved to the project's local settings
+/// (which wait for trust) and still applies at once, for the rest of the session, also after the settings watcher
+/// has reloaded the saved file.
+#[tokio::test]
+async fn a_rule_saved_from_the_dialog_applies_at_once_in_an_untrusted_folder() {
+    use serde_json::json;
+    use tandem_engine::testing::ScriptBlock;
+    let ws = Workspace::new(&[]).expect("workspace");
+    let touch = |id: &str| ScriptBlock::ToolUse {
+        id: id.into(),
+        name: "Bash".into(),
+        input: json!({"command": "touch made.txt"}),
+    };
+    let fake = server(Script::turns([
+        ScriptedTurn::new(vec![touch("t1")]),
+        ScriptedTurn::new(vec![touch("t2")]),
+        ScriptedTurn::text("done"),
+        ScriptedTurn::new(vec![touch("t3")]),
+        ScriptedTurn::text("done again"),
+    ]))
+    .await;
+    let approver = Arc::new(ScriptedApprover::new(
+        [ApprovalChoice::AllowAlways],
+        ApprovalChoice::Deny,
+    ));
+    let s = session(
+        &ws.root(),
+        &fake,
+        approver.clone(),
+        RecordingSink::default(),
+    );
+    assert!(!s.folder_trust().trusted);
+    s.send("make it").await.expect("turn");
+    let saved =
+        std::fs::read_to_string(ws.root().join(".claude/settings.local.json")).expect("saved");
+    assert!(saved.contains("Bash(touch made.txt)"), "{saved}");
+    eprintln!(
+        "AFTER TURN 1: {:?} asked {}",
+        s.runtime().permission_context().entries,
+        approver.asked().len()
+    );
+
+    // Wait until the watcher has re-read the settings (the `.claude/` folder did not exist when it started; the
+    // saved rule now also comes from the local file, where it waits for trust).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !s
+        .runtime()
+        .permission_context()
+        .entries
+        .iter()
+        .any(|e| e.source.is_project_level() && e.text == "Bash(touch made.txt)")
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the watcher never reloaded"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let ctx = s.runtime().permission_context();
+    let answer = tandem_engine::testing::check_bash(&ctx, "touch made.txt");
+    assert_eq!(
+        answer.decision,
+        tandem_protocol::DecisionBehavior::Allow,
+        "{answer:?} {:?}",
+        ctx.entries
+    );
+    s.send("again").await.expect("turn");
+    let asked: Vec<String> = approver
+        .asked()
+        .iter()
+        .map(|r| r.input["command"].to_string())
+        .collect();
+    assert_eq!(
+        asked,
+        vec!["\"touch made.txt\""],
+        "only the first touch asked"
+    );
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 5);
+    for i in [1, 2, 4] {
+        let last = requests[i].body["messages"]
+            .as_array()
+            .expect("messages")
+            .last()
+            .cloned();
+        let result = &last.expect("last")["content"][0];
+        assert_ne!(result["is_error"], true, "{result}");
+    }
+}

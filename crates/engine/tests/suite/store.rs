@@ -17,8 +17,8 @@ use tandem_engine::testing::{
     FakeServer, Script, ScriptBlock, ScriptedApprover, ScriptedTurn, Workspace,
 };
 use tandem_protocol::{
-    ApprovalChoice, DecisionBehavior, PermissionDecision, PermissionMode, ReadContent, RuleScope,
-    SessionEvent, ToolDetail, ToolOutcome, TurnStopReason, Usage,
+    ApprovalChoice, DecisionBehavior, PermissionDecision, PermissionMode, ReadContent, RewindScope,
+    RuleScope, SessionEvent, ToolDetail, ToolOutcome, TurnStopReason, Usage,
 };
 
 use super::common::{fake_config, server};
@@ -141,6 +141,7 @@ fn messages_events_and_tool_calls_round_trip() {
     let events = [
         SessionEvent::TurnStarted {
             prompt: "read it\nplease, carefully".into(),
+            prompt_id: None,
         },
         SessionEvent::TextDelta {
             text: "Reading.".into(),
@@ -273,6 +274,7 @@ fn a_folder_lists_its_sessions_newest_first() {
             0,
             SessionEvent::TurnStarted {
                 prompt: format!("  \n fix the {id} bug\nmore detail"),
+                prompt_id: None,
             },
         );
         store.append_message(id, &Message::user_text("x"));
@@ -321,6 +323,7 @@ fn a_folder_lists_its_sessions_newest_first() {
         1,
         SessionEvent::TurnStarted {
             prompt: "a later prompt does not retitle".into(),
+            prompt_id: None,
         },
     );
     let old = store.session("old").expect("read").expect("exists");
@@ -769,4 +772,65 @@ async fn opening_a_folder_stores_no_session_until_the_first_prompt() {
             .iter()
             .any(|e| matches!(e, SessionEvent::TurnStarted { .. }))
     );
+}
+
+/// Prompts carry the id a rewind uses, and a rewind of the conversation is an event of its own, stored with the
+/// others: a window replaying the stored events drops exactly the prompts the model no longer sees.
+#[tokio::test]
+async fn prompts_carry_their_rewind_id_and_a_rewind_is_stored_as_an_event() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let (_dir, store) = temp_store();
+    let fake = server(Script::turns([
+        ScriptedTurn::text("one"),
+        ScriptedTurn::text("two"),
+        ScriptedTurn::text("three"),
+        ScriptedTurn::text("two again"),
+    ]))
+    .await;
+    let s = stored_session(&ws.root(), &fake, &store, RecordingSink::default());
+    for prompt in ["first", "second", "third"] {
+        s.send(prompt).await.expect("turn");
+    }
+    let points = s.rewind_points().await;
+    let ids = |events: &[tandem_engine::store::StoredEvent]| -> Vec<(String, Option<String>)> {
+        events
+            .iter()
+            .filter_map(|e| match &e.event {
+                SessionEvent::TurnStarted { prompt, prompt_id } => {
+                    Some((prompt.clone(), prompt_id.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let loaded = store.load_session(s.id()).expect("load").expect("stored");
+    let started = ids(&loaded.events);
+    assert_eq!(started.len(), 3);
+    for ((prompt, id), point) in started.iter().zip(&points) {
+        assert_eq!(prompt, &point.prompt);
+        assert_eq!(id.as_deref(), Some(point.prompt_id.as_str()));
+    }
+
+    let second = &points[1].prompt_id;
+    s.rewind(second, RewindScope::Conversation, false)
+        .await
+        .expect("rewind");
+    s.send("second, said better").await.expect("turn");
+    let loaded = store.load_session(s.id()).expect("load").expect("stored");
+    let rewound: Vec<&SessionEvent> = loaded
+        .events
+        .iter()
+        .map(|e| &e.event)
+        .filter(|e| matches!(e, SessionEvent::ConversationRewound { .. }))
+        .collect();
+    assert_eq!(
+        rewound,
+        vec![&SessionEvent::ConversationRewound {
+            prompt_id: second.clone()
+        }]
+    );
+    // The new prompt takes the place (and so the id) of the one rewound away.
+    let last = ids(&loaded.events).pop().expect("a prompt");
+    assert_eq!(last, ("second, said better".into(), Some(second.clone())));
+    assert_eq!(s.rewind_points().await.len(), 2);
 }

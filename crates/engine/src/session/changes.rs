@@ -1,0 +1,95 @@
+//! The session's changes view: every file the session changed, as it was before the session first changed it and
+//! as it is now, so the window can show one combined diff per file.
+
+use std::path::Path;
+
+use tandem_protocol::ChangedFile;
+
+use super::Session;
+use crate::checkpoint::CheckpointError;
+use crate::tools::file_io::encoding::decode;
+use crate::tools::file_io::preview::MAX_DIFF_BYTES;
+
+impl Session {
+    /// Every file this session changed, sorted by path (empty when the session keeps no checkpoints).
+    pub fn changes(&self) -> Result<Vec<ChangedFile>, CheckpointError> {
+        let Some(store) = &self.checkpoints else {
+            return Ok(Vec::new());
+        };
+        Ok(store
+            .originals()?
+            .into_iter()
+            .map(|(path, before)| changed_file(&path, before))
+            .collect())
+    }
+}
+
+fn changed_file(path: &Path, before: Option<Vec<u8>>) -> ChangedFile {
+    let after = match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => std::fs::read(path).ok(),
+        _ => None,
+    };
+    let size = before.as_ref().map_or(0, Vec::len) + after.as_ref().map_or(0, Vec::len);
+    let omitted = |why: &str| ChangedFile {
+        path: path.display().to_string(),
+        before: None,
+        after: None,
+        omitted: Some(why.to_string()),
+    };
+    if size > MAX_DIFF_BYTES {
+        return omitted("too large to show here");
+    }
+    let text = |bytes: Option<Vec<u8>>| -> Result<Option<String>, ()> {
+        bytes
+            .map(|b| decode(b).map(|f| f.text).map_err(|_| ()))
+            .transpose()
+    };
+    match (text(before), text(after)) {
+        (Ok(before), Ok(after)) => ChangedFile {
+            path: path.display().to_string(),
+            before,
+            after,
+            omitted: None,
+        },
+        _ => omitted("binary content"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_files_show_both_sides_and_binary_or_huge_ones_say_why_not() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let text = dir.path().join("a.txt");
+        std::fs::write(&text, "new\n").expect("write");
+        let shown = changed_file(&text, Some(b"old\n".to_vec()));
+        assert_eq!(shown.before.as_deref(), Some("old\n"));
+        assert_eq!(shown.after.as_deref(), Some("new\n"));
+        assert_eq!(shown.omitted, None);
+
+        let gone = changed_file(
+            &dir.path().join("removed.txt"),
+            Some(b"was here\n".to_vec()),
+        );
+        assert_eq!(
+            (gone.before.as_deref(), gone.after),
+            (Some("was here\n"), None)
+        );
+
+        let binary = dir.path().join("b.bin");
+        std::fs::write(&binary, [0u8, 159, 146, 150, 0, 1]).expect("write");
+        assert_eq!(
+            changed_file(&binary, None).omitted.as_deref(),
+            Some("binary content")
+        );
+
+        let huge = dir.path().join("huge.txt");
+        std::fs::write(&huge, "x".repeat(MAX_DIFF_BYTES + 1)).expect("write");
+        assert_eq!(
+            changed_file(&huge, None).omitted.as_deref(),
+            Some("too large to show here")
+        );
+    }
+}

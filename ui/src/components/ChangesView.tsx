@@ -1,0 +1,122 @@
+// The changes view: every file the session changed, each with one combined diff from its content
+// before the session's first change to now (read only). Opened from the status bar; Esc closes.
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { buildDiffModel } from '../diff/model';
+import type { ChangedFile } from '../generated/protocol';
+import { useDiffViewMode } from '../hooks/useDiffViewMode';
+import { errorMessage } from '../ipc';
+import { DiffBody } from './diff/DiffBody';
+import { DiffStats } from './diff/DiffStats';
+import { FilePath } from './diff/FilePath';
+import { ViewToggle } from './diff/ViewToggle';
+import { ErrorBanner } from './ErrorBanner';
+
+export type ChangesViewProps = {
+  load: () => Promise<ChangedFile[]>;
+  /** The project folder: paths inside it are shown relative to it. */
+  root: string;
+  onClose: () => void;
+};
+
+function relative(path: string, root: string): string {
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return path.startsWith(prefix) ? path.slice(prefix.length) : path;
+}
+
+export function ChangesView({ load, root, onClose }: ChangesViewProps) {
+  const titleId = useId();
+  const [files, setFiles] = useState<ChangedFile[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState(0);
+  const [view, setView] = useDiffViewMode();
+  const closeRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    load().then(
+      (loaded) => live && setFiles(loaded),
+      (cause: unknown) => {
+        if (!live) return;
+        setError(errorMessage(cause));
+        setFiles([]);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [load]);
+  useEffect(() => closeRef.current?.focus(), []);
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      onClose();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [onClose]);
+
+  const models = useMemo(
+    () =>
+      (files ?? []).map((file) =>
+        file.omitted === null
+          ? buildDiffModel({ path: file.path, old_text: file.before ?? '', new_text: file.after ?? '', is_new_file: file.before === null })
+          : null,
+      ),
+    [files],
+  );
+  const file = files?.[selected];
+  const model = models[selected] ?? null;
+
+  return (
+    <div className="modal-backdrop diff-backdrop">
+      <div className="modal diff-dialog changes-view" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="changes-view">
+        <header className="diff-dialog-header">
+          <h2 id={titleId} className="diff-dialog-title">
+            Changes in this session
+          </h2>
+          <span className="dim">{files ? `${files.length} ${files.length === 1 ? 'file' : 'files'}` : 'Loading…'}</span>
+          <span className="status-spacer" />
+          <ViewToggle mode={view} onChange={setView} />
+          <button ref={closeRef} type="button" className="button" data-testid="changes-close" onClick={onClose}>
+            Close <kbd>Esc</kbd>
+          </button>
+        </header>
+        {error && <ErrorBanner message={error} />}
+        <div className="changes-columns">
+          <ul className="changes-list" aria-label="Changed files">
+            {(files ?? []).map((each, index) => {
+              const stats = models[index];
+              return (
+                <li key={each.path}>
+                  <button
+                    type="button"
+                    className={`changes-file${index === selected ? ' is-selected' : ''}`}
+                    data-testid="changes-file"
+                    data-path={each.path}
+                    aria-current={index === selected}
+                    onClick={() => setSelected(index)}
+                  >
+                    <FilePath path={relative(each.path, root)} />
+                    {each.before === null && <span className="diff-badge">New</span>}
+                    {each.after === null && each.omitted === null && <span className="diff-badge">Deleted</span>}
+                    {stats && <DiffStats added={stats.added} removed={stats.removed} />}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+          <div className="changes-diff">
+            {files && files.length === 0 && !error && <p className="dim changes-empty">This session has not changed any file yet.</p>}
+            {file && file.omitted !== null && (
+              <p className="dim changes-empty" data-testid="changes-omitted">
+                {relative(file.path, root)}: {file.omitted}
+              </p>
+            )}
+            {model && <DiffBody key={file?.path} model={model} view={model.isNewFile ? 'unified' : view} className="diff-dialog-body" />}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+// The MCP panel: servers from the engine and its live events, approving a project server,
+// reconnecting one, and a failed server's error with its stderr.
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { McpServerStatus } from '../generated/protocol';
+import { installFakeIpc } from '../test/fakeIpc';
+import { App } from './App';
+
+const db: McpServerStatus = {
+  name: 'db',
+  transport: 'stdio',
+  target: 'npx db-server',
+  source: '/p/.mcp.json',
+  state: { state: 'needs_approval' },
+  tools: [],
+};
+const docs: McpServerStatus = {
+  name: 'docs',
+  transport: 'http',
+  target: 'https://docs.example/mcp',
+  source: '~/.claude/settings.json',
+  state: { state: 'failed', error: 'connection refused', stderr_tail: 'listen: port in use' },
+  tools: [],
+};
+
+describe('McpPanel', () => {
+  it('lists the servers, approves a project server and follows its events', async () => {
+    const ipc = installFakeIpc({ mcp_servers: () => [db, docs] });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('prompt-input');
+    ipc.push({ type: 'mcp_server_changed', server: db }, { type: 'mcp_server_changed', server: docs });
+    expect(screen.getByTestId('mcp-button')).toHaveTextContent('MCP 0/2');
+    await userEvent.click(screen.getByTestId('mcp-button'));
+    const panel = await screen.findByTestId('mcp-panel');
+    await waitFor(() => expect(within(panel).getAllByTestId('mcp-server')).toHaveLength(2));
+    const failed = within(panel).getAllByTestId('mcp-server')[1] as HTMLElement;
+    expect(within(failed).getByTestId('mcp-error')).toHaveTextContent('connection refused');
+    expect(within(failed).getByTestId('mcp-error')).toHaveTextContent('listen: port in use');
+
+    await userEvent.click(within(panel).getByTestId('mcp-approve'));
+    expect(ipc.argsOf('approve_mcp_server')).toEqual([{ sessionId: 'session-1', name: 'db', approved: true }]);
+    ipc.push({ type: 'mcp_server_changed', server: { ...db, state: { state: 'ready' }, tools: ['mcp__db__query'] } });
+    const ready = within(panel).getAllByTestId('mcp-server')[0] as HTMLElement;
+    expect(ready).toHaveAttribute('data-state', 'ready');
+    expect(ready).toHaveTextContent('1 tool');
+    expect(screen.getByTestId('mcp-button')).toHaveTextContent('MCP 1/2');
+
+    await userEvent.click(within(failed).getByTestId('mcp-reconnect'));
+    expect(ipc.argsOf('reconnect_mcp_server')).toEqual([{ sessionId: 'session-1', name: 'docs' }]);
+  });
+
+  it('says how to add servers when there are none', async () => {
+    installFakeIpc({ mcp_servers: () => [] });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await userEvent.click(await screen.findByTestId('mcp-button'));
+    expect(await screen.findByTestId('mcp-none')).toHaveTextContent('.mcp.json');
+  });
+});

@@ -1,0 +1,136 @@
+// The MCP panel: each server of the session with its state (connecting, ready, failed with its
+// error and the end of its stderr, waiting for approval, disabled), transport, where it is
+// configured and its tools; a project server is approved or refused here, any other reconnected.
+// The list starts from `mcp_servers` and follows the engine's `mcp_server_changed` events. Esc closes.
+import { useEffect, useId, useRef, useState } from 'react';
+import type { McpServerState, McpServerStatus } from '../generated/protocol';
+import { errorMessage } from '../ipc';
+import { ErrorBanner } from './ErrorBanner';
+
+export type McpPanelProps = {
+  /** The servers as the events reported them (newer than `load`'s answer when both know a server). */
+  live: Readonly<Record<string, McpServerStatus>>;
+  load: () => Promise<McpServerStatus[]>;
+  approve: (name: string, approved: boolean) => Promise<void>;
+  reconnect: (name: string) => Promise<void>;
+  onClose: () => void;
+};
+
+const STATE_LABELS: Record<McpServerState['state'], string> = {
+  connecting: 'Connecting…',
+  ready: 'Ready',
+  failed: 'Failed',
+  needs_approval: 'Needs approval',
+  disabled: 'Disabled',
+};
+
+export function McpPanel({ live, load, approve, reconnect, onClose }: McpPanelProps) {
+  const titleId = useId();
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const [loaded, setLoaded] = useState<McpServerStatus[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    load().then(
+      (servers) => current && setLoaded(servers),
+      (cause: unknown) => current && setError(errorMessage(cause)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [load]);
+  useEffect(() => closeRef.current?.focus(), []);
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      onClose();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [onClose]);
+
+  const byName = new Map<string, McpServerStatus>();
+  for (const server of loaded ?? []) byName.set(server.name, server);
+  for (const server of Object.values(live)) byName.set(server.name, server);
+  const servers = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const act = (action: () => Promise<void>) => {
+    setError(null);
+    action().catch((cause: unknown) => setError(errorMessage(cause)));
+  };
+
+  return (
+    <div className="modal-backdrop">
+      <div className="modal mcp-panel" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="mcp-panel">
+        <header className="modal-header">
+          <h2 id={titleId} className="modal-title">
+            MCP servers
+          </h2>
+          <span className="status-spacer" />
+          <button ref={closeRef} type="button" className="button" data-testid="mcp-close" onClick={onClose}>
+            Close <kbd>Esc</kbd>
+          </button>
+        </header>
+        {error && <ErrorBanner message={error} />}
+        {loaded !== null && servers.length === 0 && (
+          <p className="dim" data-testid="mcp-none">
+            No MCP server is configured. Add them in <code>.mcp.json</code> at the project root or under <code>mcpServers</code> in
+            your settings.
+          </p>
+        )}
+        <ul className="mcp-servers">
+          {servers.map((server) => (
+            <li key={server.name} className={`mcp-server state-${server.state.state}`} data-testid="mcp-server" data-name={server.name} data-state={server.state.state}>
+              <div className="mcp-server-head">
+                <span className="mcp-server-name">{server.name}</span>
+                <span className={`mcp-state mcp-state-${server.state.state}`}>{STATE_LABELS[server.state.state]}</span>
+                <span className="dim mcp-transport">{server.transport}</span>
+                <span className="status-spacer" />
+                {server.state.state === 'needs_approval' ? (
+                  <>
+                    <button type="button" className="button button-primary" data-testid="mcp-approve" onClick={() => act(() => approve(server.name, true))}>
+                      Approve
+                    </button>
+                    <button type="button" className="button" data-testid="mcp-deny" onClick={() => act(() => approve(server.name, false))}>
+                      Deny
+                    </button>
+                  </>
+                ) : (
+                  server.state.state !== 'disabled' && (
+                    <button type="button" className="button" data-testid="mcp-reconnect" onClick={() => act(() => reconnect(server.name))}>
+                      Reconnect
+                    </button>
+                  )
+                )}
+              </div>
+              <code className="mcp-target" title={server.source}>
+                {server.target}
+              </code>
+              <span className="dim mcp-source">from {server.source}</span>
+              {server.state.state === 'failed' && (
+                <div className="mcp-failure" data-testid="mcp-error">
+                  <p>{server.state.error}</p>
+                  {server.state.stderr_tail && <pre className="mcp-stderr">{server.state.stderr_tail}</pre>}
+                </div>
+              )}
+              {server.tools.length > 0 && (
+                <details className="mcp-tools">
+                  <summary>
+                    {server.tools.length} {server.tools.length === 1 ? 'tool' : 'tools'}
+                  </summary>
+                  <ul>
+                    {server.tools.map((tool) => (
+                      <li key={tool}>
+                        <code>{tool}</code>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}
