@@ -178,9 +178,6 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'sub_agent':
       // A sub-agent's own conversation; its result reaches the parent's tool call as a SubAgent detail.
       return;
-    case 'mcp_server_changed':
-      // An MCP server's state, for the MCP panel; not part of the transcript.
-      return;
     default:
       assertNever(event);
   }
