@@ -388,3 +388,30 @@ async fn dropping_the_manager_kills_the_servers() {
     }
     assert!(!alive(&proc_dir), "the server was killed with the manager");
 }
+
+#[tokio::test]
+async fn a_call_over_the_tool_timeout_fails_and_is_cancelled_on_the_server() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let log = ws.root().join("server.log");
+    let limits = tandem_engine::mcp::Limits {
+        tool_call: Some(Duration::from_millis(300)),
+        ..patient()
+    };
+    let (manager, _) = start(&ws.root(), json!({"t": stdio_logged(&[], &log)}), limits);
+    ready(&manager, "t").await;
+    let (rt, _) = runtime(&ws.root(), &manager);
+    let slow = call(
+        &rt,
+        "mcp__t__slow",
+        &json!({"steps": 100_000, "delay_ms": 50}),
+    )
+    .await;
+    assert!(!slow.ok);
+    assert!(slow.text.contains("did not answer within"), "{}", slow.text);
+    assert!(
+        file_mentions(&log, "cancelled slow").await,
+        "the server was told"
+    );
+    let quick = call(&rt, "mcp__t__echo", &json!({"text": "quick"})).await;
+    assert!(quick.ok && quick.text == "quick", "{}", quick.text);
+}
