@@ -399,3 +399,34 @@ pub fn reconnect_mcp_server(
     session_of(&state, &session_id)?.reconnect_mcp_server(&name);
     Ok(())
 }
+
+/// A skill the prompt box offers as `/name`.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct SkillSummary {
+    pub name: String,
+    pub description: String,
+}
+
+/// The session's skills, for the prompt box's `/` menu (a prompt `/name args` invokes one).
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn skills(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<Vec<SkillSummary>, CommandError> {
+    Ok(session_of(&state, &session_id)?
+        .skills()
+        .into_iter()
+        .map(|(name, description)| SkillSummary { name, description })
+        .collect())
+}
+
+/// Every tool of the session: whether the model is offered it now, and why not.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn tool_list(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<Vec<tandem_protocol::ToolListing>, CommandError> {
+    Ok(session_of(&state, &session_id)?.tool_list())
+}

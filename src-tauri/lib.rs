@@ -43,6 +43,8 @@ pub fn build_app<R: Runtime>(
             commands::mcp_servers,
             commands::approve_mcp_server,
             commands::reconnect_mcp_server,
+            commands::skills,
+            commands::tool_list,
         ])
         .setup(|app| {
             let handle = app.handle().clone();

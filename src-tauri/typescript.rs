@@ -4,7 +4,7 @@
 
 use ts_rs::{Config, TS};
 
-use crate::commands::AppStateView;
+use crate::commands::{AppStateView, SkillSummary};
 use crate::error::{CommandError, ErrorCode};
 use crate::menu::OpenFolder;
 
@@ -27,6 +27,7 @@ pub fn render() -> String {
         decl::<ErrorCode>(&cfg),
         decl::<CommandError>(&cfg),
         decl::<OpenFolder>(&cfg),
+        decl::<SkillSummary>(&cfg),
     ];
     let mut out = String::from(HEADER);
     for part in parts {

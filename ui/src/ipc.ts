@@ -2,7 +2,7 @@
 // event channel and the app-level events. No other module imports @tauri-apps/api/core or /event.
 import { Channel, invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { AppStateView, CommandError, OpenFolder } from './generated/app';
+import type { AppStateView, CommandError, OpenFolder, SkillSummary } from './generated/app';
 import type {
   ApprovalAnswer,
   ChangedFile,
@@ -15,6 +15,7 @@ import type {
   RewindOutcome,
   RewindPoint,
   RewindScope,
+  ToolListing,
   SessionInfo,
   SessionSummary,
 } from './generated/protocol';
@@ -155,4 +156,14 @@ export function approveMcpServer(sessionId: string, name: string, approved: bool
 
 export function reconnectMcpServer(sessionId: string, name: string): Promise<void> {
   return invoke<void>('reconnect_mcp_server', { sessionId, name });
+}
+
+/** The session's skills, offered after `/` in the prompt box. */
+export function skills(sessionId: string): Promise<SkillSummary[]> {
+  return invoke<SkillSummary[]>('skills', { sessionId });
+}
+
+/** Every tool of the session: offered to the model now or not, and why not. */
+export function toolList(sessionId: string): Promise<ToolListing[]> {
+  return invoke<ToolListing[]>('tool_list', { sessionId });
 }

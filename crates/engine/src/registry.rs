@@ -92,6 +92,7 @@ impl ToolPool {
                 name: t.name().to_string(),
                 description: t.description(),
                 input_schema: t.input_schema().clone(),
+                server: t.server_definition(),
             })
             .collect()
     }
@@ -111,6 +112,7 @@ pub fn builtin_tools_with(shell: Arc<tools::bash::ShellSession>) -> Vec<Arc<dyn 
         erase(tools::notebook_edit::NotebookEditTool),
         erase(tools::glob::GlobTool),
         erase(tools::grep::GrepTool),
+        erase(tools::web_fetch::WebFetchTool::default()),
     ];
     all.extend(tools::bash::tools(shell));
     all

@@ -52,6 +52,9 @@ pub enum SafetyCheck {
     CriticalRemoval,
     /// A network (UNC) path, never touched before the person decides.
     NetworkPath,
+    /// A URL whose host is (or resolves to) a loopback, private or link-local address: fetched only with the
+    /// person's explicit approval (or an allow rule naming that host).
+    PrivateAddress,
 }
 
 /// What decided a permission answer.

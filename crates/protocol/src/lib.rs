@@ -19,7 +19,7 @@ pub use approval::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
 };
 pub use decision_source::{DecisionSource, RuleScope, SafetyCheck};
-pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail};
+pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail, WebLink};
 pub use events::{
     EventBatch, EventEnvelope, FolderTrust, SessionEvent, SessionInfo, SessionSummary,
     ToolCallStatus, ToolOutcome, TurnStopReason, Usage,
@@ -30,6 +30,6 @@ pub use interaction::{
 };
 pub use mcp::{McpServerState, McpServerStatus};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
-pub use render::{RenderHints, ToolKind};
+pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
 pub use work_list::{TaskItem, TodoItem, TodoStatus};

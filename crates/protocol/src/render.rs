@@ -29,3 +29,13 @@ pub struct RenderHints {
     /// Whether the call may fold into a one-line summary with its neighbours (read-only work).
     pub collapsible: bool,
 }
+
+/// One tool of a session, as the tool list shows it: offered to the model or not, and why not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ToolListing {
+    pub name: String,
+    /// Whether the model is offered it now.
+    pub offered: bool,
+    /// Why it is not offered (a deny rule; the provider has no such tool).
+    pub reason: Option<String>,
+}

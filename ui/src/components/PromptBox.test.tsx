@@ -1,8 +1,10 @@
 // Tests of the prompt box: Enter sends, Shift+Enter adds a line, disabled while a turn runs,
-// nothing blank is sent, and the text survives a failed send.
-import { render, screen } from '@testing-library/react';
+// nothing blank is sent, the text survives a failed send, and the slash-command menu.
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { installFakeIpc } from '../test/fakeIpc';
+import { App } from './App';
 import { PromptBox } from './PromptBox';
 
 describe('PromptBox', () => {
@@ -42,5 +44,38 @@ describe('PromptBox', () => {
     render(<PromptBox disabled={false} onSend={() => Promise.resolve(false)} />);
     await userEvent.type(screen.getByTestId('prompt-input'), 'keep me{Enter}');
     expect(screen.getByTestId('prompt-input')).toHaveValue('keep me');
+  });
+});
+
+describe('slash commands', () => {
+  it('lists the window’s commands and the skills after /, completes with Tab and runs /changes itself', async () => {
+    const ipc = installFakeIpc({
+      skills: () => [{ name: 'release-notes', description: 'Write the release notes' }],
+      session_changes: () => [],
+    });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    const input = await screen.findByTestId('prompt-input');
+    await userEvent.type(input, '/');
+    await waitFor(() => expect(screen.getAllByTestId('slash-item').map((item) => item.textContent)).toContain('/release-notesWrite the release notes'));
+    await userEvent.type(input, 're');
+    expect(screen.getAllByTestId('slash-item')).toHaveLength(1);
+    await userEvent.keyboard('{Tab}');
+    expect(input).toHaveValue('/release-notes ');
+    await userEvent.type(input, 'v2.1{Enter}');
+    expect(ipc.argsOf('send_prompt')).toEqual([{ sessionId: 'session-1', prompt: '/release-notes v2.1' }]);
+  });
+
+  it('runs the window’s own commands without sending them', async () => {
+    const ipc = installFakeIpc({ session_changes: () => [] });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    const input = await screen.findByTestId('prompt-input');
+    await userEvent.type(input, '/chan');
+    await userEvent.keyboard('{Enter}');
+    expect(input).toHaveValue('/changes ');
+    await userEvent.keyboard('{Enter}');
+    expect(await screen.findByTestId('changes-view')).toBeInTheDocument();
+    expect(ipc.argsOf('send_prompt')).toHaveLength(0);
   });
 });

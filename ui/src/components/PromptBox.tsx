@@ -1,6 +1,11 @@
 // The prompt box: a textarea that grows with its text; Enter sends, Shift+Enter starts a new line.
-// Disabled while a turn runs; the text is kept if sending fails.
+// Disabled while a turn runs; the text is kept if sending fails. Typing `/` at the start lists the
+// slash commands (the window's own and the session's skills) matching what follows; ↑/↓ move,
+// Tab or Enter completes, Esc closes the list.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+
+/** A command the box offers after `/`. */
+export type SlashCommand = { name: string; description: string };
 
 export type PromptBoxProps = {
   /** True while a turn runs (or no session is open). */
@@ -9,12 +14,18 @@ export type PromptBoxProps = {
   onSend: (prompt: string) => Promise<boolean>;
   /** The text the box starts with (e.g. a rewound prompt to edit and resend); remount with a new key to set it again. */
   initialText?: string;
+  commands?: readonly SlashCommand[];
 };
 
 const MAX_ROWS = 12;
 
-export function PromptBox({ disabled, onSend, initialText = '' }: PromptBoxProps) {
+export function PromptBox({ disabled, onSend, initialText = '', commands = [] }: PromptBoxProps) {
   const [text, setText] = useState(initialText);
+  const [highlighted, setHighlighted] = useState(0);
+  const [menuClosed, setMenuClosed] = useState(false);
+  const typed = /^\/(\S*)$/.exec(text);
+  const matches = typed && !menuClosed ? commands.filter((command) => command.name.startsWith(typed[1] ?? '')) : [];
+  const showMenu = matches.length > 0 && !(matches.length === 1 && matches[0]?.name === typed?.[1]);
   const [sending, setSending] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const blocked = disabled || sending;
@@ -37,7 +48,32 @@ export function PromptBox({ disabled, onSend, initialText = '' }: PromptBoxProps
     inputRef.current?.focus();
   };
 
+  const complete = (command: SlashCommand) => {
+    setText(`/${command.name} `);
+    setHighlighted(0);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (showMenu) {
+      const count = matches.length;
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        setHighlighted((previous) => (previous + (event.key === 'ArrowDown' ? 1 : count - 1)) % count);
+        return;
+      }
+      if (event.key === 'Tab' || (event.key === 'Enter' && !event.shiftKey)) {
+        event.preventDefault();
+        const chosen = matches[Math.min(highlighted, count - 1)];
+        if (chosen) complete(chosen);
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        setMenuClosed(true);
+        return;
+      }
+    }
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
     void send();
@@ -52,6 +88,26 @@ export function PromptBox({ disabled, onSend, initialText = '' }: PromptBoxProps
         void send();
       }}
     >
+      {showMenu && (
+        <ul className="slash-menu" role="listbox" aria-label="Commands" data-testid="slash-menu">
+          {matches.map((command, index) => (
+            <li
+              key={command.name}
+              role="option"
+              aria-selected={index === Math.min(highlighted, matches.length - 1)}
+              className="slash-item"
+              data-testid="slash-item"
+              onMouseDown={(event) => {
+                event.preventDefault();
+                complete(command);
+              }}
+            >
+              <span className="slash-name">/{command.name}</span>
+              <span className="dim slash-description">{command.description}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       <span className="prompt-mark" aria-hidden="true">
         ›
       </span>
@@ -66,7 +122,11 @@ export function PromptBox({ disabled, onSend, initialText = '' }: PromptBoxProps
         autoFocus
         spellCheck={false}
         placeholder={disabled ? 'Working… (Esc to stop)' : 'Ask for a change, a fix, an explanation…'}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          setText(event.target.value);
+          setMenuClosed(false);
+          setHighlighted(0);
+        }}
         onKeyDown={onKeyDown}
       />
       <button type="submit" className="button button-primary send-button" data-testid="send-button" disabled={!canSend}>

@@ -21,7 +21,7 @@ import { QuestionDialog } from './QuestionDialog';
 import { DiffDialog } from './DiffDialog';
 import { ErrorBanner } from './ErrorBanner';
 import { Header } from './Header';
-import { PromptBox } from './PromptBox';
+import { PromptBox, type SlashCommand } from './PromptBox';
 import { RewindDialog } from './RewindDialog';
 import { SessionSidebar } from './SessionSidebar';
 import { SetupHint } from './SetupHint';
@@ -95,6 +95,37 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   const closeChanges = useCallback(() => setChangesOpen(false), []);
   const showChanges = changesOpen && !asking && !showTrust && !showBypassConfirm;
   const [mcpOpen, setMcpOpen] = useState(false);
+  // The window's own slash commands, then the session's skills (the engine runs `/skill args`).
+  const [skillCommands, setSkillCommands] = useState<SlashCommand[]>([]);
+  useEffect(() => {
+    let current = true;
+    ipc.skills(info.session_id).then(
+      (list) => current && setSkillCommands(list.map((skill) => ({ name: skill.name, description: skill.description }))),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [info.session_id]);
+  const windowCommands: Record<string, { description: string; run: () => void }> = {
+    clear: { description: 'Start a new session in this folder', run: () => void open(info.cwd) },
+    changes: { description: 'Show every file this session changed', run: () => setChangesOpen(true) },
+    mcp: { description: 'Show the MCP servers', run: () => setMcpOpen(true) },
+    trust: { description: "Review this folder's trust", run: () => setTrustOpen(true) },
+  };
+  const slashCommands: SlashCommand[] = [
+    ...Object.entries(windowCommands).map(([name, command]) => ({ name, description: command.description })),
+    ...skillCommands,
+  ];
+  const onPrompt = async (prompt: string): Promise<boolean> => {
+    const own = /^\/(\w+)\s*$/.exec(prompt);
+    const command = own?.[1] ? windowCommands[own[1]] : undefined;
+    if (command) {
+      command.run();
+      return true;
+    }
+    return sendPrompt(prompt);
+  };
   const closeMcp = useCallback(() => setMcpOpen(false), []);
   const showMcp = mcpOpen && !asking && !showTrust && !showBypassConfirm && !showChanges;
   const sessionId = info.session_id;
@@ -224,7 +255,13 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
                 </div>
               )}
               <Checklist todos={transcript.todos} tasks={transcript.tasks} />
-              <PromptBox key={draft.nonce} initialText={draft.text} disabled={running} onSend={sendPrompt} />
+              <PromptBox
+                key={draft.nonce}
+                initialText={draft.text}
+                disabled={running}
+                onSend={onPrompt}
+                commands={slashCommands}
+              />
             </div>
           </div>
         </div>

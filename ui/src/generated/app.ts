@@ -15,3 +15,5 @@ export type CommandError = { code: ErrorCode,
 message: string, };
 
 export type OpenFolder = { path: string, };
+
+export type SkillSummary = { name: string, description: string, };

@@ -6,7 +6,7 @@ export type DecisionBehavior = "allow" | "ask" | "deny";
 
 export type RuleScope = "policySettings" | "flagSettings" | "cliArg" | "localSettings" | "projectSettings" | "userSettings" | "session";
 
-export type SafetyCheck = "protected_path" | "critical_removal" | "network_path";
+export type SafetyCheck = "protected_path" | "critical_removal" | "network_path" | "private_address";
 
 export type DecisionSource = { "type": "rule", 
 /**
@@ -266,6 +266,12 @@ export type ReadContent = { "format": "text", start_line: number, lines: number,
  */
 bytes: number, } | { "format": "notebook", cells: number, } | { "format": "pdf", pages: Array<number>, page_count: number, };
 
+export type WebLink = { title: string, url: string, 
+/**
+ * How old the page is, as the provider says it (e.g. `2 days ago`).
+ */
+page_age: string | null, };
+
 export type ToolDetail = { "type": "file_change", 
 /**
  * Absolute path of the file.
@@ -330,7 +336,65 @@ truncated: boolean, } | { "type": "sub_agent", agent_id: string, agent_type: str
 /**
  * The server's `structuredContent`, when it sent one.
  */
-structured_content: unknown, } | { "type": "other", data: unknown, };
+structured_content: unknown, } | { "type": "web_fetch", 
+/**
+ * The URL fetched (after the upgrade to https and any same-host redirects).
+ */
+url: string, 
+/**
+ * The HTTP status of the answer.
+ */
+status: number, 
+/**
+ * Bytes of the page as received.
+ */
+bytes: number, 
+/**
+ * Whether the page was answered from the session's cache.
+ */
+cached: boolean, 
+/**
+ * Whether a model answered the prompt from the page (`false`: the page's text was given as it is).
+ */
+summarized: boolean, 
+/**
+ * Set when the server redirected to another host: that URL (nothing was fetched from it).
+ */
+redirect: string | null, } | { "type": "web_search", query: string, 
+/**
+ * The results, in the provider's order.
+ */
+results: Array<WebLink>, 
+/**
+ * Set when the search failed (the provider's error code).
+ */
+error: string | null, } | { "type": "skill", name: string, 
+/**
+ * The SKILL.md file.
+ */
+path: string, 
+/**
+ * Tools the skill allows without asking while it is in use.
+ */
+allowed_tools: Array<string>, } | { "type": "tool_search", query: string, 
+/**
+ * The tools whose definitions were loaded.
+ */
+loaded: Array<string>, 
+/**
+ * How many deferred tools there are in all.
+ */
+total_deferred: number, } | { "type": "other", data: unknown, };
+
+export type ToolListing = { name: string, 
+/**
+ * Whether the model is offered it now.
+ */
+offered: boolean, 
+/**
+ * Why it is not offered (a deny rule; the provider has no such tool).
+ */
+reason: string | null, };
 
 export type SessionInfo = { session_id: string, 
 /**

@@ -119,6 +119,9 @@ export function installFakeBackend(): void {
           else trusted.delete(path);
           return folderTrust(path, cmd === 'trust_folder');
         }
+        case 'skills':
+          session(args);
+          return [{ name: 'release-notes', description: 'Write the release notes from the merged changes' }];
         case 'mcp_servers':
           session(args);
           return [];

@@ -17,6 +17,7 @@ const CHECKS: Record<SafetyCheck, string> = {
   protected_path: 'protected path',
   critical_removal: 'removal of a critical path',
   network_path: 'network path',
+  private_address: 'loopback or private address',
 };
 
 /** `file` relative to `root` when it is inside it. */

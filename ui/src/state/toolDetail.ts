@@ -69,6 +69,20 @@ export function detailLine(detail: ToolDetail): string | null {
       return `${detail.agent_type} agent: ${plural(detail.tool_calls, 'tool call')}`;
     case 'mcp':
       return `${detail.server} › ${detail.tool}`;
+    case 'web_fetch': {
+      if (detail.redirect) return `Redirects to ${detail.redirect} (not followed)`;
+      const how = detail.summarized ? 'answered from the page' : 'page as it is';
+      return `HTTP ${detail.status} · ${plural(detail.bytes, 'byte')} · ${how}${detail.cached ? ' · cached' : ''}`;
+    }
+    case 'web_search':
+      if (detail.error) return `Search failed: ${detail.error}`;
+      return `${plural(detail.results.length, 'result')}: ${detail.results.map((r) => r.title || r.url).join(' · ')}`;
+    case 'skill':
+      return `Skill ${detail.name}${detail.allowed_tools.length ? ` (allows ${detail.allowed_tools.join(', ')})` : ''}`;
+    case 'tool_search':
+      return detail.loaded.length
+        ? `Loaded ${detail.loaded.join(', ')} of ${plural(detail.total_deferred, 'deferred tool')}`
+        : `No match among ${plural(detail.total_deferred, 'deferred tool')}`;
     case 'other':
       return null;
   }

@@ -41,6 +41,7 @@ export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Part
   const defaults: Record<string, Handler> = {
     app_state: () => ({ folder: null, recent: [], version: '0.0.0-test', ...app }),
     pick_folder: () => FOLDER,
+    skills: () => [],
     open_session: (args) => sessionInfo({ cwd: String(args.path), folder_name: String(args.path).split('/').pop() ?? '' }),
   };
   mockIPC(

@@ -187,6 +187,7 @@ async fn run_steps(
         }),
         tool_use_id: id.to_string(),
         sub_agents: rt.sub_agents.clone(),
+        completer: rt.completer.clone(),
         read_denied: permissions.read_denier(tool.name()),
         person: Some(PersonDoor::new(
             rt.approver.clone(),

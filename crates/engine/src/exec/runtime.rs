@@ -10,7 +10,7 @@ use crate::events::EventSink;
 use crate::model::ToolSpec;
 use crate::permission::PermissionContext;
 use crate::registry::ToolPool;
-use crate::tool::{FileStateStore, SubAgentRunner};
+use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, SubAgentRunner, names};
 
 /// The session-wide state the pipeline runs calls against.
 #[derive(Clone)]
@@ -25,6 +25,10 @@ pub struct ToolRuntime {
     pub file_state: Arc<FileStateStore>,
     /// Runs sub-agents for the Agent tool (`None`: the Agent tool reports that it is not available).
     pub sub_agents: Option<Arc<dyn SubAgentRunner>>,
+    /// Runs single model completions for tools (`None`: WebFetch gives pages without answering the prompt).
+    pub completer: Option<Arc<dyn ModelCompleter>>,
+    /// The deferred tools: withheld from requests until ToolSearch loads them, when deferral is on.
+    pub deferred: Arc<DeferredTools>,
 }
 
 impl ToolRuntime {
@@ -37,11 +41,34 @@ impl ToolRuntime {
     }
 
     /// The tools offered to the model for the next request: the pool without the tools a deny rule in force now
-    /// removes (a rule added while the session runs applies from the next request).
+    /// removes (a rule added while the session runs applies from the next request), and — when deferral is on —
+    /// without the deferred tools ToolSearch has not loaded; ToolSearch's description then names every deferred
+    /// tool. Without deferral ToolSearch is not offered. The pool's order is kept, so the prefix stays cached.
     pub fn offered_specs(&self) -> Vec<ToolSpec> {
         let ctx = self.permission_context();
+        // MCP servers add and remove tools while the session runs: deferral follows the pool.
+        self.deferred.follow(&self.pool.all());
         let mut specs = self.pool.specs();
-        specs.retain(|spec| !ctx.rules.hides(&spec.name));
+        let deferring = self.deferred.is_active();
+        specs.retain(|spec| {
+            !ctx.rules.hides(&spec.name)
+                && !self.deferred.withholds(&spec.name)
+                && (deferring || spec.name != names::TOOL_SEARCH)
+        });
+        if deferring && let Some(search) = specs.iter_mut().find(|s| s.name == names::TOOL_SEARCH) {
+            let listed: Vec<String> = self
+                .deferred
+                .tools()
+                .iter()
+                .filter(|t| !ctx.rules.hides(t.name()))
+                .map(|t| t.name().to_string())
+                .collect();
+            search.description = format!(
+                "{}\n\n<available-deferred-tools>\n{}\n</available-deferred-tools>",
+                search.description,
+                listed.join("\n")
+            );
+        }
         specs
     }
 

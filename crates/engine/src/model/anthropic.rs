@@ -60,7 +60,12 @@ fn tool_entries(req: &ModelRequest) -> Vec<Value> {
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let mut tool = json!({"name": t.name, "description": t.description, "input_schema": t.input_schema});
+            let mut tool = match &t.server {
+                Some(definition) => definition.clone(),
+                None => {
+                    json!({"name": t.name, "description": t.description, "input_schema": t.input_schema})
+                }
+            };
             if i + 1 == n_tools {
                 tool["cache_control"] = ephemeral();
             }
@@ -223,11 +228,13 @@ mod tests {
                 name: "Read".into(),
                 description: "Reads \"files\"".into(),
                 input_schema: json!({"type": "object", "properties": {"file_path": {"type": "string"}}}),
+                server: None,
             },
             ToolSpec {
                 name: "Glob".into(),
                 description: "Finds files".into(),
                 input_schema: json!({"type": "object"}),
+                server: None,
             },
         ];
         // Every prefix of the history, in order (as a conversation grows), then a side request, then all again.

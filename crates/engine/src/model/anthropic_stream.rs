@@ -24,6 +24,18 @@ enum Partial {
         json: String,
         done: Option<Value>,
     },
+    /// A tool the provider runs (web search): its input streams like a tool call's.
+    ServerToolUse {
+        id: String,
+        name: String,
+        json: String,
+        done: Option<Value>,
+    },
+    /// The provider's result of its own tool, whole in the block's start.
+    WebSearchResult {
+        tool_use_id: String,
+        content: Value,
+    },
     /// A block type this client does not know; ignored.
     Unknown,
 }
@@ -152,6 +164,24 @@ impl StreamAssembler {
                     done: None,
                 }
             }
+            Some("server_tool_use") => Partial::ServerToolUse {
+                id: str_field(&block, "id"),
+                name: str_field(&block, "name"),
+                json: String::new(),
+                done: None,
+            },
+            Some("web_search_tool_result") => {
+                let tool_use_id = str_field(&block, "tool_use_id");
+                let content = block.get("content").cloned().unwrap_or(Value::Null);
+                out.push(ModelEvent::ServerToolResult {
+                    tool_use_id: tool_use_id.clone(),
+                    content: content.clone(),
+                });
+                Partial::WebSearchResult {
+                    tool_use_id,
+                    content,
+                }
+            }
             _ => Partial::Unknown,
         };
         if let Partial::Text(t) = &partial
@@ -176,7 +206,8 @@ impl StreamAssembler {
                 text.push_str(&piece);
                 out.push(ModelEvent::TextDelta(piece));
             }
-            (Some("input_json_delta"), Partial::ToolUse { json, .. }) => {
+            (Some("input_json_delta"), Partial::ToolUse { json, .. })
+            | (Some("input_json_delta"), Partial::ServerToolUse { json, .. }) => {
                 json.push_str(
                     delta
                         .get("partial_json")
@@ -200,6 +231,25 @@ impl StreamAssembler {
     /// A block ends: a tool call's gathered JSON is parsed and the call is complete (it can start now).
     fn block_stop(&mut self, v: &Value, out: &mut Vec<ModelEvent>) -> Result<(), ModelError> {
         let index = index_of(v)?;
+        if let Some(Partial::ServerToolUse {
+            id,
+            name,
+            json,
+            done,
+        }) = self.blocks.get_mut(&index)
+        {
+            let input = serde_json::from_str::<Value>(json)
+                .ok()
+                .filter(Value::is_object)
+                .unwrap_or_else(|| Value::Object(Default::default()));
+            *done = Some(input.clone());
+            out.push(ModelEvent::ServerToolUse {
+                id: id.clone(),
+                name: name.clone(),
+                input,
+            });
+            return Ok(());
+        }
         let Some(Partial::ToolUse {
             id,
             name,
@@ -302,6 +352,21 @@ impl StreamAssembler {
                         "tool call {id} (block {index}) never completed"
                     )));
                 }
+                Partial::ServerToolUse {
+                    id,
+                    name,
+                    done: Some(input),
+                    ..
+                } => content.push(ContentBlock::ServerToolUse { id, name, input }),
+                // A server tool call cut off before its block ended has no result; the provider needs neither.
+                Partial::ServerToolUse { .. } => {}
+                Partial::WebSearchResult {
+                    tool_use_id,
+                    content: result,
+                } => content.push(ContentBlock::WebSearchToolResult {
+                    tool_use_id,
+                    content: result,
+                }),
                 Partial::Unknown => {}
             }
         }
@@ -344,6 +409,75 @@ mod tests {
             out.extend(assembler.handle(name, &data.to_string()).expect("handled"));
         }
         out
+    }
+
+    #[test]
+    fn server_tool_blocks_become_events_and_stay_in_the_message() {
+        use serde_json::json;
+        let results = json!([{"type": "web_search_result", "url": "https://a.org/", "title": "A",
+            "encrypted_content": "xyz", "page_age": "1 day"}]);
+        let events = feed(&[
+            (
+                "message_start",
+                json!({"message": {"usage": {"input_tokens": 5}}}),
+            ),
+            (
+                "content_block_start",
+                json!({"index": 0, "content_block": {"type": "server_tool_use", "id": "srv_1", "name": "web_search", "input": {}}}),
+            ),
+            (
+                "content_block_delta",
+                json!({"index": 0, "delta": {"type": "input_json_delta", "partial_json": "{\"query\": \"rust\"}"}}),
+            ),
+            ("content_block_stop", json!({"index": 0})),
+            (
+                "content_block_start",
+                json!({"index": 1, "content_block": {"type": "web_search_tool_result", "tool_use_id": "srv_1", "content": results}}),
+            ),
+            ("content_block_stop", json!({"index": 1})),
+            (
+                "content_block_start",
+                json!({"index": 2, "content_block": {"type": "text", "text": "Found."}}),
+            ),
+            ("content_block_stop", json!({"index": 2})),
+            (
+                "message_delta",
+                json!({"delta": {"stop_reason": "end_turn"}}),
+            ),
+            ("message_stop", json!({})),
+        ]);
+        assert!(
+            events.iter().any(
+                |e| matches!(e, ModelEvent::ServerToolUse { id, name, input }
+            if id == "srv_1" && name == "web_search" && input["query"] == "rust")
+            ),
+            "{events:?}"
+        );
+        assert!(
+            events.iter().any(
+                |e| matches!(e, ModelEvent::ServerToolResult { tool_use_id, content }
+            if tool_use_id == "srv_1" && *content == results)
+            ),
+            "{events:?}"
+        );
+        assert!(!events.iter().any(|e| matches!(
+            e,
+            ModelEvent::ToolUseComplete { .. } | ModelEvent::ToolUseStarted { .. }
+        )));
+        let Some(ModelEvent::MessageComplete { message, .. }) = events.last() else {
+            panic!("no message: {events:?}");
+        };
+        assert_eq!(message.content.len(), 3);
+        assert!(
+            matches!(&message.content[0], ContentBlock::ServerToolUse { id, .. } if id == "srv_1")
+        );
+        assert!(
+            matches!(&message.content[1], ContentBlock::WebSearchToolResult { content, .. } if *content == results)
+        );
+        let wire = serde_json::to_value(&message.content).expect("serialised");
+        assert_eq!(wire[0]["type"], "server_tool_use");
+        assert_eq!(wire[1]["type"], "web_search_tool_result");
+        assert_eq!(wire[1]["content"][0]["encrypted_content"], "xyz");
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub fn encode_chat_body(req: &ModelRequest, cache: &FragmentCache) -> Bytes {
             .into_iter()
             .chain(messages.iter().map(|m| &m[..])),
     );
-    if !req.tools.is_empty() {
+    if req.tools.iter().any(|t| t.server.is_none()) {
         out.extend_from_slice(b",\"tools\":");
         push_json(&mut out, &function_tools(req));
     }
@@ -150,10 +150,12 @@ fn user_messages(message: &Message, out: &mut Vec<Value>) {
     out.push(json!({"role": "user", "content": content}));
 }
 
-/// The request's tools as OpenAI `function` tools.
+/// The request's tools as OpenAI `function` tools (tools the provider would run itself are left out: this protocol
+/// has none).
 fn function_tools(req: &ModelRequest) -> Vec<Value> {
     req.tools
         .iter()
+        .filter(|t| t.server.is_none())
         .map(|t| {
             json!({"type": "function", "function": {
                 "name": t.name, "description": t.description, "parameters": t.input_schema}})
@@ -186,7 +188,7 @@ mod tests {
             "stream_options": {"include_usage": true},
             "messages": messages,
         });
-        if !req.tools.is_empty() {
+        if req.tools.iter().any(|t| t.server.is_none()) {
             body["tools"] = Value::Array(function_tools(req));
         }
         body
@@ -202,6 +204,7 @@ mod tests {
                 name: "Read".into(),
                 description: "Reads a file".into(),
                 input_schema: json!({"type": "object"}),
+                server: None,
             }],
             thinking: None,
         }

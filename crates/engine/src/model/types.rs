@@ -95,6 +95,18 @@ pub enum ContentBlock {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         is_error: bool,
     },
+    /// A tool the provider ran itself (its web search), as the model called it; kept in the history as it came.
+    ServerToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    /// The provider's web search results for a [`ContentBlock::ServerToolUse`]: a list of results, or an error
+    /// object; kept as it came (the results carry encrypted content the provider needs back).
+    WebSearchToolResult {
+        tool_use_id: String,
+        content: Value,
+    },
 }
 
 /// One message of the conversation.
@@ -139,6 +151,11 @@ pub struct ToolSpec {
     pub name: String,
     pub description: String,
     pub input_schema: Value,
+    /// For a tool the provider runs itself: its definition, sent as it is instead of name, description and
+    /// schema (e.g. `{"type": "web_search_20250305", "name": "web_search", ...}`). Providers without server tools
+    /// leave such a tool out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<Value>,
 }
 
 /// Why the model stopped.
@@ -195,6 +212,15 @@ pub enum ModelEvent {
         /// What is wrong with the input, for the model.
         error: String,
     },
+    /// The provider began running one of its own tools (web search), with this input; no result is owed by the
+    /// client.
+    ServerToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    /// The provider's result of its own tool call `tool_use_id` (web search results or an error object).
+    ServerToolResult { tool_use_id: String, content: Value },
     /// The model request is being retried after a failure.
     Retrying {
         attempt: u32,

@@ -96,6 +96,14 @@ fn fallback_subject(
         names::WEB_FETCH => (
             PermissionSubject::Fetch {
                 url: need("url")?.to_string(),
+                private_address: None,
+            },
+            false,
+        ),
+        names::SKILL => (
+            PermissionSubject::Skill {
+                name: need("skill")?.trim_start_matches('/').to_string(),
+                grants: Vec::new(),
             },
             false,
         ),

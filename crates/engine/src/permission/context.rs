@@ -239,6 +239,7 @@ impl PermissionContext {
         match change {
             ContextChange::SetMode(mode) => self.with_mode(*mode),
             ContextChange::AddWorkingDir(dir) => self.with_working_dir(dir),
+            ContextChange::AllowRules(rules) => self.with_session_rules(rules),
             ContextChange::LeavePlanMode(mode) => self.leaving_plan_mode(*mode),
         }
     }

@@ -10,7 +10,7 @@ use tandem_protocol::{
 };
 
 use super::bash_check::evaluate_bash;
-use super::domain::url_host;
+use super::domain::{is_preapproved_host, url_host};
 use super::rule::{RuleBehavior, canonical_tool_name};
 use super::suggest;
 use super::verdict::{
@@ -50,9 +50,15 @@ pub fn evaluate(ctx: &PermissionContext, call: &CallView<'_>) -> Evaluation {
         PermissionSubject::Shell { command } => evaluate_bash(ctx, tool, call.input, command),
         PermissionSubject::ReadPath(path) => evaluate_read(ctx, tool, call.input, path),
         PermissionSubject::WritePath(path) => evaluate_write(ctx, tool, call.input, path),
-        PermissionSubject::Fetch { url } => evaluate_fetch(ctx, tool, call.input, url),
+        PermissionSubject::Fetch {
+            url,
+            private_address,
+        } => evaluate_fetch(ctx, tool, call.input, url, private_address.as_deref()),
         PermissionSubject::Agent { subagent_type } => {
             evaluate_agent(ctx, tool, call.input, subagent_type.as_deref())
+        }
+        PermissionSubject::Skill { name, grants } => {
+            evaluate_skill(ctx, tool, call.input, name, grants)
         }
         PermissionSubject::Tool => evaluate_tool(ctx, tool, call),
         PermissionSubject::SessionOwned => Evaluation::plain(
@@ -125,7 +131,55 @@ fn evaluate_agent(
     )
 }
 
-fn evaluate_fetch(ctx: &PermissionContext, tool: &str, input: &Value, url: &str) -> Evaluation {
+fn evaluate_skill(
+    ctx: &PermissionContext,
+    tool: &str,
+    input: &Value,
+    name: &str,
+    grants: &[String],
+) -> Evaluation {
+    let what = format!("the {name} skill");
+    if let Some(id) = ctx.rules.name(RuleBehavior::Deny, tool, name) {
+        return Evaluation::by_rule(ctx, id, &what);
+    }
+    if let Some(e) = common(ctx, tool, input, RuleBehavior::Ask) {
+        return e;
+    }
+    if let Some(id) = ctx.rules.name(RuleBehavior::Ask, tool, name) {
+        return Evaluation::by_rule(ctx, id, &what);
+    }
+    if let Some(id) = ctx
+        .rules
+        .tool_level(RuleBehavior::Allow, tool)
+        .or_else(|| ctx.rules.name(RuleBehavior::Allow, tool, name))
+    {
+        return Evaluation::by_rule(ctx, id, &what);
+    }
+    if grants.is_empty() {
+        return Evaluation::plain(
+            DecisionBehavior::Allow,
+            format!("{what} only gives the model its instructions"),
+            by_tool(tool),
+        );
+    }
+    by_mode(
+        ctx,
+        Want::Other,
+        format!(
+            "{what} would allow {} without asking for the rest of the session",
+            grants.join(", ")
+        ),
+    )
+    .with_suggestions(vec![format!("{tool}({name})")])
+}
+
+fn evaluate_fetch(
+    ctx: &PermissionContext,
+    tool: &str,
+    input: &Value,
+    url: &str,
+    private_address: Option<&str>,
+) -> Evaluation {
     let Some(host) = url_host(url) else {
         if let Some(e) = common(ctx, tool, input, RuleBehavior::Ask) {
             return e;
@@ -141,6 +195,32 @@ fn evaluate_fetch(ctx: &PermissionContext, tool: &str, input: &Value, url: &str)
     }
     if let Some(id) = ctx.rules.domain(RuleBehavior::Ask, &host) {
         return Evaluation::by_rule(ctx, id, &what);
+    }
+    if let Some(address) = private_address {
+        // Only a rule naming this very host approves it; wildcards, whole-tool rules and modes do not.
+        if let Some(id) = ctx.rules.exact_domain(RuleBehavior::Allow, &host) {
+            return Evaluation::by_rule(ctx, id, &what);
+        }
+        return Evaluation {
+            suggestions: vec![format!("{tool}(domain:{host})")],
+            ..Evaluation::forced_ask(
+                if address.starts_with(&host) {
+                    format!("{address} is not a public address; fetching it needs your approval")
+                } else {
+                    format!(
+                        "{host} resolves to {address}, not a public address; fetching it needs your approval"
+                    )
+                },
+                by_check(SafetyCheck::PrivateAddress),
+            )
+        };
+    }
+    if is_preapproved_host(&host) {
+        return Evaluation::plain(
+            DecisionBehavior::Allow,
+            format!("{host} is a pre-approved documentation host"),
+            by_tool(tool),
+        );
     }
     if let Some(id) = ctx
         .rules

@@ -15,6 +15,51 @@ pub fn url_host(url: &str) -> Option<String> {
     (!host.is_empty()).then_some(host)
 }
 
+/// Documentation hosts WebFetch may read without asking, whose pages are given to the model as they are (not
+/// summarised). A host matches when it is one of these or a subdomain of one.
+pub const PREAPPROVED_HOSTS: &[&str] = &[
+    "docs.anthropic.com",
+    "docs.claude.com",
+    "modelcontextprotocol.io",
+    "docs.python.org",
+    "developer.mozilla.org",
+    "doc.rust-lang.org",
+    "docs.rs",
+    "go.dev",
+    "pkg.go.dev",
+    "nodejs.org",
+    "www.typescriptlang.org",
+    "react.dev",
+    "vuejs.org",
+    "docs.djangoproject.com",
+    "flask.palletsprojects.com",
+    "fastapi.tiangolo.com",
+    "learn.microsoft.com",
+    "docs.oracle.com",
+    "kotlinlang.org",
+    "docs.swift.org",
+    "en.cppreference.com",
+    "cppreference.com",
+    "git-scm.com",
+    "docs.github.com",
+    "kubernetes.io",
+    "docs.docker.com",
+    "www.postgresql.org",
+    "sqlite.org",
+    "tauri.app",
+    "v2.tauri.app",
+];
+
+/// Whether `host` (lower case) is a pre-approved documentation host.
+pub fn is_preapproved_host(host: &str) -> bool {
+    PREAPPROVED_HOSTS.iter().any(|known| {
+        host == *known
+            || host
+                .strip_suffix(known)
+                .is_some_and(|rest| rest.ends_with('.'))
+    })
+}
+
 fn label_match(pattern: &str, label: &str) -> bool {
     !label.is_empty() && super::rule::wildcard(pattern, label)
 }

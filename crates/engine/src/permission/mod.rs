@@ -34,7 +34,7 @@ pub use classifier::{
 };
 pub use context::{ContextOptions, PermissionContext};
 pub use decide::{CallView, decide, evaluate};
-pub use domain::{domain_matches, url_host};
+pub use domain::{PREAPPROVED_HOSTS, domain_matches, is_preapproved_host, url_host};
 pub use loader::{PermissionLoader, Reloaded};
 pub use path_pattern::{Anchors, absolute_glob, normalise, resolve_links};
 pub use rule::{

@@ -204,6 +204,15 @@ impl RuleSet {
         )
     }
 
+    /// A WebFetch domain rule of list `b` written for exactly `host` (no wildcard).
+    pub fn exact_domain(&self, b: RuleBehavior, host: &str) -> Option<RuleId> {
+        self.lists[slot(b)]
+            .domains
+            .iter()
+            .copied()
+            .find(|id| matches!(&self.rules[id.index()].spec, Specifier::Domain(p) if p == host))
+    }
+
     /// A name rule (`Agent(Explore)`, `Skill(name)`) of list `b` for `tool` matching `name`.
     pub fn name(&self, b: RuleBehavior, tool: &str, name: &str) -> Option<RuleId> {
         self.lists[slot(b)].names.iter().copied().find(|id| {

@@ -3,9 +3,10 @@
 
 pub mod compact;
 mod result_budget;
+mod server_calls;
 mod step;
 mod system_prompt;
 mod turn;
 
-pub use system_prompt::build_system_prompt;
+pub use system_prompt::{build_system_prompt, skills_prompt};
 pub use turn::{QueryConfig, QueryError, TurnOutcome, run_turn};

@@ -7,6 +7,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::QueryConfig;
 use super::result_budget;
+use super::server_calls::ServerCalls;
 use crate::exec::{StreamingExecutor, ToolRuntime};
 use crate::model::{
     ContentBlock, Message, Model, ModelError, ModelEvent, ModelRequest, Role, StopReason,
@@ -50,6 +51,7 @@ pub async fn stream_and_execute(
     let mut stream = model.stream(request);
     let mut partial_text = String::new();
     let mut completed_calls: Vec<ContentBlock> = Vec::new();
+    let mut server_calls = ServerCalls::default();
     let outcome = loop {
         tokio::select! {
             biased;
@@ -75,6 +77,8 @@ pub async fn stream_and_execute(
                         completed_calls.push(ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: serde_json::json!({}) });
                         executor.add_invalid(id, name, format!("Error: {error}; nothing ran. Send the call again with a complete JSON object as its input."));
                     }
+                    ModelEvent::ServerToolUse { id, name, input } => server_calls.started(&events, id, name, &input),
+                    ModelEvent::ServerToolResult { tool_use_id, content } => server_calls.finished(&events, &tool_use_id, &content),
                     ModelEvent::Retrying { attempt, wait_ms, reason } => {
                         events.emit(SessionEvent::Retrying { attempt, wait_ms, reason })
                     }

@@ -76,9 +76,36 @@ pub fn build_system_prompt(cwd: &Path, home: Option<&Path>, today: &str) -> Vec<
     blocks
 }
 
+/// The block naming the skills the model may invoke with the Skill tool: names and descriptions only (a skill's
+/// instructions are given when it is invoked). `None` without skills.
+pub fn skills_prompt(skills: &[(String, String)]) -> Option<String> {
+    if skills.is_empty() {
+        return None;
+    }
+    let mut block = String::from(
+        "<skills>\nSkills you can invoke with the Skill tool when a request matches one (its instructions are \
+         given when invoked):\n",
+    );
+    for (name, description) in skills {
+        block.push_str(&format!("- {name}: {description}\n"));
+    }
+    block.push_str("</skills>");
+    Some(block)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn skills_are_listed_by_name_and_description_only() {
+        assert_eq!(skills_prompt(&[]), None);
+        let block = skills_prompt(&[("pdf".into(), "Work with PDFs".into())]).expect("a block");
+        assert!(
+            block.contains("- pdf: Work with PDFs") && block.starts_with("<skills>"),
+            "{block}"
+        );
+    }
 
     #[test]
     fn the_prompt_has_the_environment_and_the_memory_files() {

@@ -14,6 +14,7 @@ use crate::mcp::McpCliConfig;
 use crate::model::{Message, Model, ModelConfig};
 use crate::settings::CliSettings;
 use crate::store::{LoadedSession, NewSession, SessionRecorder, SessionStore};
+use crate::tool::{DynTool, ToolSearchMode};
 use crate::tools::work_list::WorkListFamily;
 
 /// Where the session starts from.
@@ -44,6 +45,8 @@ pub struct SessionBuilder {
     watch_settings: bool,
     command_line: CliSettings,
     assume_trusted: bool,
+    extra_tools: Vec<Arc<dyn DynTool>>,
+    tool_search: Option<ToolSearchMode>,
     work_list: WorkListFamily,
     mcp: McpCliConfig,
 }
@@ -61,6 +64,8 @@ pub(super) struct Parts {
     pub command_line: CliSettings,
     pub assume_trusted: bool,
     pub mcp: McpCliConfig,
+    pub extra_tools: Vec<Arc<dyn DynTool>>,
+    pub tool_search: ToolSearchMode,
     pub recorder: Option<Arc<SessionRecorder>>,
     pub history: Vec<Message>,
     pub usage: Usage,
@@ -83,6 +88,8 @@ impl SessionBuilder {
             watch_settings: false,
             command_line: CliSettings::default(),
             assume_trusted: false,
+            extra_tools: Vec::new(),
+            tool_search: None,
             work_list: WorkListFamily::from_env(),
             mcp: McpCliConfig::default(),
         }
@@ -192,6 +199,19 @@ impl SessionBuilder {
         self
     }
 
+    /// Tools from outside the built-ins (a server's tools, test tools), offered after the built-ins sorted by name;
+    /// those that ask to be deferred are subject to ToolSearch.
+    pub fn extra_tools(mut self, tools: Vec<Arc<dyn DynTool>>) -> Self {
+        self.extra_tools = tools;
+        self
+    }
+
+    /// When deferred tools are sent as names only, instead of what `ENABLE_TOOL_SEARCH` says.
+    pub fn tool_search(mut self, mode: ToolSearchMode) -> Self {
+        self.tool_search = Some(mode);
+        self
+    }
+
     /// Treat the folder as trusted for this session only, without recording it (command-line runs).
     pub fn assume_trusted(mut self) -> Self {
         self.assume_trusted = true;
@@ -284,6 +304,10 @@ impl SessionBuilder {
             command_line: self.command_line,
             assume_trusted: self.assume_trusted,
             mcp: self.mcp,
+            extra_tools: self.extra_tools,
+            tool_search: self.tool_search.unwrap_or_else(|| {
+                ToolSearchMode::from_env(std::env::var("ENABLE_TOOL_SEARCH").ok().as_deref())
+            }),
             recorder,
             history,
             usage,

@@ -4,8 +4,10 @@
 mod builder;
 mod changes;
 mod closing;
+pub mod completion;
 pub mod rewind;
 mod sub_agent;
+pub mod tool_list;
 
 pub use builder::SessionBuilder;
 
@@ -25,17 +27,21 @@ use crate::model::{Message, Model, ModelConfig, ModelError};
 use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
 };
-use crate::query::{QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn};
+use crate::query::{
+    QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn, skills_prompt,
+};
 use crate::registry::{ToolPool, builtin_tools_with, erase};
-use crate::settings::{HookEvent, HookSet, RuleBehavior};
+use crate::settings::{HookEvent, HookSet, RuleBehavior, RuleSource};
 use crate::store::{
     PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
 };
-use crate::tool::{FileStateStore, names as tool_names};
+use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
 use crate::tools::ask_user::AskUserQuestionTool;
 use crate::tools::bash::ShellSession;
 use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
+use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool, invocation_text, slash_command};
+use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::work_list::{self, WorkBoard};
 use sub_agent::{SubAgentParts, SubAgents};
 
@@ -82,6 +88,14 @@ pub struct Session {
     model: Arc<dyn Model>,
     model_config: ModelConfig,
     runtime: ToolRuntime,
+    /// Tools this session cannot have, with why (shown in the tool list).
+    missing_tools: Vec<(String, String)>,
+    /// The skills the model and the person may invoke.
+    skills: Arc<SkillCatalog>,
+    /// What skills allowed during the current turn (withdrawn when it ends).
+    skill_grants: Arc<SkillGrants>,
+    /// The session's own allow rules when the current turn began (a skill's grant does not withdraw them).
+    rules_before_turn: Mutex<Vec<String>>,
     config: QueryConfig,
     history: tokio::sync::Mutex<Vec<Message>>,
     usage: Mutex<Usage>,
@@ -191,6 +205,8 @@ impl Session {
             command_line,
             assume_trusted,
             mcp: mcp_cli,
+            extra_tools,
+            tool_search,
             recorder,
             history,
             usage,
@@ -226,9 +242,18 @@ impl Session {
             Some(store) => FileStateStore::with_history(store.clone()),
             None => FileStateStore::default(),
         });
+        // A `Skill(name)` deny rule removes the skill from what the model is told about.
+        let skill_catalog = SkillCatalog::load(&cwd, dirs::home_dir().as_deref());
+        let skills = Arc::new(skill_catalog.without(|name| {
+            hidden_by
+                .name(RuleBehavior::Deny, tool_names::SKILL, name)
+                .is_some()
+        }));
+        let mut system = build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today);
+        system.extend(skills_prompt(&skills.summaries()));
         let config = QueryConfig {
             max_tokens: model_config.max_tokens,
-            system: build_system_prompt(&cwd, dirs::home_dir().as_deref(), &today),
+            system,
             results_dir: session_dir(&id).join("tool-results"),
             ..QueryConfig::default()
         };
@@ -242,7 +267,12 @@ impl Session {
                 .name(RuleBehavior::Deny, tool_names::AGENT, kind)
                 .is_some()
         }));
+        let completer: Arc<dyn ModelCompleter> = Arc::new(completion::SessionCompleter::new(
+            model.clone(),
+            completion::small_fast_model(model.model_name(), |k| std::env::var(k).ok()),
+        ));
         let sub_agents = Arc::new(SubAgents::new(SubAgentParts {
+            completer: Some(completer.clone()),
             session_id: id.clone(),
             cwd: cwd.clone(),
             model: model.clone(),
@@ -258,6 +288,15 @@ impl Session {
         }));
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
+        let skill_grants = Arc::new(SkillGrants::default());
+        tools.push(erase(SkillTool::new(skills.clone(), skill_grants.clone())));
+        let deferred = Arc::new(DeferredTools::default());
+        tools.push(erase(ToolSearchTool::new(deferred.clone())));
+        let mut missing_tools = Vec::new();
+        match tool_list::web_search_for(model_config.provider) {
+            Ok(search) => tools.push(search),
+            Err(why) => missing_tools.push((tool_names::WEB_SEARCH.to_string(), why)),
+        }
         // The main conversation's own tools (sub-agents do not get them: they talk to the person or change the
         // session's checklist).
         tools.push(erase(AskUserQuestionTool));
@@ -272,14 +311,21 @@ impl Session {
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
-            pool: ToolPool::assemble(&tools, &[], |name| hidden_by.hides(name))
+            pool: ToolPool::assemble(&tools, &extra_tools, |name| hidden_by.hides(name))
                 .with_live_mcp(mcp.tools()),
             permissions,
             approver,
             events,
             file_state,
             sub_agents: Some(sub_agents),
+            completer: Some(completer),
+            deferred,
         };
+        runtime.deferred.configure(
+            &runtime.pool.all(),
+            tool_search,
+            config.compaction.context_window,
+        );
         let pending_hooks = Arc::new(Mutex::new(None));
         let permission_loader = Arc::new(Mutex::new(permission_loader));
         let settings_watcher = if watch {
@@ -293,6 +339,10 @@ impl Session {
             model: conversation_model,
             model_config,
             runtime,
+            missing_tools,
+            skills,
+            skill_grants,
+            rules_before_turn: Mutex::new(Vec::new()),
             config,
             history: tokio::sync::Mutex::new(history),
             usage: Mutex::new(usage),
@@ -307,6 +357,18 @@ impl Session {
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
+        for issue in &skill_catalog.issues {
+            session
+                .runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::Notice {
+                    message: format!(
+                        "Skill file {} was not loaded: {}",
+                        issue.path.display(),
+                        issue.message
+                    ),
+                });
+        }
         session
     }
 
@@ -360,6 +422,40 @@ impl Session {
         &self.cwd
     }
 
+    /// The skills the person may invoke as `/name args` (names and descriptions).
+    pub fn skills(&self) -> Vec<(String, String)> {
+        self.skills.summaries()
+    }
+
+    /// For a prompt `/name args` naming a skill: the prompt the model is given instead (the skill's instructions),
+    /// the skill's `allowed-tools` granted for the rest of the session. `None` for any other prompt.
+    pub fn expand_skill_command(&self, prompt: &str) -> Option<String> {
+        let (skill, args) = slash_command(&self.skills, prompt)?;
+        if !skill.allowed_tools.is_empty() {
+            let ctx = self.runtime.permission_context();
+            self.skill_grants.record(&skill.allowed_tools);
+            self.runtime
+                .set_permission_context(ctx.with_session_rules(&skill.allowed_tools));
+        }
+        Some(format!(
+            "<command-name>/{}</command-name>\n<command-args>{}</command-args>\n\n{}",
+            skill.name,
+            args.as_deref().unwrap_or_default(),
+            invocation_text(skill, args.as_deref())
+        ))
+    }
+
+    /// Every tool of the session: offered to the model or not, and why not.
+    pub fn tool_list(&self) -> Vec<tool_list::ToolListing> {
+        let ctx = self.runtime.permission_context();
+        tool_list::tool_listing(
+            &self.runtime.pool,
+            |name| ctx.rules.hides(name),
+            &self.runtime.deferred,
+            &self.missing_tools,
+        )
+    }
+
     /// The tool runtime (tools, permissions, doors) of this session.
     pub fn runtime(&self) -> &ToolRuntime {
         &self.runtime
@@ -392,6 +488,52 @@ impl Session {
 
     /// Runs one turn for `prompt`. Turns of one session run one at a time.
     pub async fn send(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        let outcome = self.send_inner(prompt).await;
+        self.withdraw_skill_grants();
+        outcome
+    }
+
+    /// Withdraws the allow rules skills granted during the turn that just ended (rules the session had before the
+    /// turn stay).
+    fn withdraw_skill_grants(&self) {
+        let granted = self.skill_grants.take();
+        if granted.is_empty() {
+            return;
+        }
+        let ctx = self.runtime.permission_context();
+        let before = self
+            .rules_before_turn
+            .lock()
+            .map(|r| r.clone())
+            .unwrap_or_default();
+        let entries: Vec<_> = ctx
+            .entries
+            .iter()
+            .filter(|e| {
+                !(e.source == RuleSource::Session
+                    && e.behavior == RuleBehavior::Allow
+                    && granted.contains(&e.text)
+                    && !before.contains(&e.text))
+            })
+            .cloned()
+            .collect();
+        self.runtime
+            .set_permission_context(ctx.with_entries(entries));
+    }
+
+    async fn send_inner(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        if let Ok(mut before) = self.rules_before_turn.lock() {
+            *before = self
+                .runtime
+                .permission_context()
+                .entries
+                .iter()
+                .filter(|e| e.source == RuleSource::Session && e.behavior == RuleBehavior::Allow)
+                .map(|e| e.text.clone())
+                .collect();
+        }
+        let expanded = self.expand_skill_command(prompt);
+        let prompt = expanded.as_deref().unwrap_or(prompt);
         let mut history = self.history.lock().await;
         let cancel = CancellationToken::new();
         if let Ok(mut slot) = self.current_turn.lock() {

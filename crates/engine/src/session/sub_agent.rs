@@ -28,7 +28,8 @@ use crate::query::{QueryConfig, run_turn};
 use crate::registry::ToolPool;
 use crate::settings::HookEvent;
 use crate::tool::{
-    DynTool, FileStateStore, SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner,
+    DynTool, FileStateStore, ModelCompleter, SubAgentError, SubAgentReport, SubAgentRequest,
+    SubAgentRunner,
 };
 use crate::tools::agent::{AgentCatalog, AgentDefinition};
 
@@ -52,6 +53,8 @@ pub(super) struct SubAgentParts {
     pub today: String,
     /// The session's MCP tools (those ready when a sub-agent starts are offered to it).
     pub mcp: crate::mcp::McpTools,
+    /// Single completions for the tools (WebFetch).
+    pub completer: Option<Arc<dyn ModelCompleter>>,
 }
 
 type Outcome = Result<SubAgentReport, SubAgentError>;
@@ -195,6 +198,8 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
         events: sink.clone(),
         file_state: parts.file_state.clone(),
         sub_agents: None,
+        completer: parts.completer.clone(),
+        deferred: Default::default(),
     };
     let config = QueryConfig {
         system: vec![system_prompt(&agent, &parts)],

@@ -48,6 +48,8 @@ pub fn render_chat_events(
                     events.push(chunk(json!({"reasoning_content": p}), Value::Null));
                 }
             }
+            // This protocol has no tools run by the provider.
+            ScriptBlock::ServerToolUse { .. } | ScriptBlock::WebSearchResult { .. } => {}
             ScriptBlock::ToolUse { .. } | ScriptBlock::RawToolUse { .. } => {
                 let (call_id, name, arguments) = match block {
                     ScriptBlock::ToolUse { id, name, input } => (id, name, input.to_string()),

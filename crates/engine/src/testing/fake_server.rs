@@ -143,6 +143,23 @@ pub fn validate_body(body: &Value) -> Result<(), String> {
                     .collect()
             })
             .unwrap_or_default();
+        // A tool the provider ran is answered in the same message, by the provider's result block.
+        let blocks = message
+            .get("content")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for server_call in blocks.iter().filter(|b| b["type"] == "server_tool_use") {
+            let id = server_call["id"].as_str().unwrap_or_default();
+            if !blocks
+                .iter()
+                .any(|b| b["type"] == "web_search_tool_result" && b["tool_use_id"] == id)
+            {
+                return Err(format!(
+                    "messages.{i}: server_tool_use {id} has no web_search_tool_result in the same message"
+                ));
+            }
+        }
         if ids.is_empty() {
             continue;
         }

@@ -4,6 +4,7 @@
 mod approvers;
 mod chat_completions;
 mod chat_writer;
+mod deferred_tools;
 mod fake_server;
 mod fake_tools;
 mod project;
@@ -16,6 +17,7 @@ mod workspace;
 pub use crate::events::RecordingSink;
 pub use approvers::{FnApprover, ScriptedApprover};
 pub use chat_completions::validate_chat_body;
+pub use deferred_tools::{SyntheticTool, synthetic_tools};
 pub use fake_server::FakeServer;
 pub use fake_tools::{CallLog, FakeInput, FakeTool, LogEntry};
 pub use project::{Project, RuleSpec, check, check_bash};

@@ -26,6 +26,19 @@ pub enum ScriptBlock {
         name: String,
         json: String,
     },
+    /// A tool the provider runs itself (`server_tool_use`, e.g. `web_search`); the OpenAI-compatible mode leaves it
+    /// out.
+    ServerToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    /// The provider's web search results for a server tool call (`web_search_tool_result`): `content` is the list of
+    /// results or an error object. Left out in the OpenAI-compatible mode.
+    WebSearchResult {
+        tool_use_id: String,
+        content: Value,
+    },
 }
 
 /// How the OpenAI-compatible mode streams tool calls: the quirks of real servers, all off by default (OpenAI's own

@@ -64,6 +64,20 @@ pub fn render_events(turn: &ScriptedTurn, message_id: &str, model: &str) -> Vec<
                     .map(|p| json!({"type": "input_json_delta", "partial_json": p}))
                     .collect(),
             ),
+            ScriptBlock::ServerToolUse { id, name, input } => (
+                json!({"type": "server_tool_use", "id": id, "name": name, "input": {}}),
+                pieces(&input.to_string(), turn.delta_chars)
+                    .into_iter()
+                    .map(|p| json!({"type": "input_json_delta", "partial_json": p}))
+                    .collect(),
+            ),
+            ScriptBlock::WebSearchResult {
+                tool_use_id,
+                content,
+            } => (
+                json!({"type": "web_search_tool_result", "tool_use_id": tool_use_id, "content": content}),
+                Vec::new(),
+            ),
             ScriptBlock::RawToolUse {
                 id,
                 name,

@@ -147,6 +147,8 @@ pub struct ToolContext {
     pub tool_use_id: String,
     /// Runs sub-agents for the Agent tool (`None` where there is no session loop, e.g. one-shot calls).
     pub sub_agents: Option<Arc<dyn super::SubAgentRunner>>,
+    /// Runs single model completions (WebFetch's answer from a page); `None` where there is no session model.
+    pub completer: Option<Arc<dyn super::ModelCompleter>>,
     /// Whether a deny rule forbids reading a path, for tools that read many files the permission check did not see
     /// one by one (a search skips them). `None`: no rule denies reading anything.
     pub read_denied: Option<ReadDenied>,
@@ -190,6 +192,7 @@ impl ToolContext {
             progress: ProgressSink::default(),
             tool_use_id: String::new(),
             sub_agents: None,
+            completer: None,
             read_denied: None,
             person: None,
             mode: tandem_protocol::PermissionMode::Default,

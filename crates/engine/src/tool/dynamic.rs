@@ -33,6 +33,24 @@ pub trait DynTool: Send + Sync {
     fn is_mcp(&self) -> bool {
         false
     }
+    /// Whether the tool's definition may be withheld until the model loads it with ToolSearch (MCP tools by
+    /// default).
+    fn should_defer(&self) -> bool {
+        self.is_mcp()
+    }
+    /// Whether the tool's definition is always sent, even when it would be deferred.
+    fn always_load(&self) -> bool {
+        false
+    }
+    /// A short phrase (3-10 words) ToolSearch matches besides the name and description.
+    fn search_hint(&self) -> Option<String> {
+        None
+    }
+    /// For a tool the model provider runs itself (web search): its definition, sent in place of the name,
+    /// description and schema. Such a tool is never called by the executor.
+    fn server_definition(&self) -> Option<Value> {
+        None
+    }
     /// Validates `input` against the schema and parses it. `Err` is a message for the model naming what is wrong.
     fn prepare(&self, input: &Value) -> Result<Box<dyn PreparedCall>, String>;
     /// Fills derived fields into the raw input (see [`Tool::backfill_observable_input`]).

@@ -1,7 +1,9 @@
 //! The tool contract: the typed [`Tool`] trait every tool implements, its fail-closed defaults, and the
 //! type-erased [`DynTool`] / [`PreparedCall`] forms the registry and the executor work with.
 
+mod completion;
 mod context;
+pub mod deferred;
 pub(crate) mod dynamic;
 pub mod names;
 mod output;
@@ -9,9 +11,11 @@ mod person;
 mod sub_agent;
 mod subject;
 
+pub use completion::{CompletionError, CompletionRequest, ModelCompleter};
 pub use context::{
     FileHistory, FileReadState, FileStateStore, HistoryError, ProgressSink, ReadDenied, ToolContext,
 };
+pub use deferred::{DeferredTools, ToolSearchMode};
 pub use dynamic::{DynTool, PreparedCall, erase};
 pub use output::{ContextChange, ToolError, ToolOutput};
 pub use person::{PersonDoor, PersonError};

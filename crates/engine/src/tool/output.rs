@@ -15,6 +15,8 @@ pub enum ContextChange {
     SetMode(PermissionMode),
     /// Add a working directory (absolute) for the rest of the session.
     AddWorkingDir(PathBuf),
+    /// Add session allow rules (a skill's `allowed-tools`).
+    AllowRules(Vec<String>),
     /// Leave plan mode: into the mode given, or back into the mode that was active before plan mode.
     LeavePlanMode(Option<PermissionMode>),
 }

@@ -14,8 +14,16 @@ pub enum PermissionSubject {
     WritePath(PathBuf),
     /// A shell command: `Bash(...)` rules and shell analysis apply.
     Shell { command: String },
-    /// Fetching a URL: `WebFetch(domain:...)` rules apply.
-    Fetch { url: String },
+    /// Fetching a URL: `WebFetch(domain:...)` rules apply. `private_address` names the loopback, private or
+    /// link-local address the host is or resolves to: such a fetch asks in every mode unless an allow rule names the
+    /// host exactly.
+    Fetch {
+        url: String,
+        private_address: Option<String>,
+    },
+    /// Invoking a skill: `Skill(name)` rules apply; a skill that would allow tools (`grants`) asks unless a rule
+    /// allows it.
+    Skill { name: String, grants: Vec<String> },
     /// Starting a sub-agent: `Agent(type)` rules apply.
     Agent { subagent_type: Option<String> },
     /// The call only touches what this session itself started or owns (its background tasks, its to-do list), so

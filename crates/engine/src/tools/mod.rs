@@ -10,6 +10,10 @@ pub mod grep;
 pub mod notebook_edit;
 pub mod plan_mode;
 pub mod read;
+pub mod skill;
+pub mod tool_search;
+pub mod web_fetch;
+pub mod web_search;
 pub mod work_list;
 pub mod write;
 

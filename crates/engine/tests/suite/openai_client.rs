@@ -22,6 +22,7 @@ fn request() -> ModelRequest {
             name: "Read".into(),
             description: "Reads a file".into(),
             input_schema: json!({"type": "object", "properties": {"file_path": {"type": "string"}}}),
+            server: None,
         }],
         thinking: None,
     }

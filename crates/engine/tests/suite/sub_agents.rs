@@ -120,7 +120,7 @@ async fn explore_reads_a_file_and_its_answer_is_the_parents_tool_result() {
         system_text(child)
     );
     assert!(!system_text(child).contains("You are Tandem"));
-    assert_eq!(offered(child), vec!["Glob", "Grep", "Read"]);
+    assert_eq!(offered(child), vec!["Glob", "Grep", "Read", "WebFetch"]);
     assert_eq!(
         child["messages"][0]["content"][0]["text"],
         "What is the launch code in notes.txt?"

@@ -74,6 +74,15 @@ pub enum ReadContent {
     Pdf { pages: Vec<u32>, page_count: u32 },
 }
 
+/// One link of a web search result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct WebLink {
+    pub title: String,
+    pub url: String,
+    /// How old the page is, as the provider says it (e.g. `2 days ago`).
+    pub page_age: Option<String>,
+}
+
 /// Structured data for the window about one tool result; never sent to the model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 // Serde's derives become inherent functions here: the trait impls below wrap them to make reading lenient.
@@ -157,6 +166,46 @@ pub enum ToolDetail {
         /// The server's `structuredContent`, when it sent one.
         #[ts(type = "unknown")]
         structured_content: Option<Value>,
+    },
+    /// A page was fetched (WebFetch).
+    WebFetch {
+        /// The URL fetched (after the upgrade to https and any same-host redirects).
+        url: String,
+        /// The HTTP status of the answer.
+        status: u16,
+        /// Bytes of the page as received.
+        #[ts(type = "number")]
+        bytes: u64,
+        /// Whether the page was answered from the session's cache.
+        cached: bool,
+        /// Whether a model answered the prompt from the page (`false`: the page's text was given as it is).
+        summarized: bool,
+        /// Set when the server redirected to another host: that URL (nothing was fetched from it).
+        redirect: Option<String>,
+    },
+    /// A web search the provider ran (its server-side search tool).
+    WebSearch {
+        query: String,
+        /// The results, in the provider's order.
+        results: Vec<WebLink>,
+        /// Set when the search failed (the provider's error code).
+        error: Option<String>,
+    },
+    /// A skill was invoked: its instructions were given to the model.
+    Skill {
+        name: String,
+        /// The SKILL.md file.
+        path: String,
+        /// Tools the skill allows without asking while it is in use.
+        allowed_tools: Vec<String>,
+    },
+    /// Deferred tools were searched and loaded (ToolSearch).
+    ToolSearch {
+        query: String,
+        /// The tools whose definitions were loaded.
+        loaded: Vec<String>,
+        /// How many deferred tools there are in all.
+        total_deferred: u32,
     },
     /// A detail this version does not know (written by another version of Tandem), kept as it was.
     Other {

@@ -4,7 +4,7 @@
 
 pub mod catalog;
 pub mod definition;
-mod frontmatter;
+pub(crate) mod frontmatter;
 
 use std::sync::Arc;
 

@@ -1,0 +1,153 @@
+//! Skills against the fake model server: the system prompt names the skills without their instructions, the model
+//! invokes one with the Skill tool and gets its instructions (its allowed-tools then run without asking for the rest
+//! of that turn), a broken
+//! skill file is reported with its path, and a `/name args` prompt invokes a skill directly.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tandem_engine::events::RecordingSink;
+use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn, Workspace};
+use tandem_protocol::{ApprovalChoice, SessionEvent, ToolDetail, ToolOutcome};
+
+use super::common::{server, session};
+
+const RELEASE: &str = "---\nname: release\ndescription: Cut a release of the project\nallowed-tools: Bash(touch *)\n---\n\
+Follow RELEASE-STEPS-7731: tag $ARGUMENTS and touch the marker file.\n";
+
+fn workspace() -> Workspace {
+    Workspace::new(&[
+        (".claude/skills/release/SKILL.md", RELEASE),
+        (
+            ".claude/skills/broken/SKILL.md",
+            "---\nname: broken\n---\nno description here",
+        ),
+    ])
+    .expect("workspace")
+}
+
+fn last_results(body: &Value) -> Vec<Value> {
+    body["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["content"].as_array())
+        .map(|c| {
+            c.iter()
+                .filter(|b| b["type"] == "tool_result")
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn the_model_invokes_a_skill_and_its_allowed_tools_run_without_asking() {
+    let ws = workspace();
+    let fake = server(Script::turns([
+        ScriptedTurn::tool_use("s1", "Skill", json!({"skill": "release", "args": "v1.2"})),
+        ScriptedTurn::tool_use("b1", "Bash", json!({"command": "touch released.txt"})),
+        ScriptedTurn::text("Released v1.2."),
+        ScriptedTurn::tool_use("b2", "Bash", json!({"command": "touch later.txt"})),
+        ScriptedTurn::text("Refused."),
+    ]))
+    .await;
+    // The first question (the skill's grant) is answered yes; anything after that would be refused.
+    let approver = Arc::new(ScriptedApprover::new(
+        [ApprovalChoice::Allow],
+        ApprovalChoice::Deny,
+    ));
+    let events = RecordingSink::default();
+    let s = session(&ws.root(), &fake, approver.clone(), events.clone());
+    assert_eq!(
+        s.skills(),
+        vec![(
+            "release".to_string(),
+            "Cut a release of the project".to_string()
+        )]
+    );
+    let outcome = s.send("please cut release v1.2").await.expect("turn");
+    assert_eq!(outcome.final_text, "Released v1.2.");
+
+    let requests = fake.requests();
+    let system = requests[0].body["system"].to_string();
+    assert!(
+        system.contains("- release: Cut a release of the project"),
+        "{system}"
+    );
+    assert!(
+        !system.contains("RELEASE-STEPS-7731"),
+        "the instructions wait for the invocation"
+    );
+    assert!(!system.contains("broken"));
+    let skill_result = &last_results(&requests[1].body)[0];
+    let text = skill_result["content"].to_string();
+    assert!(text.contains("RELEASE-STEPS-7731: tag v1.2"), "{text}");
+
+    let asked = approver.asked();
+    assert_eq!(asked.len(), 1, "only the skill asked: {asked:?}");
+    assert_eq!(asked[0].tool_name, "Skill");
+    assert!(
+        asked[0].reason.contains("Bash(touch *)"),
+        "{}",
+        asked[0].reason
+    );
+    assert!(ws.path("released.txt").exists(), "the granted command ran");
+
+    // The grant lasts for the turn the skill was used in: the next turn asks again.
+    s.send("touch another file").await.expect("second turn");
+    assert_eq!(approver.asked().len(), 2, "the later command asked");
+    assert!(!ws.path("later.txt").exists());
+
+    let events = events.events();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, SessionEvent::Notice { message }
+        if message.contains("broken/SKILL.md") && message.contains("description")))
+    );
+    assert!(events.iter().any(|e| matches!(e, SessionEvent::ToolCallResult { tool_use_id, outcome: ToolOutcome::Success, detail: Some(ToolDetail::Skill { name, allowed_tools, .. }), .. }
+        if tool_use_id == "s1" && name == "release" && allowed_tools == &vec!["Bash(touch *)".to_string()])));
+}
+
+#[tokio::test]
+async fn a_slash_prompt_gives_the_model_the_skills_instructions() {
+    let ws = workspace();
+    let fake = server(Script::turns([ScriptedTurn::text("Following the steps.")])).await;
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny));
+    let s = session(&ws.root(), &fake, approver, RecordingSink::default());
+    s.send("/release v2.0").await.expect("turn");
+    let body = &fake.requests()[0].body;
+    let prompt = body["messages"][0]["content"].to_string();
+    assert!(
+        prompt.contains("<command-name>/release</command-name>"),
+        "{prompt}"
+    );
+    assert!(prompt.contains("RELEASE-STEPS-7731: tag v2.0"), "{prompt}");
+    // An unknown name is an ordinary prompt.
+    assert!(s.expand_skill_command("/nosuch x").is_none());
+}
+
+#[tokio::test]
+async fn an_unknown_skill_is_an_error_naming_the_available_ones() {
+    let ws = workspace();
+    let fake = server(Script::turns([
+        ScriptedTurn::tool_use("s1", "Skill", json!({"skill": "deploy"})),
+        ScriptedTurn::text("No such skill."),
+    ]))
+    .await;
+    let s = session(
+        &ws.root(),
+        &fake,
+        Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+        RecordingSink::default(),
+    );
+    s.send("deploy").await.expect("turn");
+    let result = &last_results(&fake.requests()[1].body)[0];
+    assert_eq!(result["is_error"], true);
+    assert!(
+        result["content"]
+            .to_string()
+            .contains("Available skills: release"),
+        "{result}"
+    );
+}
