@@ -103,6 +103,95 @@ async fn print_mode_calls_the_reference_servers_tools() {
     assert!(results.iter().all(|r| r["is_error"] != true), "{results:?}");
 }
 
+/// The reference server over streamable HTTP on a free loopback port; killed when dropped.
+struct HttpEverything(tokio::process::Child);
+
+impl Drop for HttpEverything {
+    fn drop(&mut self) {
+        let _ = self.0.start_kill();
+    }
+}
+
+async fn http_everything(entry: &std::path::Path) -> (HttpEverything, String) {
+    use tokio::io::AsyncBufReadExt;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut child = Command::new("node")
+        .arg(entry)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start the reference server");
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().expect("stderr")).lines();
+    let listening = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains("listening on port") {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(
+        listening,
+        Ok(true),
+        "the reference server did not start on port {port}"
+    );
+    (
+        HttpEverything(child),
+        format!("http://127.0.0.1:{port}/mcp"),
+    )
+}
+
+#[tokio::test]
+async fn print_mode_calls_the_reference_server_over_streamable_http() {
+    let entry = everything_server();
+    let (_server_process, url) = http_everything(&entry).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::tool_use(
+            "toolu_echo",
+            "mcp__everything__echo",
+            json!({"message": "hello over http"}),
+        ),
+        ScriptedTurn::text("Done over HTTP."),
+    ]))
+    .await
+    .expect("fake model");
+    let config = json!({"mcpServers": {"everything": {"type": "http", "url": url}}});
+    let mut cmd = tandem(&server.url(), dir.path());
+    cmd.current_dir(dir.path())
+        .arg("--mcp-config")
+        .arg(config.to_string())
+        .args([
+            "--strict-mcp-config",
+            "--allowedTools",
+            "mcp__everything__echo",
+        ])
+        .args(["-p", "echo over http"]);
+    let out = cmd.output().await.expect("tandem runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "Done over HTTP."
+    );
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "stderr: {stderr}");
+    let result = &requests[1].body["messages"][2]["content"][0];
+    assert_eq!(result["tool_use_id"], "toolu_echo");
+    assert!(
+        result["content"].to_string().contains("hello over http"),
+        "{result}"
+    );
+    assert_ne!(result["is_error"], true, "{result}");
+}
+
 #[tokio::test]
 async fn a_broken_mcp_config_is_reported_and_the_run_goes_on() {
     let dir = tempfile::tempdir().expect("tempdir");

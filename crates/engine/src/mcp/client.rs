@@ -128,6 +128,38 @@ impl ClientHandler for Handler {
     }
 }
 
+/// Ends one call's bookkeeping when dropped: removes its progress route and, unless the call was answered (`peer`
+/// taken), sends `notifications/cancelled` for it.
+struct CallGuard {
+    peer: Option<Peer<RoleClient>>,
+    id: Option<rmcp::model::RequestId>,
+    reason: &'static str,
+    progress: Arc<Mutex<HashMap<ProgressToken, ProgressSink>>>,
+    token: ProgressToken,
+}
+
+impl Drop for CallGuard {
+    fn drop(&mut self) {
+        if let Ok(mut map) = self.progress.lock() {
+            map.remove(&self.token);
+        }
+        let (Some(peer), Some(id)) = (self.peer.take(), self.id.take()) else {
+            return;
+        };
+        let note = CancelledNotification::new(CancelledNotificationParam::new(
+            Some(id),
+            Some(self.reason.into()),
+        ));
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = peer
+                    .send_notification(ClientNotification::CancelledNotification(note))
+                    .await;
+            });
+        }
+    }
+}
+
 /// A live connection. Dropping it closes the connection and kills a stdio server with its process group.
 pub struct Connection {
     peer: Peer<RoleClient>,
@@ -447,10 +479,18 @@ impl Connection {
             .await
             .map_err(|_| ClientError::Closed)?;
         let token = handle.progress_token.clone();
-        let id = handle.id.clone();
         if let Ok(mut map) = self.progress.lock() {
             map.insert(token.clone(), progress);
         }
+        // From here on, a call that does not finish (cancelled, timed out, or its future dropped by an interrupt)
+        // tells the server with `notifications/cancelled`; the progress route goes in every case.
+        let mut guard = CallGuard {
+            peer: Some(self.peer.clone()),
+            id: Some(handle.id.clone()),
+            reason: "the user interrupted the call",
+            progress: self.progress.clone(),
+            token,
+        };
         let response = handle.await_response();
         let timed = async {
             match timeout {
@@ -465,26 +505,12 @@ impl Connection {
             _ = cancel.cancelled() => Err(ClientError::Cancelled),
             _ = self.ended() => Err(ClientError::Closed),
         };
-        if let Ok(mut map) = self.progress.lock() {
-            map.remove(&token);
+        match &outcome {
+            Err(ClientError::Timeout(_)) => guard.reason = "timed out",
+            Err(ClientError::Cancelled) => {}
+            _ => guard.peer = None,
         }
-        if matches!(
-            outcome,
-            Err(ClientError::Cancelled | ClientError::Timeout(_))
-        ) {
-            let reason = match &outcome {
-                Err(ClientError::Timeout(_)) => "timed out",
-                _ => "the user interrupted the call",
-            };
-            let note = CancelledNotification::new(CancelledNotificationParam::new(
-                Some(id),
-                Some(reason.into()),
-            ));
-            let _ = self
-                .peer
-                .send_notification(ClientNotification::CancelledNotification(note))
-                .await;
-        }
+        drop(guard);
         match outcome? {
             Ok(ServerResult::CallToolResult(result)) => {
                 serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))

@@ -29,7 +29,10 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
 /// The tools of every ready server, sorted by name: a cheap handle the tool pool reads on every model request.
 #[derive(Clone, Default)]
-pub struct McpTools(Arc<RwLock<Arc<Vec<Arc<dyn DynTool>>>>>);
+pub struct McpTools(Arc<RwLock<ToolList>>);
+
+/// One published set of tools.
+type ToolList = Arc<Vec<Arc<dyn DynTool>>>;
 
 impl std::fmt::Debug for McpTools {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -41,7 +44,7 @@ impl std::fmt::Debug for McpTools {
 
 impl McpTools {
     /// The tools now.
-    pub fn snapshot(&self) -> Arc<Vec<Arc<dyn DynTool>>> {
+    pub fn snapshot(&self) -> ToolList {
         match self.0.read() {
             Ok(t) => Arc::clone(&t),
             Err(p) => Arc::clone(&p.into_inner()),

@@ -112,7 +112,7 @@ impl Tool for ListResources {
             text = "No resources found.".into();
         }
         for p in problems {
-            text.push_str("\n");
+            text.push('\n');
             text.push_str(&p);
         }
         Ok(ToolOutput::text(text))

@@ -194,11 +194,8 @@ pub fn plan(
             out.servers.push(planned);
         }
     };
-    let check = |name: &str, value: &Value, origin: Origin, base: &Path| match parse_server(
-        name, value, origin, base, lookup,
-    ) {
-        Ok(config) => Ok(config),
-        Err(e) => Err(Planned::Invalid(e)),
+    let check = |name: &str, value: &Value, origin: Origin, base: &Path| {
+        parse_server(name, value, origin, base, lookup)
     };
     for value in &cli.configs {
         match command_line_doc(value, folder).and_then(|(doc, label, base)| {
@@ -214,7 +211,7 @@ pub fn plan(
                                 config,
                                 approval: Approval::Approved,
                             },
-                            Err(invalid) => invalid,
+                            Err(e) => Planned::Invalid(e),
                         };
                     add(&mut out, planned);
                 }
@@ -249,7 +246,7 @@ pub fn plan(
                     approval: approval_of(name, settings, store, folder),
                     config,
                 },
-                Err(invalid) => invalid,
+                Err(e) => Planned::Invalid(e),
             };
             add(out, planned);
         }
@@ -290,7 +287,7 @@ pub fn plan(
                 },
                 config,
             },
-            Err(invalid) => invalid,
+            Err(e) => Planned::Invalid(e),
         };
         add(&mut out, planned);
     }

@@ -361,3 +361,57 @@ async fn resources_are_listed_and_read() {
     .await;
     assert!(!unknown.ok, "{}", unknown.text);
 }
+
+#[tokio::test]
+async fn dropping_the_manager_kills_the_servers() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let log = ws.root().join("server.log");
+    let (manager, _) = start(&ws.root(), json!({"t": stdio_logged(&[], &log)}), patient());
+    ready(&manager, "t").await;
+    assert!(file_mentions(&log, "pid ").await);
+    let text = std::fs::read_to_string(&log).expect("log");
+    let pid: u32 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("pid "))
+        .and_then(|p| p.trim().parse().ok())
+        .expect("the server logged its pid");
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+    let alive = |dir: &std::path::Path| {
+        std::fs::read_to_string(dir.join("stat"))
+            .is_ok_and(|stat| stat.split_whitespace().nth(2).is_none_or(|s| s != "Z"))
+    };
+    assert!(alive(&proc_dir), "the server runs while the manager lives");
+    drop(manager);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while alive(&proc_dir) && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(!alive(&proc_dir), "the server was killed with the manager");
+}
+
+#[tokio::test]
+async fn a_call_over_the_tool_timeout_fails_and_is_cancelled_on_the_server() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let log = ws.root().join("server.log");
+    let limits = tandem_engine::mcp::Limits {
+        tool_call: Some(Duration::from_millis(300)),
+        ..patient()
+    };
+    let (manager, _) = start(&ws.root(), json!({"t": stdio_logged(&[], &log)}), limits);
+    ready(&manager, "t").await;
+    let (rt, _) = runtime(&ws.root(), &manager);
+    let slow = call(
+        &rt,
+        "mcp__t__slow",
+        &json!({"steps": 100_000, "delay_ms": 50}),
+    )
+    .await;
+    assert!(!slow.ok);
+    assert!(slow.text.contains("did not answer within"), "{}", slow.text);
+    assert!(
+        file_mentions(&log, "cancelled slow").await,
+        "the server was told"
+    );
+    let quick = call(&rt, "mcp__t__echo", &json!({"text": "quick"})).await;
+    assert!(quick.ok && quick.text == "quick", "{}", quick.text);
+}

@@ -27,6 +27,9 @@ enum Expect {
     Denied,
 }
 
+/// A row: the mode, the rules (behavior, rule), the tool of server `t`, and what must happen.
+type Row<'a> = (PermissionMode, &'a [(&'a str, &'a str)], &'a str, Expect);
+
 #[tokio::test]
 async fn permission_rules_decide_mcp_calls_in_every_mode() {
     use Expect::*;
@@ -34,7 +37,7 @@ async fn permission_rules_decide_mcp_calls_in_every_mode() {
     let project = Project::new().expect("project");
     let (manager, _) = start(&project.root, json!({"t": stdio(&[])}), patient());
     ready(&manager, "t").await;
-    let rows: &[(PermissionMode, &[(&str, &str)], &str, Expect)] = &[
+    let rows: &[Row<'_>] = &[
         // The server's readOnlyHint does not approve a call; destructive or not, a tool asks by default.
         (Default, &[], "echo", Asked),
         (Default, &[], "destroy", Asked),

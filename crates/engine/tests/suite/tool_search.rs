@@ -33,7 +33,8 @@ fn session_with_tools(
             cwd: ws.root(),
             model: config,
             mode: PermissionMode::Default,
-            approver: Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+            // MCP tools ask even when read-only (a server's readOnlyHint does not approve a call): say yes.
+            approver: Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow)),
             events: Arc::new(events),
             store: None,
             watch_settings: false,

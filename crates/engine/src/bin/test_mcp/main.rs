@@ -274,6 +274,7 @@ async fn serve_http(addr: &str) -> Result<(), Box<dyn std::error::Error>> {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    log(&format!("pid {}", std::process::id()));
     let flag = |name: &str| args.iter().any(|a| a == name);
     let value = |name: &str| {
         args.iter()
