@@ -58,6 +58,14 @@ pub fn open_session<R: Runtime>(
     // store lock (so the same session can be reopened) and stops their MCP servers.
     if let Ok(mut sessions) = state.sessions.lock() {
         sessions.retain(|_, session| Arc::strong_count(session) > 1);
+        if let Some(id) = &resume
+            && sessions.contains_key(id)
+        {
+            return Err(CommandError::new(
+                ErrorCode::SessionBusy,
+                "a turn is still running in that session; wait for it to end or stop it, then open it again",
+            ));
+        }
     }
     let approver = Arc::new(WindowApprover(state.approvals.clone()));
     let mut builder = match (resume, &state.store) {

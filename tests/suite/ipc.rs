@@ -226,12 +226,28 @@ fn sessions_are_listed_and_a_stored_session_reopens_with_its_history() {
     assert_eq!(listed[0]["session_id"], json!(id));
     assert_eq!(listed[0]["title"], "hello");
 
-    let reopened = invoke(
-        &app,
-        "open_session",
-        json!({"path": path, "onEvent": "__CHANNEL__:4", "resume": id}),
-    )
-    .expect("reopen");
+    // The turn's task lets go of the session just after it is stored; until then it is busy.
+    let mut reopened = Value::Null;
+    wait_until("the session to reopen", || {
+        match invoke(
+            &app,
+            "open_session",
+            json!({"path": path, "onEvent": "__CHANNEL__:4", "resume": id}),
+        ) {
+            Ok(info) => {
+                reopened = info;
+                true
+            }
+            Err(e) => {
+                assert!(
+                    e.to_string().contains("session_busy")
+                        || e.to_string().contains("still running"),
+                    "{e}"
+                );
+                false
+            }
+        }
+    });
     assert_eq!(reopened["session_id"], json!(id));
     invoke(
         &app,

@@ -161,6 +161,12 @@ impl DeferredTools {
     }
 }
 
+fn sorted_names(pool: &[Arc<dyn DynTool>]) -> Vec<String> {
+    let mut names: Vec<String> = pool.iter().map(|t| t.name().to_string()).collect();
+    names.sort();
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,10 +192,4 @@ mod tests {
         assert!(!ToolSearchMode::Always.defers(0, 200_000));
         assert!(!ToolSearchMode::Never.defers(1_000_000, 200_000));
     }
-}
-
-fn sorted_names(pool: &[Arc<dyn DynTool>]) -> Vec<String> {
-    let mut names: Vec<String> = pool.iter().map(|t| t.name().to_string()).collect();
-    names.sort();
-    names
 }
