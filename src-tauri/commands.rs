@@ -56,8 +56,13 @@ pub fn open_session<R: Runtime>(
     let (model, settings_problem) = state.model_config();
     // The window shows one session at a time: sessions no turn is running in are closed, which releases their
     // store lock (so the same session can be reopened) and stops their MCP servers.
+    let mut just_closed = false;
     if let Ok(mut sessions) = state.sessions.lock() {
-        sessions.retain(|_, session| Arc::strong_count(session) > 1);
+        sessions.retain(|id, session| {
+            let keep = Arc::strong_count(session) > 1;
+            just_closed |= !keep && resume.as_deref() == Some(id.as_str());
+            keep
+        });
         if let Some(id) = &resume
             && sessions.contains_key(id)
         {
@@ -69,7 +74,7 @@ pub fn open_session<R: Runtime>(
     }
     let approver = Arc::new(WindowApprover(state.approvals.clone()));
     let mut builder = match (resume, &state.store) {
-        (Some(id), Some(store)) => Session::resuming(store.clone(), &id)?,
+        (Some(id), Some(store)) => resume_released(store, &id, just_closed)?,
         (Some(_), None) => {
             return Err(CommandError::new(
                 ErrorCode::Store,
@@ -112,6 +117,26 @@ pub fn open_session<R: Runtime>(
         sessions.insert(info.session_id.clone(), Arc::new(session));
     }
     Ok(info)
+}
+
+/// Reopens the stored session `id`. When this window has just closed it, its store lock is let go a moment later
+/// (as its last tasks end): wait for that, briefly, instead of reporting the session as in use.
+fn resume_released(
+    store: &Arc<tandem_engine::store::SessionStore>,
+    id: &str,
+    just_closed: bool,
+) -> Result<tandem_engine::session::SessionBuilder, tandem_engine::session::SessionError> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    loop {
+        match Session::resuming(store.clone(), id) {
+            Err(tandem_engine::session::SessionError::Store(
+                tandem_engine::store::StoreError::InUse(_),
+            )) if just_closed && std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other,
+        }
+    }
 }
 
 /// The stored sessions of the folder `path`, newest first (empty when sessions are not stored).
