@@ -1,7 +1,7 @@
 // One tool call in the transcript: status icon, title, the permission decision's reason and what
 // decided it, live progress (a shell call's terminal output through ShellOutput), the facts of its
-// result's typed detail, the diff of a completed file change (ToolDiff), and the result, whose full
-// content expands. It switches on the kind of work (hints) and the detail's tag, never on tool names.
+// result's typed detail, a sub-agent's own conversation (SubAgentTranscript), the diff of a completed
+// file change (ToolDiff), and the result, whose full content expands. It switches on the kind of work (hints) and the detail's tag, never on tool names.
 import { memo } from 'react';
 import { prettyJson } from '../format';
 import { decisionSourceText } from '../state/decisionSource';
@@ -13,6 +13,7 @@ import { STATE_LABELS, visualState } from '../state/toolState';
 import { Chevron } from './Chevron';
 import { ShellOutput } from './ShellOutput';
 import { StatusIcon } from './StatusIcon';
+import { SubAgentTranscript } from './SubAgentTranscript';
 import { ToolDiff } from './ToolDiff';
 
 /** Result text longer than this is cut when shown, to keep the transcript fast. */
@@ -63,6 +64,7 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
           {facts}
         </div>
       )}
+      {call.subAgent && <SubAgentTranscript callId={call.id} transcript={call.subAgent.transcript} />}
       {diff && <ToolDiff callId={call.id} diff={diff} />}
       {failed && !open && firstLine && <div className="tool-error-line">{firstLine}</div>}
       {open && <ToolDetails call={call} />}

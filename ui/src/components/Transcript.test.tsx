@@ -1,6 +1,6 @@
 // Tests of transcript rendering: each kind of row, tool call attributes and states, the folding
 // of read-only calls into a summary that expands, markdown with highlighted code, and that a
-// large transcript keeps only what is on screen in the DOM.
+// large transcript keeps only what is on screen in the DOM, and sub-agents nested in their calls.
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,8 @@ import type { PermissionDecision, SessionEvent } from '../generated/protocol';
 import { applyEvents } from '../state/reduce';
 import { emptyTranscript } from '../state/transcript';
 import { envelopes, hints, readCall } from '../test/events';
+import { installFakeIpc } from '../test/fakeIpc';
+import { App } from './App';
 import { Transcript } from './Transcript';
 
 function renderEvents(events: SessionEvent[]) {
@@ -214,5 +216,30 @@ describe('virtualisation', () => {
     const rendered = container.querySelectorAll('.transcript-row').length;
     expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThan(80);
+  });
+});
+
+describe('sub-agents', () => {
+  it('shows a sub-agent’s own calls and text inside the Agent call that started it', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('prompt-input');
+    const nested = (event: SessionEvent): SessionEvent => ({ type: 'sub_agent', parent_tool_use_id: 'agent-1', agent_id: 'a1', event });
+    ipc.push(
+      { type: 'turn_started', prompt: 'explore' },
+      { type: 'tool_call_started', tool_use_id: 'agent-1', name: 'Agent' },
+      nested({ type: 'tool_call_started', tool_use_id: 'r1', name: 'Read' }),
+      nested({ type: 'tool_call_input', tool_use_id: 'r1', name: 'Read', input: { file_path: 'a.rs' }, hints: { kind: 'read', title: 'Read a.rs', collapsible: true } }),
+      nested({ type: 'text_delta', text: 'The entry point is in a.rs.' }),
+    );
+    const agent = screen.getAllByTestId('tool-call').find((call) => call.dataset.toolName === 'Agent') as HTMLElement;
+    const sub = within(agent).getByTestId('sub-agent');
+    expect(sub).toHaveTextContent('The entry point is in a.rs.');
+    expect(within(sub).getAllByText(/Read/).length).toBeGreaterThan(0);
+    // The sub-agent's calls stay out of the main transcript.
+    expect(screen.getAllByTestId('tool-call').filter((call) => call.dataset.toolName === 'Read' && !sub.contains(call))).toHaveLength(0);
+    await userEvent.click(within(sub).getByRole('button', { name: /Sub-agent/ }));
+    expect(within(sub).queryByText('The entry point is in a.rs.')).not.toBeInTheDocument();
   });
 });

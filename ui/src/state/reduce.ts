@@ -2,7 +2,7 @@
 // Events are applied in `seq` order; anything at or below the last seen `seq` (a duplicate or a
 // replay across a batch boundary) and anything from another session is ignored.
 import type { EventEnvelope, SessionEvent } from '../generated/protocol';
-import type { ToolCall, Transcript, TranscriptItem } from './transcript';
+import { emptyTranscript, type ToolCall, type Transcript, type TranscriptItem } from './transcript';
 
 /** A mutable working copy of a transcript, used while one batch is applied. */
 type Draft = {
@@ -175,12 +175,28 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'notice':
       items.push({ kind: 'notice', key, message: event.message });
       return;
-    case 'sub_agent':
-      // A sub-agent's own conversation; its result reaches the parent's tool call as a SubAgent detail.
+    case 'sub_agent': {
+      // A sub-agent's own conversation, folded into the call that started it (its result reaches that call as a
+      // SubAgent detail).
+      if (draft.toolIndex[event.parent_tool_use_id] === undefined) return;
+      updateTool(draft, event.parent_tool_use_id, null, (call) => {
+        const nested = call.subAgent?.transcript ?? emptyTranscript(null);
+        return { ...call, subAgent: { agentId: event.agent_id, transcript: foldNested(nested, event.event, `sub:${key}`) } };
+      });
       return;
+    }
     default:
       assertNever(event);
   }
+}
+
+/** Folds one event of a sub-agent into its own transcript (keys made unique by the parent's event). */
+function foldNested(state: Transcript, event: SessionEvent, key: string): Transcript {
+  const draft: Draft = { state: { ...state }, items: state.items.slice(), toolIndex: { ...state.toolIndex } };
+  draft.state.items = draft.items;
+  draft.state.toolIndex = draft.toolIndex;
+  applyOne(draft, event, key);
+  return draft.state;
 }
 
 /** Applies `change` to a tool call, creating the call (at the end) when it is new. */

@@ -38,6 +38,8 @@ export type ToolCall = {
   /** Progress text so far (e.g. shell output), appended. */
   progress: string;
   result: ToolResult | null;
+  /** For a call that started a sub-agent: the sub-agent's own conversation, as it streams. */
+  subAgent?: { agentId: string; transcript: Transcript };
 };
 
 export type TranscriptItem =

@@ -1,0 +1,31 @@
+// A sub-agent's own conversation inside the Agent call that started it: its text and tool calls
+// (grouped and collapsed like the main transcript's), collapsible, with a one-line summary while
+// closed. Not virtualised: a sub-agent's transcript is short next to the session's.
+import { useMemo } from 'react';
+import { useExpanded } from '../state/expansion';
+import { buildRows, summarizeCalls } from '../state/rows';
+import type { Transcript } from '../state/transcript';
+import { Chevron } from './Chevron';
+import { TranscriptRow } from './TranscriptRow';
+
+export function SubAgentTranscript({ callId, transcript }: { callId: string; transcript: Transcript }) {
+  const [open, toggle] = useExpanded(`sub:${callId}`, true);
+  const rows = useMemo(() => buildRows(transcript.items), [transcript.items]);
+  const calls = transcript.items.flatMap((item) => (item.kind === 'tool' ? [item.call] : []));
+  return (
+    <div className="sub-agent" data-testid="sub-agent" data-running={transcript.running}>
+      <button type="button" className="sub-agent-head" aria-expanded={open} onClick={toggle}>
+        <span className="sub-agent-label">Sub-agent</span>
+        <span className="dim">{calls.length > 0 ? summarizeCalls(calls) : transcript.running ? 'starting…' : 'no tool calls'}</span>
+        <Chevron open={open} />
+      </button>
+      {open && (
+        <div className="sub-agent-rows">
+          {rows.map((row) => (
+            <TranscriptRow key={row.key} row={row} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
