@@ -33,6 +33,8 @@ pub enum ErrorCode {
     SessionBusy,
     /// An MCP server action failed.
     Mcp,
+    /// Merging or discarding a worktree failed (git's message).
+    Worktree,
 }
 
 impl ErrorCode {
@@ -49,6 +51,7 @@ impl ErrorCode {
             Self::Changes => "changes",
             Self::SessionBusy => "session_busy",
             Self::Mcp => "mcp",
+            Self::Worktree => "worktree",
             Self::NoSession => "no_session",
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",

@@ -45,6 +45,8 @@ pub fn build_app<R: Runtime>(
             commands::reconnect_mcp_server,
             commands::skills,
             commands::tool_list,
+            commands::kept_worktrees,
+            commands::settle_worktree,
         ])
         .setup(|app| {
             let handle = app.handle().clone();

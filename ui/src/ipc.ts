@@ -8,6 +8,7 @@ import type {
   ChangedFile,
   EventBatch,
   FolderTrust,
+  KeptWorktree,
   McpServerStatus,
   PlanAnswer,
   QuestionAnswer,
@@ -166,4 +167,14 @@ export function skills(sessionId: string): Promise<SkillSummary[]> {
 /** Every tool of the session: offered to the model now or not, and why not. */
 export function toolList(sessionId: string): Promise<ToolListing[]> {
   return invoke<ToolListing[]>('tool_list', { sessionId });
+}
+
+/** The worktrees agents left with changes. */
+export function keptWorktrees(sessionId: string): Promise<KeptWorktree[]> {
+  return invoke<KeptWorktree[]>('kept_worktrees', { sessionId });
+}
+
+/** Merges a kept worktree into the project's current branch (`merge`), or discards it with its branch. */
+export function settleWorktree(sessionId: string, branch: string, merge: boolean): Promise<void> {
+  return invoke<void>('settle_worktree', { sessionId, branch, merge });
 }

@@ -45,3 +45,33 @@ describe('ChangesView', () => {
     expect(await screen.findByTestId('error-banner')).toHaveTextContent('damaged');
   });
 });
+
+describe('kept worktrees', () => {
+  it('merges one and discards another, then lists what is left', async () => {
+    let kept = [
+      { path: '/data/wt/a', branch: 'tandem/agent-a', changed_files: ['src/a.rs'] },
+      { path: '/data/wt/b', branch: 'tandem/agent-b', changed_files: ['README.md', 'src/b.rs'] },
+    ];
+    const ipc = installFakeIpc({
+      session_changes: () => [],
+      kept_worktrees: () => kept,
+      settle_worktree: (args) => {
+        kept = kept.filter((w) => w.branch !== args.branch);
+        return null;
+      },
+    });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await userEvent.click(await screen.findByTestId('changes-button'));
+    await waitFor(() => expect(screen.getAllByTestId('kept-worktree')).toHaveLength(2));
+    expect(screen.getAllByTestId('kept-worktree')[1]).toHaveTextContent('2 changed files: README.md, src/b.rs');
+    await userEvent.click(within(screen.getAllByTestId('kept-worktree')[0] as HTMLElement).getByTestId('worktree-merge'));
+    await waitFor(() => expect(screen.getAllByTestId('kept-worktree')).toHaveLength(1));
+    await userEvent.click(screen.getByTestId('worktree-discard'));
+    await waitFor(() => expect(screen.queryByTestId('kept-worktrees')).not.toBeInTheDocument());
+    expect(ipc.argsOf('settle_worktree')).toEqual([
+      { sessionId: 'session-1', branch: 'tandem/agent-a', merge: true },
+      { sessionId: 'session-1', branch: 'tandem/agent-b', merge: false },
+    ]);
+  });
+});

@@ -1,5 +1,6 @@
 // The changes view: every file the session changed, each with one combined diff from its content
-// before the session's first change to now (read only). Opened from the status bar; Esc closes.
+// before the session's first change to now (read only), and above them the worktrees agents left
+// with changes, to merge or discard. Opened from the status bar; Esc closes.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { buildDiffModel } from '../diff/model';
 import type { ChangedFile } from '../generated/protocol';
@@ -10,9 +11,12 @@ import { DiffStats } from './diff/DiffStats';
 import { FilePath } from './diff/FilePath';
 import { ViewToggle } from './diff/ViewToggle';
 import { ErrorBanner } from './ErrorBanner';
+import { KeptWorktrees, type KeptWorktreesProps } from './KeptWorktrees';
 
 export type ChangesViewProps = {
   load: () => Promise<ChangedFile[]>;
+  /** The worktrees agents left with changes, and merging or discarding one (shown above the files). */
+  worktrees?: KeptWorktreesProps;
   /** The project folder: paths inside it are shown relative to it. */
   root: string;
   onClose: () => void;
@@ -23,7 +27,7 @@ function relative(path: string, root: string): string {
   return path.startsWith(prefix) ? path.slice(prefix.length) : path;
 }
 
-export function ChangesView({ load, root, onClose }: ChangesViewProps) {
+export function ChangesView({ load, root, onClose, worktrees }: ChangesViewProps) {
   const titleId = useId();
   const [files, setFiles] = useState<ChangedFile[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -83,6 +87,7 @@ export function ChangesView({ load, root, onClose }: ChangesViewProps) {
           </button>
         </header>
         {error && <ErrorBanner message={error} />}
+        {worktrees && <KeptWorktrees load={worktrees.load} settle={worktrees.settle} />}
         <div className="changes-columns">
           <ul className="changes-list" aria-label="Changed files">
             {(files ?? []).map((each, index) => {

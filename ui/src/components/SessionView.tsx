@@ -132,6 +132,8 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   const loadMcp = useCallback(() => ipc.mcpServers(sessionId), [sessionId]);
   const approveMcp = useCallback((name: string, approved: boolean) => ipc.approveMcpServer(sessionId, name, approved), [sessionId]);
   const reconnectMcp = useCallback((name: string) => ipc.reconnectMcpServer(sessionId, name), [sessionId]);
+  const loadWorktrees = useCallback(() => ipc.keptWorktrees(sessionId), [sessionId]);
+  const settleWorktree = useCallback((branch: string, merge: boolean) => ipc.settleWorktree(sessionId, branch, merge), [sessionId]);
 
   const onRewindRequest = useCallback(
     (itemKey: string) => {
@@ -300,7 +302,9 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
       {showMcp && (
         <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} onClose={closeMcp} />
       )}
-      {showChanges && <ChangesView load={changes} root={info.cwd} onClose={closeChanges} />}
+      {showChanges && (
+        <ChangesView load={changes} root={info.cwd} onClose={closeChanges} worktrees={{ load: loadWorktrees, settle: settleWorktree }} />
+      )}
       {showBypassConfirm && <BypassConfirm current={mode} onConfirm={confirmBypass} onCancel={cancelBypass} />}
       {showTrust && (
         <TrustDialog folderName={info.folder_name} trust={info.trust} onChange={setTrust} onClose={closeTrust} />

@@ -119,6 +119,9 @@ export function installFakeBackend(): void {
           else trusted.delete(path);
           return folderTrust(path, cmd === 'trust_folder');
         }
+        case 'kept_worktrees':
+          session(args);
+          return [];
         case 'skills':
           session(args);
           return [{ name: 'release-notes', description: 'Write the release notes from the merged changes' }];

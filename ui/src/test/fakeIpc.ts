@@ -42,6 +42,7 @@ export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Part
     app_state: () => ({ folder: null, recent: [], version: '0.0.0-test', ...app }),
     pick_folder: () => FOLDER,
     skills: () => [],
+    kept_worktrees: () => [],
     open_session: (args) => sessionInfo({ cwd: String(args.path), folder_name: String(args.path).split('/').pop() ?? '' }),
   };
   mockIPC(
