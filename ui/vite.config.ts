@@ -22,5 +22,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
+    // Waits are on conditions (see src/test/setup.ts); the test deadline leaves room for a busy machine.
+    testTimeout: 30_000,
   },
 });

@@ -1,9 +1,13 @@
 // Vitest setup for jsdom: jest-dom matchers, cleanup between tests, Tauri mocks cleared, and the
 // layout facts jsdom lacks that the virtualised transcript needs to render its rows.
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { clearMocks } from '@tauri-apps/api/mocks';
 import { afterEach } from 'vitest';
+
+// findBy…/waitFor wait on a condition; on a busy machine the library's 1 s default is too short to be a deadline
+// (a test that fails only when the machine is busy is a failing test).
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(async () => {
   cleanup();
