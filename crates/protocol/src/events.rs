@@ -7,7 +7,7 @@ use ts_rs::TS;
 
 use crate::{
     ApprovalRequest, McpServerStatus, PermissionDecision, PermissionMode, PlanRequest,
-    QuestionRequest, RenderHints, TaskItem, TodoItem, ToolDetail,
+    QuestionRequest, RenderHints, SandboxViolation, TaskItem, TodoItem, ToolDetail,
 };
 
 /// Token usage of a model response or of a whole session.
@@ -164,6 +164,12 @@ pub enum SessionEvent {
         /// Structured data for the UI (e.g. a file change with its diff).
         #[serde(default)]
         detail: Option<ToolDetail>,
+    },
+    /// The shell sandbox refused something a running call tried (a write or a connection); the window offers to
+    /// allow it.
+    SandboxViolation {
+        tool_use_id: String,
+        violation: SandboxViolation,
     },
     /// The engine waits for the person's answer.
     ApprovalRequested { request: ApprovalRequest },

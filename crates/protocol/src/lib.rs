@@ -12,6 +12,7 @@ mod mcp;
 mod permission;
 mod render;
 mod rewind;
+mod sandbox;
 pub mod typescript;
 mod work_list;
 
@@ -32,4 +33,5 @@ pub use mcp::{McpServerState, McpServerStatus};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
+pub use sandbox::SandboxViolation;
 pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};

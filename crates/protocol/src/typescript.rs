@@ -52,6 +52,7 @@ pub fn render() -> String {
         decl::<ReadContent>(&cfg),
         decl::<WebLink>(&cfg),
         decl::<ToolDetail>(&cfg),
+        decl::<SandboxViolation>(&cfg),
         decl::<ToolListing>(&cfg),
         decl::<SessionInfo>(&cfg),
         decl::<FolderTrust>(&cfg),

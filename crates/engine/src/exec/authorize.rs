@@ -309,6 +309,8 @@ impl Gate<'_> {
             decided_by: decision.decided_by.clone(),
             suggestion: suggestion.clone(),
             diff: input.prepared.approval_preview(self.ctx),
+            warnings: input.prepared.approval_warnings(self.ctx),
+            previews: input.prepared.approval_previews(self.ctx),
         };
         let proposal = request.diff.clone();
         let request_id = request.id.clone();

@@ -142,6 +142,7 @@ pub fn check_call(
     let name = canonical_tool_name(tool);
     let tool_ctx = ToolContext {
         working_dirs: ctx.working_dirs.clone(),
+        sandbox: ctx.sandbox.clone(),
         ..ToolContext::new(ctx.cwd.clone())
     };
     let registered = tools

@@ -129,6 +129,8 @@ mod tests {
             decided_by: None,
             suggestion: None,
             diff: None,
+            warnings: Vec::new(),
+            previews: Vec::new(),
         };
         let events = stored(vec![
             SessionEvent::TurnStarted {

@@ -7,6 +7,7 @@ mod hooks;
 mod loaded;
 mod mcp;
 mod paths;
+mod sandbox;
 mod source;
 mod watcher;
 
@@ -15,5 +16,8 @@ pub use hooks::{DEFAULT_TIMEOUT_SECS, HookCommand, HookMatcher, HookSet, parse_h
 pub use loaded::{LoadedSettings, load_settings};
 pub use mcp::{McpServerEntry, McpSettings};
 pub use paths::{CliSettings, SettingsPaths, git_root, managed_settings_path};
+pub use sandbox::{
+    SANDBOX_ENV, SandboxLayer, env_override, find_bwrap, merge as merge_sandbox, parse_sandbox,
+};
 pub use source::{RuleBehavior, RuleEntry, RuleSource, SettingsIssue};
 pub use watcher::SettingsWatcher;
