@@ -426,6 +426,21 @@ pub fn approve_mcp_server(
         .map_err(|e| CommandError::new(ErrorCode::Mcp, format!("the answer was not saved: {e}")))
 }
 
+/// The person allows what the shell sandbox refused (a host or a folder): saved to the project's local settings and
+/// in force at once. Returns the value added.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn allow_sandbox_violation(
+    state: State<'_, AppState>,
+    session_id: String,
+    violation: tandem_protocol::SandboxViolation,
+) -> Result<String, CommandError> {
+    session_of(&state, &session_id)?
+        .allow_sandbox_violation(&violation)
+        .map(|added| added.value)
+        .map_err(|e| CommandError::new(ErrorCode::Settings, format!("it was not allowed: {e}")))
+}
+
 /// Stops an MCP server and starts it again.
 #[tauri::command]
 #[tracing::instrument(skip(state), err(Display))]

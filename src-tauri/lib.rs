@@ -42,6 +42,7 @@ pub fn build_app<R: Runtime>(
             commands::delete_session,
             commands::mcp_servers,
             commands::approve_mcp_server,
+            commands::allow_sandbox_violation,
             commands::reconnect_mcp_server,
             commands::skills,
             commands::tool_list,

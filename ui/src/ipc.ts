@@ -16,6 +16,7 @@ import type {
   RewindOutcome,
   RewindPoint,
   RewindScope,
+  SandboxViolation,
   ToolListing,
   SessionInfo,
   SessionSummary,
@@ -153,6 +154,11 @@ export function mcpServers(sessionId: string): Promise<McpServerStatus[]> {
 /** Approves (or refuses) a project MCP server for this folder; it starts (or stops) at once. */
 export function approveMcpServer(sessionId: string, name: string, approved: boolean): Promise<void> {
   return invoke<void>('approve_mcp_server', { sessionId, name, approved });
+}
+
+/** Allows what the shell sandbox refused (a host or a folder) in the project's local settings; resolves to what was added. */
+export function allowSandboxViolation(sessionId: string, violation: SandboxViolation): Promise<string> {
+  return invoke<string>('allow_sandbox_violation', { sessionId, violation });
 }
 
 export function reconnectMcpServer(sessionId: string, name: string): Promise<void> {

@@ -4,10 +4,11 @@
 // Esc stops a running turn. A prompt row's rewind action opens the rewind dialog; after a rewind a
 // notice says what happened, and a rewound prompt goes back into the prompt box to edit and resend.
 import { useCallback, useEffect, useState } from 'react';
-import type { ApprovalAnswer, RewindOutcome, RewindScope } from '../generated/protocol';
+import type { ApprovalAnswer, RewindOutcome, RewindScope, SandboxViolation } from '../generated/protocol';
 import type { SessionControls } from '../hooks/useSession';
 import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
+import { SandboxAllowContext } from '../state/sandbox';
 import type { Session } from '../state/session';
 import type { PermissionMode, PlanAnswer, QuestionAnswer } from '../generated/protocol';
 import * as ipc from '../ipc';
@@ -131,6 +132,10 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   const sessionId = info.session_id;
   const loadMcp = useCallback(() => ipc.mcpServers(sessionId), [sessionId]);
   const approveMcp = useCallback((name: string, approved: boolean) => ipc.approveMcpServer(sessionId, name, approved), [sessionId]);
+  const allowSandbox = useCallback(
+    (violation: SandboxViolation) => ipc.allowSandboxViolation(sessionId, violation),
+    [sessionId],
+  );
   const reconnectMcp = useCallback((name: string) => ipc.reconnectMcpServer(sessionId, name), [sessionId]);
   const loadWorktrees = useCallback(() => ipc.keptWorktrees(sessionId), [sessionId]);
   const settleWorktree = useCallback((branch: string, merge: boolean) => ipc.settleWorktree(sessionId, branch, merge), [sessionId]);
@@ -217,11 +222,13 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
             {info.setup_hint && <SetupHint hint={info.setup_hint} />}
             <main className="session-main">
               <RewindContext.Provider value={running ? null : onRewindRequest}>
-                <Transcript
-                  items={transcript.items}
-                  empty={<EmptyTranscript folder={info.folder_name} />}
-                  footer={running ? <WorkingLine /> : null}
-                />
+                <SandboxAllowContext.Provider value={allowSandbox}>
+                  <Transcript
+                    items={transcript.items}
+                    empty={<EmptyTranscript folder={info.folder_name} />}
+                    footer={running ? <WorkingLine /> : null}
+                  />
+                </SandboxAllowContext.Provider>
               </RewindContext.Provider>
             </main>
             <div className="composer">

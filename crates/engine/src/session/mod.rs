@@ -868,6 +868,23 @@ impl Session {
         self.mcp.approve(name, approved, &ApprovalStore::standard())
     }
 
+    /// The one-click answer to something the shell sandbox refused: adds the host to
+    /// `sandbox.network.allowedDomains` or the folder to `sandbox.filesystem.allowWrite` of the project's local
+    /// settings and applies the settings at once. Returns what was added.
+    pub fn allow_sandbox_violation(
+        &self,
+        violation: &tandem_protocol::SandboxViolation,
+    ) -> Result<crate::permission::SandboxAllowance, crate::permission::SaveError> {
+        let file = self
+            .runtime
+            .permission_context()
+            .local_settings_file
+            .clone();
+        let added = crate::permission::allow_sandbox_violation(&file, violation)?;
+        self.reload_with(&self.loader());
+        Ok(added)
+    }
+
     /// Stops an MCP server and starts it again.
     pub fn reconnect_mcp_server(&self, name: &str) {
         self.mcp.reconnect(name);

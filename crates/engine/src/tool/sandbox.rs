@@ -32,8 +32,9 @@ impl std::fmt::Debug for ViolationSink {
     }
 }
 
-/// The sandbox settings in force, merged over every settings source.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// The sandbox settings in force, merged over every settings source. The default is the settings' defaults: off,
+/// and `allowUnsandboxedCommands` on.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SandboxConfig {
     /// `sandbox.enabled` (or the environment override).
     pub enabled: bool,
@@ -54,6 +55,21 @@ pub struct SandboxConfig {
     pub fail_if_unavailable: bool,
     /// Where bubblewrap was found (`None`: not installed).
     pub bwrap: Option<PathBuf>,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            auto_allow: false,
+            excluded_commands: Vec::new(),
+            allow_unsandboxed: true,
+            allowed_domains: Vec::new(),
+            allow_write: Vec::new(),
+            fail_if_unavailable: false,
+            bwrap: None,
+        }
+    }
 }
 
 /// Why a command runs outside the sandbox.

@@ -14,6 +14,7 @@ mod pty;
 mod run;
 mod sandbox;
 mod script;
+mod sed_preview;
 mod session;
 mod task_output;
 mod task_stop;
@@ -346,8 +347,11 @@ impl Tool for BashTool {
              a watcher, set `run_in_background` and follow it with TaskOutput; stop it with TaskStop.\n\
              - Use the dedicated tools to read, search and edit files when they exist, rather than cat, grep or \
              sed.\n\
-             - `dangerouslyDisableSandbox` only matters when commands run in a sandbox (bubblewrap, enabled by the \
-             user); otherwise it is ignored.",
+             - When the user's settings sandbox commands (bubblewrap: only the working directories writable, network \
+             only to allowed hosts through a proxy), a command the sandbox refuses says so in its result. \
+             `dangerouslyDisableSandbox: true` asks to run outside it: such a call is never approved by the sandbox, \
+             only by the usual permission rules or the user, and the settings may refuse it; use it only when the \
+             sandbox is what stops the command.",
             DEFAULT_TIMEOUT_MS / 1000,
             MAX_TIMEOUT_MS / 1000
         )
@@ -395,6 +399,18 @@ impl Tool for BashTool {
             title,
             collapsible: is_read_only(&input.command),
         }
+    }
+
+    fn approval_warnings(&self, input: &BashInput, ctx: &ToolContext) -> Vec<String> {
+        crate::shell::destructive_warnings(&input.command, &self.current_cwd(ctx))
+    }
+
+    fn approval_previews(
+        &self,
+        input: &BashInput,
+        ctx: &ToolContext,
+    ) -> Vec<tandem_protocol::FileDiff> {
+        sed_preview::previews(&input.command, &self.current_cwd(ctx))
     }
 
     fn permission_subject(&self, input: &BashInput, _ctx: &ToolContext) -> PermissionSubject {
