@@ -20,7 +20,7 @@ behavior: DecisionBehavior, scope: RuleScope,
 /**
  * The settings file it is written in (`None` for command-line and session rules).
  */
-file: string | null, } | { "type": "hook", command: string, } | { "type": "mode", mode: PermissionMode, } | { "type": "safety_check", check: SafetyCheck, } | { "type": "classifier", reason: string, } | { "type": "tool", tool: string, } | { "type": "working_directories" } | { "type": "no_prompt" };
+file: string | null, } | { "type": "hook", command: string, } | { "type": "mode", mode: PermissionMode, } | { "type": "safety_check", check: SafetyCheck, } | { "type": "classifier", reason: string, } | { "type": "tool", tool: string, } | { "type": "working_directories" } | { "type": "no_prompt" } | { "type": "sandbox" };
 
 export type PermissionDecision = { decision: DecisionBehavior, 
 /**
@@ -104,7 +104,16 @@ decided_by: DecisionSource | null, suggestion: RuleSuggestion | null,
 /**
  * For a call that changes a file: the file before and after, for the diff dialog.
  */
-diff: FileDiff | null, };
+diff: FileDiff | null, 
+/**
+ * What the call would destroy (`rm -rf build` removes the folder build and everything in it), shown as
+ * warnings in the dialog.
+ */
+warnings?: Array<string>, 
+/**
+ * For a command that edits files in place (`sed -i`): each named file before and after, as it would run.
+ */
+previews?: Array<FileDiff>, };
 
 export type ApprovalChoice = "allow" | "allow_always" | "deny";
 
@@ -400,6 +409,8 @@ loaded: Array<string>,
  */
 total_deferred: number, } | { "type": "other", data: unknown, };
 
+export type SandboxViolation = { "type": "write", path: string, } | { "type": "network", host: string, };
+
 export type ToolListing = { name: string, 
 /**
  * Whether the model is offered it now.
@@ -537,7 +548,7 @@ export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?:
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, };
+detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, };
 
 export type EventEnvelope = { session_id: string, 
 /**
