@@ -172,7 +172,7 @@ pub enum SessionEvent {
         violation: SandboxViolation,
     },
     /// The engine waits for the person's answer.
-    ApprovalRequested { request: ApprovalRequest },
+    ApprovalRequested { request: Box<ApprovalRequest> },
     /// The request was answered (or withdrawn): a permission request, a plan review or questions.
     ApprovalResolved { request_id: String },
     /// The engine waits for the person to approve a plan (or to keep planning).

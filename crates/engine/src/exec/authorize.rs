@@ -315,7 +315,7 @@ impl Gate<'_> {
         let proposal = request.diff.clone();
         let request_id = request.id.clone();
         self.rt.events.emit(SessionEvent::ApprovalRequested {
-            request: request.clone(),
+            request: Box::new(request.clone()),
         });
         let answer = tokio::select! {
             answer = self.rt.approver.ask(request) => Some(answer),

@@ -145,7 +145,9 @@ mod tests {
                 detail: None,
             },
             input("b"),
-            SessionEvent::ApprovalRequested { request },
+            SessionEvent::ApprovalRequested {
+                request: Box::new(request),
+            },
         ]);
         let closing = closing_events(&events);
         assert_eq!(closing.len(), 4);

@@ -225,7 +225,7 @@ fn git(args: &[&str]) -> Option<String> {
             let dash = rest.iter().position(|a| *a == "--");
             let paths: Vec<&str> = match dash {
                 Some(d) => rest[d + 1..].to_vec(),
-                None if rest.iter().any(|a| *a == ".") => vec!["."],
+                None if rest.contains(&".") => vec!["."],
                 None => Vec::new(),
             };
             let forced = has("-f") || has("--force");
