@@ -299,6 +299,7 @@ async fn traffic_leaves_only_through_the_proxy_for_allowed_hosts() {
     assert!(!shown.contains("hello from direct"), "{shown}");
     assert!(shown.contains("403"), "{shown}");
     assert!(shown.contains("TLS-REFUSED"), "{shown}");
+    assert!(!shown.contains("hello from"), "{shown}");
     assert!(
         shown.contains("connecting to blocked.example (not in sandbox.network.allowedDomains)"),
         "the model is told: {shown}"
@@ -390,6 +391,29 @@ async fn a_refused_write_is_reported_and_allowed_in_one_click() {
         .await;
     assert!(out.is_ok(), "{}", text(&out));
     assert!(file.exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn host_processes_and_daemon_sockets_are_out_of_reach() {
+    let Some(bwrap) = bwrap() else { return };
+    let r = sandboxed_run(SandboxConfig {
+        enabled: true,
+        bwrap: Some(bwrap),
+        ..SandboxConfig::default()
+    });
+    let host_pid = std::process::id();
+    let out = r
+        .tool
+        .call(
+            &input(&format!(
+                "test -e /proc/{host_pid} && echo HOST-VISIBLE; ls /run | wc -l"
+            )),
+            &r.ctx,
+        )
+        .await;
+    let shown = text(&out);
+    assert!(!shown.contains("HOST-VISIBLE"), "{shown}");
+    assert_eq!(shown.trim(), "0", "/run is empty: {shown}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,5 +1,6 @@
 //! The bubblewrap sandbox a command runs in: the whole filesystem read-only except the working directories, the
-//! tool's own folder, `sandbox.filesystem.allowWrite` and a private /tmp; the network unshared. With
+//! tool's own folder, `sandbox.filesystem.allowWrite` and a private /tmp and /run; its own process and network
+//! namespaces. With
 //! `sandbox.network.allowedDomains` traffic can leave only through Tandem's proxy, reached over a Unix socket bound
 //! into the sandbox and bridged to a loopback port inside it by the bridge program.
 
@@ -51,11 +52,19 @@ impl Sandbox {
             "--tmpfs",
             "/tmp",
             "--unshare-net",
+            // Its own process namespace: /proc shows only the sandbox's processes, so no host process's
+            // /proc/PID/root (the writable host filesystem) is reachable.
+            "--unshare-pid",
             "--die-with-parent",
         ]
         .iter()
         .map(|s| s.to_string())
         .collect();
+        // /run holds the sockets of host daemons (docker, the session bus, systemd), which a read-only mount
+        // would not stop a program from talking to.
+        if Path::new("/run").is_dir() {
+            args.extend(["--tmpfs".to_string(), "/run".to_string()]);
+        }
         for dir in writable.iter().filter(|d| d.exists()) {
             let dir = dir.to_string_lossy().to_string();
             args.extend(["--bind".to_string(), dir.clone(), dir]);
