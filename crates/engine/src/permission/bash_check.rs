@@ -161,7 +161,8 @@ fn sandboxed(
     Evaluation::plain(
         DecisionBehavior::Allow,
         format!(
-            "the command runs in the sandbox (writes only to the working directories and sandbox.filesystem.allowWrite, {network}) and \
+            "the command runs in the sandbox (files writable only in the working directories, \
+             sandbox.filesystem.allowWrite and its own temporary folders; {network}) and \
              sandbox.autoAllowBashIfSandboxed is on; without it: {}",
             eval.decision.reason
         ),
