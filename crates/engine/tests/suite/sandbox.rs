@@ -454,3 +454,56 @@ async fn a_missing_sandbox_fails_when_required_and_warns_once_otherwise() {
     let second = text(&tool.call(&input("echo two"), &lenient).await);
     assert_eq!(second, "two", "the warning is given once");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn through_the_pipeline_a_sandboxed_call_runs_unasked_and_its_refusal_is_an_event() {
+    let Some(bwrap) = bwrap() else { return };
+    let ws = Workspace::new(&[]).expect("workspace");
+    let probe = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("probe dir");
+    let file = probe.path().join("out.txt");
+    let permissions =
+        PermissionContext::new(ws.root(), PermissionMode::Default).with_sandbox(SandboxConfig {
+            enabled: true,
+            auto_allow: true,
+            bwrap: Some(bwrap),
+            ..SandboxConfig::default()
+        });
+    let (rt, events) = tandem_engine::testing::TestRuntime::new(ws.root())
+        .permissions(permissions)
+        .recorded();
+    let result = tandem_engine::testing::call(
+        &rt,
+        "Bash",
+        &json!({"command": format!("echo hi > {}", file.display())}),
+    )
+    .await;
+    assert!(!result.ok, "{}", result.text);
+    assert!(
+        result.text.contains("The sandbox refused"),
+        "{}",
+        result.text
+    );
+    assert!(!file.exists());
+    let events = events.events();
+    let decided_by_sandbox = events.iter().any(|e| {
+        matches!(e, tandem_protocol::SessionEvent::ToolCallDecision { decision, .. }
+            if decision.decided_by == Some(DecisionSource::Sandbox))
+    });
+    assert!(decided_by_sandbox, "{events:?}");
+    let violation = events.iter().find_map(|e| match e {
+        tandem_protocol::SessionEvent::SandboxViolation {
+            tool_use_id,
+            violation,
+        } => Some((tool_use_id.clone(), violation.clone())),
+        _ => None,
+    });
+    assert_eq!(
+        violation,
+        Some((
+            "call".to_string(),
+            SandboxViolation::Write {
+                path: file.display().to_string()
+            }
+        ))
+    );
+}
