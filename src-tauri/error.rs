@@ -35,6 +35,8 @@ pub enum ErrorCode {
     Mcp,
     /// Merging or discarding a worktree failed (git's message).
     Worktree,
+    /// The person's settings could not be read or saved.
+    Settings,
 }
 
 impl ErrorCode {

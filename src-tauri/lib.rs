@@ -7,6 +7,7 @@ pub mod error;
 pub mod logging;
 pub mod menu;
 pub mod recent;
+pub mod settings;
 pub mod state;
 pub mod typescript;
 
@@ -47,6 +48,8 @@ pub fn build_app<R: Runtime>(
             commands::tool_list,
             commands::kept_worktrees,
             commands::settle_worktree,
+            settings::app_settings,
+            settings::save_app_settings,
         ])
         .setup(|app| {
             let handle = app.handle().clone();

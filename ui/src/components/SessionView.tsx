@@ -34,9 +34,11 @@ export type SessionViewProps = {
   session: Session;
   controls: SessionControls;
   onPickFolder: () => void;
+  /** Opens the settings dialog. */
+  onOpenSettings?: () => void;
 };
 
-export function SessionView({ session, controls, onPickFolder }: SessionViewProps) {
+export function SessionView({ session, controls, onPickFolder, onOpenSettings }: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running, approvals, planReviews, questions } = transcript;
   const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind, setTrust, changes } = controls;
@@ -279,6 +281,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           onChangesClick={() => setChangesOpen(true)}
           mcpServers={transcript.mcpServers}
           onMcpClick={() => setMcpOpen(true)}
+          onSettingsClick={onOpenSettings}
           contextWindow={info.context_window}
           compactAtPercent={info.compact_at_percent}
         />

@@ -1,5 +1,6 @@
 //! Test modules of the engine's integration suite.
 
+mod app_settings;
 mod background_agents;
 mod bash;
 mod checkpoints;
