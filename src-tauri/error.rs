@@ -57,6 +57,7 @@ impl ErrorCode {
             Self::NoSession => "no_session",
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",
+            Self::Settings => "settings",
         }
     }
 }

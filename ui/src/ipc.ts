@@ -195,3 +195,8 @@ export function appSettings(): Promise<AppSettings> {
 export function saveAppSettings(update: AppSettingsUpdate): Promise<SavedSettings> {
   return invoke<SavedSettings>('save_app_settings', { update });
 }
+
+/** Forks the stored session before prompt `promptId` (all of it with `null`); resolves to the new session's id. */
+export function forkSession(sessionId: string, promptId: string | null): Promise<string> {
+  return invoke<string>('fork_session', { sessionId, promptId });
+}

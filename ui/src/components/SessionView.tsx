@@ -320,6 +320,10 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
           loadPoints={rewindPoints}
           rewind={(promptId, scope, force) => rewind(promptId, rewinding.ordinal, scope, force)}
           onRewound={onRewound}
+          fork={async (promptId) => {
+            const forked = await ipc.forkSession(info.session_id, promptId);
+            await open(info.cwd, forked);
+          }}
           onCancel={closeRewind}
         />
       )}

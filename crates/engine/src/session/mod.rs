@@ -6,6 +6,7 @@ mod changes;
 mod cleanup;
 mod closing;
 pub mod completion;
+pub mod fork;
 pub mod rewind;
 mod sub_agent;
 pub mod tool_list;

@@ -9,6 +9,7 @@ mod decision_sources;
 mod edit_pipeline;
 mod executor;
 mod file_scenarios;
+mod forks;
 mod hooks;
 mod mcp_servers;
 mod mcp_session;
