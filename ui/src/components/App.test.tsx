@@ -63,6 +63,26 @@ describe('App', () => {
     expect(screen.queryByTestId('error-banner')).not.toBeInTheDocument();
   });
 
+  it('asks before another folder replaces a session whose turn runs', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await emit('tandem://open-folder', { path: '/work/first' });
+    expect(await screen.findByTestId('folder-name')).toHaveTextContent('first');
+    ipc.push({ type: 'turn_started', prompt: 'long job' });
+    await emit('tandem://open-folder', { path: '/work/second' });
+    expect(await screen.findByTestId('switch-folder-confirm')).toHaveTextContent('/work/second');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('switch-folder-confirm')).toBeNull());
+    expect(ipc.argsOf('open_session')).toHaveLength(1);
+    expect(ipc.argsOf('interrupt')).toHaveLength(0);
+
+    await emit('tandem://open-folder', { path: '/work/second' });
+    await userEvent.click(await screen.findByTestId('switch-folder-yes'));
+    await waitFor(() => expect(ipc.argsOf('open_session')).toHaveLength(2));
+    expect(ipc.argsOf('interrupt')).toHaveLength(1);
+    expect(ipc.argsOf('open_session')[1]).toMatchObject({ path: '/work/second' });
+  });
+
   it('follows File ▸ Open Folder and New Session from the menu', async () => {
     const ipc = installFakeIpc();
     render(<App />);

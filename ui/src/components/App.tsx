@@ -9,11 +9,25 @@ import type { Theme } from '../generated/protocol';
 import { applyLooks, followDesktopScheme } from '../settings/looks';
 import { SessionView } from './SessionView';
 import { SettingsDialog } from './SettingsDialog';
+import { SwitchFolderConfirm } from './SwitchFolderConfirm';
 import { Welcome } from './Welcome';
 
 export function App() {
   const controls = useSession();
-  const { session, open, opening, error, clearError, updateInfo } = controls;
+  const { session, open, opening, error, clearError, updateInfo, interrupt } = controls;
+  /** A folder asked for while a turn runs, waiting for the person's confirmation. */
+  const [switchTo, setSwitchTo] = useState<string | null>(null);
+  const running = session?.transcript.running ?? false;
+  const sessionCwd = session?.info.cwd ?? null;
+  // Opening another folder replaces the session: while a turn runs, ask first.
+  const openFolder = useCallback(
+    (path: string) => {
+      if (running && path !== sessionCwd) setSwitchTo(path);
+      else void open(path);
+    },
+    [running, sessionCwd, open],
+  );
+  const onMenuFolder = useEffectEvent((path: string) => openFolder(path));
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [looks, setLooks] = useState<{ theme: Theme; fontSize: number } | null>(null);
   const [app, setApp] = useState<ipc.AppStateView | null>(null);
@@ -64,7 +78,7 @@ export function App() {
   useEffect(() => {
     const subscriptions = [
       ipc.onOpenSettings(openSettings),
-      ipc.onOpenFolder((path) => void open(path)),
+      ipc.onOpenFolder((path) => onMenuFolder(path)),
       ipc.onNewSession(() => newSession()),
     ];
     return () => {
@@ -75,20 +89,31 @@ export function App() {
   const pickFolder = useCallback(async () => {
     try {
       const path = await ipc.pickFolder();
-      if (path) await open(path);
+      if (path) openFolder(path);
     } catch (cause) {
       setLoadError(ipc.errorMessage(cause));
     }
-  }, [open]);
+  }, [openFolder]);
 
   const settings = settingsOpen && (
     <SettingsDialog load={ipc.appSettings} save={ipc.saveAppSettings} onSaved={onSettingsSaved} onClose={closeSettings} />
+  );
+  const confirmSwitch = switchTo !== null && session && (
+    <SwitchFolderConfirm
+      current={session.info.cwd}
+      next={switchTo}
+      onConfirm={() => {
+        setSwitchTo(null);
+        void interrupt().then(() => open(switchTo));
+      }}
+      onCancel={() => setSwitchTo(null)}
+    />
   );
   if (session) {
     // Keyed by session: a new session starts with fresh view state (expanded rows, answered requests).
     return (
       <>
-        <div className="app-layer" inert={settingsOpen}>
+        <div className="app-layer" inert={settingsOpen || switchTo !== null}>
           <SessionView
             key={session.info.session_id}
             session={session}
@@ -98,6 +123,7 @@ export function App() {
           />
         </div>
         {settings}
+        {confirmSwitch}
       </>
     );
   }
