@@ -35,7 +35,7 @@ pub enum ErrorCode {
     Mcp,
     /// Merging or discarding a worktree failed (git's message).
     Worktree,
-    /// A settings file could not be changed.
+    /// A settings file could not be read or changed.
     Settings,
 }
 

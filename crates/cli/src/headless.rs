@@ -184,7 +184,7 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| ".".into()),
     };
-    let (mut model, problem) = ModelConfig::load();
+    let (mut model, problem) = tandem_engine::settings::load_model_config();
     if let Some(problem) = problem {
         eprintln!("tandem: ignoring the settings file: {problem}");
     }

@@ -3,6 +3,7 @@
 //! details of tool results. Everything here is plain data (serde + schemars + ts-rs); TypeScript types are generated
 //! into `ui/src/generated/protocol.ts`.
 
+mod app_settings;
 mod approval;
 mod decision_source;
 mod detail;
@@ -16,6 +17,7 @@ mod sandbox;
 pub mod typescript;
 mod work_list;
 
+pub use app_settings::{AppSettings, AppSettingsUpdate, KeySource, Theme};
 pub use approval::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
 };

@@ -1,5 +1,7 @@
 // Generated from src-tauri by `TANDEM_WRITE_GENERATED=1 cargo test --features tandem/custom-protocol --test app generated`. Do not edit.
 
+import type { AppSettings, SessionInfo } from './protocol';
+
 export type AppStateView = { 
 /**
  * The folder given on the command line.
@@ -17,3 +19,5 @@ message: string, };
 export type OpenFolder = { path: string, };
 
 export type SkillSummary = { name: string, description: string, };
+
+export type SavedSettings = { settings: AppSettings, sessions: Array<SessionInfo>, };

@@ -544,6 +544,46 @@ source: string, state: McpServerState,
  */
 tools: Array<string>, };
 
+export type Theme = "light" | "dark" | "system";
+
+export type KeySource = "keyring" | "credentials_file" | "settings_file" | "environment" | "none";
+
+export type AppSettings = { 
+/**
+ * `anthropic` or `openai` (an OpenAI-compatible server).
+ */
+provider: string, 
+/**
+ * The server's base URL; empty for the provider's default.
+ */
+base_url: string, 
+/**
+ * The model name; empty for the default.
+ */
+model: string, 
+/**
+ * Where the key in use comes from.
+ */
+key_source: KeySource, theme: Theme, 
+/**
+ * The transcript's font size in pixels (the whole window scales with it).
+ */
+font_size: number, 
+/**
+ * Environment variables set in this process that win over the saved values (named so the person knows).
+ */
+overridden_by_env: Array<string>, 
+/**
+ * The settings file.
+ */
+file: string, };
+
+export type AppSettingsUpdate = { provider: string, base_url: string, model: string, 
+/**
+ * A new API key; `None` keeps the current one, an empty string removes the saved one.
+ */
+api_key?: string, theme: Theme, font_size: number, };
+
 export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
  * Structured data for the UI (e.g. a file change with its diff).

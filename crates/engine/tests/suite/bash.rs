@@ -222,7 +222,8 @@ async fn a_timeout_kills_the_whole_process_tree() {
     let message = model_error(result);
     assert!(message.contains("timed out after 1.5s"), "{message}");
     assert!(message.contains("begun"), "{message}");
-    assert!(started.elapsed() < Duration::from_secs(10));
+    // Far below the 300 s the child would take: the timeout ended it, however busy the machine.
+    assert!(started.elapsed() < Duration::from_secs(120));
     let pid = pid_in(&ws.path("child.pid")).await;
     assert!(
         gone(pid).await,
@@ -294,8 +295,8 @@ async fn a_background_run_is_read_and_stopped() {
         .await
         .expect("starts");
     assert!(
-        started.elapsed() < Duration::from_secs(2),
-        "it returns at once"
+        started.elapsed() < Duration::from_secs(60),
+        "it returns without waiting for the 300 s command"
     );
     let (id, status, _) = task(&out);
     assert_eq!(status, TaskStatus::Running);
@@ -433,7 +434,7 @@ async fn a_failing_call_in_a_batch_aborts_its_running_sibling() {
     let outcomes = run_tools(&rt, calls, &CancellationToken::new(), 10).await;
 
     assert!(
-        started.elapsed() < Duration::from_secs(20),
+        started.elapsed() < Duration::from_secs(120),
         "the follower was stopped"
     );
     assert_eq!(outcomes.len(), 2);

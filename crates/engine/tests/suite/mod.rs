@@ -1,5 +1,6 @@
 //! Test modules of the engine's integration suite.
 
+mod app_settings;
 mod background_agents;
 mod bash;
 mod checkpoints;
@@ -9,6 +10,7 @@ mod destructive_warnings;
 mod edit_pipeline;
 mod executor;
 mod file_scenarios;
+mod forks;
 mod hooks;
 mod mcp_servers;
 mod mcp_session;
