@@ -9,7 +9,6 @@ use serde_json::json;
 use tandem_engine::approver::{Approver, NoAnswer};
 use tandem_engine::events::{EventSink, JsonLinesSink};
 use tandem_engine::mcp::{Limits, McpCliConfig};
-use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
 use tandem_engine::session::{Session, SessionBuilder, SessionError};
 use tandem_engine::store::{SessionStore, StoreError};
