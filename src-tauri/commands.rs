@@ -445,7 +445,7 @@ pub struct SkillSummary {
     pub description: String,
 }
 
-/// The session's skills, for the prompt box's `/` menu (a prompt `/name args` invokes one).
+/// The session's skills and MCP prompts, for the prompt box's `/` menu (a prompt `/name args` invokes one).
 #[tauri::command]
 #[tracing::instrument(skip(state), err(Display))]
 pub fn skills(
@@ -453,7 +453,7 @@ pub fn skills(
     session_id: String,
 ) -> Result<Vec<SkillSummary>, CommandError> {
     Ok(session_of(&state, &session_id)?
-        .skills()
+        .slash_commands()
         .into_iter()
         .map(|(name, description)| SkillSummary { name, description })
         .collect())

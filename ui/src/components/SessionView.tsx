@@ -95,8 +95,12 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   const closeChanges = useCallback(() => setChangesOpen(false), []);
   const showChanges = changesOpen && !asking && !showTrust && !showBypassConfirm;
   const [mcpOpen, setMcpOpen] = useState(false);
-  // The window's own slash commands, then the session's skills (the engine runs `/skill args`).
+  // The window's own slash commands, then the session's skills and its MCP servers' prompts (the engine runs
+  // `/skill args` and `/mcp__server__prompt args`); listed again whenever a server changes.
   const [skillCommands, setSkillCommands] = useState<SlashCommand[]>([]);
+  const mcpVersion = Object.values(transcript.mcpServers)
+    .map((server) => `${server.name}:${server.state.state}:${server.tools.length}`)
+    .join(',');
   useEffect(() => {
     let current = true;
     ipc.skills(info.session_id).then(
@@ -106,7 +110,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
     return () => {
       current = false;
     };
-  }, [info.session_id]);
+  }, [info.session_id, mcpVersion]);
   const windowCommands: Record<string, { description: string; run: () => void }> = {
     clear: { description: 'Start a new session in this folder', run: () => void open(info.cwd) },
     changes: { description: 'Show every file this session changed', run: () => setChangesOpen(true) },

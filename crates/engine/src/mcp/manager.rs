@@ -16,6 +16,7 @@ use super::client::{Connection, ServerNews};
 use super::config::ServerConfig;
 use super::limits::{Limits, REQUEST_TIMEOUT};
 use super::link::ServerLink;
+use super::prompts::McpPrompt;
 use super::sources::{Approval, ApprovalStore, Plan, Planned};
 use super::tool::McpTool;
 use crate::events::EventSink;
@@ -67,6 +68,8 @@ struct Slot {
     status: McpServerStatus,
     link: Arc<ServerLink>,
     tools: Vec<Arc<dyn DynTool>>,
+    /// Its prompts while it is ready.
+    prompts: Vec<McpPrompt>,
     /// Stops this server's task.
     stop: Option<CancellationToken>,
 }
@@ -142,6 +145,9 @@ impl Inner {
                 slot.status.tools = tools.iter().map(|t| t.name().to_string()).collect();
                 slot.tools = tools;
             }
+            if state != McpServerState::Ready {
+                slot.prompts.clear();
+            }
             slot.status.state = state;
             let all: Vec<Arc<dyn DynTool>> = slots
                 .values()
@@ -153,6 +159,14 @@ impl Inner {
         };
         if let Some(server) = status {
             self.events.emit(SessionEvent::McpServerChanged { server });
+        }
+        self.version.send_modify(|v| *v += 1);
+    }
+
+    /// Replaces one server's prompts.
+    fn set_prompts(&self, name: &str, prompts: Vec<McpPrompt>) {
+        if let Some(slot) = self.lock().get_mut(name) {
+            slot.prompts = prompts;
         }
         self.version.send_modify(|v| *v += 1);
     }
@@ -176,6 +190,23 @@ async fn tools_of(
         .filter_map(|t| McpTool::from_listing(link.clone(), t))
         .map(|t| Arc::new(t) as Arc<dyn DynTool>)
         .collect())
+}
+
+/// Lists a server's prompts (none when it offers none; a failed listing is logged, the server still serves tools).
+async fn prompts_of(connection: &Connection, server: &str) -> Vec<McpPrompt> {
+    if !connection.has_prompts() {
+        return Vec::new();
+    }
+    match connection.list_prompts(REQUEST_TIMEOUT).await {
+        Ok(listing) => listing
+            .iter()
+            .filter_map(|p| McpPrompt::from_listing(server, p))
+            .collect(),
+        Err(e) => {
+            tracing::warn!("MCP server {server}: prompts/list failed: {e}");
+            Vec::new()
+        }
+    }
 }
 
 fn failed(error: String, stderr_tail: Option<String>) -> McpServerState {
@@ -214,15 +245,16 @@ async fn run_server(
             }
         };
         let tools = tokio::select! {
-            t = tools_of(&connection, &link) => t,
+            t = async { (tools_of(&connection, &link).await, prompts_of(&connection, &name).await) } => t,
             _ = stop.cancelled() => return,
         };
         match tools {
-            Ok(tools) => {
+            (Ok(tools), prompts) => {
                 link.set(Some(connection.clone()));
+                inner.set_prompts(&name, prompts);
                 inner.update(&name, McpServerState::Ready, Some(tools));
             }
-            Err(e) => {
+            (Err(e), _) => {
                 connection.close();
                 inner.update(&name, failed(e, connection.stderr.text()), Some(Vec::new()));
                 return;
@@ -235,14 +267,18 @@ async fn run_server(
                     connection.close();
                     return;
                 }
-                item = news.recv() => {
-                    if item == Some(ServerNews::ToolsChanged) {
-                        match tools_of(&connection, &link).await {
-                            Ok(tools) => inner.update(&name, McpServerState::Ready, Some(tools)),
-                            Err(e) => tracing::warn!("MCP server {name}: {e}"),
-                        }
+                item = news.recv() => match item {
+                    Some(ServerNews::ToolsChanged) => match tools_of(&connection, &link).await {
+                        Ok(tools) => inner.update(&name, McpServerState::Ready, Some(tools)),
+                        Err(e) => tracing::warn!("MCP server {name}: {e}"),
+                    },
+                    Some(ServerNews::PromptsChanged) => {
+                        inner.set_prompts(&name, prompts_of(&connection, &name).await);
+                        // Tells the window, which lists the prompts again.
+                        inner.update(&name, McpServerState::Ready, None);
                     }
-                }
+                    _ => {}
+                },
                 _ = connection.ended() => break,
             }
         }
@@ -316,6 +352,7 @@ impl McpManager {
                         status,
                         planned,
                         tools: Vec::new(),
+                        prompts: Vec::new(),
                         stop: None,
                     },
                 );
@@ -390,6 +427,36 @@ impl McpManager {
                 })
                 .unwrap_or_default()
         })
+    }
+
+    /// The prompts of the ready servers, by server and name.
+    pub fn prompts(&self) -> Vec<McpPrompt> {
+        self.inner
+            .lock()
+            .values()
+            .filter(|s| s.status.state == McpServerState::Ready)
+            .flat_map(|s| s.prompts.iter().cloned())
+            .collect()
+    }
+
+    /// The link of server `name` (whether it is up or not).
+    pub fn link(&self, name: &str) -> Option<Arc<ServerLink>> {
+        self.inner.lock().get(name).map(|s| s.link.clone())
+    }
+
+    /// Waits until server `name` is no longer connecting, at most `timeout`; its state then.
+    pub async fn settle(&self, name: &str, timeout: Duration) -> Option<McpServerState> {
+        self.wait_until(timeout, |all| {
+            all.iter()
+                .any(|s| s.name == name && s.state != McpServerState::Connecting)
+        })
+        .await;
+        self.status(name).map(|s| s.state)
+    }
+
+    /// The limits the servers run under.
+    pub fn limits(&self) -> Limits {
+        self.inner.limits
     }
 
     /// Every server's status, by name.
