@@ -9,6 +9,7 @@ mod edit_pipeline;
 mod executor;
 mod file_scenarios;
 mod hooks;
+mod mcp_conformance;
 mod mcp_prompts;
 mod mcp_servers;
 mod mcp_session;
