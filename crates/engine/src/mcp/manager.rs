@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::client::{Connection, ServerNews};
 use super::config::ServerConfig;
+use super::known_tools::KnownTools;
 use super::limits::{Limits, REQUEST_TIMEOUT};
 use super::link::ServerLink;
 use super::prompts::McpPrompt;
@@ -76,6 +77,8 @@ struct Slot {
 
 struct Inner {
     folder: PathBuf,
+    /// The tools servers listed in earlier sessions.
+    known: Option<KnownTools>,
     events: Arc<dyn EventSink>,
     limits: Limits,
     slots: Mutex<BTreeMap<String, Slot>>,
@@ -148,10 +151,15 @@ impl Inner {
             if state != McpServerState::Ready {
                 slot.prompts.clear();
             }
+            slot.link.set_starting(state == McpServerState::Connecting);
             slot.status.state = state;
+            // A starting server's tools are those it listed in an earlier session (a call waits for it).
             let all: Vec<Arc<dyn DynTool>> = slots
                 .values()
-                .filter(|s| s.status.state == McpServerState::Ready)
+                .filter(|s| {
+                    s.status.state == McpServerState::Ready
+                        || s.status.state == McpServerState::Connecting
+                })
                 .flat_map(|s| s.tools.iter().cloned())
                 .collect();
             self.live.replace(all);
@@ -176,8 +184,19 @@ impl Inner {
     }
 }
 
-/// Lists a server's tools as [`McpTool`]s.
+/// A listing's tools as [`McpTool`]s.
+fn tools_from(listing: &[serde_json::Value], link: &Arc<ServerLink>) -> Vec<Arc<dyn DynTool>> {
+    listing
+        .iter()
+        .filter_map(|t| McpTool::from_listing(link.clone(), t))
+        .map(|t| Arc::new(t) as Arc<dyn DynTool>)
+        .collect()
+}
+
+/// Lists a server's tools as [`McpTool`]s, recording the listing for later sessions.
 async fn tools_of(
+    inner: &Inner,
+    config: &ServerConfig,
     connection: &Connection,
     link: &Arc<ServerLink>,
 ) -> Result<Vec<Arc<dyn DynTool>>, String> {
@@ -185,11 +204,10 @@ async fn tools_of(
         .list_tools(REQUEST_TIMEOUT)
         .await
         .map_err(|e| format!("tools/list failed: {e}"))?;
-    Ok(listing
-        .iter()
-        .filter_map(|t| McpTool::from_listing(link.clone(), t))
-        .map(|t| Arc::new(t) as Arc<dyn DynTool>)
-        .collect())
+    if let Some(known) = &inner.known {
+        known.record(&KnownTools::key(&inner.folder, config), &listing);
+    }
+    Ok(tools_from(&listing, link))
 }
 
 /// Lists a server's prompts (none when it offers none; a failed listing is logged, the server still serves tools).
@@ -245,7 +263,7 @@ async fn run_server(
             }
         };
         let tools = tokio::select! {
-            t = async { (tools_of(&connection, &link).await, prompts_of(&connection, &name).await) } => t,
+            t = async { (tools_of(&inner, &config, &connection, &link).await, prompts_of(&connection, &name).await) } => t,
             _ = stop.cancelled() => return,
         };
         match tools {
@@ -268,7 +286,7 @@ async fn run_server(
                     return;
                 }
                 item = news.recv() => match item {
-                    Some(ServerNews::ToolsChanged) => match tools_of(&connection, &link).await {
+                    Some(ServerNews::ToolsChanged) => match tools_of(&inner, &config, &connection, &link).await {
                         Ok(tools) => inner.update(&name, McpServerState::Ready, Some(tools)),
                         Err(e) => tracing::warn!("MCP server {name}: {e}"),
                     },
@@ -326,6 +344,18 @@ impl McpManager {
     /// Starts every approved server of `plan` in the background (on the current Tokio runtime; without one,
     /// servers are listed as failed). Problems with whole files are sent as notices.
     pub fn start(folder: &Path, plan: Plan, limits: Limits, events: Arc<dyn EventSink>) -> Self {
+        Self::start_with(folder, plan, limits, events, KnownTools::standard())
+    }
+
+    /// [`Self::start`] with a given store of the tools servers listed before (`None`: every server starts
+    /// without tools until it is ready).
+    pub fn start_with(
+        folder: &Path,
+        plan: Plan,
+        limits: Limits,
+        events: Arc<dyn EventSink>,
+        known: Option<KnownTools>,
+    ) -> Self {
         for error in &plan.file_errors {
             events.emit(SessionEvent::Notice {
                 message: format!("MCP configuration problem: {error}"),
@@ -334,6 +364,7 @@ impl McpManager {
         let (version, _) = watch::channel(0);
         let inner = Arc::new(Inner {
             folder: folder.to_path_buf(),
+            known,
             events,
             limits,
             slots: Mutex::new(BTreeMap::new()),
@@ -344,20 +375,41 @@ impl McpManager {
         {
             let mut slots = inner.lock();
             for planned in plan.servers {
-                let status = status_of(&planned);
+                let mut status = status_of(&planned);
+                let link = Arc::new(ServerLink::new(status.name.clone(), limits));
+                let mut tools = Vec::new();
+                if let (
+                    Planned::Server {
+                        config,
+                        approval: Approval::Approved,
+                    },
+                    Some(known),
+                ) = (&planned, &inner.known)
+                    && let Some(listing) = known.get(&KnownTools::key(folder, config))
+                {
+                    tools = tools_from(&listing, &link);
+                    status.tools = tools.iter().map(|t| t.name().to_string()).collect();
+                    link.set_starting(true);
+                }
                 slots.insert(
                     status.name.clone(),
                     Slot {
-                        link: Arc::new(ServerLink::new(status.name.clone(), limits)),
+                        link,
                         status,
                         planned,
-                        tools: Vec::new(),
+                        tools,
                         prompts: Vec::new(),
                         stop: None,
                     },
                 );
             }
         }
+        let provisional: Vec<Arc<dyn DynTool>> = inner
+            .lock()
+            .values()
+            .flat_map(|s| s.tools.iter().cloned())
+            .collect();
+        inner.live.replace(provisional);
         let manager = Self { inner };
         let names: Vec<String> = manager.inner.lock().keys().cloned().collect();
         for name in names {
@@ -492,6 +544,16 @@ impl McpManager {
             }
         };
         tokio::time::timeout(timeout, wait).await.unwrap_or(false)
+    }
+
+    /// Waits until every server is usable: no longer connecting, or connecting with the tools it listed in an
+    /// earlier session (or `timeout` passes). A one-shot run waits for this before its prompt.
+    pub async fn usable(&self, timeout: Duration) -> bool {
+        self.wait_until(timeout, |all| {
+            all.iter()
+                .all(|s| s.state != McpServerState::Connecting || !s.tools.is_empty())
+        })
+        .await
     }
 
     /// Waits until no server is connecting (or `timeout` passes).

@@ -78,7 +78,7 @@ async fn run(manager: &McpManager, command: &str, args: &str) -> Result<Vec<Cont
     let link = manager
         .link(&prompt.server)
         .ok_or_else(|| not_connected(&prompt.server, None))?;
-    let connection = link.require()?;
+    let connection = link.ready().await?;
     let result = connection
         .get_prompt(&prompt.remote, arguments, REQUEST_TIMEOUT)
         .await

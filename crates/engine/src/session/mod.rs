@@ -903,10 +903,12 @@ impl Session {
         self.mcp.statuses()
     }
 
-    /// Waits until no MCP server is still connecting, at most `timeout`; `true` when they all settled. A one-shot
-    /// run waits so that its single prompt sees the tools; the window never waits.
+    /// Waits until every MCP server is usable, at most `timeout`: connected (or failed), or still starting with
+    /// the tools it listed in an earlier session (a call to one waits for the server). A one-shot run waits so that
+    /// its single prompt sees the tools without waiting for a slow server it has seen before; the window never
+    /// waits.
     pub async fn wait_for_mcp_servers(&self, timeout: std::time::Duration) -> bool {
-        self.mcp.settled(timeout).await
+        self.mcp.usable(timeout).await
     }
 
     /// The person approves (or refuses) a project MCP server for this folder: it starts (or stops) now, and the

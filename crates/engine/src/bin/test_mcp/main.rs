@@ -1,8 +1,9 @@
 //! A small MCP server for Tandem's tests and benchmarks, built on `rmcp`'s server side. Over stdio by default, or
 //! streamable HTTP on loopback with `--http` (it prints `listening on <url>` when ready). Tools with and without
 //! annotations, a slow tool that reports progress and notices cancellation, a tool that crashes the process, large
-//! and schema-violating results, resources, prompts (one failing) and `tools/list_changed` / `prompts/list_changed`. Flags make it misbehave on purpose:
-//! `--exit-at-once`, `--garbage`, `--silent` (never answers `initialize`), `--start-delay-ms N`.
+//! and schema-violating results, resources, prompts (one failing) and `tools/list_changed` / `prompts/list_changed`.
+//! Flags make it misbehave on purpose: `--exit-at-once`, `--garbage`, `--silent` (never answers `initialize`),
+//! `--start-delay-ms N`, `--wait-for-file PATH` (starts once PATH exists).
 //! `TANDEM_TEST_MCP_LOG=FILE` appends one line per notable event (a cancelled call) for tests to wait on.
 
 use std::io::Write;
@@ -329,6 +330,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     if let Some(ms) = value("--start-delay-ms").and_then(|v| v.parse().ok()) {
         tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
+    if let Some(path) = value("--wait-for-file") {
+        while !std::path::Path::new(&path).exists() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
     if flag("--exit-at-once") {
         eprintln!("test server: exiting at once on purpose");
