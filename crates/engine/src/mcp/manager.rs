@@ -3,7 +3,7 @@
 //! `tools/list_changed`; a server that stops is reported (with the end of its stderr) and restarted with backoff; its
 //! state is data ([`McpServerStatus`]) and every change is an event. Dropping the manager kills every child.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
@@ -77,6 +77,8 @@ struct Slot {
 
 struct Inner {
     folder: PathBuf,
+    /// The tools the person turned off: never offered.
+    disabled: Mutex<BTreeSet<String>>,
     /// The tools servers listed in earlier sessions.
     known: Option<KnownTools>,
     events: Arc<dyn EventSink>,
@@ -114,6 +116,7 @@ fn status_of(planned: &Planned) -> McpServerStatus {
                 Approval::Disabled => McpServerState::Disabled,
             },
             tools: Vec::new(),
+            disabled_tools: Vec::new(),
         },
         Planned::Invalid(e) => McpServerStatus {
             name: e.server.clone(),
@@ -125,6 +128,7 @@ fn status_of(planned: &Planned) -> McpServerStatus {
                 stderr_tail: None,
             },
             tools: Vec::new(),
+            disabled_tools: Vec::new(),
         },
     }
 }
@@ -154,21 +158,41 @@ impl Inner {
             slot.link.set_starting(state == McpServerState::Connecting);
             slot.status.state = state;
             // A starting server's tools are those it listed in an earlier session (a call waits for it).
-            let all: Vec<Arc<dyn DynTool>> = slots
-                .values()
-                .filter(|s| {
-                    s.status.state == McpServerState::Ready
-                        || s.status.state == McpServerState::Connecting
-                })
-                .flat_map(|s| s.tools.iter().cloned())
-                .collect();
-            self.live.replace(all);
+            self.publish(&mut slots);
             slots.get(name).map(|s| s.status.clone())
         };
         if let Some(server) = status {
             self.events.emit(SessionEvent::McpServerChanged { server });
         }
         self.version.send_modify(|v| *v += 1);
+    }
+
+    /// Republishes the tool set from `slots`: the tools of ready servers and of starting ones (those they listed in
+    /// an earlier session), less those turned off; each status says which of its tools are off.
+    fn publish(&self, slots: &mut BTreeMap<String, Slot>) {
+        let disabled = match self.disabled.lock() {
+            Ok(d) => d.clone(),
+            Err(p) => p.into_inner().clone(),
+        };
+        for slot in slots.values_mut() {
+            slot.status.disabled_tools = slot
+                .status
+                .tools
+                .iter()
+                .filter(|t| disabled.contains(*t))
+                .cloned()
+                .collect();
+        }
+        let all: Vec<Arc<dyn DynTool>> = slots
+            .values()
+            .filter(|s| {
+                s.status.state == McpServerState::Ready
+                    || s.status.state == McpServerState::Connecting
+            })
+            .flat_map(|s| s.tools.iter().cloned())
+            .filter(|t| !disabled.contains(t.name()))
+            .collect();
+        self.live.replace(all);
     }
 
     /// Replaces one server's prompts.
@@ -364,6 +388,7 @@ impl McpManager {
         let (version, _) = watch::channel(0);
         let inner = Arc::new(Inner {
             folder: folder.to_path_buf(),
+            disabled: Mutex::new(plan.disabled_tools.iter().cloned().collect()),
             known,
             events,
             limits,
@@ -404,12 +429,7 @@ impl McpManager {
                 );
             }
         }
-        let provisional: Vec<Arc<dyn DynTool>> = inner
-            .lock()
-            .values()
-            .flat_map(|s| s.tools.iter().cloned())
-            .collect();
-        inner.live.replace(provisional);
+        inner.publish(&mut inner.lock());
         let manager = Self { inner };
         let names: Vec<String> = manager.inner.lock().keys().cloned().collect();
         for name in names {
@@ -596,6 +616,32 @@ impl McpManager {
                 .update(name, McpServerState::Disabled, Some(Vec::new()));
         }
         Ok(())
+    }
+
+    /// Turns the MCP tool `tool` (full name) on or off for the model; the statuses of its server change.
+    pub fn set_tool_enabled(&self, tool: &str, enabled: bool) {
+        if let Ok(mut disabled) = self.inner.disabled.lock() {
+            if enabled {
+                disabled.remove(tool);
+            } else {
+                disabled.insert(tool.to_string());
+            }
+        }
+        let changed: Vec<McpServerStatus> = {
+            let mut slots = self.inner.lock();
+            self.inner.publish(&mut slots);
+            slots
+                .values()
+                .filter(|s| s.status.tools.iter().any(|t| t == tool))
+                .map(|s| s.status.clone())
+                .collect()
+        };
+        for server in changed {
+            self.inner
+                .events
+                .emit(SessionEvent::McpServerChanged { server });
+        }
+        self.inner.version.send_modify(|v| *v += 1);
     }
 
     /// Stops `name` and starts it again (the window's "reconnect").

@@ -6,6 +6,7 @@ mod changes;
 mod cleanup;
 mod closing;
 pub mod completion;
+mod mcp_toggles;
 mod prompt_input;
 pub mod rewind;
 mod sub_agent;
@@ -915,6 +916,15 @@ impl Session {
     /// answer holds for later sessions.
     pub fn approve_mcp_server(&self, name: &str, approved: bool) -> std::io::Result<()> {
         self.mcp.approve(name, approved, &ApprovalStore::standard())
+    }
+
+    /// Turns the MCP tool `tool` (full name, `mcp__server__tool`) off or on: it is no longer (or again) offered to
+    /// the model, from the next request on, and the choice is saved in the project's `.claude/settings.local.json`
+    /// (under `tandem.disabledMcpTools`) for later sessions.
+    pub fn set_mcp_tool_enabled(&self, tool: &str, enabled: bool) -> std::io::Result<()> {
+        mcp_toggles::record(&self.loader().paths.local, tool, enabled)?;
+        self.mcp.set_tool_enabled(tool, enabled);
+        Ok(())
     }
 
     /// Stops an MCP server and starts it again.

@@ -5,7 +5,7 @@
 mod hook_event;
 mod hooks;
 mod loaded;
-mod mcp;
+pub mod mcp;
 mod paths;
 mod source;
 mod watcher;
