@@ -426,6 +426,20 @@ pub fn approve_mcp_server(
         .map_err(|e| CommandError::new(ErrorCode::Mcp, format!("the answer was not saved: {e}")))
 }
 
+/// Turns one MCP tool off (or on again) for the model; saved in the project's local settings.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn set_mcp_tool_enabled(
+    state: State<'_, AppState>,
+    session_id: String,
+    tool: String,
+    enabled: bool,
+) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?
+        .set_mcp_tool_enabled(&tool, enabled)
+        .map_err(|e| CommandError::new(ErrorCode::Mcp, format!("the choice was not saved: {e}")))
+}
+
 /// Stops an MCP server and starts it again.
 #[tauri::command]
 #[tracing::instrument(skip(state), err(Display))]

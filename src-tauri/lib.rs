@@ -43,6 +43,7 @@ pub fn build_app<R: Runtime>(
             commands::mcp_servers,
             commands::approve_mcp_server,
             commands::reconnect_mcp_server,
+            commands::set_mcp_tool_enabled,
             commands::skills,
             commands::tool_list,
             commands::kept_worktrees,

@@ -99,7 +99,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   // `/skill args` and `/mcp__server__prompt args`); listed again whenever a server changes.
   const [skillCommands, setSkillCommands] = useState<SlashCommand[]>([]);
   const mcpVersion = Object.values(transcript.mcpServers)
-    .map((server) => `${server.name}:${server.state.state}:${server.tools.length}`)
+    .map((server) => `${server.name}:${server.state.state}:${server.tools.length}:${server.disabled_tools.length}`)
     .join(',');
   useEffect(() => {
     let current = true;
@@ -136,6 +136,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   const loadMcp = useCallback(() => ipc.mcpServers(sessionId), [sessionId]);
   const approveMcp = useCallback((name: string, approved: boolean) => ipc.approveMcpServer(sessionId, name, approved), [sessionId]);
   const reconnectMcp = useCallback((name: string) => ipc.reconnectMcpServer(sessionId, name), [sessionId]);
+  const toggleMcpTool = useCallback((tool: string, enabled: boolean) => ipc.setMcpToolEnabled(sessionId, tool, enabled), [sessionId]);
   const loadWorktrees = useCallback(() => ipc.keptWorktrees(sessionId), [sessionId]);
   const settleWorktree = useCallback((branch: string, merge: boolean) => ipc.settleWorktree(sessionId, branch, merge), [sessionId]);
 
@@ -304,7 +305,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
       {planReview && <PlanDialog key={planReview.id} request={planReview} onAnswer={onPlanAnswer} />}
       {question && <QuestionDialog key={question.id} request={question} onAnswer={onQuestionAnswer} />}
       {showMcp && (
-        <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} onClose={closeMcp} />
+        <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} toggleTool={toggleMcpTool} onClose={closeMcp} />
       )}
       {showChanges && (
         <ChangesView load={changes} root={info.cwd} onClose={closeChanges} worktrees={{ load: loadWorktrees, settle: settleWorktree }} />

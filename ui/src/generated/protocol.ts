@@ -531,7 +531,11 @@ source: string, state: McpServerState,
 /**
  * The full names of its tools (`mcp__server__tool`) while it is ready.
  */
-tools: Array<string>, };
+tools: Array<string>, 
+/**
+ * Those of its tools the person turned off (not offered to the model).
+ */
+disabled_tools: Array<string>, };
 
 export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
