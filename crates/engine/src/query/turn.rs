@@ -55,6 +55,9 @@ pub struct TurnOutcome {
 pub enum QueryError {
     #[error(transparent)]
     Model(#[from] ModelError),
+    /// The prompt could not be built (a slash command that failed); nothing was sent to the model.
+    #[error("{0}")]
+    Prompt(String),
 }
 
 /// What the person sends in one turn: the text the transcript shows for it and the content the model gets (the

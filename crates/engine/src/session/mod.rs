@@ -570,7 +570,7 @@ impl Session {
         };
         let prompt = match prepared {
             Ok(p) => p,
-            Err(why) => return Ok(self.refuse_prompt(prompt, why, cancel.is_cancelled())),
+            Err(why) => return self.refuse_prompt(prompt, why, cancel.is_cancelled()),
         };
         let mut history = self.history.lock().await;
         // A checkpoint per prompt, named by the index its message gets in the history.
@@ -601,9 +601,14 @@ impl Session {
         result
     }
 
-    /// Ends a turn whose prompt could not be built (an MCP prompt command that failed, or an interrupt while it
-    /// was being built): the window sees the typed prompt and why.
-    fn refuse_prompt(&self, typed: &str, why: String, interrupted: bool) -> TurnOutcome {
+    /// Ends a turn whose prompt could not be built: an MCP prompt command that failed (the error says why), or an
+    /// interrupt while it was being built. The window sees the typed prompt and why.
+    fn refuse_prompt(
+        &self,
+        typed: &str,
+        why: String,
+        interrupted: bool,
+    ) -> Result<TurnOutcome, QueryError> {
         use tandem_protocol::{SessionEvent, TurnStopReason};
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = None;
@@ -622,12 +627,15 @@ impl Session {
             TurnStopReason::Error
         };
         events.emit(SessionEvent::TurnEnded { stop_reason });
-        TurnOutcome {
+        if !interrupted {
+            return Err(QueryError::Prompt(why));
+        }
+        Ok(TurnOutcome {
             stop_reason,
             final_text: String::new(),
             usage: Usage::default(),
             requests: 0,
-        }
+        })
     }
 
     /// Tokens used by the session so far.
