@@ -50,9 +50,12 @@ pub enum ClientError {
 /// Something a server announced that the manager must act on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ServerNews {
-    ToolsChanged,
-    ResourcesChanged,
-    PromptsChanged,
+    /// `tools/list_changed`.
+    Tools,
+    /// `resources/list_changed`.
+    Resources,
+    /// `prompts/list_changed`.
+    Prompts,
 }
 
 /// The last bytes a server wrote to stderr.
@@ -112,15 +115,15 @@ impl ClientHandler for Handler {
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        let _ = self.news.send(ServerNews::ToolsChanged);
+        let _ = self.news.send(ServerNews::Tools);
     }
 
     async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        let _ = self.news.send(ServerNews::ResourcesChanged);
+        let _ = self.news.send(ServerNews::Resources);
     }
 
     async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        let _ = self.news.send(ServerNews::PromptsChanged);
+        let _ = self.news.send(ServerNews::Prompts);
     }
 
     fn get_info(&self) -> ClientConfig {

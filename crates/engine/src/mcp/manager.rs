@@ -310,11 +310,11 @@ async fn run_server(
                     return;
                 }
                 item = news.recv() => match item {
-                    Some(ServerNews::ToolsChanged) => match tools_of(&inner, &config, &connection, &link).await {
+                    Some(ServerNews::Tools) => match tools_of(&inner, &config, &connection, &link).await {
                         Ok(tools) => inner.update(&name, McpServerState::Ready, Some(tools)),
                         Err(e) => tracing::warn!("MCP server {name}: {e}"),
                     },
-                    Some(ServerNews::PromptsChanged) => {
+                    Some(ServerNews::Prompts) => {
                         inner.set_prompts(&name, prompts_of(&connection, &name).await);
                         // Tells the window, which lists the prompts again.
                         inner.update(&name, McpServerState::Ready, None);
