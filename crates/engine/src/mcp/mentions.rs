@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn long_texts_are_cut_and_big_images_named() {
-        let text = capped(&json!({"uri": "u", "text": "abcdefghij"}), 5);
+        let text = capped(&json!({"uri": "u", "text": "abcdefghij"}), 15);
         let ContentBlock::Text { text } = text else {
             panic!("text")
         };
