@@ -3,6 +3,7 @@
 //! details of tool results. Everything here is plain data (serde + schemars + ts-rs); TypeScript types are generated
 //! into `ui/src/generated/protocol.ts`.
 
+mod app_settings;
 mod approval;
 mod decision_source;
 mod detail;
@@ -12,9 +13,11 @@ mod mcp;
 mod permission;
 mod render;
 mod rewind;
+mod sandbox;
 pub mod typescript;
 mod work_list;
 
+pub use app_settings::{AppSettings, AppSettingsUpdate, KeySource, Theme};
 pub use approval::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
 };
@@ -32,4 +35,5 @@ pub use mcp::{McpServerState, McpServerStatus};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
+pub use sandbox::SandboxViolation;
 pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};
