@@ -441,6 +441,20 @@ pub fn approve_mcp_server(
         .map_err(|e| CommandError::new(ErrorCode::Mcp, format!("the answer was not saved: {e}")))
 }
 
+/// Turns one MCP tool off (or on again) for the model; saved in the project's local settings.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn set_mcp_tool_enabled(
+    state: State<'_, AppState>,
+    session_id: String,
+    tool: String,
+    enabled: bool,
+) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?
+        .set_mcp_tool_enabled(&tool, enabled)
+        .map_err(|e| CommandError::new(ErrorCode::Mcp, format!("the choice was not saved: {e}")))
+}
+
 /// The person allows what the shell sandbox refused (a host or a folder): saved to the project's local settings and
 /// in force at once. Returns the value added.
 #[tauri::command]
@@ -475,7 +489,7 @@ pub struct SkillSummary {
     pub description: String,
 }
 
-/// The session's skills, for the prompt box's `/` menu (a prompt `/name args` invokes one).
+/// The session's skills and MCP prompts, for the prompt box's `/` menu (a prompt `/name args` invokes one).
 #[tauri::command]
 #[tracing::instrument(skip(state), err(Display))]
 pub fn skills(
@@ -483,7 +497,7 @@ pub fn skills(
     session_id: String,
 ) -> Result<Vec<SkillSummary>, CommandError> {
     Ok(session_of(&state, &session_id)?
-        .skills()
+        .slash_commands()
         .into_iter()
         .map(|(name, description)| SkillSummary { name, description })
         .collect())

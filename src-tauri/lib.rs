@@ -47,6 +47,7 @@ pub fn build_app<R: Runtime>(
             commands::approve_mcp_server,
             commands::allow_sandbox_violation,
             commands::reconnect_mcp_server,
+            commands::set_mcp_tool_enabled,
             commands::skills,
             commands::tool_list,
             commands::kept_worktrees,

@@ -172,6 +172,11 @@ export function reconnectMcpServer(sessionId: string, name: string): Promise<voi
   return invoke<void>('reconnect_mcp_server', { sessionId, name });
 }
 
+/** Turns one MCP tool off (or on again) for the model; saved in the project's local settings. */
+export function setMcpToolEnabled(sessionId: string, tool: string, enabled: boolean): Promise<void> {
+  return invoke<void>('set_mcp_tool_enabled', { sessionId, tool, enabled });
+}
+
 /** The session's skills, offered after `/` in the prompt box. */
 export function skills(sessionId: string): Promise<SkillSummary[]> {
   return invoke<SkillSummary[]>('skills', { sessionId });

@@ -38,4 +38,7 @@ pub struct McpServerStatus {
     pub state: McpServerState,
     /// The full names of its tools (`mcp__server__tool`) while it is ready.
     pub tools: Vec<String>,
+    /// Those of its tools the person turned off (not offered to the model).
+    #[serde(default)]
+    pub disabled_tools: Vec<String>,
 }

@@ -1,5 +1,5 @@
 // The MCP panel: servers from the engine and its live events, approving a project server,
-// reconnecting one, and a failed server's error with its stderr.
+// reconnecting one, turning a tool off and on, and a failed server's error with its stderr.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ const db: McpServerStatus = {
   source: '/p/.mcp.json',
   state: { state: 'needs_approval' },
   tools: [],
+  disabled_tools: [],
 };
 const docs: McpServerStatus = {
   name: 'docs',
@@ -22,6 +23,7 @@ const docs: McpServerStatus = {
   source: '~/.claude/settings.json',
   state: { state: 'failed', error: 'connection refused', stderr_tail: 'listen: port in use' },
   tools: [],
+  disabled_tools: [],
 };
 
 describe('McpPanel', () => {
@@ -49,6 +51,31 @@ describe('McpPanel', () => {
 
     await userEvent.click(within(failed).getByTestId('mcp-reconnect'));
     expect(ipc.argsOf('reconnect_mcp_server')).toEqual([{ sessionId: 'session-1', name: 'docs' }]);
+  });
+
+  it('turns a tool off and on with its checkbox', async () => {
+    const ready: McpServerStatus = { ...db, state: { state: 'ready' }, tools: ['mcp__db__query', 'mcp__db__drop'] };
+    const ipc = installFakeIpc({ mcp_servers: () => [ready] });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('prompt-input');
+    await userEvent.click(screen.getByTestId('mcp-button'));
+    const panel = await screen.findByTestId('mcp-panel');
+    await userEvent.click(await within(panel).findByText('2 tools'));
+    const drop = within(panel)
+      .getAllByTestId('mcp-tool-toggle')
+      .find((box) => box.getAttribute('data-tool') === 'mcp__db__drop') as HTMLInputElement;
+    expect(drop).toBeChecked();
+    await userEvent.click(drop);
+    expect(ipc.argsOf('set_mcp_tool_enabled')).toEqual([{ sessionId: 'session-1', tool: 'mcp__db__drop', enabled: false }]);
+    ipc.push({ type: 'mcp_server_changed', server: { ...ready, disabled_tools: ['mcp__db__drop'] } });
+    await waitFor(() => expect(drop).not.toBeChecked());
+    expect(panel).toHaveTextContent('2 tools (1 off)');
+    await userEvent.click(drop);
+    expect(ipc.argsOf('set_mcp_tool_enabled')).toEqual([
+      { sessionId: 'session-1', tool: 'mcp__db__drop', enabled: false },
+      { sessionId: 'session-1', tool: 'mcp__db__drop', enabled: true },
+    ]);
   });
 
   it('says how to add servers when there are none', async () => {

@@ -1,6 +1,7 @@
 // The MCP panel: each server of the session with its state (connecting, ready, failed with its
 // error and the end of its stderr, waiting for approval, disabled), transport, where it is
-// configured and its tools; a project server is approved or refused here, any other reconnected.
+// configured and its tools, each with a checkbox turning it off or on for the model; a project server is approved
+// or refused here, any other reconnected.
 // The list starts from `mcp_servers` and follows the engine's `mcp_server_changed` events. Esc closes.
 import { useEffect, useId, useRef, useState } from 'react';
 import type { McpServerState, McpServerStatus } from '../generated/protocol';
@@ -13,6 +14,8 @@ export type McpPanelProps = {
   load: () => Promise<McpServerStatus[]>;
   approve: (name: string, approved: boolean) => Promise<void>;
   reconnect: (name: string) => Promise<void>;
+  /** Turns a tool (full name) off or on for the model. */
+  toggleTool: (tool: string, enabled: boolean) => Promise<void>;
   onClose: () => void;
 };
 
@@ -24,7 +27,7 @@ const STATE_LABELS: Record<McpServerState['state'], string> = {
   disabled: 'Disabled',
 };
 
-export function McpPanel({ live, load, approve, reconnect, onClose }: McpPanelProps) {
+export function McpPanel({ live, load, approve, reconnect, toggleTool, onClose }: McpPanelProps) {
   const titleId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
   const [loaded, setLoaded] = useState<McpServerStatus[] | null>(null);
@@ -117,13 +120,26 @@ export function McpPanel({ live, load, approve, reconnect, onClose }: McpPanelPr
                 <details className="mcp-tools">
                   <summary>
                     {server.tools.length} {server.tools.length === 1 ? 'tool' : 'tools'}
+                    {server.disabled_tools.length > 0 && ` (${server.disabled_tools.length} off)`}
                   </summary>
                   <ul>
-                    {server.tools.map((tool) => (
-                      <li key={tool}>
-                        <code>{tool}</code>
-                      </li>
-                    ))}
+                    {server.tools.map((tool) => {
+                      const enabled = !server.disabled_tools.includes(tool);
+                      return (
+                        <li key={tool}>
+                          <label>
+                            <input
+                              type="checkbox"
+                              checked={enabled}
+                              data-testid="mcp-tool-toggle"
+                              data-tool={tool}
+                              onChange={() => act(() => toggleTool(tool, !enabled))}
+                            />{' '}
+                            <code>{tool}</code>
+                          </label>
+                        </li>
+                      );
+                    })}
                   </ul>
                 </details>
               )}

@@ -100,8 +100,12 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const closeChanges = useCallback(() => setChangesOpen(false), []);
   const showChanges = changesOpen && !asking && !showTrust && !showBypassConfirm;
   const [mcpOpen, setMcpOpen] = useState(false);
-  // The window's own slash commands, then the session's skills (the engine runs `/skill args`).
+  // The window's own slash commands, then the session's skills and its MCP servers' prompts (the engine runs
+  // `/skill args` and `/mcp__server__prompt args`); listed again whenever a server changes.
   const [skillCommands, setSkillCommands] = useState<SlashCommand[]>([]);
+  const mcpVersion = Object.values(transcript.mcpServers)
+    .map((server) => `${server.name}:${server.state.state}:${server.tools.length}:${server.disabled_tools.length}`)
+    .join(',');
   useEffect(() => {
     let current = true;
     ipc.skills(info.session_id).then(
@@ -111,7 +115,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
     return () => {
       current = false;
     };
-  }, [info.session_id]);
+  }, [info.session_id, mcpVersion]);
   const windowCommands: Record<string, { description: string; run: () => void }> = {
     clear: { description: 'Start a new session in this folder', run: () => void open(info.cwd) },
     changes: { description: 'Show every file this session changed', run: () => setChangesOpen(true) },
@@ -167,6 +171,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
     [sessionId],
   );
   const reconnectMcp = useCallback((name: string) => ipc.reconnectMcpServer(sessionId, name), [sessionId]);
+  const toggleMcpTool = useCallback((tool: string, enabled: boolean) => ipc.setMcpToolEnabled(sessionId, tool, enabled), [sessionId]);
   const loadWorktrees = useCallback(() => ipc.keptWorktrees(sessionId), [sessionId]);
   const settleWorktree = useCallback((branch: string, merge: boolean) => ipc.settleWorktree(sessionId, branch, merge), [sessionId]);
 
@@ -348,7 +353,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
       {planReview && <PlanDialog key={planReview.id} request={planReview} onAnswer={onPlanAnswer} />}
       {question && <QuestionDialog key={question.id} request={question} onAnswer={onQuestionAnswer} />}
       {showMcp && (
-        <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} onClose={closeMcp} />
+        <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} toggleTool={toggleMcpTool} onClose={closeMcp} />
       )}
       {showChanges && (
         <ChangesView load={changes} root={info.cwd} onClose={closeChanges} worktrees={{ load: loadWorktrees, settle: settleWorktree }} />

@@ -542,7 +542,11 @@ source: string, state: McpServerState,
 /**
  * The full names of its tools (`mcp__server__tool`) while it is ready.
  */
-tools: Array<string>, };
+tools: Array<string>, 
+/**
+ * Those of its tools the person turned off (not offered to the model).
+ */
+disabled_tools: Array<string>, };
 
 export type Theme = "light" | "dark" | "system";
 

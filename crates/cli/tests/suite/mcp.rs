@@ -219,3 +219,93 @@ async fn a_broken_mcp_config_is_reported_and_the_run_goes_on() {
         "{stderr}"
     );
 }
+
+#[tokio::test]
+async fn print_mode_runs_the_reference_servers_prompts_and_attaches_its_resources() {
+    let entry = everything_server();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::text("Sunny."),
+        ScriptedTurn::text("Analysed."),
+        ScriptedTurn::text("Read it."),
+    ]))
+    .await
+    .expect("fake model");
+    let config = json!({"mcpServers": {"everything": {
+        "command": "node", "args": [entry.display().to_string(), "stdio"]}}});
+    let run = |prompt: &str| {
+        let mut cmd = tandem(&server.url(), dir.path());
+        cmd.current_dir(dir.path())
+            .arg("--mcp-config")
+            .arg(config.to_string())
+            .arg("--strict-mcp-config")
+            .args(["-p", prompt]);
+        cmd
+    };
+    let last_user_content = |i: usize| {
+        let requests = server.requests();
+        let messages = requests[i].body["messages"]
+            .as_array()
+            .expect("messages")
+            .clone();
+        messages.last().expect("a message")["content"].to_string()
+    };
+
+    let out = run("/mcp__everything__args-prompt Paris state=Texas")
+        .output()
+        .await
+        .expect("tandem runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "Sunny.");
+    assert!(
+        last_user_content(0).contains("What's weather in Paris, Texas?"),
+        "{}",
+        last_user_content(0)
+    );
+
+    let out = run("/mcp__everything__resource-prompt Text 3")
+        .output()
+        .await
+        .expect("tandem runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let content = last_user_content(1);
+    assert!(
+        content.contains("Resource 3: This is a plaintext resource"),
+        "{content}"
+    );
+
+    let out = run("what is in @everything:demo://resource/dynamic/blob/2 ?")
+        .output()
+        .await
+        .expect("tandem runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let content = last_user_content(2);
+    assert!(
+        content.contains("Resource 2: This is a base64 blob"),
+        "{content}"
+    );
+
+    let out = run("/mcp__everything__args-prompt")
+        .output()
+        .await
+        .expect("tandem runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a missing argument fails the run: {stderr}"
+    );
+    assert!(stderr.contains("needs `city`"), "{stderr}");
+    assert_eq!(server.requests().len(), 3, "nothing went to the model");
+}

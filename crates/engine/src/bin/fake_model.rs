@@ -1,7 +1,8 @@
 //! `tandem-fake-model`: runs the fake model server for manual demos.
 //!
-//! Usage: `tandem-fake-model [--port N] [SCRIPT.json]`. The script is a JSON [`Script`]; without one the server
-//! reads `README.md` in the working directory and then answers. Prints the base URL and serves until killed. It
+//! Usage: `tandem-fake-model [--port N] [--print-requests] [SCRIPT.json]`. The script is a JSON [`Script`]; without
+//! one the server reads `README.md` in the working directory and then answers. Prints the base URL and serves until
+//! killed; with `--print-requests`, also a line `request <n> <unix time in ms>` as each request arrives. It
 //! speaks both protocols: point Tandem at it with `ANTHROPIC_BASE_URL`, or with `"provider": "openai"` and
 //! `OPENAI_BASE_URL`.
 
@@ -27,10 +28,12 @@ fn demo_script() -> Script {
 async fn main() -> std::io::Result<()> {
     let mut port = 0u16;
     let mut script = None;
+    let mut print_requests = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--port" => port = args.next().and_then(|p| p.parse().ok()).unwrap_or(0),
+            "--print-requests" => print_requests = true,
             "-h" | "--help" => {
                 println!("usage: tandem-fake-model [--port N] [SCRIPT.json]");
                 return Ok(());
@@ -44,6 +47,24 @@ async fn main() -> std::io::Result<()> {
     }
     let server = FakeServer::start_on(script.unwrap_or_else(demo_script), port).await?;
     println!("{}", server.url());
+    if print_requests {
+        let mut seen = 0;
+        loop {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => return Ok(()),
+                _ = tokio::time::sleep(std::time::Duration::from_millis(1)) => {}
+            }
+            let count = server.requests().len();
+            while seen < count {
+                seen += 1;
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_millis())
+                    .unwrap_or(0);
+                println!("request {seen} {now}");
+            }
+        }
+    }
     tokio::signal::ctrl_c().await?;
     Ok(())
 }

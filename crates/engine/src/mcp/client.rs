@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, Implementation,
-    ProgressNotificationParam, ProgressToken, ProtocolVersion, ReadResourceRequestParams,
-    ServerResult,
+    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, GetPromptRequestParams,
+    Implementation, ProgressNotificationParam, ProgressToken, ProtocolVersion,
+    ReadResourceRequestParams, ServerResult,
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -50,8 +50,12 @@ pub enum ClientError {
 /// Something a server announced that the manager must act on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ServerNews {
-    ToolsChanged,
-    ResourcesChanged,
+    /// `tools/list_changed`.
+    Tools,
+    /// `resources/list_changed`.
+    Resources,
+    /// `prompts/list_changed`.
+    Prompts,
 }
 
 /// The last bytes a server wrote to stderr.
@@ -111,11 +115,15 @@ impl ClientHandler for Handler {
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        let _ = self.news.send(ServerNews::ToolsChanged);
+        let _ = self.news.send(ServerNews::Tools);
     }
 
     async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
-        let _ = self.news.send(ServerNews::ResourcesChanged);
+        let _ = self.news.send(ServerNews::Resources);
+    }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        let _ = self.news.send(ServerNews::Prompts);
     }
 
     fn get_info(&self) -> ClientConfig {
@@ -440,6 +448,43 @@ impl Connection {
             .await?
             .map_err(|e| ClientError::Protocol(e.to_string()))?;
         serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))
+    }
+
+    /// Every prompt of the server, as JSON (`name`, `title`, `description`, `arguments`).
+    pub async fn list_prompts(&self, timeout: Duration) -> Result<Vec<Value>, ClientError> {
+        let prompts = self
+            .bounded(timeout, self.peer.list_all_prompts())
+            .await?
+            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+        Ok(prompts
+            .iter()
+            .filter_map(|p| serde_json::to_value(p).ok())
+            .collect())
+    }
+
+    /// Gets prompt `name` with `arguments`; the result as JSON (`description`, `messages`: `role`, `content`).
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, Value>,
+        timeout: Duration,
+    ) -> Result<Value, ClientError> {
+        let params = GetPromptRequestParams::new(name).with_arguments(arguments);
+        let result = self
+            .bounded(timeout, self.peer.get_prompt(params))
+            .await?
+            .map_err(|e| match e {
+                rmcp::ServiceError::McpError(e) => ClientError::Protocol(e.message.to_string()),
+                e => ClientError::Protocol(e.to_string()),
+            })?;
+        serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))
+    }
+
+    /// Whether the server offers prompts.
+    pub fn has_prompts(&self) -> bool {
+        self.peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.prompts.is_some())
     }
 
     /// Whether the server offers resources.

@@ -1,6 +1,7 @@
 //! Turns what an MCP server answers (a `tools/call` or `resources/read` result, as JSON) into the content blocks the
 //! model is given: text as text, images as images, embedded resources as their text (a binary resource is named,
-//! not inlined; an image resource is shown), audio and resource links as a line saying what they are.
+//! not inlined, unless its type is text and its bytes UTF-8; an image resource is shown), audio and resource links
+//! as a line saying what they are.
 
 use serde_json::Value;
 
@@ -32,6 +33,23 @@ fn image(media_type: &str, data: &str) -> ResultBlock {
     }
 }
 
+/// The text of a binary resource whose type is text (`text/*`, JSON, XML) and whose bytes are UTF-8.
+fn textual_blob(mime: &str, blob: &str) -> Option<String> {
+    use base64::Engine;
+    let textual = mime.starts_with("text/")
+        || mime == "application/json"
+        || mime == "application/xml"
+        || mime.ends_with("+json")
+        || mime.ends_with("+xml");
+    if !textual {
+        return None;
+    }
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(blob.trim())
+        .ok()?;
+    String::from_utf8(bytes).ok()
+}
+
 /// One resource's contents (`{uri, mimeType, text | blob}`) as a block.
 pub fn resource_block(resource: &Value) -> ResultBlock {
     let uri = str_of(resource, "uri").unwrap_or("");
@@ -49,6 +67,11 @@ pub fn resource_block(resource: &Value) -> ResultBlock {
         if IMAGE_TYPES.contains(&mime) {
             return image(mime, blob);
         }
+        if let Some(text) = textual_blob(mime, blob) {
+            return ResultBlock::Text {
+                text: format!("[Resource {uri}]\n{text}"),
+            };
+        }
         return ResultBlock::Text {
             text: format!(
                 "[Binary resource {uri} ({}, {} bytes base64) not shown]",
@@ -62,8 +85,8 @@ pub fn resource_block(resource: &Value) -> ResultBlock {
     }
 }
 
-/// One content block of a result.
-fn block(item: &Value) -> ResultBlock {
+/// One content block of a result or a prompt message.
+pub fn content_block(item: &Value) -> ResultBlock {
     let text = |t: String| ResultBlock::Text { text: t };
     match str_of(item, "type") {
         Some("text") => text(str_of(item, "text").unwrap_or("").to_string()),
@@ -117,7 +140,7 @@ pub fn convert_call_result(result: &Value) -> Converted {
     let blocks: Vec<ResultBlock> = result
         .get("content")
         .and_then(Value::as_array)
-        .map(|items| items.iter().map(block).collect())
+        .map(|items| items.iter().map(content_block).collect())
         .unwrap_or_default();
     let structured = result
         .get("structuredContent")

@@ -3,7 +3,7 @@
 //! `tools/list_changed`; a server that stops is reported (with the end of its stderr) and restarted with backoff; its
 //! state is data ([`McpServerStatus`]) and every change is an event. Dropping the manager kills every child.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
@@ -14,8 +14,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::client::{Connection, ServerNews};
 use super::config::ServerConfig;
+use super::known_tools::KnownTools;
 use super::limits::{Limits, REQUEST_TIMEOUT};
 use super::link::ServerLink;
+use super::prompts::McpPrompt;
 use super::sources::{Approval, ApprovalStore, Plan, Planned};
 use super::tool::McpTool;
 use crate::events::EventSink;
@@ -67,12 +69,18 @@ struct Slot {
     status: McpServerStatus,
     link: Arc<ServerLink>,
     tools: Vec<Arc<dyn DynTool>>,
+    /// Its prompts while it is ready.
+    prompts: Vec<McpPrompt>,
     /// Stops this server's task.
     stop: Option<CancellationToken>,
 }
 
 struct Inner {
     folder: PathBuf,
+    /// The tools the person turned off: never offered.
+    disabled: Mutex<BTreeSet<String>>,
+    /// The tools servers listed in earlier sessions.
+    known: Option<KnownTools>,
     events: Arc<dyn EventSink>,
     limits: Limits,
     slots: Mutex<BTreeMap<String, Slot>>,
@@ -108,6 +116,7 @@ fn status_of(planned: &Planned) -> McpServerStatus {
                 Approval::Disabled => McpServerState::Disabled,
             },
             tools: Vec::new(),
+            disabled_tools: Vec::new(),
         },
         Planned::Invalid(e) => McpServerStatus {
             name: e.server.clone(),
@@ -119,6 +128,7 @@ fn status_of(planned: &Planned) -> McpServerStatus {
                 stderr_tail: None,
             },
             tools: Vec::new(),
+            disabled_tools: Vec::new(),
         },
     }
 }
@@ -142,17 +152,53 @@ impl Inner {
                 slot.status.tools = tools.iter().map(|t| t.name().to_string()).collect();
                 slot.tools = tools;
             }
+            if state != McpServerState::Ready {
+                slot.prompts.clear();
+            }
+            slot.link.set_starting(state == McpServerState::Connecting);
             slot.status.state = state;
-            let all: Vec<Arc<dyn DynTool>> = slots
-                .values()
-                .filter(|s| s.status.state == McpServerState::Ready)
-                .flat_map(|s| s.tools.iter().cloned())
-                .collect();
-            self.live.replace(all);
+            // A starting server's tools are those it listed in an earlier session (a call waits for it).
+            self.publish(&mut slots);
             slots.get(name).map(|s| s.status.clone())
         };
         if let Some(server) = status {
             self.events.emit(SessionEvent::McpServerChanged { server });
+        }
+        self.version.send_modify(|v| *v += 1);
+    }
+
+    /// Republishes the tool set from `slots`: the tools of ready servers and of starting ones (those they listed in
+    /// an earlier session), less those turned off; each status says which of its tools are off.
+    fn publish(&self, slots: &mut BTreeMap<String, Slot>) {
+        let disabled = match self.disabled.lock() {
+            Ok(d) => d.clone(),
+            Err(p) => p.into_inner().clone(),
+        };
+        for slot in slots.values_mut() {
+            slot.status.disabled_tools = slot
+                .status
+                .tools
+                .iter()
+                .filter(|t| disabled.contains(*t))
+                .cloned()
+                .collect();
+        }
+        let all: Vec<Arc<dyn DynTool>> = slots
+            .values()
+            .filter(|s| {
+                s.status.state == McpServerState::Ready
+                    || s.status.state == McpServerState::Connecting
+            })
+            .flat_map(|s| s.tools.iter().cloned())
+            .filter(|t| !disabled.contains(t.name()))
+            .collect();
+        self.live.replace(all);
+    }
+
+    /// Replaces one server's prompts.
+    fn set_prompts(&self, name: &str, prompts: Vec<McpPrompt>) {
+        if let Some(slot) = self.lock().get_mut(name) {
+            slot.prompts = prompts;
         }
         self.version.send_modify(|v| *v += 1);
     }
@@ -162,8 +208,19 @@ impl Inner {
     }
 }
 
-/// Lists a server's tools as [`McpTool`]s.
+/// A listing's tools as [`McpTool`]s.
+fn tools_from(listing: &[serde_json::Value], link: &Arc<ServerLink>) -> Vec<Arc<dyn DynTool>> {
+    listing
+        .iter()
+        .filter_map(|t| McpTool::from_listing(link.clone(), t))
+        .map(|t| Arc::new(t) as Arc<dyn DynTool>)
+        .collect()
+}
+
+/// Lists a server's tools as [`McpTool`]s, recording the listing for later sessions.
 async fn tools_of(
+    inner: &Inner,
+    config: &ServerConfig,
     connection: &Connection,
     link: &Arc<ServerLink>,
 ) -> Result<Vec<Arc<dyn DynTool>>, String> {
@@ -171,11 +228,27 @@ async fn tools_of(
         .list_tools(REQUEST_TIMEOUT)
         .await
         .map_err(|e| format!("tools/list failed: {e}"))?;
-    Ok(listing
-        .iter()
-        .filter_map(|t| McpTool::from_listing(link.clone(), t))
-        .map(|t| Arc::new(t) as Arc<dyn DynTool>)
-        .collect())
+    if let Some(known) = &inner.known {
+        known.record(&KnownTools::key(&inner.folder, config), &listing);
+    }
+    Ok(tools_from(&listing, link))
+}
+
+/// Lists a server's prompts (none when it offers none; a failed listing is logged, the server still serves tools).
+async fn prompts_of(connection: &Connection, server: &str) -> Vec<McpPrompt> {
+    if !connection.has_prompts() {
+        return Vec::new();
+    }
+    match connection.list_prompts(REQUEST_TIMEOUT).await {
+        Ok(listing) => listing
+            .iter()
+            .filter_map(|p| McpPrompt::from_listing(server, p))
+            .collect(),
+        Err(e) => {
+            tracing::warn!("MCP server {server}: prompts/list failed: {e}");
+            Vec::new()
+        }
+    }
 }
 
 fn failed(error: String, stderr_tail: Option<String>) -> McpServerState {
@@ -214,15 +287,16 @@ async fn run_server(
             }
         };
         let tools = tokio::select! {
-            t = tools_of(&connection, &link) => t,
+            t = async { (tools_of(&inner, &config, &connection, &link).await, prompts_of(&connection, &name).await) } => t,
             _ = stop.cancelled() => return,
         };
         match tools {
-            Ok(tools) => {
+            (Ok(tools), prompts) => {
                 link.set(Some(connection.clone()));
+                inner.set_prompts(&name, prompts);
                 inner.update(&name, McpServerState::Ready, Some(tools));
             }
-            Err(e) => {
+            (Err(e), _) => {
                 connection.close();
                 inner.update(&name, failed(e, connection.stderr.text()), Some(Vec::new()));
                 return;
@@ -235,14 +309,18 @@ async fn run_server(
                     connection.close();
                     return;
                 }
-                item = news.recv() => {
-                    if item == Some(ServerNews::ToolsChanged) {
-                        match tools_of(&connection, &link).await {
-                            Ok(tools) => inner.update(&name, McpServerState::Ready, Some(tools)),
-                            Err(e) => tracing::warn!("MCP server {name}: {e}"),
-                        }
+                item = news.recv() => match item {
+                    Some(ServerNews::Tools) => match tools_of(&inner, &config, &connection, &link).await {
+                        Ok(tools) => inner.update(&name, McpServerState::Ready, Some(tools)),
+                        Err(e) => tracing::warn!("MCP server {name}: {e}"),
+                    },
+                    Some(ServerNews::Prompts) => {
+                        inner.set_prompts(&name, prompts_of(&connection, &name).await);
+                        // Tells the window, which lists the prompts again.
+                        inner.update(&name, McpServerState::Ready, None);
                     }
-                }
+                    _ => {}
+                },
                 _ = connection.ended() => break,
             }
         }
@@ -290,6 +368,18 @@ impl McpManager {
     /// Starts every approved server of `plan` in the background (on the current Tokio runtime; without one,
     /// servers are listed as failed). Problems with whole files are sent as notices.
     pub fn start(folder: &Path, plan: Plan, limits: Limits, events: Arc<dyn EventSink>) -> Self {
+        Self::start_with(folder, plan, limits, events, KnownTools::standard())
+    }
+
+    /// [`Self::start`] with a given store of the tools servers listed before (`None`: every server starts
+    /// without tools until it is ready).
+    pub fn start_with(
+        folder: &Path,
+        plan: Plan,
+        limits: Limits,
+        events: Arc<dyn EventSink>,
+        known: Option<KnownTools>,
+    ) -> Self {
         for error in &plan.file_errors {
             events.emit(SessionEvent::Notice {
                 message: format!("MCP configuration problem: {error}"),
@@ -298,6 +388,8 @@ impl McpManager {
         let (version, _) = watch::channel(0);
         let inner = Arc::new(Inner {
             folder: folder.to_path_buf(),
+            disabled: Mutex::new(plan.disabled_tools.iter().cloned().collect()),
+            known,
             events,
             limits,
             slots: Mutex::new(BTreeMap::new()),
@@ -308,19 +400,36 @@ impl McpManager {
         {
             let mut slots = inner.lock();
             for planned in plan.servers {
-                let status = status_of(&planned);
+                let mut status = status_of(&planned);
+                let link = Arc::new(ServerLink::new(status.name.clone(), limits));
+                let mut tools = Vec::new();
+                if let (
+                    Planned::Server {
+                        config,
+                        approval: Approval::Approved,
+                    },
+                    Some(known),
+                ) = (&planned, &inner.known)
+                    && let Some(listing) = known.get(&KnownTools::key(folder, config))
+                {
+                    tools = tools_from(&listing, &link);
+                    status.tools = tools.iter().map(|t| t.name().to_string()).collect();
+                    link.set_starting(true);
+                }
                 slots.insert(
                     status.name.clone(),
                     Slot {
-                        link: Arc::new(ServerLink::new(status.name.clone(), limits)),
+                        link,
                         status,
                         planned,
-                        tools: Vec::new(),
+                        tools,
+                        prompts: Vec::new(),
                         stop: None,
                     },
                 );
             }
         }
+        inner.publish(&mut inner.lock());
         let manager = Self { inner };
         let names: Vec<String> = manager.inner.lock().keys().cloned().collect();
         for name in names {
@@ -392,6 +501,36 @@ impl McpManager {
         })
     }
 
+    /// The prompts of the ready servers, by server and name.
+    pub fn prompts(&self) -> Vec<McpPrompt> {
+        self.inner
+            .lock()
+            .values()
+            .filter(|s| s.status.state == McpServerState::Ready)
+            .flat_map(|s| s.prompts.iter().cloned())
+            .collect()
+    }
+
+    /// The link of server `name` (whether it is up or not).
+    pub fn link(&self, name: &str) -> Option<Arc<ServerLink>> {
+        self.inner.lock().get(name).map(|s| s.link.clone())
+    }
+
+    /// Waits until server `name` is no longer connecting, at most `timeout`; its state then.
+    pub async fn settle(&self, name: &str, timeout: Duration) -> Option<McpServerState> {
+        self.wait_until(timeout, |all| {
+            all.iter()
+                .any(|s| s.name == name && s.state != McpServerState::Connecting)
+        })
+        .await;
+        self.status(name).map(|s| s.state)
+    }
+
+    /// The limits the servers run under.
+    pub fn limits(&self) -> Limits {
+        self.inner.limits
+    }
+
     /// Every server's status, by name.
     pub fn statuses(&self) -> Vec<McpServerStatus> {
         self.inner
@@ -425,6 +564,16 @@ impl McpManager {
             }
         };
         tokio::time::timeout(timeout, wait).await.unwrap_or(false)
+    }
+
+    /// Waits until every server is usable: no longer connecting, or connecting with the tools it listed in an
+    /// earlier session (or `timeout` passes). A one-shot run waits for this before its prompt.
+    pub async fn usable(&self, timeout: Duration) -> bool {
+        self.wait_until(timeout, |all| {
+            all.iter()
+                .all(|s| s.state != McpServerState::Connecting || !s.tools.is_empty())
+        })
+        .await
     }
 
     /// Waits until no server is connecting (or `timeout` passes).
@@ -467,6 +616,32 @@ impl McpManager {
                 .update(name, McpServerState::Disabled, Some(Vec::new()));
         }
         Ok(())
+    }
+
+    /// Turns the MCP tool `tool` (full name) on or off for the model; the statuses of its server change.
+    pub fn set_tool_enabled(&self, tool: &str, enabled: bool) {
+        if let Ok(mut disabled) = self.inner.disabled.lock() {
+            if enabled {
+                disabled.remove(tool);
+            } else {
+                disabled.insert(tool.to_string());
+            }
+        }
+        let changed: Vec<McpServerStatus> = {
+            let mut slots = self.inner.lock();
+            self.inner.publish(&mut slots);
+            slots
+                .values()
+                .filter(|s| s.status.tools.iter().any(|t| t == tool))
+                .map(|s| s.status.clone())
+                .collect()
+        };
+        for server in changed {
+            self.inner
+                .events
+                .emit(SessionEvent::McpServerChanged { server });
+        }
+        self.inner.version.send_modify(|v| *v += 1);
     }
 
     /// Stops `name` and starts it again (the window's "reconnect").

@@ -59,6 +59,8 @@ impl Planned {
 pub struct Plan {
     pub servers: Vec<Planned>,
     pub file_errors: Vec<String>,
+    /// The tools the person turned off (full names).
+    pub disabled_tools: Vec<String>,
 }
 
 /// The person's answers about project servers, per folder, in a JSON file outside the project.
@@ -187,7 +189,10 @@ pub fn plan(
     store: Option<&ApprovalStore>,
     lookup: &dyn Fn(&str) -> Option<String>,
 ) -> Plan {
-    let mut out = Plan::default();
+    let mut out = Plan {
+        disabled_tools: settings.disabled_tools.clone(),
+        ..Plan::default()
+    };
     let mut seen = BTreeSet::new();
     let mut add = |out: &mut Plan, planned: Planned| {
         if seen.insert(planned.name().to_string()) {
@@ -351,6 +356,7 @@ mod tests {
             enable_all_project: Some((true, shared.clone())),
             enabled_mcpjson: vec![("listed".into(), local.clone()), ("proj".into(), shared)],
             disabled_mcpjson: vec![("off".into(), user)],
+            disabled_tools: Vec::new(),
         };
         let cli = McpCliConfig {
             configs: vec![json!({"mcpServers": {"cli": {"command": "c"}}}).to_string()],

@@ -239,7 +239,7 @@ impl Call {
     async fn run(&self, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         let inner = &self.tool.0;
         let link = &inner.link;
-        let connection = link.require().map_err(ToolError::ToModel)?;
+        let connection = link.ready().await.map_err(ToolError::ToModel)?;
         let result = connection
             .call_tool(
                 &inner.info.remote,

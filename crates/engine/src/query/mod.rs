@@ -9,4 +9,4 @@ mod system_prompt;
 mod turn;
 
 pub use system_prompt::{build_system_prompt, skills_prompt};
-pub use turn::{QueryConfig, QueryError, TurnOutcome, run_turn};
+pub use turn::{QueryConfig, QueryError, TurnOutcome, UserPrompt, run_turn};

@@ -55,6 +55,60 @@ pub struct TurnOutcome {
 pub enum QueryError {
     #[error(transparent)]
     Model(#[from] ModelError),
+    /// The prompt could not be built (a slash command that failed); nothing was sent to the model.
+    #[error("{0}")]
+    Prompt(String),
+}
+
+/// What the person sends in one turn: the text the transcript shows for it and the content the model gets (the
+/// same text, or what a slash command expanded to, with any attached resources).
+#[derive(Debug, Clone, PartialEq)]
+pub struct UserPrompt {
+    pub shown: String,
+    pub content: Vec<ContentBlock>,
+}
+
+impl UserPrompt {
+    /// The text of the content (its text blocks, one after the other), as hooks see the prompt.
+    pub fn text(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    }
+}
+
+impl From<&str> for UserPrompt {
+    fn from(text: &str) -> Self {
+        Self {
+            shown: text.to_string(),
+            content: vec![ContentBlock::Text {
+                text: text.to_string(),
+            }],
+        }
+    }
+}
+
+impl From<&String> for UserPrompt {
+    fn from(text: &String) -> Self {
+        Self::from(text.as_str())
+    }
+}
+
+/// Appends a user prompt's content, merging it into a trailing user message (left by a turn that failed) so that
+/// roles keep alternating.
+fn push_user_content(history: &mut Vec<Message>, content: Vec<ContentBlock>) {
+    match history.last_mut() {
+        Some(last) if last.role == Role::User => last.content.extend(content),
+        _ => history.push(Message {
+            role: Role::User,
+            content,
+        }),
+    }
 }
 
 /// Appends a user prompt, merging it into a trailing user message (left by a turn that failed) so that roles keep
@@ -88,9 +142,10 @@ pub async fn run_turn(
     config: &QueryConfig,
     history: &mut Vec<Message>,
     session_usage: &mut Usage,
-    prompt: &str,
+    prompt: impl Into<UserPrompt>,
     cancel: &CancellationToken,
 ) -> Result<TurnOutcome, QueryError> {
+    let prompt: UserPrompt = prompt.into();
     let events = runtime.events.clone();
     // The prompt's id is the place of the user message that holds it (see `session::rewind`).
     let prompt_index = match history.last() {
@@ -98,10 +153,10 @@ pub async fn run_turn(
         _ => history.len(),
     };
     events.emit(SessionEvent::TurnStarted {
-        prompt: prompt.to_string(),
+        prompt: prompt.shown.clone(),
         prompt_id: Some(prompt_index.to_string()),
     });
-    push_user_text(history, prompt);
+    push_user_content(history, prompt.content);
     let mut usage = Usage::default();
     let mut requests = 0u32;
     let mut final_text = String::new();

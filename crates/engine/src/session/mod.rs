@@ -7,6 +7,8 @@ mod cleanup;
 mod closing;
 pub mod completion;
 pub mod fork;
+mod mcp_toggles;
+mod prompt_input;
 pub mod rewind;
 mod sub_agent;
 pub mod tool_list;
@@ -30,7 +32,7 @@ use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
 };
 use crate::query::{
-    QueryConfig, QueryError, TurnOutcome, build_system_prompt, run_turn, skills_prompt,
+    QueryConfig, QueryError, TurnOutcome, UserPrompt, build_system_prompt, run_turn, skills_prompt,
 };
 use crate::registry::{ToolPool, builtin_tools_with, erase};
 use crate::settings::{HookEvent, HookSet, RuleBehavior, RuleSource};
@@ -445,6 +447,19 @@ impl Session {
         self.skills.summaries()
     }
 
+    /// Every slash command the person may send (names without the slash, and descriptions): the skills, then the
+    /// prompts of the ready MCP servers (`mcp__server__prompt`).
+    pub fn slash_commands(&self) -> Vec<(String, String)> {
+        let mut commands = self.skills();
+        commands.extend(
+            self.mcp
+                .prompts()
+                .into_iter()
+                .map(|p| (p.command.clone(), p.summary())),
+        );
+        commands
+    }
+
     /// For a prompt `/name args` naming a skill: the prompt the model is given instead (the skill's instructions),
     /// the skill's `allowed-tools` granted for the rest of the session. `None` for any other prompt.
     pub fn expand_skill_command(&self, prompt: &str) -> Option<String> {
@@ -570,13 +585,20 @@ impl Session {
                 .map(|e| e.text.clone())
                 .collect();
         }
-        let expanded = self.expand_skill_command(prompt);
-        let prompt = expanded.as_deref().unwrap_or(prompt);
-        let mut history = self.history.lock().await;
         let cancel = CancellationToken::new();
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = Some(cancel.clone());
         }
+        let skill = self.expand_skill_command(prompt);
+        let prepared = tokio::select! {
+            p = prompt_input::prepare(&self.mcp, self.runtime.events.as_ref(), prompt, skill) => p,
+            _ = cancel.cancelled() => Err(String::new()),
+        };
+        let prompt = match prepared {
+            Ok(p) => p,
+            Err(why) => return self.refuse_prompt(prompt, why, cancel.is_cancelled()),
+        };
+        let mut history = self.history.lock().await;
         // A checkpoint per prompt, named by the index its message gets in the history.
         if let Some(checkpoints) = &self.checkpoints
             && let Err(e) = checkpoints.begin_prompt(&history.len().to_string())
@@ -605,6 +627,43 @@ impl Session {
         result
     }
 
+    /// Ends a turn whose prompt could not be built: an MCP prompt command that failed (the error says why), or an
+    /// interrupt while it was being built. The window sees the typed prompt and why.
+    fn refuse_prompt(
+        &self,
+        typed: &str,
+        why: String,
+        interrupted: bool,
+    ) -> Result<TurnOutcome, QueryError> {
+        use tandem_protocol::{SessionEvent, TurnStopReason};
+        if let Ok(mut slot) = self.current_turn.lock() {
+            *slot = None;
+        }
+        let events = &self.runtime.events;
+        events.emit(SessionEvent::TurnStarted {
+            prompt: typed.to_string(),
+            prompt_id: None,
+        });
+        let stop_reason = if interrupted {
+            TurnStopReason::Interrupted
+        } else {
+            events.emit(SessionEvent::Error {
+                message: why.clone(),
+            });
+            TurnStopReason::Error
+        };
+        events.emit(SessionEvent::TurnEnded { stop_reason });
+        if !interrupted {
+            return Err(QueryError::Prompt(why));
+        }
+        Ok(TurnOutcome {
+            stop_reason,
+            final_text: String::new(),
+            usage: Usage::default(),
+            requests: 0,
+        })
+    }
+
     /// Tokens used by the session so far.
     pub fn usage(&self) -> Usage {
         self.usage.lock().map(|u| *u).unwrap_or_default()
@@ -616,7 +675,7 @@ impl Session {
         &self,
         history: &mut Vec<Message>,
         usage: &mut Usage,
-        prompt: &str,
+        mut prompt: UserPrompt,
         cancel: &CancellationToken,
     ) -> Result<TurnOutcome, QueryError> {
         let permissions = self.runtime.permission_context();
@@ -630,11 +689,7 @@ impl Session {
             }
         };
         let mut fields = serde_json::Map::new();
-        fields.insert(
-            "prompt".into(),
-            serde_json::Value::String(prompt.to_string()),
-        );
-        let mut prompt = prompt.to_string();
+        fields.insert("prompt".into(), serde_json::Value::String(prompt.text()));
         if let Some(v) = hooks::run_event(
             &permissions,
             &self.id,
@@ -656,8 +711,9 @@ impl Session {
                 });
             }
             for context in v.additional_context {
-                prompt.push_str("\n\n");
-                prompt.push_str(&context);
+                prompt
+                    .content
+                    .push(crate::model::ContentBlock::Text { text: context });
             }
         }
         let mut outcome = run_turn(
@@ -666,7 +722,7 @@ impl Session {
             &self.config,
             history,
             usage,
-            &prompt,
+            prompt,
             cancel,
         )
         .await?;
@@ -882,16 +938,27 @@ impl Session {
         self.mcp.statuses()
     }
 
-    /// Waits until no MCP server is still connecting, at most `timeout`; `true` when they all settled. A one-shot
-    /// run waits so that its single prompt sees the tools; the window never waits.
+    /// Waits until every MCP server is usable, at most `timeout`: connected (or failed), or still starting with
+    /// the tools it listed in an earlier session (a call to one waits for the server). A one-shot run waits so that
+    /// its single prompt sees the tools without waiting for a slow server it has seen before; the window never
+    /// waits.
     pub async fn wait_for_mcp_servers(&self, timeout: std::time::Duration) -> bool {
-        self.mcp.settled(timeout).await
+        self.mcp.usable(timeout).await
     }
 
     /// The person approves (or refuses) a project MCP server for this folder: it starts (or stops) now, and the
     /// answer holds for later sessions.
     pub fn approve_mcp_server(&self, name: &str, approved: bool) -> std::io::Result<()> {
         self.mcp.approve(name, approved, &ApprovalStore::standard())
+    }
+
+    /// Turns the MCP tool `tool` (full name, `mcp__server__tool`) off or on: it is no longer (or again) offered to
+    /// the model, from the next request on, and the choice is saved in the project's `.claude/settings.local.json`
+    /// (under `tandem.disabledMcpTools`) for later sessions.
+    pub fn set_mcp_tool_enabled(&self, tool: &str, enabled: bool) -> std::io::Result<()> {
+        mcp_toggles::record(&self.loader().paths.local, tool, enabled)?;
+        self.mcp.set_tool_enabled(tool, enabled);
+        Ok(())
     }
 
     /// The one-click answer to something the shell sandbox refused: adds the host to

@@ -26,7 +26,14 @@ pub struct McpSettings {
     pub enabled_mcpjson: Vec<(String, RuleSource)>,
     /// `disabledMcpjsonServers` of every source.
     pub disabled_mcpjson: Vec<(String, RuleSource)>,
+    /// MCP tools the person turned off (`tandem.disabledMcpTools`, full names, of every source).
+    pub disabled_tools: Vec<String>,
 }
+
+/// The Tandem key of a settings file under which the MCP tools turned off are listed.
+pub const TANDEM_KEY: &str = "tandem";
+/// The list of MCP tools turned off, under [`TANDEM_KEY`].
+pub const DISABLED_TOOLS_KEY: &str = "disabledMcpTools";
 
 impl McpSettings {
     /// Adds the MCP keys of one settings object.
@@ -65,6 +72,19 @@ impl McpSettings {
                 }
                 Some(_) => {}
                 None => report("`enableAllProjectMcpServers` must be true or false".into()),
+            }
+        }
+        if let Some(v) = value
+            .get(TANDEM_KEY)
+            .and_then(|t| t.get(DISABLED_TOOLS_KEY))
+        {
+            match v.as_array() {
+                Some(names) => self
+                    .disabled_tools
+                    .extend(names.iter().filter_map(Value::as_str).map(str::to_string)),
+                None => report(format!(
+                    "`{TANDEM_KEY}.{DISABLED_TOOLS_KEY}` must be an array of tool names"
+                )),
             }
         }
         for (key, list) in [

@@ -7,7 +7,7 @@ mod credentials;
 mod hook_event;
 mod hooks;
 mod loaded;
-mod mcp;
+pub mod mcp;
 mod paths;
 mod sandbox;
 mod source;

@@ -415,3 +415,60 @@ async fn a_call_over_the_tool_timeout_fails_and_is_cancelled_on_the_server() {
     let quick = call(&rt, "mcp__t__echo", &json!({"text": "quick"})).await;
     assert!(quick.ok && quick.text == "quick", "{}", quick.text);
 }
+
+#[tokio::test]
+async fn a_server_seen_before_offers_its_tools_while_it_starts_and_a_call_waits_for_it() {
+    use std::sync::Arc;
+    use tandem_engine::mcp::{KnownTools, McpCliConfig, McpManager, plan};
+    use tandem_engine::testing::Project;
+    let project = Project::new().expect("project");
+    let known = KnownTools::at(project.root.join("known-tools.json"));
+    let go = project.root.join("go");
+    std::fs::write(&go, "").expect("write");
+    let servers = json!({"t": stdio(&["--wait-for-file", &go.display().to_string()])});
+    let start = || {
+        let cli = McpCliConfig {
+            configs: vec![json!({ "mcpServers": servers }).to_string()],
+            strict: true,
+        };
+        let planned = plan(
+            &project.root,
+            &tandem_engine::settings::McpSettings::default(),
+            &cli,
+            None,
+            &|n| std::env::var(n).ok(),
+        );
+        McpManager::start_with(
+            &project.root,
+            planned,
+            patient(),
+            Arc::new(tandem_engine::events::RecordingSink::default()),
+            Some(known.clone()),
+        )
+    };
+    let first = start();
+    assert!(
+        first.status("t").expect("t").tools.is_empty(),
+        "never seen: no tools before it is ready"
+    );
+    ready(&first, "t").await;
+    drop(first);
+
+    // The server now waits for `go`: the second session has its tools at once, from the first.
+    std::fs::remove_file(&go).expect("remove");
+    let second = start();
+    assert!(second.usable(PATIENCE).await);
+    let status = second.status("t").expect("t");
+    assert_eq!(status.state, McpServerState::Connecting);
+    assert!(
+        status.tools.contains(&"mcp__t__echo".to_string()),
+        "{status:?}"
+    );
+    let (rt, _) = runtime(&project.root, &second);
+    let call = tokio::spawn(async move {
+        tandem_engine::testing::call(&rt, "mcp__t__echo", &json!({"text": "waited"})).await
+    });
+    std::fs::write(&go, "").expect("write");
+    let result = call.await.expect("the call ends");
+    assert!(result.ok && result.text == "waited", "{}", result.text);
+}

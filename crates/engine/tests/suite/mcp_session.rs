@@ -266,3 +266,59 @@ async fn a_session_calls_mcp_tools_without_waiting_for_slow_servers_and_project_
             .any(|s| s.name.starts_with("mcp__proj__"))
     );
 }
+
+#[tokio::test]
+async fn a_tool_turned_off_is_not_offered_and_stays_off_in_later_sessions() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let open = || {
+        Session::builder(&ws.root())
+            .expect("builder")
+            .model(fake_config("http://127.0.0.1:9"))
+            .mode(PermissionMode::BypassPermissions)
+            .approver(Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)))
+            .events(Arc::new(RecordingSink::default()))
+            .mcp_config(McpCliConfig {
+                configs: vec![json!({"mcpServers": {"t": stdio(&[])}}).to_string()],
+                strict: true,
+            })
+            .build()
+            .expect("session")
+    };
+    let offered = |s: &Session, name: &str| {
+        s.runtime()
+            .offered_specs()
+            .iter()
+            .any(|spec| spec.name == name)
+    };
+    let session = open();
+    ready(session.mcp(), "t").await;
+    assert!(offered(&session, "mcp__t__destroy"));
+    session
+        .set_mcp_tool_enabled("mcp__t__destroy", false)
+        .expect("turn it off");
+    assert!(!offered(&session, "mcp__t__destroy"));
+    assert!(offered(&session, "mcp__t__echo"), "the others stay");
+    let status = session.mcp().status("t").expect("t");
+    assert_eq!(status.disabled_tools, ["mcp__t__destroy"]);
+    assert!(status.tools.contains(&"mcp__t__destroy".to_string()));
+    let saved =
+        std::fs::read_to_string(ws.root().join(".claude/settings.local.json")).expect("saved");
+    assert!(saved.contains("disabledMcpTools"), "{saved}");
+    drop(session);
+
+    let later = open();
+    ready(later.mcp(), "t").await;
+    assert!(!offered(&later, "mcp__t__destroy"), "still off");
+    later
+        .set_mcp_tool_enabled("mcp__t__destroy", true)
+        .expect("turn it on");
+    assert!(offered(&later, "mcp__t__destroy"));
+    assert!(
+        later
+            .mcp()
+            .status("t")
+            .expect("t")
+            .disabled_tools
+            .is_empty()
+    );
+}

@@ -12,6 +12,8 @@ mod executor;
 mod file_scenarios;
 mod forks;
 mod hooks;
+mod mcp_conformance;
+mod mcp_prompts;
 mod mcp_servers;
 mod mcp_session;
 mod mcp_support;

@@ -1,8 +1,9 @@
 //! A small MCP server for Tandem's tests and benchmarks, built on `rmcp`'s server side. Over stdio by default, or
 //! streamable HTTP on loopback with `--http` (it prints `listening on <url>` when ready). Tools with and without
 //! annotations, a slow tool that reports progress and notices cancellation, a tool that crashes the process, large
-//! and schema-violating results, resources, a prompt and `tools/list_changed`. Flags make it misbehave on purpose:
-//! `--exit-at-once`, `--garbage`, `--silent` (never answers `initialize`), `--start-delay-ms N`.
+//! and schema-violating results, resources, prompts (one failing) and `tools/list_changed` / `prompts/list_changed`.
+//! Flags make it misbehave on purpose: `--exit-at-once`, `--garbage`, `--silent` (never answers `initialize`),
+//! `--start-delay-ms N`, `--wait-for-file PATH` (starts once PATH exists).
 //! `TANDEM_TEST_MCP_LOG=FILE` appends one line per notable event (a cancelled call) for tests to wait on.
 
 use std::io::Write;
@@ -27,6 +28,8 @@ const PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 struct TestServer {
     /// Set by `add_tool`: the `extra` tool is listed from then on.
     extra: Arc<AtomicBool>,
+    /// Set by `add_prompt`: the `later` prompt is listed from then on.
+    later: Arc<AtomicBool>,
 }
 
 fn log(line: &str) {
@@ -73,6 +76,8 @@ fn tool_list(extra: bool) -> Value {
         json!({"name": "image", "description": "Returns a one-pixel image and a resource.", "inputSchema": {"type": "object"}}),
         json!({"name": "add_tool", "description": "Adds the `extra` tool and announces the change.",
             "inputSchema": {"type": "object"}}),
+        json!({"name": "add_prompt", "description": "Adds the `later` prompt and announces the change.",
+            "inputSchema": {"type": "object"}}),
     ];
     if extra {
         tools.push(json!({"name": "extra", "description": "Appears after add_tool.", "inputSchema": {"type": "object"}}));
@@ -112,7 +117,7 @@ impl ServerHandler for TestServer {
     fn get_info(&self) -> ServerConfig {
         from_json(json!({
             "protocolVersion": "2025-06-18",
-            "capabilities": {"tools": {"listChanged": true}, "resources": {}, "prompts": {}},
+            "capabilities": {"tools": {"listChanged": true}, "resources": {}, "prompts": {"listChanged": true}},
             "serverInfo": {"name": "tandem-test-mcp", "version": "1.0.0"},
             "instructions": "A server for tests."
         }))
@@ -187,6 +192,11 @@ impl ServerHandler for TestServer {
                 text_result("added `extra`")
             }
             "extra" => text_result("extra works"),
+            "add_prompt" => {
+                self.later.store(true, Ordering::SeqCst);
+                let _ = context.peer.notify_prompt_list_changed().await;
+                text_result("added the prompt `later`")
+            }
             other => Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
         }
     }
@@ -230,10 +240,16 @@ impl ServerHandler for TestServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        from_json(
-            json!({"prompts": [{"name": "greet", "description": "Greets someone.",
-            "arguments": [{"name": "name", "required": true}]}]}),
-        )
+        let mut prompts = vec![
+            json!({"name": "greet", "description": "Greets someone.",
+                "arguments": [{"name": "name", "required": true}, {"name": "style"}]}),
+            json!({"name": "show", "description": "A picture and a resource.", "arguments": []}),
+            json!({"name": "broken", "description": "Always fails."}),
+        ];
+        if self.later.load(Ordering::SeqCst) {
+            prompts.push(json!({"name": "later", "description": "Appears after add_prompt."}));
+        }
+        from_json(json!({ "prompts": prompts }))
     }
 
     async fn get_prompt(
@@ -241,15 +257,45 @@ impl ServerHandler for TestServer {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let name = request
-            .arguments
-            .as_ref()
-            .and_then(|a| a.get("name"))
-            .and_then(Value::as_str)
-            .unwrap_or("you")
-            .to_string();
-        let result: GetPromptResult = from_json(json!({"messages": [{"role": "user",
-            "content": {"type": "text", "text": format!("Say hello to {name}.")}}]}))?;
+        let arg = |key: &str| {
+            request
+                .arguments
+                .as_ref()
+                .and_then(|a| a.get(key))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        let messages = match request.name.as_str() {
+            "greet" => {
+                let name = arg("name").unwrap_or_else(|| "you".into());
+                let style = arg("style")
+                    .map(|s| format!(" Be {s}."))
+                    .unwrap_or_default();
+                json!([{"role": "user", "content": {"type": "text", "text": format!("Say hello to {name}.{style}")}}])
+            }
+            "show" => json!([
+                {"role": "user", "content": {"type": "text", "text": "Describe this picture."}},
+                {"role": "user", "content": {"type": "image", "data": PIXEL_PNG, "mimeType": "image/png"}},
+                {"role": "assistant", "content": {"type": "resource",
+                    "resource": {"uri": "test://greeting", "mimeType": "text/plain", "text": "hello from a resource"}}}
+            ]),
+            "later" => {
+                json!([{"role": "user", "content": {"type": "text", "text": "the later prompt"}}])
+            }
+            "broken" => {
+                return Err(ErrorData::internal_error(
+                    "this prompt is broken on purpose",
+                    None,
+                ));
+            }
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("no prompt {other}"),
+                    None,
+                ));
+            }
+        };
+        let result: GetPromptResult = from_json(json!({ "messages": messages }))?;
         Ok(result.into())
     }
 }
@@ -284,6 +330,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     if let Some(ms) = value("--start-delay-ms").and_then(|v| v.parse().ok()) {
         tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
+    if let Some(path) = value("--wait-for-file") {
+        while !std::path::Path::new(&path).exists() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
     if flag("--exit-at-once") {
         eprintln!("test server: exiting at once on purpose");
