@@ -118,11 +118,14 @@ fn an_empty_key_removes_the_saved_one_and_no_key_keeps_it() {
     assert_eq!(file.read(no_env).expect("read").key_source, KeySource::None);
 }
 
+/// Whether an error is the one a bad value should give.
+type ExpectedError = fn(&AppSettingsError) -> bool;
+
 #[test]
 fn bad_values_and_broken_files_write_nothing() {
     let dir = tempfile::tempdir().expect("dir");
     let file = settings_in(dir.path());
-    let cases: Vec<(AppSettingsUpdate, fn(&AppSettingsError) -> bool)> = vec![
+    let cases: Vec<(AppSettingsUpdate, ExpectedError)> = vec![
         (update("gemini", None), |e| {
             matches!(e, AppSettingsError::UnknownProvider(_))
         }),
