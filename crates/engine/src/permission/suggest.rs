@@ -3,27 +3,10 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value};
-
 use super::PermissionContext;
 use crate::shell::{Part, Word};
 
-/// Why rules could not be saved.
-#[derive(Debug, thiserror::Error)]
-pub enum SaveError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("{path} is not a JSON object ({message}); it was left unchanged")]
-    Malformed { path: String, message: String },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
-}
+pub use super::rule_file::SaveError;
 
 fn is_subcommand_word(w: &Word) -> bool {
     w.is_static()
@@ -191,58 +174,5 @@ pub fn path_rule(family: &str, ctx: &PermissionContext, path: &Path) -> Vec<Stri
 /// Adds `rules` to `permissions.allow` of the settings file at `file`, creating it (and its folder) if needed and
 /// keeping every other key and rule. Rules already present are not added twice.
 pub fn save_allow_rules(file: &Path, rules: &[String]) -> Result<(), SaveError> {
-    let path = file.display().to_string();
-    let mut root = match std::fs::read_to_string(file) {
-        Ok(text) if text.trim().is_empty() => Value::Object(Map::new()),
-        Ok(text) => serde_json::from_str::<Value>(&text).map_err(|e| SaveError::Malformed {
-            path: path.clone(),
-            message: e.to_string(),
-        })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Value::Object(Map::new()),
-        Err(source) => return Err(SaveError::Read { path, source }),
-    };
-    let Some(obj) = root.as_object_mut() else {
-        return Err(SaveError::Malformed {
-            path,
-            message: "the top level is not an object".into(),
-        });
-    };
-    let perms = obj
-        .entry("permissions")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Some(perms) = perms.as_object_mut() else {
-        return Err(SaveError::Malformed {
-            path,
-            message: "`permissions` is not an object".into(),
-        });
-    };
-    let allow = perms
-        .entry("allow")
-        .or_insert_with(|| Value::Array(Vec::new()));
-    let Some(allow) = allow.as_array_mut() else {
-        return Err(SaveError::Malformed {
-            path,
-            message: "`permissions.allow` is not an array".into(),
-        });
-    };
-    for rule in rules {
-        if !allow.iter().any(|r| r.as_str() == Some(rule)) {
-            allow.push(Value::String(rule.clone()));
-        }
-    }
-    let mut text = serde_json::to_string_pretty(&root).map_err(|e| SaveError::Malformed {
-        path: path.clone(),
-        message: e.to_string(),
-    })?;
-    text.push('\n');
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir).map_err(|source| SaveError::Write {
-            path: path.clone(),
-            source,
-        })?;
-    }
-    let tmp = file.with_extension("json.tandem-tmp");
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, file))
-        .map_err(|source| SaveError::Write { path, source })
+    super::rule_file::add_rules(file, super::rule::RuleBehavior::Allow, rules)
 }

@@ -6,11 +6,13 @@ mod changes;
 mod cleanup;
 mod closing;
 pub mod completion;
+mod panels;
 pub mod rewind;
 mod sub_agent;
 pub mod tool_list;
 
 pub use builder::SessionBuilder;
+pub use panels::HookTestError;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
