@@ -9,6 +9,7 @@ import { prettyJson } from '../format';
 import { useApprovalAnswer } from '../hooks/useApprovalAnswer';
 import { ErrorBanner } from './ErrorBanner';
 import { DecisionSourceLine } from './DecisionSourceLine';
+import { DecisionTraceView } from './DecisionTraceView';
 
 export type ApprovalDialogProps = {
   request: ApprovalRequest;
@@ -48,6 +49,7 @@ export function ApprovalDialog({ request, onAnswer, error = null, root }: Approv
           {request.reason}
         </p>
         <DecisionSourceLine source={request.decided_by} root={root} />
+        <DecisionTraceView trace={request.trace} root={root} />
         <ApprovalInput request={request} />
         {error && <ErrorBanner message={error} />}
         <div className="approval-actions">
