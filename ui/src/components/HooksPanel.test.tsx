@@ -45,13 +45,13 @@ describe('HooksPanel', () => {
     await userEvent.click(await screen.findByTestId('hooks-button'));
     const panel = await screen.findByTestId('hooks-panel');
     await waitFor(() => expect(within(panel).getAllByTestId('hooks-event')).toHaveLength(2));
-    const [pre, stop] = within(panel).getAllByTestId('hook-item') as HTMLElement[];
+    const [pre, stop] = within(panel).getAllByTestId<HTMLElement>('hook-item');
     expect(pre).toHaveTextContent('./audit.sh on Bash · 30 s · from .claude/settings.json');
     expect(stop).toHaveAttribute('data-active', 'false');
     expect(stop).toHaveTextContent('not in force');
 
     await userEvent.click(within(pre!).getByTestId('hook-try'));
-    const input = within(panel).getByTestId('hook-input') as HTMLTextAreaElement;
+    const input = within(panel).getByTestId<HTMLTextAreaElement>('hook-input');
     expect(JSON.parse(input.value)).toEqual(audit.sample_input);
     await userEvent.clear(input);
     await userEvent.type(input, '{{"tool_name": "Bash", "tool_input": {{"command": "rm -rf /"}}');

@@ -78,7 +78,7 @@ describe('RulesPanel', () => {
     await userEvent.click(screen.getByTestId('rules-button'));
     const panel = await screen.findByTestId('rules-panel');
     await waitFor(() => expect(within(panel).getAllByTestId('rule-row')).toHaveLength(3));
-    const [shadowed, deny, cli] = within(panel).getAllByTestId('rule-row') as HTMLElement[];
+    const [shadowed, deny, cli] = within(panel).getAllByTestId<HTMLElement>('rule-row');
     expect(shadowed).toHaveTextContent('.claude/settings.json');
     expect(within(shadowed!).getByTestId('rule-shadowed')).toHaveTextContent('Never applies: covered by deny: Bash(rm *)');
     expect(within(deny!).getByTestId('rule-contradicts')).toHaveTextContent('allow: .claude/settings.json');

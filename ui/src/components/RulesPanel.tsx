@@ -148,6 +148,12 @@ export function RulesPanel({ load, add, remove, move, check, revokeTrust, calls,
   );
 }
 
+/** `allow: /p/.claude/settings.json` with the file relative to the project. */
+function listAndFile(text: string, root?: string): string {
+  const at = text.indexOf(': ');
+  return at < 0 ? text : `${text.slice(0, at)}: ${shown(text.slice(at + 2), root)}`;
+}
+
 function RuleRow({
   rule,
   root,
@@ -183,7 +189,7 @@ function RuleRow({
         )}
         {rule.contradicts.length > 0 && (
           <div className="rules-flag" data-testid="rule-contradicts">
-            Contradicts the same rule in {rule.contradicts.map((c) => shown(c, root)).join(', ')}
+            Contradicts the same rule in {rule.contradicts.map((c) => listAndFile(c, root)).join(', ')}
           </div>
         )}
       </td>

@@ -103,7 +103,7 @@ function ToolDetails({ call }: { call: ToolCall }) {
  * The colour of the decision line: an ask the person answered is no longer waiting — it shows as approved when the
  * call went ahead, as denied when it did not.
  */
-export function decisionTone(call: ToolCall, state: ToolVisualState): 'allow' | 'ask' | 'deny' | 'approved' {
+function decisionTone(call: ToolCall, state: ToolVisualState): 'allow' | 'ask' | 'deny' | 'approved' {
   const decision = call.decision?.decision ?? 'allow';
   if (decision !== 'ask' || state === 'waiting' || state === 'queued') return decision;
   if (state === 'denied') return 'deny';

@@ -166,6 +166,7 @@ async function writeWithApproval(host: ScriptHost, id: string, relative: string,
     title: `Write ${relative}`,
     reason: 'Default mode asks before creating files',
     decided_by: { type: 'mode', mode: 'default' },
+    trace: { steps: [{ type: 'mode', mode: 'default' }], decided_by: { type: 'mode', mode: 'default' } },
     suggestion: null,
     diff,
   });

@@ -32,7 +32,8 @@ function matches(rule: string, tool: string, input: unknown): boolean {
   if (open < 0) return rule === tool;
   if (rule.slice(0, open) !== tool) return false;
   const spec = rule.slice(open + 1, -1);
-  const command = typeof input === 'object' && input !== null ? String((input as Record<string, unknown>).command ?? '') : '';
+  const given = typeof input === 'object' && input !== null ? (input as Record<string, unknown>).command : undefined;
+  const command = typeof given === 'string' ? given : '';
   if (spec.endsWith(':*')) return command.startsWith(spec.slice(0, -2));
   if (spec.endsWith(' *')) return command.startsWith(spec.slice(0, -1));
   return command === spec;

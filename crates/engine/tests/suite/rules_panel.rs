@@ -41,7 +41,7 @@ fn rules_are_added_removed_and_moved_keeping_every_other_key() {
 
     // Invalid rules are refused with the parser's reason, and the file is left as it was.
     for (rule, behavior, says) in [
-        ("Bash(npm", RuleBehavior::Allow, "parenthes"),
+        ("Bash(npm", RuleBehavior::Allow, "must end with"),
         ("Read(file_path:x)", RuleBehavior::Allow, "primary"),
         ("mcp*", RuleBehavior::Allow, "wildcard"),
         ("WebFetch(example.com)", RuleBehavior::Deny, "domain:"),
