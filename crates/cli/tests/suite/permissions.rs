@@ -263,7 +263,8 @@ fn a_batch_answers_every_line_in_order_and_bad_lines_with_a_reason() {
             "rule",
             "source",
             "decided_by",
-            "suggestions"
+            "suggestions",
+            "trace"
         ]
     );
 }
