@@ -39,7 +39,7 @@ pub struct ApprovalRequest {
     /// The steps of the decision (rules, hooks, mode, checks), for "Why am I asked?" (`None` in requests recorded
     /// before Tandem stored it).
     #[serde(default)]
-    pub trace: Option<DecisionTrace>,
+    pub trace: Option<Box<DecisionTrace>>,
     pub suggestion: Option<RuleSuggestion>,
     /// For a call that changes a file: the file before and after, for the diff dialog.
     pub diff: Option<FileDiff>,

@@ -337,7 +337,7 @@ impl Gate<'_> {
             title: self.hints.title.clone(),
             reason: decision.reason.clone(),
             decided_by: decision.decided_by.clone(),
-            trace: Some(trace),
+            trace: Some(Box::new(trace)),
             suggestion: suggestion.clone(),
             diff: input.prepared.approval_preview(self.ctx),
         };
