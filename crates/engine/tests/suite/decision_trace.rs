@@ -79,6 +79,19 @@ fn source(s: &DecisionSource) -> String {
     }
 }
 
+/// One row of the table: rules, mode, tool, input, decision, what decided, lines the trace must hold, parts no
+/// line may hold.
+type Case<'a> = (
+    Vec<(&'a str, &'a str)>,
+    &'a str,
+    &'a str,
+    Value,
+    &'a str,
+    &'a str,
+    Vec<&'a str>,
+    Vec<&'a str>,
+);
+
 #[test]
 fn the_trace_names_the_deciding_rule_the_shadowed_ones_the_checks_and_the_mode() {
     let p = Project::new().expect("project");
@@ -87,16 +100,7 @@ fn the_trace_names_the_deciding_rule_the_shadowed_ones_the_checks_and_the_mode()
     let git_config = p.path(".git/config");
     let readme = p.path("README.md");
     // (rules, mode, tool, input, decision, decided_by, lines the trace must hold, lines it must not hold)
-    let cases: Vec<(
-        Vec<(&str, &str)>,
-        &str,
-        &str,
-        Value,
-        &str,
-        &str,
-        Vec<&str>,
-        Vec<&str>,
-    )> = vec![
+    let cases: Vec<Case<'_>> = vec![
         (
             vec![("allow", "Bash(rm -rf build)"), ("deny", "Bash(rm *)")],
             "default",
