@@ -39,6 +39,8 @@ pub enum ErrorCode {
     Rules,
     /// A hook could not be tried (an unknown event or hook).
     Hooks,
+    /// A settings file could not be read or changed.
+    Settings,
 }
 
 impl ErrorCode {
@@ -58,6 +60,7 @@ impl ErrorCode {
             Self::Worktree => "worktree",
             Self::Rules => "rules",
             Self::Hooks => "hooks",
+            Self::Settings => "settings",
             Self::NoSession => "no_session",
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",

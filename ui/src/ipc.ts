@@ -2,8 +2,10 @@
 // event channel and the app-level events. No other module imports @tauri-apps/api/core or /event.
 import { Channel, invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { AppStateView, CommandError, OpenFolder, SkillSummary } from './generated/app';
+import type { AppStateView, CommandError, OpenFolder, SavedSettings, SkillSummary } from './generated/app';
 import type {
+  AppSettings,
+  AppSettingsUpdate,
   ApprovalAnswer,
   CallCheck,
   ChangedFile,
@@ -22,6 +24,7 @@ import type {
   RewindOutcome,
   RewindPoint,
   RewindScope,
+  SandboxViolation,
   ToolListing,
   SessionInfo,
   SessionSummary,
@@ -115,6 +118,11 @@ export function onNewSession(handler: () => void): Promise<UnlistenFn> {
   return listen('tandem://new-session', () => handler());
 }
 
+/** The menu's Settings… item. */
+export function onOpenSettings(handler: () => void): Promise<UnlistenFn> {
+  return listen('tandem://open-settings', () => handler());
+}
+
 export type { AppStateView, CommandError, UnlistenFn };
 
 /** Trusts the session's folder (its allow rules, directories and hooks apply at once); resolves to the new state. */
@@ -159,6 +167,11 @@ export function mcpServers(sessionId: string): Promise<McpServerStatus[]> {
 /** Approves (or refuses) a project MCP server for this folder; it starts (or stops) at once. */
 export function approveMcpServer(sessionId: string, name: string, approved: boolean): Promise<void> {
   return invoke<void>('approve_mcp_server', { sessionId, name, approved });
+}
+
+/** Allows what the shell sandbox refused (a host or a folder) in the project's local settings; resolves to what was added. */
+export function allowSandboxViolation(sessionId: string, violation: SandboxViolation): Promise<string> {
+  return invoke<string>('allow_sandbox_violation', { sessionId, violation });
 }
 
 export function reconnectMcpServer(sessionId: string, name: string): Promise<void> {
@@ -218,4 +231,19 @@ export function hooksView(sessionId: string): Promise<HookListing[]> {
 /** Runs one hook for real on `input` and says what it did and would decide. */
 export function testHook(sessionId: string, event: string, command: string, input: unknown): Promise<HookTestResult> {
   return invoke<HookTestResult>('test_hook', { sessionId, event, command, input });
+}
+
+/** The person's settings: connection, where the key is kept, theme, font size. */
+export function appSettings(): Promise<AppSettings> {
+  return invoke<AppSettings>('app_settings');
+}
+
+/** Saves the settings; the open sessions use the new connection from their next request. */
+export function saveAppSettings(update: AppSettingsUpdate): Promise<SavedSettings> {
+  return invoke<SavedSettings>('save_app_settings', { update });
+}
+
+/** Forks the stored session before prompt `promptId` (all of it with `null`); resolves to the new session's id. */
+export function forkSession(sessionId: string, promptId: string | null): Promise<string> {
+  return invoke<string>('fork_session', { sessionId, promptId });
 }

@@ -3,6 +3,7 @@
 //! details of tool results. Everything here is plain data (serde + schemars + ts-rs); TypeScript types are generated
 //! into `ui/src/generated/protocol.ts`.
 
+mod app_settings;
 mod approval;
 mod decision_source;
 mod detail;
@@ -13,10 +14,12 @@ mod panels;
 mod permission;
 mod render;
 mod rewind;
+mod sandbox;
 mod trace;
 pub mod typescript;
 mod work_list;
 
+pub use app_settings::{AppSettings, AppSettingsUpdate, KeySource, Theme};
 pub use approval::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
 };
@@ -35,5 +38,6 @@ pub use panels::{CallCheck, HookListing, HookTestResult, RuleFiles, RuleListing,
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
+pub use sandbox::SandboxViolation;
 pub use trace::{DecisionTrace, RuleRole, TraceCheck, TraceStep};
 pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};

@@ -27,6 +27,8 @@ export type StatusBarProps = {
   onRulesClick: () => void;
   /** Opens the hooks panel. */
   onHooksClick: () => void;
+  /** Opens the settings dialog (model, key, theme, font size). */
+  onSettingsClick?: () => void;
 };
 
 export function StatusBar({
@@ -45,6 +47,7 @@ export function StatusBar({
   onMcpClick,
   onRulesClick,
   onHooksClick,
+  onSettingsClick,
 }: StatusBarProps) {
   const servers = Object.values(mcpServers);
   const ready = servers.filter((server) => server.state.state === 'ready').length;
@@ -91,9 +94,15 @@ export function StatusBar({
         </span>
       )}
       <ContextMeter usage={usage} window={contextWindow} compactAt={compactAtPercent} />
-      <span className="status-item" data-testid="model-name" title="Model">
-        {model}
-      </span>
+      {onSettingsClick ? (
+        <button type="button" className="status-item status-trust" data-testid="model-name" title="Model: click to change the model, key or looks" onClick={onSettingsClick}>
+          {model}
+        </button>
+      ) : (
+        <span className="status-item" data-testid="model-name" title="Model">
+          {model}
+        </span>
+      )}
       <span
         className="status-item"
         data-testid="token-usage"

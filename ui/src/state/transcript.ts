@@ -8,6 +8,7 @@ import type {
   PlanRequest,
   QuestionRequest,
   RenderHints,
+  SandboxViolation,
   TaskItem,
   TodoItem,
   ToolCallStatus,
@@ -40,6 +41,8 @@ export type ToolCall = {
   result: ToolResult | null;
   /** For a call that started a sub-agent: the sub-agent's own conversation, as it streams. */
   subAgent?: { agentId: string; transcript: Transcript };
+  /** What the shell sandbox refused the call, each once. */
+  violations?: SandboxViolation[];
 };
 
 export type TranscriptItem =

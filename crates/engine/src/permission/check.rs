@@ -33,6 +33,9 @@ pub struct CheckAnswer {
     /// fired (`null` when the check could not be made).
     #[serde(default)]
     pub trace: Option<tandem_protocol::DecisionTrace>,
+    /// What the call would destroy (the approval dialog's warnings), e.g. for `rm -rf build`.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 impl CheckAnswer {
@@ -46,6 +49,7 @@ impl CheckAnswer {
             decided_by: None,
             suggestions: Vec::new(),
             trace: None,
+            warnings: Vec::new(),
         }
     }
 }
@@ -148,11 +152,13 @@ pub fn check_call(
     let name = canonical_tool_name(tool);
     let tool_ctx = ToolContext {
         working_dirs: ctx.working_dirs.clone(),
+        sandbox: ctx.sandbox.clone(),
         ..ToolContext::new(ctx.cwd.clone())
     };
     let registered = tools
         .iter()
         .find(|t| t.name() == name || t.aliases().contains(&tool));
+    let mut warnings = Vec::new();
     let (subject, read_only, name) = match registered {
         Some(t) => {
             let prepared = match t.prepare(input) {
@@ -164,6 +170,7 @@ pub fn check_call(
                     ));
                 }
             };
+            warnings = prepared.approval_warnings(&tool_ctx);
             (
                 prepared.permission_subject(&tool_ctx),
                 prepared.is_read_only(),
@@ -198,5 +205,6 @@ pub fn check_call(
         decided_by: decision.decided_by,
         suggestions: evaluation.suggestions,
         trace: Some(trace),
+        warnings,
     }
 }

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use serde_json::{Map, Value};
+
 use super::PermissionContext;
 use crate::shell::{Part, Word};
 
@@ -174,5 +176,84 @@ pub fn path_rule(family: &str, ctx: &PermissionContext, path: &Path) -> Vec<Stri
 /// Adds `rules` to `permissions.allow` of the settings file at `file`, creating it (and its folder) if needed and
 /// keeping every other key and rule. Rules already present are not added twice.
 pub fn save_allow_rules(file: &Path, rules: &[String]) -> Result<(), SaveError> {
-    super::rule_file::add_rules(file, super::rule::RuleBehavior::Allow, rules)
+    add_to_list(file, &["permissions", "allow"], rules)
+}
+
+/// Adds `items` to the array at `keys` (objects created as needed) of the settings file at `file`, keeping
+/// everything else; items already present are not added twice. Written to a temporary file, then renamed over.
+pub(crate) fn add_to_list(file: &Path, keys: &[&str], items: &[String]) -> Result<(), SaveError> {
+    let path = file.display().to_string();
+    let mut root = match std::fs::read_to_string(file) {
+        Ok(text) if text.trim().is_empty() => Value::Object(Map::new()),
+        Ok(text) => serde_json::from_str::<Value>(&text).map_err(|e| SaveError::Malformed {
+            path: path.clone(),
+            message: e.to_string(),
+        })?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Value::Object(Map::new()),
+        Err(source) => return Err(SaveError::Read { path, source }),
+    };
+    let Some((last, objects)) = keys.split_last() else {
+        return Ok(());
+    };
+    let mut node = &mut root;
+    let mut walked = String::new();
+    for key in objects {
+        let Some(obj) = node.as_object_mut() else {
+            return Err(SaveError::Malformed {
+                path,
+                message: format!("`{}` is not an object", display_keys(&walked)),
+            });
+        };
+        walked = if walked.is_empty() {
+            key.to_string()
+        } else {
+            format!("{walked}.{key}")
+        };
+        node = obj
+            .entry(key.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    let Some(obj) = node.as_object_mut() else {
+        return Err(SaveError::Malformed {
+            path,
+            message: format!("`{}` is not an object", display_keys(&walked)),
+        });
+    };
+    let list = obj
+        .entry(last.to_string())
+        .or_insert_with(|| Value::Array(Vec::new()));
+    let Some(list) = list.as_array_mut() else {
+        return Err(SaveError::Malformed {
+            path,
+            message: format!("`{}` is not an array", keys.join(".")),
+        });
+    };
+    for item in items {
+        if !list.iter().any(|r| r.as_str() == Some(item)) {
+            list.push(Value::String(item.clone()));
+        }
+    }
+    let mut text = serde_json::to_string_pretty(&root).map_err(|e| SaveError::Malformed {
+        path: path.clone(),
+        message: e.to_string(),
+    })?;
+    text.push('\n');
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).map_err(|source| SaveError::Write {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    let tmp = file.with_extension("json.tandem-tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, file))
+        .map_err(|source| SaveError::Write { path, source })
+}
+
+fn display_keys(walked: &str) -> &str {
+    if walked.is_empty() {
+        "the top level"
+    } else {
+        walked
+    }
 }

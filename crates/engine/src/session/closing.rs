@@ -130,6 +130,8 @@ mod tests {
             decided_by: None,
             suggestion: None,
             diff: None,
+            warnings: Vec::new(),
+            previews: Vec::new(),
         };
         let events = stored(vec![
             SessionEvent::TurnStarted {
@@ -144,7 +146,9 @@ mod tests {
                 detail: None,
             },
             input("b"),
-            SessionEvent::ApprovalRequested { request },
+            SessionEvent::ApprovalRequested {
+                request: Box::new(request),
+            },
         ]);
         let closing = closing_events(&events);
         assert_eq!(closing.len(), 4);

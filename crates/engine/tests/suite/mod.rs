@@ -1,14 +1,17 @@
 //! Test modules of the engine's integration suite.
 
+mod app_settings;
 mod background_agents;
 mod bash;
 mod checkpoints;
 mod common;
 mod decision_sources;
 mod decision_trace;
+mod destructive_warnings;
 mod edit_pipeline;
 mod executor;
 mod file_scenarios;
+mod forks;
 mod hooks;
 mod mcp_servers;
 mod mcp_session;
@@ -27,6 +30,7 @@ mod read_streaming;
 mod read_tool;
 mod revisions;
 mod rules_panel;
+mod sandbox;
 mod search_denied;
 mod search_vs_rg;
 mod session_hooks;
