@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use tandem_engine::session::Session;
 use tandem_protocol::{
-    ApprovalAnswer, ChangedFile, EventBatch, FolderTrust, PermissionMode, RewindOutcome,
-    RewindPoint, RewindScope, SessionEvent, SessionInfo, SessionSummary,
+    ApprovalAnswer, ChangedFile, DecisionBehavior, EventBatch, FolderTrust, PermissionMode,
+    RewindOutcome, RewindPoint, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};
@@ -540,4 +540,103 @@ pub fn settle_worktree(
         session.discard_worktree(&branch)
     };
     outcome.map_err(|e| CommandError::new(ErrorCode::Worktree, e.to_string()))
+}
+
+fn rules_error(e: tandem_engine::permission::SaveError) -> CommandError {
+    CommandError::new(ErrorCode::Rules, e.to_string())
+}
+
+/// Every rule of every settings source with its scope, file and conflicts; the editable files; the folder's trust.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn rules_view(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<tandem_protocol::RulesView, CommandError> {
+    Ok(session_of(&state, &session_id)?.rules_view())
+}
+
+/// Adds a rule to the settings file of `scope` (checked by the rule parser); it applies at once.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn add_rule(
+    state: State<'_, AppState>,
+    session_id: String,
+    scope: RuleScope,
+    behavior: DecisionBehavior,
+    rule: String,
+) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?
+        .add_rule(scope, behavior, &rule)
+        .map_err(rules_error)
+}
+
+/// Removes a rule from the settings file of `scope`.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn remove_rule(
+    state: State<'_, AppState>,
+    session_id: String,
+    scope: RuleScope,
+    behavior: DecisionBehavior,
+    rule: String,
+) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?
+        .remove_rule(scope, behavior, &rule)
+        .map_err(rules_error)
+}
+
+/// Moves a rule from the settings file of `from` to that of `to`.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn move_rule(
+    state: State<'_, AppState>,
+    session_id: String,
+    from: RuleScope,
+    to: RuleScope,
+    behavior: DecisionBehavior,
+    rule: String,
+) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?
+        .move_rule(from, to, behavior, &rule)
+        .map_err(rules_error)
+}
+
+/// What the rules in force answer for a call, with the decision's trace; nothing runs.
+#[tauri::command]
+#[tracing::instrument(skip(state, input), err(Display))]
+pub fn check_call(
+    state: State<'_, AppState>,
+    session_id: String,
+    tool: String,
+    input: serde_json::Value,
+) -> Result<tandem_protocol::CallCheck, CommandError> {
+    Ok(session_of(&state, &session_id)?.check_call(&tool, &input))
+}
+
+/// Every configured hook by event, with its source and a sample input.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn hooks_view(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<Vec<tandem_protocol::HookListing>, CommandError> {
+    Ok(session_of(&state, &session_id)?.hooks_view())
+}
+
+/// Runs one configured hook for real on `input` and says what it did and would decide.
+#[tauri::command]
+#[tracing::instrument(skip(state, input), err(Display))]
+pub async fn test_hook(
+    state: State<'_, AppState>,
+    session_id: String,
+    event: String,
+    command: String,
+    input: serde_json::Value,
+) -> Result<tandem_protocol::HookTestResult, CommandError> {
+    let session = session_of(&state, &session_id)?;
+    session
+        .test_hook(&event, &command, &input)
+        .await
+        .map_err(|e| CommandError::new(ErrorCode::Hooks, e.to_string()))
 }

@@ -35,6 +35,10 @@ pub enum ErrorCode {
     Mcp,
     /// Merging or discarding a worktree failed (git's message).
     Worktree,
+    /// A rule could not be added, removed or moved (an invalid rule, a file that is not JSON, ...).
+    Rules,
+    /// A hook could not be tried (an unknown event or hook).
+    Hooks,
     /// A settings file could not be read or changed.
     Settings,
 }
@@ -54,6 +58,8 @@ impl ErrorCode {
             Self::SessionBusy => "session_busy",
             Self::Mcp => "mcp",
             Self::Worktree => "worktree",
+            Self::Rules => "rules",
+            Self::Hooks => "hooks",
             Self::Settings => "settings",
             Self::NoSession => "no_session",
             Self::NoRequest => "no_request",
@@ -116,6 +122,8 @@ mod tests {
             ErrorCode::NoSession,
             ErrorCode::NoRequest,
             ErrorCode::Rewind,
+            ErrorCode::Rules,
+            ErrorCode::Hooks,
         ] {
             let wire = serde_json::to_value(code).expect("serialises");
             assert_eq!(wire, code.as_str());

@@ -52,6 +52,13 @@ pub fn build_app<R: Runtime>(
             commands::tool_list,
             commands::kept_worktrees,
             commands::settle_worktree,
+            commands::rules_view,
+            commands::add_rule,
+            commands::remove_rule,
+            commands::move_rule,
+            commands::check_call,
+            commands::hooks_view,
+            commands::test_hook,
             settings::app_settings,
             settings::save_app_settings,
         ])

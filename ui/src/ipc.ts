@@ -7,7 +7,13 @@ import type {
   AppSettings,
   AppSettingsUpdate,
   ApprovalAnswer,
+  CallCheck,
   ChangedFile,
+  DecisionBehavior,
+  HookListing,
+  HookTestResult,
+  RuleScope,
+  RulesView,
   EventBatch,
   FolderTrust,
   KeptWorktree,
@@ -195,6 +201,41 @@ export function keptWorktrees(sessionId: string): Promise<KeptWorktree[]> {
 /** Merges a kept worktree into the project's current branch (`merge`), or discards it with its branch. */
 export function settleWorktree(sessionId: string, branch: string, merge: boolean): Promise<void> {
   return invoke<void>('settle_worktree', { sessionId, branch, merge });
+}
+
+/** Every rule of every settings source with its scope, file and conflicts; the editable files; the folder's trust. */
+export function rulesView(sessionId: string): Promise<RulesView> {
+  return invoke<RulesView>('rules_view', { sessionId });
+}
+
+/** Adds a rule (checked by the engine's parser) to the settings file of `scope`; it applies at once. */
+export function addRule(sessionId: string, scope: RuleScope, behavior: DecisionBehavior, rule: string): Promise<void> {
+  return invoke<void>('add_rule', { sessionId, scope, behavior, rule });
+}
+
+/** Removes a rule from the settings file of `scope`. */
+export function removeRule(sessionId: string, scope: RuleScope, behavior: DecisionBehavior, rule: string): Promise<void> {
+  return invoke<void>('remove_rule', { sessionId, scope, behavior, rule });
+}
+
+/** Moves a rule from the settings file of `from` to that of `to`. */
+export function moveRule(sessionId: string, from: RuleScope, to: RuleScope, behavior: DecisionBehavior, rule: string): Promise<void> {
+  return invoke<void>('move_rule', { sessionId, from, to, behavior, rule });
+}
+
+/** What the rules in force answer for a call of `tool` with `input`, with the decision's trace (nothing runs). */
+export function checkCall(sessionId: string, tool: string, input: unknown): Promise<CallCheck> {
+  return invoke<CallCheck>('check_call', { sessionId, tool, input });
+}
+
+/** Every configured hook by event, with its source and a sample input. */
+export function hooksView(sessionId: string): Promise<HookListing[]> {
+  return invoke<HookListing[]>('hooks_view', { sessionId });
+}
+
+/** Runs one hook for real on `input` and says what it did and would decide. */
+export function testHook(sessionId: string, event: string, command: string, input: unknown): Promise<HookTestResult> {
+  return invoke<HookTestResult>('test_hook', { sessionId, event, command, input });
 }
 
 /** The person's settings: connection, where the key is kept, theme, font size. */

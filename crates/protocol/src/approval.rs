@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use crate::{DecisionSource, ToolKind};
+use crate::{DecisionSource, DecisionTrace, ToolKind};
 
 /// Rules that "Yes, and don't ask again" would save, and the settings file they would go to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
@@ -36,6 +36,10 @@ pub struct ApprovalRequest {
     /// What decided to ask, typed (`None` in requests recorded before Tandem stored it).
     #[serde(default)]
     pub decided_by: Option<DecisionSource>,
+    /// The steps of the decision (rules, hooks, mode, checks), for "Why am I asked?" (`None` in requests recorded
+    /// before Tandem stored it).
+    #[serde(default)]
+    pub trace: Option<Box<DecisionTrace>>,
     pub suggestion: Option<RuleSuggestion>,
     /// For a call that changes a file: the file before and after, for the diff dialog.
     pub diff: Option<FileDiff>,

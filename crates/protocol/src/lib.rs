@@ -10,10 +10,12 @@ mod detail;
 mod events;
 mod interaction;
 mod mcp;
+mod panels;
 mod permission;
 mod render;
 mod rewind;
 mod sandbox;
+mod trace;
 pub mod typescript;
 mod work_list;
 
@@ -32,8 +34,10 @@ pub use interaction::{
     QuestionReply, QuestionRequest,
 };
 pub use mcp::{McpServerState, McpServerStatus};
+pub use panels::{CallCheck, HookListing, HookTestResult, RuleFiles, RuleListing, RulesView};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
 pub use sandbox::SandboxViolation;
+pub use trace::{DecisionTrace, RuleRole, TraceCheck, TraceStep};
 pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};

@@ -9,6 +9,7 @@ import { prettyJson } from '../format';
 import { useApprovalAnswer } from '../hooks/useApprovalAnswer';
 import { ErrorBanner } from './ErrorBanner';
 import { DecisionSourceLine } from './DecisionSourceLine';
+import { DecisionTraceView } from './DecisionTraceView';
 import { ToolDiff } from './ToolDiff';
 
 export type ApprovalDialogProps = {
@@ -49,6 +50,7 @@ export function ApprovalDialog({ request, onAnswer, error = null, root }: Approv
           {request.reason}
         </p>
         <DecisionSourceLine source={request.decided_by} root={root} />
+        <DecisionTraceView trace={request.trace} root={root} />
         <ApprovalInput request={request} />
         <ApprovalWarnings warnings={request.warnings ?? []} />
         {(request.previews ?? []).length > 0 && (

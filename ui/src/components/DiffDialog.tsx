@@ -17,6 +17,7 @@ import { FilePath } from './diff/FilePath';
 import { HunkReview } from './diff/HunkReview';
 import { ViewToggle } from './diff/ViewToggle';
 import { DecisionSourceLine } from './DecisionSourceLine';
+import { DecisionTraceView } from './DecisionTraceView';
 import { ErrorBanner } from './ErrorBanner';
 
 export type DiffDialogProps = {
@@ -96,6 +97,9 @@ export function DiffDialog({ request, diff, onAnswer, error = null, root }: Diff
           {request.reason}
         </p>
         <DecisionSourceLine source={request.decided_by} root={root} className="diff-dialog-source" />
+        <div className="diff-dialog-trace">
+          <DecisionTraceView trace={request.trace} root={root} />
+        </div>
         <HunkReview
           hunks={hunks}
           rejected={rejected}

@@ -10,12 +10,15 @@ import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
 import { SandboxAllowContext } from '../state/sandbox';
 import type { Session } from '../state/session';
-import type { PermissionMode, PlanAnswer, QuestionAnswer } from '../generated/protocol';
+import type { DecisionBehavior, PermissionMode, PlanAnswer, QuestionAnswer, RuleScope } from '../generated/protocol';
 import * as ipc from '../ipc';
 import { ApprovalDialog } from './ApprovalDialog';
 import { BypassConfirm } from './BypassConfirm';
 import { ChangesView } from './ChangesView';
 import { McpPanel } from './McpPanel';
+import { HooksPanel } from './HooksPanel';
+import { RulesPanel } from './RulesPanel';
+import { pastCalls } from '../state/rulesPanel';
 import { Checklist } from './Checklist';
 import { PlanDialog } from './PlanDialog';
 import { QuestionDialog } from './QuestionDialog';
@@ -100,6 +103,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const closeChanges = useCallback(() => setChangesOpen(false), []);
   const showChanges = changesOpen && !asking && !showTrust && !showBypassConfirm;
   const [mcpOpen, setMcpOpen] = useState(false);
+  /** The rules or hooks panel, when open. */
+  const [panel, setPanel] = useState<'rules' | 'hooks' | null>(null);
   // The window's own slash commands, then the session's skills and its MCP servers' prompts (the engine runs
   // `/skill args` and `/mcp__server__prompt args`); listed again whenever a server changes.
   const [skillCommands, setSkillCommands] = useState<SlashCommand[]>([]);
@@ -120,6 +125,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
     clear: { description: 'Start a new session in this folder', run: () => void open(info.cwd) },
     changes: { description: 'Show every file this session changed', run: () => setChangesOpen(true) },
     mcp: { description: 'Show the MCP servers', run: () => setMcpOpen(true) },
+    rules: { description: 'Show and edit the permission rules', run: () => setPanel('rules') },
+    hooks: { description: 'Show and try the hooks', run: () => setPanel('hooks') },
     trust: { description: "Review this folder's trust", run: () => setTrustOpen(true) },
   };
   const slashCommands: SlashCommand[] = [
@@ -172,6 +179,28 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   );
   const reconnectMcp = useCallback((name: string) => ipc.reconnectMcpServer(sessionId, name), [sessionId]);
   const toggleMcpTool = useCallback((tool: string, enabled: boolean) => ipc.setMcpToolEnabled(sessionId, tool, enabled), [sessionId]);
+  const closePanel = useCallback(() => setPanel(null), []);
+  const showPanel = !asking && !showTrust && !showBypassConfirm && !showChanges && !showMcp ? panel : null;
+  const loadRules = useCallback(() => ipc.rulesView(sessionId), [sessionId]);
+  const addRule = useCallback(
+    (scope: RuleScope, behavior: DecisionBehavior, rule: string) => ipc.addRule(sessionId, scope, behavior, rule),
+    [sessionId],
+  );
+  const removeRule = useCallback(
+    (scope: RuleScope, behavior: DecisionBehavior, rule: string) => ipc.removeRule(sessionId, scope, behavior, rule),
+    [sessionId],
+  );
+  const moveRule = useCallback(
+    (from: RuleScope, to: RuleScope, behavior: DecisionBehavior, rule: string) => ipc.moveRule(sessionId, from, to, behavior, rule),
+    [sessionId],
+  );
+  const checkCall = useCallback((tool: string, input: unknown) => ipc.checkCall(sessionId, tool, input), [sessionId]);
+  const revokeFromPanel = useCallback(() => setTrust(false), [setTrust]);
+  const loadHooks = useCallback(() => ipc.hooksView(sessionId), [sessionId]);
+  const testHook = useCallback(
+    (event: string, command: string, input: unknown) => ipc.testHook(sessionId, event, command, input),
+    [sessionId],
+  );
   const loadWorktrees = useCallback(() => ipc.keptWorktrees(sessionId), [sessionId]);
   const settleWorktree = useCallback((branch: string, merge: boolean) => ipc.settleWorktree(sessionId, branch, merge), [sessionId]);
 
@@ -235,7 +264,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
 
   return (
     <div className="session" data-testid="session" data-session-id={info.session_id}>
-      <div className="session-body" inert={asking || rewinding !== null || showTrust || showBypassConfirm || showChanges || showMcp}>
+      <div className="session-body" inert={asking || rewinding !== null || showTrust || showBypassConfirm || showChanges || showMcp || showPanel !== null}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
         <div className="session-columns">
           <SessionSidebar
@@ -331,6 +360,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
           onChangesClick={() => setChangesOpen(true)}
           mcpServers={transcript.mcpServers}
           onMcpClick={() => setMcpOpen(true)}
+          onRulesClick={() => setPanel('rules')}
+          onHooksClick={() => setPanel('hooks')}
           onSettingsClick={onOpenSettings}
           contextWindow={info.context_window}
           compactAtPercent={info.compact_at_percent}
@@ -355,6 +386,20 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
       {showMcp && (
         <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} toggleTool={toggleMcpTool} onClose={closeMcp} />
       )}
+      {showPanel === 'rules' && (
+        <RulesPanel
+          load={loadRules}
+          add={addRule}
+          remove={removeRule}
+          move={moveRule}
+          check={checkCall}
+          revokeTrust={revokeFromPanel}
+          calls={pastCalls(transcript.items)}
+          root={info.cwd}
+          onClose={closePanel}
+        />
+      )}
+      {showPanel === 'hooks' && <HooksPanel load={loadHooks} test={testHook} root={info.cwd} onClose={closePanel} />}
       {showChanges && (
         <ChangesView load={changes} root={info.cwd} onClose={closeChanges} worktrees={{ load: loadWorktrees, settle: settleWorktree }} />
       )}

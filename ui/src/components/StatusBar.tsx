@@ -23,6 +23,10 @@ export type StatusBarProps = {
   /** The MCP servers as last reported; the badge opens the MCP panel. */
   mcpServers: Readonly<Record<string, McpServerStatus>>;
   onMcpClick: () => void;
+  /** Opens the rules panel. */
+  onRulesClick: () => void;
+  /** Opens the hooks panel. */
+  onHooksClick: () => void;
   /** Opens the settings dialog (model, key, theme, font size). */
   onSettingsClick?: () => void;
 };
@@ -41,6 +45,8 @@ export function StatusBar({
   compactAtPercent,
   mcpServers,
   onMcpClick,
+  onRulesClick,
+  onHooksClick,
   onSettingsClick,
 }: StatusBarProps) {
   const servers = Object.values(mcpServers);
@@ -73,6 +79,12 @@ export function StatusBar({
         onClick={onMcpClick}
       >
         MCP{servers.length > 0 ? ` ${ready}/${servers.length}` : ''}
+      </button>
+      <button type="button" className="status-item status-trust" data-testid="rules-button" title="Permission rules" onClick={onRulesClick}>
+        Rules
+      </button>
+      <button type="button" className="status-item status-trust" data-testid="hooks-button" title="Hooks" onClick={onHooksClick}>
+        Hooks
       </button>
       <span className="status-spacer" />
       {running && (

@@ -9,7 +9,7 @@ import { useExpanded } from '../state/expansion';
 import { resultDiff } from '../state/fileChange';
 import { detailLine } from '../state/toolDetail';
 import type { ToolCall } from '../state/transcript';
-import { STATE_LABELS, visualState } from '../state/toolState';
+import { STATE_LABELS, visualState, type ToolVisualState } from '../state/toolState';
 import { Chevron } from './Chevron';
 import { ShellOutput } from './ShellOutput';
 import { StatusIcon } from './StatusIcon';
@@ -49,7 +49,7 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
         <Chevron open={open} />
       </button>
       {call.decision?.reason && decisionWorthShowing(call) && (
-        <div className={`tool-decision decision-${call.decision.decision}`} data-testid="tool-decision">
+        <div className={`tool-decision decision-${decisionTone(call, state)}`} data-testid="tool-decision">
           {call.decision.reason}
           {decidedBy && <span className="tool-decision-source"> · {decidedBy}</span>}
         </div>
@@ -80,7 +80,7 @@ function ToolDetails({ call }: { call: ToolCall }) {
     <div className="tool-details">
       {call.decision && (
         <div className="tool-section-label">
-          Permission <span className="dim">{call.decision.reason}</span>
+          Permission <span className="dim tool-decision-reason">{call.decision.reason}</span>
         </div>
       )}
       <div className="tool-section-label">Input</div>
@@ -99,6 +99,17 @@ function ToolDetails({ call }: { call: ToolCall }) {
       )}
     </div>
   );
+}
+
+/**
+ * The colour of the decision line: an ask the person answered is no longer waiting — it shows as approved when the
+ * call went ahead, as denied when it did not.
+ */
+function decisionTone(call: ToolCall, state: ToolVisualState): 'allow' | 'ask' | 'deny' | 'approved' {
+  const decision = call.decision?.decision ?? 'allow';
+  if (decision !== 'ask' || state === 'waiting' || state === 'queued') return decision;
+  if (state === 'denied') return 'deny';
+  return 'approved';
 }
 
 /** A plain allow by mode is noise on every read; anything the user or a rule decided is not. */

@@ -40,6 +40,132 @@ source: string | null,
  */
 decided_by: DecisionSource | null, };
 
+export type RuleRole = "decided" | "shadowed";
+
+export type TraceCheck = "protected_path" | "critical_removal" | "network_path" | "private_address" | "unreadable_settings" | "outside_working_directories" | "unanalysable_command";
+
+export type TraceStep = { "type": "mode", mode: PermissionMode, } | { "type": "rule", 
+/**
+ * The rule as written.
+ */
+rule: string, behavior: DecisionBehavior, scope: RuleScope, 
+/**
+ * The settings file it is written in (`None` for command-line and session rules).
+ */
+file: string | null, role: RuleRole, } | { "type": "hook", 
+/**
+ * The hook event (`PreToolUse`, `PermissionRequest`).
+ */
+event: string, command: string, 
+/**
+ * The settings file (or `cliArg`, `session`) the hook is configured in.
+ */
+source: string, 
+/**
+ * What the process did: `exit 0`, `exit 2`, `timed out after 5 s`, `could not run: …`.
+ */
+outcome: string, 
+/**
+ * The permission answer it gave, if any.
+ */
+decision: DecisionBehavior | null, reason: string | null, } | { "type": "check", check: TraceCheck, detail: string, } | { "type": "classifier", decision: DecisionBehavior, reason: string, };
+
+export type DecisionTrace = { steps: Array<TraceStep>, 
+/**
+ * What decided (the same as the decision's `decided_by`).
+ */
+decided_by: DecisionSource | null, };
+
+export type RuleListing = { 
+/**
+ * The rule as written, e.g. `Bash(npm run test:*)`.
+ */
+rule: string, behavior: DecisionBehavior, scope: RuleScope, 
+/**
+ * The settings file it is written in (`None` for command-line and session rules).
+ */
+file: string | null, 
+/**
+ * Whether the rule is in force (a project allow rule waits for trust; an invalid rule never applies).
+ */
+applies: boolean, 
+/**
+ * Why it does not apply, or a warning about it.
+ */
+problem: string | null, 
+/**
+ * For an allow rule: the deny or ask rules that cover everything it allows, so it can never allow anything.
+ */
+shadowed_by: Array<string>, 
+/**
+ * The same pattern in another list (allow and deny, allow and ask, ask and deny).
+ */
+contradicts: Array<string>, };
+
+export type RuleFiles = { 
+/**
+ * `.claude/settings.local.json` of the project.
+ */
+local: string, 
+/**
+ * `.claude/settings.json` of the project.
+ */
+project: string, 
+/**
+ * `~/.claude/settings.json` (`None` without a home directory).
+ */
+user: string | null, };
+
+export type CallCheck = { decision: DecisionBehavior, reason: string, trace: DecisionTrace, 
+/**
+ * What "Yes, and don't ask again" would save.
+ */
+suggestions: Array<string>, };
+
+export type HookListing = { 
+/**
+ * The event, e.g. `PreToolUse`.
+ */
+event: string, 
+/**
+ * The matcher as written (`None`: every tool, or an event without tools).
+ */
+matcher: string | null, command: string, timeout_secs: number, 
+/**
+ * The settings file (or `cliArg`, `session`) it is configured in.
+ */
+source: string, 
+/**
+ * Whether it is in force now (hooks of an untrusted folder wait for trust).
+ */
+active: boolean, 
+/**
+ * A sample of the JSON the hook gets on stdin for its event, to edit in the tester.
+ */
+sample_input: unknown, };
+
+export type HookTestResult = { 
+/**
+ * `None` when the process was killed (timeout) or could not start.
+ */
+exit_code: number | null, stdout: string, stderr: string, timed_out: boolean, 
+/**
+ * What the process did, as a trace names it (`exit 0`, `timed out after 5 s`, ...).
+ */
+outcome: string, 
+/**
+ * The permission answer it would give (tool events).
+ */
+decision: DecisionBehavior | null, reason: string | null, 
+/**
+ * A block it would give (`decision: "block"` or exit code 2 on other events).
+ */
+block: string | null, 
+/**
+ * Problems the engine would report (bad exit codes, timeouts, failure to start).
+ */
+errors: Array<string>, };
+
 export type ToolKind = "read" | "search" | "list" | "edit" | "write" | "shell" | "fetch" | "agent" | "other";
 
 export type RenderHints = { kind: ToolKind, 
@@ -100,7 +226,12 @@ reason: string,
 /**
  * What decided to ask, typed (`None` in requests recorded before Tandem stored it).
  */
-decided_by: DecisionSource | null, suggestion: RuleSuggestion | null, 
+decided_by: DecisionSource | null, 
+/**
+ * The steps of the decision (rules, hooks, mode, checks), for "Why am I asked?" (`None` in requests recorded
+ * before Tandem stored it).
+ */
+trace: DecisionTrace | null, suggestion: RuleSuggestion | null, 
 /**
  * For a call that changes a file: the file before and after, for the diff dialog.
  */
@@ -461,6 +592,12 @@ hooks: Array<string>,
  * MCP servers the project defines (`.mcp.json` and project settings), as `name: command or url`.
  */
 mcp_servers: Array<string>, };
+
+export type RulesView = { 
+/**
+ * Every rule of every source, highest priority first.
+ */
+rules: Array<RuleListing>, files: RuleFiles, trust: FolderTrust, };
 
 export type SessionSummary = { session_id: string, 
 /**

@@ -3,16 +3,18 @@
 // "no-key" opens with a setup hint; "untrusted" opens untrusted, its settings granting a rule, a
 // directory, a hook and an MCP server (`trust_folder` / `revoke_trust` change it). The fake project has two stored sessions; `list_sessions`
 // lists them with the live ones, and `open_session` with `resume` replays a session's events.
-// `rewind_points` / `rewind` rewind a live session (fakeRewind.ts).
+// `rewind_points` / `rewind` rewind a live session (fakeRewind.ts). The rules and hooks panels' commands answer from
+// fakeRules.ts.
 // `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files;
 // `.touch(path, content)` changes a fake file "outside Tandem".
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { ApprovalAnswer, FolderTrust, RewindScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
+import type { ApprovalAnswer, DecisionBehavior, FolderTrust, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
 import { ChannelSender, isChannelArg } from './channel';
 import { FAKE_ROOT, initialFiles } from './fakeProject';
 import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
 import { FakeSession } from './fakeSession';
+import { FAKE_HOOK, FakeRules, fakeHookRun } from './fakeRules';
 import { storedSessions } from './fakeStoredSessions';
 
 export const FAKE_FOLDER = FAKE_ROOT;
@@ -36,6 +38,8 @@ export function installFakeBackend(): void {
   const trusted = new Set<string>();
   /** The folder of each opened session. */
   const folders = new Map<string, string>();
+  /** The rules the rules panel shows and edits. */
+  const rules = new FakeRules();
 
   const summaries = (path: string): SessionSummary[] => {
     if (path !== FAKE_FOLDER) return [];
@@ -128,6 +132,33 @@ export function installFakeBackend(): void {
         case 'mcp_servers':
           session(args);
           return [];
+        case 'rules_view': {
+          session(args);
+          const path = folders.get(text(args, 'sessionId')) ?? FAKE_FOLDER;
+          return rules.view(trusted.has(path) || !path.includes('untrusted'));
+        }
+        case 'add_rule':
+          session(args);
+          rules.add(text(args, 'scope') as RuleScope, text(args, 'behavior') as DecisionBehavior, text(args, 'rule'));
+          return null;
+        case 'remove_rule':
+          session(args);
+          rules.remove(text(args, 'scope') as RuleScope, text(args, 'behavior') as DecisionBehavior, text(args, 'rule'));
+          return null;
+        case 'move_rule':
+          session(args);
+          rules.move(text(args, 'from') as RuleScope, text(args, 'to') as RuleScope, text(args, 'behavior') as DecisionBehavior, text(args, 'rule'));
+          return null;
+        case 'check_call':
+          session(args);
+          return rules.check(text(args, 'tool'), args.input);
+        case 'hooks_view':
+          session(args);
+          return [FAKE_HOOK];
+        case 'test_hook':
+          session(args);
+          if (text(args, 'command') !== FAKE_HOOK.command) throw { code: 'hooks', message: `no ${text(args, 'event')} hook runs \`${text(args, 'command')}\`` };
+          return fakeHookRun(args.input);
         case 'session_changes':
           return sessionChanges(session(args));
         case 'rewind_points':

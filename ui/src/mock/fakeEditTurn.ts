@@ -45,6 +45,7 @@ async function editWithApproval(host: ScriptHost, id: string, change: Replacemen
     title: `Edit ${change.path}`,
     reason: 'Default mode asks before editing files',
     decided_by: { type: 'mode', mode: 'default' },
+    trace: { steps: [{ type: 'mode', mode: 'default' }], decided_by: { type: 'mode', mode: 'default' } },
     suggestion: { rules: ['Edit(src/**)'], destination: '.claude/settings.local.json' },
     diff,
   });
@@ -165,6 +166,7 @@ async function writeWithApproval(host: ScriptHost, id: string, relative: string,
     title: `Write ${relative}`,
     reason: 'Default mode asks before creating files',
     decided_by: { type: 'mode', mode: 'default' },
+    trace: { steps: [{ type: 'mode', mode: 'default' }], decided_by: { type: 'mode', mode: 'default' } },
     suggestion: null,
     diff,
   });

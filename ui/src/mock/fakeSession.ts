@@ -220,6 +220,21 @@ export class FakeSession implements ScriptHost {
       title: `Run ${command}`,
       reason: 'No rule allows Bash(cargo test --workspace), and default mode asks before running commands',
       decided_by: { type: 'mode', mode: 'default' },
+      trace: {
+        steps: [
+          { type: 'mode', mode: 'default' },
+          {
+            type: 'hook',
+            event: 'PreToolUse',
+            command: './scripts/audit-command.sh',
+            source: '.claude/settings.json',
+            outcome: 'exit 0',
+            decision: null,
+            reason: null,
+          },
+        ],
+        decided_by: { type: 'mode', mode: 'default' },
+      },
       suggestion: { rules: ['Bash(cargo test *)'], destination: '.claude/settings.local.json' },
       diff: null,
     });

@@ -3,7 +3,7 @@
 import type { DecisionSource, PermissionDecision, RuleScope, SafetyCheck } from '../generated/protocol';
 import { MODE_LABELS } from '../format';
 
-const SCOPES: Record<RuleScope, string> = {
+export const SCOPES: Record<RuleScope, string> = {
   policySettings: 'the managed policy',
   flagSettings: 'a --settings file',
   cliArg: 'the command line',
@@ -22,7 +22,7 @@ const CHECKS: Record<SafetyCheck, string> = {
 };
 
 /** `file` relative to `root` when it is inside it. */
-function shown(file: string, root: string | undefined): string {
+export function shown(file: string, root: string | undefined): string {
   if (!root) return file;
   const prefix = root.endsWith('/') ? root : `${root}/`;
   return file.startsWith(prefix) ? file.slice(prefix.length) : file;

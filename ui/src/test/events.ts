@@ -1,6 +1,7 @@
 // Builders of protocol events for tests: envelopes with increasing `seq`, and typical tool calls.
 import type {
   ApprovalRequest,
+  DecisionTrace,
   FileDiff,
   EventEnvelope,
   RenderHints,
@@ -37,6 +38,25 @@ export function readCall(id: string, path: string, kind: ToolKind = 'read'): Ses
   ];
 }
 
+/** A trace with one step of each kind: the mode, a hook, a rule and a check. */
+export const SAMPLE_TRACE: DecisionTrace = {
+  steps: [
+    { type: 'mode', mode: 'default' },
+    {
+      type: 'hook',
+      event: 'PreToolUse',
+      command: './audit.sh',
+      source: '/p/.claude/settings.json',
+      outcome: 'exit 0',
+      decision: 'ask',
+      reason: 'Deploys need a look',
+    },
+    { type: 'rule', rule: 'Bash(npm *)', behavior: 'allow', scope: 'localSettings', file: '/p/.claude/settings.local.json', role: 'shadowed' },
+    { type: 'check', check: 'outside_working_directories', detail: '/tmp/x is outside the working directories' },
+  ],
+  decided_by: { type: 'hook', command: './audit.sh' },
+};
+
 export function approvalRequest(id: string, toolUseId: string, withSuggestion = true): ApprovalRequest {
   return {
     id,
@@ -48,6 +68,7 @@ export function approvalRequest(id: string, toolUseId: string, withSuggestion = 
     title: 'Run npm run test',
     reason: 'No rule allows Bash(npm run test) in default mode',
     decided_by: { type: 'mode', mode: 'default' },
+    trace: SAMPLE_TRACE,
     suggestion: withSuggestion
       ? { rules: ['Bash(npm run test *)'], destination: '.claude/settings.local.json' }
       : null,
@@ -67,6 +88,7 @@ export function editRequest(id: string, toolUseId: string, diff: FileDiff, withS
     title: `Edit ${diff.path}`,
     reason: 'Default mode asks before editing files',
     decided_by: { type: 'mode', mode: 'default' },
+    trace: SAMPLE_TRACE,
     suggestion: withSuggestion ? { rules: ['Edit(src/**)'], destination: '.claude/settings.local.json' } : null,
     diff,
   };

@@ -264,6 +264,7 @@ fn a_batch_answers_every_line_in_order_and_bad_lines_with_a_reason() {
             "source",
             "decided_by",
             "suggestions",
+            "trace",
             "warnings"
         ]
     );
@@ -284,4 +285,57 @@ fn check_gives_the_rules_the_dialog_would_offer() {
         ["`rm` deletes dist and everything inside, without asking; it does not go to the trash"],
         "what the dialog warns of"
     );
+}
+
+#[test]
+fn check_prints_the_trace_naming_the_deciding_rule_its_file_and_what_it_shadowed() {
+    let s = Setup::new();
+    let project = s.root.join(".claude/settings.json");
+    let user = s.home.join(".claude/settings.json");
+    s.write(&project, json!({"permissions": {"deny": ["Bash(rm *)"]}}));
+    s.write(
+        &user,
+        json!({"permissions": {"allow": ["Bash(rm -rf build)"]}}),
+    );
+    let answer = check(&CheckOptions {
+        tool: "Bash".into(),
+        input: json!({"command": "rm -rf build"}),
+        ..s.opts()
+    });
+    let line = serde_json::to_value(&answer).expect("json");
+    let steps = line["trace"]["steps"].as_array().expect("steps");
+    assert_eq!(steps[0], json!({"type": "mode", "mode": "default"}));
+    assert_eq!(
+        steps[1],
+        json!({"type": "rule", "rule": "Bash(rm *)", "behavior": "deny", "scope": "projectSettings",
+               "file": project.display().to_string(), "role": "decided"})
+    );
+    assert_eq!(
+        steps[2],
+        json!({"type": "rule", "rule": "Bash(rm -rf build)", "behavior": "allow", "scope": "userSettings",
+               "file": user.display().to_string(), "role": "shadowed"})
+    );
+    assert_eq!(line["trace"]["decided_by"], line["decided_by"]);
+
+    // A batch line carries it too; a bad question has none.
+    let input = [
+        json!({"tool": "Write", "input": {"file_path": ".git/config", "content": "x"}}).to_string(),
+        "not json".to_string(),
+    ]
+    .join("\n");
+    let mut out = Vec::new();
+    check_batch(input.as_bytes(), &mut out, &s.opts()).expect("batch");
+    let answers: Vec<Value> = String::from_utf8(out)
+        .expect("utf-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    let checks: Vec<&str> = answers[0]["trace"]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter_map(|s| s["check"].as_str())
+        .collect();
+    assert_eq!(checks, vec!["protected_path"], "{}", answers[0]);
+    assert_eq!(answers[1]["trace"], Value::Null);
 }

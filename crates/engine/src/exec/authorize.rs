@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use tandem_protocol::{
-    ApprovalChoice, ApprovalRequest, DecisionBehavior, RenderHints, RuleSuggestion, SessionEvent,
-    ToolCallStatus, ToolOutcome,
+    ApprovalChoice, ApprovalRequest, DecisionBehavior, DecisionTrace, PermissionDecision,
+    RenderHints, RuleSuggestion, SessionEvent, ToolCallStatus, ToolOutcome, TraceStep,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -17,7 +17,7 @@ use super::revision::RevisedChange;
 use crate::hooks::{HookDecision, HookEvent, HookVerdict};
 use crate::model::ToolResultContent;
 use crate::permission::{
-    CallView, Evaluation, PermissionContext, classify_if_auto, evaluate, save_allow_rules,
+    CallView, Evaluation, PermissionContext, classify_if_auto, evaluate, explain, save_allow_rules,
 };
 use crate::tool::{DynTool, PreparedCall, ToolContext, ToolError, ToolOutput};
 
@@ -52,8 +52,8 @@ struct CallInput {
 
 /// What a PermissionRequest hook answered for a call that would ask.
 enum HookAnswer {
-    /// No hook decided: the person is asked.
-    Undecided,
+    /// No hook decided: the person is asked; the steps of the hooks that ran, for the decision trace.
+    Undecided(Vec<TraceStep>),
     /// A hook allowed the call, possibly with a rewritten input.
     Allowed(Option<Value>),
 }
@@ -139,8 +139,15 @@ impl Gate<'_> {
                 match self.permission_request_hooks(&permissions, &input).await? {
                     HookAnswer::Allowed(None) => Ok(input),
                     HookAnswer::Allowed(Some(updated)) => self.reprepare(&updated, input, false),
-                    HookAnswer::Undecided => {
-                        *revised = self.ask_person(&permissions, &evaluation, &input).await?;
+                    HookAnswer::Undecided(asked) => {
+                        let hooks: Vec<TraceStep> = pre
+                            .iter()
+                            .flat_map(|v| v.steps.iter().cloned())
+                            .chain(asked)
+                            .collect();
+                        *revised = self
+                            .ask_person(&permissions, &evaluation, &input, hooks)
+                            .await?;
                         Ok(input)
                     }
                 }
@@ -265,7 +272,7 @@ impl Gate<'_> {
         )
         .await;
         let Some(verdict) = answered else {
-            return Ok(HookAnswer::Undecided);
+            return Ok(HookAnswer::Undecided(Vec::new()));
         };
         hooks::notify(self.rt.events.as_ref(), &verdict);
         match verdict.decision {
@@ -278,8 +285,29 @@ impl Gate<'_> {
                 ),
             )),
             Some(HookDecision::Allow) => Ok(HookAnswer::Allowed(verdict.updated_input)),
-            _ => Ok(HookAnswer::Undecided),
+            _ => Ok(HookAnswer::Undecided(verdict.steps)),
         }
+    }
+
+    /// The decision trace the dialog shows: the mode, the hooks that ran (`hooks`), then the rules and checks.
+    fn trace(
+        &self,
+        permissions: &PermissionContext,
+        decision: &PermissionDecision,
+        input: &CallInput,
+        hooks: Vec<TraceStep>,
+    ) -> DecisionTrace {
+        let subject = input.prepared.permission_subject(self.ctx);
+        let view = CallView {
+            tool_name: self.tool.name(),
+            input: &input.observable,
+            subject: &subject,
+            read_only: input.prepared.is_read_only(),
+        };
+        let mut trace = explain(permissions, &view, decision);
+        let at = trace.steps.len().min(1);
+        trace.steps.splice(at..at, hooks);
+        trace
     }
 
     /// Asks the person (the approval dialog, with the change's diff and the rules "don't ask again" would save).
@@ -290,8 +318,10 @@ impl Gate<'_> {
         permissions: &PermissionContext,
         evaluation: &Evaluation,
         input: &CallInput,
+        hooks: Vec<TraceStep>,
     ) -> Result<Option<RevisedChange>, Stop> {
         let decision = &evaluation.decision;
+        let trace = self.trace(permissions, decision, input, hooks);
         status(self.rt, self.id, ToolCallStatus::WaitingForApproval);
         let suggestion = (!evaluation.suggestions.is_empty()).then(|| RuleSuggestion {
             rules: evaluation.suggestions.clone(),
@@ -307,6 +337,7 @@ impl Gate<'_> {
             title: self.hints.title.clone(),
             reason: decision.reason.clone(),
             decided_by: decision.decided_by.clone(),
+            trace: Some(Box::new(trace)),
             suggestion: suggestion.clone(),
             diff: input.prepared.approval_preview(self.ctx),
             warnings: input.prepared.approval_warnings(self.ctx),

@@ -7,7 +7,9 @@ use std::path::Path;
 use serde_json::{Map, Value};
 use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionDecision, PermissionMode};
 
-use crate::hooks::{HookDecision, HookEvent, HookInput, HookVerdict, combine, run_hooks};
+use crate::hooks::{
+    HookDecision, HookEvent, HookInput, HookVerdict, combine, run_hooks, trace_step,
+};
 use crate::permission::{Evaluation, PermissionContext};
 
 /// Runs the hooks of `event` for `tool` (if any are configured) and combines their answers.
@@ -31,7 +33,13 @@ pub async fn run_event(
     };
     let input = base.json(event, extra);
     let runs = run_hooks(&commands, &input, &ctx.cwd, &ctx.project_root).await;
-    Some(combine(event, &runs))
+    let mut verdict = combine(event, &runs);
+    verdict.steps = runs
+        .iter()
+        .zip(&commands)
+        .map(|(run, hook)| trace_step(event, run, hook.source.label()))
+        .collect();
+    Some(verdict)
 }
 
 /// The fields of a tool event's stdin.

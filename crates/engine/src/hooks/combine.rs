@@ -36,6 +36,8 @@ pub struct HookVerdict {
     pub suppress_output: bool,
     /// Non-blocking errors (other exit codes, timeouts, failures to start), shown to the user.
     pub errors: Vec<String>,
+    /// One decision-trace step per hook that ran (filled in by whoever knows where each hook is configured).
+    pub steps: Vec<tandem_protocol::TraceStep>,
 }
 
 impl HookVerdict {
@@ -247,4 +249,29 @@ pub fn combine(event: HookEvent, runs: &[HookRun]) -> HookVerdict {
         out.updated_input = None;
     }
     out
+}
+
+impl HookDecision {
+    /// The permission answer this is.
+    pub fn behavior(self) -> tandem_protocol::DecisionBehavior {
+        match self {
+            Self::Allow => tandem_protocol::DecisionBehavior::Allow,
+            Self::Ask => tandem_protocol::DecisionBehavior::Ask,
+            Self::Deny => tandem_protocol::DecisionBehavior::Deny,
+        }
+    }
+}
+
+/// The decision-trace step of one hook run of `event`, configured in `source`: what the process did and the answer
+/// it gave on its own.
+pub fn trace_step(event: HookEvent, run: &HookRun, source: String) -> tandem_protocol::TraceStep {
+    let alone = combine(event, std::slice::from_ref(run));
+    tandem_protocol::TraceStep::Hook {
+        event: event.as_str().to_string(),
+        command: run.command.clone(),
+        source,
+        outcome: run.outcome(),
+        decision: alone.decision.map(HookDecision::behavior),
+        reason: alone.reason.or(alone.block),
+    }
 }

@@ -59,6 +59,23 @@ pub struct HookRun {
     pub spawn_error: Option<String>,
 }
 
+impl HookRun {
+    /// What the process did, in a few words: `exit 0`, `timed out after 5 s`, `could not run: …`, `killed by a
+    /// signal`.
+    pub fn outcome(&self) -> String {
+        if self.timed_out {
+            format!("timed out after {} s", self.timeout_secs)
+        } else if let Some(e) = &self.spawn_error {
+            format!("could not run: {e}")
+        } else {
+            match self.exit_code {
+                Some(code) => format!("exit {code}"),
+                None => "killed by a signal".into(),
+            }
+        }
+    }
+}
+
 async fn run_one(hook: &HookCommand, stdin: &[u8], cwd: &Path, project_dir: &Path) -> HookRun {
     let mut run = HookRun {
         command: hook.command.clone(),

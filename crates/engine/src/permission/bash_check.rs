@@ -685,3 +685,10 @@ fn keyword_verdict(part: &Part) -> Option<Verdict> {
         ))
     })
 }
+
+/// Why `command` cannot be analysed, if it cannot (for the decision trace).
+pub(crate) fn unanalysable_reason(command: &str) -> Option<String> {
+    shell::analyse(command)
+        .unanalysable_reason()
+        .map(|why| why.to_string())
+}

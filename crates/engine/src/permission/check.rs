@@ -11,6 +11,7 @@ use tandem_protocol::DecisionBehavior;
 use super::context::PermissionContext;
 use super::decide::{CallView, evaluate};
 use super::rule::{canonical_tool_name, is_known_tool};
+use super::trace::explain;
 use crate::tool::PermissionSubject;
 use crate::tool::names;
 use crate::tool::{DynTool, ToolContext};
@@ -28,6 +29,10 @@ pub struct CheckAnswer {
     /// The rules "Yes, and don't ask again" would save for an ask (what the approval dialog offers).
     #[serde(default)]
     pub suggestions: Vec<String>,
+    /// The steps of the decision: the mode, the rules that matched (and those they shadowed), the checks that
+    /// fired (`null` when the check could not be made).
+    #[serde(default)]
+    pub trace: Option<tandem_protocol::DecisionTrace>,
     /// What the call would destroy (the approval dialog's warnings), e.g. for `rm -rf build`.
     #[serde(default)]
     pub warnings: Vec<String>,
@@ -43,6 +48,7 @@ impl CheckAnswer {
             source: None,
             decided_by: None,
             suggestions: Vec::new(),
+            trace: None,
             warnings: Vec::new(),
         }
     }
@@ -182,15 +188,14 @@ pub fn check_call(
             ));
         }
     };
-    let evaluation = evaluate(
-        ctx,
-        &CallView {
-            tool_name: &name,
-            input,
-            subject: &subject,
-            read_only,
-        },
-    );
+    let view = CallView {
+        tool_name: &name,
+        input,
+        subject: &subject,
+        read_only,
+    };
+    let evaluation = evaluate(ctx, &view);
+    let trace = explain(ctx, &view, &evaluation.decision);
     let decision = evaluation.decision;
     CheckAnswer {
         decision: decision.decision,
@@ -199,6 +204,7 @@ pub fn check_call(
         source: decision.source,
         decided_by: decision.decided_by,
         suggestions: evaluation.suggestions,
+        trace: Some(trace),
         warnings,
     }
 }

@@ -13,11 +13,14 @@ mod domain;
 mod loader;
 mod path_pattern;
 mod rule;
+mod rule_file;
 mod rule_id;
+mod rules_view;
 mod ruleset;
 mod safety;
 mod sandbox_allow;
 mod suggest;
+mod trace;
 mod trust;
 mod trust_summary;
 mod verdict;
@@ -42,10 +45,13 @@ pub use rule::{
     ParsedRule, Rule, RuleBehavior, RuleSource, Specifier, ToolPattern, canonical_tool_name,
     is_known_tool, parse_rule, wildcard,
 };
+pub use rule_file::{add_rules, move_rule, remove_rule, validate_rule};
 pub use rule_id::RuleId;
+pub use rules_view::rule_listing;
 pub use ruleset::{RuleEntry, RuleSet, SettingsIssue, WAITS_FOR_TRUST};
 pub use safety::{critical_for_rm, protected};
 pub use sandbox_allow::{SandboxAllowance, allow_sandbox_violation, sandbox_allowance};
 pub use suggest::{SaveError, bash_rule as suggest_bash_rule, save_allow_rules};
+pub use trace::{explain, trace_check};
 pub use trust::TrustStore;
 pub use verdict::Evaluation;

@@ -8,22 +8,7 @@ use serde_json::{Map, Value};
 use super::PermissionContext;
 use crate::shell::{Part, Word};
 
-/// Why rules could not be saved.
-#[derive(Debug, thiserror::Error)]
-pub enum SaveError {
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("{path} is not a JSON object ({message}); it was left unchanged")]
-    Malformed { path: String, message: String },
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: String,
-        source: std::io::Error,
-    },
-}
+pub use super::rule_file::SaveError;
 
 fn is_subcommand_word(w: &Word) -> bool {
     w.is_static()

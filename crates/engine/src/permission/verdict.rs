@@ -95,7 +95,7 @@ impl Evaluation {
 }
 
 /// The settings-documentation scope of a rule source.
-fn scope_of(source: &RuleSource) -> RuleScope {
+pub(crate) fn scope_of(source: &RuleSource) -> RuleScope {
     match source {
         RuleSource::Policy(_) => RuleScope::PolicySettings,
         RuleSource::FlagFile(_) => RuleScope::FlagSettings,
@@ -108,7 +108,7 @@ fn scope_of(source: &RuleSource) -> RuleScope {
 }
 
 /// The settings file a rule is written in, if any.
-fn file_of(source: &RuleSource) -> Option<String> {
+pub(crate) fn file_of(source: &RuleSource) -> Option<String> {
     match source {
         RuleSource::Policy(p)
         | RuleSource::FlagFile(p)

@@ -118,6 +118,7 @@ mod tests {
     #[test]
     fn a_cut_off_turn_is_closed_with_its_calls_and_questions() {
         let request = ApprovalRequest {
+            trace: None,
             id: "q1".into(),
             session_id: "s".into(),
             tool_use_id: "b".into(),

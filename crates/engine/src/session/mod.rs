@@ -8,12 +8,14 @@ mod closing;
 pub mod completion;
 pub mod fork;
 mod mcp_toggles;
+mod panels;
 mod prompt_input;
 pub mod rewind;
 mod sub_agent;
 pub mod tool_list;
 
 pub use builder::SessionBuilder;
+pub use panels::HookTestError;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
