@@ -37,10 +37,7 @@ impl Approver for StderrApprover {
         } else {
             "no (no one to ask; pass --yes or a permission mode)"
         };
-        eprintln!(
-            "tandem: permission asked for {}: {}; answered {answer}",
-            request.title, request.reason
-        );
+        eprintln!("tandem: {}; answered {answer}", asked_line(&request));
         Box::pin(async move { ApprovalAnswer::new(request.id, choice) })
     }
 
@@ -58,6 +55,19 @@ impl Approver for StderrApprover {
         eprintln!("tandem: the agent asked questions; nobody can answer them in a headless run");
         Box::pin(async { Err(headless()) })
     }
+}
+
+/// What stderr says about a permission question: what was asked, why, and which sub-agent asked it.
+pub(crate) fn asked_line(request: &ApprovalRequest) -> String {
+    let by = request
+        .sub_agent
+        .as_ref()
+        .map(|origin| format!(" (asked by {})", origin.label()))
+        .unwrap_or_default();
+    format!(
+        "permission asked for {}{by}: {}",
+        request.title, request.reason
+    )
 }
 
 /// Why nobody answers plans and questions on the command line.

@@ -6,7 +6,7 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::{
-    ApprovalRequest, McpServerStatus, PermissionDecision, PermissionMode, PlanRequest,
+    ApprovalRequest, BackgroundAgent, McpServerStatus, PermissionDecision, PermissionMode, PlanRequest,
     QuestionRequest, RenderHints, TaskItem, TodoItem, ToolDetail,
 };
 
@@ -208,6 +208,8 @@ pub enum SessionEvent {
         agent_id: String,
         event: Box<SessionEvent>,
     },
+    /// A background sub-agent started or ended (the window lists them with their state).
+    BackgroundAgentChanged { agent: BackgroundAgent },
 }
 
 /// An event with its session and position.

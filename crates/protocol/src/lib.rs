@@ -3,6 +3,7 @@
 //! details of tool results. Everything here is plain data (serde + schemars + ts-rs); TypeScript types are generated
 //! into `ui/src/generated/protocol.ts`.
 
+mod agents;
 mod approval;
 mod decision_source;
 mod detail;
@@ -15,6 +16,7 @@ mod rewind;
 pub mod typescript;
 mod work_list;
 
+pub use agents::{BackgroundAgent, BackgroundAgentStatus, SubAgentOrigin};
 pub use approval::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
 };

@@ -9,6 +9,7 @@ import { prettyJson } from '../format';
 import { useApprovalAnswer } from '../hooks/useApprovalAnswer';
 import { ErrorBanner } from './ErrorBanner';
 import { DecisionSourceLine } from './DecisionSourceLine';
+import { AskedBy } from './AskedBy';
 
 export type ApprovalDialogProps = {
   request: ApprovalRequest;
@@ -44,6 +45,7 @@ export function ApprovalDialog({ request, onAnswer, error = null, root }: Approv
             {request.title}
           </h2>
         </header>
+        <AskedBy request={request} />
         <p className="approval-reason" data-testid="approval-reason">
           {request.reason}
         </p>

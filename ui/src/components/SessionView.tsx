@@ -8,6 +8,7 @@ import type { ApprovalAnswer, RewindOutcome, RewindScope } from '../generated/pr
 import type { SessionControls } from '../hooks/useSession';
 import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
+import { StopSubAgentContext } from '../state/subAgentStop';
 import type { Session } from '../state/session';
 import type { PermissionMode, PlanAnswer, QuestionAnswer } from '../generated/protocol';
 import * as ipc from '../ipc';
@@ -15,6 +16,7 @@ import { ApprovalDialog } from './ApprovalDialog';
 import { BypassConfirm } from './BypassConfirm';
 import { ChangesView } from './ChangesView';
 import { McpPanel } from './McpPanel';
+import { BackgroundAgents } from './BackgroundAgents';
 import { Checklist } from './Checklist';
 import { PlanDialog } from './PlanDialog';
 import { QuestionDialog } from './QuestionDialog';
@@ -60,6 +62,16 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
       markAnswered(value.request_id);
     },
     [markAnswered],
+  );
+  const [stopError, setStopError] = useState<string | null>(null);
+  const stopSubAgent = useCallback(
+    (id: string) => {
+      ipc.stopSubAgent(info.session_id, id).then(
+        () => setStopError(null),
+        (reason: unknown) => setStopError(`The sub-agent could not be stopped: ${ipc.errorMessage(reason)}`),
+      );
+    },
+    [info.session_id],
   );
   const asking = pending !== undefined || planReview !== undefined || question !== undefined;
   /** The prompt row being rewound: its place among the prompt rows and its text. */
@@ -197,6 +209,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
     <div className="session" data-testid="session" data-session-id={info.session_id}>
       <div className="session-body" inert={asking || rewinding !== null || showTrust || showBypassConfirm || showChanges || showMcp}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
+        <StopSubAgentContext.Provider value={stopSubAgent}>
         <div className="session-columns">
           <SessionSidebar
             sessions={list.sessions}
@@ -256,6 +269,8 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
                   </button>
                 </div>
               )}
+              {stopError && <ErrorBanner message={stopError} onDismiss={() => setStopError(null)} />}
+              <BackgroundAgents agents={transcript.backgroundAgents} />
               <Checklist todos={transcript.todos} tasks={transcript.tasks} />
               <PromptBox
                 key={draft.nonce}
@@ -267,6 +282,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
             </div>
           </div>
         </div>
+        </StopSubAgentContext.Provider>
         <StatusBar
           mode={mode}
           onModeChange={changeMode}

@@ -80,6 +80,24 @@ new_text: string,
  */
 is_new_file: boolean, };
 
+export type SubAgentOrigin = { 
+/**
+ * The agent type (`general-purpose`, `Explore`, a custom agent's name).
+ */
+agent_type: string, 
+/**
+ * The short task description the parent gave it.
+ */
+description: string, 
+/**
+ * The parent's Agent call that started it.
+ */
+parent_tool_use_id: string, 
+/**
+ * Unique per run (the id its sidechain is stored under).
+ */
+agent_id: string, };
+
 export type ApprovalRequest = { 
 /**
  * Unique per request; the answer names it.
@@ -104,7 +122,12 @@ decided_by: DecisionSource | null, suggestion: RuleSuggestion | null,
 /**
  * For a call that changes a file: the file before and after, for the diff dialog.
  */
-diff: FileDiff | null, };
+diff: FileDiff | null, 
+/**
+ * The sub-agent whose call this is, when the question comes from inside an Agent call (`None`: the session's
+ * own agent asks).
+ */
+sub_agent?: SubAgentOrigin, };
 
 export type ApprovalChoice = "allow" | "allow_always" | "deny";
 
@@ -533,11 +556,23 @@ source: string, state: McpServerState,
  */
 tools: Array<string>, };
 
+export type BackgroundAgentStatus = "running" | "completed" | "failed" | "stopped";
+
+export type BackgroundAgent = { 
+/**
+ * The id TaskOutput / TaskStop take.
+ */
+task_id: string, 
+/**
+ * The parent's Agent call that started it.
+ */
+parent_tool_use_id: string, agent_type: string, description: string, status: BackgroundAgentStatus, };
+
 export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, };
+detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, };
 
 export type EventEnvelope = { session_id: string, 
 /**

@@ -309,6 +309,7 @@ impl Gate<'_> {
             decided_by: decision.decided_by.clone(),
             suggestion: suggestion.clone(),
             diff: input.prepared.approval_preview(self.ctx),
+            sub_agent: None,
         };
         let proposal = request.diff.clone();
         let request_id = request.id.clone();

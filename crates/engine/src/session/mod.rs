@@ -750,6 +750,16 @@ impl Session {
         }
     }
 
+    /// Stops one sub-agent because the person asked: the one started by the Agent call `id` (or the background task
+    /// `id`). The turn and the other sub-agents go on; the parent is told the person stopped it. Returns whether such
+    /// a sub-agent was running.
+    pub fn stop_sub_agent(&self, id: &str) -> bool {
+        self.runtime
+            .sub_agents
+            .as_ref()
+            .is_some_and(|runner| runner.stop_by_person(id))
+    }
+
     /// Switches the permission mode (a new context replaces the old one).
     pub fn set_mode(&self, mode: PermissionMode) {
         self.runtime
