@@ -311,3 +311,45 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tandem_protocol::{SubAgentOrigin, ToolKind};
+
+    fn request(sub_agent: Option<SubAgentOrigin>) -> ApprovalRequest {
+        ApprovalRequest {
+            id: "q".into(),
+            session_id: "s".into(),
+            tool_use_id: "w1".into(),
+            tool_name: "Write".into(),
+            kind: ToolKind::Write,
+            input: json!({}),
+            title: "Write out.txt".into(),
+            reason: "Default mode asks before editing files".into(),
+            decided_by: None,
+            suggestion: None,
+            diff: None,
+            sub_agent,
+        }
+    }
+
+    #[test]
+    fn a_question_from_a_sub_agent_names_it() {
+        let origin = SubAgentOrigin {
+            agent_type: "general-purpose".into(),
+            description: "Write the notes".into(),
+            parent_tool_use_id: "a1".into(),
+            agent_id: "x".into(),
+        };
+        assert_eq!(
+            asked_line(&request(Some(origin))),
+            "permission asked for Write out.txt (asked by sub-agent general-purpose: Write the notes): Default \
+             mode asks before editing files"
+        );
+        assert_eq!(
+            asked_line(&request(None)),
+            "permission asked for Write out.txt: Default mode asks before editing files"
+        );
+    }
+}

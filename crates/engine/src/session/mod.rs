@@ -8,6 +8,7 @@ mod closing;
 pub mod completion;
 pub mod rewind;
 mod sub_agent;
+mod sub_agent_stop;
 pub mod tool_list;
 
 pub use builder::SessionBuilder;

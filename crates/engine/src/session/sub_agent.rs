@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
@@ -62,45 +62,8 @@ pub(super) struct SubAgentParts {
     pub recorder: Option<Arc<SessionRecorder>>,
 }
 
-type Outcome = Result<SubAgentReport, SubAgentError>;
+use super::sub_agent_stop::{Background, Outcome, Stop, lock, notification, status_word};
 
-/// A background sub-agent: its outcome once it ended, and what stops it.
-struct Background {
-    outcome: watch::Receiver<Option<Outcome>>,
-    stop: Stop,
-    parent_tool_use_id: String,
-}
-
-/// What stops one running sub-agent, and whether the person asked for it.
-#[derive(Clone)]
-struct Stop {
-    cancel: CancellationToken,
-    by_person: Arc<AtomicBool>,
-}
-
-impl Stop {
-    fn child_of(parent: &CancellationToken) -> Self {
-        Self {
-            cancel: parent.child_token(),
-            by_person: Arc::default(),
-        }
-    }
-
-    fn by_person(&self) {
-        self.by_person.store(true, Ordering::SeqCst);
-        self.cancel.cancel();
-    }
-
-    /// The outcome as the parent sees it: a cancellation the person asked for says so.
-    fn explain(&self, outcome: Outcome) -> Outcome {
-        match outcome {
-            Err(SubAgentError::Cancelled) if self.by_person.load(Ordering::SeqCst) => {
-                Err(SubAgentError::StoppedByPerson)
-            }
-            other => other,
-        }
-    }
-}
 
 /// The session's sub-agent runner.
 pub struct SubAgents {
@@ -270,23 +233,7 @@ impl SubAgentRunner for SubAgents {
     }
 }
 
-/// Locks `mutex`, going on with the data of a holder that panicked (the maps stay usable).
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    match mutex.lock() {
-        Ok(guard) => guard,
-        Err(poisoned) => poisoned.into_inner(),
-    }
-}
 
-/// How the model and the person are told a background agent ended.
-fn status_word(status: BackgroundAgentStatus) -> &'static str {
-    match status {
-        BackgroundAgentStatus::Running => "running",
-        BackgroundAgentStatus::Completed => "completed",
-        BackgroundAgentStatus::Failed => "failed",
-        BackgroundAgentStatus::Stopped => "stopped",
-    }
-}
 
 impl SubAgents {
     fn stop(&self, task_id: &str) -> Option<bool> {
@@ -305,18 +252,6 @@ impl SubAgents {
     }
 }
 
-/// What the parent's next request is told about a background sub-agent that ended.
-fn notification(task_id: &str, description: &str, status: &str, text: &str) -> String {
-    let result = if text.trim().is_empty() {
-        String::new()
-    } else {
-        format!("\n<result>\n{text}\n</result>")
-    };
-    format!(
-        "<task-notification>\n<task-id>{task_id}</task-id>\n<status>{status}</status>\n<summary>Background agent \
-         \"{description}\" {status}. TaskOutput reads the same answer.</summary>{result}\n</task-notification>"
-    )
-}
 
 fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAgentError> {
     catalog
