@@ -3,7 +3,7 @@
 import type { ApprovalRequest } from '../generated/protocol';
 
 /** The person-facing name of the sub-agent that asks, or null when the session's own agent asks. */
-export function askedByLabel(request: ApprovalRequest): string | null {
+function askedByLabel(request: ApprovalRequest): string | null {
   const origin = request.sub_agent;
   if (!origin) return null;
   return `Asked by sub-agent ${origin.agent_type}: ${origin.description}`;
