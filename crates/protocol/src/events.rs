@@ -6,8 +6,8 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::{
-    ApprovalRequest, BackgroundAgent, McpServerStatus, PermissionDecision, PermissionMode, PlanRequest,
-    QuestionRequest, RenderHints, TaskItem, TodoItem, ToolDetail,
+    ApprovalRequest, BackgroundAgent, McpServerStatus, PermissionDecision, PermissionMode,
+    PlanRequest, QuestionRequest, RenderHints, TaskItem, TodoItem, ToolDetail,
 };
 
 /// Token usage of a model response or of a whole session.

@@ -6,7 +6,8 @@
 use std::collections::BTreeSet;
 
 use tandem_protocol::{
-    BackgroundAgent, BackgroundAgentStatus, SessionEvent, ToolCallStatus, ToolOutcome, TurnStopReason,
+    BackgroundAgent, BackgroundAgentStatus, SessionEvent, ToolCallStatus, ToolOutcome,
+    TurnStopReason,
 };
 
 use crate::store::StoredEvent;
@@ -38,7 +39,11 @@ fn sub_agent_closings(events: &[StoredEvent]) -> Vec<SessionEvent> {
             } => match event.as_ref() {
                 SessionEvent::ToolCallStarted { tool_use_id, .. }
                 | SessionEvent::ToolCallInput { tool_use_id, .. } => {
-                    let key = (parent_tool_use_id.clone(), agent_id.clone(), tool_use_id.clone());
+                    let key = (
+                        parent_tool_use_id.clone(),
+                        agent_id.clone(),
+                        tool_use_id.clone(),
+                    );
                     if !calls.contains(&key) {
                         calls.push(key);
                     }
@@ -276,9 +281,13 @@ mod tests {
         ]);
         let closing = closing_events(&events);
         assert_eq!(closing.len(), 3, "{closing:?}");
-        assert!(matches!(&closing[0], SessionEvent::SubAgent { agent_id, event, .. }
-            if agent_id == "x" && matches!(event.as_ref(), SessionEvent::ToolCallResult { tool_use_id, outcome: ToolOutcome::Cancelled, .. } if tool_use_id == "r2")));
-        assert!(matches!(&closing[2], SessionEvent::BackgroundAgentChanged { agent }
-            if agent.task_id == "agent-a1" && agent.status == BackgroundAgentStatus::Stopped));
+        assert!(
+            matches!(&closing[0], SessionEvent::SubAgent { agent_id, event, .. }
+            if agent_id == "x" && matches!(event.as_ref(), SessionEvent::ToolCallResult { tool_use_id, outcome: ToolOutcome::Cancelled, .. } if tool_use_id == "r2"))
+        );
+        assert!(
+            matches!(&closing[2], SessionEvent::BackgroundAgentChanged { agent }
+            if agent.task_id == "agent-a1" && agent.status == BackgroundAgentStatus::Stopped)
+        );
     }
 }

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalRequest, BackgroundAgent, BackgroundAgentStatus, PlanAnswer, PlanRequest, QuestionAnswer, QuestionRequest,
-    SessionEvent, SubAgentOrigin, Usage,
+    ApprovalAnswer, ApprovalRequest, BackgroundAgent, BackgroundAgentStatus, PlanAnswer,
+    PlanRequest, QuestionAnswer, QuestionRequest, SessionEvent, SubAgentOrigin, Usage,
 };
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -63,7 +63,6 @@ pub(super) struct SubAgentParts {
 }
 
 use super::sub_agent_stop::{Background, Outcome, Stop, lock, notification, status_word};
-
 
 /// The session's sub-agent runner.
 pub struct SubAgents {
@@ -214,11 +213,9 @@ impl SubAgentRunner for SubAgents {
             return true;
         }
         let tasks = lock(&self.background);
-        let found = tasks.get(id).or_else(|| {
-            tasks
-                .values()
-                .find(|task| task.parent_tool_use_id == id)
-        });
+        let found = tasks
+            .get(id)
+            .or_else(|| tasks.values().find(|task| task.parent_tool_use_id == id));
         match found {
             Some(task) if task.outcome.borrow().is_none() => {
                 task.stop.by_person();
@@ -232,8 +229,6 @@ impl SubAgentRunner for SubAgents {
         self.drain()
     }
 }
-
-
 
 impl SubAgents {
     fn stop(&self, task_id: &str) -> Option<bool> {
@@ -251,7 +246,6 @@ impl SubAgents {
             .unwrap_or_default()
     }
 }
-
 
 fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAgentError> {
     catalog

@@ -144,5 +144,9 @@ async fn a_reopened_session_replays_each_sub_agents_events_under_its_agent_call(
         })
         .collect();
     assert_eq!(text, "The code is 4321.");
-    assert!(nested.iter().any(|(_, e)| matches!(e, SessionEvent::TurnEnded { .. })));
+    assert!(
+        nested
+            .iter()
+            .any(|(_, e)| matches!(e, SessionEvent::TurnEnded { .. }))
+    );
 }

@@ -9,7 +9,7 @@ use futures::StreamExt;
 use serde_json::{Value, json};
 use tandem_engine::events::RecordingSink;
 use tandem_engine::model::{AnthropicModel, Model, ModelRequest, ModelStream};
-use tandem_engine::testing::{ScriptBlock, Script, ScriptedApprover, ScriptedTurn, Workspace};
+use tandem_engine::testing::{Script, ScriptBlock, ScriptedApprover, ScriptedTurn, Workspace};
 use tandem_protocol::{
     ApprovalChoice, BackgroundAgentStatus, SessionEvent, ToolOutcome, TurnStopReason,
 };
@@ -79,7 +79,11 @@ fn last_user_text(body: &Value) -> String {
         .unwrap_or_default()
 }
 
-fn hanging_session(ws: &Workspace, url: &str, events: &RecordingSink) -> tandem_engine::session::Session {
+fn hanging_session(
+    ws: &Workspace,
+    url: &str,
+    events: &RecordingSink,
+) -> tandem_engine::session::Session {
     let config = fake_config(url);
     let model = Arc::new(HangsOn {
         inner: AnthropicModel::new(config.clone()).expect("client"),
@@ -115,7 +119,10 @@ async fn the_person_stops_one_running_sub_agent_and_the_turn_goes_on() {
     let all = events.events();
     let (stopped_outcome, text) = result_of(&all, "a1").expect("a1's result");
     assert_eq!(stopped_outcome, ToolOutcome::Error, "{text}");
-    assert!(text.contains("The user stopped the Explore agent"), "{text}");
+    assert!(
+        text.contains("The user stopped the Explore agent"),
+        "{text}"
+    );
     let (other, answer) = result_of(&all, "a2").expect("a2's result");
     assert_eq!(other, ToolOutcome::Success, "{answer}");
     assert!(answer.contains("Nothing to see."), "{answer}");
@@ -156,7 +163,8 @@ async fn the_person_stops_a_background_agent_listed_as_running() {
     until(|| started(&events, "b1")).await;
     // By the Agent call that started it, as the window's row does.
     assert!(s.stop_sub_agent("b1"));
-    until(|| status_of("agent-b1").is_some_and(|a| a.status != BackgroundAgentStatus::Running)).await;
+    until(|| status_of("agent-b1").is_some_and(|a| a.status != BackgroundAgentStatus::Running))
+        .await;
     assert_eq!(
         status_of("agent-b1").map(|a| a.status),
         Some(BackgroundAgentStatus::Stopped)
