@@ -317,7 +317,7 @@ mod tests {
     use super::*;
     use tandem_protocol::{SubAgentOrigin, ToolKind};
 
-    fn request(sub_agent: Option<SubAgentOrigin>) -> ApprovalRequest {
+    fn request(sub_agent: Option<Box<SubAgentOrigin>>) -> ApprovalRequest {
         ApprovalRequest {
             id: "q".into(),
             session_id: "s".into(),
@@ -343,7 +343,7 @@ mod tests {
             agent_id: "x".into(),
         };
         assert_eq!(
-            asked_line(&request(Some(origin))),
+            asked_line(&request(Some(Box::new(origin)))),
             "permission asked for Write out.txt (asked by sub-agent general-purpose: Write the notes): Default \
              mode asks before editing files"
         );

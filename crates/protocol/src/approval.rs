@@ -43,7 +43,7 @@ pub struct ApprovalRequest {
     /// own agent asks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub sub_agent: Option<SubAgentOrigin>,
+    pub sub_agent: Option<Box<SubAgentOrigin>>,
 }
 
 /// A proposed change to one file.

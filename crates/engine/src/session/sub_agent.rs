@@ -97,6 +97,18 @@ impl SubAgents {
     }
 }
 
+/// A synchronous sub-agent's place in [`SubAgents::running`], removed when dropped.
+struct Listed<'a> {
+    running: &'a Mutex<HashMap<String, Stop>>,
+    key: String,
+}
+
+impl Drop for Listed<'_> {
+    fn drop(&mut self) {
+        lock(self.running).remove(&self.key);
+    }
+}
+
 impl Drop for SubAgents {
     fn drop(&mut self) {
         self.background_cancel.cancel();
@@ -113,8 +125,12 @@ impl SubAgentRunner for SubAgents {
             ..request
         };
         Box::pin(async move {
+            // Forgotten when the run ends or its future is dropped (the parent's call cancelled).
+            let _listed = Listed {
+                running: &self.running,
+                key,
+            };
             let outcome = run(self.parts.clone(), request, false).await;
-            lock(&self.running).remove(&key);
             stop.explain(outcome)
         })
     }
@@ -570,7 +586,7 @@ impl EventSink for TaggedSink {
     fn emit(&self, event: SessionEvent) {
         match event {
             SessionEvent::ApprovalRequested { mut request } => {
-                request.sub_agent = Some(self.origin.clone());
+                request.sub_agent = Some(Box::new(self.origin.clone()));
                 self.parent
                     .emit(SessionEvent::ApprovalRequested { request });
             }
@@ -599,7 +615,7 @@ struct Bubble {
 
 impl Approver for Bubble {
     fn ask(&self, mut request: ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer> {
-        request.sub_agent = Some(self.origin.clone());
+        request.sub_agent = Some(Box::new(self.origin.clone()));
         self.parent.ask(request)
     }
 
