@@ -336,6 +336,21 @@ pub fn rename_session(
         .map_err(|e| CommandError::new(ErrorCode::Store, e.to_string()))
 }
 
+/// Forks a stored session before prompt `prompt_id` (the whole conversation without one) into a new session on the
+/// same folder and returns its id; the window then opens it. The original is not changed.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn fork_session(
+    state: State<'_, AppState>,
+    session_id: String,
+    prompt_id: Option<String>,
+) -> Result<String, CommandError> {
+    tandem_engine::session::fork::fork(&*store_of(&state)?, &session_id, prompt_id.as_deref())
+        .map_err(|e| {
+            CommandError::new(ErrorCode::Store, format!("the session was not forked: {e}"))
+        })
+}
+
 /// Deletes a stored session with its files (checkpoints, saved results). A session with a running turn is kept.
 #[tauri::command]
 #[tracing::instrument(skip(state), err(Display))]
@@ -436,6 +451,21 @@ pub fn approve_mcp_server(
     session_of(&state, &session_id)?
         .approve_mcp_server(&name, approved)
         .map_err(|e| CommandError::new(ErrorCode::Mcp, format!("the answer was not saved: {e}")))
+}
+
+/// The person allows what the shell sandbox refused (a host or a folder): saved to the project's local settings and
+/// in force at once. Returns the value added.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn allow_sandbox_violation(
+    state: State<'_, AppState>,
+    session_id: String,
+    violation: tandem_protocol::SandboxViolation,
+) -> Result<String, CommandError> {
+    session_of(&state, &session_id)?
+        .allow_sandbox_violation(&violation)
+        .map(|added| added.value)
+        .map_err(|e| CommandError::new(ErrorCode::Settings, format!("it was not allowed: {e}")))
 }
 
 /// Stops an MCP server and starts it again.

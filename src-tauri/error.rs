@@ -35,6 +35,8 @@ pub enum ErrorCode {
     Mcp,
     /// Merging or discarding a worktree failed (git's message).
     Worktree,
+    /// A settings file could not be read or changed.
+    Settings,
 }
 
 impl ErrorCode {
@@ -52,6 +54,7 @@ impl ErrorCode {
             Self::SessionBusy => "session_busy",
             Self::Mcp => "mcp",
             Self::Worktree => "worktree",
+            Self::Settings => "settings",
             Self::NoSession => "no_session",
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",

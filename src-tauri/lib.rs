@@ -4,9 +4,11 @@
 pub mod bridge;
 pub mod commands;
 pub mod error;
+pub mod instance;
 pub mod logging;
 pub mod menu;
 pub mod recent;
+pub mod settings;
 pub mod state;
 pub mod typescript;
 
@@ -41,13 +43,17 @@ pub fn build_app<R: Runtime>(
             commands::session_changes,
             commands::rename_session,
             commands::delete_session,
+            commands::fork_session,
             commands::mcp_servers,
             commands::approve_mcp_server,
+            commands::allow_sandbox_violation,
             commands::reconnect_mcp_server,
             commands::skills,
             commands::tool_list,
             commands::kept_worktrees,
             commands::settle_worktree,
+            settings::app_settings,
+            settings::save_app_settings,
         ])
         .setup(|app| {
             let handle = app.handle().clone();
@@ -61,10 +67,17 @@ pub fn build_app<R: Runtime>(
 /// Runs the desktop app until its window closes.
 pub fn run_app(initial_folder: Option<PathBuf>) -> anyhow::Result<()> {
     let state = state::AppState::with_default_store(initial_folder);
-    build_app(
-        tauri::Builder::default().plugin(tauri_plugin_dialog::init()),
-        state,
-    )
-    .run(tauri::generate_context!())
-    .map_err(|e| anyhow::anyhow!("the window could not be started: {e}"))
+    let mut builder = tauri::Builder::default();
+    // Registered first, as the plugin asks: a second launch exits before anything else starts.
+    if instance::available() {
+        builder = builder.plugin(tauri_plugin_single_instance::init(|app, argv, cwd| {
+            instance::second_launch(app, argv, cwd)
+        }));
+    }
+    let builder = builder
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_window_state::Builder::default().build());
+    build_app(builder, state)
+        .run(tauri::generate_context!())
+        .map_err(|e| anyhow::anyhow!("the window could not be started: {e}"))
 }

@@ -12,6 +12,8 @@ use ts_rs::TS;
 pub const OPEN_FOLDER_EVENT: &str = "tandem://open-folder";
 /// Event sent when File ▸ New Session was chosen.
 pub const NEW_SESSION_EVENT: &str = "tandem://new-session";
+/// Event sent when File ▸ Settings… was chosen.
+pub const OPEN_SETTINGS_EVENT: &str = "tandem://open-settings";
 
 const RECENT_PREFIX: &str = "recent:";
 const RECENT_MENU_ID: &str = "open-recent";
@@ -36,6 +38,12 @@ pub fn build<R: Runtime>(app: &AppHandle<R>, recent: &[String]) -> tauri::Result
         .item(
             &MenuItemBuilder::with_id("new-session", "New Session")
                 .accelerator("CmdOrCtrl+N")
+                .build(app)?,
+        )
+        .separator()
+        .item(
+            &MenuItemBuilder::with_id("settings", "Settings…")
+                .accelerator("CmdOrCtrl+,")
                 .build(app)?,
         )
         .separator()
@@ -110,6 +118,9 @@ pub fn handle_event<R: Runtime>(app: &AppHandle<R>, event: MenuEvent) {
         }
         "new-session" => {
             let _ = app.emit(NEW_SESSION_EVENT, ());
+        }
+        "settings" => {
+            let _ = app.emit(OPEN_SETTINGS_EVENT, ());
         }
         "quit" => app.exit(0),
         other => {

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use tandem_engine::model::ModelConfig;
 use tandem_engine::session::Session;
+use tandem_engine::settings::AppSettingsFile;
 use tandem_engine::store::SessionStore;
 
 use crate::bridge::PendingApprovals;
@@ -25,6 +26,8 @@ pub struct AppState {
     pub store: Option<Arc<SessionStore>>,
     /// Why the store could not be opened, to tell the person.
     pub store_problem: Option<String>,
+    /// The person's Tandem settings (connection, key, looks); `None` without a configuration folder.
+    pub settings_file: Option<AppSettingsFile>,
 }
 
 impl AppState {
@@ -41,6 +44,7 @@ impl AppState {
             model_override: None,
             store: None,
             store_problem: None,
+            settings_file: AppSettingsFile::standard(),
         }
     }
 
@@ -58,7 +62,10 @@ impl AppState {
     pub fn model_config(&self) -> (ModelConfig, Option<String>) {
         match &self.model_override {
             Some(config) => (config.clone(), None),
-            None => ModelConfig::load(),
+            None => match &self.settings_file {
+                Some(file) => file.model_config(|k| std::env::var(k).ok()),
+                None => tandem_engine::settings::load_model_config(),
+            },
         }
     }
 

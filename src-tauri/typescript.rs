@@ -7,10 +7,11 @@ use ts_rs::{Config, TS};
 use crate::commands::{AppStateView, SkillSummary};
 use crate::error::{CommandError, ErrorCode};
 use crate::menu::OpenFolder;
+use crate::settings::SavedSettings;
 
 /// The header written at the top of the generated file.
 const HEADER: &str = "// Generated from src-tauri by `TANDEM_WRITE_GENERATED=1 cargo test --features tandem/custom-protocol \
-                      --test app generated`. Do not edit.\n";
+                      --test app generated`. Do not edit.\n\nimport type { AppSettings, SessionInfo } from './protocol';\n";
 
 /// Path of the generated file relative to the workspace root.
 pub const GENERATED_PATH: &str = "ui/src/generated/app.ts";
@@ -28,6 +29,7 @@ pub fn render() -> String {
         decl::<CommandError>(&cfg),
         decl::<OpenFolder>(&cfg),
         decl::<SkillSummary>(&cfg),
+        decl::<SavedSettings>(&cfg),
     ];
     let mut out = String::from(HEADER);
     for part in parts {

@@ -571,3 +571,51 @@ async fn a_plan_is_approved_and_a_question_answered_in_the_window() {
     );
     client.close().await.expect("close");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and WebKitWebDriver; run with --ignored under xvfb-run"]
+async fn the_content_security_policy_stops_remote_loads_and_inline_scripts() {
+    let (dir, project) = fixture();
+    let project = std::fs::canonicalize(project).expect("canonical");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("unused")]))
+        .await
+        .expect("fake server");
+    // A host the page might be tricked into reaching; it must never see a connection.
+    let bait = std::net::TcpListener::bind("127.0.0.1:0").expect("bait");
+    bait.set_nonblocking(true).expect("nonblocking");
+    let bait_url = format!("http://{}", bait.local_addr().expect("addr"));
+    let (_driver, client) = launch(&server, dir.path(), &project).await;
+    wait_for_text(&client, "[data-testid=folder-name]", "demo-project").await;
+
+    let outcome = client
+        .execute_async(
+            r#"
+            const [url, done] = arguments;
+            const image = new Image();
+            const imageDone = new Promise((resolve) => {
+              image.onload = () => resolve('loaded');
+              image.onerror = () => resolve('blocked');
+            });
+            image.src = url + '/pixel.png';
+            const fetched = fetch(url + '/data').then(() => 'loaded', () => 'blocked');
+            const script = document.createElement('script');
+            script.textContent = 'window.__inlineRan = true';
+            document.head.appendChild(script);
+            Promise.all([imageDone, fetched]).then(([image, fetch]) =>
+              done({ image, fetch, inline: window.__inlineRan === true }));
+            "#,
+            vec![json!(bait_url)],
+        )
+        .await
+        .expect("script");
+
+    assert_eq!(
+        outcome,
+        json!({"image": "blocked", "fetch": "blocked", "inline": false})
+    );
+    assert!(
+        bait.accept().is_err(),
+        "the remote host saw a connection from the window"
+    );
+    client.close().await.expect("close");
+}

@@ -2,8 +2,10 @@
 // event channel and the app-level events. No other module imports @tauri-apps/api/core or /event.
 import { Channel, invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { AppStateView, CommandError, OpenFolder, SkillSummary } from './generated/app';
+import type { AppStateView, CommandError, OpenFolder, SavedSettings, SkillSummary } from './generated/app';
 import type {
+  AppSettings,
+  AppSettingsUpdate,
   ApprovalAnswer,
   ChangedFile,
   EventBatch,
@@ -16,6 +18,7 @@ import type {
   RewindOutcome,
   RewindPoint,
   RewindScope,
+  SandboxViolation,
   ToolListing,
   SessionInfo,
   SessionSummary,
@@ -114,6 +117,11 @@ export function onNewSession(handler: () => void): Promise<UnlistenFn> {
   return listen('tandem://new-session', () => handler());
 }
 
+/** The menu's Settings… item. */
+export function onOpenSettings(handler: () => void): Promise<UnlistenFn> {
+  return listen('tandem://open-settings', () => handler());
+}
+
 export type { AppStateView, CommandError, UnlistenFn };
 
 /** Trusts the session's folder (its allow rules, directories and hooks apply at once); resolves to the new state. */
@@ -160,6 +168,11 @@ export function approveMcpServer(sessionId: string, name: string, approved: bool
   return invoke<void>('approve_mcp_server', { sessionId, name, approved });
 }
 
+/** Allows what the shell sandbox refused (a host or a folder) in the project's local settings; resolves to what was added. */
+export function allowSandboxViolation(sessionId: string, violation: SandboxViolation): Promise<string> {
+  return invoke<string>('allow_sandbox_violation', { sessionId, violation });
+}
+
 export function reconnectMcpServer(sessionId: string, name: string): Promise<void> {
   return invoke<void>('reconnect_mcp_server', { sessionId, name });
 }
@@ -182,4 +195,19 @@ export function keptWorktrees(sessionId: string): Promise<KeptWorktree[]> {
 /** Merges a kept worktree into the project's current branch (`merge`), or discards it with its branch. */
 export function settleWorktree(sessionId: string, branch: string, merge: boolean): Promise<void> {
   return invoke<void>('settle_worktree', { sessionId, branch, merge });
+}
+
+/** The person's settings: connection, where the key is kept, theme, font size. */
+export function appSettings(): Promise<AppSettings> {
+  return invoke<AppSettings>('app_settings');
+}
+
+/** Saves the settings; the open sessions use the new connection from their next request. */
+export function saveAppSettings(update: AppSettingsUpdate): Promise<SavedSettings> {
+  return invoke<SavedSettings>('save_app_settings', { update });
+}
+
+/** Forks the stored session before prompt `promptId` (all of it with `null`); resolves to the new session's id. */
+export function forkSession(sessionId: string, promptId: string | null): Promise<string> {
+  return invoke<string>('fork_session', { sessionId, promptId });
 }

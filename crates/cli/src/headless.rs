@@ -9,7 +9,6 @@ use serde_json::json;
 use tandem_engine::approver::{Approver, NoAnswer};
 use tandem_engine::events::{EventSink, JsonLinesSink};
 use tandem_engine::mcp::{Limits, McpCliConfig};
-use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
 use tandem_engine::session::{Session, SessionBuilder, SessionError};
 use tandem_engine::store::{SessionStore, StoreError};
@@ -194,7 +193,7 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| ".".into()),
     };
-    let (mut model, problem) = ModelConfig::load();
+    let (mut model, problem) = tandem_engine::settings::load_model_config();
     if let Some(problem) = problem {
         eprintln!("tandem: ignoring the settings file: {problem}");
     }

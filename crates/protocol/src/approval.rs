@@ -44,6 +44,15 @@ pub struct ApprovalRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub sub_agent: Option<Box<SubAgentOrigin>>,
+    /// What the call would destroy (`rm -rf build` removes the folder build and everything in it), shown as
+    /// warnings in the dialog.
+    #[serde(default)]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub warnings: Vec<String>,
+    /// For a command that edits files in place (`sed -i`): each named file before and after, as it would run.
+    #[serde(default)]
+    #[ts(as = "Option<Vec<FileDiff>>", optional)]
+    pub previews: Vec<FileDiff>,
 }
 
 /// A proposed change to one file.

@@ -88,4 +88,6 @@ pub enum DecisionSource {
     WorkingDirectories,
     /// No one can answer a prompt here (a background agent), so what would ask is denied.
     NoPrompt,
+    /// The shell sandbox: with `sandbox.autoAllowBashIfSandboxed` a command that runs inside it needs no approval.
+    Sandbox,
 }

@@ -7,7 +7,7 @@ use ts_rs::TS;
 
 use crate::{
     ApprovalRequest, BackgroundAgent, McpServerStatus, PermissionDecision, PermissionMode,
-    PlanRequest, QuestionRequest, RenderHints, TaskItem, TodoItem, ToolDetail,
+    PlanRequest, QuestionRequest, RenderHints, SandboxViolation, TaskItem, TodoItem, ToolDetail,
 };
 
 /// Token usage of a model response or of a whole session.
@@ -165,8 +165,14 @@ pub enum SessionEvent {
         #[serde(default)]
         detail: Option<ToolDetail>,
     },
+    /// The shell sandbox refused something a running call tried (a write or a connection); the window offers to
+    /// allow it.
+    SandboxViolation {
+        tool_use_id: String,
+        violation: SandboxViolation,
+    },
     /// The engine waits for the person's answer.
-    ApprovalRequested { request: ApprovalRequest },
+    ApprovalRequested { request: Box<ApprovalRequest> },
     /// The request was answered (or withdrawn): a permission request, a plan review or questions.
     ApprovalResolved { request_id: String },
     /// The engine waits for the person to approve a plan (or to keep planning).

@@ -4,6 +4,7 @@
 //! into `ui/src/generated/protocol.ts`.
 
 mod agents;
+mod app_settings;
 mod approval;
 mod decision_source;
 mod detail;
@@ -13,10 +14,12 @@ mod mcp;
 mod permission;
 mod render;
 mod rewind;
+mod sandbox;
 pub mod typescript;
 mod work_list;
 
 pub use agents::{BackgroundAgent, BackgroundAgentStatus, SubAgentOrigin};
+pub use app_settings::{AppSettings, AppSettingsUpdate, KeySource, Theme};
 pub use approval::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
 };
@@ -34,4 +37,5 @@ pub use mcp::{McpServerState, McpServerStatus};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
+pub use sandbox::SandboxViolation;
 pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};

@@ -63,6 +63,26 @@ describe('App', () => {
     expect(screen.queryByTestId('error-banner')).not.toBeInTheDocument();
   });
 
+  it('asks before another folder replaces a session whose turn runs', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await emit('tandem://open-folder', { path: '/work/first' });
+    expect(await screen.findByTestId('folder-name')).toHaveTextContent('first');
+    ipc.push({ type: 'turn_started', prompt: 'long job' });
+    await emit('tandem://open-folder', { path: '/work/second' });
+    expect(await screen.findByTestId('switch-folder-confirm')).toHaveTextContent('/work/second');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('switch-folder-confirm')).toBeNull());
+    expect(ipc.argsOf('open_session')).toHaveLength(1);
+    expect(ipc.argsOf('interrupt')).toHaveLength(0);
+
+    await emit('tandem://open-folder', { path: '/work/second' });
+    await userEvent.click(await screen.findByTestId('switch-folder-yes'));
+    await waitFor(() => expect(ipc.argsOf('open_session')).toHaveLength(2));
+    expect(ipc.argsOf('interrupt')).toHaveLength(1);
+    expect(ipc.argsOf('open_session')[1]).toMatchObject({ path: '/work/second' });
+  });
+
   it('follows File ▸ Open Folder and New Session from the menu', async () => {
     const ipc = installFakeIpc();
     render(<App />);
@@ -93,8 +113,12 @@ describe('App', () => {
     ipc.push({ type: 'text_delta', text: 'at `main.rs`' });
     expect(screen.getByTestId('user-prompt')).toHaveTextContent('Fix the bug');
     expect(screen.getByTestId('assistant-text')).toHaveTextContent('Looking at main.rs');
-    expect(screen.getByTestId('prompt-input')).toBeDisabled();
     expect(screen.getByTestId('stop-button')).toBeInTheDocument();
+    // Typing goes on while the turn runs; what is sent waits for the turn to end.
+    await userEvent.type(screen.getByTestId('prompt-input'), 'Then add a test{Enter}');
+    await userEvent.type(screen.getByTestId('prompt-input'), 'and update the docs{Enter}');
+    expect(screen.getByTestId('queued-prompt')).toHaveTextContent('Then add a test');
+    expect(ipc.argsOf('send_prompt')).toHaveLength(1);
 
     ipc.push(
       { type: 'usage_updated', turn: usage(1200, 80), session: usage(1200, 80), cost_usd: 0.0123 },
@@ -102,6 +126,9 @@ describe('App', () => {
     );
     expect(screen.queryByTestId('stop-button')).not.toBeInTheDocument();
     expect(screen.getByTestId('prompt-input')).toBeEnabled();
+    await waitFor(() => expect(ipc.argsOf('send_prompt')).toHaveLength(2));
+    expect(ipc.argsOf('send_prompt')[1]).toEqual({ sessionId: 'session-1', prompt: 'Then add a test\n\nand update the docs' });
+    expect(screen.queryByTestId('queued-prompt')).toBeNull();
     expect(screen.getByTestId('token-usage')).toHaveTextContent('↑ 1.2k ↓ 80');
     expect(screen.getByTestId('cost')).toHaveTextContent('$0.01');
     expect(screen.getByTestId('model-name')).toHaveTextContent('claude-test-1');

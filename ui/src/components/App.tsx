@@ -1,24 +1,44 @@
 // The root of the webview: loads the app state, opens the command-line folder if there is one,
-// follows the menu (Open Folder…, Open Recent, New Session), and shows the welcome screen or the
-// open session.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// follows the menu (Open Folder…, Open Recent, New Session, Settings…), applies the person's theme
+// and font size, and shows the welcome screen or the open session, with the settings dialog above.
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useSession } from '../hooks/useSession';
 import * as ipc from '../ipc';
+import type { SavedSettings } from '../generated/app';
+import type { Theme } from '../generated/protocol';
+import { applyLooks, followDesktopScheme } from '../settings/looks';
 import { SessionView } from './SessionView';
+import { SettingsDialog } from './SettingsDialog';
+import { SwitchFolderConfirm } from './SwitchFolderConfirm';
 import { Welcome } from './Welcome';
 
 export function App() {
   const controls = useSession();
-  const { session, open, opening, error, clearError } = controls;
+  const { session, open, opening, error, clearError, updateInfo, interrupt } = controls;
+  /** A folder asked for while a turn runs, waiting for the person's confirmation. */
+  const [switchTo, setSwitchTo] = useState<string | null>(null);
+  const running = session?.transcript.running ?? false;
+  const sessionCwd = session?.info.cwd ?? null;
+  // Opening another folder replaces the session: while a turn runs, ask first.
+  const openFolder = useCallback(
+    (path: string) => {
+      if (running && path !== sessionCwd) setSwitchTo(path);
+      else void open(path);
+    },
+    [running, sessionCwd, open],
+  );
+  const onMenuFolder = useEffectEvent((path: string) => openFolder(path));
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [looks, setLooks] = useState<{ theme: Theme; fontSize: number } | null>(null);
   const [app, setApp] = useState<ipc.AppStateView | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const started = useRef(false);
-  // The menu's New Session opens the folder of the session open at that moment.
-  const cwd = useRef<string | null>(null);
+  // The menu's New Session opens the folder of the session open at that moment (read when the event
+  // arrives, which may be before this render's effects ran).
   const currentCwd = session?.info.cwd ?? null;
-  useEffect(() => {
-    cwd.current = currentCwd;
-  }, [currentCwd]);
+  const newSession = useEffectEvent(() => {
+    if (currentCwd) void open(currentCwd);
+  });
 
   useEffect(() => {
     if (started.current) return;
@@ -33,39 +53,84 @@ export function App() {
   }, [open]);
 
   useEffect(() => {
+    ipc.appSettings().then(
+      (settings) => setLooks(settings ? { theme: settings.theme, fontSize: settings.font_size } : null),
+      () => setLooks(null),
+    );
+  }, []);
+  useEffect(() => {
+    if (!looks) return;
+    applyLooks(looks.theme, looks.fontSize);
+    return looks.theme === 'system' ? followDesktopScheme(() => applyLooks(looks.theme, looks.fontSize)) : undefined;
+  }, [looks]);
+
+  const onSettingsSaved = useCallback(
+    (saved: SavedSettings) => {
+      setLooks({ theme: saved.settings.theme, fontSize: saved.settings.font_size });
+      for (const info of saved.sessions) updateInfo(info);
+      setSettingsOpen(false);
+    },
+    [updateInfo],
+  );
+  const openSettings = useCallback(() => setSettingsOpen(true), []);
+  const closeSettings = useCallback(() => setSettingsOpen(false), []);
+
+  useEffect(() => {
     const subscriptions = [
-      ipc.onOpenFolder((path) => void open(path)),
-      ipc.onNewSession(() => {
-        if (cwd.current) void open(cwd.current);
-      }),
+      ipc.onOpenSettings(openSettings),
+      ipc.onOpenFolder((path) => onMenuFolder(path)),
+      ipc.onNewSession(() => newSession()),
     ];
     return () => {
       for (const subscription of subscriptions) void subscription.then((unlisten) => unlisten());
     };
-  }, [open]);
+  }, [open, openSettings]);
 
   const pickFolder = useCallback(async () => {
     try {
       const path = await ipc.pickFolder();
-      if (path) await open(path);
+      if (path) openFolder(path);
     } catch (cause) {
       setLoadError(ipc.errorMessage(cause));
     }
-  }, [open]);
+  }, [openFolder]);
 
+  const settings = settingsOpen && (
+    <SettingsDialog load={ipc.appSettings} save={ipc.saveAppSettings} onSaved={onSettingsSaved} onClose={closeSettings} />
+  );
+  const confirmSwitch = switchTo !== null && session && (
+    <SwitchFolderConfirm
+      current={session.info.cwd}
+      next={switchTo}
+      onConfirm={() => {
+        setSwitchTo(null);
+        void interrupt().then(() => open(switchTo));
+      }}
+      onCancel={() => setSwitchTo(null)}
+    />
+  );
   if (session) {
     // Keyed by session: a new session starts with fresh view state (expanded rows, answered requests).
     return (
-      <SessionView
-        key={session.info.session_id}
-        session={session}
-        controls={controls}
-        onPickFolder={() => void pickFolder()}
-      />
+      <>
+        <div className="app-layer" inert={settingsOpen || switchTo !== null}>
+          <SessionView
+            key={session.info.session_id}
+            session={session}
+            controls={controls}
+            onPickFolder={() => void pickFolder()}
+            onOpenSettings={openSettings}
+          />
+        </div>
+        {settings}
+        {confirmSwitch}
+      </>
     );
   }
   return (
-    <Welcome
+    <>
+      <div className="app-layer" inert={settingsOpen}>
+        <Welcome
       recent={app?.recent ?? []}
       version={app?.version ?? null}
       opening={opening}
@@ -76,6 +141,10 @@ export function App() {
       }}
       onPickFolder={() => void pickFolder()}
       onOpenRecent={(path) => void open(path)}
-    />
+      onOpenSettings={openSettings}
+        />
+      </div>
+      {settings}
+    </>
   );
 }

@@ -10,6 +10,7 @@ import { useApprovalAnswer } from '../hooks/useApprovalAnswer';
 import { ErrorBanner } from './ErrorBanner';
 import { DecisionSourceLine } from './DecisionSourceLine';
 import { AskedBy } from './AskedBy';
+import { ToolDiff } from './ToolDiff';
 
 export type ApprovalDialogProps = {
   request: ApprovalRequest;
@@ -51,6 +52,15 @@ export function ApprovalDialog({ request, onAnswer, error = null, root }: Approv
         </p>
         <DecisionSourceLine source={request.decided_by} root={root} />
         <ApprovalInput request={request} />
+        <ApprovalWarnings warnings={request.warnings ?? []} />
+        {(request.previews ?? []).length > 0 && (
+          <div className="approval-previews" data-testid="approval-previews">
+            <p className="dim">What the command would change:</p>
+            {(request.previews ?? []).map((diff, index) => (
+              <ToolDiff key={diff.path} callId={`preview:${request.id}:${index}`} diff={diff} />
+            ))}
+          </div>
+        )}
         {error && <ErrorBanner message={error} />}
         <div className="approval-actions">
           <button
@@ -109,6 +119,21 @@ export function ApprovalDialog({ request, onAnswer, error = null, root }: Approv
         />
       </div>
     </div>
+  );
+}
+
+/** What the call would destroy, in a warning style. */
+function ApprovalWarnings({ warnings }: { warnings: string[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <ul className="approval-warnings" data-testid="approval-warnings" role="alert">
+      {warnings.map((warning) => (
+        <li key={warning} className="approval-warning">
+          <span aria-hidden="true">⚠ </span>
+          {warning}
+        </li>
+      ))}
+    </ul>
   );
 }
 

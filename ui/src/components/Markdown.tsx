@@ -1,5 +1,7 @@
 // Assistant markdown: GitHub-flavoured (tables, task lists, strikethrough) with code blocks
-// highlighted by highlight.js. Links never navigate the webview away from the app.
+// highlighted by highlight.js. Model text is untrusted: raw HTML is shown as text, never run; links
+// never navigate the webview away from the app (and `javascript:` ones lose their target); images are
+// not fetched (a remote image would tell its host that the page was read) but named with their address.
 import { memo } from 'react';
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
@@ -19,6 +21,11 @@ const components: Components = {
     >
       {children}
     </a>
+  ),
+  img: ({ src, alt }) => (
+    <span className="markdown-image" data-testid="markdown-image" title={typeof src === 'string' ? src : undefined}>
+      [image{alt ? `: ${alt}` : ''}]
+    </span>
   ),
 };
 

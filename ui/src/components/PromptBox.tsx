@@ -1,5 +1,6 @@
 // The prompt box: a textarea that grows with its text; Enter sends, Shift+Enter starts a new line.
-// Disabled while a turn runs; the text is kept if sending fails. Typing `/` at the start lists the
+// While a turn runs the person can still type, and Enter hands the prompt over to be queued; the text
+// is kept if sending fails. Typing `/` at the start lists the
 // slash commands (the window's own and the session's skills) matching what follows; ↑/↓ move,
 // Tab or Enter completes, Esc closes the list.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
@@ -8,8 +9,10 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 export type SlashCommand = { name: string; description: string };
 
 export type PromptBoxProps = {
-  /** True while a turn runs (or no session is open). */
+  /** True when nothing can be sent (no session is open). */
   disabled: boolean;
+  /** True while a turn runs: typing goes on, and what is sent is queued by the owner. */
+  busy?: boolean;
   /** Resolves to whether the prompt was accepted (the box is cleared then). */
   onSend: (prompt: string) => Promise<boolean>;
   /** The text the box starts with (e.g. a rewound prompt to edit and resend); remount with a new key to set it again. */
@@ -19,7 +22,7 @@ export type PromptBoxProps = {
 
 const MAX_ROWS = 12;
 
-export function PromptBox({ disabled, onSend, initialText = '', commands = [] }: PromptBoxProps) {
+export function PromptBox({ disabled, busy = false, onSend, initialText = '', commands = [] }: PromptBoxProps) {
   const [text, setText] = useState(initialText);
   const [highlighted, setHighlighted] = useState(0);
   const [menuClosed, setMenuClosed] = useState(false);
@@ -121,7 +124,7 @@ export function PromptBox({ disabled, onSend, initialText = '', commands = [] }:
         disabled={blocked}
         autoFocus
         spellCheck={false}
-        placeholder={disabled ? 'Working… (Esc to stop)' : 'Ask for a change, a fix, an explanation…'}
+        placeholder={busy ? 'Working… (Esc to stop; what you send now waits for the turn to end)' : 'Ask for a change, a fix, an explanation…'}
         onChange={(event) => {
           setText(event.target.value);
           setMenuClosed(false);

@@ -39,6 +39,19 @@ describe('RewindDialog', () => {
     expect(rewind).toHaveBeenCalledWith('4', 'both', false);
   });
 
+  it('forks a new session before the prompt, and shows why a fork failed', async () => {
+    const fork = vi.fn((id: string) => (id === '4' ? Promise.reject(Object.assign(new Error('the session was not forked: disk full'), { code: 'store' })) : Promise.resolve()));
+    const rewind = vi.fn(() => Promise.resolve(done));
+    render(
+      <RewindDialog ordinal={1} text="Now add a test" loadPoints={() => Promise.resolve(points)} rewind={rewind} onRewound={vi.fn()} fork={fork} onCancel={vi.fn()} />,
+    );
+    await userEvent.click(await screen.findByTestId('rewind-fork'));
+    expect(fork).toHaveBeenCalledWith('4');
+    expect(await screen.findByRole('alert')).toHaveTextContent('disk full');
+    expect(rewind).not.toHaveBeenCalled();
+    expect(screen.getByTestId('rewind-fork')).toBeEnabled();
+  });
+
   it('rewinds the files only, or the conversation only, by the prompt’s id', async () => {
     const { rewind } = renderDialog(() => Promise.resolve(done), 0, 'Rename serve to start');
     await userEvent.click(await screen.findByTestId('rewind-conversation'));

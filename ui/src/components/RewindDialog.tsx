@@ -19,6 +19,8 @@ export type RewindDialogProps = {
   rewind: (promptId: string, scope: RewindScope, force: boolean) => Promise<RewindOutcome>;
   /** The rewind happened (files, conversation or both, as `scope` says). */
   onRewound: (outcome: RewindOutcome, scope: RewindScope) => void;
+  /** Forks a new session before the prompt (this one stays as it is); absent when sessions are not stored. */
+  fork?: (promptId: string) => Promise<void>;
   onCancel: () => void;
 };
 
@@ -34,7 +36,7 @@ const CHOICES: { scope: RewindScope; label: string; detail: string }[] = [
   { scope: 'conversation', label: 'Conversation only', detail: 'Forget this prompt and everything after it; the files stay as they are' },
 ];
 
-export function RewindDialog({ ordinal, text, promptId, loadPoints, rewind, onRewound, onCancel }: RewindDialogProps) {
+export function RewindDialog({ ordinal, text, promptId, loadPoints, rewind, onRewound, fork, onCancel }: RewindDialogProps) {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -71,6 +73,18 @@ export function RewindDialog({ ordinal, text, promptId, loadPoints, rewind, onRe
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [busy, onCancel]);
+
+  const runFork = async (point: RewindPoint) => {
+    if (!fork) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await fork(point.prompt_id);
+    } catch (cause) {
+      setError(errorMessage(cause));
+      setBusy(false);
+    }
+  };
 
   const run = async (point: RewindPoint, scope: RewindScope, force: boolean) => {
     setBusy(true);
@@ -163,6 +177,20 @@ export function RewindDialog({ ordinal, text, promptId, loadPoints, rewind, onRe
                 </span>
               </button>
             ))}
+          {phase.kind === 'choose' && fork && (
+            <button
+              type="button"
+              className="button approval-choice"
+              data-testid="rewind-fork"
+              disabled={busy}
+              onClick={() => void runFork(phase.point)}
+            >
+              <span>
+                Fork a new session from here
+                <span className="rewind-choice-detail">Start a session with the conversation before this prompt; this one and the files stay as they are</span>
+              </span>
+            </button>
+          )}
           {phase.kind === 'conflicts' && (
             <button
               ref={firstRef}

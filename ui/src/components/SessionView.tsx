@@ -4,11 +4,12 @@
 // Esc stops a running turn. A prompt row's rewind action opens the rewind dialog; after a rewind a
 // notice says what happened, and a rewound prompt goes back into the prompt box to edit and resend.
 import { useCallback, useEffect, useState } from 'react';
-import type { ApprovalAnswer, RewindOutcome, RewindScope } from '../generated/protocol';
+import type { ApprovalAnswer, RewindOutcome, RewindScope, SandboxViolation } from '../generated/protocol';
 import type { SessionControls } from '../hooks/useSession';
 import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
 import { StopSubAgentContext } from '../state/subAgentStop';
+import { SandboxAllowContext } from '../state/sandbox';
 import type { Session } from '../state/session';
 import type { PermissionMode, PlanAnswer, QuestionAnswer } from '../generated/protocol';
 import * as ipc from '../ipc';
@@ -36,9 +37,11 @@ export type SessionViewProps = {
   session: Session;
   controls: SessionControls;
   onPickFolder: () => void;
+  /** Opens the settings dialog. */
+  onOpenSettings?: () => void;
 };
 
-export function SessionView({ session, controls, onPickFolder }: SessionViewProps) {
+export function SessionView({ session, controls, onPickFolder, onOpenSettings }: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running, approvals, planReviews, questions } = transcript;
   const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind, setTrust, changes } = controls;
@@ -79,6 +82,8 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
   const [rewindNotice, setRewindNotice] = useState<string | null>(null);
   /** Text put back into the prompt box; a new `nonce` remounts the box with it. */
   const [draft, setDraft] = useState({ text: '', nonce: 0 });
+  /** A prompt typed while a turn runs: sent when the turn ends (more prompts join it), or taken back. */
+  const [queued, setQueued] = useState<string | null>(null);
   /** The trust dialog: asked at once for an untrusted folder (unless put off), else opened from the status bar. */
   const [trustOpen, setTrustOpen] = useState(() => !info.trust.trusted && !trustPostponed(info.cwd));
   const closeTrust = useCallback(() => {
@@ -136,13 +141,43 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
       command.run();
       return true;
     }
+    if (running) {
+      setQueued((previous) => (previous ? `${previous}\n\n${prompt}` : prompt));
+      return true;
+    }
     return sendPrompt(prompt);
+  };
+  // The queued prompt goes out when the turn ends (noticed while rendering, sent by the effect below);
+  // if it is refused, its text returns to the box.
+  const [wasRunning, setWasRunning] = useState(running);
+  const [release, setRelease] = useState<{ text: string } | null>(null);
+  if (wasRunning !== running) {
+    setWasRunning(running);
+    if (!running && queued !== null) {
+      setRelease({ text: queued });
+      setQueued(null);
+    }
+  }
+  useEffect(() => {
+    if (!release) return;
+    void sendPrompt(release.text).then((sent) => {
+      if (!sent) setDraft((previous) => ({ text: release.text, nonce: previous.nonce + 1 }));
+    });
+  }, [release, sendPrompt]);
+  const unqueue = () => {
+    if (queued === null) return;
+    setDraft((previous) => ({ text: queued, nonce: previous.nonce + 1 }));
+    setQueued(null);
   };
   const closeMcp = useCallback(() => setMcpOpen(false), []);
   const showMcp = mcpOpen && !asking && !showTrust && !showBypassConfirm && !showChanges;
   const sessionId = info.session_id;
   const loadMcp = useCallback(() => ipc.mcpServers(sessionId), [sessionId]);
   const approveMcp = useCallback((name: string, approved: boolean) => ipc.approveMcpServer(sessionId, name, approved), [sessionId]);
+  const allowSandbox = useCallback(
+    (violation: SandboxViolation) => ipc.allowSandboxViolation(sessionId, violation),
+    [sessionId],
+  );
   const reconnectMcp = useCallback((name: string) => ipc.reconnectMcpServer(sessionId, name), [sessionId]);
   const loadWorktrees = useCallback(() => ipc.keptWorktrees(sessionId), [sessionId]);
   const settleWorktree = useCallback((branch: string, merge: boolean) => ipc.settleWorktree(sessionId, branch, merge), [sessionId]);
@@ -230,11 +265,13 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
             {info.setup_hint && <SetupHint hint={info.setup_hint} />}
             <main className="session-main">
               <RewindContext.Provider value={running ? null : onRewindRequest}>
-                <Transcript
-                  items={transcript.items}
-                  empty={<EmptyTranscript folder={info.folder_name} />}
-                  footer={running ? <WorkingLine /> : null}
-                />
+                <SandboxAllowContext.Provider value={allowSandbox}>
+                  <Transcript
+                    items={transcript.items}
+                    empty={<EmptyTranscript folder={info.folder_name} />}
+                    footer={running ? <WorkingLine /> : null}
+                  />
+                </SandboxAllowContext.Provider>
               </RewindContext.Provider>
             </main>
             <div className="composer">
@@ -272,10 +309,20 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
               {stopError && <ErrorBanner message={stopError} onDismiss={() => setStopError(null)} />}
               <BackgroundAgents agents={transcript.backgroundAgents} />
               <Checklist todos={transcript.todos} tasks={transcript.tasks} />
+              {queued !== null && (
+                <div className="notice queued-prompt" data-testid="queued-prompt" role="status">
+                  <span className="queued-label">Sends when this turn ends:</span>
+                  <span className="queued-text">{queued}</span>
+                  <button type="button" className="button" data-testid="queued-edit" onClick={unqueue}>
+                    Edit
+                  </button>
+                </div>
+              )}
               <PromptBox
                 key={draft.nonce}
                 initialText={draft.text}
-                disabled={running}
+                busy={running}
+                disabled={false}
                 onSend={onPrompt}
                 commands={slashCommands}
               />
@@ -295,6 +342,7 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           onChangesClick={() => setChangesOpen(true)}
           mcpServers={transcript.mcpServers}
           onMcpClick={() => setMcpOpen(true)}
+          onSettingsClick={onOpenSettings}
           contextWindow={info.context_window}
           compactAtPercent={info.compact_at_percent}
         />
@@ -333,6 +381,10 @@ export function SessionView({ session, controls, onPickFolder }: SessionViewProp
           loadPoints={rewindPoints}
           rewind={(promptId, scope, force) => rewind(promptId, rewinding.ordinal, scope, force)}
           onRewound={onRewound}
+          fork={async (promptId) => {
+            const forked = await ipc.forkSession(info.session_id, promptId);
+            await open(info.cwd, forked);
+          }}
           onCancel={closeRewind}
         />
       )}

@@ -23,6 +23,8 @@ export type StatusBarProps = {
   /** The MCP servers as last reported; the badge opens the MCP panel. */
   mcpServers: Readonly<Record<string, McpServerStatus>>;
   onMcpClick: () => void;
+  /** Opens the settings dialog (model, key, theme, font size). */
+  onSettingsClick?: () => void;
 };
 
 export function StatusBar({
@@ -39,6 +41,7 @@ export function StatusBar({
   compactAtPercent,
   mcpServers,
   onMcpClick,
+  onSettingsClick,
 }: StatusBarProps) {
   const servers = Object.values(mcpServers);
   const ready = servers.filter((server) => server.state.state === 'ready').length;
@@ -79,9 +82,15 @@ export function StatusBar({
         </span>
       )}
       <ContextMeter usage={usage} window={contextWindow} compactAt={compactAtPercent} />
-      <span className="status-item" data-testid="model-name" title="Model">
-        {model}
-      </span>
+      {onSettingsClick ? (
+        <button type="button" className="status-item status-trust" data-testid="model-name" title="Model: click to change the model, key or looks" onClick={onSettingsClick}>
+          {model}
+        </button>
+      ) : (
+        <span className="status-item" data-testid="model-name" title="Model">
+          {model}
+        </span>
+      )}
       <span
         className="status-item"
         data-testid="token-usage"

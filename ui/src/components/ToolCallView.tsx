@@ -14,6 +14,7 @@ import { Chevron } from './Chevron';
 import { ShellOutput } from './ShellOutput';
 import { StatusIcon } from './StatusIcon';
 import { SubAgentTranscript } from './SubAgentTranscript';
+import { SandboxNotice } from './SandboxNotice';
 import { ToolDiff } from './ToolDiff';
 
 /** Result text longer than this is cut when shown, to keep the transcript fast. */
@@ -59,6 +60,7 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
         call.progress &&
         !call.result && <div className="tool-progress dim">{lastLine(call.progress)}</div>
       )}
+      {call.violations && <SandboxNotice violations={call.violations} />}
       {facts && (
         <div className="tool-facts" data-testid="tool-facts">
           {facts}

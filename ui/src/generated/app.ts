@@ -1,12 +1,14 @@
 // Generated from src-tauri by `TANDEM_WRITE_GENERATED=1 cargo test --features tandem/custom-protocol --test app generated`. Do not edit.
 
+import type { AppSettings, SessionInfo } from './protocol';
+
 export type AppStateView = { 
 /**
  * The folder given on the command line.
  */
 folder: string | null, recent: Array<string>, version: string, };
 
-export type ErrorCode = "folder_missing" | "not_a_folder" | "folder_unreadable" | "model" | "store" | "unknown_session" | "no_session" | "no_request" | "rewind" | "trust" | "changes" | "session_busy" | "mcp" | "worktree";
+export type ErrorCode = "folder_missing" | "not_a_folder" | "folder_unreadable" | "model" | "store" | "unknown_session" | "no_session" | "no_request" | "rewind" | "trust" | "changes" | "session_busy" | "mcp" | "worktree" | "settings";
 
 export type CommandError = { code: ErrorCode, 
 /**
@@ -17,3 +19,5 @@ message: string, };
 export type OpenFolder = { path: string, };
 
 export type SkillSummary = { name: string, description: string, };
+
+export type SavedSettings = { settings: AppSettings, sessions: Array<SessionInfo>, };

@@ -20,7 +20,7 @@ behavior: DecisionBehavior, scope: RuleScope,
 /**
  * The settings file it is written in (`None` for command-line and session rules).
  */
-file: string | null, } | { "type": "hook", command: string, } | { "type": "mode", mode: PermissionMode, } | { "type": "safety_check", check: SafetyCheck, } | { "type": "classifier", reason: string, } | { "type": "tool", tool: string, } | { "type": "working_directories" } | { "type": "no_prompt" };
+file: string | null, } | { "type": "hook", command: string, } | { "type": "mode", mode: PermissionMode, } | { "type": "safety_check", check: SafetyCheck, } | { "type": "classifier", reason: string, } | { "type": "tool", tool: string, } | { "type": "working_directories" } | { "type": "no_prompt" } | { "type": "sandbox" };
 
 export type PermissionDecision = { decision: DecisionBehavior, 
 /**
@@ -127,7 +127,16 @@ diff: FileDiff | null,
  * The sub-agent whose call this is, when the question comes from inside an Agent call (`None`: the session's
  * own agent asks).
  */
-sub_agent?: SubAgentOrigin, };
+sub_agent?: SubAgentOrigin, 
+/**
+ * What the call would destroy (`rm -rf build` removes the folder build and everything in it), shown as
+ * warnings in the dialog.
+ */
+warnings?: Array<string>, 
+/**
+ * For a command that edits files in place (`sed -i`): each named file before and after, as it would run.
+ */
+previews?: Array<FileDiff>, };
 
 export type ApprovalChoice = "allow" | "allow_always" | "deny";
 
@@ -423,6 +432,8 @@ loaded: Array<string>,
  */
 total_deferred: number, } | { "type": "other", data: unknown, };
 
+export type SandboxViolation = { "type": "write", path: string, } | { "type": "network", host: string, };
+
 export type ToolListing = { name: string, 
 /**
  * Whether the model is offered it now.
@@ -568,11 +579,51 @@ task_id: string,
  */
 parent_tool_use_id: string, agent_type: string, description: string, status: BackgroundAgentStatus, };
 
+export type Theme = "light" | "dark" | "system";
+
+export type KeySource = "keyring" | "credentials_file" | "settings_file" | "environment" | "none";
+
+export type AppSettings = { 
+/**
+ * `anthropic` or `openai` (an OpenAI-compatible server).
+ */
+provider: string, 
+/**
+ * The server's base URL; empty for the provider's default.
+ */
+base_url: string, 
+/**
+ * The model name; empty for the default.
+ */
+model: string, 
+/**
+ * Where the key in use comes from.
+ */
+key_source: KeySource, theme: Theme, 
+/**
+ * The transcript's font size in pixels (the whole window scales with it).
+ */
+font_size: number, 
+/**
+ * Environment variables set in this process that win over the saved values (named so the person knows).
+ */
+overridden_by_env: Array<string>, 
+/**
+ * The settings file.
+ */
+file: string, };
+
+export type AppSettingsUpdate = { provider: string, base_url: string, model: string, 
+/**
+ * A new API key; `None` keeps the current one, an empty string removes the saved one.
+ */
+api_key?: string, theme: Theme, font_size: number, };
+
 export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, };
+detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, };
 
 export type EventEnvelope = { session_id: string, 
 /**

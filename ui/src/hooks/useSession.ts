@@ -10,6 +10,7 @@ import type {
   RewindOutcome,
   RewindPoint,
   RewindScope,
+  SessionInfo,
 } from '../generated/protocol';
 import * as ipc from '../ipc';
 import { sessionReducer, type Session } from '../state/session';
@@ -38,6 +39,8 @@ export type SessionControls = {
   setTrust: (trusted: boolean) => Promise<void>;
   /** Every file the session changed (rejects with the backend's error). */
   changes: () => Promise<ChangedFile[]>;
+  /** Takes the session's new info (after the person saved settings); another session's info is ignored. */
+  updateInfo: (info: SessionInfo) => void;
 };
 
 /** Whether a rewind's outcome means the conversation was cut (a file conflict stops everything). */
@@ -137,6 +140,8 @@ export function useSession(): SessionControls {
     return ipc.sessionChanges(sessionId);
   }, [sessionId]);
 
+  const updateInfo = useCallback((info: SessionInfo) => dispatch({ type: 'info', info }), []);
+
   return useMemo(
     () => ({
       changes,
@@ -152,7 +157,8 @@ export function useSession(): SessionControls {
       rewindPoints,
       rewind,
       setTrust,
+      updateInfo,
     }),
-    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind, setTrust, changes],
+    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind, setTrust, changes, updateInfo],
   );
 }

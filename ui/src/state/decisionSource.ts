@@ -47,6 +47,8 @@ export function describeDecisionSource(source: DecisionSource, root?: string): s
       return 'Inside the working directories';
     case 'no_prompt':
       return 'No one can be asked here';
+    case 'sandbox':
+      return 'The shell sandbox (autoAllowBashIfSandboxed)';
   }
 }
 

@@ -2,6 +2,7 @@
 // Events are applied in `seq` order; anything at or below the last seen `seq` (a duplicate or a
 // replay across a batch boundary) and anything from another session is ignored.
 import type { EventEnvelope, SessionEvent } from '../generated/protocol';
+import { violationKey } from './sandbox';
 import { emptyTranscript, type ToolCall, type Transcript, type TranscriptItem } from './transcript';
 
 /** A mutable working copy of a transcript, used while one batch is applied. */
@@ -93,6 +94,13 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
       return;
     case 'tool_call_decision':
       updateTool(draft, event.tool_use_id, null, (call) => ({ ...call, decision: event.decision }));
+      return;
+    case 'sandbox_violation':
+      updateTool(draft, event.tool_use_id, null, (call) => {
+        const seen = call.violations ?? [];
+        const key = violationKey(event.violation);
+        return seen.some((v) => violationKey(v) === key) ? call : { ...call, violations: [...seen, event.violation] };
+      });
       return;
     case 'tool_call_progress':
       updateTool(draft, event.tool_use_id, null, (call) => ({

@@ -20,7 +20,9 @@ export type SessionAction =
   /** The conversation was rewound to before the `ordinal`-th prompt row (0-based): it and every row after it go. */
   | { type: 'rewound'; ordinal: number }
   /** The folder's trust changed (trusted or revoked from the window). */
-  | { type: 'trust'; trust: FolderTrust };
+  | { type: 'trust'; trust: FolderTrust }
+  /** The session's info changed (the person saved other settings: model, key). Ignored for another session. */
+  | { type: 'info'; info: SessionInfo };
 
 export function sessionReducer(state: Session | null, action: SessionAction): Session | null {
   switch (action.type) {
@@ -44,5 +46,7 @@ export function sessionReducer(state: Session | null, action: SessionAction): Se
     }
     case 'trust':
       return state && { ...state, info: { ...state.info, trust: action.trust } };
+    case 'info':
+      return state && state.info.session_id === action.info.session_id ? { ...state, info: action.info } : state;
   }
 }

@@ -9,6 +9,7 @@ import type {
   PlanRequest,
   QuestionRequest,
   RenderHints,
+  SandboxViolation,
   TaskItem,
   TodoItem,
   ToolCallStatus,
@@ -41,6 +42,8 @@ export type ToolCall = {
   result: ToolResult | null;
   /** For a call that started a sub-agent: the sub-agent's own conversation, as it streams. */
   subAgent?: { agentId: string; transcript: Transcript };
+  /** What the shell sandbox refused the call, each once. */
+  violations?: SandboxViolation[];
 };
 
 export type TranscriptItem =

@@ -2,7 +2,7 @@
 // per-test handlers, and pushes session events into the channel that open_session received.
 import { act } from '@testing-library/react';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { SessionEvent, SessionInfo } from '../generated/protocol';
+import type { AppSettings, SessionEvent, SessionInfo } from '../generated/protocol';
 import type { AppStateView } from '../generated/app';
 import { ChannelSender, isChannelArg } from '../mock/channel';
 
@@ -25,6 +25,20 @@ export function sessionInfo(overrides: Partial<SessionInfo> = {}): SessionInfo {
   };
 }
 
+export function appSettings(overrides: Partial<AppSettings> = {}): AppSettings {
+  return {
+    provider: 'anthropic',
+    base_url: '',
+    model: '',
+    key_source: 'none',
+    theme: 'dark',
+    font_size: 14,
+    overridden_by_env: [],
+    file: '/home/me/.config/tandem/settings.json',
+    ...overrides,
+  };
+}
+
 export type FakeIpc = {
   calls: Call[];
   /** The arguments of every call of `cmd`, in order. */
@@ -43,6 +57,7 @@ export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Part
     pick_folder: () => FOLDER,
     skills: () => [],
     kept_worktrees: () => [],
+    app_settings: () => appSettings(),
     open_session: (args) => sessionInfo({ cwd: String(args.path), folder_name: String(args.path).split('/').pop() ?? '' }),
   };
   mockIPC(

@@ -263,7 +263,8 @@ fn a_batch_answers_every_line_in_order_and_bad_lines_with_a_reason() {
             "rule",
             "source",
             "decided_by",
-            "suggestions"
+            "suggestions",
+            "warnings"
         ]
     );
 }
@@ -278,4 +279,9 @@ fn check_gives_the_rules_the_dialog_would_offer() {
     });
     assert_eq!(answer.decision, DecisionBehavior::Ask);
     assert_eq!(answer.suggestions, ["Bash(npm run test *)"]);
+    assert_eq!(
+        answer.warnings,
+        ["`rm` deletes dist and everything inside, without asking; it does not go to the trash"],
+        "what the dialog warns of"
+    );
 }

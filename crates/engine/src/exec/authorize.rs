@@ -310,11 +310,13 @@ impl Gate<'_> {
             suggestion: suggestion.clone(),
             diff: input.prepared.approval_preview(self.ctx),
             sub_agent: None,
+            warnings: input.prepared.approval_warnings(self.ctx),
+            previews: input.prepared.approval_previews(self.ctx),
         };
         let proposal = request.diff.clone();
         let request_id = request.id.clone();
         self.rt.events.emit(SessionEvent::ApprovalRequested {
-            request: request.clone(),
+            request: Box::new(request.clone()),
         });
         let answer = tokio::select! {
             answer = self.rt.approver.ask(request) => Some(answer),

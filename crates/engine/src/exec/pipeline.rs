@@ -14,7 +14,7 @@ use super::hook_gate;
 use super::phase_times::{Phase, PhaseTimes};
 use super::planned::PlannedCall;
 use crate::model::{ContentBlock, ToolResultContent};
-use crate::tool::{ContextChange, PersonDoor, ProgressSink, ToolContext, ToolError};
+use crate::tool::{ContextChange, PersonDoor, ProgressSink, ToolContext, ToolError, ViolationSink};
 
 /// Why a call's cancellation token fired when it was not the person: set by whoever cancels before the token
 /// fires, and told to the model and the window alike.
@@ -195,6 +195,17 @@ async fn run_steps(
             rt.session_id.clone(),
         )),
         mode: permissions.mode,
+        sandbox: permissions.sandbox.clone(),
+        violations: {
+            let events = rt.events.clone();
+            let id = id.to_string();
+            ViolationSink::new(move |violation| {
+                events.emit(SessionEvent::SandboxViolation {
+                    tool_use_id: id.clone(),
+                    violation,
+                })
+            })
+        },
     };
     let prepared = match prepared {
         Ok(p) => p,

@@ -13,6 +13,20 @@ use std::path::{Path, PathBuf};
 /// process may set them) are given to the new file. `target` must not be a symlink; callers resolve links first so
 /// that the link survives and its target changes.
 pub fn write_atomic(target: &Path, parts: &[&[u8]], like: Option<&fs::Metadata>) -> io::Result<()> {
+    replace_via_temp(target, |tmp| {
+        write_then_rename(tmp, target, parts, like.map(|m| m.permissions()), like)
+    })
+}
+
+/// Replaces (or creates) `target` with `parts`, readable and writable by its owner only (mode `0600` on Unix),
+/// from the first byte written: for secrets.
+pub fn write_atomic_private(target: &Path, parts: &[&[u8]]) -> io::Result<()> {
+    replace_via_temp(target, |tmp| write_private_then_rename(tmp, target, parts))
+}
+
+/// Runs `write` (which writes a temporary file and renames it over `target`) on a fresh temporary path beside
+/// `target`, removes the temporary file when it fails, and syncs the directory when it succeeds.
+fn replace_via_temp(target: &Path, write: impl FnOnce(&Path) -> io::Result<()>) -> io::Result<()> {
     let dir = target
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -20,7 +34,7 @@ pub fn write_atomic(target: &Path, parts: &[&[u8]], like: Option<&fs::Metadata>)
     let tmp = temp_path(dir, target);
     // Noted until the write is over, so that a later start deletes the temporary file of a write cut off here.
     let _note = super::pending::note(&tmp);
-    let result = write_then_rename(&tmp, target, parts, like.map(|m| m.permissions()), like);
+    let result = write(&tmp);
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
         return result;
@@ -29,6 +43,20 @@ pub fn write_atomic(target: &Path, parts: &[&[u8]], like: Option<&fs::Metadata>)
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+fn write_private_then_rename(tmp: &Path, target: &Path, parts: &[&[u8]]) -> io::Result<()> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(tmp)?;
+    for part in parts {
+        file.write_all(part)?;
+    }
+    file.sync_all()?;
+    drop(file);
+    fs::rename(tmp, target)
 }
 
 fn temp_path(dir: &Path, target: &Path) -> PathBuf {

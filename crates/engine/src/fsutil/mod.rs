@@ -7,5 +7,5 @@ pub mod dir_stat;
 mod paths;
 pub mod pending;
 
-pub use atomic::write_atomic;
+pub use atomic::{write_atomic, write_atomic_private};
 pub use paths::{is_unc, normalise};

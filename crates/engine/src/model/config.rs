@@ -159,8 +159,8 @@ impl ModelConfig {
             // Local servers need no key; they do need the name of a model they serve.
             return (self.model == DEFAULT_MODEL).then(|| {
                 format!(
-                    "The provider is OpenAI-compatible ({}), but no model is chosen. Add {{\"model\": \"...\"}} \
-                     (a model the server serves, e.g. \"qwen3\") to ~/.config/tandem/settings.json, or set \
+                    "The provider is OpenAI-compatible ({}), but no model is chosen. Choose one the server \
+                     serves (e.g. \"qwen3\") in Settings (click the model name in the status bar), or set \
                      OPENAI_MODEL.",
                     self.base_url
                 )
@@ -168,9 +168,8 @@ impl ModelConfig {
         }
         if self.api_key.is_none() {
             Some(
-                "No API key is set. Start Tandem with ANTHROPIC_API_KEY in the environment, or add \
-                 {\"apiKey\": \"...\"} to ~/.config/tandem/settings.json (ANTHROPIC_BASE_URL and ANTHROPIC_MODEL \
-                 choose another server or model)."
+                "No API key is set. Add one in Settings (click the model name in the status bar, or File ▸ \
+                 Settings…), or start Tandem with ANTHROPIC_API_KEY in the environment."
                     .to_string(),
             )
         } else {

@@ -12,6 +12,7 @@ mod openai_stream;
 pub mod pricing;
 mod retry;
 pub mod sse;
+pub mod switchable;
 mod transport;
 mod types;
 
@@ -22,6 +23,7 @@ pub use config::{ModelConfig, Provider};
 pub use error::ModelError;
 pub use openai::OpenAiModel;
 pub use retry::RetryPolicy;
+pub use switchable::SwitchableModel;
 pub use types::*;
 
 use futures::stream::BoxStream;

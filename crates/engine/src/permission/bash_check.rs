@@ -19,6 +19,7 @@ use super::verdict::{
     protected_write,
 };
 use crate::shell::{self, Analysis, Part, base_name, is_read_only, read_only_paths};
+use crate::tool::Placement;
 use paths::{Touch, child_of, cwd_candidates, mentions, resolve, touches};
 use safety::{critical_rm, git_config_write};
 
@@ -124,7 +125,49 @@ pub fn evaluate_bash(
         .or_else(|| safety_checks(ctx, &scan))
         .or_else(|| ask_rules(ctx, tool, input, &scan))
         .or_else(|| unanalysable(&scan))
-        .unwrap_or_else(|| requirements(ctx, &scan))
+        .unwrap_or_else(|| sandboxed(ctx, input, command, requirements(ctx, &scan)))
+}
+
+/// Step 6: with `sandbox.autoAllowBashIfSandboxed`, what would ask runs without asking when the command runs inside
+/// the sandbox (writes only in the writable folders, network only through the proxy). A command that runs outside
+/// it (excluded, `dangerouslyDisableSandbox`, bubblewrap missing) keeps the answer the rules gave; plan mode still
+/// asks.
+fn sandboxed(
+    ctx: &PermissionContext,
+    input: &Value,
+    command: &str,
+    eval: Evaluation,
+) -> Evaluation {
+    let sandbox = &ctx.sandbox;
+    if eval.behavior() != DecisionBehavior::Ask
+        || eval.forced
+        || !sandbox.auto_allow
+        || ctx.mode == PermissionMode::Plan
+    {
+        return eval;
+    }
+    let disable = input
+        .get("dangerouslyDisableSandbox")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    if sandbox.placement(command, disable) != Placement::Sandboxed {
+        return eval;
+    }
+    let network = if sandbox.allowed_domains.is_empty() {
+        "no network".to_string()
+    } else {
+        format!("network only to {}", sandbox.allowed_domains.join(", "))
+    };
+    Evaluation::plain(
+        DecisionBehavior::Allow,
+        format!(
+            "the command runs in the sandbox (files writable only in the working directories, \
+             sandbox.filesystem.allowWrite and its own temporary folders; {network}) and \
+             sandbox.autoAllowBashIfSandboxed is on; without it: {}",
+            eval.decision.reason
+        ),
+        DecisionSource::Sandbox,
+    )
 }
 
 /// A rule of list `b` matching a file a part touches.

@@ -28,6 +28,9 @@ pub struct CheckAnswer {
     /// The rules "Yes, and don't ask again" would save for an ask (what the approval dialog offers).
     #[serde(default)]
     pub suggestions: Vec<String>,
+    /// What the call would destroy (the approval dialog's warnings), e.g. for `rm -rf build`.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 impl CheckAnswer {
@@ -40,6 +43,7 @@ impl CheckAnswer {
             source: None,
             decided_by: None,
             suggestions: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 }
@@ -142,11 +146,13 @@ pub fn check_call(
     let name = canonical_tool_name(tool);
     let tool_ctx = ToolContext {
         working_dirs: ctx.working_dirs.clone(),
+        sandbox: ctx.sandbox.clone(),
         ..ToolContext::new(ctx.cwd.clone())
     };
     let registered = tools
         .iter()
         .find(|t| t.name() == name || t.aliases().contains(&tool));
+    let mut warnings = Vec::new();
     let (subject, read_only, name) = match registered {
         Some(t) => {
             let prepared = match t.prepare(input) {
@@ -158,6 +164,7 @@ pub fn check_call(
                     ));
                 }
             };
+            warnings = prepared.approval_warnings(&tool_ctx);
             (
                 prepared.permission_subject(&tool_ctx),
                 prepared.is_read_only(),
@@ -192,5 +199,6 @@ pub fn check_call(
         source: decision.source,
         decided_by: decision.decided_by,
         suggestions: evaluation.suggestions,
+        warnings,
     }
 }

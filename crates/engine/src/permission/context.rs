@@ -11,7 +11,8 @@ use super::path_pattern::{Anchors, normalise, resolve_links};
 use super::rule::{RuleBehavior, RuleSource};
 use super::ruleset::{RuleEntry, RuleSet, SettingsIssue};
 use super::verdict::{PathForms, families, path_rule};
-use crate::settings::{HookSet, LoadedSettings, git_root};
+use crate::settings::{HookSet, LoadedSettings, env_override, find_bwrap, git_root, merge_sandbox};
+use crate::tool::SandboxConfig;
 use crate::tool::{ContextChange, ReadDenied};
 
 /// Everything the permission engine needs to know about a session, frozen. Shared as an `Arc`; a change (new mode,
@@ -54,6 +55,8 @@ pub struct PermissionContext {
     pub local_settings_file: PathBuf,
     /// The classifier auto mode consults (none: auto mode asks).
     pub classifier: Option<ClassifierHandle>,
+    /// The shell sandbox settings in force (they follow settings changes like rules do).
+    pub sandbox: Arc<SandboxConfig>,
 }
 
 impl PartialEq for PermissionContext {
@@ -67,6 +70,7 @@ impl PartialEq for PermissionContext {
             && self.avoid_prompts == other.avoid_prompts
             && self.bypass_available == other.bypass_available
             && *self.hooks == *other.hooks
+            && *self.sandbox == *other.sandbox
     }
 }
 
@@ -119,6 +123,7 @@ impl PermissionContext {
             moved_to: None,
             trusted: true,
             classifier: None,
+            sandbox: Arc::new(merge_sandbox(&[], |_| true, env_override(), find_bwrap())),
         }
     }
 
@@ -211,6 +216,12 @@ impl PermissionContext {
             moved_to: None,
             trusted,
             classifier: None,
+            sandbox: Arc::new(merge_sandbox(
+                &loaded.sandbox,
+                project_level_ok,
+                env_override(),
+                find_bwrap(),
+            )),
         };
         let (rules, rule_issues) = RuleSet::build(&ctx.entries, &ctx.anchors(), trusted);
         issues.extend(rule_issues);
@@ -358,6 +369,14 @@ impl PermissionContext {
     pub fn with_hooks(&self, hooks: HookSet) -> Self {
         Self {
             hooks: Arc::new(hooks),
+            ..self.clone()
+        }
+    }
+
+    /// The same context with other sandbox settings.
+    pub fn with_sandbox(&self, sandbox: SandboxConfig) -> Self {
+        Self {
+            sandbox: Arc::new(sandbox),
             ..self.clone()
         }
     }

@@ -16,6 +16,7 @@ mod rule;
 mod rule_id;
 mod ruleset;
 mod safety;
+mod sandbox_allow;
 mod suggest;
 mod trust;
 mod trust_summary;
@@ -44,6 +45,7 @@ pub use rule::{
 pub use rule_id::RuleId;
 pub use ruleset::{RuleEntry, RuleSet, SettingsIssue, WAITS_FOR_TRUST};
 pub use safety::{critical_for_rm, protected};
+pub use sandbox_allow::{SandboxAllowance, allow_sandbox_violation, sandbox_allowance};
 pub use suggest::{SaveError, bash_rule as suggest_bash_rule, save_allow_rules};
 pub use trust::TrustStore;
 pub use verdict::Evaluation;

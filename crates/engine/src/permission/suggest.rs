@@ -191,6 +191,12 @@ pub fn path_rule(family: &str, ctx: &PermissionContext, path: &Path) -> Vec<Stri
 /// Adds `rules` to `permissions.allow` of the settings file at `file`, creating it (and its folder) if needed and
 /// keeping every other key and rule. Rules already present are not added twice.
 pub fn save_allow_rules(file: &Path, rules: &[String]) -> Result<(), SaveError> {
+    add_to_list(file, &["permissions", "allow"], rules)
+}
+
+/// Adds `items` to the array at `keys` (objects created as needed) of the settings file at `file`, keeping
+/// everything else; items already present are not added twice. Written to a temporary file, then renamed over.
+pub(crate) fn add_to_list(file: &Path, keys: &[&str], items: &[String]) -> Result<(), SaveError> {
     let path = file.display().to_string();
     let mut root = match std::fs::read_to_string(file) {
         Ok(text) if text.trim().is_empty() => Value::Object(Map::new()),
@@ -201,33 +207,45 @@ pub fn save_allow_rules(file: &Path, rules: &[String]) -> Result<(), SaveError> 
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Value::Object(Map::new()),
         Err(source) => return Err(SaveError::Read { path, source }),
     };
-    let Some(obj) = root.as_object_mut() else {
+    let Some((last, objects)) = keys.split_last() else {
+        return Ok(());
+    };
+    let mut node = &mut root;
+    let mut walked = String::new();
+    for key in objects {
+        let Some(obj) = node.as_object_mut() else {
+            return Err(SaveError::Malformed {
+                path,
+                message: format!("`{}` is not an object", display_keys(&walked)),
+            });
+        };
+        walked = if walked.is_empty() {
+            key.to_string()
+        } else {
+            format!("{walked}.{key}")
+        };
+        node = obj
+            .entry(key.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    let Some(obj) = node.as_object_mut() else {
         return Err(SaveError::Malformed {
             path,
-            message: "the top level is not an object".into(),
+            message: format!("`{}` is not an object", display_keys(&walked)),
         });
     };
-    let perms = obj
-        .entry("permissions")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Some(perms) = perms.as_object_mut() else {
-        return Err(SaveError::Malformed {
-            path,
-            message: "`permissions` is not an object".into(),
-        });
-    };
-    let allow = perms
-        .entry("allow")
+    let list = obj
+        .entry(last.to_string())
         .or_insert_with(|| Value::Array(Vec::new()));
-    let Some(allow) = allow.as_array_mut() else {
+    let Some(list) = list.as_array_mut() else {
         return Err(SaveError::Malformed {
             path,
-            message: "`permissions.allow` is not an array".into(),
+            message: format!("`{}` is not an array", keys.join(".")),
         });
     };
-    for rule in rules {
-        if !allow.iter().any(|r| r.as_str() == Some(rule)) {
-            allow.push(Value::String(rule.clone()));
+    for item in items {
+        if !list.iter().any(|r| r.as_str() == Some(item)) {
+            list.push(Value::String(item.clone()));
         }
     }
     let mut text = serde_json::to_string_pretty(&root).map_err(|e| SaveError::Malformed {
@@ -245,4 +263,12 @@ pub fn save_allow_rules(file: &Path, rules: &[String]) -> Result<(), SaveError> 
     std::fs::write(&tmp, text)
         .and_then(|_| std::fs::rename(&tmp, file))
         .map_err(|source| SaveError::Write { path, source })
+}
+
+fn display_keys(walked: &str) -> &str {
+    if walked.is_empty() {
+        "the top level"
+    } else {
+        walked
+    }
 }

@@ -211,6 +211,8 @@ mod tests {
             suggestion: None,
             diff: None,
             sub_agent: None,
+            warnings: Vec::new(),
+            previews: Vec::new(),
         };
         let events = stored(vec![
             SessionEvent::TurnStarted {
@@ -225,7 +227,9 @@ mod tests {
                 detail: None,
             },
             input("b"),
-            SessionEvent::ApprovalRequested { request },
+            SessionEvent::ApprovalRequested {
+                request: Box::new(request),
+            },
         ]);
         let closing = closing_events(&events);
         assert_eq!(closing.len(), 4);

@@ -6,6 +6,7 @@ mod changes;
 mod cleanup;
 mod closing;
 pub mod completion;
+pub mod fork;
 pub mod rewind;
 mod sub_agent;
 mod sub_agent_stop;
@@ -25,7 +26,7 @@ use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
 use crate::mcp::{ApprovalStore, Limits, McpCliConfig, McpManager};
-use crate::model::{Message, Model, ModelConfig, ModelError};
+use crate::model::{Message, Model, ModelConfig, ModelError, SwitchableModel};
 use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
 };
@@ -89,7 +90,9 @@ pub struct Session {
     id: String,
     cwd: PathBuf,
     model: Arc<dyn Model>,
-    model_config: ModelConfig,
+    /// Where [`Self::set_model_config`] sends the next requests (every model handle of the session goes through it).
+    model_switch: Arc<SwitchableModel>,
+    model_config: Mutex<ModelConfig>,
     runtime: ToolRuntime,
     /// Tools this session cannot have, with why (shown in the tool list).
     missing_tools: Vec<(String, String)>,
@@ -216,6 +219,8 @@ impl Session {
             work_list,
             lists,
         } = parts;
+        let model_switch = Arc::new(SwitchableModel::new(model));
+        let model: Arc<dyn Model> = model_switch.clone();
         // The conversation's model stores the history as it grows; side requests (the classifier) use `model`.
         let (conversation_model, events): (Arc<dyn Model>, Arc<dyn EventSink>) = match &recorder {
             Some(recorder) => (
@@ -350,7 +355,8 @@ impl Session {
             id,
             cwd,
             model: conversation_model,
-            model_config,
+            model_switch,
+            model_config: Mutex::new(model_config),
             runtime,
             missing_tools,
             skills,
@@ -474,6 +480,26 @@ impl Session {
         &self.runtime
     }
 
+    /// How this session reaches its model.
+    pub fn model_config(&self) -> ModelConfig {
+        self.model_config
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Sends this session's next requests to the model `config` describes (the person changed the settings); a
+    /// request already streaming finishes where it started. On error (an invalid configuration) nothing changes.
+    pub fn set_model_config(&self, config: ModelConfig) -> Result<(), SessionError> {
+        self.model_switch
+            .switch_to(crate::model::connect(config.clone())?);
+        *self
+            .model_config
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = config;
+        Ok(())
+    }
+
     /// What the window shows about this session.
     pub fn info(&self) -> SessionInfo {
         SessionInfo {
@@ -486,7 +512,7 @@ impl Session {
                 .unwrap_or_else(|| "/".into()),
             model: self.model.model_name().to_string(),
             mode: self.runtime.permission_context().mode,
-            setup_hint: self.model_config.setup_hint(),
+            setup_hint: self.model_config().setup_hint(),
             trust: self.folder_trust(),
             context_window: self.config.compaction.context_window,
             compact_at_percent: u32::try_from(self.config.compaction.threshold_percent)
@@ -877,6 +903,23 @@ impl Session {
     /// answer holds for later sessions.
     pub fn approve_mcp_server(&self, name: &str, approved: bool) -> std::io::Result<()> {
         self.mcp.approve(name, approved, &ApprovalStore::standard())
+    }
+
+    /// The one-click answer to something the shell sandbox refused: adds the host to
+    /// `sandbox.network.allowedDomains` or the folder to `sandbox.filesystem.allowWrite` of the project's local
+    /// settings and applies the settings at once. Returns what was added.
+    pub fn allow_sandbox_violation(
+        &self,
+        violation: &tandem_protocol::SandboxViolation,
+    ) -> Result<crate::permission::SandboxAllowance, crate::permission::SaveError> {
+        let file = self
+            .runtime
+            .permission_context()
+            .local_settings_file
+            .clone();
+        let added = crate::permission::allow_sandbox_violation(&file, violation)?;
+        self.reload_with(&self.loader());
+        Ok(added)
     }
 
     /// Stops an MCP server and starts it again.

@@ -11,6 +11,7 @@ use tandem_protocol::PermissionMode;
 use super::hooks::{HookSet, parse_hooks};
 use super::mcp::McpSettings;
 use super::paths::{CliSettings, SettingsPaths};
+use super::sandbox::{SandboxLayer, parse_sandbox};
 use super::source::{RuleBehavior, RuleEntry, RuleSource, SettingsIssue};
 
 /// Everything read from the settings sources.
@@ -31,6 +32,8 @@ pub struct LoadedSettings {
     pub managed_rules_only: bool,
     /// `mcpServers` and the project server approval lists.
     pub mcp: McpSettings,
+    /// The `sandbox` object of each source that has one, in priority order.
+    pub sandbox: Vec<SandboxLayer>,
     pub issues: Vec<SettingsIssue>,
     /// Settings files that could not be read or parsed and may hold deny rules (their text mentions `deny`, or it
     /// could not be seen at all): what those rules might deny cannot be allowed without asking.
@@ -211,6 +214,9 @@ impl LoadedSettings {
             self.hooks.extend(set);
         }
         self.mcp.add(&source, value, &mut self.issues);
+        if let Some(layer) = parse_sandbox(value, &source, base, home, &mut self.issues) {
+            self.sandbox.push(layer);
+        }
         if value.get("disableAllHooks").and_then(Value::as_bool) == Some(true) {
             self.disable_all_hooks = true;
         }

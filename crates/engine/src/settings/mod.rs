@@ -2,18 +2,28 @@
 //! shared files, the user's file) read once into one typed value — rules, hooks, mode, directories — with the source
 //! of each and the problems found; the watcher that notices changes on disk. Permission and hooks both read it.
 
+mod app_settings;
+mod credentials;
 mod hook_event;
 mod hooks;
 mod loaded;
 mod mcp;
 mod paths;
+mod sandbox;
 mod source;
 mod watcher;
 
+pub use app_settings::{
+    AppSettingsError, AppSettingsFile, DEFAULT_FONT_SIZE, FONT_SIZES, load_model_config,
+};
+pub use credentials::{CredentialError, CredentialStore, NO_KEYRING_ENV};
 pub use hook_event::HookEvent;
 pub use hooks::{DEFAULT_TIMEOUT_SECS, HookCommand, HookMatcher, HookSet, parse_hooks};
 pub use loaded::{LoadedSettings, load_settings};
 pub use mcp::{McpServerEntry, McpSettings};
 pub use paths::{CliSettings, SettingsPaths, git_root, managed_settings_path};
+pub use sandbox::{
+    SANDBOX_ENV, SandboxLayer, env_override, find_bwrap, merge as merge_sandbox, parse_sandbox,
+};
 pub use source::{RuleBehavior, RuleEntry, RuleSource, SettingsIssue};
 pub use watcher::SettingsWatcher;

@@ -4,6 +4,7 @@
 
 mod brace;
 mod classify;
+mod destructive;
 mod interpreters;
 mod options;
 mod parse;
@@ -16,6 +17,7 @@ pub use classify::{
     git_dir_args, is_read_only, is_shell, looks_like_path, read_only_paths, runner_inner, sed_args,
     sed_script_is_dangerous, unanalysable,
 };
+pub use destructive::destructive_warnings;
 pub use options::{abbreviates, option_files, option_value, runs_code};
 pub use parse::{
     Assignment, ParsedScript, Redirect, RedirectKind, SimpleCommand, parse_script, parse_tree,

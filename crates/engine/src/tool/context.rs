@@ -157,6 +157,10 @@ pub struct ToolContext {
     pub person: Option<super::PersonDoor>,
     /// The permission mode in force when the call started (plan mode tools check it).
     pub mode: tandem_protocol::PermissionMode,
+    /// The shell sandbox settings in force when the call started.
+    pub sandbox: Arc<super::SandboxConfig>,
+    /// Where the sandbox's refusals are reported.
+    pub violations: super::ViolationSink,
 }
 
 /// Answers whether a deny rule forbids reading a path (absolute). Built above the tool layer from the rules in force.
@@ -196,6 +200,8 @@ impl ToolContext {
             read_denied: None,
             person: None,
             mode: tandem_protocol::PermissionMode::Default,
+            sandbox: Arc::default(),
+            violations: super::ViolationSink::default(),
         }
     }
 

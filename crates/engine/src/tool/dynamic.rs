@@ -66,6 +66,14 @@ pub trait PreparedCall: Send + Sync {
     fn permission_subject(&self, ctx: &ToolContext) -> PermissionSubject;
     /// See [`Tool::approval_preview`].
     fn approval_preview(&self, ctx: &ToolContext) -> Option<FileDiff>;
+    /// See [`Tool::approval_warnings`].
+    fn approval_warnings(&self, _ctx: &ToolContext) -> Vec<String> {
+        Vec::new()
+    }
+    /// See [`Tool::approval_previews`].
+    fn approval_previews(&self, _ctx: &ToolContext) -> Vec<FileDiff> {
+        Vec::new()
+    }
     fn validate<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<(), String>>;
     /// Runs the call; see [`Tool::call`] for the contract on errors and cancellation.
     fn call<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<ToolOutput, ToolError>>;
@@ -210,6 +218,12 @@ impl<T: Tool> PreparedCall for Prepared<T> {
     }
     fn approval_preview(&self, ctx: &ToolContext) -> Option<FileDiff> {
         self.tool.approval_preview(&self.input, ctx)
+    }
+    fn approval_warnings(&self, ctx: &ToolContext) -> Vec<String> {
+        self.tool.approval_warnings(&self.input, ctx)
+    }
+    fn approval_previews(&self, ctx: &ToolContext) -> Vec<FileDiff> {
+        self.tool.approval_previews(&self.input, ctx)
     }
     fn validate<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(self.tool.validate_input(&self.input, ctx))

@@ -8,6 +8,7 @@ pub(crate) mod dynamic;
 pub mod names;
 mod output;
 mod person;
+mod sandbox;
 mod sub_agent;
 mod subject;
 
@@ -19,6 +20,7 @@ pub use deferred::{DeferredTools, ToolSearchMode};
 pub use dynamic::{DynTool, PreparedCall, erase};
 pub use output::{ContextChange, ToolError, ToolOutput};
 pub use person::{PersonDoor, PersonError};
+pub use sandbox::{Placement, SandboxConfig, Unsandboxed, ViolationSink};
 pub use sub_agent::{
     SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner, WorktreeReport,
 };
@@ -128,6 +130,17 @@ pub trait Tool: Send + Sync + 'static {
     /// will then report the problem).
     fn approval_preview(&self, _input: &Self::Input, _ctx: &ToolContext) -> Option<FileDiff> {
         None
+    }
+
+    /// What the call would destroy, one sentence each, shown as warnings in the approval dialog.
+    fn approval_warnings(&self, _input: &Self::Input, _ctx: &ToolContext) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// For a call that edits several files (a `sed -i` command): each file before and after, computed without
+    /// changing anything; empty when the change cannot be computed safely.
+    fn approval_previews(&self, _input: &Self::Input, _ctx: &ToolContext) -> Vec<FileDiff> {
+        Vec::new()
     }
 
     /// Fills derived fields into the input that hooks and the UI observe (e.g. a file path made absolute).

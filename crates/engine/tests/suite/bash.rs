@@ -222,7 +222,8 @@ async fn a_timeout_kills_the_whole_process_tree() {
     let message = model_error(result);
     assert!(message.contains("timed out after 1.5s"), "{message}");
     assert!(message.contains("begun"), "{message}");
-    assert!(started.elapsed() < Duration::from_secs(10));
+    // Far below the 300 s the child would take: the timeout ended it, however busy the machine.
+    assert!(started.elapsed() < Duration::from_secs(120));
     let pid = pid_in(&ws.path("child.pid")).await;
     assert!(
         gone(pid).await,
@@ -294,8 +295,8 @@ async fn a_background_run_is_read_and_stopped() {
         .await
         .expect("starts");
     assert!(
-        started.elapsed() < Duration::from_secs(2),
-        "it returns at once"
+        started.elapsed() < Duration::from_secs(60),
+        "it returns without waiting for the 300 s command"
     );
     let (id, status, _) = task(&out);
     assert_eq!(status, TaskStatus::Running);
@@ -433,7 +434,7 @@ async fn a_failing_call_in_a_batch_aborts_its_running_sibling() {
     let outcomes = run_tools(&rt, calls, &CancellationToken::new(), 10).await;
 
     assert!(
-        started.elapsed() < Duration::from_secs(20),
+        started.elapsed() < Duration::from_secs(120),
         "the follower was stopped"
     );
     assert_eq!(outcomes.len(), 2);
@@ -496,7 +497,12 @@ async fn a_turn_runs_echo_without_asking_and_asks_before_touch() {
 #[tokio::test]
 async fn the_sandbox_keeps_writes_inside_the_project_and_has_no_network() {
     let Some(sandbox) = tandem_engine::tools::bash::Sandbox::find() else {
-        eprintln!("bwrap is not installed: the sandbox is not tested");
+        assert_eq!(
+            std::env::var("TANDEM_TEST_NO_BWRAP").as_deref(),
+            Ok("1"),
+            "bwrap (bubblewrap) is not installed: run scripts/install-deps, or set TANDEM_TEST_NO_BWRAP=1 to skip"
+        );
+        eprintln!("skipped: bwrap is not installed and TANDEM_TEST_NO_BWRAP=1");
         return;
     };
     let ws = Workspace::new(&[("sub/f.txt", "x")]).expect("workspace");
@@ -506,10 +512,11 @@ async fn the_sandbox_keeps_writes_inside_the_project_and_has_no_network() {
         ShellSession::temporary().with_sandbox(Some(sandbox)),
     ));
     let ctx = ToolContext::new(ws.root());
-    if run(&tool, &ctx, "true").await.is_err() {
-        eprintln!("bwrap cannot create namespaces here: the sandbox is not tested");
-        return;
-    }
+    let probe = run(&tool, &ctx, "true").await;
+    assert!(
+        probe.is_ok(),
+        "bwrap cannot create namespaces here (user namespaces disabled?): {probe:?}"
+    );
 
     run(&tool, &ctx, "touch inside.txt && cd sub")
         .await

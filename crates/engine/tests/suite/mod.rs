@@ -1,13 +1,16 @@
 //! Test modules of the engine's integration suite.
 
+mod app_settings;
 mod background_agents;
 mod bash;
 mod checkpoints;
 mod common;
 mod decision_sources;
+mod destructive_warnings;
 mod edit_pipeline;
 mod executor;
 mod file_scenarios;
+mod forks;
 mod hooks;
 mod mcp_servers;
 mod mcp_session;
@@ -25,6 +28,7 @@ mod query_loop;
 mod read_streaming;
 mod read_tool;
 mod revisions;
+mod sandbox;
 mod search_denied;
 mod search_vs_rg;
 mod session_hooks;

@@ -23,8 +23,9 @@ pub struct BashInput {
     /// Run the command in the background and return at once with a task id; read its output later with the
     /// TaskOutput tool and stop it with TaskStop. Use it for servers and other long-running commands.
     pub run_in_background: Option<bool>,
-    /// Ask to run the command outside the sandbox. Only has an effect when commands run in a sandbox at all;
-    /// otherwise it is accepted and ignored.
+    /// Ask to run the command outside the sandbox (only when the sandbox is what stops it). The sandbox never
+    /// approves such a call: the usual permission rules or the user do; the settings may refuse the request.
+    /// Ignored when commands do not run in a sandbox.
     #[serde(rename = "dangerouslyDisableSandbox")]
     pub dangerously_disable_sandbox: Option<bool>,
 }

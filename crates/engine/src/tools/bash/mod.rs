@@ -3,31 +3,40 @@
 //! TaskOutput and TaskStop; read-only detection from the shell analysis; an optional bubblewrap sandbox.
 
 mod background;
+mod bridge;
 mod classify;
 mod cwd;
 mod error;
 mod input;
 mod output;
+mod proxy;
 mod pty;
 mod run;
 mod sandbox;
 mod script;
+mod sed_preview;
 mod session;
 mod task_output;
 mod task_stop;
+mod violations;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
 
+pub use crate::settings::SANDBOX_ENV;
 pub use background::{BackgroundTask, TaskState};
+pub use bridge::{
+    BRIDGE_ARG, BRIDGE_BIN, BRIDGE_ENV, BridgeProgram, bridge_main, set_bridge_program,
+};
 pub use classify::{is_destructive, is_read_only};
 pub use error::BashError;
 pub use input::{BashInput, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
 pub use output::MAX_OUTPUT_CHARS;
+pub use proxy::{Proxy, admits};
 pub use pty::Exit;
-pub use sandbox::{SANDBOX_ENV, Sandbox};
+pub use sandbox::{NetworkBridge, Sandbox};
 pub use session::ShellSession;
 pub use task_output::{TaskOutputInput, TaskOutputTool};
 pub use task_stop::{TaskStopInput, TaskStopTool};
@@ -35,7 +44,10 @@ pub use task_stop::{TaskStopInput, TaskStopTool};
 use crate::permission::PermissionSubject;
 use crate::tool::erase;
 use crate::tool::names;
-use crate::tool::{DynTool, InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
+use crate::tool::{
+    DynTool, InterruptBehavior, Placement, SandboxConfig, Tool, ToolContext, ToolError, ToolOutput,
+    Unsandboxed,
+};
 use pty::Launch;
 use run::End;
 
@@ -60,26 +72,80 @@ impl BashTool {
         Self { shell }
     }
 
-    /// The program and arguments that run `script` in `cwd`, sandboxed or not.
+    /// The sandbox settings this call runs under: the settings' unless the shell state forces a choice.
+    fn sandbox_config(&self, ctx: &ToolContext) -> SandboxConfig {
+        match &self.shell.sandbox {
+            None => (*ctx.sandbox).clone(),
+            Some(None) => SandboxConfig::default(),
+            Some(Some(sandbox)) => SandboxConfig {
+                enabled: true,
+                bwrap: Some(sandbox.bwrap.clone()),
+                ..(*ctx.sandbox).clone()
+            },
+        }
+    }
+
+    /// What runs `script` in `cwd`, sandboxed or not, with the proxy of a sandbox that has network.
     fn launch(
         &self,
         input: &BashInput,
         script: &str,
         cwd: &std::path::Path,
         ctx: &ToolContext,
-    ) -> Launch {
-        let (program, args) = match &self.shell.sandbox {
-            Some(sandbox) if !input.dangerously_disable_sandbox.unwrap_or(false) => {
+    ) -> Result<Started, ToolError> {
+        let config = self.sandbox_config(ctx);
+        let disable = input.dangerously_disable_sandbox.unwrap_or(false);
+        let mut started = Started::default();
+        let (program, args) = match config.placement(&input.command, disable) {
+            Placement::Refused => {
+                return Err(ToolError::to_model(
+                    "The sandbox is required (sandbox.failIfUnavailable is set) but bubblewrap (bwrap) is not \
+                     installed, so the command was not run. Install bubblewrap, or turn sandbox.failIfUnavailable \
+                     off.",
+                ));
+            }
+            Placement::Sandboxed => {
+                let bwrap = config.bwrap.clone().unwrap_or_default();
                 let mut writable = ctx.working_dirs.clone();
                 writable.push(self.shell.dir().to_path_buf());
-                sandbox.command(script, cwd, &writable)
+                writable.extend(config.allow_write.iter().cloned());
+                let bridge = if config.allowed_domains.is_empty() {
+                    None
+                } else {
+                    let program = BridgeProgram::locate().ok_or_else(|| {
+                        ToolError::to_model("the sandbox's network bridge program cannot be found")
+                    })?;
+                    let socket = self
+                        .shell
+                        .dir()
+                        .join(format!("proxy-{}.sock", uuid::Uuid::new_v4().simple()));
+                    let proxy = Proxy::start(socket.clone(), config.allowed_domains.clone())
+                        .map_err(|e| {
+                            ToolError::to_model(format!("the sandbox's proxy cannot start: {e}"))
+                        })?;
+                    started.proxy = Some(proxy);
+                    Some(NetworkBridge { socket, program })
+                };
+                started.writable = Some(writable.clone());
+                Sandbox::at(bwrap).command(script, cwd, &writable, bridge.as_ref())
             }
-            _ => (
-                "bash".to_string(),
-                vec!["-c".to_string(), script.to_string()],
-            ),
+            placement => {
+                if placement == Placement::Unsandboxed(Unsandboxed::Unavailable)
+                    && self.shell.first_unavailable_warning()
+                {
+                    let warning = "Warning: the sandbox is enabled but bubblewrap (bwrap) is not installed, so \
+                                   commands run without it. Install bubblewrap, or set sandbox.failIfUnavailable \
+                                   to refuse to run them.";
+                    ctx.progress.report(format!("{warning}\r\n"));
+                    started.warning = Some(warning.to_string());
+                }
+                (
+                    "bash".to_string(),
+                    vec!["-c".to_string(), script.to_string()],
+                )
+            }
         };
-        Launch {
+        started.launch = Launch {
             program,
             args,
             cwd: cwd.to_path_buf(),
@@ -88,7 +154,36 @@ impl BashTool {
                 ("GIT_PAGER".into(), "cat".into()),
                 ("GIT_TERMINAL_PROMPT".into(), "0".into()),
             ],
+        };
+        Ok(started)
+    }
+
+    /// Reports what the sandbox refused a finished command (from its output and its proxy) as events, and returns
+    /// the note for the model (empty when nothing was refused).
+    fn report_violations(
+        &self,
+        started: &Started,
+        output: &str,
+        cwd: &std::path::Path,
+        ctx: &ToolContext,
+    ) -> String {
+        let Some(writable) = &started.writable else {
+            return String::new();
+        };
+        let writes = violations::refused_writes(output, cwd, writable);
+        let hosts = started
+            .proxy
+            .as_ref()
+            .map(Proxy::refused)
+            .unwrap_or_default();
+        let found = violations::collect(writes, hosts);
+        if found.is_empty() {
+            return String::new();
         }
+        for v in &found {
+            ctx.violations.report(v.clone());
+        }
+        violations::note(&found)
     }
 
     /// Starts the command as a background task and says how to follow it.
@@ -103,19 +198,26 @@ impl BashTool {
             ToolError::to_model(format!("cannot create {}: {e}", self.shell.dir().display()))
         })?;
         let script = script::wrap(&input.command, None);
-        let process = pty::spawn(&self.launch(input, &script, &cwd, ctx))
-            .map_err(|e| ToolError::to_model(e.to_string()))?;
+        let started = self.launch(input, &script, &cwd, ctx)?;
+        let process =
+            pty::spawn(&started.launch).map_err(|e| ToolError::to_model(e.to_string()))?;
         let task = self
             .shell
             .tasks
             .adopt(&input.command, process)
             .map_err(|e| ToolError::to_model(e.to_string()))?;
-        Ok(ToolOutput::text(format!(
+        if let Some(proxy) = started.proxy {
+            self.shell.keep_proxy(proxy);
+        }
+        let mut text = format!(
             "Command running in the background with ID: {}. Read its output with TaskOutput and stop it with \
              TaskStop.",
             task.id
-        ))
-        .with_detail(task.detail()))
+        );
+        if let Some(warning) = started.warning {
+            text = format!("{warning}\n{text}");
+        }
+        Ok(ToolOutput::text(text).with_detail(task.detail()))
     }
 
     /// The directory the next command starts in; the project root when the remembered one is gone.
@@ -137,7 +239,8 @@ impl BashTool {
             .tempfile_in(self.shell.dir())
             .map_err(|e| to_model(e.into()))?;
         let script = script::wrap(&input.command, Some(cwd_file.path()));
-        let process = pty::spawn(&self.launch(input, &script, &cwd, ctx)).map_err(to_model)?;
+        let started = self.launch(input, &script, &cwd, ctx)?;
+        let process = pty::spawn(&started.launch).map_err(to_model)?;
         let limit = Duration::from_millis(input.timeout_ms());
         let finished = run::run_to_end(process, limit, &ctx.cancel, &ctx.progress).await;
 
@@ -151,11 +254,20 @@ impl BashTool {
         self.shell.set_cwd(&ctx.cwd, next.clone());
 
         let mut text = finished.output.for_model();
-        if let Some(note) = &note {
+        let refused = self.report_violations(&started, &text, &cwd, ctx);
+        for extra in [
+            note.as_deref(),
+            Some(refused.as_str()),
+            started.warning.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|n| !n.is_empty())
+        {
             if !text.is_empty() {
                 text.push('\n');
             }
-            text.push_str(note);
+            text.push_str(extra);
         }
         let detail = |code: Option<u32>| ToolDetail::Shell {
             exit_code: code,
@@ -187,6 +299,18 @@ impl BashTool {
             ))),
         }
     }
+}
+
+/// A command ready to start, with what its sandbox needs afterwards.
+#[derive(Default)]
+struct Started {
+    launch: Launch,
+    /// The proxy of a sandbox with network (stops when dropped).
+    proxy: Option<Proxy>,
+    /// The folders a sandboxed command may write (`None`: it runs outside the sandbox).
+    writable: Option<Vec<std::path::PathBuf>>,
+    /// The warning that the sandbox cannot run, the first time.
+    warning: Option<String>,
 }
 
 /// Commands up to this long (on one line) are the call's title; longer ones give way to their description.
@@ -223,8 +347,11 @@ impl Tool for BashTool {
              a watcher, set `run_in_background` and follow it with TaskOutput; stop it with TaskStop.\n\
              - Use the dedicated tools to read, search and edit files when they exist, rather than cat, grep or \
              sed.\n\
-             - `dangerouslyDisableSandbox` only matters when commands run in a sandbox (bubblewrap, enabled by the \
-             user); otherwise it is ignored.",
+             - When the user's settings sandbox commands (bubblewrap: only the working directories writable, network \
+             only to allowed hosts through a proxy), a command the sandbox refuses says so in its result. \
+             `dangerouslyDisableSandbox: true` asks to run outside it: such a call is never approved by the sandbox, \
+             only by the usual permission rules or the user, and the settings may refuse it; use it only when the \
+             sandbox is what stops the command.",
             DEFAULT_TIMEOUT_MS / 1000,
             MAX_TIMEOUT_MS / 1000
         )
@@ -272,6 +399,18 @@ impl Tool for BashTool {
             title,
             collapsible: is_read_only(&input.command),
         }
+    }
+
+    fn approval_warnings(&self, input: &BashInput, ctx: &ToolContext) -> Vec<String> {
+        crate::shell::destructive_warnings(&input.command, &self.current_cwd(ctx))
+    }
+
+    fn approval_previews(
+        &self,
+        input: &BashInput,
+        ctx: &ToolContext,
+    ) -> Vec<tandem_protocol::FileDiff> {
+        sed_preview::previews(&input.command, &self.current_cwd(ctx))
     }
 
     fn permission_subject(&self, input: &BashInput, _ctx: &ToolContext) -> PermissionSubject {

@@ -33,7 +33,7 @@ impl Exit {
 }
 
 /// What to start.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Launch {
     pub program: String,
     pub args: Vec<String>,

@@ -1,38 +1,46 @@
-//! The optional sandbox: with bubblewrap (`bwrap`) installed and `TANDEM_BASH_SANDBOX=1` set, commands run with the
-//! whole filesystem read-only except the working directories (and a private /tmp), and without network.
+//! The bubblewrap sandbox a command runs in: the whole filesystem read-only except the working directories, the
+//! tool's own folder, `sandbox.filesystem.allowWrite` and a private /tmp and /run; its own process and network
+//! namespaces. With
+//! `sandbox.network.allowedDomains` traffic can leave only through Tandem's proxy, reached over a Unix socket bound
+//! into the sandbox and bridged to a loopback port inside it by the bridge program.
 
 use std::path::{Path, PathBuf};
 
-/// The environment variable that turns the sandbox on (`1` or `true`).
-pub const SANDBOX_ENV: &str = "TANDEM_BASH_SANDBOX";
+use super::bridge::BridgeProgram;
 
 /// A bubblewrap sandbox.
 #[derive(Debug, Clone)]
 pub struct Sandbox {
-    bwrap: PathBuf,
+    pub(super) bwrap: PathBuf,
+}
+
+/// The way out of the sandbox for one command: the proxy's socket and the program that bridges it inside.
+#[derive(Debug, Clone)]
+pub struct NetworkBridge {
+    pub socket: PathBuf,
+    pub program: BridgeProgram,
 }
 
 impl Sandbox {
-    /// The sandbox when the setting enables it and `bwrap` is on the `PATH`.
-    pub fn from_env() -> Option<Self> {
-        let on = std::env::var(SANDBOX_ENV)
-            .map(|v| matches!(v.trim(), "1" | "true" | "yes"))
-            .unwrap_or(false);
-        if on { Self::find() } else { None }
+    /// The sandbox run by the `bwrap` at `bwrap`.
+    pub fn at(bwrap: PathBuf) -> Self {
+        Self { bwrap }
     }
 
     /// The sandbox if `bwrap` is on the `PATH`.
     pub fn find() -> Option<Self> {
-        let path = std::env::var_os("PATH")?;
-        std::env::split_paths(&path)
-            .map(|dir| dir.join("bwrap"))
-            .find(|p| p.is_file())
-            .map(|bwrap| Self { bwrap })
+        crate::settings::find_bwrap().map(Self::at)
     }
 
-    /// The program and arguments that run `bash -c script` in `cwd` inside the sandbox, with `writable` (the
-    /// working directories and the tool's own files) writable.
-    pub fn command(&self, script: &str, cwd: &Path, writable: &[PathBuf]) -> (String, Vec<String>) {
+    /// The program and arguments that run `bash -c script` in `cwd` inside the sandbox, with `writable` writable
+    /// and, through `network`, the proxy reachable (without it there is no network at all).
+    pub fn command(
+        &self,
+        script: &str,
+        cwd: &Path,
+        writable: &[PathBuf],
+        network: Option<&NetworkBridge>,
+    ) -> (String, Vec<String>) {
         let mut args: Vec<String> = [
             "--ro-bind",
             "/",
@@ -44,22 +52,35 @@ impl Sandbox {
             "--tmpfs",
             "/tmp",
             "--unshare-net",
+            // Its own process namespace: /proc shows only the sandbox's processes, so no host process's
+            // /proc/PID/root (the writable host filesystem) is reachable.
+            "--unshare-pid",
             "--die-with-parent",
         ]
         .iter()
         .map(|s| s.to_string())
         .collect();
-        for dir in writable {
+        // /run holds the sockets of host daemons (docker, the session bus, systemd), which a read-only mount
+        // would not stop a program from talking to.
+        if Path::new("/run").is_dir() {
+            args.extend(["--tmpfs".to_string(), "/run".to_string()]);
+        }
+        for dir in writable.iter().filter(|d| d.exists()) {
             let dir = dir.to_string_lossy().to_string();
             args.extend(["--bind".to_string(), dir.clone(), dir]);
         }
-        args.extend([
-            "--chdir".to_string(),
-            cwd.to_string_lossy().to_string(),
-            "bash".to_string(),
-            "-c".to_string(),
-            script.to_string(),
-        ]);
+        if let Some(net) = network {
+            // The socket's folder may be under /tmp, which the sandbox replaces: bind the socket itself.
+            let socket = net.socket.to_string_lossy().to_string();
+            args.extend(["--bind".to_string(), socket.clone(), socket]);
+        }
+        args.extend(["--chdir".to_string(), cwd.to_string_lossy().to_string()]);
+        if let Some(net) = network {
+            args.push("--".to_string());
+            args.extend(net.program.command(&net.socket));
+            args.push("--".to_string());
+        }
+        args.extend(["bash".to_string(), "-c".to_string(), script.to_string()]);
         (self.bwrap.to_string_lossy().to_string(), args)
     }
 }

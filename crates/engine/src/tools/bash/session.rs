@@ -3,8 +3,10 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::background::BackgroundShells;
+use super::proxy::Proxy;
 use super::sandbox::Sandbox;
 
 /// A session's shell state.
@@ -16,19 +18,27 @@ pub struct ShellSession {
     /// Where the tool keeps its files (background logs, working-directory records).
     dir: PathBuf,
     pub tasks: BackgroundShells,
-    pub sandbox: Option<Sandbox>,
+    /// A sandbox chosen in code instead of by the settings: `Some(None)` never sandboxes, `Some(Some(_))` always
+    /// does (with the settings' network and writable folders); `None` follows the settings.
+    pub sandbox: Option<Option<Sandbox>>,
+    /// Whether the person was told that the sandbox is enabled but cannot run.
+    warned_unavailable: AtomicBool,
+    /// Proxies of background commands, kept as long as the session.
+    proxies: Mutex<Vec<Proxy>>,
     /// Whether `dir` is removed with the state (a temporary folder).
     temporary: bool,
 }
 
 impl ShellSession {
-    /// Shell state keeping its files in `dir` (e.g. `<session dir>/shell`), sandboxed when the setting says so.
+    /// Shell state keeping its files in `dir` (e.g. `<session dir>/shell`), sandboxed when the settings say so.
     pub fn new(dir: PathBuf) -> Self {
         Self {
             cwd: Mutex::new(None),
             tasks: BackgroundShells::new(dir.join("tasks")),
             dir,
-            sandbox: Sandbox::from_env(),
+            sandbox: None,
+            warned_unavailable: AtomicBool::new(false),
+            proxies: Mutex::new(Vec::new()),
             temporary: false,
         }
     }
@@ -43,14 +53,26 @@ impl ShellSession {
 
     /// The same state without a sandbox.
     pub fn without_sandbox(mut self) -> Self {
-        self.sandbox = None;
+        self.sandbox = Some(None);
         self
     }
 
-    /// The same state with `sandbox` (or none) instead of what the setting chose.
+    /// The same state with `sandbox` (or none) whatever the settings say.
     pub fn with_sandbox(mut self, sandbox: Option<Sandbox>) -> Self {
-        self.sandbox = sandbox;
+        self.sandbox = Some(sandbox);
         self
+    }
+
+    /// True the first time it is called (the warning that the sandbox cannot run is given once).
+    pub(super) fn first_unavailable_warning(&self) -> bool {
+        !self.warned_unavailable.swap(true, Ordering::SeqCst)
+    }
+
+    /// Keeps a background command's proxy running as long as the session.
+    pub(super) fn keep_proxy(&self, proxy: Proxy) {
+        if let Ok(mut kept) = self.proxies.lock() {
+            kept.push(proxy);
+        }
     }
 
     /// Where the tool keeps its files.

@@ -1,0 +1,67 @@
+//! The person's own Tandem settings as the window edits them: how to reach the model, where its API key is kept,
+//! and how the window looks.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// The window's colours.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Theme {
+    Light,
+    #[default]
+    Dark,
+    /// Follows the desktop's (GTK's) light or dark preference.
+    System,
+}
+
+/// Where the API key the sessions use comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum KeySource {
+    /// The desktop's keyring (Secret Service).
+    Keyring,
+    /// Tandem's credentials file, readable by its owner only.
+    CredentialsFile,
+    /// `apiKey` in the settings file itself (saving a key from the window moves it out).
+    SettingsFile,
+    /// An environment variable, which wins over everything the window saves.
+    Environment,
+    /// No key: an OpenAI-compatible local server may need none.
+    None,
+}
+
+/// The settings as the window shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct AppSettings {
+    /// `anthropic` or `openai` (an OpenAI-compatible server).
+    pub provider: String,
+    /// The server's base URL; empty for the provider's default.
+    pub base_url: String,
+    /// The model name; empty for the default.
+    pub model: String,
+    /// Where the key in use comes from.
+    pub key_source: KeySource,
+    pub theme: Theme,
+    /// The transcript's font size in pixels (the whole window scales with it).
+    pub font_size: u32,
+    /// Environment variables set in this process that win over the saved values (named so the person knows).
+    pub overridden_by_env: Vec<String>,
+    /// The settings file.
+    pub file: String,
+}
+
+/// A change the person saves in the settings dialog.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct AppSettingsUpdate {
+    pub provider: String,
+    pub base_url: String,
+    pub model: String,
+    /// A new API key; `None` keeps the current one, an empty string removes the saved one.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<String>,
+    pub theme: Theme,
+    pub font_size: u32,
+}
