@@ -330,6 +330,8 @@ mod tests {
             suggestion: None,
             diff: None,
             sub_agent,
+            warnings: Vec::new(),
+            previews: Vec::new(),
         }
     }
 
