@@ -215,6 +215,18 @@ pub fn interrupt(state: State<'_, AppState>, session_id: String) -> Result<(), C
     Ok(())
 }
 
+/// Stops one sub-agent (started by the Agent call `id`, or the background task `id`); the turn goes on. Returns
+/// whether it was running.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn stop_sub_agent(
+    state: State<'_, AppState>,
+    session_id: String,
+    id: String,
+) -> Result<bool, CommandError> {
+    Ok(session_of(&state, &session_id)?.stop_sub_agent(&id))
+}
+
 #[tauri::command]
 #[tracing::instrument(skip(state), err(Display))]
 pub fn set_mode(

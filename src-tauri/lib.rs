@@ -34,6 +34,7 @@ pub fn build_app<R: Runtime>(
             commands::answer_plan,
             commands::answer_questions,
             commands::interrupt,
+            commands::stop_sub_agent,
             commands::set_mode,
             commands::rewind_points,
             commands::rewind,

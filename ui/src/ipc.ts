@@ -91,6 +91,11 @@ export function interrupt(sessionId: string): Promise<void> {
   return invoke<void>('interrupt', { sessionId });
 }
 
+/** Stops one sub-agent (the one the Agent call or background task `id` started); the turn goes on. */
+export function stopSubAgent(sessionId: string, id: string): Promise<boolean> {
+  return invoke<boolean>('stop_sub_agent', { sessionId, id });
+}
+
 export function setMode(sessionId: string, mode: PermissionMode): Promise<void> {
   return invoke<void>('set_mode', { sessionId, mode });
 }

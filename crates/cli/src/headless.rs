@@ -36,10 +36,7 @@ impl Approver for StderrApprover {
         } else {
             "no (no one to ask; pass --yes or a permission mode)"
         };
-        eprintln!(
-            "tandem: permission asked for {}: {}; answered {answer}",
-            request.title, request.reason
-        );
+        eprintln!("tandem: {}; answered {answer}", asked_line(&request));
         Box::pin(async move { ApprovalAnswer::new(request.id, choice) })
     }
 
@@ -57,6 +54,19 @@ impl Approver for StderrApprover {
         eprintln!("tandem: the agent asked questions; nobody can answer them in a headless run");
         Box::pin(async { Err(headless()) })
     }
+}
+
+/// What stderr says about a permission question: what was asked, why, and which sub-agent asked it.
+pub(crate) fn asked_line(request: &ApprovalRequest) -> String {
+    let by = request
+        .sub_agent
+        .as_ref()
+        .map(|origin| format!(" (asked by {})", origin.label()))
+        .unwrap_or_default();
+    format!(
+        "permission asked for {}{by}: {}",
+        request.title, request.reason
+    )
 }
 
 /// Why nobody answers plans and questions on the command line.
@@ -298,5 +308,49 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
             eprintln!("tandem: {e}");
             1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tandem_protocol::{SubAgentOrigin, ToolKind};
+
+    fn request(sub_agent: Option<Box<SubAgentOrigin>>) -> ApprovalRequest {
+        ApprovalRequest {
+            id: "q".into(),
+            session_id: "s".into(),
+            tool_use_id: "w1".into(),
+            tool_name: "Write".into(),
+            kind: ToolKind::Write,
+            input: json!({}),
+            title: "Write out.txt".into(),
+            reason: "Default mode asks before editing files".into(),
+            decided_by: None,
+            suggestion: None,
+            diff: None,
+            sub_agent,
+            warnings: Vec::new(),
+            previews: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_question_from_a_sub_agent_names_it() {
+        let origin = SubAgentOrigin {
+            agent_type: "general-purpose".into(),
+            description: "Write the notes".into(),
+            parent_tool_use_id: "a1".into(),
+            agent_id: "x".into(),
+        };
+        assert_eq!(
+            asked_line(&request(Some(Box::new(origin)))),
+            "permission asked for Write out.txt (asked by sub-agent general-purpose: Write the notes): Default \
+             mode asks before editing files"
+        );
+        assert_eq!(
+            asked_line(&request(None)),
+            "permission asked for Write out.txt: Default mode asks before editing files"
+        );
     }
 }

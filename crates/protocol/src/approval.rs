@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use crate::{DecisionSource, DecisionTrace, ToolKind};
+use crate::{DecisionSource, DecisionTrace, SubAgentOrigin, ToolKind};
 
 /// Rules that "Yes, and don't ask again" would save, and the settings file they would go to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
@@ -43,6 +43,11 @@ pub struct ApprovalRequest {
     pub suggestion: Option<RuleSuggestion>,
     /// For a call that changes a file: the file before and after, for the diff dialog.
     pub diff: Option<FileDiff>,
+    /// The sub-agent whose call this is, when the question comes from inside an Agent call (`None`: the session's
+    /// own agent asks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub sub_agent: Option<Box<SubAgentOrigin>>,
     /// What the call would destroy (`rm -rf build` removes the folder build and everything in it), shown as
     /// warnings in the dialog.
     #[serde(default)]

@@ -6,8 +6,8 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::{
-    ApprovalRequest, McpServerStatus, PermissionDecision, PermissionMode, PlanRequest,
-    QuestionRequest, RenderHints, SandboxViolation, TaskItem, TodoItem, ToolDetail,
+    ApprovalRequest, BackgroundAgent, McpServerStatus, PermissionDecision, PermissionMode,
+    PlanRequest, QuestionRequest, RenderHints, SandboxViolation, TaskItem, TodoItem, ToolDetail,
 };
 
 /// Token usage of a model response or of a whole session.
@@ -214,6 +214,8 @@ pub enum SessionEvent {
         agent_id: String,
         event: Box<SessionEvent>,
     },
+    /// A background sub-agent started or ended (the window lists them with their state).
+    BackgroundAgentChanged { agent: BackgroundAgent },
 }
 
 /// An event with its session and position.

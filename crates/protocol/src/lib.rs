@@ -3,6 +3,7 @@
 //! details of tool results. Everything here is plain data (serde + schemars + ts-rs); TypeScript types are generated
 //! into `ui/src/generated/protocol.ts`.
 
+mod agents;
 mod app_settings;
 mod approval;
 mod decision_source;
@@ -19,6 +20,7 @@ mod trace;
 pub mod typescript;
 mod work_list;
 
+pub use agents::{BackgroundAgent, BackgroundAgentStatus, SubAgentOrigin};
 pub use app_settings::{AppSettings, AppSettingsUpdate, KeySource, Theme};
 pub use approval::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,

@@ -36,6 +36,21 @@ describe('ApprovalDialog', () => {
     );
   });
 
+  it('names the sub-agent that asks, and nobody for the session\'s own agent', async () => {
+    const ipc = await openWith(
+      {
+        ...approvalRequest('r1', 't1'),
+        sub_agent: { agent_type: 'general-purpose', description: 'Write the notes', parent_tool_use_id: 'a1', agent_id: 'x1' },
+      },
+      approvalRequest('r2', 't2'),
+    );
+    expect(screen.getByTestId('approval-asked-by')).toHaveTextContent('Asked by sub-agent general-purpose: Write the notes');
+    await userEvent.click(screen.getByTestId('approval-allow'));
+    await waitFor(() => expect(screen.getByRole('dialog')).toHaveAttribute('data-request-id', 'r2'));
+    expect(screen.queryByTestId('approval-asked-by')).not.toBeInTheDocument();
+    expect(answers(ipc)).toHaveLength(1);
+  });
+
   it('shows other inputs as pretty JSON and hides "don\'t ask again" without a suggestion', async () => {
     await openWith({ ...approvalRequest('r1', 't1', false), tool_name: 'Write', kind: 'write', input: { file_path: 'a.txt' } });
     expect(screen.getByTestId('approval-input').textContent).toBe('{\n  "file_path": "a.txt"\n}');

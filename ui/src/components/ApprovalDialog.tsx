@@ -10,6 +10,7 @@ import { useApprovalAnswer } from '../hooks/useApprovalAnswer';
 import { ErrorBanner } from './ErrorBanner';
 import { DecisionSourceLine } from './DecisionSourceLine';
 import { DecisionTraceView } from './DecisionTraceView';
+import { AskedBy } from './AskedBy';
 import { ToolDiff } from './ToolDiff';
 
 export type ApprovalDialogProps = {
@@ -46,6 +47,7 @@ export function ApprovalDialog({ request, onAnswer, error = null, root }: Approv
             {request.title}
           </h2>
         </header>
+        <AskedBy request={request} />
         <p className="approval-reason" data-testid="approval-reason">
           {request.reason}
         </p>

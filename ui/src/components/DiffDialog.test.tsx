@@ -56,6 +56,16 @@ describe('DiffDialog', () => {
     expect(within(body()).getAllByTestId('diff-line')).toHaveLength(8 + 26);
   });
 
+  it('names the sub-agent whose edit it is', async () => {
+    await openWith({
+      ...editRequest('r1', 't1', edited),
+      sub_agent: { agent_type: 'refactorer', description: 'Rename item', parent_tool_use_id: 'a1', agent_id: 'x1' },
+    });
+    expect(within(screen.getByRole('dialog')).getByTestId('approval-asked-by')).toHaveTextContent(
+      'Asked by sub-agent refactorer: Rename item',
+    );
+  });
+
   it('marks a new file and shows it unified', async () => {
     await openWith(editRequest('r1', 't1', { path: '/p/new.rs', old_text: '', new_text: 'fn main() {}\n', is_new_file: true }));
     expect(screen.getByTestId('diff-new-file')).toHaveTextContent('New file');

@@ -16,6 +16,7 @@ import { DiffStats } from './diff/DiffStats';
 import { FilePath } from './diff/FilePath';
 import { HunkReview } from './diff/HunkReview';
 import { ViewToggle } from './diff/ViewToggle';
+import { AskedBy } from './AskedBy';
 import { DecisionSourceLine } from './DecisionSourceLine';
 import { DecisionTraceView } from './DecisionTraceView';
 import { ErrorBanner } from './ErrorBanner';
@@ -93,6 +94,7 @@ export function DiffDialog({ request, diff, onAnswer, error = null, root }: Diff
           <span className="status-spacer" />
           {!diff.is_new_file && <ViewToggle mode={view} onChange={setView} />}
         </header>
+        <AskedBy request={request} className="diff-dialog-asked-by" />
         <p className="diff-dialog-reason" data-testid="approval-reason">
           {request.reason}
         </p>

@@ -8,6 +8,7 @@ import type { ApprovalAnswer, RewindOutcome, RewindScope, SandboxViolation } fro
 import type { SessionControls } from '../hooks/useSession';
 import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
+import { StopSubAgentContext } from '../state/subAgentStop';
 import { SandboxAllowContext } from '../state/sandbox';
 import type { Session } from '../state/session';
 import type { DecisionBehavior, PermissionMode, PlanAnswer, QuestionAnswer, RuleScope } from '../generated/protocol';
@@ -19,6 +20,7 @@ import { McpPanel } from './McpPanel';
 import { HooksPanel } from './HooksPanel';
 import { RulesPanel } from './RulesPanel';
 import { pastCalls } from '../state/rulesPanel';
+import { BackgroundAgents } from './BackgroundAgents';
 import { Checklist } from './Checklist';
 import { PlanDialog } from './PlanDialog';
 import { QuestionDialog } from './QuestionDialog';
@@ -66,6 +68,16 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
       markAnswered(value.request_id);
     },
     [markAnswered],
+  );
+  const [stopError, setStopError] = useState<string | null>(null);
+  const stopSubAgent = useCallback(
+    (id: string) => {
+      ipc.stopSubAgent(info.session_id, id).then(
+        () => setStopError(null),
+        (reason: unknown) => setStopError(`The sub-agent could not be stopped: ${ipc.errorMessage(reason)}`),
+      );
+    },
+    [info.session_id],
   );
   const asking = pending !== undefined || planReview !== undefined || question !== undefined;
   /** The prompt row being rewound: its place among the prompt rows and its text. */
@@ -266,6 +278,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
     <div className="session" data-testid="session" data-session-id={info.session_id}>
       <div className="session-body" inert={asking || rewinding !== null || showTrust || showBypassConfirm || showChanges || showMcp || showPanel !== null}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
+        <StopSubAgentContext.Provider value={stopSubAgent}>
         <div className="session-columns">
           <SessionSidebar
             sessions={list.sessions}
@@ -327,6 +340,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
                   </button>
                 </div>
               )}
+              {stopError && <ErrorBanner message={stopError} onDismiss={() => setStopError(null)} />}
+              <BackgroundAgents agents={transcript.backgroundAgents} />
               <Checklist todos={transcript.todos} tasks={transcript.tasks} />
               {queued !== null && (
                 <div className="notice queued-prompt" data-testid="queued-prompt" role="status">
@@ -348,6 +363,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
             </div>
           </div>
         </div>
+        </StopSubAgentContext.Provider>
         <StatusBar
           mode={mode}
           onModeChange={changeMode}

@@ -1,7 +1,9 @@
 // A sub-agent's own conversation inside the Agent call that started it: its text and tool calls
 // (grouped and collapsed like the main transcript's), collapsible, with a one-line summary while
-// closed. Not virtualised: a sub-agent's transcript is short next to the session's.
-import { useMemo } from 'react';
+// closed, and a Stop button while it runs (stopping only this sub-agent). Not virtualised: a sub-agent's transcript
+// is short next to the session's.
+import { useContext, useMemo } from 'react';
+import { StopSubAgentContext } from '../state/subAgentStop';
 import { useExpanded } from '../state/expansion';
 import { buildRows, summarizeCalls } from '../state/rows';
 import type { Transcript } from '../state/transcript';
@@ -12,13 +14,27 @@ export function SubAgentTranscript({ callId, transcript }: { callId: string; tra
   const [open, toggle] = useExpanded(`sub:${callId}`, true);
   const rows = useMemo(() => buildRows(transcript.items), [transcript.items]);
   const calls = transcript.items.flatMap((item) => (item.kind === 'tool' ? [item.call] : []));
+  const stop = useContext(StopSubAgentContext);
   return (
     <div className="sub-agent" data-testid="sub-agent" data-running={transcript.running}>
-      <button type="button" className="sub-agent-head" aria-expanded={open} onClick={toggle}>
-        <span className="sub-agent-label">Sub-agent</span>
-        <span className="dim">{calls.length > 0 ? summarizeCalls(calls) : transcript.running ? 'starting…' : 'no tool calls'}</span>
-        <Chevron open={open} />
-      </button>
+      <div className="sub-agent-bar">
+        <button type="button" className="sub-agent-head" aria-expanded={open} onClick={toggle}>
+          <span className="sub-agent-label">Sub-agent</span>
+          <span className="dim">{calls.length > 0 ? summarizeCalls(calls) : transcript.running ? 'starting…' : 'no tool calls'}</span>
+          <Chevron open={open} />
+        </button>
+        {stop && transcript.running && (
+          <button
+            type="button"
+            className="button button-ghost sub-agent-stop"
+            data-testid="sub-agent-stop"
+            title="Stop this sub-agent (the turn goes on)"
+            onClick={() => stop(callId)}
+          >
+            Stop
+          </button>
+        )}
+      </div>
       {open && (
         <div className="sub-agent-rows">
           {rows.map((row) => (

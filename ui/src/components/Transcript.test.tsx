@@ -243,3 +243,53 @@ describe('sub-agents', () => {
     expect(within(sub).queryByText('The entry point is in a.rs.')).not.toBeInTheDocument();
   });
 });
+
+describe('stopping sub-agents', () => {
+  const nested = (event: SessionEvent): SessionEvent => ({ type: 'sub_agent', parent_tool_use_id: 'agent-1', agent_id: 'a1', event });
+  const background = (status: 'running' | 'completed' | 'failed' | 'stopped', task = 'agent-bg-1'): SessionEvent => ({
+    type: 'background_agent_changed',
+    agent: { task_id: task, parent_tool_use_id: task.replace('agent-', ''), agent_type: 'Explore', description: `Survey ${task}`, status },
+  });
+
+  async function openSession() {
+    const ipc = installFakeIpc({ stop_sub_agent: () => true });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('prompt-input');
+    return ipc;
+  }
+
+  it('a running sub-agent has a Stop button that stops just it; a finished one has none', async () => {
+    const ipc = await openSession();
+    ipc.push(
+      { type: 'turn_started', prompt: 'explore' },
+      { type: 'tool_call_started', tool_use_id: 'agent-1', name: 'Agent' },
+      nested({ type: 'turn_started', prompt: 'look around' }),
+    );
+    await userEvent.click(screen.getByTestId('sub-agent-stop'));
+    expect(ipc.argsOf('stop_sub_agent')).toEqual([{ sessionId: 'session-1', id: 'agent-1' }]);
+    expect(ipc.argsOf('interrupt')).toHaveLength(0);
+    ipc.push(nested({ type: 'turn_ended', stop_reason: 'interrupted' }));
+    expect(screen.queryByTestId('sub-agent-stop')).not.toBeInTheDocument();
+  });
+
+  it('lists background agents with their state and stops a running one by its task id', async () => {
+    const ipc = await openSession();
+    ipc.push(
+      { type: 'turn_started', prompt: 'start two' },
+      background('running', 'agent-bg-1'),
+      background('running', 'agent-bg-2'),
+      background('failed', 'agent-bg-2'),
+    );
+    const rows = () => within(screen.getByTestId('background-agents')).getAllByTestId('background-agent');
+    expect(rows().map((row) => row.dataset.status)).toEqual(['running', 'failed']);
+    expect(rows()[0]).toHaveTextContent('ExploreSurvey agent-bg-1running');
+    expect(within(rows()[1] as HTMLElement).queryByTestId('background-agent-stop')).not.toBeInTheDocument();
+    await userEvent.click(within(rows()[0] as HTMLElement).getByTestId('background-agent-stop'));
+    expect(ipc.argsOf('stop_sub_agent')).toEqual([{ sessionId: 'session-1', id: 'agent-bg-1' }]);
+    ipc.push(background('stopped', 'agent-bg-1'), background('completed', 'agent-bg-3'));
+    expect(rows().map((row) => row.dataset.status)).toEqual(['stopped', 'failed', 'completed']);
+    expect(screen.getByTestId('background-agents')).toHaveTextContent('0 running');
+    expect(rows()[2]).toHaveTextContent('done');
+  });
+});

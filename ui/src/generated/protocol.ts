@@ -206,6 +206,24 @@ new_text: string,
  */
 is_new_file: boolean, };
 
+export type SubAgentOrigin = { 
+/**
+ * The agent type (`general-purpose`, `Explore`, a custom agent's name).
+ */
+agent_type: string, 
+/**
+ * The short task description the parent gave it.
+ */
+description: string, 
+/**
+ * The parent's Agent call that started it.
+ */
+parent_tool_use_id: string, 
+/**
+ * Unique per run (the id its sidechain is stored under).
+ */
+agent_id: string, };
+
 export type ApprovalRequest = { 
 /**
  * Unique per request; the answer names it.
@@ -236,6 +254,11 @@ trace: DecisionTrace | null, suggestion: RuleSuggestion | null,
  * For a call that changes a file: the file before and after, for the diff dialog.
  */
 diff: FileDiff | null, 
+/**
+ * The sub-agent whose call this is, when the question comes from inside an Agent call (`None`: the session's
+ * own agent asks).
+ */
+sub_agent?: SubAgentOrigin, 
 /**
  * What the call would destroy (`rm -rf build` removes the folder build and everything in it), shown as
  * warnings in the dialog.
@@ -685,6 +708,18 @@ tools: Array<string>,
  */
 disabled_tools: Array<string>, };
 
+export type BackgroundAgentStatus = "running" | "completed" | "failed" | "stopped";
+
+export type BackgroundAgent = { 
+/**
+ * The id TaskOutput / TaskStop take.
+ */
+task_id: string, 
+/**
+ * The parent's Agent call that started it.
+ */
+parent_tool_use_id: string, agent_type: string, description: string, status: BackgroundAgentStatus, };
+
 export type Theme = "light" | "dark" | "system";
 
 export type KeySource = "keyring" | "credentials_file" | "settings_file" | "environment" | "none";
@@ -729,7 +764,7 @@ export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?:
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, };
+detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, };
 
 export type EventEnvelope = { session_id: string, 
 /**

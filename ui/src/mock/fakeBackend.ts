@@ -111,6 +111,9 @@ export function installFakeBackend(): void {
         case 'interrupt':
           session(args).interrupt();
           return null;
+        case 'stop_sub_agent':
+          session(args);
+          return false;
         case 'set_mode':
           session(args);
           if (typeof args.mode !== 'string') throw { code: 'bad_request', message: 'missing mode' };

@@ -320,3 +320,26 @@ describe('ordering and duplicates', () => {
     expect(JSON.stringify(before)).toBe(snapshot);
   });
 });
+
+describe('sub-agents in a reopened session', () => {
+  it('folds the stored events of each sub-agent, replayed in one batch, into the Agent call that started it', () => {
+    const nested = (parent: string, event: SessionEvent): SessionEvent => ({ type: 'sub_agent', parent_tool_use_id: parent, agent_id: `x-${parent}`, event });
+    const state = fold([
+      { type: 'turn_started', prompt: 'look twice' },
+      { type: 'tool_call_started', tool_use_id: 'a1', name: 'Agent' },
+      { type: 'tool_call_started', tool_use_id: 'a2', name: 'Agent' },
+      nested('a1', { type: 'turn_started', prompt: 'first' }),
+      nested('a2', { type: 'turn_started', prompt: 'second' }),
+      nested('a1', { type: 'text_delta', text: 'One.' }),
+      nested('a2', { type: 'text_delta', text: 'Two.' }),
+      nested('a1', { type: 'turn_ended', stop_reason: 'end_turn' }),
+      nested('a2', { type: 'turn_ended', stop_reason: 'interrupted' }),
+      { type: 'background_agent_changed', agent: { task_id: 'agent-a3', parent_tool_use_id: 'a3', agent_type: 'Explore', description: 'd', status: 'stopped' } },
+    ]);
+    const call = (id: string) => state.items.flatMap((item) => (item.kind === 'tool' && item.call.id === id ? [item.call] : []))[0];
+    expect(shapes(call('a1')?.subAgent?.transcript as Transcript)).toEqual(['user:first', 'assistant:One.']);
+    expect(call('a1')?.subAgent?.transcript.running).toBe(false);
+    expect(shapes(call('a2')?.subAgent?.transcript as Transcript)).toEqual(['user:second', 'assistant:Two.', 'turn_end:interrupted']);
+    expect(state.backgroundAgents.map((agent) => `${agent.task_id}:${agent.status}`)).toEqual(['agent-a3:stopped']);
+  });
+});

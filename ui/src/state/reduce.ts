@@ -183,6 +183,13 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'notice':
       items.push({ kind: 'notice', key, message: event.message });
       return;
+    case 'background_agent_changed': {
+      // Each agent keeps its place in the list; its state is replaced.
+      const at = state.backgroundAgents.findIndex((agent) => agent.task_id === event.agent.task_id);
+      state.backgroundAgents =
+        at < 0 ? [...state.backgroundAgents, event.agent] : state.backgroundAgents.map((agent, i) => (i === at ? event.agent : agent));
+      return;
+    }
     case 'sub_agent': {
       // A sub-agent's own conversation, folded into the call that started it (its result reaches that call as a
       // SubAgent detail).

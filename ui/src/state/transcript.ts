@@ -1,6 +1,7 @@
 // The transcript model the UI renders: what a session has shown so far, built by folding its events
 // (see reduce.ts). Plain immutable data; an item object is replaced whenever it changes.
 import type {
+  BackgroundAgent,
   McpServerStatus,
   ApprovalRequest,
   PermissionDecision,
@@ -80,6 +81,8 @@ export type Transcript = {
   /** The agent's checklist as it last reported it (TodoWrite or the task tools). */
   todos: readonly TodoItem[];
   tasks: readonly TaskItem[];
+  /** The background agents started in this session, in the order they started, each in its last known state. */
+  backgroundAgents: readonly BackgroundAgent[];
   /** The session's MCP servers as the engine last reported them, by name. */
   mcpServers: Readonly<Record<string, McpServerStatus>>;
   /** Whether a turn is running. */
@@ -101,6 +104,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     questions: [],
     todos: [],
     tasks: [],
+    backgroundAgents: [],
     mcpServers: {},
     running: false,
     usage: null,

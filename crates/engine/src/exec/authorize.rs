@@ -340,6 +340,7 @@ impl Gate<'_> {
             trace: Some(Box::new(trace)),
             suggestion: suggestion.clone(),
             diff: input.prepared.approval_preview(self.ctx),
+            sub_agent: None,
             warnings: input.prepared.approval_warnings(self.ctx),
             previews: input.prepared.approval_previews(self.ctx),
         };

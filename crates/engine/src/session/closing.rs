@@ -1,10 +1,14 @@
 //! What a reopened session must close that its last, cut-off turn left open: calls without a result, questions
 //! without an answer, a turn without an end. The events are sent once on resume, so the window shows the turn as
-//! interrupted rather than running forever.
+//! interrupted rather than running forever. Sub-agents' open calls and background agents still listed as running are
+//! closed too.
 
 use std::collections::BTreeSet;
 
-use tandem_protocol::{SessionEvent, ToolCallStatus, ToolOutcome, TurnStopReason};
+use tandem_protocol::{
+    BackgroundAgent, BackgroundAgentStatus, SessionEvent, ToolCallStatus, ToolOutcome,
+    TurnStopReason,
+};
 
 use crate::store::StoredEvent;
 
@@ -14,6 +18,83 @@ pub const INTERRUPTED: &str = "The tool call was interrupted (Tandem stopped bef
 /// The events that close what `events` left open, in order: results for unfinished calls, resolutions for
 /// unanswered questions, then the end of the turn.
 pub fn closing_events(events: &[StoredEvent]) -> Vec<SessionEvent> {
+    let mut out = sub_agent_closings(events);
+    out.extend(session_closings(events));
+    out
+}
+
+/// Closes what sub-agents left open: their own calls without a result (wrapped as they were streamed), and
+/// background agents still listed as running (they stopped with the process).
+fn sub_agent_closings(events: &[StoredEvent]) -> Vec<SessionEvent> {
+    // (parent call, agent id, call id) of each sub-agent call, in order.
+    let mut calls: Vec<(String, String, String)> = Vec::new();
+    let mut finished: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut background: Vec<BackgroundAgent> = Vec::new();
+    for stored in events {
+        match &stored.event {
+            SessionEvent::SubAgent {
+                parent_tool_use_id,
+                agent_id,
+                event,
+            } => match event.as_ref() {
+                SessionEvent::ToolCallStarted { tool_use_id, .. }
+                | SessionEvent::ToolCallInput { tool_use_id, .. } => {
+                    let key = (
+                        parent_tool_use_id.clone(),
+                        agent_id.clone(),
+                        tool_use_id.clone(),
+                    );
+                    if !calls.contains(&key) {
+                        calls.push(key);
+                    }
+                }
+                SessionEvent::ToolCallResult { tool_use_id, .. } => {
+                    finished.insert((agent_id.clone(), tool_use_id.clone()));
+                }
+                _ => {}
+            },
+            SessionEvent::BackgroundAgentChanged { agent } => {
+                background.retain(|a| a.task_id != agent.task_id);
+                background.push(agent.clone());
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (parent, agent, id) in calls {
+        if finished.contains(&(agent.clone(), id.clone())) {
+            continue;
+        }
+        for event in [
+            SessionEvent::ToolCallResult {
+                tool_use_id: id.clone(),
+                outcome: ToolOutcome::Cancelled,
+                content: INTERRUPTED.to_string(),
+                detail: None,
+            },
+            SessionEvent::ToolCallStatusChanged {
+                tool_use_id: id.clone(),
+                status: ToolCallStatus::Completed,
+            },
+        ] {
+            out.push(SessionEvent::SubAgent {
+                parent_tool_use_id: parent.clone(),
+                agent_id: agent.clone(),
+                event: Box::new(event),
+            });
+        }
+    }
+    for mut agent in background {
+        if agent.status == BackgroundAgentStatus::Running {
+            agent.status = BackgroundAgentStatus::Stopped;
+            out.push(SessionEvent::BackgroundAgentChanged { agent });
+        }
+    }
+    out
+}
+
+/// Closes what the session's own turn left open.
+fn session_closings(events: &[StoredEvent]) -> Vec<SessionEvent> {
     let mut calls: Vec<String> = Vec::new();
     let mut finished: BTreeSet<String> = BTreeSet::new();
     let mut questions: Vec<String> = Vec::new();
@@ -130,6 +211,7 @@ mod tests {
             decided_by: None,
             suggestion: None,
             diff: None,
+            sub_agent: None,
             warnings: Vec::new(),
             previews: Vec::new(),
         };
@@ -164,5 +246,53 @@ mod tests {
                 stop_reason: TurnStopReason::Interrupted
             }
         ));
+    }
+
+    fn wrapped(agent: &str, event: SessionEvent) -> SessionEvent {
+        SessionEvent::SubAgent {
+            parent_tool_use_id: "a1".into(),
+            agent_id: agent.into(),
+            event: Box::new(event),
+        }
+    }
+
+    fn listed(task: &str, status: BackgroundAgentStatus) -> SessionEvent {
+        SessionEvent::BackgroundAgentChanged {
+            agent: BackgroundAgent {
+                task_id: task.into(),
+                parent_tool_use_id: "a1".into(),
+                agent_type: "Explore".into(),
+                description: "d".into(),
+                status,
+            },
+        }
+    }
+
+    #[test]
+    fn a_sub_agents_open_calls_and_running_background_agents_are_closed() {
+        let done = SessionEvent::ToolCallResult {
+            tool_use_id: "r1".into(),
+            outcome: ToolOutcome::Success,
+            content: String::new(),
+            detail: None,
+        };
+        let events = stored(vec![
+            wrapped("x", input("r1")),
+            wrapped("x", done),
+            wrapped("x", input("r2")),
+            listed("agent-a1", BackgroundAgentStatus::Running),
+            listed("agent-a2", BackgroundAgentStatus::Running),
+            listed("agent-a2", BackgroundAgentStatus::Completed),
+        ]);
+        let closing = closing_events(&events);
+        assert_eq!(closing.len(), 3, "{closing:?}");
+        assert!(
+            matches!(&closing[0], SessionEvent::SubAgent { agent_id, event, .. }
+            if agent_id == "x" && matches!(event.as_ref(), SessionEvent::ToolCallResult { tool_use_id, outcome: ToolOutcome::Cancelled, .. } if tool_use_id == "r2"))
+        );
+        assert!(
+            matches!(&closing[2], SessionEvent::BackgroundAgentChanged { agent }
+            if agent.task_id == "agent-a1" && agent.status == BackgroundAgentStatus::Stopped)
+        );
     }
 }

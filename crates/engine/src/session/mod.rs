@@ -12,6 +12,7 @@ mod panels;
 mod prompt_input;
 pub mod rewind;
 mod sub_agent;
+mod sub_agent_stop;
 pub mod tool_list;
 
 pub use builder::SessionBuilder;
@@ -832,6 +833,16 @@ impl Session {
         {
             token.cancel();
         }
+    }
+
+    /// Stops one sub-agent because the person asked: the one started by the Agent call `id` (or the background task
+    /// `id`). The turn and the other sub-agents go on; the parent is told the person stopped it. Returns whether such
+    /// a sub-agent was running.
+    pub fn stop_sub_agent(&self, id: &str) -> bool {
+        self.runtime
+            .sub_agents
+            .as_ref()
+            .is_some_and(|runner| runner.stop_by_person(id))
     }
 
     /// Switches the permission mode (a new context replaces the old one).

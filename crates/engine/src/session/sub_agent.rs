@@ -1,6 +1,6 @@
 //! Sub-agents of a session: each runs its own query loop (a sidechain of the conversation) with the tools its type
 //! allows, the session's permission context (a custom agent's `permissionMode` applied), the session's approver
-//! (questions bubble up, titled with the sub-agent's name) and the session's event sink (events wrapped as
+//! (questions bubble up, naming the sub-agent) and the session's event sink (events wrapped as
 //! [`SessionEvent::SubAgent`]). Implements [`SubAgentRunner`] for the Agent tool.
 
 use std::collections::HashMap;
@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalRequest, PlanAnswer, PlanRequest, QuestionAnswer, QuestionRequest,
-    SessionEvent, Usage,
+    ApprovalAnswer, ApprovalRequest, BackgroundAgent, BackgroundAgentStatus, PlanAnswer,
+    PlanRequest, QuestionAnswer, QuestionRequest, SessionEvent, SubAgentOrigin, Usage,
 };
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -62,19 +62,15 @@ pub(super) struct SubAgentParts {
     pub recorder: Option<Arc<SessionRecorder>>,
 }
 
-type Outcome = Result<SubAgentReport, SubAgentError>;
-
-/// A background sub-agent: its outcome once it ended, and what stops it.
-struct Background {
-    outcome: watch::Receiver<Option<Outcome>>,
-    cancel: CancellationToken,
-}
+use super::sub_agent_stop::{Background, Outcome, Stop, lock, notification, status_word};
 
 /// The session's sub-agent runner.
 pub struct SubAgents {
     parts: Arc<SubAgentParts>,
     /// The background sub-agents by task id.
     background: Mutex<HashMap<String, Background>>,
+    /// The synchronous sub-agents running now, by the parent's call that started them.
+    running: Mutex<HashMap<String, Stop>>,
     /// Notifications of background sub-agents that ended, not yet given to the parent.
     notifications: Arc<Mutex<Vec<String>>>,
     /// Stops the background sub-agents when the session goes away.
@@ -94,9 +90,22 @@ impl SubAgents {
         Self {
             parts: Arc::new(parts),
             background: Mutex::new(HashMap::new()),
+            running: Mutex::new(HashMap::new()),
             notifications: Arc::default(),
             background_cancel: CancellationToken::new(),
         }
+    }
+}
+
+/// A synchronous sub-agent's place in [`SubAgents::running`], removed when dropped.
+struct Listed<'a> {
+    running: &'a Mutex<HashMap<String, Stop>>,
+    key: String,
+}
+
+impl Drop for Listed<'_> {
+    fn drop(&mut self) {
+        lock(self.running).remove(&self.key);
     }
 }
 
@@ -108,18 +117,30 @@ impl Drop for SubAgents {
 
 impl SubAgentRunner for SubAgents {
     fn run(&self, request: SubAgentRequest) -> BoxFuture<'_, Outcome> {
-        Box::pin(run(self.parts.clone(), request, false))
+        let stop = Stop::child_of(&request.cancel);
+        let key = request.parent_tool_use_id.clone();
+        lock(&self.running).insert(key.clone(), stop.clone());
+        let request = SubAgentRequest {
+            cancel: stop.cancel.clone(),
+            ..request
+        };
+        Box::pin(async move {
+            // Forgotten when the run ends or its future is dropped (the parent's call cancelled).
+            let _listed = Listed {
+                running: &self.running,
+                key,
+            };
+            let outcome = run(self.parts.clone(), request, false).await;
+            stop.explain(outcome)
+        })
     }
 
     fn start_background(&self, request: SubAgentRequest) -> Result<String, SubAgentError> {
         agent_of(&self.parts.catalog, &request.agent_type)?;
         let (done, outcome) = watch::channel(None);
-        let cancel = self.background_cancel.child_token();
+        let stop = Stop::child_of(&self.background_cancel);
         let task_id = {
-            let mut tasks = match self.background.lock() {
-                Ok(tasks) => tasks,
-                Err(poisoned) => poisoned.into_inner(),
-            };
+            let mut tasks = lock(&self.background);
             // Named after the call that started it, so the model can tell its tasks apart.
             let mut task_id = format!("agent-{}", request.parent_tool_use_id);
             if request.parent_tool_use_id.is_empty() || tasks.contains_key(&task_id) {
@@ -129,32 +150,51 @@ impl SubAgentRunner for SubAgents {
                 task_id.clone(),
                 Background {
                     outcome,
-                    cancel: cancel.clone(),
+                    stop: stop.clone(),
+                    parent_tool_use_id: request.parent_tool_use_id.clone(),
                 },
             );
             task_id
         };
-        let description = request.description.clone();
-        let request = SubAgentRequest { cancel, ..request };
+        let mut listed = BackgroundAgent {
+            task_id: task_id.clone(),
+            parent_tool_use_id: request.parent_tool_use_id.clone(),
+            agent_type: request.agent_type.clone(),
+            description: request.description.clone(),
+            status: BackgroundAgentStatus::Running,
+        };
+        self.parts
+            .events
+            .emit(SessionEvent::BackgroundAgentChanged {
+                agent: listed.clone(),
+            });
+        let request = SubAgentRequest {
+            cancel: stop.cancel.clone(),
+            ..request
+        };
         let parts = self.parts.clone();
         let notifications = self.notifications.clone();
-        let id = task_id.clone();
         tokio::spawn(async move {
             let events = parts.events.clone();
-            let outcome = run(parts, request, true).await;
+            let outcome = stop.explain(run(parts, request, true).await);
             let (status, text) = match &outcome {
-                Ok(report) => ("completed", report.final_text.clone()),
-                Err(SubAgentError::Cancelled) => ("stopped", String::new()),
-                Err(e) => ("failed", e.to_string()),
+                Ok(report) => (BackgroundAgentStatus::Completed, report.final_text.clone()),
+                Err(SubAgentError::Cancelled) => (BackgroundAgentStatus::Stopped, String::new()),
+                Err(e @ SubAgentError::StoppedByPerson) => {
+                    (BackgroundAgentStatus::Stopped, e.to_string())
+                }
+                Err(e) => (BackgroundAgentStatus::Failed, e.to_string()),
             };
+            let word = status_word(status);
+            let (id, description) = (&listed.task_id, &listed.description);
             // In this order: whoever sees the notice finds the task ended and the notification queued.
             let _ = done.send(Some(outcome));
-            if let Ok(mut list) = notifications.lock() {
-                list.push(notification(&id, &description, status, &text));
-            }
+            lock(&notifications).push(notification(id, description, word, &text));
             events.emit(SessionEvent::Notice {
-                message: format!("Background agent {id} ({description}) {status}."),
+                message: format!("Background agent {id} ({description}) {word}."),
             });
+            listed.status = status;
+            events.emit(SessionEvent::BackgroundAgentChanged { agent: listed });
         });
         Ok(task_id)
     }
@@ -183,6 +223,24 @@ impl SubAgentRunner for SubAgents {
         self.stop(task_id)
     }
 
+    fn stop_by_person(&self, id: &str) -> bool {
+        if let Some(stop) = lock(&self.running).get(id) {
+            stop.by_person();
+            return true;
+        }
+        let tasks = lock(&self.background);
+        let found = tasks
+            .get(id)
+            .or_else(|| tasks.values().find(|task| task.parent_tool_use_id == id));
+        match found {
+            Some(task) if task.outcome.borrow().is_none() => {
+                task.stop.by_person();
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn take_notifications(&self) -> Vec<String> {
         self.drain()
     }
@@ -190,10 +248,10 @@ impl SubAgentRunner for SubAgents {
 
 impl SubAgents {
     fn stop(&self, task_id: &str) -> Option<bool> {
-        let tasks = self.background.lock().ok()?;
+        let tasks = lock(&self.background);
         let task = tasks.get(task_id)?;
         let running = task.outcome.borrow().is_none();
-        task.cancel.cancel();
+        task.stop.cancel.cancel();
         Some(running)
     }
 
@@ -203,19 +261,6 @@ impl SubAgents {
             .map(|mut list| std::mem::take(&mut *list))
             .unwrap_or_default()
     }
-}
-
-/// What the parent's next request is told about a background sub-agent that ended.
-fn notification(task_id: &str, description: &str, status: &str, text: &str) -> String {
-    let result = if text.trim().is_empty() {
-        String::new()
-    } else {
-        format!("\n<result>\n{text}\n</result>")
-    };
-    format!(
-        "<task-notification>\n<task-id>{task_id}</task-id>\n<status>{status}</status>\n<summary>Background agent \
-         \"{description}\" {status}. TaskOutput reads the same answer.</summary>{result}\n</task-notification>"
-    )
 }
 
 fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAgentError> {
@@ -280,11 +325,15 @@ async fn run_in(
     let started = Instant::now();
     let agent = agent_of(&parts.catalog, &request.agent_type)?;
     let agent_id = format!("{}", uuid::Uuid::new_v4().simple());
-    let sink = Arc::new(TaggedSink {
-        parent: parts.events.clone(),
+    let origin = SubAgentOrigin {
+        agent_type: agent.name.clone(),
+        description: request.description.clone(),
         parent_tool_use_id: request.parent_tool_use_id.clone(),
         agent_id: agent_id.clone(),
-        label: agent.name.clone(),
+    };
+    let sink = Arc::new(TaggedSink {
+        parent: parts.events.clone(),
+        origin: origin.clone(),
         tool_calls: AtomicU32::new(0),
     });
     let mut permissions = child_permissions(&parts.permissions, &agent, background);
@@ -323,7 +372,7 @@ async fn run_in(
         permissions,
         approver: Arc::new(Bubble {
             parent: parts.approver.clone(),
-            label: agent.name.clone(),
+            origin,
         }),
         events: sink.clone(),
         file_state: parts.file_state.clone(),
@@ -526,12 +575,10 @@ impl Model for Renamed {
 }
 
 /// Forwards a sub-agent's events to the session's sink wrapped as [`SessionEvent::SubAgent`]; its approval
-/// requests go unwrapped (the person must see them), titled with the agent's name. Counts the tool calls.
+/// requests go unwrapped (the person must see them), naming the sub-agent. Counts the tool calls.
 struct TaggedSink {
     parent: Arc<dyn EventSink>,
-    parent_tool_use_id: String,
-    agent_id: String,
-    label: String,
+    origin: SubAgentOrigin,
     tool_calls: AtomicU32,
 }
 
@@ -539,7 +586,7 @@ impl EventSink for TaggedSink {
     fn emit(&self, event: SessionEvent) {
         match event {
             SessionEvent::ApprovalRequested { mut request } => {
-                request.title = titled(&self.label, &request.title);
+                request.sub_agent = Some(Box::new(self.origin.clone()));
                 self.parent
                     .emit(SessionEvent::ApprovalRequested { request });
             }
@@ -551,8 +598,8 @@ impl EventSink for TaggedSink {
                     self.tool_calls.fetch_add(1, Ordering::Relaxed);
                 }
                 self.parent.emit(SessionEvent::SubAgent {
-                    parent_tool_use_id: self.parent_tool_use_id.clone(),
-                    agent_id: self.agent_id.clone(),
+                    parent_tool_use_id: self.origin.parent_tool_use_id.clone(),
+                    agent_id: self.origin.agent_id.clone(),
                     event: Box::new(event),
                 });
             }
@@ -560,19 +607,15 @@ impl EventSink for TaggedSink {
     }
 }
 
-fn titled(agent: &str, title: &str) -> String {
-    format!("[{agent} agent] {title}")
-}
-
-/// Passes a sub-agent's questions to the session's approver, titled with the agent's name.
+/// Passes a sub-agent's questions to the session's approver, naming the sub-agent (bubble mode).
 struct Bubble {
     parent: Arc<dyn Approver>,
-    label: String,
+    origin: SubAgentOrigin,
 }
 
 impl Approver for Bubble {
     fn ask(&self, mut request: ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer> {
-        request.title = titled(&self.label, &request.title);
+        request.sub_agent = Some(Box::new(self.origin.clone()));
         self.parent.ask(request)
     }
 

@@ -16,6 +16,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::post;
+use axum::serve::ListenerExt;
 use serde_json::Value;
 use tokio::sync::oneshot;
 
@@ -60,6 +61,14 @@ impl FakeServer {
             .with_state(inner.clone());
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
         let addr = listener.local_addr()?;
+        // Each streamed event goes out as it is written, as a real API's do: with Nagle's algorithm on, a small
+        // write waits for the client's delayed acknowledgement of the one before (about 40 ms on Linux), so the
+        // events of one answer would arrive tens of milliseconds apart.
+        let listener = listener.tap_io(|tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::warn!("fake model server: TCP_NODELAY: {e}");
+            }
+        });
         let (tx, rx) = oneshot::channel::<()>();
         tokio::spawn(async move {
             let _ = axum::serve(listener, app)

@@ -61,6 +61,9 @@ pub enum SubAgentError {
     /// The sub-agent was stopped by a cancellation before it finished.
     #[error("the sub-agent was interrupted")]
     Cancelled,
+    /// The person stopped this sub-agent (and only it) before it finished.
+    #[error("the user stopped the sub-agent before it finished; it gave no answer")]
+    StoppedByPerson,
     /// The sub-agent's conversation failed (the model could not be reached...).
     #[error("the sub-agent failed: {0}")]
     Failed(String),
@@ -98,6 +101,14 @@ pub trait SubAgentRunner: Send + Sync + std::fmt::Debug {
     fn stop_background(&self, task_id: &str) -> Option<bool> {
         let _ = task_id;
         None
+    }
+
+    /// Stops the running sub-agent started by the parent's call `id` (or the background task `id`) because the
+    /// person asked, leaving the parent's turn and other sub-agents running: its run ends with
+    /// [`SubAgentError::StoppedByPerson`]. Returns whether such a sub-agent was running.
+    fn stop_by_person(&self, id: &str) -> bool {
+        let _ = id;
+        false
     }
 
     /// The notifications of background sub-agents that ended since the last call (each with its answer), for the

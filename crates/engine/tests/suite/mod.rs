@@ -40,6 +40,7 @@ mod shell_snapshots;
 mod shell_vs_bash;
 mod sidechains;
 mod skills;
+mod stopping_agents;
 mod store;
 mod sub_agents;
 mod suggestions;

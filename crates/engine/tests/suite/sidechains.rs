@@ -9,7 +9,7 @@ use tandem_engine::model::{AnthropicModel, Role};
 use tandem_engine::session::{Session, SessionOptions};
 use tandem_engine::store::SessionStore;
 use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn, Workspace};
-use tandem_protocol::{ApprovalChoice, PermissionMode};
+use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent};
 
 use super::common::{fake_config, server};
 
@@ -68,4 +68,85 @@ async fn a_sub_agents_messages_are_a_sidechain_of_the_session_after_a_restart() 
     // The parent's own history does not contain the child's messages.
     assert_eq!(loaded.messages.len(), 4);
     assert_eq!(store.sidechains(&id).expect("read"), loaded.sidechains);
+}
+
+#[tokio::test]
+async fn a_reopened_session_replays_each_sub_agents_events_under_its_agent_call() {
+    let ws = Workspace::new(&[("notes.txt", "the code is 4321\n")]).expect("workspace");
+    let notes = ws.path("notes.txt").display().to_string();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("sessions.db");
+    let fake = server(Script::turns([
+        ScriptedTurn::tool_use(
+            "a1",
+            "Agent",
+            json!({"description": "Find the code", "prompt": "What is the code?", "subagent_type": "Explore"}),
+        ),
+        ScriptedTurn::tool_use("r1", "Read", json!({"file_path": notes})),
+        ScriptedTurn::text("The code is 4321."),
+        ScriptedTurn::text("It is 4321."),
+    ]))
+    .await;
+    let id = {
+        let store = Arc::new(SessionStore::open(&db).expect("store"));
+        let config = fake_config(&fake.url());
+        let s = Session::with_model(
+            ws.root(),
+            Arc::new(AnthropicModel::new(config.clone()).expect("client")),
+            SessionOptions {
+                id: None,
+                cwd: ws.root(),
+                model: config,
+                mode: PermissionMode::Default,
+                approver: Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+                events: Arc::new(RecordingSink::default()),
+                store: Some(store),
+                watch_settings: false,
+            },
+        );
+        s.send("find the code").await.expect("turn");
+        s.id().to_string()
+    };
+    // A new process reopens the session the way the window does: the builder's stored events are replayed.
+    let store = Arc::new(SessionStore::open(&db).expect("reopen"));
+    let builder = Session::resuming(store, &id).expect("resume");
+    let replay: Vec<SessionEvent> = builder
+        .stored()
+        .expect("stored")
+        .events
+        .iter()
+        .map(|e| e.event.clone())
+        .collect();
+    let agent_call = replay
+        .iter()
+        .position(|e| matches!(e, SessionEvent::ToolCallStarted { tool_use_id, .. } if tool_use_id == "a1"))
+        .expect("the Agent call");
+    let nested: Vec<(usize, &SessionEvent)> = replay
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match e {
+            SessionEvent::SubAgent {
+                parent_tool_use_id,
+                event,
+                ..
+            } if parent_tool_use_id == "a1" => Some((i, event.as_ref())),
+            _ => None,
+        })
+        .collect();
+    assert!(nested.iter().all(|(i, _)| *i > agent_call));
+    assert!(nested.iter().any(|(_, e)| matches!(e,
+        SessionEvent::ToolCallResult { tool_use_id, content, .. } if tool_use_id == "r1" && content.contains("4321"))));
+    let text: String = nested
+        .iter()
+        .filter_map(|(_, e)| match e {
+            SessionEvent::TextDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(text, "The code is 4321.");
+    assert!(
+        nested
+            .iter()
+            .any(|(_, e)| matches!(e, SessionEvent::TurnEnded { .. }))
+    );
 }

@@ -205,18 +205,19 @@ async fn a_general_purpose_childs_write_asks_the_parents_approver_naming_the_age
     assert_eq!(asked.len(), 1, "{asked:?}");
     assert_eq!(asked[0].tool_name, "Write");
     assert_eq!(asked[0].tool_use_id, "w1");
-    assert!(
-        asked[0].title.starts_with("[general-purpose agent]"),
-        "{}",
-        asked[0].title
-    );
+    let origin = asked[0].sub_agent.as_ref().expect("names the sub-agent");
+    assert_eq!(origin.agent_type, "general-purpose");
+    assert_eq!(origin.description, "Write a file");
+    assert_eq!(origin.parent_tool_use_id, "a1");
+    assert!(!origin.agent_id.is_empty());
     assert_eq!(
         std::fs::read_to_string(&target).expect("written"),
         "hello\n"
     );
     // The question is shown to the person as any other (not wrapped), naming the agent.
     assert!(events.events().iter().any(|e| matches!(e,
-        SessionEvent::ApprovalRequested { request } if request.title.starts_with("[general-purpose agent]"))));
+        SessionEvent::ApprovalRequested { request }
+            if request.sub_agent.as_ref().is_some_and(|o| o.parent_tool_use_id == "a1" && o.description == "Write a file"))));
     let child_tools = offered(&fake.requests()[1].body);
     for tool in ["Bash", "Edit", "Read", "Write"] {
         assert!(child_tools.contains(&tool.to_string()), "{child_tools:?}");

@@ -276,6 +276,12 @@ impl Tool for AgentTool {
             Ok(report) => Ok(ToolOutput::text(report_text(&report))
                 .with_detail(report_detail(&report, &input.description))),
             Err(SubAgentError::Cancelled) => Err(ToolError::Cancelled),
+            Err(SubAgentError::StoppedByPerson) => Err(ToolError::to_model(format!(
+                "The user stopped the {} agent (\"{}\") before it finished; it gave no answer. Do not start it \
+                 again unless the user asks.",
+                input.agent_type(),
+                input.description
+            ))),
             Err(e) => Err(ToolError::to_model(e.to_string())),
         }
     }
