@@ -16,6 +16,26 @@ describe('PromptBox', () => {
     expect(screen.getByTestId('prompt-input')).toHaveValue('');
   });
 
+  it('keeps an unsent draft (typed or given back by a rewind) across a restart, and forgets it once sent', async () => {
+    const onSend = vi.fn(() => Promise.resolve(true));
+    const first = render(<PromptBox disabled={false} onSend={onSend} draftKey="s-draft" />);
+    await userEvent.type(screen.getByTestId('prompt-input'), 'half a thought');
+    first.unmount();
+    const second = render(<PromptBox disabled={false} onSend={onSend} draftKey="s-draft" />);
+    expect(screen.getByTestId('prompt-input')).toHaveValue('half a thought');
+    await userEvent.type(screen.getByTestId('prompt-input'), '{Enter}');
+    expect(onSend).toHaveBeenCalledWith('half a thought');
+    second.unmount();
+    const third = render(<PromptBox disabled={false} onSend={onSend} draftKey="s-draft" />);
+    expect(screen.getByTestId('prompt-input')).toHaveValue('');
+    third.unmount();
+
+    const rewound = render(<PromptBox disabled={false} onSend={onSend} draftKey="s-rewound" initialText="Rename serve to start" />);
+    rewound.unmount();
+    render(<PromptBox disabled={false} onSend={onSend} draftKey="s-rewound" />);
+    expect(screen.getByTestId('prompt-input')).toHaveValue('Rename serve to start');
+  });
+
   it('adds a line on Shift+Enter', async () => {
     const onSend = vi.fn(() => Promise.resolve(true));
     render(<PromptBox disabled={false} onSend={onSend} />);

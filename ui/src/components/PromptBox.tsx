@@ -4,6 +4,7 @@
 // slash commands (the window's own and the session's skills) matching what follows; ↑/↓ move,
 // Tab or Enter completes, Esc closes the list.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { loadDraft, saveDraft } from '../state/drafts';
 
 /** A command the box offers after `/`. */
 export type SlashCommand = { name: string; description: string };
@@ -18,12 +19,22 @@ export type PromptBoxProps = {
   /** The text the box starts with (e.g. a rewound prompt to edit and resend); remount with a new key to set it again. */
   initialText?: string;
   commands?: readonly SlashCommand[];
+  /** Where the unsent text is kept across restarts (the session id); without it the text lives with the box. */
+  draftKey?: string;
 };
 
 const MAX_ROWS = 12;
 
-export function PromptBox({ disabled, busy = false, onSend, initialText = '', commands = [] }: PromptBoxProps) {
-  const [text, setText] = useState(initialText);
+export function PromptBox({ disabled, busy = false, onSend, initialText = '', commands = [], draftKey }: PromptBoxProps) {
+  const [text, setTextState] = useState(() => initialText || (draftKey ? loadDraft(draftKey) : ''));
+  const setText = (next: string) => {
+    setTextState(next);
+    if (draftKey) saveDraft(draftKey, next);
+  };
+  // Text given by the owner (a rewound prompt) is a draft from the start.
+  useEffect(() => {
+    if (draftKey && initialText) saveDraft(draftKey, initialText);
+  }, [draftKey, initialText]);
   const [highlighted, setHighlighted] = useState(0);
   const [menuClosed, setMenuClosed] = useState(false);
   const typed = /^\/(\S*)$/.exec(text);

@@ -355,6 +355,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
               <PromptBox
                 key={draft.nonce}
                 initialText={draft.text}
+                draftKey={info.session_id}
                 busy={running}
                 disabled={false}
                 onSend={onPrompt}

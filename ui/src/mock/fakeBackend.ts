@@ -9,7 +9,7 @@
 // `.touch(path, content)` changes a fake file "outside Tandem".
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { ApprovalAnswer, DecisionBehavior, FolderTrust, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
+import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, FolderTrust, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
 import { ChannelSender, isChannelArg } from './channel';
 import { FAKE_ROOT, initialFiles } from './fakeProject';
 import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
@@ -38,6 +38,17 @@ export function installFakeBackend(): void {
   const trusted = new Set<string>();
   /** The folder of each opened session. */
   const folders = new Map<string, string>();
+  const infos = new Map<string, SessionInfo>();
+  let settings: AppSettings = {
+    provider: 'anthropic',
+    base_url: '',
+    model: '',
+    key_source: 'keyring',
+    theme: 'dark',
+    font_size: 14,
+    overridden_by_env: [],
+    file: '/home/dev/.config/tandem/settings.json',
+  };
   /** The rules the rules panel shows and edits. */
   const rules = new FakeRules();
 
@@ -70,6 +81,14 @@ export function installFakeBackend(): void {
           return { folder: null, recent: [FAKE_FOLDER, '/home/dev/projects/website', '/home/dev/src/notes'], version: '0.1.0' };
         case 'pick_folder':
           return FAKE_FOLDER;
+        case 'app_settings':
+          return settings;
+        case 'save_app_settings': {
+          const update = args.update as AppSettingsUpdate;
+          settings = { ...settings, provider: update.provider, base_url: update.base_url, model: update.model, theme: update.theme, font_size: update.font_size };
+          for (const [id, info] of infos) infos.set(id, { ...info, model: update.model || info.model, setup_hint: null });
+          return { settings, sessions: [...infos.values()] };
+        }
         case 'open_session': {
           const path = text(args, 'path');
           if (path.includes('missing')) throw { code: 'folder_not_found', message: `Folder not found: ${path}` };
@@ -97,6 +116,7 @@ export function installFakeBackend(): void {
             context_window: 200_000,
             compact_at_percent: 80,
           };
+          infos.set(id, info);
           return info;
         }
         case 'list_sessions':

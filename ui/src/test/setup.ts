@@ -1,4 +1,5 @@
-// Vitest setup for jsdom: jest-dom matchers, cleanup between tests, Tauri mocks cleared, and the
+// Vitest setup for jsdom: jest-dom matchers, cleanup between tests, Tauri mocks and localStorage (drafts,
+// preferences) cleared, and the
 // layout facts jsdom lacks that the virtualised transcript needs to render its rows.
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
@@ -14,6 +15,7 @@ afterEach(async () => {
   // Unmounting unlistens asynchronously: let that finish before the mocks go away.
   await new Promise((resolve) => setTimeout(resolve, 0));
   clearMocks();
+  localStorage.clear();
 });
 
 // jsdom has no layout: give scroll containers a viewport so the virtualiser renders rows.
