@@ -329,6 +329,7 @@ mod tests {
             decided_by: None,
             suggestion: None,
             diff: None,
+            trace: None,
             sub_agent,
             warnings: Vec::new(),
             previews: Vec::new(),
