@@ -318,12 +318,17 @@ async fn traffic_leaves_only_through_the_proxy_for_allowed_hosts() {
     );
 }
 
+/// A folder outside /tmp (which the sandbox replaces, hiding what is there rather than refusing writes): /var/tmp,
+/// not the build's own temporary folder, which is under /tmp when the checkout is.
+fn outside_tmp() -> tempfile::TempDir {
+    tempfile::tempdir_in("/var/tmp").expect("a folder in /var/tmp")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_write_is_reported_and_allowed_in_one_click() {
     let Some(bwrap) = bwrap() else { return };
     let outside = tempfile::tempdir().expect("outside");
-    // Outside /tmp, which the sandbox replaces: a folder in the build's own temporary folder.
-    let probe = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("probe dir");
+    let probe = outside_tmp();
     let target = probe.path().to_path_buf();
     let r = sandboxed_run(SandboxConfig {
         enabled: true,
@@ -459,7 +464,7 @@ async fn a_missing_sandbox_fails_when_required_and_warns_once_otherwise() {
 async fn through_the_pipeline_a_sandboxed_call_runs_unasked_and_its_refusal_is_an_event() {
     let Some(bwrap) = bwrap() else { return };
     let ws = Workspace::new(&[]).expect("workspace");
-    let probe = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("probe dir");
+    let probe = outside_tmp();
     let file = probe.path().join("out.txt");
     let permissions =
         PermissionContext::new(ws.root(), PermissionMode::Default).with_sandbox(SandboxConfig {

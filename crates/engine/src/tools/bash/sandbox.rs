@@ -70,9 +70,12 @@ impl Sandbox {
             args.extend(["--bind".to_string(), dir.clone(), dir]);
         }
         if let Some(net) = network {
-            // The socket's folder may be under /tmp, which the sandbox replaces: bind the socket itself.
+            // The socket's folder may be under /tmp, which the sandbox replaces: bind the socket itself, and the
+            // bridge program (read-only) in case it lives there too (a build under /tmp).
             let socket = net.socket.to_string_lossy().to_string();
             args.extend(["--bind".to_string(), socket.clone(), socket]);
+            let program = net.program.program.to_string_lossy().to_string();
+            args.extend(["--ro-bind".to_string(), program.clone(), program]);
         }
         args.extend(["--chdir".to_string(), cwd.to_string_lossy().to_string()]);
         if let Some(net) = network {
