@@ -1,6 +1,7 @@
 // Asks once per session before bypass mode starts: in it the agent runs commands and changes files
 // without asking (deny rules and the safety checks still hold). Enter switches, Esc keeps the mode.
 import { useEffect, useId, useRef } from 'react';
+import { useEscape } from '../hooks/useEscape';
 import { MODE_LABELS } from '../format';
 import type { PermissionMode } from '../generated/protocol';
 
@@ -15,15 +16,7 @@ export function BypassConfirm({ current, onConfirm, onCancel }: BypassConfirmPro
   const titleId = useId();
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => confirmRef.current?.focus(), []);
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      onCancel();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [onCancel]);
+  useEscape(onCancel);
   return (
     <div className="modal-backdrop">
       <div className="modal bypass-confirm" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="bypass-confirm">

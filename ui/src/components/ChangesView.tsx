@@ -2,6 +2,7 @@
 // before the session's first change to now (read only), and above them the worktrees agents left
 // with changes, to merge or discard. Opened from the status bar; Esc closes.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEscape } from '../hooks/useEscape';
 import { buildDiffModel } from '../diff/model';
 import type { ChangedFile } from '../generated/protocol';
 import { useDiffViewMode } from '../hooks/useDiffViewMode';
@@ -50,15 +51,7 @@ export function ChangesView({ load, root, onClose, worktrees }: ChangesViewProps
     };
   }, [load]);
   useEffect(() => closeRef.current?.focus(), []);
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      onClose();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [onClose]);
+  useEscape(onClose);
 
   const models = useMemo(
     () =>

@@ -3,6 +3,7 @@
 // input the person edits (prefilled with a sample of the event's stdin) and shows its exit, stdout and stderr and the
 // decision it would produce. Esc closes.
 import { useEffect, useId, useRef, useState } from 'react';
+import { useEscape } from '../hooks/useEscape';
 import type { HookListing, HookTestResult } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { shown } from '../state/decisionSource';
@@ -33,15 +34,7 @@ export function HooksPanel({ load, test, root, onClose }: HooksPanelProps) {
     };
   }, [load]);
   useEffect(() => closeRef.current?.focus(), []);
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      onClose();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [onClose]);
+  useEscape(onClose);
 
   const events = [...new Set((hooks ?? []).map((hook) => hook.event))];
   return (

@@ -4,6 +4,7 @@
 // or refused here, any other reconnected.
 // The list starts from `mcp_servers` and follows the engine's `mcp_server_changed` events. Esc closes.
 import { useEffect, useId, useRef, useState } from 'react';
+import { useEscape } from '../hooks/useEscape';
 import type { McpServerState, McpServerStatus } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { ErrorBanner } from './ErrorBanner';
@@ -43,15 +44,7 @@ export function McpPanel({ live, load, approve, reconnect, toggleTool, onClose }
     };
   }, [load]);
   useEffect(() => closeRef.current?.focus(), []);
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      onClose();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [onClose]);
+  useEscape(onClose);
 
   const byName = new Map<string, McpServerStatus>();
   for (const server of loaded ?? []) byName.set(server.name, server);

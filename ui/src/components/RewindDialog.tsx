@@ -4,6 +4,7 @@
 // conversation only, or Cancel. When files were changed outside Tandem the rewind changes nothing
 // and the dialog lists them, with Overwrite them (the same rewind, forced) or Cancel. Esc cancels.
 import { useEffect, useId, useRef, useState } from 'react';
+import { useEscape } from '../hooks/useEscape';
 import type { RewindOutcome, RewindPoint, RewindScope } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { matchRewindPoint } from '../state/rewind';
@@ -64,15 +65,7 @@ export function RewindDialog({ ordinal, text, promptId, loadPoints, rewind, onRe
 
   useEffect(() => firstRef.current?.focus(), [phase.kind]);
 
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || busy) return;
-      event.preventDefault();
-      onCancel();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [busy, onCancel]);
+  useEscape(onCancel, { enabled: !busy });
 
   const runFork = async (point: RewindPoint) => {
     if (!fork) return;

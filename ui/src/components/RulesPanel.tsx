@@ -4,6 +4,7 @@
 // between those scopes. Below: which rule decided each call of this session, a "test a command" box answering a tool
 // call with its decision trace, and the folder's trust with a revoke button. Esc closes.
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEscape } from '../hooks/useEscape';
 import type {
   CallCheck,
   DecisionBehavior,
@@ -44,15 +45,7 @@ export function RulesPanel({ load, add, remove, move, check, revokeTrust, calls,
   }, [load]);
   useEffect(reload, [reload]);
   useEffect(() => closeRef.current?.focus(), []);
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      onClose();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [onClose]);
+  useEscape(onClose);
   /** Runs an edit, then reloads; an error stays on screen. Resolves to whether it worked. */
   const act = async (action: () => Promise<unknown>): Promise<boolean> => {
     setError(null);

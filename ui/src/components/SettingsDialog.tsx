@@ -3,6 +3,7 @@
 // in use comes from and never shows the key), theme and font size. Saving applies the connection to
 // every open session at once. Esc closes without saving.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEscape } from '../hooks/useEscape';
 import type { SavedSettings } from '../generated/app';
 import type { AppSettings, AppSettingsUpdate, KeySource, Theme } from '../generated/protocol';
 import { errorMessage } from '../ipc';
@@ -57,15 +58,7 @@ export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogP
   useEffect(() => {
     if (ready) firstRef.current?.focus();
   }, [ready]);
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      onClose();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [onClose]);
+  useEscape(onClose);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -1,6 +1,7 @@
 // Asks before another folder replaces a session whose turn is running: stopping the turn and opening
 // the folder, or staying. Enter opens, Esc stays.
 import { useEffect, useId, useRef } from 'react';
+import { useEscape } from '../hooks/useEscape';
 
 export type SwitchFolderConfirmProps = {
   /** The folder of the running session. */
@@ -15,17 +16,8 @@ export function SwitchFolderConfirm({ current, next, onConfirm, onCancel }: Swit
   const titleId = useId();
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => confirmRef.current?.focus(), []);
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      event.stopPropagation();
-      onCancel();
-    };
-    // Captured, so that the session's own Esc (stop the turn) does not also fire.
-    window.addEventListener('keydown', onKeyDown, true);
-    return () => window.removeEventListener('keydown', onKeyDown, true);
-  }, [onCancel]);
+  // Captured, so that the session's own Esc (stop the turn) does not also fire.
+  useEscape(onCancel, { capture: true });
   return (
     <div className="modal-backdrop">
       <div className="modal bypass-confirm" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="switch-folder-confirm">

@@ -3,6 +3,7 @@
 // then the project's settings may restrict but never grant. For a trusted folder it lists the same and
 // offers to revoke trust. Enter takes the highlighted choice, Esc closes without changing anything.
 import { useEffect, useId, useRef, useState } from 'react';
+import { useEscape } from '../hooks/useEscape';
 import type { FolderTrust } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { ErrorBanner } from './ErrorBanner';
@@ -21,15 +22,7 @@ export function TrustDialog({ folderName, trust, onChange, onClose }: TrustDialo
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => primaryRef.current?.focus(), []);
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || busy) return;
-      event.preventDefault();
-      onClose();
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, [busy, onClose]);
+  useEscape(onClose, { enabled: !busy });
 
   const change = async (trusted: boolean) => {
     setBusy(true);
