@@ -343,6 +343,7 @@ mod tests {
             description: "Write the notes".into(),
             parent_tool_use_id: "a1".into(),
             agent_id: "x".into(),
+            name: None,
         };
         assert_eq!(
             asked_line(&request(Some(Box::new(origin)))),

@@ -15,12 +15,23 @@ pub struct SubAgentOrigin {
     pub parent_tool_use_id: String,
     /// Unique per run (the id its sidechain is stored under).
     pub agent_id: String,
+    /// The name a team member is addressed by (SendMessage); `None` for an unnamed sub-agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub name: Option<String>,
 }
 
 impl SubAgentOrigin {
-    /// How the person is told who asks: `sub-agent Explore: Find the config`.
+    /// How the person is told who asks: `sub-agent Explore: Find the config`, or for a team member
+    /// `teammate alice (Explore): Find the config`.
     pub fn label(&self) -> String {
-        format!("sub-agent {}: {}", self.agent_type, self.description)
+        match &self.name {
+            Some(name) => format!(
+                "teammate {name} ({}): {}",
+                self.agent_type, self.description
+            ),
+            None => format!("sub-agent {}: {}", self.agent_type, self.description),
+        }
     }
 }
 
@@ -47,4 +58,39 @@ pub struct BackgroundAgent {
     pub agent_type: String,
     pub description: String,
     pub status: BackgroundAgentStatus,
+}
+
+/// Where a team member is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TeamMemberStatus {
+    /// Working on a turn.
+    Working,
+    /// Its turn ended; a message wakes it.
+    Idle,
+    /// Stopped (its team was deleted, the session closed) or failed; messages to it are refused.
+    Stopped,
+}
+
+/// One named agent of a team.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct TeamMember {
+    /// The name SendMessage addresses it by.
+    pub name: String,
+    pub agent_type: String,
+    /// The agent id of its conversation (its events are wrapped with it).
+    pub agent_id: String,
+    pub status: TeamMemberStatus,
+}
+
+/// A team of agents started with TeamCreate: its lead (the session's own agent) and its members.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct TeamInfo {
+    pub name: String,
+    pub description: String,
+    /// The lead's name (the session's own agent).
+    pub lead: String,
+    pub members: Vec<TeamMember>,
+    /// Whether the team was deleted (its members stopped).
+    pub deleted: bool,
 }

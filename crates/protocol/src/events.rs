@@ -6,7 +6,7 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::{
-    ApprovalRequest, BackgroundAgent, McpServerStatus, PermissionDecision, PermissionMode,
+    ApprovalRequest, BackgroundAgent, McpServerStatus, PermissionDecision, PermissionMode, TeamInfo,
     PlanRequest, QuestionRequest, RenderHints, SandboxViolation, TaskItem, TodoItem, ToolDetail,
 };
 
@@ -216,6 +216,23 @@ pub enum SessionEvent {
     },
     /// A background sub-agent started or ended (the window lists them with their state).
     BackgroundAgentChanged { agent: BackgroundAgent },
+    /// A team was created, one of its members changed state, or it was deleted: the whole team as it is now.
+    TeamChanged { team: TeamInfo },
+    /// The agent's short summary for the person (the Brief tool), shown apart from the ordinary answer.
+    Brief {
+        /// The summary, as markdown.
+        message: String,
+        /// `proactive`: the agent tells the person something unasked; `normal`: an answer to them.
+        status: BriefStatus,
+    },
+}
+
+/// Why the agent sends a brief.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum BriefStatus {
+    Normal,
+    Proactive,
 }
 
 /// An event with its session and position.

@@ -20,7 +20,9 @@ mod trace;
 pub mod typescript;
 mod work_list;
 
-pub use agents::{BackgroundAgent, BackgroundAgentStatus, SubAgentOrigin};
+pub use agents::{
+    BackgroundAgent, BackgroundAgentStatus, SubAgentOrigin, TeamInfo, TeamMember, TeamMemberStatus,
+};
 pub use app_settings::{AppSettings, AppSettingsUpdate, KeySource, Theme};
 pub use approval::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
@@ -28,7 +30,7 @@ pub use approval::{
 pub use decision_source::{DecisionSource, RuleScope, SafetyCheck};
 pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail, WebLink};
 pub use events::{
-    EventBatch, EventEnvelope, FolderTrust, SessionEvent, SessionInfo, SessionSummary,
+    BriefStatus, EventBatch, EventEnvelope, FolderTrust, SessionEvent, SessionInfo, SessionSummary,
     ToolCallStatus, ToolOutcome, TurnStopReason, Usage,
 };
 pub use interaction::{

@@ -4,6 +4,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::SubAgentOrigin;
+
 /// What to rewind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
@@ -49,4 +51,8 @@ pub struct ChangedFile {
     pub after: Option<String>,
     /// Why the texts are left out (binary content, too large to show), if they are.
     pub omitted: Option<String>,
+    /// The sub-agents that changed it (empty: only the session's own agent did).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<SubAgentOrigin>>", optional)]
+    pub changed_by: Vec<SubAgentOrigin>,
 }

@@ -35,6 +35,7 @@ fn changed_file(path: &Path, before: Option<Vec<u8>>) -> ChangedFile {
         before: None,
         after: None,
         omitted: Some(why.to_string()),
+        changed_by: Vec::new(),
     };
     if size > MAX_DIFF_BYTES {
         return omitted("too large to show here");
@@ -50,6 +51,7 @@ fn changed_file(path: &Path, before: Option<Vec<u8>>) -> ChangedFile {
             before,
             after,
             omitted: None,
+            changed_by: Vec::new(),
         },
         _ => omitted("binary content"),
     }

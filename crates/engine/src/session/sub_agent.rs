@@ -330,6 +330,7 @@ async fn run_in(
         description: request.description.clone(),
         parent_tool_use_id: request.parent_tool_use_id.clone(),
         agent_id: agent_id.clone(),
+        name: None,
     };
     let sink = Arc::new(TaggedSink {
         parent: parts.events.clone(),

@@ -84,6 +84,7 @@ pub(super) fn upgrade(value: &Value) -> Option<ToolDetail> {
             hunks: p.hunks,
             diff: p.diff,
             cell: None,
+            changed_by: None,
         }),
         Some("notebook_edit") => read::<NotebookEdit>(value).map(|n| ToolDetail::FileChange {
             path: n.path,
@@ -95,6 +96,7 @@ pub(super) fn upgrade(value: &Value) -> Option<ToolDetail> {
                 cell_id: n.cell_id,
                 summary: n.summary,
             }),
+            changed_by: None,
         }),
         Some("files") => read::<Files>(value).map(|f| ToolDetail::FileList {
             files: f.files,

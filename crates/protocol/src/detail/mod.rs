@@ -103,6 +103,10 @@ pub enum ToolDetail {
         diff: Option<FileDiff>,
         /// For a notebook: the cell that changed.
         cell: Option<NotebookCellChange>,
+        /// The sub-agent that made the change (`None`: the session's own agent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        changed_by: Option<Box<crate::SubAgentOrigin>>,
     },
     /// A shell command ran in the foreground and ended.
     Shell {

@@ -109,6 +109,7 @@ fn run(
             hunks,
             diff: preview::file_diff(key, &old_text, &planned.new_text, planned.created),
             cell: None,
+            changed_by: None,
         }),
     )
 }

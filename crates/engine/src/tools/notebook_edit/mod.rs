@@ -246,6 +246,7 @@ fn run(input: &NotebookEditInput, ctx: &ToolContext, key: &Path) -> Result<ToolO
                 cell_id: input.cell_id.clone(),
                 summary,
             }),
+            changed_by: None,
         }),
     )
 }
