@@ -6,8 +6,9 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::{
-    ApprovalRequest, BackgroundAgent, McpServerStatus, PermissionDecision, PermissionMode, TeamInfo,
-    PlanRequest, QuestionRequest, RenderHints, SandboxViolation, TaskItem, TodoItem, ToolDetail,
+    ApprovalRequest, BackgroundAgent, McpServerStatus, PermissionDecision, PermissionMode,
+    PlanRequest, QuestionRequest, RenderHints, SandboxViolation, TaskItem, TeamInfo, TodoItem,
+    ToolDetail,
 };
 
 /// Token usage of a model response or of a whole session.

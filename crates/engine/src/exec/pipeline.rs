@@ -206,6 +206,8 @@ async fn run_steps(
                 })
             })
         },
+        team: rt.team.clone(),
+        mailbox: rt.mailbox.clone(),
     };
     let prepared = match prepared {
         Ok(p) => p,

@@ -10,7 +10,9 @@ use crate::events::EventSink;
 use crate::model::ToolSpec;
 use crate::permission::PermissionContext;
 use crate::registry::ToolPool;
-use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, SubAgentRunner, names};
+use crate::tool::{
+    DeferredTools, FileStateStore, Mailbox, ModelCompleter, SubAgentRunner, TeamSeat, names,
+};
 
 /// The session-wide state the pipeline runs calls against.
 #[derive(Clone)]
@@ -29,6 +31,10 @@ pub struct ToolRuntime {
     pub completer: Option<Arc<dyn ModelCompleter>>,
     /// The deferred tools: withheld from requests until ToolSearch loads them, when deferral is on.
     pub deferred: Arc<DeferredTools>,
+    /// This agent's place in its teams (`None`: teams are off).
+    pub team: Option<TeamSeat>,
+    /// This agent's mailbox: its messages are added to the next request (`None`: nobody can message it).
+    pub mailbox: Option<Arc<Mailbox>>,
 }
 
 impl ToolRuntime {

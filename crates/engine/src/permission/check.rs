@@ -129,14 +129,20 @@ fn fallback_subject(
         | names::TASK_LIST
         | names::TASK_OUTPUT
         | names::BASH_OUTPUT
-        | names::LIST_MCP_RESOURCES => (PermissionSubject::Tool, true),
+        | names::LIST_MCP_RESOURCES
+        | names::LIST_PEERS => (PermissionSubject::Tool, true),
         // Tools that only change the session's own state need none at all (deny rules still apply).
         names::TODO_WRITE
         | names::TASK_CREATE
         | names::TASK_UPDATE
         | names::TASK_STOP
         | names::KILL_SHELL
-        | names::KILL_BASH => (PermissionSubject::SessionOwned, false),
+        | names::KILL_BASH
+        | names::TEAM_CREATE
+        | names::TEAM_DELETE
+        | names::SEND_MESSAGE
+        | names::BRIEF
+        | names::SLEEP => (PermissionSubject::SessionOwned, false),
         _ => (PermissionSubject::Tool, false),
     })
 }

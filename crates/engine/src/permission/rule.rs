@@ -111,6 +111,10 @@ const KNOWN_TOOLS: &[&str] = &[
     names::LSP,
     names::CONFIG,
     names::SLEEP,
+    names::BRIEF,
+    names::TEAM_CREATE,
+    names::TEAM_DELETE,
+    names::LIST_PEERS,
 ];
 
 /// The current name of a tool called by an older name.

@@ -122,14 +122,18 @@ fn push_user_text(history: &mut Vec<Message>, prompt: &str) {
     }
 }
 
-/// Adds the notifications of background work that ended (sub-agents' answers) to the last user message, so the
-/// next request tells the model.
+/// Adds the notifications of background work that ended (sub-agents' answers) and the messages other agents sent
+/// (SendMessage) to the last user message, so the next request tells the model.
 fn deliver_notifications(runtime: &ToolRuntime, history: &mut Vec<Message>) {
-    let Some(runner) = &runtime.sub_agents else {
-        return;
-    };
-    for text in runner.take_notifications() {
-        push_user_text(history, &text);
+    if let Some(runner) = &runtime.sub_agents {
+        for text in runner.take_notifications() {
+            push_user_text(history, &text);
+        }
+    }
+    if let Some(mailbox) = &runtime.mailbox {
+        for text in mailbox.take() {
+            push_user_text(history, &text);
+        }
     }
 }
 

@@ -15,6 +15,7 @@ use crate::model::{Message, Model, ModelConfig};
 use crate::settings::CliSettings;
 use crate::store::{LoadedSession, NewSession, SessionLock, SessionRecorder, SessionStore};
 use crate::tool::{DynTool, ToolSearchMode};
+use crate::tools::features::Features;
 use crate::tools::work_list::WorkListFamily;
 
 /// Where the session starts from.
@@ -49,6 +50,7 @@ pub struct SessionBuilder {
     extra_tools: Vec<Arc<dyn DynTool>>,
     tool_search: Option<ToolSearchMode>,
     work_list: WorkListFamily,
+    features: Features,
     mcp: McpCliConfig,
 }
 
@@ -73,6 +75,8 @@ pub(super) struct Parts {
     pub work_list: WorkListFamily,
     /// The checklists a stored session had.
     pub lists: (Vec<TodoItem>, Vec<TaskItem>),
+    /// The switchable tools offered.
+    pub features: Features,
 }
 
 impl SessionBuilder {
@@ -92,6 +96,7 @@ impl SessionBuilder {
             extra_tools: Vec::new(),
             tool_search: None,
             work_list: WorkListFamily::from_env(),
+            features: Features::from_env(),
             mcp: McpCliConfig::default(),
         }
     }
@@ -225,6 +230,13 @@ impl SessionBuilder {
         self
     }
 
+    /// Which switchable tools (teams, Sleep) are offered (default: as the environment switches say, see
+    /// [`crate::tools::features`]).
+    pub fn features(mut self, features: Features) -> Self {
+        self.features = features;
+        self
+    }
+
     /// Which checklist tools the model is offered (default: as the environment switch says, see
     /// [`crate::tools::work_list::TASKS_ENV`]).
     pub fn work_list(mut self, family: WorkListFamily) -> Self {
@@ -324,6 +336,7 @@ impl SessionBuilder {
             history,
             usage,
             work_list: self.work_list,
+            features: self.features,
             lists,
         });
         for event in closing {

@@ -1,17 +1,48 @@
 //! The session's changes view: every file the session changed, as it was before the session first changed it and
 //! as it is now, so the window can show one combined diff per file.
 
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Mutex;
 
-use tandem_protocol::ChangedFile;
+use tandem_protocol::{ChangedFile, SubAgentOrigin};
 
 use super::Session;
 use crate::checkpoint::CheckpointError;
 use crate::tools::file_io::encoding::decode;
 use crate::tools::file_io::preview::MAX_DIFF_BYTES;
 
+/// Which sub-agents changed which files (by absolute path), each named once per file, in the order they did.
+#[derive(Debug, Default)]
+pub struct Attribution {
+    by_path: Mutex<HashMap<String, Vec<SubAgentOrigin>>>,
+}
+
+impl Attribution {
+    /// Records that `origin` changed `path`.
+    pub fn record(&self, path: &str, origin: &SubAgentOrigin) {
+        let mut map = match self.by_path.lock() {
+            Ok(m) => m,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let list = map.entry(path.to_string()).or_default();
+        if !list.iter().any(|o| o.agent_id == origin.agent_id) {
+            list.push(origin.clone());
+        }
+    }
+
+    /// The sub-agents that changed `path`.
+    pub fn of(&self, path: &str) -> Vec<SubAgentOrigin> {
+        match self.by_path.lock() {
+            Ok(m) => m.get(path).cloned().unwrap_or_default(),
+            Err(poisoned) => poisoned.into_inner().get(path).cloned().unwrap_or_default(),
+        }
+    }
+}
+
 impl Session {
-    /// Every file this session changed, sorted by path (empty when the session keeps no checkpoints).
+    /// Every file this session changed, sorted by path (empty when the session keeps no checkpoints), each naming
+    /// the sub-agents that changed it.
     pub fn changes(&self) -> Result<Vec<ChangedFile>, CheckpointError> {
         let Some(store) = &self.checkpoints else {
             return Ok(Vec::new());
@@ -19,7 +50,11 @@ impl Session {
         Ok(store
             .originals()?
             .into_iter()
-            .map(|(path, before)| changed_file(&path, before))
+            .map(|(path, before)| {
+                let mut file = changed_file(&path, before);
+                file.changed_by = self.attribution.of(&file.path);
+                file
+            })
             .collect())
     }
 }

@@ -13,6 +13,7 @@ mod prompt_input;
 pub mod rewind;
 mod sub_agent;
 mod sub_agent_stop;
+mod team;
 pub mod tool_list;
 
 pub use builder::SessionBuilder;
@@ -46,12 +47,15 @@ use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, names as tool_n
 use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
 use crate::tools::ask_user::AskUserQuestionTool;
 use crate::tools::bash::ShellSession;
+use crate::tools::brief::BriefTool;
 use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool, invocation_text, slash_command};
+use crate::tools::sleep::SleepTool;
 use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::work_list::{self, WorkBoard};
 use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
 use sub_agent::{SubAgentParts, SubAgents};
+use team::Teams;
 
 /// Why a session could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -122,6 +126,10 @@ pub struct Session {
     work_board: Arc<WorkBoard>,
     /// The MCP servers; dropped with the session, which kills their processes.
     mcp: McpManager,
+    /// Which sub-agents changed which files (the changes view names them).
+    attribution: Arc<changes::Attribution>,
+    /// The teams (when the switch is on); dropped with the session, which stops their members.
+    _teams: Option<Arc<Teams>>,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -222,6 +230,7 @@ impl Session {
             usage,
             work_list,
             lists,
+            features,
         } = parts;
         let model_switch = Arc::new(SwitchableModel::new(model));
         let model: Arc<dyn Model> = model_switch.clone();
@@ -290,7 +299,9 @@ impl Session {
             model.clone(),
             completion::small_fast_model(model.model_name(), |k| std::env::var(k).ok()),
         ));
-        let sub_agents = Arc::new(SubAgents::new(SubAgentParts {
+        let lead_mailbox = Arc::new(crate::tool::Mailbox::default());
+        let attribution = Arc::new(changes::Attribution::default());
+        let sub_agent_parts = SubAgentParts {
             completer: Some(completer.clone()),
             session_id: id.clone(),
             cwd: cwd.clone(),
@@ -305,7 +316,14 @@ impl Session {
             today: today.clone(),
             mcp: mcp.tools(),
             recorder: recorder.clone(),
-        }));
+            work_list,
+            lead_mailbox: lead_mailbox.clone(),
+            attribution: attribution.clone(),
+        };
+        let teams = features
+            .teams
+            .then(|| Teams::new(Arc::new(sub_agent_parts.clone()), lead_mailbox.clone()));
+        let sub_agents = Arc::new(SubAgents::new(sub_agent_parts));
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
         let skill_grants = Arc::new(SkillGrants::default());
@@ -324,6 +342,13 @@ impl Session {
         tools.push(erase(ExitPlanModeTool));
         tools.push(erase(EnterWorktreeTool));
         tools.push(erase(ExitWorktreeTool));
+        tools.push(erase(BriefTool));
+        if features.sleep {
+            tools.push(erase(SleepTool));
+        }
+        if teams.is_some() {
+            tools.extend(crate::tools::team::lead_tools());
+        }
         let work_board = Arc::new(WorkBoard::new(events.clone()));
         work_board.restore(lists.0, lists.1);
         tools.extend(work_list::tools(work_list, &work_board));
@@ -342,6 +367,8 @@ impl Session {
             sub_agents: Some(sub_agents),
             completer: Some(completer),
             deferred,
+            team: teams.as_ref().map(Teams::lead_seat),
+            mailbox: Some(lead_mailbox),
         };
         runtime.deferred.configure(
             &runtime.pool.all(),
@@ -377,6 +404,8 @@ impl Session {
             checkpoints,
             work_board,
             mcp,
+            attribution,
+            _teams: teams,
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);

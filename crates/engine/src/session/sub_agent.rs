@@ -13,7 +13,7 @@ use futures::future::BoxFuture;
 use serde_json::{Map, Value};
 use tandem_protocol::{
     ApprovalAnswer, ApprovalRequest, BackgroundAgent, BackgroundAgentStatus, PlanAnswer,
-    PlanRequest, QuestionAnswer, QuestionRequest, SessionEvent, SubAgentOrigin, Usage,
+    PlanRequest, QuestionAnswer, QuestionRequest, SessionEvent, SubAgentOrigin, ToolDetail, Usage,
 };
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -29,10 +29,15 @@ use crate::registry::{ToolPool, builtin_tools_with};
 use crate::settings::HookEvent;
 use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::{
-    DynTool, FileStateStore, ModelCompleter, SubAgentError, SubAgentReport, SubAgentRequest,
-    SubAgentRunner, WorktreeReport,
+    DynTool, FileStateStore, Mailbox, ModelCompleter, SubAgentError, SubAgentReport,
+    SubAgentRequest, SubAgentRunner, WorktreeReport,
 };
-use crate::tools::agent::{AgentCatalog, AgentDefinition};
+use crate::tools::agent::{AgentCatalog, AgentDefinition, TEAM_MEMBER_TOOLS};
+use crate::tools::team::member_tools;
+use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
+
+use super::changes::Attribution;
+use super::team::MemberRole;
 use crate::tools::bash::ShellSession;
 use crate::tools::worktree;
 
@@ -40,6 +45,7 @@ use crate::tools::worktree;
 const MAX_STOP_HOOK_ROUNDS: usize = 3;
 
 /// What a sub-agent shares with its session.
+#[derive(Clone)]
 pub(super) struct SubAgentParts {
     pub session_id: String,
     pub cwd: PathBuf,
@@ -60,6 +66,12 @@ pub(super) struct SubAgentParts {
     pub completer: Option<Arc<dyn ModelCompleter>>,
     /// Where each sub-agent's conversation is stored as a sidechain of the session (`None`: not stored).
     pub recorder: Option<Arc<SessionRecorder>>,
+    /// Which checklist tools a sub-agent gets (each keeps its own list).
+    pub work_list: WorkListFamily,
+    /// The session's own agent's mailbox: rung when a background sub-agent ends (it wakes Sleep).
+    pub lead_mailbox: Arc<Mailbox>,
+    /// The files sub-agents changed, for the changes view.
+    pub attribution: Arc<Attribution>,
 }
 
 use super::sub_agent_stop::{Background, Outcome, Stop, lock, notification, status_word};
@@ -176,7 +188,7 @@ impl SubAgentRunner for SubAgents {
         let notifications = self.notifications.clone();
         tokio::spawn(async move {
             let events = parts.events.clone();
-            let outcome = stop.explain(run(parts, request, true).await);
+            let outcome = stop.explain(run(parts.clone(), request, true).await);
             let (status, text) = match &outcome {
                 Ok(report) => (BackgroundAgentStatus::Completed, report.final_text.clone()),
                 Err(SubAgentError::Cancelled) => (BackgroundAgentStatus::Stopped, String::new()),
@@ -190,6 +202,7 @@ impl SubAgentRunner for SubAgents {
             // In this order: whoever sees the notice finds the task ended and the notification queued.
             let _ = done.send(Some(outcome));
             lock(&notifications).push(notification(id, description, word, &text));
+            parts.lead_mailbox.ring();
             events.emit(SessionEvent::Notice {
                 message: format!("Background agent {id} ({description}) {word}."),
             });
@@ -278,12 +291,12 @@ fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAg
 async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bool) -> Outcome {
     if !request.worktree {
         let cwd = parts.cwd.clone();
-        return run_in(parts, request, background, cwd).await;
+        return run_in(parts, request, background, cwd, None).await;
     }
     let name = format!("agent-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
     let wt = worktree::create(&parts.cwd, &name)
         .map_err(|e| SubAgentError::Failed(format!("its git worktree could not be made: {e}")))?;
-    let outcome = run_in(parts, request, background, wt.path.clone()).await;
+    let outcome = run_in(parts, request, background, wt.path.clone(), None).await;
     let end = match worktree::finish(&wt) {
         Ok(end) => WorktreeReport {
             path: end.path,
@@ -315,27 +328,43 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
     }
 }
 
-/// Runs one sub-agent to its end with `cwd` as its working directory.
+/// Runs a team member in the session's folder: a sub-agent that, once a turn ends, reports to the lead and waits
+/// for messages until it is stopped (its request's cancellation).
+pub(super) async fn run_member(
+    parts: Arc<SubAgentParts>,
+    request: SubAgentRequest,
+    role: MemberRole,
+) -> Outcome {
+    let cwd = parts.cwd.clone();
+    run_in(parts, request, false, cwd, Some(role)).await
+}
+
+/// Runs one sub-agent to its end with `cwd` as its working directory (a team member: until it is stopped).
 async fn run_in(
     parts: Arc<SubAgentParts>,
     request: SubAgentRequest,
     background: bool,
     cwd: PathBuf,
+    member: Option<MemberRole>,
 ) -> Outcome {
     let started = Instant::now();
     let agent = agent_of(&parts.catalog, &request.agent_type)?;
-    let agent_id = format!("{}", uuid::Uuid::new_v4().simple());
+    let agent_id = match &member {
+        Some(role) => role.agent_id.clone(),
+        None => format!("{}", uuid::Uuid::new_v4().simple()),
+    };
     let origin = SubAgentOrigin {
         agent_type: agent.name.clone(),
         description: request.description.clone(),
         parent_tool_use_id: request.parent_tool_use_id.clone(),
         agent_id: agent_id.clone(),
-        name: None,
+        name: member.as_ref().map(|m| m.name.clone()),
     };
     let sink = Arc::new(TaggedSink {
         parent: parts.events.clone(),
         origin: origin.clone(),
         tool_calls: AtomicU32::new(0),
+        attribution: parts.attribution.clone(),
     });
     let mut permissions = child_permissions(&parts.permissions, &agent, background);
     if cwd != parts.cwd {
@@ -346,15 +375,24 @@ async fn run_in(
     }
     let context = read(&permissions);
     // In its own folder it gets its own shell (the session's shell keeps the session's directory).
-    let tools = if cwd == parts.cwd {
+    let mut tools = if cwd == parts.cwd {
         parts.tools.clone()
     } else {
         builtin_tools_with(Arc::new(ShellSession::temporary()))
     };
+    // Its own checklist, shown under its transcript (the events are wrapped like its others).
+    let board = Arc::new(WorkBoard::new(sink.clone()));
+    tools.extend(work_list::tools(parts.work_list, &board));
+    if member.is_some() {
+        tools.extend(member_tools());
+    }
     let pool = ToolPool::assemble(
         &tools
             .iter()
-            .filter(|t| agent.allows(t.name()))
+            .filter(|t| {
+                agent.allows(t.name())
+                    || (member.is_some() && TEAM_MEMBER_TOOLS.contains(&t.name()))
+            })
             .cloned()
             .collect::<Vec<_>>(),
         &parts
@@ -380,9 +418,15 @@ async fn run_in(
         sub_agents: None,
         completer: parts.completer.clone(),
         deferred: Default::default(),
+        team: member.as_ref().map(|m| m.seat.clone()),
+        mailbox: member.as_ref().map(|m| m.mailbox.clone()),
     };
+    let mut system = vec![system_prompt(&agent, &parts, &cwd)];
+    if let Some(role) = &member {
+        system.push(member_prompt(role));
+    }
     let config = QueryConfig {
-        system: vec![system_prompt(&agent, &parts, &cwd)],
+        system,
         max_turns: agent.max_turns.unwrap_or(parts.config.max_turns),
         ..parts.config.clone()
     };
@@ -485,6 +529,30 @@ async fn run_in(
             _ => break,
         }
     }
+    if let Some(role) = &member {
+        // A member reports each turn's end to the lead, then waits for messages until it is stopped.
+        loop {
+            role.report(&outcome.final_text);
+            (role.status)(tandem_protocol::TeamMemberStatus::Idle);
+            if !role.mailbox.wait_for_mail(&request.cancel).await {
+                break;
+            }
+            (role.status)(tandem_protocol::TeamMemberStatus::Working);
+            let mail = role.mailbox.take().join("\n\n");
+            let next = run_turn(
+                model.as_ref(),
+                &runtime,
+                &config,
+                &mut history,
+                &mut usage,
+                &mail,
+                &request.cancel,
+            )
+            .await;
+            keep(&history);
+            outcome = next.map_err(|e| SubAgentError::Failed(e.to_string()))?;
+        }
+    }
     if request.cancel.is_cancelled() {
         return Err(SubAgentError::Cancelled);
     }
@@ -538,6 +606,18 @@ fn system_prompt(agent: &AgentDefinition, parts: &SubAgentParts, cwd: &std::path
     )
 }
 
+/// What a team member is told about its team.
+fn member_prompt(role: &MemberRole) -> String {
+    format!(
+        "You are \"{}\", a member of the agent team \"{}\" led by \"{}\". Talk to the lead and the other members \
+         with SendMessage (ListPeers lists them). When your turn ends, your last message is reported to the lead and \
+         you wait: messages sent to you start your next turn.",
+        role.name,
+        role.team,
+        crate::tool::LEAD_NAME
+    )
+}
+
 /// The model a sub-agent runs on: the session's, or the one named (`sonnet`, `opus`, `haiku` or a model id) when
 /// the session talks to a Claude model (a local model has no such aliases; it is kept).
 fn model_for(session: &Arc<dyn Model>, wanted: Option<&str>) -> Arc<dyn Model> {
@@ -581,6 +661,8 @@ struct TaggedSink {
     parent: Arc<dyn EventSink>,
     origin: SubAgentOrigin,
     tool_calls: AtomicU32,
+    /// Where the files it changes are recorded as its.
+    attribution: Arc<Attribution>,
 }
 
 impl EventSink for TaggedSink {
@@ -594,9 +676,16 @@ impl EventSink for TaggedSink {
             event @ (SessionEvent::ApprovalResolved { .. }
             | SessionEvent::PlanReviewRequested { .. }
             | SessionEvent::QuestionsAsked { .. }) => self.parent.emit(event),
-            event => {
-                if matches!(event, SessionEvent::ToolCallResult { .. }) {
+            mut event => {
+                if let SessionEvent::ToolCallResult { detail, .. } = &mut event {
                     self.tool_calls.fetch_add(1, Ordering::Relaxed);
+                    if let Some(ToolDetail::FileChange {
+                        path, changed_by, ..
+                    }) = detail
+                    {
+                        self.attribution.record(path, &self.origin);
+                        *changed_by = Some(Box::new(self.origin.clone()));
+                    }
                 }
                 self.parent.emit(SessionEvent::SubAgent {
                     parent_tool_use_id: self.origin.parent_tool_use_id.clone(),

@@ -101,6 +101,8 @@ impl TestRuntime {
             events: self.events,
             file_state: self.file_state,
             sub_agents: None,
+            team: None,
+            mailbox: None,
             completer: None,
             deferred: Default::default(),
         }

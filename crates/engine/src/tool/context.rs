@@ -161,6 +161,10 @@ pub struct ToolContext {
     pub sandbox: Arc<super::SandboxConfig>,
     /// Where the sandbox's refusals are reported.
     pub violations: super::ViolationSink,
+    /// The calling agent's place in its teams (`None`: teams are off).
+    pub team: Option<super::TeamSeat>,
+    /// The calling agent's mailbox (messages and background results wake Sleep); `None` where there is none.
+    pub mailbox: Option<Arc<super::Mailbox>>,
 }
 
 /// Answers whether a deny rule forbids reading a path (absolute). Built above the tool layer from the rules in force.
@@ -202,6 +206,8 @@ impl ToolContext {
             mode: tandem_protocol::PermissionMode::Default,
             sandbox: Arc::default(),
             violations: super::ViolationSink::default(),
+            team: None,
+            mailbox: None,
         }
     }
 

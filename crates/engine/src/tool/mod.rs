@@ -11,6 +11,7 @@ mod person;
 mod sandbox;
 mod sub_agent;
 mod subject;
+mod team;
 
 pub use completion::{CompletionError, CompletionRequest, ModelCompleter};
 pub use context::{
@@ -25,6 +26,9 @@ pub use sub_agent::{
     SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner, WorktreeReport,
 };
 pub use subject::PermissionSubject;
+pub use team::{
+    BROADCAST, LEAD_NAME, Mailbox, MemberSpec, TeamDoor, TeamError, TeamSeat, TeamSpec,
+};
 
 use std::future::Future;
 

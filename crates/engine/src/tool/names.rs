@@ -39,3 +39,7 @@ pub const SEND_MESSAGE: &str = "SendMessage";
 pub const LSP: &str = "LSP";
 pub const CONFIG: &str = "Config";
 pub const SLEEP: &str = "Sleep";
+pub const BRIEF: &str = "Brief";
+pub const TEAM_CREATE: &str = "TeamCreate";
+pub const TEAM_DELETE: &str = "TeamDelete";
+pub const LIST_PEERS: &str = "ListPeers";

@@ -108,6 +108,14 @@ impl PersonDoor {
         Ok(answer.ok_or(PersonError::Cancelled)??.outcome)
     }
 
+    /// Shows the person the agent's brief (it waits for nothing).
+    pub fn brief(&self, message: &str, status: tandem_protocol::BriefStatus) {
+        self.events.emit(SessionEvent::Brief {
+            message: message.to_string(),
+            status,
+        });
+    }
+
     fn resolved(&self, request_id: String) {
         self.events
             .emit(SessionEvent::ApprovalResolved { request_id });

@@ -3,7 +3,9 @@
 pub mod agent;
 pub mod ask_user;
 pub mod bash;
+pub mod brief;
 pub mod edit;
+pub mod features;
 pub mod file_io;
 pub mod glob;
 pub mod grep;
@@ -11,6 +13,8 @@ pub mod notebook_edit;
 pub mod plan_mode;
 pub mod read;
 pub mod skill;
+pub mod sleep;
+pub mod team;
 pub mod tool_search;
 pub mod web_fetch;
 pub mod web_search;

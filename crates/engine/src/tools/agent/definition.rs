@@ -36,7 +36,8 @@ pub struct AgentDefinition {
     pub source: AgentSource,
 }
 
-/// Tools no sub-agent gets (seed §6.3): they need the person or the main loop, or would recurse.
+/// Tools no sub-agent gets (seed §6.3): they need the person or the main loop, or would recurse; teams are made
+/// and deleted by the lead only, and only the main conversation briefs the person, sleeps or changes worktree.
 pub const ALL_AGENT_DISALLOWED_TOOLS: &[&str] = &[
     names::AGENT,
     names::TASK_OUTPUT,
@@ -44,7 +45,16 @@ pub const ALL_AGENT_DISALLOWED_TOOLS: &[&str] = &[
     names::ENTER_PLAN_MODE,
     names::ASK_USER_QUESTION,
     names::TASK_STOP,
+    names::TEAM_CREATE,
+    names::TEAM_DELETE,
+    names::BRIEF,
+    names::SLEEP,
+    names::ENTER_WORKTREE,
+    names::EXIT_WORKTREE,
 ];
+
+/// Tools a team member gets whatever its type (how it talks to its team).
+pub const TEAM_MEMBER_TOOLS: &[&str] = &[names::SEND_MESSAGE, names::LIST_PEERS];
 
 /// The tools of the read-only built-in types.
 const READ_ONLY_TOOLS: &[&str] = &[

@@ -13,7 +13,9 @@ use serde::Deserialize;
 use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
 
 pub use catalog::{AgentCatalog, AgentFileIssue};
-pub use definition::{ALL_AGENT_DISALLOWED_TOOLS, AgentDefinition, AgentSource, GENERAL_PURPOSE};
+pub use definition::{
+    ALL_AGENT_DISALLOWED_TOOLS, AgentDefinition, AgentSource, GENERAL_PURPOSE, TEAM_MEMBER_TOOLS,
+};
 
 use crate::tool::names;
 use crate::tool::{

@@ -1,0 +1,85 @@
+//! The feature switches of the tools that are off unless asked for: teams (TeamCreate, TeamDelete, SendMessage,
+//! ListPeers) and the proactive Sleep tool. Each is read from its environment variable (`1` or `true`); a session
+//! may also be given them directly.
+
+/// Turns the team tools on (`1` or `true`).
+pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
+/// Turns the Sleep tool on (`1` or `true`): the proactive mode of seed §8.7 (`PROACTIVE`).
+pub const PROACTIVE_ENV: &str = "CLAUDE_CODE_PROACTIVE";
+/// Also turns the Sleep tool on (`1` or `true`): the assistant mode of seed §8.7 (`KAIROS`).
+pub const KAIROS_ENV: &str = "CLAUDE_CODE_KAIROS";
+
+/// Which switchable tools a session offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Features {
+    /// TeamCreate, TeamDelete, SendMessage, ListPeers.
+    pub teams: bool,
+    /// Sleep.
+    pub sleep: bool,
+}
+
+impl Features {
+    /// The switches as the environment sets them (all off by default).
+    pub fn from_env() -> Self {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// The switches as `lookup` (an environment) sets them.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
+        let on = |name: &str| {
+            lookup(name)
+                .map(|v| matches!(v.trim(), "1" | "true"))
+                .unwrap_or(false)
+        };
+        Self {
+            teams: on(TEAMS_ENV),
+            sleep: on(PROACTIVE_ENV) || on(KAIROS_ENV),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn switches_are_off_unless_set_to_one_or_true() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            Features::from_lookup(move |name| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            })
+        };
+        let cases: &[(&[(&str, &str)], Features)] = &[
+            (&[], Features::default()),
+            (
+                &[(TEAMS_ENV, "1")],
+                Features {
+                    teams: true,
+                    sleep: false,
+                },
+            ),
+            (&[(TEAMS_ENV, "0")], Features::default()),
+            (
+                &[(PROACTIVE_ENV, "true")],
+                Features {
+                    teams: false,
+                    sleep: true,
+                },
+            ),
+            (
+                &[(KAIROS_ENV, "1")],
+                Features {
+                    teams: false,
+                    sleep: true,
+                },
+            ),
+            (&[(KAIROS_ENV, "yes")], Features::default()),
+        ];
+        for (pairs, want) in cases {
+            assert_eq!(env(pairs), *want, "{pairs:?}");
+        }
+    }
+}
