@@ -44,6 +44,7 @@ mod stopping_agents;
 mod store;
 mod sub_agents;
 mod suggestions;
+mod teams;
 mod tool_search;
 mod web_fetch;
 mod web_search;
