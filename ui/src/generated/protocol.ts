@@ -222,7 +222,11 @@ parent_tool_use_id: string,
 /**
  * Unique per run (the id its sidechain is stored under).
  */
-agent_id: string, };
+agent_id: string, 
+/**
+ * The name a team member is addressed by (SendMessage); `None` for an unnamed sub-agent.
+ */
+name?: string, };
 
 export type ApprovalRequest = { 
 /**
@@ -473,7 +477,11 @@ diff: FileDiff | null,
 /**
  * For a notebook: the cell that changed.
  */
-cell: NotebookCellChange | null, } | { "type": "shell", exit_code: number | null, 
+cell: NotebookCellChange | null, 
+/**
+ * The sub-agent that made the change (`None`: the session's own agent).
+ */
+changed_by?: SubAgentOrigin, } | { "type": "shell", exit_code: number | null, 
 /**
  * The directory the next command starts in.
  */
@@ -678,7 +686,11 @@ after: string | null,
 /**
  * Why the texts are left out (binary content, too large to show), if they are.
  */
-omitted: string | null, };
+omitted: string | null, 
+/**
+ * The sub-agents that changed it (empty: only the session's own agent did).
+ */
+changed_by?: Array<SubAgentOrigin>, };
 
 export type McpServerState = { "state": "connecting" } | { "state": "ready" } | { "state": "failed", error: string, stderr_tail: string | null, } | { "state": "needs_approval" } | { "state": "disabled" };
 
@@ -719,6 +731,30 @@ task_id: string,
  * The parent's Agent call that started it.
  */
 parent_tool_use_id: string, agent_type: string, description: string, status: BackgroundAgentStatus, };
+
+export type TeamMemberStatus = "working" | "idle" | "stopped";
+
+export type TeamMember = { 
+/**
+ * The name SendMessage addresses it by.
+ */
+name: string, agent_type: string, 
+/**
+ * The agent id of its conversation (its events are wrapped with it).
+ */
+agent_id: string, status: TeamMemberStatus, };
+
+export type TeamInfo = { name: string, description: string, 
+/**
+ * The lead's name (the session's own agent).
+ */
+lead: string, members: Array<TeamMember>, 
+/**
+ * Whether the team was deleted (its members stopped).
+ */
+deleted: boolean, };
+
+export type BriefStatus = "normal" | "proactive";
 
 export type Theme = "light" | "dark" | "system";
 
@@ -764,7 +800,15 @@ export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?:
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, };
+detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, } | { "type": "team_changed", team: TeamInfo, } | { "type": "brief", 
+/**
+ * The summary, as markdown.
+ */
+message: string, 
+/**
+ * `proactive`: the agent tells the person something unasked; `normal`: an answer to them.
+ */
+status: BriefStatus, };
 
 export type EventEnvelope = { session_id: string, 
 /**
