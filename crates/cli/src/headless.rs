@@ -91,6 +91,7 @@ impl EventSink for StderrSink {
                 )
             }
             SessionEvent::Notice { message } => eprintln!("tandem: {message}"),
+            SessionEvent::Brief { message, .. } => eprintln!("tandem: brief: {message}"),
             SessionEvent::McpServerChanged { server } => match server.state {
                 McpServerState::Failed { error, stderr_tail } => {
                     eprintln!("tandem: MCP server {} failed: {error}", server.name);

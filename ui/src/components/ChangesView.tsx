@@ -1,5 +1,5 @@
 // The changes view: every file the session changed, each with one combined diff from its content
-// before the session's first change to now (read only), and above them the worktrees agents left
+// before the session's first change to now (read only), each naming the sub-agents that changed it, and above them the worktrees agents left
 // with changes, to merge or discard. Opened from the status bar; Esc closes.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useEscape } from '../hooks/useEscape';
@@ -11,6 +11,7 @@ import { DiffBody } from './diff/DiffBody';
 import { DiffStats } from './diff/DiffStats';
 import { FilePath } from './diff/FilePath';
 import { ViewToggle } from './diff/ViewToggle';
+import { originLabel } from '../state/teams';
 import { ErrorBanner } from './ErrorBanner';
 import { KeptWorktrees, type KeptWorktreesProps } from './KeptWorktrees';
 
@@ -99,6 +100,11 @@ export function ChangesView({ load, root, onClose, worktrees }: ChangesViewProps
                     {each.before === null && <span className="diff-badge">New</span>}
                     {each.after === null && each.omitted === null && <span className="diff-badge">Deleted</span>}
                     {stats && <DiffStats added={stats.added} removed={stats.removed} />}
+                    {(each.changed_by ?? []).map((origin) => (
+                      <span key={origin.agent_id} className="diff-badge changes-by" data-testid="changes-by" title={originLabel(origin)}>
+                        {origin.name ?? origin.agent_type}
+                      </span>
+                    ))}
                   </button>
                 </li>
               );

@@ -1,6 +1,7 @@
 // The conversational rows of the transcript: the user's prompt, the assistant's markdown text,
-// and the model's thinking (collapsed to one line until expanded).
+// the model's thinking (collapsed to one line until expanded), and the agent's briefs for the person.
 import { memo, useContext } from 'react';
+import type { BriefStatus } from '../generated/protocol';
 import { useExpanded } from '../state/expansion';
 import { RewindContext } from '../state/rewind';
 import { Chevron } from './Chevron';
@@ -27,6 +28,18 @@ export const UserPrompt = memo(function UserPrompt({ itemKey, text }: { itemKey:
         </button>
       )}
     </div>
+  );
+});
+
+/** The agent's brief for the person: a highlighted summary, marked when the agent sent it unasked. */
+export const Brief = memo(function Brief({ message, status }: { message: string; status: BriefStatus }) {
+  return (
+    <aside className={`brief brief-${status}`} data-testid="brief" data-status={status} aria-label="Brief from the agent">
+      <div className="brief-label">{status === 'proactive' ? 'Update from the agent' : 'Brief'}</div>
+      <div className="brief-text markdown">
+        <Markdown text={message} />
+      </div>
+    </aside>
   );
 });
 

@@ -9,6 +9,7 @@ import type { SessionControls } from '../hooks/useSession';
 import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
 import { StopSubAgentContext } from '../state/subAgentStop';
+import { TeamsContext } from '../state/teams';
 import { SandboxAllowContext } from '../state/sandbox';
 import type { Session } from '../state/session';
 import type { DecisionBehavior, PermissionMode, PlanAnswer, QuestionAnswer, RuleScope } from '../generated/protocol';
@@ -22,6 +23,7 @@ import { RulesPanel } from './RulesPanel';
 import { pastCalls } from '../state/rulesPanel';
 import { BackgroundAgents } from './BackgroundAgents';
 import { Checklist } from './Checklist';
+import { TeamPanel } from './TeamPanel';
 import { PlanDialog } from './PlanDialog';
 import { QuestionDialog } from './QuestionDialog';
 import { DiffDialog } from './DiffDialog';
@@ -279,6 +281,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
       <div className="session-body" inert={asking || rewinding !== null || showTrust || showBypassConfirm || showChanges || showMcp || showPanel !== null}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
         <StopSubAgentContext.Provider value={stopSubAgent}>
+          <TeamsContext.Provider value={transcript.teams}>
         <div className="session-columns">
           <SessionSidebar
             sessions={list.sessions}
@@ -341,6 +344,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
                 </div>
               )}
               {stopError && <ErrorBanner message={stopError} onDismiss={() => setStopError(null)} />}
+              <TeamPanel teams={transcript.teams} />
               <BackgroundAgents agents={transcript.backgroundAgents} />
               <Checklist todos={transcript.todos} tasks={transcript.tasks} />
               {queued !== null && (
@@ -364,6 +368,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
             </div>
           </div>
         </div>
+          </TeamsContext.Provider>
         </StopSubAgentContext.Provider>
         <StatusBar
           mode={mode}

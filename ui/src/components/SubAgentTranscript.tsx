@@ -1,17 +1,22 @@
 // A sub-agent's own conversation inside the Agent call that started it: its text and tool calls
 // (grouped and collapsed like the main transcript's), collapsible, with a one-line summary while
-// closed, and a Stop button while it runs (stopping only this sub-agent). Not virtualised: a sub-agent's transcript
-// is short next to the session's.
+// closed, and a Stop button while it runs (stopping only this sub-agent); a team member is named, and the
+// sub-agent's own checklist shows under its rows. Not virtualised: a sub-agent's transcript is short next to the
+// session's.
 import { useContext, useMemo } from 'react';
 import { StopSubAgentContext } from '../state/subAgentStop';
 import { useExpanded } from '../state/expansion';
 import { buildRows, summarizeCalls } from '../state/rows';
 import type { Transcript } from '../state/transcript';
+import { TeamsContext, memberName } from '../state/teams';
+import { Checklist } from './Checklist';
 import { Chevron } from './Chevron';
 import { TranscriptRow } from './TranscriptRow';
 
-export function SubAgentTranscript({ callId, transcript }: { callId: string; transcript: Transcript }) {
-  const [open, toggle] = useExpanded(`sub:${callId}`, true);
+export function SubAgentTranscript({ callId, agentId, transcript }: { callId: string; agentId?: string; transcript: Transcript }) {
+  const [open, toggle] = useExpanded(agentId ? `sub:${callId}:${agentId}` : `sub:${callId}`, true);
+  const teams = useContext(TeamsContext);
+  const name = agentId ? memberName(teams, agentId) : null;
   const rows = useMemo(() => buildRows(transcript.items), [transcript.items]);
   const calls = transcript.items.flatMap((item) => (item.kind === 'tool' ? [item.call] : []));
   const stop = useContext(StopSubAgentContext);
@@ -19,7 +24,9 @@ export function SubAgentTranscript({ callId, transcript }: { callId: string; tra
     <div className="sub-agent" data-testid="sub-agent" data-running={transcript.running}>
       <div className="sub-agent-bar">
         <button type="button" className="sub-agent-head" aria-expanded={open} onClick={toggle}>
-          <span className="sub-agent-label">Sub-agent</span>
+          <span className="sub-agent-label" data-testid="sub-agent-label">
+            {name ? `Teammate ${name}` : 'Sub-agent'}
+          </span>
           <span className="dim">{calls.length > 0 ? summarizeCalls(calls) : transcript.running ? 'starting…' : 'no tool calls'}</span>
           <Chevron open={open} />
         </button>
@@ -40,6 +47,7 @@ export function SubAgentTranscript({ callId, transcript }: { callId: string; tra
           {rows.map((row) => (
             <TranscriptRow key={row.key} row={row} />
           ))}
+          <Checklist todos={transcript.todos} tasks={transcript.tasks} />
         </div>
       )}
     </div>

@@ -7,6 +7,7 @@ import { prettyJson } from '../format';
 import { decisionSourceText } from '../state/decisionSource';
 import { useExpanded } from '../state/expansion';
 import { resultDiff } from '../state/fileChange';
+import { originLabel } from '../state/teams';
 import { detailLine } from '../state/toolDetail';
 import type { ToolCall } from '../state/transcript';
 import { STATE_LABELS, visualState, type ToolVisualState } from '../state/toolState';
@@ -31,6 +32,8 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
   const decidedBy = call.decision ? decisionSourceText(call.decision) : null;
   const failed = state === 'error' || state === 'denied';
   const firstLine = call.result?.content.split('\n', 1)[0] ?? '';
+  const detail = call.result?.detail;
+  const changedBy = detail?.type === 'file_change' ? (detail.changed_by ?? null) : null;
 
   return (
     <div
@@ -66,7 +69,15 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
           {facts}
         </div>
       )}
-      {call.subAgent && <SubAgentTranscript callId={call.id} transcript={call.subAgent.transcript} />}
+      {call.subAgent && <SubAgentTranscript callId={call.id} agentId={call.subAgent.agentId} transcript={call.subAgent.transcript} />}
+      {call.otherAgents?.map((other) => (
+        <SubAgentTranscript key={other.agentId} callId={call.id} agentId={other.agentId} transcript={other.transcript} />
+      ))}
+      {changedBy && (
+        <div className="tool-changed-by dim" data-testid="tool-changed-by">
+          Changed by {originLabel(changedBy)}
+        </div>
+      )}
       {diff && <ToolDiff callId={call.id} diff={diff} />}
       {failed && !open && firstLine && <div className="tool-error-line">{firstLine}</div>}
       {open && <ToolDetails call={call} />}

@@ -2,7 +2,7 @@
 import { memo } from 'react';
 import type { Row } from '../state/rows';
 import { ErrorBanner } from './ErrorBanner';
-import { AssistantText, Thinking, UserPrompt } from './Messages';
+import { AssistantText, Brief, Thinking, UserPrompt } from './Messages';
 import { Notice, RetryNotice, TurnEnd } from './Notices';
 import { ToolCallView } from './ToolCallView';
 import { ToolGroup } from './ToolGroup';
@@ -33,6 +33,8 @@ export const TranscriptRow = memo(function TranscriptRow({ row }: { row: Row }) 
       return <ErrorBanner message={item.message} />;
     case 'notice':
       return <Notice message={item.message} />;
+    case 'brief':
+      return <Brief message={item.message} status={item.status} />;
     case 'retry':
       return <RetryNotice attempt={item.attempt} waitMs={item.waitMs} reason={item.reason} />;
     case 'turn_end':

@@ -21,6 +21,7 @@ function shapes(state: Transcript): string[] {
         return `tool:${item.call.name}:${item.call.status}:${item.call.result?.outcome ?? '-'}`;
       case 'error':
       case 'notice':
+      case 'brief':
         return `${item.kind}:${item.message}`;
       case 'retry':
         return `retry:${item.attempt}:${item.waitMs}`;

@@ -190,13 +190,30 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
         at < 0 ? [...state.backgroundAgents, event.agent] : state.backgroundAgents.map((agent, i) => (i === at ? event.agent : agent));
       return;
     }
+    case 'brief':
+      items.push({ kind: 'brief', key, message: event.message, status: event.status });
+      return;
+    case 'team_changed': {
+      // Each team keeps its place in the list; its state is replaced.
+      const at = state.teams.findIndex((team) => team.name === event.team.name);
+      state.teams = at < 0 ? [...state.teams, event.team] : state.teams.map((team, i) => (i === at ? event.team : team));
+      return;
+    }
     case 'sub_agent': {
       // A sub-agent's own conversation, folded into the call that started it (its result reaches that call as a
-      // SubAgent detail).
+      // SubAgent detail). A call that started several (a team) keeps one conversation per agent.
       if (draft.toolIndex[event.parent_tool_use_id] === undefined) return;
       updateTool(draft, event.parent_tool_use_id, null, (call) => {
-        const nested = call.subAgent?.transcript ?? emptyTranscript(null);
-        return { ...call, subAgent: { agentId: event.agent_id, transcript: foldNested(nested, event.event, `sub:${key}`) } };
+        const fold = (nested: Transcript) => foldNested(nested, event.event, `sub:${key}`);
+        if (!call.subAgent || call.subAgent.agentId === event.agent_id) {
+          const nested = call.subAgent?.transcript ?? emptyTranscript(null);
+          return { ...call, subAgent: { agentId: event.agent_id, transcript: fold(nested) } };
+        }
+        const others = call.otherAgents ?? [];
+        const at = others.findIndex((other) => other.agentId === event.agent_id);
+        const nested = others[at]?.transcript ?? emptyTranscript(null);
+        const next = { agentId: event.agent_id, transcript: fold(nested) };
+        return { ...call, otherAgents: at < 0 ? [...others, next] : others.map((other, i) => (i === at ? next : other)) };
       });
       return;
     }

@@ -2,6 +2,7 @@
 // (see reduce.ts). Plain immutable data; an item object is replaced whenever it changes.
 import type {
   BackgroundAgent,
+  BriefStatus,
   McpServerStatus,
   ApprovalRequest,
   PermissionDecision,
@@ -11,6 +12,7 @@ import type {
   RenderHints,
   SandboxViolation,
   TaskItem,
+  TeamInfo,
   TodoItem,
   ToolCallStatus,
   ToolDetail,
@@ -42,6 +44,8 @@ export type ToolCall = {
   result: ToolResult | null;
   /** For a call that started a sub-agent: the sub-agent's own conversation, as it streams. */
   subAgent?: { agentId: string; transcript: Transcript };
+  /** For a call that started several agents at once (a team): the conversations after the first, in order. */
+  otherAgents?: readonly { agentId: string; transcript: Transcript }[];
   /** What the shell sandbox refused the call, each once. */
   violations?: SandboxViolation[];
 };
@@ -54,6 +58,8 @@ export type TranscriptItem =
   | { kind: 'tool'; key: string; call: ToolCall }
   | { kind: 'error'; key: string; message: string }
   | { kind: 'notice'; key: string; message: string }
+  /** The agent's brief for the person (the Brief tool), shown apart from its answers. */
+  | { kind: 'brief'; key: string; message: string; status: BriefStatus }
   | { kind: 'retry'; key: string; attempt: number; waitMs: number; reason: string }
   /** A turn that ended other than normally (interrupted, max tokens, ...). */
   | { kind: 'turn_end'; key: string; stopReason: TurnStopReason };
@@ -83,6 +89,8 @@ export type Transcript = {
   tasks: readonly TaskItem[];
   /** The background agents started in this session, in the order they started, each in its last known state. */
   backgroundAgents: readonly BackgroundAgent[];
+  /** The agent teams of this session, in the order they were created, each as last announced. */
+  teams: readonly TeamInfo[];
   /** The session's MCP servers as the engine last reported them, by name. */
   mcpServers: Readonly<Record<string, McpServerStatus>>;
   /** Whether a turn is running. */
@@ -105,6 +113,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     todos: [],
     tasks: [],
     backgroundAgents: [],
+    teams: [],
     mcpServers: {},
     running: false,
     usage: null,

@@ -119,7 +119,7 @@ fn last_team(events: &[SessionEvent]) -> Option<TeamInfo> {
             SessionEvent::TeamChanged { team } => Some(team.clone()),
             _ => None,
         })
-        .last()
+        .next_back()
 }
 
 async fn until(condition: impl Fn() -> bool) {
