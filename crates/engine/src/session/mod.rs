@@ -14,6 +14,7 @@ pub mod rewind;
 mod sub_agent;
 mod sub_agent_stop;
 mod team;
+mod team_member;
 pub mod tool_list;
 
 pub use builder::SessionBuilder;
@@ -128,8 +129,8 @@ pub struct Session {
     mcp: McpManager,
     /// Which sub-agents changed which files (the changes view names them).
     attribution: Arc<changes::Attribution>,
-    /// The teams (when the switch is on); dropped with the session, which stops their members.
-    _teams: Option<Arc<Teams>>,
+    /// The teams (when the switch is on); their members are stopped when the session is dropped.
+    teams: Option<Arc<Teams>>,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -405,7 +406,7 @@ impl Session {
             work_board,
             mcp,
             attribution,
-            _teams: teams,
+            teams,
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
@@ -1106,6 +1107,9 @@ fn watch_settings(
 
 impl Drop for Session {
     fn drop(&mut self) {
+        if let Some(teams) = &self.teams {
+            teams.stop_all();
+        }
         // A session that is not stored can never be rewound once it ends.
         if self.recorder.is_none() {
             cleanup::drop_unstored(&session_dir(&self.id));

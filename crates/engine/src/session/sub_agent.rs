@@ -37,7 +37,7 @@ use crate::tools::team::member_tools;
 use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
 
 use super::changes::Attribution;
-use super::team::MemberRole;
+use super::team_member::{MemberRole, member_prompt};
 use crate::tools::bash::ShellSession;
 use crate::tools::worktree;
 
@@ -603,18 +603,6 @@ fn system_prompt(agent: &AgentDefinition, parts: &SubAgentParts, cwd: &std::path
         cwd.display(),
         std::env::consts::OS,
         parts.today
-    )
-}
-
-/// What a team member is told about its team.
-fn member_prompt(role: &MemberRole) -> String {
-    format!(
-        "You are \"{}\", a member of the agent team \"{}\" led by \"{}\". Talk to the lead and the other members \
-         with SendMessage (ListPeers lists them). When your turn ends, your last message is reported to the lead and \
-         you wait: messages sent to you start your next turn.",
-        role.name,
-        role.team,
-        crate::tool::LEAD_NAME
     )
 }
 

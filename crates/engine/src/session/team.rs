@@ -12,41 +12,11 @@ use tokio_util::sync::CancellationToken;
 
 use super::sub_agent::{SubAgentParts, run_member};
 use super::sub_agent_stop::lock;
+use super::team_member::{MemberRole, message};
 use crate::tool::{
     BROADCAST, LEAD_NAME, Mailbox, SubAgentRequest, TeamDoor, TeamError, TeamSeat, TeamSpec,
 };
 use crate::tools::agent::GENERAL_PURPOSE;
-
-/// What a member's run needs beyond an ordinary sub-agent's.
-pub(super) struct MemberRole {
-    pub name: String,
-    pub team: String,
-    pub agent_id: String,
-    pub seat: TeamSeat,
-    pub mailbox: Arc<Mailbox>,
-    /// The lead's mailbox: the end of each of the member's turns is reported there.
-    pub lead: Arc<Mailbox>,
-    /// Tells the team the member is working or idle.
-    pub status: Box<dyn Fn(TeamMemberStatus) + Send + Sync>,
-}
-
-impl MemberRole {
-    /// Reports the end of a turn to the lead: the member's last text.
-    pub fn report(&self, text: &str) {
-        let text = if text.trim().is_empty() {
-            "(its turn ended without a message)"
-        } else {
-            text
-        };
-        self.lead
-            .post(message(&self.name, &format!("[turn ended] {text}")));
-    }
-}
-
-/// A message as its recipient's conversation shows it.
-fn message(from: &str, text: &str) -> String {
-    format!("<teammate-message from=\"{from}\">\n{text}\n</teammate-message>")
-}
 
 /// One member's run.
 struct Run {
@@ -99,6 +69,12 @@ impl Teams {
             cancel: CancellationToken::new(),
             me: me.clone(),
         })
+    }
+
+    /// Stops every member of every team (the session is closing: members hold the teams, so dropping is not
+    /// enough).
+    pub(super) fn stop_all(&self) {
+        self.cancel.cancel();
     }
 
     /// The lead's seat (the session's own agent).

@@ -495,3 +495,52 @@ async fn a_sub_agents_write_names_it_in_the_events_and_the_changes_view() {
     assert_eq!(file.changed_by.len(), 1, "{file:?}");
     assert_eq!(file.changed_by[0].agent_id, origin.agent_id);
 }
+
+#[tokio::test]
+async fn a_members_write_asks_the_person_naming_the_member() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let target = ws.root().join("plan.md");
+    let lead = server(Script::turns([
+        team_create("t1", &["alice"]),
+        ScriptedTurn::text("started"),
+    ]))
+    .await;
+    let alice = server(Script::turns([
+        ScriptedTurn::tool_use(
+            "w1",
+            "Write",
+            json!({"file_path": target.display().to_string(), "content": "plan\n"}),
+        ),
+        ScriptedTurn::text("wrote the plan"),
+    ]))
+    .await;
+    let model = Arc::new(Routed {
+        lead: client(&lead),
+        members: vec![("alice".into(), member(&alice))],
+    });
+    let events = RecordingSink::default();
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
+    let s = Session::builder(&ws.root())
+        .expect("folder")
+        .model_client(model)
+        .model(fake_config(&lead.url()))
+        .mode(PermissionMode::Default)
+        .approver(approver.clone())
+        .events(Arc::new(events.clone()))
+        .features(ALL)
+        .build()
+        .expect("session");
+    s.send("plan it").await.expect("turn");
+    until(|| target.exists()).await;
+    let asked = approver.asked();
+    let origin = asked
+        .iter()
+        .find_map(|r| r.sub_agent.clone())
+        .expect("the member asked");
+    assert_eq!(origin.name.as_deref(), Some("alice"));
+    assert_eq!(
+        origin.label(),
+        "teammate alice (general-purpose): member of team crew"
+    );
+    assert_eq!(std::fs::read_to_string(&target).expect("written"), "plan\n");
+}

@@ -154,4 +154,27 @@ mod tests {
         assert!(!general.allows(names::AGENT));
         assert!(!general.allows(names::TASK_OUTPUT));
     }
+
+    #[test]
+    fn lead_only_tools_are_refused_to_every_sub_agent_type() {
+        let lead_only = [
+            names::TEAM_CREATE,
+            names::TEAM_DELETE,
+            names::BRIEF,
+            names::SLEEP,
+            names::ENTER_WORKTREE,
+            names::EXIT_WORKTREE,
+        ];
+        let mut permissive = built_in_agents()
+            .into_iter()
+            .find(|a| a.name == GENERAL_PURPOSE)
+            .expect("general");
+        permissive.tools = Some(vec!["*".into()]);
+        for agent in built_in_agents().into_iter().chain([permissive]) {
+            for tool in lead_only {
+                assert!(!agent.allows(tool), "{} may use {tool}", agent.name);
+            }
+            assert!(agent.name != GENERAL_PURPOSE || agent.allows(names::TODO_WRITE));
+        }
+    }
 }
