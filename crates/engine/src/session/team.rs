@@ -14,7 +14,8 @@ use super::sub_agent::{SubAgentParts, run_member};
 use super::sub_agent_stop::lock;
 use super::team_member::{MemberRole, message};
 use crate::tool::{
-    BROADCAST, LEAD_NAME, Mailbox, SubAgentRequest, TeamDoor, TeamError, TeamSeat, TeamSpec,
+    BROADCAST, LEAD_NAME, Mailbox, MemberSpec, SubAgentRequest, TeamDoor, TeamError, TeamSeat,
+    TeamSpec,
 };
 use crate::tools::agent::GENERAL_PURPOSE;
 
@@ -118,13 +119,46 @@ impl Teams {
             .find(|t| !t.info.deleted && t.info.members.iter().any(|m| m.name == name))
     }
 
-    fn start(
+    /// Whether `member` may join a team: a valid, free name and a known agent type.
+    fn check_member(
         &self,
-        team: &str,
-        spec: &crate::tool::MemberSpec,
-        parent: &str,
-        agent_id: &str,
-    ) -> Run {
+        teams: &BTreeMap<String, Team>,
+        member: &MemberSpec,
+    ) -> Result<(), TeamError> {
+        if !valid_name(&member.name) || member.name == LEAD_NAME {
+            return Err(TeamError::BadName(member.name.clone()));
+        }
+        if Self::live_member(teams, &member.name).is_some() {
+            return Err(TeamError::NameTaken(member.name.clone()));
+        }
+        let kind = member.agent_type.as_deref().unwrap_or(GENERAL_PURPOSE);
+        if self.parts.catalog.find(kind).is_none() {
+            return Err(TeamError::AgentType(format!(
+                "Agent type '{kind}' not found. Available agents: {}",
+                self.parts.catalog.names()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The names of the live teams, for error messages.
+    fn live_teams(teams: &BTreeMap<String, Team>) -> String {
+        let live: Vec<&str> = teams
+            .values()
+            .filter(|t| !t.info.deleted)
+            .map(|t| t.info.name.as_str())
+            .collect();
+        if live.is_empty() {
+            "none".into()
+        } else {
+            live.join(", ")
+        }
+    }
+
+    /// Starts `spec` as a member of `team`: its listing and its run.
+    fn start(&self, team: &str, spec: &MemberSpec, parent: &str) -> (TeamMember, Run) {
+        let agent_id = uuid::Uuid::new_v4().simple().to_string();
+        let agent_id = agent_id.as_str();
         let mailbox = Arc::new(Mailbox::default());
         let stop = self.cancel.child_token();
         let (done, ended) = watch::channel(false);
@@ -176,11 +210,23 @@ impl Teams {
             }
             let _ = done.send(true);
         });
-        Run {
-            mailbox,
-            stop,
-            ended,
-        }
+        let listed = TeamMember {
+            name: spec.name.clone(),
+            agent_type: spec
+                .agent_type
+                .clone()
+                .unwrap_or_else(|| GENERAL_PURPOSE.to_string()),
+            agent_id: agent_id.to_string(),
+            status: TeamMemberStatus::Working,
+        };
+        (
+            listed,
+            Run {
+                mailbox,
+                stop,
+                ended,
+            },
+        )
     }
 }
 
@@ -194,6 +240,9 @@ impl TeamDoor for Gone {
     }
     fn delete(&self, _name: &str) -> BoxFuture<'_, Result<TeamInfo, TeamError>> {
         Box::pin(async { Err(TeamError::NotAllowed("the session has ended".into())) })
+    }
+    fn add_member(&self, _: &str, _: MemberSpec, _: &str) -> Result<TeamInfo, TeamError> {
+        Err(TeamError::NotAllowed("the session has ended".into()))
     }
     fn send(&self, _from: &str, _to: &str, _message: &str) -> Result<Vec<String>, TeamError> {
         Err(TeamError::NotAllowed("the session has ended".into()))
@@ -210,19 +259,7 @@ impl TeamDoor for Teams {
             return Err(TeamError::TeamExists(spec.name));
         }
         for member in &spec.members {
-            if !valid_name(&member.name) || member.name == LEAD_NAME {
-                return Err(TeamError::BadName(member.name.clone()));
-            }
-            if Self::live_member(&teams, &member.name).is_some() {
-                return Err(TeamError::NameTaken(member.name.clone()));
-            }
-            let kind = member.agent_type.as_deref().unwrap_or(GENERAL_PURPOSE);
-            if self.parts.catalog.find(kind).is_none() {
-                return Err(TeamError::AgentType(format!(
-                    "Agent type '{kind}' not found. Available agents: {}",
-                    self.parts.catalog.names()
-                )));
-            }
+            self.check_member(&teams, member)?;
         }
         let mut info = TeamInfo {
             name: spec.name.clone(),
@@ -233,20 +270,9 @@ impl TeamDoor for Teams {
         };
         let mut runs = BTreeMap::new();
         for member in &spec.members {
-            let agent_id = uuid::Uuid::new_v4().simple().to_string();
-            info.members.push(TeamMember {
-                name: member.name.clone(),
-                agent_type: member
-                    .agent_type
-                    .clone()
-                    .unwrap_or_else(|| GENERAL_PURPOSE.to_string()),
-                agent_id: agent_id.clone(),
-                status: TeamMemberStatus::Working,
-            });
-            runs.insert(
-                member.name.clone(),
-                self.start(&spec.name, member, &spec.parent_tool_use_id, &agent_id),
-            );
+            let (listed, run) = self.start(&spec.name, member, &spec.parent_tool_use_id);
+            info.members.push(listed);
+            runs.insert(member.name.clone(), run);
         }
         teams.insert(
             spec.name.clone(),
@@ -260,29 +286,40 @@ impl TeamDoor for Teams {
         Ok(info)
     }
 
+    fn add_member(
+        &self,
+        team: &str,
+        member: MemberSpec,
+        parent_tool_use_id: &str,
+    ) -> Result<TeamInfo, TeamError> {
+        let mut teams = lock(&self.teams);
+        self.check_member(&teams, &member)?;
+        let known = Self::live_teams(&teams);
+        let Some(entry) = teams.get_mut(team).filter(|t| !t.info.deleted) else {
+            return Err(TeamError::UnknownTeam {
+                name: team.to_string(),
+                known,
+            });
+        };
+        let (listed, run) = self.start(team, &member, parent_tool_use_id);
+        entry.info.members.push(listed);
+        entry.runs.insert(member.name.clone(), run);
+        let info = entry.info.clone();
+        drop(teams);
+        self.announce(&info);
+        Ok(info)
+    }
+
     fn delete(&self, name: &str) -> BoxFuture<'_, Result<TeamInfo, TeamError>> {
         let name = name.to_string();
         Box::pin(async move {
             let mut waits = Vec::new();
             {
                 let mut teams = lock(&self.teams);
-                let known = teams
-                    .values()
-                    .filter(|t| !t.info.deleted)
-                    .map(|t| t.info.name.clone())
-                    .collect::<Vec<_>>();
+                let known = Self::live_teams(&teams);
                 let team = match teams.get_mut(&name) {
                     Some(team) if !team.info.deleted => team,
-                    _ => {
-                        return Err(TeamError::UnknownTeam {
-                            name,
-                            known: if known.is_empty() {
-                                "none".into()
-                            } else {
-                                known.join(", ")
-                            },
-                        });
-                    }
+                    _ => return Err(TeamError::UnknownTeam { name, known }),
                 };
                 team.info.deleted = true;
                 for run in team.runs.values() {

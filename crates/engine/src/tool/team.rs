@@ -136,6 +136,15 @@ pub trait TeamDoor: Send + Sync + std::fmt::Debug {
     /// Creates a team led by the session's agent.
     fn create(&self, spec: TeamSpec) -> Result<TeamInfo, TeamError>;
 
+    /// Adds a member to the live team `team` and starts it, like [`TeamDoor::create`] does for each member;
+    /// `parent_tool_use_id` is the lead's call that starts it.
+    fn add_member(
+        &self,
+        team: &str,
+        member: MemberSpec,
+        parent_tool_use_id: &str,
+    ) -> Result<TeamInfo, TeamError>;
+
     /// Deletes the team `name`, stopping its members.
     fn delete(&self, name: &str) -> BoxFuture<'_, Result<TeamInfo, TeamError>>;
 

@@ -544,3 +544,50 @@ async fn a_members_write_asks_the_person_naming_the_member() {
     );
     assert_eq!(std::fs::read_to_string(&target).expect("written"), "plan\n");
 }
+
+#[tokio::test]
+async fn the_agent_tool_adds_a_named_member_to_a_team() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let lead = server(Script::turns([
+        team_create("t1", &["alice"]),
+        ScriptedTurn::tool_use(
+            "j1",
+            "Agent",
+            json!({"description": "Review", "prompt": "review the docs", "subagent_type": "Explore", "name": "carl", "team_name": "crew"}),
+        ),
+        ScriptedTurn::tool_use(
+            "j2",
+            "Agent",
+            json!({"description": "Nobody", "prompt": "x", "name": "dave", "team_name": "nope"}),
+        ),
+        ScriptedTurn::text("two of us"),
+    ]))
+    .await;
+    let alice = server(Script::turns([ScriptedTurn::text("here")])).await;
+    let carl = server(Script::turns([ScriptedTurn::text("reviewing")])).await;
+    let model = Arc::new(Routed {
+        lead: client(&lead),
+        members: vec![
+            ("alice".into(), member(&alice)),
+            ("carl".into(), member(&carl)),
+        ],
+    });
+    let events = RecordingSink::default();
+    let s = open(&ws.root(), model, &events, ALL);
+    s.send("grow the team").await.expect("turn");
+    let all = events.events();
+    let (joined, text) = result_of(&all, "j1").expect("joined");
+    assert_eq!(joined, ToolOutcome::Success, "{text}");
+    assert!(text.contains("carl joined team crew (2 members)"), "{text}");
+    let (failed, text) = result_of(&all, "j2").expect("refused");
+    assert_eq!(failed, ToolOutcome::Error);
+    assert!(
+        text.contains("no team named 'nope' (teams: crew)"),
+        "{text}"
+    );
+    until(|| !carl.requests().is_empty()).await;
+    // Carl runs as its type: Explore's read-only tools plus the team's.
+    let tools = offered(&carl.requests()[0].body);
+    assert!(tools.contains(&"SendMessage".to_string()), "{tools:?}");
+    assert!(!tools.contains(&"Write".to_string()), "{tools:?}");
+}

@@ -19,8 +19,8 @@ pub use definition::{
 
 use crate::tool::names;
 use crate::tool::{
-    InterruptBehavior, PermissionSubject, SubAgentError, SubAgentReport, SubAgentRequest, Tool,
-    ToolContext, ToolError, ToolOutput,
+    InterruptBehavior, LEAD_NAME, MemberSpec, PermissionSubject, SubAgentError, SubAgentReport,
+    SubAgentRequest, Tool, ToolContext, ToolError, ToolOutput,
 };
 
 /// A model a sub-agent may run on instead of its type's or the session's.
@@ -65,6 +65,12 @@ pub struct AgentInput {
     /// result names the branch and the files it changed; a worktree without changes is removed.
     #[serde(default)]
     pub isolation: Option<Isolation>,
+    /// With team_name: the name the new team member is addressed by (SendMessage).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Add the agent to this team (made with TeamCreate) as a member named `name`, working in the background.
+    #[serde(default)]
+    pub team_name: Option<String>,
 }
 
 /// Where a sub-agent works.
@@ -166,6 +172,45 @@ fn report_detail(report: &SubAgentReport, description: &str) -> ToolDetail {
     }
 }
 
+/// Starts the agent as a new member of an existing team (`team_name` and `name`).
+fn join_team(input: &AgentInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    let (Some(team), Some(name)) = (input.team_name.as_deref(), input.name.as_deref()) else {
+        return Err(ToolError::to_model(
+            "name and team_name go together: give both to add a member to a team, or neither.",
+        ));
+    };
+    let Some(seat) = &ctx.team else {
+        return Err(ToolError::to_model(
+            "Teams are not available in this session.",
+        ));
+    };
+    if seat.me != LEAD_NAME {
+        return Err(ToolError::to_model("Only the team lead can add members."));
+    }
+    if input.isolation.is_some() || input.run_in_background == Some(false) {
+        return Err(ToolError::to_model(
+            "A team member works in the background in the session's folder; leave out isolation and \
+             run_in_background.",
+        ));
+    }
+    let member = MemberSpec {
+        name: name.trim().to_string(),
+        prompt: input.prompt.clone(),
+        agent_type: Some(input.agent_type().to_string()),
+        model: input.model.map(|m| m.as_str().to_string()),
+    };
+    let info = seat
+        .door
+        .add_member(team.trim(), member, &ctx.tool_use_id)
+        .map_err(|e| ToolError::to_model(e.to_string()))?;
+    Ok(ToolOutput::text(format!(
+        "{name} joined team {} ({} members) and is working in the background. Its messages reach you at your next \
+         turn; message it with SendMessage.",
+        info.name,
+        info.members.len()
+    )))
+}
+
 /// What TaskOutput says about the background sub-agent `task_id` (`None`: it still runs).
 pub fn background_result(
     task_id: &str,
@@ -252,6 +297,9 @@ impl Tool for AgentTool {
     }
 
     async fn call(&self, input: &AgentInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+        if input.team_name.is_some() || input.name.is_some() {
+            return join_team(input, ctx);
+        }
         let Some(runner) = ctx.sub_agents.clone() else {
             return Err(ToolError::to_model("Sub-agents are not available here."));
         };
