@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 
 use tandem_protocol::{
-    BackgroundAgent, BackgroundAgentStatus, SessionEvent, ToolCallStatus, ToolOutcome,
-    TurnStopReason,
+    BackgroundAgent, BackgroundAgentStatus, SessionEvent, TeamInfo, TeamMemberStatus,
+    ToolCallStatus, ToolOutcome, TurnStopReason,
 };
 
 use crate::store::StoredEvent;
@@ -19,8 +19,36 @@ pub const INTERRUPTED: &str = "The tool call was interrupted (Tandem stopped bef
 /// unanswered questions, then the end of the turn.
 pub fn closing_events(events: &[StoredEvent]) -> Vec<SessionEvent> {
     let mut out = sub_agent_closings(events);
+    out.extend(team_closings(events));
     out.extend(session_closings(events));
     out
+}
+
+/// Closes the teams the session left: their members stopped with the process, and the teams are gone.
+fn team_closings(events: &[StoredEvent]) -> Vec<SessionEvent> {
+    let mut teams: Vec<TeamInfo> = Vec::new();
+    for stored in events {
+        if let SessionEvent::TeamChanged { team } = &stored.event {
+            teams.retain(|t| t.name != team.name);
+            teams.push(team.clone());
+        }
+    }
+    teams
+        .into_iter()
+        .filter(|t| {
+            !t.deleted
+                || t.members
+                    .iter()
+                    .any(|m| m.status != TeamMemberStatus::Stopped)
+        })
+        .map(|mut team| {
+            team.deleted = true;
+            for member in &mut team.members {
+                member.status = TeamMemberStatus::Stopped;
+            }
+            SessionEvent::TeamChanged { team }
+        })
+        .collect()
 }
 
 /// Closes what sub-agents left open: their own calls without a result (wrapped as they were streamed), and
@@ -294,5 +322,40 @@ mod tests {
             matches!(&closing[2], SessionEvent::BackgroundAgentChanged { agent }
             if agent.task_id == "agent-a1" && agent.status == BackgroundAgentStatus::Stopped)
         );
+    }
+
+    #[test]
+    fn a_team_left_running_is_closed_as_deleted_with_its_members_stopped() {
+        use tandem_protocol::TeamMember;
+        let team = |deleted: bool, status: TeamMemberStatus| TeamInfo {
+            name: "crew".into(),
+            description: String::new(),
+            lead: "team-lead".into(),
+            members: vec![TeamMember {
+                name: "alice".into(),
+                agent_type: "general-purpose".into(),
+                agent_id: "a".into(),
+                status,
+            }],
+            deleted,
+        };
+        let open = stored(vec![
+            SessionEvent::TeamChanged {
+                team: team(false, TeamMemberStatus::Working),
+            },
+            SessionEvent::TeamChanged {
+                team: team(false, TeamMemberStatus::Idle),
+            },
+        ]);
+        assert_eq!(
+            closing_events(&open),
+            vec![SessionEvent::TeamChanged {
+                team: team(true, TeamMemberStatus::Stopped)
+            }]
+        );
+        let closed = stored(vec![SessionEvent::TeamChanged {
+            team: team(true, TeamMemberStatus::Stopped),
+        }]);
+        assert!(closing_events(&closed).is_empty());
     }
 }
