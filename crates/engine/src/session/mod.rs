@@ -49,6 +49,7 @@ use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
 use crate::tools::ask_user::AskUserQuestionTool;
 use crate::tools::bash::ShellSession;
 use crate::tools::brief::BriefTool;
+use crate::tools::features;
 use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool, invocation_text, slash_command};
 use crate::tools::sleep::SleepTool;
@@ -346,9 +347,24 @@ impl Session {
         tools.push(erase(BriefTool));
         if features.sleep {
             tools.push(erase(SleepTool));
+        } else {
+            missing_tools.push((
+                tool_names::SLEEP.to_string(),
+                format!(
+                    "switched off: set {}=1 to offer it",
+                    features::PROACTIVE_ENV
+                ),
+            ));
         }
         if teams.is_some() {
             tools.extend(crate::tools::team::lead_tools());
+        } else {
+            for tool in crate::tools::team::lead_tools() {
+                missing_tools.push((
+                    tool.name().to_string(),
+                    format!("switched off: set {}=1 to offer it", features::TEAMS_ENV),
+                ));
+            }
         }
         let work_board = Arc::new(WorkBoard::new(events.clone()));
         work_board.restore(lists.0, lists.1);

@@ -298,6 +298,19 @@ async fn switched_off_tools_are_not_offered_and_sub_agents_get_a_checklist_but_n
         );
     }
     assert!(tools.contains(&"Brief".to_string()), "{tools:?}");
+    let listing = off.tool_list();
+    let team_create = listing
+        .iter()
+        .find(|t| t.name == "TeamCreate")
+        .expect("listed");
+    assert!(!team_create.offered);
+    assert!(
+        team_create
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS")),
+        "{team_create:?}"
+    );
     drop(off);
 
     let on = open(&ws.root(), Arc::new(client(&fake)), &events, ALL);
