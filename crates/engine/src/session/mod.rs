@@ -12,6 +12,7 @@ mod panels;
 mod prompt_input;
 pub mod rewind;
 mod sub_agent;
+mod sub_agent_doors;
 mod sub_agent_stop;
 mod team;
 mod team_member;

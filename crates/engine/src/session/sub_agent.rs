@@ -12,13 +12,12 @@ use std::time::{Duration, Instant};
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalRequest, BackgroundAgent, BackgroundAgentStatus, PlanAnswer,
-    PlanRequest, QuestionAnswer, QuestionRequest, SessionEvent, SubAgentOrigin, ToolDetail, Usage,
+    BackgroundAgent, BackgroundAgentStatus, SessionEvent, SubAgentOrigin, Usage,
 };
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::approver::{Approver, NoAnswer};
+use crate::approver::Approver;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
@@ -36,10 +35,12 @@ use crate::tools::agent::{AgentCatalog, AgentDefinition, TEAM_MEMBER_TOOLS};
 use crate::tools::team::member_tools;
 use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
 
-use super::changes::Attribution;
-use super::team_member::{MemberRole, member_prompt};
 use crate::tools::bash::ShellSession;
 use crate::tools::worktree;
+
+use super::changes::Attribution;
+use super::sub_agent_doors::{Bubble, TaggedSink};
+use super::team_member::{MemberRole, member_prompt};
 
 /// How often a blocking SubagentStop hook may make a sub-agent go on.
 const MAX_STOP_HOOK_ROUNDS: usize = 3;
@@ -640,71 +641,5 @@ impl Model for Renamed {
     fn stream(&self, mut request: ModelRequest) -> ModelStream {
         request.model = self.name.clone();
         self.inner.stream(request)
-    }
-}
-
-/// Forwards a sub-agent's events to the session's sink wrapped as [`SessionEvent::SubAgent`]; its approval
-/// requests go unwrapped (the person must see them), naming the sub-agent. Counts the tool calls.
-struct TaggedSink {
-    parent: Arc<dyn EventSink>,
-    origin: SubAgentOrigin,
-    tool_calls: AtomicU32,
-    /// Where the files it changes are recorded as its.
-    attribution: Arc<Attribution>,
-}
-
-impl EventSink for TaggedSink {
-    fn emit(&self, event: SessionEvent) {
-        match event {
-            SessionEvent::ApprovalRequested { mut request } => {
-                request.sub_agent = Some(Box::new(self.origin.clone()));
-                self.parent
-                    .emit(SessionEvent::ApprovalRequested { request });
-            }
-            event @ (SessionEvent::ApprovalResolved { .. }
-            | SessionEvent::PlanReviewRequested { .. }
-            | SessionEvent::QuestionsAsked { .. }) => self.parent.emit(event),
-            mut event => {
-                if let SessionEvent::ToolCallResult { detail, .. } = &mut event {
-                    self.tool_calls.fetch_add(1, Ordering::Relaxed);
-                    if let Some(ToolDetail::FileChange {
-                        path, changed_by, ..
-                    }) = detail
-                    {
-                        self.attribution.record(path, &self.origin);
-                        *changed_by = Some(Box::new(self.origin.clone()));
-                    }
-                }
-                self.parent.emit(SessionEvent::SubAgent {
-                    parent_tool_use_id: self.origin.parent_tool_use_id.clone(),
-                    agent_id: self.origin.agent_id.clone(),
-                    event: Box::new(event),
-                });
-            }
-        }
-    }
-}
-
-/// Passes a sub-agent's questions to the session's approver, naming the sub-agent (bubble mode).
-struct Bubble {
-    parent: Arc<dyn Approver>,
-    origin: SubAgentOrigin,
-}
-
-impl Approver for Bubble {
-    fn ask(&self, mut request: ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer> {
-        request.sub_agent = Some(Box::new(self.origin.clone()));
-        self.parent.ask(request)
-    }
-
-    fn review_plan(&self, request: PlanRequest) -> BoxFuture<'_, Result<PlanAnswer, NoAnswer>> {
-        self.parent.review_plan(request)
-    }
-
-    fn ask_questions(
-        &self,
-        request: QuestionRequest,
-    ) -> BoxFuture<'_, Result<QuestionAnswer, NoAnswer>> {
-        self.parent.ask_questions(request)
     }
 }
