@@ -14,8 +14,8 @@ use rmcp::model::{
     ReadResourceRequestParams, ServerResult,
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions, RoleClient, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{AuthClient, AuthorizationManager, StreamableHttpClientTransport};
 use rmcp::{ClientHandler, Peer, ServiceExt};
 use serde_json::Value;
 use tokio::io::AsyncReadExt;
@@ -23,7 +23,9 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::config::{ServerConfig, Transport};
+use super::legacy_sse;
 use super::line_limit::LineLimit;
+use super::oauth::ServerTokens;
 use crate::process_group::GroupGuard;
 use crate::tool::ProgressSink;
 
@@ -45,6 +47,9 @@ pub enum ClientError {
     Cancelled,
     #[error("{0}")]
     Protocol(String),
+    /// The server wants a signed-in client (it answered 401 with this `WWW-Authenticate` challenge).
+    #[error("the server needs you to sign in (it answered 401 Unauthorized)")]
+    AuthRequired { challenge: String },
 }
 
 /// Something a server announced that the manager must act on.
@@ -256,15 +261,20 @@ fn stdio_transport(
     Ok(((LineLimit::new(stdout, limit), stdin), child, group))
 }
 
-fn http_transport(
-    url: &str,
+/// A server's configured headers: the custom ones, and the bearer token of an `Authorization` header (the
+/// transport sends that header itself, from the value without the scheme word).
+type HttpHeaders = (
+    HashMap<reqwest::header::HeaderName, reqwest::header::HeaderValue>,
+    Option<String>,
+);
+
+fn http_headers(
     headers: &std::collections::BTreeMap<String, String>,
-) -> Result<StreamableHttpClientTransport<reqwest::Client>, ClientError> {
+) -> Result<HttpHeaders, ClientError> {
     let mut custom = HashMap::new();
     let mut auth = None;
     for (k, v) in headers {
         if k.eq_ignore_ascii_case("authorization") {
-            // The transport sends its own Authorization header from this value (without the scheme word).
             auth = Some(v.strip_prefix("Bearer ").unwrap_or(v).to_string());
             continue;
         }
@@ -274,28 +284,167 @@ fn http_transport(
             .map_err(|e| ClientError::Start(format!("header `{k}` has an invalid value: {e}")))?;
         custom.insert(name, value);
     }
+    Ok((custom, auth))
+}
+
+fn http_config(url: &str, (custom, auth): &HttpHeaders) -> StreamableHttpClientTransportConfig {
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_string())
-        .custom_headers(custom)
+        .custom_headers(custom.clone())
         .max_json_response_size(super::limits::MAX_RESULT_BYTES);
     if let Some(auth) = auth {
-        config = config.auth_header(auth);
+        config = config.auth_header(auth.clone());
     }
-    Ok(StreamableHttpClientTransport::from_config(config))
+    config
+}
+
+/// An authorization manager holding `tokens`' saved sign-in, or `None` when there is none (or the server's
+/// metadata cannot be read now: the request then goes out unsigned and a 401 asks for a new sign-in).
+async fn signed_in(url: &str, tokens: &ServerTokens) -> Option<AuthorizationManager> {
+    if !tokens.has_tokens() {
+        return None;
+    }
+    let mut manager = AuthorizationManager::new(url).await.ok()?;
+    manager.set_credential_store(tokens.clone());
+    match manager.initialize_from_store().await {
+        Ok(true) => Some(manager),
+        Ok(false) => None,
+        Err(e) => {
+            tracing::warn!("MCP server at {url}: saved sign-in unusable: {e}");
+            None
+        }
+    }
+}
+
+/// What a failed streamable-HTTP `initialize` means.
+enum HttpFailure {
+    /// 401 with a challenge: sign in.
+    AuthRequired(String),
+    /// Another 4xx: the server may speak the older HTTP+SSE transport.
+    Fallback,
+    Other,
+}
+
+fn classify(error: &rmcp::service::ClientInitializeError) -> HttpFailure {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    let rmcp::service::ClientInitializeError::TransportError { error, .. } = error else {
+        return HttpFailure::Other;
+    };
+    let Some(http) = error
+        .error
+        .downcast_ref::<StreamableHttpError<reqwest::Error>>()
+    else {
+        return HttpFailure::Other;
+    };
+    match http {
+        StreamableHttpError::AuthRequired(e) => {
+            HttpFailure::AuthRequired(e.www_authenticate_header.clone())
+        }
+        StreamableHttpError::UnexpectedServerResponse(text)
+            if text.starts_with("HTTP 4")
+                && !text.starts_with("HTTP 401")
+                && !text.starts_with("HTTP 403") =>
+        {
+            HttpFailure::Fallback
+        }
+        StreamableHttpError::Client(e)
+            if e.status().is_some_and(|s| {
+                s.is_client_error()
+                    && s != reqwest::StatusCode::UNAUTHORIZED
+                    && s != reqwest::StatusCode::FORBIDDEN
+            }) =>
+        {
+            HttpFailure::Fallback
+        }
+        _ => HttpFailure::Other,
+    }
+}
+
+type Service = RunningService<RoleClient, Handler>;
+
+/// Connects over the older HTTP+SSE transport.
+async fn serve_legacy(
+    handler: Handler,
+    url: &str,
+    (custom, auth): &HttpHeaders,
+    close: &CancellationToken,
+) -> Result<Service, ClientError> {
+    let mut headers = custom.clone();
+    if let Some(token) = auth
+        && let Ok(value) = reqwest::header::HeaderValue::from_str(&format!("Bearer {token}"))
+    {
+        headers.insert(reqwest::header::AUTHORIZATION, value);
+    }
+    let transport = legacy_sse::connect(url, &headers, close.clone())
+        .await
+        .map_err(|e| ClientError::Start(format!("could not connect to {url}: {e}")))?;
+    handler
+        .serve_with_ct(transport, close.clone())
+        .await
+        .map_err(|e| ClientError::Start(format!("could not connect to {url} over SSE: {e}")))
+}
+
+/// Connects to a `url` server: streamable HTTP (signed in with `tokens` when a sign-in is saved), falling back to
+/// the older HTTP+SSE transport when the server refuses the `initialize` POST with a 4xx; `sse` servers use the
+/// older transport at once.
+async fn serve_http(
+    handler: impl Fn() -> Handler,
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+    sse: bool,
+    tokens: Option<&ServerTokens>,
+    close: &CancellationToken,
+) -> Result<Service, ClientError> {
+    let headers = http_headers(headers)?;
+    if sse {
+        return serve_legacy(handler(), url, &headers, close).await;
+    }
+    let config = http_config(url, &headers);
+    let manager = match (tokens, &headers.1) {
+        (Some(tokens), None) => signed_in(url, tokens).await,
+        _ => None,
+    };
+    let started = match manager {
+        Some(manager) => {
+            let client = AuthClient::new(reqwest::Client::new(), manager);
+            let transport = StreamableHttpClientTransport::with_client(client, config);
+            handler().serve_with_ct(transport, close.clone()).await
+        }
+        None => {
+            let transport = StreamableHttpClientTransport::from_config(config);
+            handler().serve_with_ct(transport, close.clone()).await
+        }
+    };
+    match started {
+        Ok(service) => Ok(service),
+        Err(e) => match classify(&e) {
+            HttpFailure::AuthRequired(challenge) => Err(ClientError::AuthRequired { challenge }),
+            HttpFailure::Fallback => serve_legacy(handler(), url, &headers, close)
+                .await
+                .map_err(|legacy| {
+                    ClientError::Start(format!(
+                        "could not connect to {url}: {e} (and over the older SSE transport: {legacy})"
+                    ))
+                }),
+            HttpFailure::Other => Err(ClientError::Start(format!("could not connect to {url}: {e}"))),
+        },
+    }
 }
 
 impl Connection {
     /// Connects to `config`'s server (stdio children start in `folder` unless configured otherwise) and completes
-    /// the handshake within `startup`. `news` receives the server's list changes.
+    /// the handshake within `startup`. `news` receives the server's list changes; `tokens` holds a remote server's
+    /// sign-in (a 401 without one is [`ClientError::AuthRequired`]).
     pub async fn open(
         config: &ServerConfig,
         folder: &std::path::Path,
         startup: Duration,
         news: mpsc::UnboundedSender<ServerNews>,
+        tokens: Option<&ServerTokens>,
     ) -> Result<Self, ClientError> {
         let progress = Arc::new(Mutex::new(HashMap::new()));
         let handler = Handler {
             progress: progress.clone(),
-            news,
+            news: news.clone(),
         };
         let close = CancellationToken::new();
         let stderr = StderrTail::default();
@@ -346,26 +495,19 @@ impl Connection {
                     }
                 }
                 Transport::Http { url, headers } | Transport::Sse { url, headers } => {
-                    let transport = http_transport(url, headers)?;
+                    let sse = matches!(config.transport, Transport::Sse { .. });
+                    let make = || Handler {
+                        progress: progress.clone(),
+                        news: news.clone(),
+                    };
                     let started = tokio::time::timeout(
                         startup,
-                        handler.serve_with_ct(transport, close.clone()),
+                        serve_http(make, url, headers, sse, tokens, &close),
                     )
                     .await;
                     match started {
                         Ok(Ok(service)) => (service, None),
-                        Ok(Err(e)) => {
-                            let hint = if matches!(config.transport, Transport::Sse { .. }) {
-                                " (this server is configured for the older SSE transport, which Tandem does not \
-                                 speak; Tandem tried streamable HTTP at the same URL: configure the server's \
-                                 streamable HTTP endpoint instead)"
-                            } else {
-                                ""
-                            };
-                            return Err(ClientError::Start(format!(
-                                "could not connect to {url}: {e}{hint}"
-                            )));
-                        }
+                        Ok(Err(e)) => return Err(e),
                         Err(_) => return Err(ClientError::StartTimeout(startup)),
                     }
                 }
