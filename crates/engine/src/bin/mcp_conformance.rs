@@ -1,7 +1,9 @@
 //! The adapter the official MCP client conformance suite (`@modelcontextprotocol/conformance client`) runs:
 //! `tandem-mcp-conformance <server-url>`, with the scenario in `MCP_CONFORMANCE_SCENARIO`. It drives Tandem's own
 //! MCP client (the session's manager, its tools and permission-free runtime) against the scenario's server:
-//! connect over streamable HTTP, list the tools, call each one with arguments made from its schema, and exit.
+//! connect over streamable HTTP, sign in when the server asks (the authorization page is followed headlessly: its
+//! redirect goes to the client's loopback listener, as a browser's would), list the tools, call each one with
+//! arguments made from its schema, and exit.
 //! Exit code 0 when the connection and the calls worked, 1 otherwise (the suite's checks decide the scenario).
 
 use std::sync::Arc;
@@ -9,7 +11,8 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use tandem_engine::events::RecordingSink;
-use tandem_engine::mcp::{Limits, McpCliConfig, McpManager, plan};
+use tandem_engine::mcp::oauth::{BrowserOpener, SignInOptions, TokenStore};
+use tandem_engine::mcp::{AuthSetup, Limits, McpCliConfig, McpManager, plan};
 use tandem_engine::settings::McpSettings;
 use tandem_engine::testing::{TestRuntime, call};
 use tandem_protocol::{McpServerState, PermissionMode};
@@ -56,6 +59,56 @@ fn arguments(schema: &Value) -> Value {
     Value::Object(args)
 }
 
+/// Follows an authorization URL as a browser would when the person has already consented: GET it, and GET the
+/// redirect it answers with (the client's loopback listener).
+struct Headless;
+
+impl BrowserOpener for Headless {
+    fn open(&self, url: &str) -> Result<(), String> {
+        let url = url.to_string();
+        tokio::spawn(async move {
+            let client = match reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+            {
+                Ok(c) => c,
+                Err(e) => return eprintln!("no HTTP client: {e}"),
+            };
+            let location = match client.get(&url).send().await {
+                Ok(r) => r
+                    .headers()
+                    .get(reqwest::header::LOCATION)
+                    .and_then(|l| l.to_str().ok())
+                    .map(str::to_string),
+                Err(e) => return eprintln!("GET {url} failed: {e}"),
+            };
+            match location {
+                Some(to) => {
+                    if let Err(e) = client.get(&to).send().await {
+                        eprintln!("GET {to} failed: {e}");
+                    }
+                }
+                None => eprintln!("the authorization page did not redirect"),
+            }
+        });
+        Ok(())
+    }
+}
+
+/// The pre-registered client the scenario names, if any.
+fn sign_in_options() -> SignInOptions {
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|c| serde_json::from_str(&c).ok())
+        .unwrap_or(Value::Null);
+    let text = |k: &str| context.get(k).and_then(Value::as_str).map(str::to_string);
+    SignInOptions {
+        client_id: text("client_id"),
+        client_secret: text("client_secret"),
+        ..SignInOptions::default()
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let Some(url) = std::env::args().nth(1) else {
@@ -79,8 +132,39 @@ async fn main() {
         tool_call: Some(Duration::from_secs(20)),
         ..Limits::default()
     };
-    let manager = McpManager::start(&folder, planned, limits, Arc::new(RecordingSink::default()));
+    let auth = AuthSetup {
+        tokens: TokenStore::memory(),
+        opener: Arc::new(Headless),
+    };
+    let manager = McpManager::start_signed(
+        &folder,
+        planned,
+        limits,
+        Arc::new(RecordingSink::default()),
+        None,
+        auth,
+    );
     manager.settled(Duration::from_secs(25)).await;
+    let needs_sign_in =
+        |s: Option<McpServerState>| matches!(s, Some(McpServerState::NeedsSignIn { .. }));
+    if needs_sign_in(manager.status("conformance").map(|s| s.state)) {
+        match manager.sign_in("conformance", sign_in_options()).await {
+            Ok(started) => eprintln!("signing in at {}", started.authorization_url),
+            Err(e) => {
+                eprintln!("sign-in failed: {e}");
+                std::process::exit(1);
+            }
+        }
+        manager
+            .wait_until(Duration::from_secs(25), |all| {
+                all.iter().all(|s| match &s.state {
+                    McpServerState::Ready | McpServerState::Failed { .. } => true,
+                    McpServerState::NeedsSignIn { error, .. } => error.is_some(),
+                    _ => false,
+                })
+            })
+            .await;
+    }
     let state = manager.status("conformance").map(|s| s.state);
     if state != Some(McpServerState::Ready) {
         eprintln!("not connected: {state:?}");
