@@ -53,8 +53,10 @@ pub enum ClientError {
 }
 
 /// Something a server announced that the manager must act on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerNews {
+    /// A request was refused for want of (enough) authorization: this `WWW-Authenticate` challenge.
+    SignIn(String),
     /// `tools/list_changed`.
     Tools,
     /// `resources/list_changed`.
@@ -176,6 +178,7 @@ impl Drop for CallGuard {
 /// A live connection. Dropping it closes the connection and kills a stdio server with its process group.
 pub struct Connection {
     peer: Peer<RoleClient>,
+    news: mpsc::UnboundedSender<ServerNews>,
     progress: Arc<Mutex<HashMap<ProgressToken, ProgressSink>>>,
     close: CancellationToken,
     /// Becomes `true` when the connection has ended (the server exited or hung up).
@@ -326,6 +329,9 @@ enum HttpFailure {
 
 fn classify(error: &rmcp::service::ClientInitializeError) -> HttpFailure {
     use rmcp::transport::streamable_http_client::StreamableHttpError;
+    if let Some(challenge) = error.auth_challenge() {
+        return HttpFailure::AuthRequired(challenge.to_string());
+    }
     let rmcp::service::ClientInitializeError::TransportError { error, .. } = error else {
         return HttpFailure::Other;
     };
@@ -524,6 +530,7 @@ impl Connection {
         });
         Ok(Self {
             peer,
+            news,
             progress,
             close,
             ended,
@@ -560,7 +567,7 @@ impl Connection {
         let tools = self
             .bounded(timeout, self.peer.list_all_tools())
             .await?
-            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+            .map_err(|e| self.service_error(e))?;
         Ok(tools
             .iter()
             .filter_map(|t| serde_json::to_value(t).ok())
@@ -572,7 +579,7 @@ impl Connection {
         let resources = self
             .bounded(timeout, self.peer.list_all_resources())
             .await?
-            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+            .map_err(|e| self.service_error(e))?;
         Ok(resources
             .iter()
             .filter_map(|r| serde_json::to_value(r).ok())
@@ -588,7 +595,7 @@ impl Connection {
                     .read_resource(ReadResourceRequestParams::new(uri.to_string())),
             )
             .await?
-            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+            .map_err(|e| self.service_error(e))?;
         serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))
     }
 
@@ -597,7 +604,7 @@ impl Connection {
         let prompts = self
             .bounded(timeout, self.peer.list_all_prompts())
             .await?
-            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+            .map_err(|e| self.service_error(e))?;
         Ok(prompts
             .iter()
             .filter_map(|p| serde_json::to_value(p).ok())
@@ -617,7 +624,7 @@ impl Connection {
             .await?
             .map_err(|e| match e {
                 rmcp::ServiceError::McpError(e) => ClientError::Protocol(e.message.to_string()),
-                e => ClientError::Protocol(e.to_string()),
+                e => self.service_error(e),
             })?;
         serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))
     }
@@ -634,6 +641,20 @@ impl Connection {
         self.peer
             .peer_info()
             .is_some_and(|info| info.capabilities.resources.is_some())
+    }
+
+    /// A failed request as an error; one refused for want of authorization is also reported as news, so that the
+    /// server is listed as needing sign-in.
+    fn service_error(&self, e: rmcp::ServiceError) -> ClientError {
+        match e.auth_challenge() {
+            Some(challenge) => {
+                let _ = self.news.send(ServerNews::SignIn(challenge.to_string()));
+                ClientError::AuthRequired {
+                    challenge: challenge.to_string(),
+                }
+            }
+            None => ClientError::Protocol(e.to_string()),
+        }
     }
 
     async fn bounded<T>(
@@ -715,7 +736,7 @@ impl Connection {
                 e.message
             ))),
             Err(rmcp::ServiceError::TransportClosed) => Err(ClientError::Closed),
-            Err(e) => Err(ClientError::Protocol(e.to_string())),
+            Err(e) => Err(self.service_error(e)),
         }
     }
 }

@@ -267,11 +267,8 @@ async fn tools_of(
     config: &ServerConfig,
     connection: &Connection,
     link: &Arc<ServerLink>,
-) -> Result<Vec<Arc<dyn DynTool>>, String> {
-    let listing = connection
-        .list_tools(REQUEST_TIMEOUT)
-        .await
-        .map_err(|e| format!("tools/list failed: {e}"))?;
+) -> Result<Vec<Arc<dyn DynTool>>, ClientError> {
+    let listing = connection.list_tools(REQUEST_TIMEOUT).await?;
     if let Some(known) = &inner.known {
         known.record(&KnownTools::key(&inner.folder, config), &listing);
     }
@@ -327,6 +324,18 @@ fn tokens_for(inner: &Inner, config: &ServerConfig) -> Option<oauth::ServerToken
     }
 }
 
+/// Lists server `name` as needing sign-in, keeping the challenge for the sign-in.
+fn needs_sign_in(inner: &Inner, name: &str, challenge: String) {
+    if let Some(slot) = inner.lock().get_mut(name) {
+        slot.challenge = Some(challenge);
+    }
+    let state = McpServerState::NeedsSignIn {
+        authorization_url: None,
+        error: None,
+    };
+    inner.update(name, state, Some(Vec::new()));
+}
+
 fn failed(error: String, stderr_tail: Option<String>) -> McpServerState {
     McpServerState::Failed { error, stderr_tail }
 }
@@ -351,14 +360,7 @@ async fn run_server(
         let connection = match opened {
             Ok(c) => Arc::new(c),
             Err(ClientError::AuthRequired { challenge }) => {
-                if let Some(slot) = inner.lock().get_mut(&name) {
-                    slot.challenge = Some(challenge);
-                }
-                let state = McpServerState::NeedsSignIn {
-                    authorization_url: None,
-                    error: None,
-                };
-                inner.update(&name, state, Some(Vec::new()));
+                needs_sign_in(&inner, &name, challenge);
                 return;
             }
             Err(e) => {
@@ -391,9 +393,19 @@ async fn run_server(
                 inner.set_resources(&name, resources);
                 inner.update(&name, McpServerState::Ready, Some(tools));
             }
+            (Err(ClientError::AuthRequired { challenge }), _, _) => {
+                connection.close();
+                needs_sign_in(&inner, &name, challenge);
+                return;
+            }
             (Err(e), _, _) => {
                 connection.close();
-                inner.update(&name, failed(e, connection.stderr.text()), Some(Vec::new()));
+                let error = format!("tools/list failed: {e}");
+                inner.update(
+                    &name,
+                    failed(error, connection.stderr.text()),
+                    Some(Vec::new()),
+                );
                 return;
             }
         }
@@ -407,12 +419,18 @@ async fn run_server(
                 item = news.recv() => match item {
                     Some(ServerNews::Tools) => match tools_of(&inner, &config, &connection, &link).await {
                         Ok(tools) => inner.update(&name, McpServerState::Ready, Some(tools)),
-                        Err(e) => tracing::warn!("MCP server {name}: {e}"),
+                        Err(e) => tracing::warn!("MCP server {name}: tools/list failed: {e}"),
                     },
                     Some(ServerNews::Prompts) => {
                         inner.set_prompts(&name, prompts_of(&connection, &name).await);
                         // Tells the window, which lists the prompts again.
                         inner.update(&name, McpServerState::Ready, None);
+                    }
+                    Some(ServerNews::SignIn(challenge)) => {
+                        needs_sign_in(&inner, &name, challenge);
+                        link.set(None);
+                        connection.close();
+                        return;
                     }
                     Some(ServerNews::Resources) => {
                         inner.set_resources(&name, resources_of(&connection, &name).await);

@@ -41,6 +41,9 @@ pub struct SignInOptions {
     pub client_secret: Option<String>,
     /// Scopes to ask for instead of those the server names.
     pub scopes: Vec<String>,
+    /// The HTTPS URL of a client metadata document naming this client, used as its client id when the
+    /// authorization server supports such ids (else dynamic registration is used).
+    pub client_metadata_url: Option<String>,
 }
 
 /// A sign-in under way.
@@ -70,8 +73,10 @@ pub async fn begin(
         .map_err(|e| start(&e))?;
     manager.set_credential_store(tokens);
     let mut state = OAuthState::Unauthorized(manager);
-    let mut request =
-        AuthorizationRequest::new(listener.redirect_uri()).with_client_name(CLIENT_NAME);
+    // Scopes: those of the challenge, else those the resource's metadata lists (else none).
+    let mut request = AuthorizationRequest::new(listener.redirect_uri())
+        .with_client_name(CLIENT_NAME)
+        .with_initial_scope_selection();
     if let Some(challenge) = options.challenge {
         request = request.with_challenge(challenge);
     }
@@ -80,6 +85,9 @@ pub async fn begin(
         if let Some(secret) = options.client_secret {
             request = request.with_client_secret(secret);
         }
+    }
+    if let Some(url) = options.client_metadata_url {
+        request = request.with_client_metadata_url(url);
     }
     if !options.scopes.is_empty() {
         request = request.with_scopes(options.scopes);
