@@ -11,10 +11,10 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use tandem_engine::events::RecordingSink;
-use tandem_engine::mcp::oauth::{BrowserOpener, SignInOptions, TokenStore};
+use tandem_engine::mcp::oauth::{SignInOptions, TokenStore};
 use tandem_engine::mcp::{AuthSetup, Limits, McpCliConfig, McpManager, plan};
 use tandem_engine::settings::McpSettings;
-use tandem_engine::testing::{TestRuntime, call};
+use tandem_engine::testing::{HeadlessOpener, TestRuntime, call};
 use tandem_protocol::{McpServerState, PermissionMode};
 
 /// Sign-ins tried before giving up on a server that keeps refusing.
@@ -62,42 +62,6 @@ fn arguments(schema: &Value) -> Value {
     Value::Object(args)
 }
 
-/// Follows an authorization URL as a browser would when the person has already consented: GET it, and GET the
-/// redirect it answers with (the client's loopback listener).
-struct Headless;
-
-impl BrowserOpener for Headless {
-    fn open(&self, url: &str) -> Result<(), String> {
-        let url = url.to_string();
-        tokio::spawn(async move {
-            let client = match reqwest::Client::builder()
-                .redirect(reqwest::redirect::Policy::none())
-                .build()
-            {
-                Ok(c) => c,
-                Err(e) => return eprintln!("no HTTP client: {e}"),
-            };
-            let location = match client.get(&url).send().await {
-                Ok(r) => r
-                    .headers()
-                    .get(reqwest::header::LOCATION)
-                    .and_then(|l| l.to_str().ok())
-                    .map(str::to_string),
-                Err(e) => return eprintln!("GET {url} failed: {e}"),
-            };
-            match location {
-                Some(to) => {
-                    if let Err(e) = client.get(&to).send().await {
-                        eprintln!("GET {to} failed: {e}");
-                    }
-                }
-                None => eprintln!("the authorization page did not redirect"),
-            }
-        });
-        Ok(())
-    }
-}
-
 /// The pre-registered client the scenario names, if any.
 fn sign_in_options() -> SignInOptions {
     let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
@@ -139,7 +103,7 @@ async fn main() {
     };
     let auth = AuthSetup {
         tokens: TokenStore::memory(),
-        opener: Arc::new(Headless),
+        opener: Arc::new(HeadlessOpener),
     };
     let manager = McpManager::start_signed(
         &folder,
