@@ -467,6 +467,112 @@ async fn run_server(
     }
 }
 
+/// Starts signing in to remote server `name` (see [`McpManager::sign_in`]).
+async fn sign_in(
+    inner: &Arc<Inner>,
+    name: &str,
+    mut options: SignInOptions,
+) -> Result<SignInStarted, String> {
+    let (url, challenge) = {
+        let slots = inner.lock();
+        let slot = slots
+            .get(name)
+            .ok_or_else(|| format!("there is no MCP server `{name}`"))?;
+        let Planned::Server { config, .. } = &slot.planned else {
+            return Err(format!("MCP server `{name}` is not configured correctly"));
+        };
+        match &config.transport {
+            Transport::Http { url, .. } | Transport::Sse { url, .. } => {
+                (url.clone(), slot.challenge.clone())
+            }
+            Transport::Stdio { .. } => {
+                return Err(format!(
+                    "MCP server `{name}` runs locally (stdio): there is nothing to sign in to"
+                ));
+            }
+        }
+    };
+    if options.challenge.is_none() {
+        options.challenge = challenge;
+    }
+    let tokens = inner.auth.tokens.for_server(&url);
+    let started = oauth::begin(
+        &url,
+        options,
+        tokens,
+        inner.auth.opener.as_ref(),
+        SIGN_IN_TIMEOUT,
+    )
+    .await
+    .map_err(|e| e.to_string())?;
+    let authorization_url = started.authorization_url.clone();
+    inner.update(
+        name,
+        McpServerState::NeedsSignIn {
+            authorization_url: Some(authorization_url.clone()),
+            error: None,
+        },
+        None,
+    );
+    let inner = Arc::downgrade(&inner);
+    let server = name.to_string();
+    let done = started.done;
+    tokio::spawn(async move {
+        let outcome = match done.await {
+            Ok(outcome) => outcome.map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        let Some(inner) = inner.upgrade() else {
+            return;
+        };
+        match outcome {
+            Ok(()) => restart(&inner, &server),
+            Err(error) => inner.update(
+                &server,
+                McpServerState::NeedsSignIn {
+                    authorization_url: None,
+                    error: Some(error),
+                },
+                None,
+            ),
+        }
+    });
+    Ok(SignInStarted {
+        authorization_url,
+        open_error: started.open_error,
+    })
+}
+
+/// Starts sign-ins on a manager while it lives.
+#[derive(Clone)]
+pub struct SignInHandle(std::sync::Weak<Inner>);
+
+impl SignInHandle {
+    /// [`McpManager::sign_in`]; an error once the manager is gone.
+    pub async fn sign_in(&self, name: &str) -> Result<SignInStarted, String> {
+        let inner = self
+            .0
+            .upgrade()
+            .ok_or_else(|| "the session's MCP servers are stopped".to_string())?;
+        sign_in(&inner, name, SignInOptions::default()).await
+    }
+
+    /// The remote servers that need sign-in now.
+    pub fn waiting(&self) -> Vec<String> {
+        self.0
+            .upgrade()
+            .map(|inner| {
+                inner
+                    .lock()
+                    .values()
+                    .filter(|s| matches!(s.status.state, McpServerState::NeedsSignIn { .. }))
+                    .map(|s| s.status.name.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
 /// Stops `name`'s task and starts it again.
 fn restart(inner: &Arc<Inner>, name: &str) {
     let stop = inner.lock().get_mut(name).and_then(|s| s.stop.take());
@@ -800,76 +906,14 @@ impl McpManager {
     pub async fn sign_in(
         &self,
         name: &str,
-        mut options: SignInOptions,
+        options: SignInOptions,
     ) -> Result<SignInStarted, String> {
-        let (url, challenge) = {
-            let slots = self.inner.lock();
-            let slot = slots
-                .get(name)
-                .ok_or_else(|| format!("there is no MCP server `{name}`"))?;
-            let Planned::Server { config, .. } = &slot.planned else {
-                return Err(format!("MCP server `{name}` is not configured correctly"));
-            };
-            match &config.transport {
-                Transport::Http { url, .. } | Transport::Sse { url, .. } => {
-                    (url.clone(), slot.challenge.clone())
-                }
-                Transport::Stdio { .. } => {
-                    return Err(format!(
-                        "MCP server `{name}` runs locally (stdio): there is nothing to sign in to"
-                    ));
-                }
-            }
-        };
-        if options.challenge.is_none() {
-            options.challenge = challenge;
-        }
-        let tokens = self.inner.auth.tokens.for_server(&url);
-        let started = oauth::begin(
-            &url,
-            options,
-            tokens,
-            self.inner.auth.opener.as_ref(),
-            SIGN_IN_TIMEOUT,
-        )
-        .await
-        .map_err(|e| e.to_string())?;
-        let authorization_url = started.authorization_url.clone();
-        self.inner.update(
-            name,
-            McpServerState::NeedsSignIn {
-                authorization_url: Some(authorization_url.clone()),
-                error: None,
-            },
-            None,
-        );
-        let inner = Arc::downgrade(&self.inner);
-        let server = name.to_string();
-        let done = started.done;
-        tokio::spawn(async move {
-            let outcome = match done.await {
-                Ok(outcome) => outcome.map_err(|e| e.to_string()),
-                Err(e) => Err(e.to_string()),
-            };
-            let Some(inner) = inner.upgrade() else {
-                return;
-            };
-            match outcome {
-                Ok(()) => restart(&inner, &server),
-                Err(error) => inner.update(
-                    &server,
-                    McpServerState::NeedsSignIn {
-                        authorization_url: None,
-                        error: Some(error),
-                    },
-                    None,
-                ),
-            }
-        });
-        Ok(SignInStarted {
-            authorization_url,
-            open_error: started.open_error,
-        })
+        sign_in(&self.inner, name, options).await
+    }
+
+    /// A handle that starts sign-ins without keeping the manager alive (for the `McpAuth` tool).
+    pub fn sign_in_handle(&self) -> SignInHandle {
+        SignInHandle(Arc::downgrade(&self.inner))
     }
 }
 

@@ -2,6 +2,7 @@
 //! which may start, connecting to them with `rmcp` (the only module that imports it) over stdio or streamable HTTP,
 //! and offering each remote tool as `mcp__<server>__<tool>` beside the resource tools.
 
+mod auth_tool;
 mod client;
 pub mod config;
 mod content;
@@ -29,7 +30,7 @@ pub use expand::expand;
 pub use known_tools::KnownTools;
 pub use limits::Limits;
 pub use link::ServerLink;
-pub use manager::{AuthSetup, McpManager, McpTools, SignInStarted};
+pub use manager::{AuthSetup, McpManager, McpTools, SignInHandle, SignInStarted};
 pub use prompts::McpPrompt;
 pub use sources::{Approval, ApprovalStore, McpCliConfig, Plan, Planned, plan};
 pub use tool::McpTool;
@@ -43,4 +44,9 @@ pub fn resource_tools(manager: &McpManager) -> Vec<Arc<dyn DynTool>> {
         erase(resources::ListResources(links.clone())),
         erase(resources::ReadResource(links)),
     ]
+}
+
+/// The `McpAuth` tool over `manager`'s remote servers.
+pub fn auth_tool(manager: &McpManager) -> Arc<dyn DynTool> {
+    erase(auth_tool::McpAuth(manager.sign_in_handle()))
 }

@@ -330,6 +330,13 @@ impl Session {
         if !mcp.statuses().is_empty() {
             tools.extend(crate::mcp::resource_tools(&mcp));
         }
+        if mcp
+            .statuses()
+            .iter()
+            .any(|s| s.transport == "http" || s.transport == "sse")
+        {
+            tools.push(crate::mcp::auth_tool(&mcp));
+        }
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
