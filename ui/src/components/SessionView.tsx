@@ -190,6 +190,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
     [sessionId],
   );
   const reconnectMcp = useCallback((name: string) => ipc.reconnectMcpServer(sessionId, name), [sessionId]);
+  const signInMcp = useCallback((name: string) => ipc.signInMcpServer(sessionId, name), [sessionId]);
   const toggleMcpTool = useCallback((tool: string, enabled: boolean) => ipc.setMcpToolEnabled(sessionId, tool, enabled), [sessionId]);
   const closePanel = useCallback(() => setPanel(null), []);
   const showPanel = !asking && !showTrust && !showBypassConfirm && !showChanges && !showMcp ? panel : null;
@@ -401,7 +402,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
       {planReview && <PlanDialog key={planReview.id} request={planReview} onAnswer={onPlanAnswer} />}
       {question && <QuestionDialog key={question.id} request={question} onAnswer={onQuestionAnswer} />}
       {showMcp && (
-        <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} toggleTool={toggleMcpTool} onClose={closeMcp} />
+        <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} signIn={signInMcp} toggleTool={toggleMcpTool} onClose={closeMcp} />
       )}
       {showPanel === 'rules' && (
         <RulesPanel

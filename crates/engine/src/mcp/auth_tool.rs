@@ -48,7 +48,11 @@ impl Tool for McpAuth {
         }
     }
 
-    async fn call(&self, input: &McpAuthInput, _ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    async fn call(
+        &self,
+        input: &McpAuthInput,
+        _ctx: &ToolContext,
+    ) -> Result<ToolOutput, ToolError> {
         let started = self
             .0
             .sign_in(&input.server)

@@ -972,6 +972,17 @@ impl Session {
         self.mcp.approve(name, approved, &ApprovalStore::standard())
     }
 
+    /// Starts signing in to remote MCP server `name` (its authorization page opens in the browser; the server
+    /// connects once the person has signed in). The page's URL, and why the browser could not be opened if so.
+    pub async fn sign_in_mcp_server(
+        &self,
+        name: &str,
+    ) -> Result<crate::mcp::SignInStarted, String> {
+        self.mcp
+            .sign_in(name, crate::mcp::oauth::SignInOptions::default())
+            .await
+    }
+
     /// Turns the MCP tool `tool` (full name, `mcp__server__tool`) off or on: it is no longer (or again) offered to
     /// the model, from the next request on, and the choice is saved in the project's `.claude/settings.local.json`
     /// (under `tandem.disabledMcpTools`) for later sessions.
