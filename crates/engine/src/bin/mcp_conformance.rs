@@ -12,9 +12,9 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 use tandem_engine::events::RecordingSink;
 use tandem_engine::mcp::oauth::{SignInOptions, TokenStore};
-use tandem_engine::mcp::{AuthSetup, Limits, McpCliConfig, McpManager, plan};
+use tandem_engine::mcp::{ClientSetup, Limits, McpCliConfig, McpManager, plan};
 use tandem_engine::settings::McpSettings;
-use tandem_engine::testing::{HeadlessOpener, TestRuntime, call};
+use tandem_engine::testing::{HeadlessOpener, SchemaDefaults, TestRuntime, call};
 use tandem_protocol::{McpServerState, PermissionMode};
 
 /// Sign-ins tried before giving up on a server that keeps refusing.
@@ -101,9 +101,10 @@ async fn main() {
         tool_call: Some(Duration::from_secs(20)),
         ..Limits::default()
     };
-    let auth = AuthSetup {
+    let auth = ClientSetup {
         tokens: TokenStore::memory(),
         opener: Arc::new(HeadlessOpener),
+        elicitor: Some(Arc::new(SchemaDefaults)),
     };
     let manager = McpManager::start_signed(
         &folder,

@@ -7,13 +7,20 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rmcp::ErrorData;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
     ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, GetPromptRequestParams,
     Implementation, ProgressNotificationParam, ProgressToken, ProtocolVersion,
     ReadResourceRequestParams, ServerResult,
 };
-use rmcp::service::{NotificationContext, PeerRequestOptions, RoleClient, RunningService};
+use rmcp::model::{
+    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
+    FormElicitationCapability,
+};
+use rmcp::service::{
+    NotificationContext, PeerRequestOptions, RequestContext, RoleClient, RunningService,
+};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{AuthClient, AuthorizationManager, StreamableHttpClientTransport};
 use rmcp::{ClientHandler, Peer, ServiceExt};
@@ -88,10 +95,25 @@ impl StderrTail {
     }
 }
 
-/// Handles what a server sends on its own: progress of our calls, list changes.
+/// Answers a server's elicitation request (a form it wants filled in).
+///
+/// Contract: `answer` gets the server's name and the request (`message`, `requestedSchema`) as JSON and resolves to
+/// the content to accept with, or `None` to decline; it is dropped (and the server gets no answer) when the
+/// connection ends. Without an elicitor the client does not declare the capability and servers do not ask.
+pub trait Elicitor: Send + Sync {
+    fn answer<'a>(
+        &'a self,
+        server: &'a str,
+        request: Value,
+    ) -> futures::future::BoxFuture<'a, Option<Value>>;
+}
+
+/// Handles what a server sends on its own: progress of our calls, list changes, elicitation requests.
 struct Handler {
     progress: Arc<Mutex<HashMap<ProgressToken, ProgressSink>>>,
     news: mpsc::UnboundedSender<ServerNews>,
+    server: String,
+    elicitor: Option<Arc<dyn Elicitor>>,
 }
 
 fn progress_text(p: &ProgressNotificationParam) -> String {
@@ -133,10 +155,30 @@ impl ClientHandler for Handler {
         let _ = self.news.send(ServerNews::Prompts);
     }
 
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let answer = match (&self.elicitor, serde_json::to_value(&request)) {
+            (Some(elicitor), Ok(json)) => elicitor.answer(&self.server, json).await,
+            _ => None,
+        };
+        Ok(match answer {
+            Some(content) => ElicitResult::new(ElicitationAction::Accept).with_content(content),
+            None => ElicitResult::new(ElicitationAction::Decline),
+        })
+    }
+
     fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        if self.elicitor.is_some() {
+            capabilities.elicitation =
+                Some(ElicitationCapability::new().with_form(FormElicitationCapability::new()));
+        }
         // `initialize` (not the newer discovery) with the newest version that has it: every server speaks it.
         ClientConfig::new(
-            ClientCapabilities::default(),
+            capabilities,
             Implementation::new("tandem", env!("CARGO_PKG_VERSION")),
         )
         .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
@@ -446,11 +488,14 @@ impl Connection {
         startup: Duration,
         news: mpsc::UnboundedSender<ServerNews>,
         tokens: Option<&ServerTokens>,
+        elicitor: Option<Arc<dyn Elicitor>>,
     ) -> Result<Self, ClientError> {
         let progress = Arc::new(Mutex::new(HashMap::new()));
         let handler = Handler {
             progress: progress.clone(),
             news: news.clone(),
+            server: config.name.clone(),
+            elicitor: elicitor.clone(),
         };
         let close = CancellationToken::new();
         let stderr = StderrTail::default();
@@ -505,6 +550,8 @@ impl Connection {
                     let make = || Handler {
                         progress: progress.clone(),
                         news: news.clone(),
+                        server: config.name.clone(),
+                        elicitor: elicitor.clone(),
                     };
                     let started = tokio::time::timeout(
                         startup,

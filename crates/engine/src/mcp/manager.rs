@@ -12,7 +12,7 @@ use tandem_protocol::{McpResourceEntry, McpServerState, McpServerStatus, Session
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
-use super::client::{ClientError, Connection, ServerNews};
+use super::client::{ClientError, Connection, Elicitor, ServerNews};
 use super::config::{ServerConfig, Transport};
 use super::known_tools::KnownTools;
 use super::limits::{Limits, REQUEST_TIMEOUT};
@@ -32,19 +32,22 @@ const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// How long a sign-in waits for the browser's redirect.
 const SIGN_IN_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// Where remote servers' sign-ins are kept and how their authorization pages are shown.
+/// How the client meets the person: where remote servers' sign-ins are kept, how their authorization pages are
+/// shown, and who answers servers' elicitation requests (none: servers are told the client does not take them).
 #[derive(Clone)]
-pub struct AuthSetup {
+pub struct ClientSetup {
     pub tokens: TokenStore,
     pub opener: Opener,
+    pub elicitor: Option<Arc<dyn Elicitor>>,
 }
 
-impl AuthSetup {
+impl ClientSetup {
     /// The person's token store and the desktop's browser.
     pub fn standard() -> Self {
         Self {
             tokens: TokenStore::standard(),
             opener: Arc::new(SystemOpener),
+            elicitor: None,
         }
     }
 }
@@ -117,7 +120,7 @@ struct Inner {
     shutdown: CancellationToken,
     /// Bumped on every change, so that callers can wait for a state.
     version: watch::Sender<u64>,
-    auth: AuthSetup,
+    auth: ClientSetup,
 }
 
 /// The MCP servers of one session.
@@ -354,7 +357,14 @@ async fn run_server(
         let (news_tx, mut news) = mpsc::unbounded_channel();
         let tokens = tokens_for(&inner, &config);
         let opened = tokio::select! {
-            c = Connection::open(&config, &inner.folder, inner.limits.startup, news_tx, tokens.as_ref()) => c,
+            c = Connection::open(
+                &config,
+                &inner.folder,
+                inner.limits.startup,
+                news_tx,
+                tokens.as_ref(),
+                inner.auth.elicitor.clone(),
+            ) => c,
             _ = stop.cancelled() => return,
         };
         let connection = match opened {
@@ -645,7 +655,7 @@ impl McpManager {
         events: Arc<dyn EventSink>,
         known: Option<KnownTools>,
     ) -> Self {
-        Self::start_signed(folder, plan, limits, events, known, AuthSetup::standard())
+        Self::start_signed(folder, plan, limits, events, known, ClientSetup::standard())
     }
 
     /// [`Self::start_with`] with a given place for sign-ins and way of showing authorization pages.
@@ -655,7 +665,7 @@ impl McpManager {
         limits: Limits,
         events: Arc<dyn EventSink>,
         known: Option<KnownTools>,
-        auth: AuthSetup,
+        auth: ClientSetup,
     ) -> Self {
         for error in &plan.file_errors {
             events.emit(SessionEvent::Notice {

@@ -24,13 +24,13 @@ mod tool;
 
 use std::sync::Arc;
 
-pub use client::{ClientError, StderrTail};
+pub use client::{ClientError, Elicitor, StderrTail};
 pub use config::{ConfigError, Origin, ServerConfig, Transport};
 pub use expand::expand;
 pub use known_tools::KnownTools;
 pub use limits::Limits;
 pub use link::ServerLink;
-pub use manager::{AuthSetup, McpManager, McpTools, SignInHandle, SignInStarted};
+pub use manager::{ClientSetup, McpManager, McpTools, SignInHandle, SignInStarted};
 pub use prompts::McpPrompt;
 pub use sources::{Approval, ApprovalStore, McpCliConfig, Plan, Planned, plan};
 pub use tool::McpTool;

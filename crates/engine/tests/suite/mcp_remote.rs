@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Redirect};
 use serde_json::{Value, json};
 use tandem_engine::events::RecordingSink;
 use tandem_engine::mcp::oauth::{SignInOptions, TokenStore};
-use tandem_engine::mcp::{AuthSetup, McpCliConfig, McpManager, plan};
+use tandem_engine::mcp::{ClientSetup, McpCliConfig, McpManager, plan};
 use tandem_engine::settings::McpSettings;
 use tandem_engine::testing::{HeadlessOpener, call};
 use tandem_protocol::McpServerState;
@@ -153,9 +153,10 @@ fn manager(folder: &std::path::Path, url: &str, tokens: TokenStore) -> McpManage
         strict: true,
     };
     let plan = plan(folder, &McpSettings::default(), &cli, None, &|_| None);
-    let auth = AuthSetup {
+    let auth = ClientSetup {
         tokens,
         opener: Arc::new(HeadlessOpener),
+        elicitor: None,
     };
     McpManager::start_signed(
         folder,
