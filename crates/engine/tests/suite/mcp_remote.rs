@@ -12,11 +12,12 @@ use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Redirect};
 use serde_json::{Value, json};
 use tandem_engine::events::RecordingSink;
-use tandem_engine::mcp::oauth::{SignInOptions, TokenStore};
-use tandem_engine::mcp::{ClientSetup, McpCliConfig, McpManager, plan};
+use tandem_engine::mcp::legacy_sse::{Event, EventParser};
+use tandem_engine::mcp::oauth::TokenStore;
+use tandem_engine::mcp::{ClientSetup, McpCliConfig, McpManager, auth_tool, plan};
 use tandem_engine::settings::McpSettings;
-use tandem_engine::testing::{HeadlessOpener, call};
-use tandem_protocol::McpServerState;
+use tandem_engine::testing::{HeadlessOpener, TestRuntime, call};
+use tandem_protocol::{McpServerState, PermissionMode};
 
 use super::mcp_support::{PATIENCE, TEST_SERVER, patient, ready, runtime};
 
@@ -197,20 +198,21 @@ async fn a_guarded_server_needs_sign_in_then_signs_in_with_pkce_refreshes_and_ke
         })
         .await;
     assert!(needs, "{:?}", manager.status("guarded"));
-    let (rt, _) = runtime(dir.path(), &manager);
+    let mut rt = TestRuntime::new(dir.path())
+        .mode(PermissionMode::BypassPermissions)
+        .tools(vec![auth_tool(&manager)])
+        .build();
+    rt.pool = rt.pool.clone().with_live_mcp(manager.tools());
     let refused = call(&rt, "mcp__guarded__echo", &json!({"text": "hi"})).await;
     assert!(!refused.ok, "{}", refused.text);
 
-    let started = manager
-        .sign_in("guarded", SignInOptions::default())
-        .await
-        .expect("the sign-in starts");
+    // The model asks to sign in; the "browser" follows the page it is given.
+    let started = call(&rt, "McpAuth", &json!({"server": "guarded"})).await;
+    assert!(started.ok, "{}", started.text);
     assert!(
-        started
-            .authorization_url
-            .starts_with(&format!("{auth_server}/authorize?")),
+        started.text.contains(&format!("{auth_server}/authorize?")),
         "{}",
-        started.authorization_url
+        started.text
     );
     ready(&manager, "guarded").await;
     let answered = call(&rt, "mcp__guarded__echo", &json!({"text": "hi"})).await;
@@ -286,4 +288,42 @@ async fn a_server_that_speaks_only_the_older_sse_transport_is_reached_by_falling
     let status = manager.status("fallback").expect("status");
     assert!(!status.prompts.is_empty(), "{status:?}");
     assert!(!status.resources.is_empty(), "{status:?}");
+}
+
+#[test]
+fn the_event_stream_parser_splits_events_across_chunks() {
+    let table: &[(&[&str], &[(&str, &str)])] = &[
+        (
+            &["event: endpoint\ndata: /m?s=1\n\n"],
+            &[("endpoint", "/m?s=1")],
+        ),
+        (
+            &["data: {\"a\":", "1}\n", "\n"],
+            &[("message", "{\"a\":1}")],
+        ),
+        (
+            &["event: message\r\ndata: x\r\ndata: y\r\n\r\n"],
+            &[("message", "x\ny")],
+        ),
+        (&[": comment\n\nid: 3\nretry: 10\n\n"], &[]),
+        (
+            &["data:no-space\n\ndata: two\n\n"],
+            &[("message", "no-space"), ("message", "two")],
+        ),
+    ];
+    for (chunks, want) in table {
+        let mut parser = EventParser::default();
+        let got: Vec<Event> = chunks
+            .iter()
+            .flat_map(|c| parser.feed(c.as_bytes()))
+            .collect();
+        let want: Vec<Event> = want
+            .iter()
+            .map(|(name, data)| Event {
+                name: name.to_string(),
+                data: data.to_string(),
+            })
+            .collect();
+        assert_eq!(got, want, "{chunks:?}");
+    }
 }
