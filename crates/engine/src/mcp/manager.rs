@@ -524,7 +524,7 @@ async fn sign_in(
         },
         None,
     );
-    let inner = Arc::downgrade(&inner);
+    let inner = Arc::downgrade(inner);
     let server = name.to_string();
     let done = started.done;
     tokio::spawn(async move {

@@ -290,9 +290,12 @@ async fn a_server_that_speaks_only_the_older_sse_transport_is_reached_by_falling
     assert!(!status.resources.is_empty(), "{status:?}");
 }
 
+/// An event's name and data.
+type Pair = (&'static str, &'static str);
+
 #[test]
 fn the_event_stream_parser_splits_events_across_chunks() {
-    let table: &[(&[&str], &[(&str, &str)])] = &[
+    let table: &[(&[&str], &[Pair])] = &[
         (
             &["event: endpoint\ndata: /m?s=1\n\n"],
             &[("endpoint", "/m?s=1")],
