@@ -29,7 +29,10 @@ impl BrowserOpener for SystemOpener {
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
-            .map(|_| ())
+            .map(|mut child| {
+                // Reaped in the background: the opener exits once the browser has the URL.
+                std::thread::spawn(move || child.wait());
+            })
             .map_err(|e| format!("could not run `{program}` to open the browser: {e}"))
     }
 }
