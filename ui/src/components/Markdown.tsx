@@ -8,8 +8,12 @@ import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
-// Only fenced blocks that name a language are highlighted: guessing is slow while streaming.
-const rehypePlugins: Options['rehypePlugins'] = [[rehypeHighlight, { detect: false }]];
+// Only fenced blocks that name a language are highlighted: guessing is slow while streaming. One
+// highlighter serves every render: react-markdown attaches its plugins on each render (each streamed
+// delta), and attaching rehype-highlight builds a new highlight.js instance whose grammars compile
+// again on first use, so a long answer left megabytes of garbage per second in the web process.
+const highlight = rehypeHighlight({ detect: false });
+const rehypePlugins: Options['rehypePlugins'] = [() => highlight];
 
 const components: Components = {
   a: ({ href, children }) => (
