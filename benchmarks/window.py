@@ -20,7 +20,7 @@ through tauri-driver / WebKitWebDriver (the way the end-to-end tests do; both ap
 Prints each figure's median over the runs with its ratio to the baseline and its target (first paint <= 1.2x;
 PSS <= 1.25x idle and <= 1.6x with 10,000 messages; p95 frame <= 16 ms, i.e. one 60 Hz frame).
 
-Usage: benchmarks/window.py [--profile release|debug] [--runs N]   (honours CARGO_TARGET_DIR)
+Usage: benchmarks/window.py [--profile release|debug] [--runs N] [--turns N] [--no-build]   (honours CARGO_TARGET_DIR)
 """
 
 import argparse
@@ -34,7 +34,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
@@ -257,8 +259,11 @@ class Driver:
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
                                          headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=300) as response:
-            return json.loads(response.read() or b"{}").get("value")
+        try:
+            with urllib.request.urlopen(request, timeout=300) as response:
+                return json.loads(response.read() or b"{}").get("value")
+        except urllib.error.HTTPError as error:
+            raise RuntimeError(f"{method} {path}: {error.code} {error.read().decode(errors='replace')}") from None
 
     def open(self, binary, args):
         caps = {"browserName": "wry", "tauri:options": {"application": str(binary), "args": [str(a) for a in args]}}
@@ -342,21 +347,10 @@ class FakeModel:
     def __init__(self, binary, turns, workdir):
         script = workdir / f"script-{uuid.uuid4().hex[:8]}.json"
         script.write_text(json.dumps({"replies": [{"reply": "stream", **turn} for turn in turns]}))
-        self.proc = subprocess.Popen([str(binary), "--print-requests", str(script)], stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
+        self.proc = subprocess.Popen([str(binary), str(script)], stdout=subprocess.PIPE, text=True)
         self.url = self.proc.stdout.readline().strip()
-        self.requests = 0
-
-    def seen(self):
-        """Requests that arrived so far (reads the lines the server printed, without blocking)."""
-        os.set_blocking(self.proc.stdout.fileno(), False)
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
-            if line.startswith("request "):
-                self.requests += 1
-        return self.requests
+        if not self.url.startswith("http"):
+            sys.exit(f"{binary} did not start")
 
     def stop(self):
         self.proc.terminate()
@@ -466,10 +460,12 @@ def measure_baseline(baseline, workdir):
         driver.stop()
 
 
-def wait_turns(session, model, count):
-    wait_for(f"request {count}", lambda: model.seen() >= count)
-    wait_for(f"turn {count} to end", lambda: session.js(
-        "return document.querySelector('[data-testid=working]') === null"))
+def wait_turn(session, prompt):
+    """Waits until the prompt's row is in the transcript and no turn is running."""
+    wait_for(f"the turn of '{prompt}' to end", lambda: session.js("""
+      const shown = [...document.querySelectorAll('[data-testid=transcript] *')]
+        .some((element) => element.childElementCount === 0 && element.textContent.trim() === arguments[0]);
+      return shown && document.querySelector('[data-testid=working]') === null;""", prompt))
 
 
 def measure_tandem(app, cli, fake, workdir, turns=50):
@@ -479,6 +475,10 @@ def measure_tandem(app, cli, fake, workdir, turns=50):
         shutil.rmtree(d, ignore_errors=True)
         d.mkdir()
     (folder / "README.md").write_text("# A project\n\nA small folder for the benchmark.\n")
+    # The folder is trusted already, so no trust question covers the window.
+    data = home / ".local" / "share" / "tandem"
+    data.mkdir(parents=True)
+    (data / "trust.json").write_text(json.dumps({"trusted": [str(folder.resolve())]}))
     figures = {}
     model = FakeModel(fake, [text_turn(ANSWER) for _ in range(turns)] + [STREAM], workdir)
     driver = Driver(app_env(home, model.url))
@@ -493,13 +493,13 @@ def measure_tandem(app, cli, fake, workdir, turns=50):
         figures["pss_idle"], figures["parts_idle"] = pss_mib(pid)
         for turn in range(turns):
             session.type("[data-testid=prompt-input]", f"prompt {turn}\ue007")
-            wait_turns(session, model, turn + 1)
+            wait_turn(session, f"prompt {turn}")
         settle()
         figures["pss_turns"], figures["parts_turns"] = pss_mib(pid)
         session.js(RECORD_FRAMES)
         started = time.monotonic()
         session.type("[data-testid=prompt-input]", "stream a long answer\ue007")
-        wait_turns(session, model, turns + 1)
+        wait_turn(session, "stream a long answer")
         figures["stream_seconds"] = time.monotonic() - started
         figures["frames_stream"] = frame_stats(session.js(STOP_FRAMES))
         session.close()
@@ -561,12 +561,21 @@ def main():
     parser.add_argument("--profile", choices=["release", "debug"], default="release")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--turns", type=int, default=50)
+    parser.add_argument("--no-build", action="store_true",
+                        help="use the Tandem binaries already in the target folder (the baseline is still built)")
     args = parser.parse_args()
     if not os.environ.get("DISPLAY"):
         os.execvp("xvfb-run", ["xvfb-run", "-a", "-s", "-screen 0 1280x900x24", sys.executable, *sys.argv])
 
     baseline = build_baseline(args.profile)
-    app, cli, fake = build_tandem(args.profile)
+    if args.no_build:
+        out = TARGET / args.profile
+        app, cli, fake = out / "tandem-app", out / "tandem", out / "tandem-fake-model"
+        for binary in (app, cli, fake):
+            if not binary.exists():
+                sys.exit(f"{binary} is missing: run without --no-build")
+    else:
+        app, cli, fake = build_tandem(args.profile)
     base_runs, runs = [], []
     for run in range(args.runs):
         with tempfile.TemporaryDirectory(prefix="tandem-window-bench-") as tmp:
