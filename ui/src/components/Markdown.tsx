@@ -6,6 +6,7 @@ import { memo } from 'react';
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
+import { markdownBlocks } from '../state/markdownBlocks';
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
 // Only fenced blocks that name a language are highlighted: guessing is slow while streaming. One
@@ -33,7 +34,21 @@ const components: Components = {
   ),
 };
 
+/**
+ * Markdown text, rendered block by block (see `markdownBlocks`): while an answer streams, only its
+ * last block is parsed again; the blocks before it keep their rendering.
+ */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  return (
+    <>
+      {markdownBlocks(text).map((block, index) => (
+        <MarkdownBlock key={index} text={block} />
+      ))}
+    </>
+  );
+});
+
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return (
     <ReactMarkdown
       remarkPlugins={remarkPlugins}

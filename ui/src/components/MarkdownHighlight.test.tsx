@@ -1,5 +1,6 @@
-// Streaming re-renders an answer's markdown on every delta: code blocks stay highlighted, and the
-// highlighter (a highlight.js instance with its grammars) is built once, not once per render.
+// Streaming re-renders an answer's markdown on every delta: code blocks stay highlighted, the
+// highlighter (a highlight.js instance with its grammars) is built once, not once per render, and
+// the answer cut into blocks (so only its last block is parsed again) draws as the whole would.
 import { render } from '@testing-library/react';
 import type rehypeHighlight from 'rehype-highlight';
 import { describe, expect, it, vi } from 'vitest';
@@ -29,5 +30,40 @@ describe('Markdown while streaming', () => {
 
     expect(container.querySelector('code.hljs .hljs-keyword')).toHaveTextContent('fn');
     expect(attached.count).toBe(1);
+  });
+
+  it('draws an answer cut into blocks as the whole answer would be drawn', async () => {
+    const { default: ReactMarkdown } = await import('react-markdown');
+    const { default: remarkGfm } = await import('remark-gfm');
+    const { default: rehypeHighlight } = await import('rehype-highlight');
+    const text = [
+      '# Plan',
+      '',
+      'First a paragraph\nover two lines, with `code` and **bold**.',
+      '',
+      '```ts',
+      'const a = 1;',
+      '',
+      'const b = 2;',
+      '```',
+      '',
+      '| a | b |',
+      '|---|---|',
+      '| 1 | 2 |',
+      '',
+      '- [ ] a task',
+      '- [x] done',
+      '',
+      '> quoted',
+    ].join('\n');
+    const whole = render(
+      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[[rehypeHighlight, { detect: false }]]}>
+        {text}
+      </ReactMarkdown>,
+    ).container;
+    const blocks = render(<Markdown text={text} />).container;
+    const shape = (root: Element) => [...root.querySelectorAll('*')].map((element) => `${element.tagName}:${element.childElementCount}`);
+    expect(shape(blocks)).toEqual(shape(whole));
+    expect(blocks.textContent?.replace(/\s+/g, '')).toBe(whole.textContent?.replace(/\s+/g, ''));
   });
 });
