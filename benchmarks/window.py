@@ -237,10 +237,11 @@ def wait_for(what, condition, timeout=120, every=0.1):
 class Driver:
     """tauri-driver with the environment the app should see."""
 
-    def __init__(self, env):
+    def __init__(self, env, output):
         self.port = free_port()
-        self.proc = subprocess.Popen(["tauri-driver", "--port", str(self.port), "--native-port", str(free_port())],
-                                     env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(output, "ab") as sink:
+            self.proc = subprocess.Popen(["tauri-driver", "--port", str(self.port), "--native-port", str(free_port())],
+                                         env=env, stdout=sink, stderr=sink)
         wait_for("tauri-driver", self.ready, timeout=30)
 
     def ready(self):
@@ -256,6 +257,18 @@ class Driver:
         self.proc.wait()
 
     def call(self, method, path, body=None):
+        # tauri-driver reuses idle connections to WebKitWebDriver, which closes them after a few seconds: such a
+        # request fails before it is sent ("SendRequest"), so it is sent again.
+        for attempt in range(4):
+            try:
+                return self.send(method, path, body)
+            except ConnectionError:
+                if attempt == 3:
+                    raise
+                time.sleep(0.2)
+        return None
+
+    def send(self, method, path, body):
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
                                          headers={"Content-Type": "application/json"})
@@ -264,6 +277,8 @@ class Driver:
                 return json.loads(response.read() or b"{}").get("value")
         except urllib.error.HTTPError as error:
             raise RuntimeError(f"{method} {path}: {error.code} {error.read().decode(errors='replace')}") from None
+        except OSError as error:
+            raise ConnectionError(f"{method} {path}: {error}") from error
 
     def open(self, binary, args):
         caps = {"browserName": "wry", "tauri:options": {"application": str(binary), "args": [str(a) for a in args]}}
@@ -373,8 +388,9 @@ def text_turn(text, **extra):
 ANSWER = ("Here is what I found: the folder holds a README and nothing else yet. **Nothing to change.**\n\n"
           "- one\n- two\n- three\n\n```rust\nfn main() {\n    println!(\"hello\");\n}\n```\n")
 STREAM_DELTAS = 2000
-# 2,000 deltas of 6 characters, 5 ms apart.
-STREAM = text_turn("".join(f"word{i % 10} " for i in range(STREAM_DELTAS)), delta_chars=6, chunk_delay_ms=5)
+# 2,000 deltas of 6 characters, 5 ms apart: paragraphs of 50 words, as an answer is written.
+STREAM = text_turn("".join(f"word{i % 10}" + ("\n\n" if i % 50 == 49 else " ") for i in range(STREAM_DELTAS)),
+                   delta_chars=6, chunk_delay_ms=5)
 
 
 def app_env(home, model_url):
@@ -452,7 +468,7 @@ def settle(seconds=3.0):
 def measure_baseline(baseline, workdir):
     home = workdir / "home-baseline"
     home.mkdir(exist_ok=True)
-    driver = Driver(app_env(home, "http://127.0.0.1:9"))
+    driver = Driver(app_env(home, "http://127.0.0.1:9"), workdir / "baseline.out")
     try:
         session = driver.open(baseline, [])
         pid = wait_for("the baseline's process", lambda: find_app(baseline))
@@ -490,7 +506,7 @@ def measure_tandem(app, cli, fake, workdir, turns=50):
     (data / "trust.json").write_text(json.dumps({"trusted": [str(folder.resolve())]}))
     figures = {}
     model = FakeModel(fake, [text_turn(ANSWER) for _ in range(turns)] + [STREAM], workdir)
-    driver = Driver(app_env(home, model.url))
+    driver = Driver(app_env(home, model.url), workdir / "tandem.out")
     try:
         session = driver.open(app, [folder])
         pid = wait_for("the app's process", lambda: find_app(app))
@@ -519,7 +535,7 @@ def measure_tandem(app, cli, fake, workdir, turns=50):
     # The 10,000-message session, reopened from the sidebar of a new window.
     seed_session(cli, fake, home, folder, workdir)
     model = FakeModel(fake, [], workdir)
-    driver = Driver(app_env(home, model.url))
+    driver = Driver(app_env(home, model.url), workdir / "tandem.out")
     try:
         session = driver.open(app, [folder])
         pid = wait_for("the app's process", lambda: find_app(app))
