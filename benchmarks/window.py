@@ -532,11 +532,13 @@ def measure_tandem(app, cli, fake, workdir, turns=50):
             "return document.querySelector('[data-testid=prompt-input]') !== null"))
         settle()
         figures["pss_idle"], figures["parts_idle"] = pss_mib(pid)
+        figures["dom_idle"] = session.js("return document.getElementsByTagName('*').length")
         for turn in range(turns):
             session.type("[data-testid=prompt-input]", f"prompt {turn}\ue007")
             wait_turn(session, f"prompt {turn}")
         settle()
         figures["pss_turns"], figures["parts_turns"] = pss_mib(pid)
+        figures["dom_turns"] = session.js("return document.getElementsByTagName('*').length")
         session.js(RECORD_FRAMES)
         started = time.monotonic()
         session.type("[data-testid=prompt-input]", "stream a long answer\ue007")
@@ -641,6 +643,7 @@ def main():
     base_pss = median(base_runs, "pss_idle")
     line("PSS idle, folder open", median(runs, "pss_idle"), "MiB", base_pss, 1.25)
     line(f"PSS after {args.turns} turns", median(runs, "pss_turns"), "MiB", base_pss)
+    print(f"{'DOM elements idle / after the turns':<44} {median(runs, 'dom_idle'):.0f} / {median(runs, 'dom_turns'):.0f}")
     line("PSS with a 10,000-message session", median(runs, "pss_10k"), "MiB", base_pss, 1.6)
     for key, name in (("frames_scroll", "scrolling the 10,000 messages"),
                       ("frames_stream", "streaming ~200 deltas/s")):
