@@ -113,12 +113,12 @@ export function rewind(sessionId: string, promptId: string, scope: RewindScope, 
   return invoke<RewindOutcome>('rewind', { sessionId, promptId, scope, force });
 }
 
-/** File ▸ Open Folder… / Open Recent chose a folder. */
+/** File > Open Folder... / Open Recent chose a folder. */
 export function onOpenFolder(handler: (path: string) => void): Promise<UnlistenFn> {
   return listen<OpenFolder>('tandem://open-folder', (event) => handler(event.payload.path));
 }
 
-/** File ▸ New Session: a new session on the current folder. */
+/** File > New Session: a new session on the current folder. */
 export function onNewSession(handler: () => void): Promise<UnlistenFn> {
   return listen('tandem://new-session', () => handler());
 }

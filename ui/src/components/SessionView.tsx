@@ -35,6 +35,7 @@ import { StatusBar } from './StatusBar';
 import { Transcript } from './Transcript';
 import { TrustDialog } from './TrustDialog';
 import { postponeTrust, trustPostponed } from '../state/trust';
+import { Icon } from './Icon';
 
 export type SessionViewProps = {
   session: Session;
@@ -328,7 +329,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
               {rewindNotice && (
                 <div className="notice rewind-notice" data-testid="rewind-notice" role="status">
                   <span className="notice-mark" aria-hidden="true">
-                    ↶
+                    <Icon name="rewind" />
                   </span>
                   <span>{rewindNotice}</span>
                   <button
