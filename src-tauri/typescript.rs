@@ -4,7 +4,7 @@
 
 use ts_rs::{Config, TS};
 
-use crate::commands::{AppStateView, SkillSummary};
+use crate::commands::{AppStateView, McpSignIn, SkillSummary};
 use crate::error::{CommandError, ErrorCode};
 use crate::menu::OpenFolder;
 use crate::settings::SavedSettings;
@@ -29,6 +29,7 @@ pub fn render() -> String {
         decl::<CommandError>(&cfg),
         decl::<OpenFolder>(&cfg),
         decl::<SkillSummary>(&cfg),
+        decl::<McpSignIn>(&cfg),
         decl::<SavedSettings>(&cfg),
     ];
     let mut out = String::from(HEADER);

@@ -74,6 +74,7 @@ pub fn render() -> String {
         decl::<ChangedFile>(&cfg),
         decl::<McpServerState>(&cfg),
         decl::<McpServerStatus>(&cfg),
+        decl::<McpResourceEntry>(&cfg),
         decl::<BackgroundAgentStatus>(&cfg),
         decl::<BackgroundAgent>(&cfg),
         decl::<TeamMemberStatus>(&cfg),

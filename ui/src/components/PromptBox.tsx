@@ -5,6 +5,7 @@
 // Tab or Enter completes, Esc closes the list.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { loadDraft, saveDraft } from '../state/drafts';
+import { Icon } from './Icon';
 
 /** A command the box offers after `/`. */
 export type SlashCommand = { name: string; description: string };
@@ -145,7 +146,7 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
       />
       <button type="submit" className="button button-primary send-button" data-testid="send-button" disabled={!canSend}>
         Send
-        <kbd>↵</kbd>
+        <kbd aria-label="Enter"><Icon name="enter" /></kbd>
       </button>
     </form>
   );

@@ -20,4 +20,6 @@ export type OpenFolder = { path: string, };
 
 export type SkillSummary = { name: string, description: string, };
 
+export type McpSignIn = { authorization_url: string, open_error: string | null, };
+
 export type SavedSettings = { settings: AppSettings, sessions: Array<SessionInfo>, };
