@@ -2,15 +2,20 @@
 //! event sink. The desktop app, the command line and tests all drive the engine through this type.
 
 mod builder;
+mod builtin_run;
 mod changes;
 mod cleanup;
 mod closing;
 pub mod completion;
+pub mod custom_commands;
+mod file_index;
+mod file_mentions;
 pub mod fork;
 mod mcp_toggles;
 mod panels;
 mod prompt_input;
 pub mod rewind;
+pub mod slash;
 mod sub_agent;
 mod sub_agent_stop;
 pub mod tool_list;
@@ -21,7 +26,10 @@ pub use panels::HookTestError;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
-use tandem_protocol::{PermissionMode, SessionInfo, Usage};
+use tandem_protocol::{
+    MentionCompletion, MentionKind, PermissionMode, SessionInfo, SlashCommand, SlashCommandSource,
+    Usage,
+};
 use tokio_util::sync::CancellationToken;
 
 use crate::approver::Approver;
@@ -51,6 +59,8 @@ use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool, invocation_text,
 use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::work_list::{self, WorkBoard};
 use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
+use custom_commands::CommandCatalog;
+use file_index::FileIndex;
 use sub_agent::{SubAgentParts, SubAgents};
 
 /// Why a session could not be opened.
@@ -102,8 +112,12 @@ pub struct Session {
     missing_tools: Vec<(String, String)>,
     /// The skills the model and the person may invoke.
     skills: Arc<SkillCatalog>,
-    /// What skills allowed during the current turn (withdrawn when it ends).
+    /// What skills and custom commands allowed during the current turn (withdrawn when it ends).
     skill_grants: Arc<SkillGrants>,
+    /// The person's own slash commands (`.claude/commands`).
+    commands: CommandCatalog,
+    /// The folder's files, for `@` completion.
+    file_index: FileIndex,
     /// The session's own allow rules when the current turn began (a skill's grant does not withdraw them).
     rules_before_turn: Mutex<Vec<String>>,
     config: QueryConfig,
@@ -263,6 +277,7 @@ impl Session {
         });
         // A `Skill(name)` deny rule removes the skill from what the model is told about.
         let skill_catalog = SkillCatalog::load(&cwd, dirs::home_dir().as_deref());
+        let commands = CommandCatalog::load(&cwd, dirs::home_dir().as_deref());
         let skills = Arc::new(skill_catalog.without(|name| {
             hidden_by
                 .name(RuleBehavior::Deny, tool_names::SKILL, name)
@@ -357,6 +372,7 @@ impl Session {
         };
         let session = Self {
             id,
+            file_index: FileIndex::new(&cwd),
             cwd,
             model: conversation_model,
             model_switch,
@@ -365,6 +381,7 @@ impl Session {
             missing_tools,
             skills,
             skill_grants,
+            commands,
             rules_before_turn: Mutex::new(Vec::new()),
             config,
             history: tokio::sync::Mutex::new(history),
@@ -380,6 +397,18 @@ impl Session {
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
+        for issue in &session.commands.issues {
+            session
+                .runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::Notice {
+                    message: format!(
+                        "Command file {} was not loaded: {}",
+                        issue.path.display(),
+                        issue.message
+                    ),
+                });
+        }
         for issue in &skill_catalog.issues {
             session
                 .runtime
@@ -450,17 +479,100 @@ impl Session {
         self.skills.summaries()
     }
 
-    /// Every slash command the person may send (names without the slash, and descriptions): the skills, then the
-    /// prompts of the ready MCP servers (`mcp__server__prompt`).
-    pub fn slash_commands(&self) -> Vec<(String, String)> {
-        let mut commands = self.skills();
+    /// Every slash command the person may send, with where it comes from: the engine's own (`/compact`,
+    /// `/model`), the custom commands, the skills, then the prompts of the ready MCP servers
+    /// (`mcp__server__prompt`). A custom command or skill named like an engine command is listed but never runs.
+    pub fn slash_commands(&self) -> Vec<SlashCommand> {
+        let mut commands = slash::builtin_commands();
+        commands.extend(self.commands.commands.iter().map(|c| SlashCommand {
+            name: c.name.clone(),
+            description: c.description.clone(),
+            argument_hint: c.argument_hint.clone(),
+            source: c.source,
+        }));
         commands.extend(
-            self.mcp
-                .prompts()
+            self.skills()
                 .into_iter()
-                .map(|p| (p.command.clone(), p.summary())),
+                .map(|(name, description)| SlashCommand {
+                    name,
+                    description,
+                    argument_hint: None,
+                    source: SlashCommandSource::Skill,
+                }),
         );
+        commands.extend(self.mcp.prompts().into_iter().map(|p| SlashCommand {
+            name: p.command.clone(),
+            description: p.summary(),
+            argument_hint: None,
+            source: SlashCommandSource::McpPrompt,
+        }));
         commands
+    }
+
+    /// What an `@query` in the prompt box may complete to: the folder's files that match (`.gitignore` respected,
+    /// at most `limit`), then `server:` for each MCP server whose name starts with the query. Blocking: lists the
+    /// folder when its listing is stale.
+    pub fn complete_mention(&self, query: &str, limit: usize) -> Vec<MentionCompletion> {
+        let mut found: Vec<MentionCompletion> = self
+            .file_index
+            .complete(query, limit)
+            .into_iter()
+            .map(|path| MentionCompletion {
+                text: if path.contains(char::is_whitespace) {
+                    format!("\"{path}\"")
+                } else {
+                    path
+                },
+                kind: MentionKind::File,
+                detail: None,
+            })
+            .collect();
+        let servers = self
+            .mcp
+            .statuses()
+            .into_iter()
+            .filter(|s| s.state == tandem_protocol::McpServerState::Ready)
+            .filter(|s| !query.is_empty() && s.name.starts_with(query));
+        found.extend(servers.map(|s| MentionCompletion {
+            text: format!("{}:", s.name),
+            kind: MentionKind::Resource,
+            detail: Some(format!("a resource of MCP server {}", s.name)),
+        }));
+        found
+    }
+
+    /// For a prompt `/name args` naming a custom command: the prompt the model is given instead (the command's
+    /// text with the arguments put in). Its `allowed-tools` are allowed for this turn only — a project command's
+    /// only in a trusted folder, since project rules need trust; otherwise a notice says they were ignored. A
+    /// `model` in its frontmatter is not applied (a notice says so). `None` for any other prompt.
+    fn expand_custom_command(&self, prompt: &str) -> Option<String> {
+        let (command, args) = self.commands.invoked(prompt)?;
+        let notice = |message: String| {
+            self.runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::Notice { message });
+        };
+        if !command.allowed_tools.is_empty() {
+            let ctx = self.runtime.permission_context();
+            if command.source == SlashCommandSource::Project && !ctx.trusted {
+                notice(format!(
+                    "/{}: its allowed-tools ({}) were ignored: this folder is not trusted; the tools ask as usual.",
+                    command.name,
+                    command.allowed_tools.join(", ")
+                ));
+            } else {
+                self.skill_grants.record(&command.allowed_tools);
+                self.runtime
+                    .set_permission_context(ctx.with_session_rules(&command.allowed_tools));
+            }
+        }
+        if let Some(model) = &command.model {
+            notice(format!(
+                "/{}: its model `{model}` was not applied; the session's model answers (switch with /model).",
+                command.name
+            ));
+        }
+        Some(custom_commands::invocation_text(command, args))
     }
 
     /// For a prompt `/name args` naming a skill: the prompt the model is given instead (the skill's instructions),
@@ -542,8 +654,12 @@ impl Session {
         self.loader().folder_trust()
     }
 
-    /// Runs one turn for `prompt`. Turns of one session run one at a time.
+    /// Runs one turn for `prompt`. Turns of one session run one at a time. The engine's own commands (`/compact`,
+    /// `/model`) run instead of a turn.
     pub async fn send(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        if let Some(command) = slash::builtin(prompt) {
+            return self.run_builtin(prompt, command).await;
+        }
         let outcome = self.send_inner(prompt).await;
         self.withdraw_skill_grants();
         outcome
@@ -592,9 +708,19 @@ impl Session {
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = Some(cancel.clone());
         }
-        let skill = self.expand_skill_command(prompt);
+        let expansion = self
+            .expand_custom_command(prompt)
+            .or_else(|| self.expand_skill_command(prompt));
+        let permissions = self.runtime.permission_context();
+        let tools = self.runtime.pool.all();
+        let files = file_mentions::MentionReader {
+            cwd: &self.cwd,
+            permissions: &permissions,
+            tools: &tools,
+            file_state: self.runtime.file_state.clone(),
+        };
         let prepared = tokio::select! {
-            p = prompt_input::prepare(&self.mcp, self.runtime.events.as_ref(), prompt, skill) => p,
+            p = prompt_input::prepare(&self.mcp, &files, self.runtime.events.as_ref(), prompt, expansion) => p,
             _ = cancel.cancelled() => Err(String::new()),
         };
         let prompt = match prepared {
