@@ -18,6 +18,4 @@ message: string, };
 
 export type OpenFolder = { path: string, };
 
-export type SkillSummary = { name: string, description: string, };
-
 export type SavedSettings = { settings: AppSettings, sessions: Array<SessionInfo>, };
