@@ -28,17 +28,21 @@ async fn print_mode_expands_a_custom_command_and_attaches_a_mentioned_file() {
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert_eq!(out.stdout.trim(), "It says 42.");
     let sent = server.requests()[0].body["messages"][0]["content"].to_string();
-    assert!(sent.contains("EXPLAIN-7310: explain @README.md plainly."), "{sent}");
-    assert!(sent.contains("The answer is 42."), "the file is attached: {sent}");
+    assert!(
+        sent.contains("EXPLAIN-7310: explain @README.md plainly."),
+        "{sent}"
+    );
+    assert!(
+        sent.contains("The answer is 42."),
+        "the file is attached: {sent}"
+    );
 }
 
 #[tokio::test]
 async fn print_mode_compact_says_what_it_did() {
     let dir = project();
     let home = tempfile::tempdir().expect("home");
-    let server = FakeServer::start(Script::turns([]))
-        .await
-        .expect("server");
+    let server = FakeServer::start(Script::turns([])).await.expect("server");
     let mut cmd = tandem(Some(&server.url()), home.path());
     cmd.current_dir(dir.path()).args(["-p", "/compact"]);
 
@@ -46,5 +50,8 @@ async fn print_mode_compact_says_what_it_did() {
 
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert!(out.stdout.contains("Nothing to compact"), "{}", out.stdout);
-    assert!(server.requests().is_empty(), "nothing was sent to the model");
+    assert!(
+        server.requests().is_empty(),
+        "nothing was sent to the model"
+    );
 }

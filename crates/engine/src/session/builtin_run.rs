@@ -69,7 +69,8 @@ impl Session {
             }
         }
         Ok(if summarised == 0 {
-            "Nothing to compact: the conversation has no earlier turns before the latest prompt.".into()
+            "Nothing to compact: the conversation has no earlier turns before the latest prompt."
+                .into()
         } else {
             format!(
                 "Compacted: {summarised} earlier messages were replaced by a summary; the latest prompt and its answer are kept."

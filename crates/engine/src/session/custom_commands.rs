@@ -109,7 +109,10 @@ fn collect(root: &Path, folder: &Path, depth: usize, out: &mut Vec<(PathBuf, Str
         if kind.is_dir() {
             collect(root, &path, depth + 1, out);
         } else if path.extension().is_some_and(|e| e == "md") {
-            let Ok(relative) = path.with_extension("").strip_prefix(root).map(Path::to_path_buf)
+            let Ok(relative) = path
+                .with_extension("")
+                .strip_prefix(root)
+                .map(Path::to_path_buf)
             else {
                 continue;
             };
@@ -281,12 +284,19 @@ mod tests {
             }],
             issues: Vec::new(),
         };
-        let named = |p: &str| catalog.invoked(p).map(|(c, a)| (c.name.clone(), a.to_string()));
+        let named = |p: &str| {
+            catalog
+                .invoked(p)
+                .map(|(c, a)| (c.name.clone(), a.to_string()))
+        };
         assert_eq!(
             named("/git:commit  fix it "),
             Some(("git:commit".into(), "fix it".into()))
         );
-        assert_eq!(named("/git:commit"), Some(("git:commit".into(), String::new())));
+        assert_eq!(
+            named("/git:commit"),
+            Some(("git:commit".into(), String::new()))
+        );
         assert_eq!(named("/git"), None);
         assert_eq!(named("git:commit"), None);
     }
@@ -294,6 +304,9 @@ mod tests {
     #[test]
     fn descriptions_default_to_the_first_line() {
         assert_eq!(first_line("\n# Review the code\nmore"), "Review the code");
-        assert_eq!(first_line(&"x".repeat(300)).chars().count(), MAX_DESCRIPTION_CHARS);
+        assert_eq!(
+            first_line(&"x".repeat(300)).chars().count(),
+            MAX_DESCRIPTION_CHARS
+        );
     }
 }

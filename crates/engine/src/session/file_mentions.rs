@@ -146,7 +146,8 @@ impl MentionReader<'_> {
             });
         if hooked {
             return Err(
-                "a PreToolUse hook checks reads here; ask the agent to read it so the hook runs".into(),
+                "a PreToolUse hook checks reads here; ask the agent to read it so the hook runs"
+                    .into(),
             );
         }
         Ok(())

@@ -58,8 +58,16 @@ fn last_prompt(body: &Value) -> String {
 #[test]
 fn arguments_are_put_into_the_command_text() {
     let table: &[(&str, &str, &str)] = &[
-        ("Fix issue $ARGUMENTS now", "#12 fast", "Fix issue #12 fast now"),
-        ("Review $1 for $2", "src/a.rs speed", "Review src/a.rs for speed"),
+        (
+            "Fix issue $ARGUMENTS now",
+            "#12 fast",
+            "Fix issue #12 fast now",
+        ),
+        (
+            "Review $1 for $2",
+            "src/a.rs speed",
+            "Review src/a.rs for speed",
+        ),
         (
             "Review $1 for $2",
             "\"my file.rs\" 'memory use'",
@@ -67,9 +75,17 @@ fn arguments_are_put_into_the_command_text() {
         ),
         ("Missing: [$3]", "a b", "Missing: []"),
         ("All: $ARGUMENTS; first: $1", "x y", "All: x y; first: x"),
-        ("No placeholder", "extra words", "No placeholder\n\nARGUMENTS: extra words"),
+        (
+            "No placeholder",
+            "extra words",
+            "No placeholder\n\nARGUMENTS: extra words",
+        ),
         ("No placeholder", "", "No placeholder"),
-        ("Cost $0 and $ alone", "a", "Cost $0 and $ alone\n\nARGUMENTS: a"),
+        (
+            "Cost $0 and $ alone",
+            "a",
+            "Cost $0 and $ alone\n\nARGUMENTS: a",
+        ),
         ("Tenth: $10", "1 2 3 4 5 6 7 8 9 ten", "Tenth: ten"),
         ("$ARGUMENTS", "", ""),
     ];
@@ -136,7 +152,10 @@ async fn a_custom_command_reaches_the_model_expanded_and_shows_as_typed() {
 
     let requests = fake.requests();
     let first = last_prompt(&requests[0].body);
-    assert!(first.contains("<command-name>/review</command-name>"), "{first}");
+    assert!(
+        first.contains("<command-name>/review</command-name>"),
+        "{first}"
+    );
     assert!(
         first.contains("REVIEW-STEPS-4411: read src/lib.rs and look at error handling."),
         "{first}"
@@ -156,9 +175,9 @@ async fn a_custom_command_reaches_the_model_expanded_and_shows_as_typed() {
     );
     let notes = notices(&events);
     assert!(
-        notes
-            .iter()
-            .any(|n| n.contains("/review") && n.contains("allowed-tools") && n.contains("not trusted")),
+        notes.iter().any(|n| n.contains("/review")
+            && n.contains("allowed-tools")
+            && n.contains("not trusted")),
         "an untrusted folder's command grants nothing: {notes:?}"
     );
     assert!(
@@ -191,13 +210,19 @@ async fn a_file_mention_attaches_the_file_as_read_would_and_nothing_read_would_a
     s.send(&prompt).await.expect("turn");
 
     let sent = last_prompt(&fake.requests()[0].body);
-    assert!(sent.starts_with(&prompt), "the typed text goes first: {sent}");
+    assert!(
+        sent.starts_with(&prompt),
+        "the typed text goes first: {sent}"
+    );
     assert!(sent.contains("[Attached @src/notes.txt"), "{sent}");
     assert!(
         sent.contains("2\tbeta line MENTION-5521") || sent.contains("2→beta line MENTION-5521"),
         "numbered like Read's output: {sent}"
     );
-    assert!(sent.contains("PLAN-TEXT-8812"), "a quoted path with a space: {sent}");
+    assert!(
+        sent.contains("PLAN-TEXT-8812"),
+        "a quoted path with a space: {sent}"
+    );
     assert!(
         !sent.contains("OUTSIDE-SECRET-3301"),
         "a path Read would ask for is not read"
@@ -220,7 +245,11 @@ async fn a_file_mention_attaches_the_file_as_read_would_and_nothing_read_would_a
         !notes.iter().any(|n| n.contains("alice")),
         "a word naming no file is left alone: {notes:?}"
     );
-    assert!(s.complete_mention("notes", 10).iter().any(|c| c.text == "src/notes.txt"));
+    assert!(
+        s.complete_mention("notes", 10)
+            .iter()
+            .any(|c| c.text == "src/notes.txt")
+    );
     assert!(
         s.complete_mention("plan", 10)
             .iter()
@@ -243,21 +272,39 @@ async fn compact_summarises_now_with_the_persons_focus() {
     let s = session(&ws.root(), &fake, deny_all(), events.clone());
 
     let nothing = s.send("/compact").await.expect("nothing yet");
-    assert!(nothing.final_text.contains("Nothing to compact"), "{}", nothing.final_text);
+    assert!(
+        nothing.final_text.contains("Nothing to compact"),
+        "{}",
+        nothing.final_text
+    );
     s.send("one").await.expect("turn 1");
     s.send("two").await.expect("turn 2");
-    let outcome = s.send("/compact keep the API names").await.expect("compact");
-    assert!(outcome.final_text.contains("Compacted"), "{}", outcome.final_text);
+    let outcome = s
+        .send("/compact keep the API names")
+        .await
+        .expect("compact");
+    assert!(
+        outcome.final_text.contains("Compacted"),
+        "{}",
+        outcome.final_text
+    );
     s.send("three").await.expect("turn 3");
 
     let requests = fake.requests();
-    assert_eq!(requests.len(), 4, "/compact with nothing to do asks nothing");
+    assert_eq!(
+        requests.len(),
+        4,
+        "/compact with nothing to do asks nothing"
+    );
     let ask = last_prompt(&requests[2].body);
     assert!(ask.contains("focus on: keep the API names"), "{ask}");
     let after = requests[3].body["messages"].as_array().expect("messages");
     let first = after[0]["content"][0]["text"].as_str().expect("text");
     assert!(first.contains("SUMMARY-6620 of turn one"), "{first}");
-    assert_eq!(after[0]["content"][1]["text"], "two", "the latest prompt is kept");
+    assert_eq!(
+        after[0]["content"][1]["text"], "two",
+        "the latest prompt is kept"
+    );
     assert!(
         !requests
             .iter()
@@ -266,7 +313,13 @@ async fn compact_summarises_now_with_the_persons_focus() {
     );
     assert_eq!(
         started(&events),
-        ["/compact", "one", "two", "/compact keep the API names", "three"]
+        [
+            "/compact",
+            "one",
+            "two",
+            "/compact keep the API names",
+            "three"
+        ]
     );
     assert!(
         notices(&events)
@@ -283,10 +336,22 @@ async fn model_shows_the_choices_and_switches_the_sessions_model() {
     let s = session(&ws.root(), &fake, deny_all(), events.clone());
 
     let shown = s.send("/model").await.expect("show");
-    assert!(shown.final_text.contains("Model: fake-model"), "{}", shown.final_text);
-    assert!(shown.final_text.contains("claude-sonnet-4-5"), "{}", shown.final_text);
+    assert!(
+        shown.final_text.contains("Model: fake-model"),
+        "{}",
+        shown.final_text
+    );
+    assert!(
+        shown.final_text.contains("claude-sonnet-4-5"),
+        "{}",
+        shown.final_text
+    );
     let switched = s.send("/model other-model").await.expect("switch");
-    assert!(switched.final_text.contains("to other-model"), "{}", switched.final_text);
+    assert!(
+        switched.final_text.contains("to other-model"),
+        "{}",
+        switched.final_text
+    );
     assert!(s.send("/model two words").await.is_err());
     s.send("hello").await.expect("turn");
 
