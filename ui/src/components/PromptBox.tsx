@@ -67,7 +67,10 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
     : typed
       ? commandMatches.map((command) => ({ kind: 'command', command }))
       : mentionItems.map((completion) => ({ kind: 'mention', completion }));
-  const exact = items.length === 1 && items[0]?.kind === 'command' && items[0].command.name === typed?.[1];
+  // Nothing to complete when the only choice is what was typed already.
+  const only = items.length === 1 ? items[0] : undefined;
+  const exact =
+    only !== undefined && (only.kind === 'command' ? only.command.name === typed?.[1] : only.completion.text === mention?.query);
   const showMenu = items.length > 0 && !exact;
   const [sending, setSending] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
