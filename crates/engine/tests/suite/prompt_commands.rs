@@ -227,7 +227,7 @@ async fn a_file_mention_attaches_the_file_as_read_would_and_nothing_read_would_a
         !sent.contains("OUTSIDE-SECRET-3301"),
         "a path Read would ask for is not read"
     );
-    assert_eq!(started(&events), [prompt.clone()]);
+    assert_eq!(started(&events), [prompt]);
     let notes = notices(&events);
     assert!(
         notes
