@@ -28,11 +28,19 @@ impl Provider {
         }
     }
 
-    /// The prefix of this provider's environment variables.
-    fn env_prefix(self) -> &'static str {
+    /// The prefix of this provider's environment variables (`ANTHROPIC`, `OPENAI`).
+    pub fn env_prefix(self) -> &'static str {
         match self {
             Self::Anthropic => "ANTHROPIC",
             Self::OpenAiCompatible => "OPENAI",
+        }
+    }
+
+    /// The provider's short stable name (`anthropic`, `openai`), as settings files and the keyring spell it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Anthropic => "anthropic",
+            Self::OpenAiCompatible => "openai",
         }
     }
 }

@@ -246,6 +246,31 @@ fn network_path(path: &Path) -> Option<Evaluation> {
     })
 }
 
+/// The rule that would have answered for `call` had a safety check not decided first (a write to a protected path
+/// an allow rule covers, a private address a whole-tool rule covers), for the decision trace.
+pub(crate) fn rule_beneath_check(
+    ctx: &PermissionContext,
+    call: &CallView<'_>,
+) -> Option<Evaluation> {
+    let tool = canonical_tool_name(call.tool_name);
+    match call.subject {
+        PermissionSubject::WritePath(path) => {
+            let forms = PathForms::of(path);
+            let what = format!("writing {}", forms.lexical.display());
+            ask_or_allow_rule(ctx, tool, call.input, true, &forms, &what)
+        }
+        PermissionSubject::Fetch { url, .. } => {
+            let host = url_host(url)?;
+            let id = ctx
+                .rules
+                .tool_level(RuleBehavior::Allow, tool)
+                .or_else(|| ctx.rules.domain(RuleBehavior::Allow, &host))?;
+            Some(Evaluation::by_rule(ctx, id, &format!("fetching {host}")))
+        }
+        _ => None,
+    }
+}
+
 /// The ask rules (whole-tool, parameter, path), then the allow rules (whole-tool, path) that decide reading or
 /// (`write`) writing `forms` with `tool`.
 fn ask_or_allow_rule(

@@ -10,7 +10,7 @@ use tandem_protocol::{
 };
 
 use super::bash_check::unanalysable_reason;
-use super::decide::{CallView, evaluate};
+use super::decide::{CallView, evaluate, rule_beneath_check};
 use super::rule::RuleBehavior;
 use super::safety::protected;
 use super::verdict::PathForms;
@@ -68,6 +68,12 @@ fn rule_steps(
     steps: &mut Vec<TraceStep>,
 ) {
     let mut current = evaluate(ctx, call).decision;
+    if matches!(current.decided_by, Some(DecisionSource::SafetyCheck { .. }))
+        && let Some(beneath) = rule_beneath_check(ctx, call)
+    {
+        // The check answered first; the rule it overrode is shown as shadowed, then the rules beneath that one.
+        current = beneath.decision;
+    }
     let mut view: Option<PermissionContext> = None;
     for _ in 0..MAX_RULES {
         let Some(

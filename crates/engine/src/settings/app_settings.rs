@@ -96,10 +96,7 @@ impl AppSettingsFile {
         };
         let provider_name = text("provider");
         let provider = Provider::parse(&provider_name).unwrap_or(Provider::Anthropic);
-        let prefix = match provider {
-            Provider::Anthropic => "ANTHROPIC",
-            Provider::OpenAiCompatible => "OPENAI",
-        };
+        let prefix = provider.env_prefix();
         let overridden_by_env: Vec<String> = ["BASE_URL", "API_KEY", "MODEL"]
             .iter()
             .map(|name| format!("{prefix}_{name}"))
@@ -115,11 +112,7 @@ impl AppSettingsFile {
                 .map_or(KeySource::None, |(_, source)| source)
         };
         Ok(AppSettings {
-            provider: match provider {
-                Provider::Anthropic => "anthropic",
-                Provider::OpenAiCompatible => "openai",
-            }
-            .to_string(),
+            provider: provider.id().to_string(),
             base_url: text("baseUrl"),
             model: text("model"),
             key_source,

@@ -58,7 +58,7 @@ impl CredentialStore {
             return Some((key, KeySource::Keyring));
         }
         let keys = read_file(&self.file).ok()?;
-        keys.get(account(provider))
+        keys.get(provider.id())
             .filter(|k| !k.is_empty())
             .map(|k| (k.clone(), KeySource::CredentialsFile))
     }
@@ -104,11 +104,11 @@ impl CredentialStore {
         };
         let changed = match key {
             Some(key) => {
-                keys.insert(account(provider).to_string(), key.to_string())
+                keys.insert(provider.id().to_string(), key.to_string())
                     .as_deref()
                     != Some(key)
             }
-            None => keys.remove(account(provider)).is_some(),
+            None => keys.remove(provider.id()).is_some(),
         };
         if !changed {
             return Ok(());
@@ -140,13 +140,6 @@ fn read_file(path: &Path) -> Result<BTreeMap<String, String>, FileProblem> {
     serde_json::from_str(&text).map_err(|e| FileProblem::Malformed(e.to_string()))
 }
 
-fn account(provider: Provider) -> &'static str {
-    match provider {
-        Provider::Anthropic => "anthropic",
-        Provider::OpenAiCompatible => "openai",
-    }
-}
-
 fn keyring_entry(provider: Provider) -> Option<keyring::Entry> {
-    keyring::Entry::new(SERVICE, account(provider)).ok()
+    keyring::Entry::new(SERVICE, provider.id()).ok()
 }

@@ -221,7 +221,7 @@ fn the_trace_names_the_deciding_rule_the_shadowed_ones_the_checks_and_the_mode()
             json!({"file_path": git_config, "content": "x"}),
             "ask",
             "check protected_path",
-            vec!["check protected_path"],
+            vec!["check protected_path", "shadowed allow Edit"],
             vec!["decided"],
         ),
         (
