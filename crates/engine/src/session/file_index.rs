@@ -18,7 +18,21 @@ const MAX_FILES: usize = 200_000;
 #[derive(Debug)]
 pub struct FileIndex {
     root: PathBuf,
-    listed: Mutex<Option<(Instant, Arc<Vec<String>>)>>,
+    listed: Mutex<Option<(Instant, Arc<Listing>)>>,
+}
+
+/// The files and their lower-case forms (made once per listing, not per query).
+#[derive(Debug, Default)]
+pub struct Listing {
+    pub files: Vec<String>,
+    lower: Vec<String>,
+}
+
+impl Listing {
+    pub fn new(files: Vec<String>) -> Self {
+        let lower = files.iter().map(|f| f.to_lowercase()).collect();
+        Self { files, lower }
+    }
 }
 
 impl FileIndex {
@@ -31,7 +45,7 @@ impl FileIndex {
 
     /// The files, from the last listing if it is recent. Blocking: walks the folder when the listing is stale (run
     /// it off the async threads).
-    pub fn files(&self) -> Arc<Vec<String>> {
+    pub fn files(&self) -> Arc<Listing> {
         let mut slot = self
             .listed
             .lock()
@@ -41,7 +55,7 @@ impl FileIndex {
         {
             return files.clone();
         }
-        let files = Arc::new(list_files(&self.root));
+        let files = Arc::new(Listing::new(list_files(&self.root)));
         *slot = Some((Instant::now(), files.clone()));
         files
     }
@@ -74,9 +88,8 @@ fn list_files(root: &Path) -> Vec<String> {
     files
 }
 
-/// How well `path` matches `query` (lower is better), `None` when it does not.
-fn score(path: &str, query: &str) -> Option<(u8, usize)> {
-    let lower = path.to_lowercase();
+/// How well a path (given lower-case) matches `query` (lower is better), `None` when it does not.
+fn score(lower: &str, query: &str) -> Option<(u8, usize)> {
     let name_at = lower.rfind('/').map_or(0, |i| i + 1);
     if let Some(at) = lower.find(query) {
         let kind = if lower[name_at..].starts_with(query) {
@@ -86,7 +99,7 @@ fn score(path: &str, query: &str) -> Option<(u8, usize)> {
         } else {
             2
         };
-        return Some((kind, path.len()));
+        return Some((kind, lower.len()));
     }
     let mut letters = query.chars();
     let mut next = letters.next();
@@ -95,16 +108,25 @@ fn score(path: &str, query: &str) -> Option<(u8, usize)> {
             next = letters.next();
         }
     }
-    next.is_none().then_some((3, path.len()))
+    next.is_none().then_some((3, lower.len()))
 }
 
-/// The best `limit` of `files` for `query`.
-pub fn rank(files: &[String], query: &str, limit: usize) -> Vec<String> {
+/// The best `limit` of the listed files for `query`; only the best are sorted.
+pub fn rank(listing: &Listing, query: &str, limit: usize) -> Vec<String> {
     let query = query.trim().to_lowercase();
-    let mut scored: Vec<((u8, usize), &String)> = files
+    let mut scored: Vec<((u8, usize), &String)> = listing
+        .lower
         .iter()
-        .filter_map(|f| score(f, &query).map(|s| (s, f)))
+        .zip(&listing.files)
+        .filter_map(|(lower, f)| score(lower, &query).map(|s| (s, f)))
         .collect();
+    if limit == 0 {
+        return Vec::new();
+    }
+    if scored.len() > limit {
+        scored.select_nth_unstable(limit - 1);
+        scored.truncate(limit);
+    }
     scored.sort();
     scored
         .into_iter()
@@ -129,6 +151,7 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
+        let files = Listing::new(files);
         assert_eq!(
             rank(&files, "prompt", 10),
             [
