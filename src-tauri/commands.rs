@@ -494,6 +494,33 @@ pub fn reconnect_mcp_server(
     Ok(())
 }
 
+/// A sign-in to an MCP server that has started: the page the browser was sent to, and why the browser could not be
+/// opened (the window then shows the URL to open by hand).
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct McpSignIn {
+    pub authorization_url: String,
+    pub open_error: Option<String>,
+}
+
+/// Starts signing in to a remote MCP server that needs it: its sign-in page opens in the browser, and the server
+/// connects once the person has signed in there (its state follows in `McpServerChanged` events).
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub async fn sign_in_mcp_server(
+    state: State<'_, AppState>,
+    session_id: String,
+    name: String,
+) -> Result<McpSignIn, CommandError> {
+    let session = session_of(&state, &session_id)?;
+    let started = session.sign_in_mcp_server(&name).await.map_err(|e| {
+        CommandError::new(ErrorCode::Mcp, format!("the sign-in could not start: {e}"))
+    })?;
+    Ok(McpSignIn {
+        authorization_url: started.authorization_url,
+        open_error: started.open_error,
+    })
+}
+
 /// The session's slash commands for the prompt box's `/` menu, each with its source and argument hint: the
 /// engine's own, the custom commands, the skills and the MCP servers' prompts (a prompt `/name args` runs one).
 #[tauri::command]

@@ -48,6 +48,7 @@ pub fn build_app<R: Runtime>(
             commands::approve_mcp_server,
             commands::allow_sandbox_violation,
             commands::reconnect_mcp_server,
+            commands::sign_in_mcp_server,
             commands::set_mcp_tool_enabled,
             commands::slash_commands,
             commands::complete_mention,

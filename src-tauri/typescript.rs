@@ -4,7 +4,7 @@
 
 use ts_rs::{Config, TS};
 
-use crate::commands::AppStateView;
+use crate::commands::{AppStateView, McpSignIn};
 use crate::error::{CommandError, ErrorCode};
 use crate::menu::OpenFolder;
 use crate::settings::SavedSettings;
@@ -28,6 +28,7 @@ pub fn render() -> String {
         decl::<ErrorCode>(&cfg),
         decl::<CommandError>(&cfg),
         decl::<OpenFolder>(&cfg),
+        decl::<McpSignIn>(&cfg),
         decl::<SavedSettings>(&cfg),
     ];
     let mut out = String::from(HEADER);

@@ -1,7 +1,7 @@
 // Small formatting helpers shared by components: token counts, cost, durations, times, paths, JSON.
 import type { PermissionMode, TurnStopReason } from './generated/protocol';
 
-/** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
+/** 950 -> "950", 12_345 -> "12.3k", 2_500_000 -> "2.5M". */
 export function formatTokens(count: number): string {
   if (count < 1000) return String(count);
   if (count < 1_000_000) return `${trim(count / 1000)}k`;
@@ -19,7 +19,7 @@ export function formatCost(usd: number): string {
   return `$${usd.toFixed(2)}`;
 }
 
-/** 3000 → "3 s", 1500 → "1.5 s", 90_000 → "1 min 30 s". */
+/** 3000 -> "3 s", 1500 -> "1.5 s", 90_000 -> "1 min 30 s". */
 export function formatWait(ms: number): string {
   const seconds = ms / 1000;
   if (seconds < 60) return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;

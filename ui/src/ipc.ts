@@ -2,7 +2,7 @@
 // event channel and the app-level events. No other module imports @tauri-apps/api/core or /event.
 import { Channel, invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { AppStateView, CommandError, OpenFolder, SavedSettings } from './generated/app';
+import type { AppStateView, CommandError, McpSignIn, OpenFolder, SavedSettings } from './generated/app';
 import type {
   AppSettings,
   AppSettingsUpdate,
@@ -115,12 +115,12 @@ export function rewind(sessionId: string, promptId: string, scope: RewindScope, 
   return invoke<RewindOutcome>('rewind', { sessionId, promptId, scope, force });
 }
 
-/** File ▸ Open Folder… / Open Recent chose a folder. */
+/** File > Open Folder... / Open Recent chose a folder. */
 export function onOpenFolder(handler: (path: string) => void): Promise<UnlistenFn> {
   return listen<OpenFolder>('tandem://open-folder', (event) => handler(event.payload.path));
 }
 
-/** File ▸ New Session: a new session on the current folder. */
+/** File > New Session: a new session on the current folder. */
 export function onNewSession(handler: () => void): Promise<UnlistenFn> {
   return listen('tandem://new-session', () => handler());
 }
@@ -183,6 +183,11 @@ export function allowSandboxViolation(sessionId: string, violation: SandboxViola
 
 export function reconnectMcpServer(sessionId: string, name: string): Promise<void> {
   return invoke<void>('reconnect_mcp_server', { sessionId, name });
+}
+
+/** Starts signing in to a remote MCP server: its sign-in page opens in the browser; resolves to the page's URL. */
+export function signInMcpServer(sessionId: string, name: string): Promise<McpSignIn> {
+  return invoke<McpSignIn>('sign_in_mcp_server', { sessionId, name });
 }
 
 /** Turns one MCP tool off (or on again) for the model; saved in the project's local settings. */

@@ -36,7 +36,7 @@ pub use interaction::{
     PlanAnswer, PlanChoice, PlanRequest, Question, QuestionAnswer, QuestionOption, QuestionOutcome,
     QuestionReply, QuestionRequest,
 };
-pub use mcp::{McpServerState, McpServerStatus};
+pub use mcp::{McpResourceEntry, McpServerState, McpServerStatus};
 pub use panels::{CallCheck, HookListing, HookTestResult, RuleFiles, RuleListing, RulesView};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use prompt::{MentionCompletion, MentionKind, SlashCommand, SlashCommandSource};

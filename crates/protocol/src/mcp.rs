@@ -1,5 +1,6 @@
 //! What the window is told about MCP servers: each server's state (connecting, ready, failed with its error and
-//! the tail of its stderr, waiting for the person's approval, disabled), its transport and its tools.
+//! the tail of its stderr, waiting for the person's approval or sign-in, disabled), its transport, its tools, prompts
+//! and resources.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -22,6 +23,12 @@ pub enum McpServerState {
     NeedsApproval,
     /// Refused by the settings or the person.
     Disabled,
+    /// A remote server that answered 401: the person signs in (OAuth) before it starts. `authorization_url` is set
+    /// while a sign-in is under way (the page the browser was sent to); `error` says why the last one failed.
+    NeedsSignIn {
+        authorization_url: Option<String>,
+        error: Option<String>,
+    },
 }
 
 /// One MCP server as the window shows it.
@@ -41,4 +48,17 @@ pub struct McpServerStatus {
     /// Those of its tools the person turned off (not offered to the model).
     #[serde(default)]
     pub disabled_tools: Vec<String>,
+    /// The names of its prompts while it is ready.
+    #[serde(default)]
+    pub prompts: Vec<String>,
+    /// Its resources while it is ready (`uri`, and `name` when it has one).
+    #[serde(default)]
+    pub resources: Vec<McpResourceEntry>,
+}
+
+/// One resource a server lists.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct McpResourceEntry {
+    pub uri: String,
+    pub name: Option<String>,
 }

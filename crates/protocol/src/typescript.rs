@@ -78,6 +78,7 @@ pub fn render() -> String {
         decl::<ChangedFile>(&cfg),
         decl::<McpServerState>(&cfg),
         decl::<McpServerStatus>(&cfg),
+        decl::<McpResourceEntry>(&cfg),
         decl::<BackgroundAgentStatus>(&cfg),
         decl::<BackgroundAgent>(&cfg),
         decl::<Theme>(&cfg),

@@ -12,6 +12,7 @@ import { DecisionSourceLine } from './DecisionSourceLine';
 import { DecisionTraceView } from './DecisionTraceView';
 import { AskedBy } from './AskedBy';
 import { ToolDiff } from './ToolDiff';
+import { Icon } from './Icon';
 
 export type ApprovalDialogProps = {
   request: ApprovalRequest;
@@ -74,7 +75,7 @@ export function ApprovalDialog({ request, onAnswer, error = null, root }: Approv
             disabled={busy}
             onClick={() => void answer('allow')}
           >
-            <span className="choice-key">1</span> Yes <kbd>↵</kbd>
+            <span className="choice-key">1</span> Yes <kbd aria-label="Enter"><Icon name="enter" /></kbd>
           </button>
           {request.suggestion && (
             <button
@@ -131,7 +132,7 @@ function ApprovalWarnings({ warnings }: { warnings: string[] }) {
     <ul className="approval-warnings" data-testid="approval-warnings" role="alert">
       {warnings.map((warning) => (
         <li key={warning} className="approval-warning">
-          <span aria-hidden="true">⚠ </span>
+          <Icon name="warning" className="approval-warning-icon" />
           {warning}
         </li>
       ))}

@@ -4,6 +4,7 @@ import { useEffect, useId, useRef } from 'react';
 import { useEscape } from '../hooks/useEscape';
 import { MODE_LABELS } from '../format';
 import type { PermissionMode } from '../generated/protocol';
+import { Icon } from './Icon';
 
 export type BypassConfirmProps = {
   /** The mode in force, kept when the person declines. */
@@ -32,7 +33,7 @@ export function BypassConfirm({ current, onConfirm, onCancel }: BypassConfirmPro
         </p>
         <div className="approval-actions">
           <button ref={confirmRef} type="button" className="button button-danger" data-testid="bypass-confirm-yes" onClick={onConfirm}>
-            Switch to bypass <kbd>↵</kbd>
+            Switch to bypass <kbd aria-label="Enter"><Icon name="enter" /></kbd>
           </button>
           <button type="button" className="button" data-testid="bypass-confirm-no" onClick={onCancel}>
             Stay in {MODE_LABELS[current]} <kbd>Esc</kbd>

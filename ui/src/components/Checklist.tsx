@@ -2,6 +2,7 @@
 // tools), with what is in progress named as it is being done. Collapsible; hidden when empty.
 import { useState } from 'react';
 import type { TaskItem, TodoItem, TodoStatus } from '../generated/protocol';
+import { Icon, type IconName } from './Icon';
 
 export type ChecklistProps = {
   todos: readonly TodoItem[];
@@ -10,7 +11,7 @@ export type ChecklistProps = {
 
 type Row = { key: string; text: string; status: TodoStatus; note: string | null };
 
-const MARKS: Record<TodoStatus, string> = { pending: '○', in_progress: '◐', completed: '●' };
+const MARKS: Record<TodoStatus, IconName> = { pending: 'circle', in_progress: 'half-circle', completed: 'full-circle' };
 
 export function Checklist({ todos, tasks }: ChecklistProps) {
   const [open, setOpen] = useState(true);
@@ -40,7 +41,7 @@ export function Checklist({ todos, tasks }: ChecklistProps) {
           {rows.map((row) => (
             <li key={row.key} className={`checklist-item status-${row.status}`} data-testid="checklist-item" data-status={row.status}>
               <span className="checklist-mark" aria-hidden="true">
-                {MARKS[row.status]}
+                <Icon name={MARKS[row.status]} />
               </span>
               <span className="checklist-text">{row.text}</span>
               {row.note && <span className="dim checklist-note">{row.note}</span>}

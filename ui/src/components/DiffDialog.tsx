@@ -20,6 +20,7 @@ import { AskedBy } from './AskedBy';
 import { DecisionSourceLine } from './DecisionSourceLine';
 import { DecisionTraceView } from './DecisionTraceView';
 import { ErrorBanner } from './ErrorBanner';
+import { Icon } from './Icon';
 
 export type DiffDialogProps = {
   request: ApprovalRequest;
@@ -178,7 +179,7 @@ export function DiffDialog({ request, diff, onAnswer, error = null, root }: Diff
               title={nothingLeft ? 'Every hunk is rejected: nothing would change' : undefined}
               onClick={() => void answer('allow')}
             >
-              {revision() ? 'Accept your version' : 'Accept'} <kbd>↵</kbd>
+              {revision() ? 'Accept your version' : 'Accept'} <kbd aria-label="Enter"><Icon name="enter" /></kbd>
             </button>
           </div>
         </footer>

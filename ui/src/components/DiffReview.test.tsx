@@ -32,7 +32,7 @@ describe('per-hunk review', () => {
   it('rejects one hunk and sends the file with the other applied, with the message', async () => {
     const ipc = await openWith(editRequest('r1', 't1', twoHunks));
     const toggles = screen.getAllByTestId('hunk-toggle');
-    expect(toggles.map((t) => t.textContent)).toEqual(['✓Hunk 1 · line 2 · +1 −1', '✓Hunk 2 · line 11 · +1 −1']);
+    expect(toggles.map((t) => t.textContent)).toEqual(['Hunk 1 · line 2 · +1 −1', 'Hunk 2 · line 11 · +1 −1']);
     await userEvent.click(toggles[0] as HTMLElement);
     expect(toggles[0]).toHaveAttribute('aria-checked', 'false');
     // The diff now shows only the change that stays.

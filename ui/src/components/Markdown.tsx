@@ -6,10 +6,15 @@ import { memo } from 'react';
 import ReactMarkdown, { type Components, type Options } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
+import { markdownBlocks } from '../state/markdownBlocks';
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
-// Only fenced blocks that name a language are highlighted: guessing is slow while streaming.
-const rehypePlugins: Options['rehypePlugins'] = [[rehypeHighlight, { detect: false }]];
+// Only fenced blocks that name a language are highlighted: guessing is slow while streaming. One
+// highlighter serves every render: react-markdown attaches its plugins on each render (each streamed
+// delta), and attaching rehype-highlight builds a new highlight.js instance whose grammars compile
+// again on first use, so a long answer left megabytes of garbage per second in the web process.
+const highlight = rehypeHighlight({ detect: false });
+const rehypePlugins: Options['rehypePlugins'] = [() => highlight];
 
 const components: Components = {
   a: ({ href, children }) => (
@@ -29,7 +34,21 @@ const components: Components = {
   ),
 };
 
+/**
+ * Markdown text, rendered block by block (see `markdownBlocks`): while an answer streams, only its
+ * last block is parsed again; the blocks before it keep their rendering.
+ */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
+  return (
+    <>
+      {markdownBlocks(text).map((block, index) => (
+        <MarkdownBlock key={index} text={block} />
+      ))}
+    </>
+  );
+});
+
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return (
     <ReactMarkdown
       remarkPlugins={remarkPlugins}

@@ -15,6 +15,8 @@ const db: McpServerStatus = {
   state: { state: 'needs_approval' },
   tools: [],
   disabled_tools: [],
+  prompts: [],
+  resources: [],
 };
 const docs: McpServerStatus = {
   name: 'docs',
@@ -24,6 +26,8 @@ const docs: McpServerStatus = {
   state: { state: 'failed', error: 'connection refused', stderr_tail: 'listen: port in use' },
   tools: [],
   disabled_tools: [],
+  prompts: [],
+  resources: [],
 };
 
 describe('McpPanel', () => {
@@ -84,5 +88,42 @@ describe('McpPanel', () => {
     await userEvent.click(await screen.findByTestId('open-folder-button'));
     await userEvent.click(await screen.findByTestId('mcp-button'));
     expect(await screen.findByTestId('mcp-none')).toHaveTextContent('.mcp.json');
+  });
+  it('signs in to a remote server and lists its prompts and resources once ready', async () => {
+    const guarded: McpServerStatus = { ...docs, name: 'guarded', state: { state: 'needs_sign_in', authorization_url: null, error: null } };
+    const url = 'https://auth.example/authorize?client_id=tandem';
+    const ipc = installFakeIpc({
+      mcp_servers: () => [guarded],
+      sign_in_mcp_server: () => ({ authorization_url: url, open_error: 'xdg-open is missing' }),
+    });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('prompt-input');
+    await userEvent.click(screen.getByTestId('mcp-button'));
+    const panel = await screen.findByTestId('mcp-panel');
+    const server = (await within(panel).findAllByTestId('mcp-server'))[0] as HTMLElement;
+    expect(server).toHaveAttribute('data-state', 'needs_sign_in');
+    expect(server).toHaveTextContent('Needs sign-in');
+    await userEvent.click(within(server).getByTestId('mcp-sign-in'));
+    expect(ipc.argsOf('sign_in_mcp_server')).toEqual([{ sessionId: 'session-1', name: 'guarded' }]);
+    ipc.push({ type: 'mcp_server_changed', server: { ...guarded, state: { state: 'needs_sign_in', authorization_url: url, error: null } } });
+    await waitFor(() => expect(within(panel).getByTestId('mcp-sign-in-url')).toHaveTextContent(url));
+    expect(within(panel).getByTestId('mcp-sign-in-state')).toHaveTextContent('xdg-open is missing');
+
+    ipc.push({
+      type: 'mcp_server_changed',
+      server: {
+        ...guarded,
+        state: { state: 'ready' },
+        tools: ['mcp__guarded__echo'],
+        prompts: ['greet'],
+        resources: [{ uri: 'test://readme', name: 'Readme' }],
+      },
+    });
+    await waitFor(() => expect(within(panel).getByTestId('mcp-prompts')).toHaveTextContent('1 prompt'));
+    expect(within(panel).getByTestId('mcp-prompts')).toHaveTextContent('greet');
+    expect(within(panel).getByTestId('mcp-resources')).toHaveTextContent('1 resource');
+    expect(within(panel).getByTestId('mcp-resources')).toHaveTextContent('test://readme');
+    expect(within(panel).queryByTestId('mcp-sign-in')).toBeNull();
   });
 });

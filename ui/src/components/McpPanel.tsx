@@ -1,10 +1,11 @@
 // The MCP panel: each server of the session with its state (connecting, ready, failed with its
-// error and the end of its stderr, waiting for approval, disabled), transport, where it is
-// configured and its tools, each with a checkbox turning it off or on for the model; a project server is approved
-// or refused here, any other reconnected.
+// error and the end of its stderr, waiting for approval or sign-in, disabled), transport, where it is
+// configured, its tools (each with a checkbox turning it off or on for the model), prompts and resources; a project
+// server is approved or refused here, a remote one signed in to, any other reconnected.
 // The list starts from `mcp_servers` and follows the engine's `mcp_server_changed` events. Esc closes.
 import { useEffect, useId, useRef, useState } from 'react';
 import { useEscape } from '../hooks/useEscape';
+import type { McpSignIn } from '../generated/app';
 import type { McpServerState, McpServerStatus } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { ErrorBanner } from './ErrorBanner';
@@ -15,6 +16,8 @@ export type McpPanelProps = {
   load: () => Promise<McpServerStatus[]>;
   approve: (name: string, approved: boolean) => Promise<void>;
   reconnect: (name: string) => Promise<void>;
+  /** Starts signing in to a remote server (its page opens in the browser). */
+  signIn: (name: string) => Promise<McpSignIn>;
   /** Turns a tool (full name) off or on for the model. */
   toggleTool: (tool: string, enabled: boolean) => Promise<void>;
   onClose: () => void;
@@ -26,9 +29,10 @@ const STATE_LABELS: Record<McpServerState['state'], string> = {
   failed: 'Failed',
   needs_approval: 'Needs approval',
   disabled: 'Disabled',
+  needs_sign_in: 'Needs sign-in',
 };
 
-export function McpPanel({ live, load, approve, reconnect, toggleTool, onClose }: McpPanelProps) {
+export function McpPanel({ live, load, approve, reconnect, signIn, toggleTool, onClose }: McpPanelProps) {
   const titleId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
   const [loaded, setLoaded] = useState<McpServerStatus[] | null>(null);
@@ -54,6 +58,18 @@ export function McpPanel({ live, load, approve, reconnect, toggleTool, onClose }
     setError(null);
     action().catch((cause: unknown) => setError(errorMessage(cause)));
   };
+  // Why the browser could not be opened for a sign-in, by server (the page's URL is shown to open by hand).
+  const [unopened, setUnopened] = useState<Record<string, string>>({});
+  const startSignIn = (name: string) =>
+    act(async () => {
+      const started = await signIn(name);
+      setUnopened((all) => {
+        const next = { ...all };
+        if (started.open_error) next[name] = started.open_error;
+        else delete next[name];
+        return next;
+      });
+    });
 
   return (
     <div className="modal-backdrop">
@@ -91,6 +107,10 @@ export function McpPanel({ live, load, approve, reconnect, toggleTool, onClose }
                       Deny
                     </button>
                   </>
+                ) : server.state.state === 'needs_sign_in' ? (
+                  <button type="button" className="button button-primary" data-testid="mcp-sign-in" onClick={() => startSignIn(server.name)}>
+                    {server.state.authorization_url ? 'Sign in again' : 'Sign in'}
+                  </button>
                 ) : (
                   server.state.state !== 'disabled' && (
                     <button type="button" className="button" data-testid="mcp-reconnect" onClick={() => act(() => reconnect(server.name))}>
@@ -107,6 +127,23 @@ export function McpPanel({ live, load, approve, reconnect, toggleTool, onClose }
                 <div className="mcp-failure" data-testid="mcp-error">
                   <p>{server.state.error}</p>
                   {server.state.stderr_tail && <pre className="mcp-stderr">{server.state.stderr_tail}</pre>}
+                </div>
+              )}
+              {server.state.state === 'needs_sign_in' && (
+                <div className="mcp-sign-in" data-testid="mcp-sign-in-state">
+                  {server.state.error && <p className="mcp-failure">{server.state.error}</p>}
+                  {server.state.authorization_url ? (
+                    <p>
+                      {unopened[server.name]
+                        ? `The browser could not be opened (${unopened[server.name]}). Open this page to sign in: `
+                        : 'Finish signing in in your browser. The page: '}
+                      <code className="mcp-target" data-testid="mcp-sign-in-url">
+                        {server.state.authorization_url}
+                      </code>
+                    </p>
+                  ) : (
+                    !server.state.error && <p className="dim">This server needs you to sign in before its tools can be used.</p>
+                  )}
                 </div>
               )}
               {server.tools.length > 0 && (
@@ -133,6 +170,35 @@ export function McpPanel({ live, load, approve, reconnect, toggleTool, onClose }
                         </li>
                       );
                     })}
+                  </ul>
+                </details>
+              )}
+              {server.prompts.length > 0 && (
+                <details className="mcp-tools" data-testid="mcp-prompts">
+                  <summary>
+                    {server.prompts.length} {server.prompts.length === 1 ? 'prompt' : 'prompts'}
+                  </summary>
+                  <ul>
+                    {server.prompts.map((prompt) => (
+                      <li key={prompt}>
+                        <code>{prompt}</code>
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+              {server.resources.length > 0 && (
+                <details className="mcp-tools" data-testid="mcp-resources">
+                  <summary>
+                    {server.resources.length} {server.resources.length === 1 ? 'resource' : 'resources'}
+                  </summary>
+                  <ul>
+                    {server.resources.map((resource) => (
+                      <li key={resource.uri}>
+                        {resource.name && <span>{resource.name} </span>}
+                        <code className="dim">{resource.uri}</code>
+                      </li>
+                    ))}
                   </ul>
                 </details>
               )}

@@ -5,6 +5,7 @@ import { useExpanded } from '../state/expansion';
 import { RewindContext } from '../state/rewind';
 import { Chevron } from './Chevron';
 import { Markdown } from './Markdown';
+import { Icon } from './Icon';
 
 /** A prompt of the user; with a rewind action (shown on hover or focus) when rewinding is possible. */
 export const UserPrompt = memo(function UserPrompt({ itemKey, text }: { itemKey: string; text: string }) {
@@ -23,7 +24,7 @@ export const UserPrompt = memo(function UserPrompt({ itemKey, text }: { itemKey:
           title="Rewind to before this prompt…"
           onClick={() => onRewind(itemKey)}
         >
-          <span aria-hidden="true">↶</span> Rewind to before this prompt…
+          <Icon name="rewind" /> Rewind to before this prompt…
         </button>
       )}
     </div>

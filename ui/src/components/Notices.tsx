@@ -2,6 +2,7 @@
 // of the model client, and turns that ended other than normally.
 import type { TurnStopReason } from '../generated/protocol';
 import { formatWait, STOP_REASON_LABELS } from '../format';
+import { Icon } from './Icon';
 
 export function Notice({ message }: { message: string }) {
   return (
@@ -18,7 +19,7 @@ export function RetryNotice({ attempt, waitMs, reason }: { attempt: number; wait
   return (
     <div className="notice notice-retry" data-testid="retry-notice">
       <span className="notice-mark" aria-hidden="true">
-        ↻
+        <Icon name="retry" />
       </span>
       Retrying in {formatWait(waitMs)} (attempt {attempt})
       {reason && <span className="dim"> · {reason}</span>}
@@ -30,7 +31,7 @@ export function TurnEnd({ stopReason }: { stopReason: TurnStopReason }) {
   return (
     <div className={`notice notice-stop stop-${stopReason}`} data-testid="turn-end" data-stop-reason={stopReason}>
       <span className="notice-mark" aria-hidden="true">
-        ■
+        <Icon name="stop" />
       </span>
       {STOP_REASON_LABELS[stopReason]}
     </div>

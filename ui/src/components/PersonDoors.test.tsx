@@ -126,7 +126,7 @@ describe('checklist', () => {
       ],
     });
     const items = within(screen.getByTestId('checklist')).getAllByTestId('checklist-item');
-    expect(items.map((item) => item.textContent)).toEqual(['●Add the cache', '◐Running the tests', '○Update the docs']);
+    expect(items.map((item) => item.textContent)).toEqual(['Add the cache', 'Running the tests', 'Update the docs']);
     expect(screen.getByTestId('checklist')).toHaveTextContent('1/3 done');
   });
 });

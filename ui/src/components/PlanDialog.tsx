@@ -6,6 +6,7 @@ import type { PlanAnswer, PlanChoice, PlanRequest } from '../generated/protocol'
 import { errorMessage } from '../ipc';
 import { ErrorBanner } from './ErrorBanner';
 import { Markdown } from './Markdown';
+import { Icon } from './Icon';
 
 export type PlanDialogProps = {
   request: PlanRequest;
@@ -85,7 +86,7 @@ export function PlanDialog({ request, onAnswer }: PlanDialogProps) {
             disabled={busy}
             onClick={() => void send({ choice: 'approve', mode: 'default' })}
           >
-            Approve and start <kbd>↵</kbd>
+            Approve and start <kbd aria-label="Enter"><Icon name="enter" /></kbd>
           </button>
           <button
             type="button"

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { MentionCompletion, SlashCommand } from '../generated/protocol';
 import { loadDraft, saveDraft } from '../state/drafts';
 import { completeMention, matchCommands, mentionAt, SOURCE_LABEL } from '../state/promptMenu';
+import { Icon } from './Icon';
 
 export type { SlashCommand };
 
@@ -210,7 +211,7 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
       />
       <button type="submit" className="button button-primary send-button" data-testid="send-button" disabled={!canSend}>
         Send
-        <kbd>↵</kbd>
+        <kbd aria-label="Enter"><Icon name="enter" /></kbd>
       </button>
     </form>
   );

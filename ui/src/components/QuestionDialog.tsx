@@ -6,6 +6,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { QuestionAnswer, QuestionOutcome, QuestionReply, QuestionRequest } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { ErrorBanner } from './ErrorBanner';
+import { Icon } from './Icon';
 
 export type QuestionDialogProps = {
   request: QuestionRequest;
@@ -159,7 +160,7 @@ export function QuestionDialog({ request, onAnswer }: QuestionDialogProps) {
         {error && <ErrorBanner message={error} />}
         <div className="approval-actions">
           <button type="button" className="button button-primary" data-testid="question-submit" disabled={busy || !complete} onClick={submit}>
-            Answer <kbd>↵</kbd>
+            Answer <kbd aria-label="Enter"><Icon name="enter" /></kbd>
           </button>
           <button type="button" className="button" data-testid="question-decline" disabled={busy} onClick={() => void send({ outcome: 'declined', message: null })}>
             Don’t answer <kbd>Esc</kbd>

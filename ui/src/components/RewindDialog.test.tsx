@@ -31,7 +31,8 @@ describe('RewindDialog', () => {
     const both = await screen.findByTestId('rewind-both');
     expect(screen.getByTestId('rewind-prompt')).toHaveTextContent('Now add a test');
     expect(screen.getAllByTestId('rewind-file').map((item) => item.textContent)).toEqual(['src/main.rs']);
-    expect(both).toHaveFocus();
+    // Focus moves in an effect after the buttons render: wait for it rather than assume it has run.
+    await waitFor(() => expect(both).toHaveFocus());
     expect(screen.getByTestId('rewind-files')).toBeInTheDocument();
     expect(screen.getByTestId('rewind-conversation')).toBeInTheDocument();
     await userEvent.keyboard('{Enter}');

@@ -1,13 +1,14 @@
 // The sessions sidebar: the open folder's sessions newest first (title, when, how many
 // messages), the current one highlighted, any other reopened with a click, and New Session.
-// A search box filters by title; each stored session can be renamed (double-click or ✎; Enter
-// saves, Esc cancels) and any but the current one deleted (🗑, then Delete to confirm).
+// A search box filters by title; each stored session can be renamed (double-click or the pencil; Enter
+// saves, Esc cancels) and any but the current one deleted (the bin, then Delete to confirm).
 // Collapses to a narrow rail; the choice is remembered.
 import { useEffect, useState } from 'react';
 import type { SessionSummary } from '../generated/protocol';
 import { formatRelativeTime } from '../format';
 import { errorMessage } from '../ipc';
 import { usePersistentFlag } from '../hooks/usePersistentFlag';
+import { Icon } from './Icon';
 
 export type SessionSidebarProps = {
   sessions: readonly SessionSummary[];
@@ -78,7 +79,7 @@ export function SessionSidebar({ sessions, currentId, error, onOpen, onNew, onRe
           title="New Session"
           onClick={onNew}
         >
-          <span aria-hidden="true">＋</span>
+          <Icon name="plus" />
           {!collapsed && ' New Session'}
         </button>
       </div>
@@ -171,7 +172,7 @@ export function SessionSidebar({ sessions, currentId, error, onOpen, onNew, onRe
                             title="Rename"
                             onClick={() => setRenaming({ id: each.session_id, title: each.title })}
                           >
-                            ✎
+                            <Icon name="pencil" />
                           </button>
                         )}
                         {onDelete && !current && (
@@ -182,7 +183,7 @@ export function SessionSidebar({ sessions, currentId, error, onOpen, onNew, onRe
                             title="Delete this session"
                             onClick={() => setDeleting(each.session_id)}
                           >
-                            🗑
+                            <Icon name="trash" />
                           </button>
                         )}
                       </>

@@ -35,6 +35,7 @@ import { StatusBar } from './StatusBar';
 import { Transcript } from './Transcript';
 import { TrustDialog } from './TrustDialog';
 import { postponeTrust, trustPostponed } from '../state/trust';
+import { Icon } from './Icon';
 
 export type SessionViewProps = {
   session: Session;
@@ -197,6 +198,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
     [sessionId],
   );
   const reconnectMcp = useCallback((name: string) => ipc.reconnectMcpServer(sessionId, name), [sessionId]);
+  const signInMcp = useCallback((name: string) => ipc.signInMcpServer(sessionId, name), [sessionId]);
   const toggleMcpTool = useCallback((tool: string, enabled: boolean) => ipc.setMcpToolEnabled(sessionId, tool, enabled), [sessionId]);
   const closePanel = useCallback(() => setPanel(null), []);
   const showPanel = !asking && !showTrust && !showBypassConfirm && !showChanges && !showMcp ? panel : null;
@@ -342,7 +344,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
               {rewindNotice && (
                 <div className="notice rewind-notice" data-testid="rewind-notice" role="status">
                   <span className="notice-mark" aria-hidden="true">
-                    ↶
+                    <Icon name="rewind" />
                   </span>
                   <span>{rewindNotice}</span>
                   <button
@@ -417,7 +419,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
       {planReview && <PlanDialog key={planReview.id} request={planReview} onAnswer={onPlanAnswer} />}
       {question && <QuestionDialog key={question.id} request={question} onAnswer={onQuestionAnswer} />}
       {showMcp && (
-        <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} toggleTool={toggleMcpTool} onClose={closeMcp} />
+        <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} signIn={signInMcp} toggleTool={toggleMcpTool} onClose={closeMcp} />
       )}
       {showPanel === 'rules' && (
         <RulesPanel

@@ -2,6 +2,7 @@
 // the folder, or staying. Enter opens, Esc stays.
 import { useEffect, useId, useRef } from 'react';
 import { useEscape } from '../hooks/useEscape';
+import { Icon } from './Icon';
 
 export type SwitchFolderConfirmProps = {
   /** The folder of the running session. */
@@ -32,7 +33,7 @@ export function SwitchFolderConfirm({ current, next, onConfirm, onCancel }: Swit
         </p>
         <div className="approval-actions">
           <button ref={confirmRef} type="button" className="button button-danger" data-testid="switch-folder-yes" onClick={onConfirm}>
-            Stop it and open <kbd>↵</kbd>
+            Stop it and open <kbd aria-label="Enter"><Icon name="enter" /></kbd>
           </button>
           <button type="button" className="button" data-testid="switch-folder-no" onClick={onCancel}>
             Keep working here <kbd>Esc</kbd>

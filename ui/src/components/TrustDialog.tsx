@@ -7,6 +7,7 @@ import { useEscape } from '../hooks/useEscape';
 import type { FolderTrust } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { ErrorBanner } from './ErrorBanner';
+import { Icon } from './Icon';
 
 export type TrustDialogProps = {
   folderName: string;
@@ -120,7 +121,7 @@ export function TrustDialog({ folderName, trust, onChange, onClose }: TrustDialo
                 disabled={busy}
                 onClick={() => void change(true)}
               >
-                Trust this folder <kbd>↵</kbd>
+                Trust this folder <kbd aria-label="Enter"><Icon name="enter" /></kbd>
               </button>
               <button type="button" className="button" data-testid="trust-later" disabled={busy} onClick={onClose}>
                 Not now <kbd>Esc</kbd>

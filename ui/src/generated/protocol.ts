@@ -704,7 +704,7 @@ after: string | null,
  */
 omitted: string | null, };
 
-export type McpServerState = { "state": "connecting" } | { "state": "ready" } | { "state": "failed", error: string, stderr_tail: string | null, } | { "state": "needs_approval" } | { "state": "disabled" };
+export type McpServerState = { "state": "connecting" } | { "state": "ready" } | { "state": "failed", error: string, stderr_tail: string | null, } | { "state": "needs_approval" } | { "state": "disabled" } | { "state": "needs_sign_in", authorization_url: string | null, error: string | null, };
 
 export type McpServerStatus = { 
 /**
@@ -730,7 +730,17 @@ tools: Array<string>,
 /**
  * Those of its tools the person turned off (not offered to the model).
  */
-disabled_tools: Array<string>, };
+disabled_tools: Array<string>, 
+/**
+ * The names of its prompts while it is ready.
+ */
+prompts: Array<string>, 
+/**
+ * Its resources while it is ready (`uri`, and `name` when it has one).
+ */
+resources: Array<McpResourceEntry>, };
+
+export type McpResourceEntry = { uri: string, name: string | null, };
 
 export type BackgroundAgentStatus = "running" | "completed" | "failed" | "stopped";
 

@@ -26,7 +26,7 @@ function fail(message: string): never {
   throw { code: 'rules', message };
 }
 
-/** `Bash(npm test)` → `npm test`; `Bash(git push:*)` → prefix `git push`. */
+/** `Bash(npm test)` -> `npm test`; `Bash(git push:*)` -> prefix `git push`. */
 function matches(rule: string, tool: string, input: unknown): boolean {
   const open = rule.indexOf('(');
   if (open < 0) return rule === tool;

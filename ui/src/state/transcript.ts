@@ -70,7 +70,7 @@ export type Transcript = {
   /** Highest `seq` folded in; events at or below it are duplicates. */
   lastSeq: number;
   items: readonly TranscriptItem[];
-  /** tool_use_id → index of its item in `items`. */
+  /** tool_use_id -> index of its item in `items`. */
   toolIndex: Readonly<Record<string, number>>;
   /** Approval requests not yet resolved, oldest first. */
   approvals: readonly ApprovalRequest[];

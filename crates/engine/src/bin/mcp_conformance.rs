@@ -1,7 +1,9 @@
 //! The adapter the official MCP client conformance suite (`@modelcontextprotocol/conformance client`) runs:
 //! `tandem-mcp-conformance <server-url>`, with the scenario in `MCP_CONFORMANCE_SCENARIO`. It drives Tandem's own
 //! MCP client (the session's manager, its tools and permission-free runtime) against the scenario's server:
-//! connect over streamable HTTP, list the tools, call each one with arguments made from its schema, and exit.
+//! connect over streamable HTTP, sign in when the server asks (the authorization page is followed headlessly: its
+//! redirect goes to the client's loopback listener, as a browser's would), list the tools, call each one with
+//! arguments made from its schema, and exit.
 //! Exit code 0 when the connection and the calls worked, 1 otherwise (the suite's checks decide the scenario).
 
 use std::sync::Arc;
@@ -9,10 +11,14 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 use tandem_engine::events::RecordingSink;
-use tandem_engine::mcp::{Limits, McpCliConfig, McpManager, plan};
+use tandem_engine::mcp::oauth::{SignInOptions, TokenStore};
+use tandem_engine::mcp::{ClientSetup, Limits, McpCliConfig, McpManager, plan};
 use tandem_engine::settings::McpSettings;
-use tandem_engine::testing::{TestRuntime, call};
+use tandem_engine::testing::{HeadlessOpener, SchemaDefaults, TestRuntime, call};
 use tandem_protocol::{McpServerState, PermissionMode};
+
+/// Sign-ins tried before giving up on a server that keeps refusing.
+const MAX_SIGN_INS: u32 = 3;
 
 /// A value of the type a schema property asks for.
 fn sample(schema: &Value) -> Value {
@@ -56,6 +62,22 @@ fn arguments(schema: &Value) -> Value {
     Value::Object(args)
 }
 
+/// The pre-registered client the scenario names, if any.
+fn sign_in_options() -> SignInOptions {
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|c| serde_json::from_str(&c).ok())
+        .unwrap_or(Value::Null);
+    let text = |k: &str| context.get(k).and_then(Value::as_str).map(str::to_string);
+    SignInOptions {
+        client_id: text("client_id"),
+        client_secret: text("client_secret"),
+        // The document the suite's authorization server expects a client to name.
+        client_metadata_url: Some("https://conformance-test.local/client-metadata.json".into()),
+        ..SignInOptions::default()
+    }
+}
+
 #[tokio::main]
 async fn main() {
     let Some(url) = std::env::args().nth(1) else {
@@ -79,28 +101,84 @@ async fn main() {
         tool_call: Some(Duration::from_secs(20)),
         ..Limits::default()
     };
-    let manager = McpManager::start(&folder, planned, limits, Arc::new(RecordingSink::default()));
-    manager.settled(Duration::from_secs(25)).await;
-    let state = manager.status("conformance").map(|s| s.state);
-    if state != Some(McpServerState::Ready) {
-        eprintln!("not connected: {state:?}");
-        std::process::exit(1);
-    }
+    let auth = ClientSetup {
+        tokens: TokenStore::memory(),
+        opener: Arc::new(HeadlessOpener),
+        elicitor: Some(Arc::new(SchemaDefaults)),
+    };
+    let manager = McpManager::start_signed(
+        &folder,
+        planned,
+        limits,
+        Arc::new(RecordingSink::default()),
+        None,
+        auth,
+    );
     let mut rt = TestRuntime::new(&folder)
         .mode(PermissionMode::BypassPermissions)
         .build();
     rt.pool = rt.pool.clone().with_live_mcp(manager.tools());
-    let mut ok = true;
-    for spec in rt
-        .offered_specs()
-        .into_iter()
-        .filter(|s| s.name.starts_with("mcp__conformance__"))
-    {
-        let input = arguments(&spec.input_schema);
-        let result = call(&rt, &spec.name, &input).await;
-        eprintln!("{} {input} -> ok={} {}", spec.name, result.ok, result.text);
-        ok &= result.ok;
-    }
+    let state = || manager.status("conformance").map(|s| s.state);
+    let needs_sign_in =
+        |s: Option<McpServerState>| matches!(s, Some(McpServerState::NeedsSignIn { .. }));
+    manager.settled(Duration::from_secs(25)).await;
+    let mut sign_ins = 0;
+    let ok = loop {
+        if needs_sign_in(state()) {
+            // A client gives up after a few sign-ins that do not get it the access it needs.
+            if sign_ins == MAX_SIGN_INS {
+                eprintln!("still refused after {MAX_SIGN_INS} sign-ins");
+                break false;
+            }
+            sign_ins += 1;
+            match manager.sign_in("conformance", sign_in_options()).await {
+                Ok(started) => eprintln!("signing in at {}", started.authorization_url),
+                Err(e) => {
+                    eprintln!("sign-in failed: {e}");
+                    break false;
+                }
+            }
+            manager
+                .wait_until(Duration::from_secs(25), |all| {
+                    all.iter().all(|s| match &s.state {
+                        McpServerState::Ready | McpServerState::Failed { .. } => true,
+                        McpServerState::NeedsSignIn {
+                            error,
+                            authorization_url,
+                        } => error.is_some() || authorization_url.is_none(),
+                        _ => false,
+                    })
+                })
+                .await;
+            continue;
+        }
+        if state() != Some(McpServerState::Ready) {
+            eprintln!("not connected: {:?}", state());
+            break false;
+        }
+        let mut ok = true;
+        for spec in rt
+            .offered_specs()
+            .into_iter()
+            .filter(|s| s.name.starts_with("mcp__conformance__"))
+        {
+            let input = arguments(&spec.input_schema);
+            let result = call(&rt, &spec.name, &input).await;
+            eprintln!("{} {input} -> ok={} {}", spec.name, result.ok, result.text);
+            ok &= result.ok;
+        }
+        // A call refused for want of scope lists the server as needing sign-in again: sign in and retry.
+        let refused = !ok
+            && manager
+                .wait_until(Duration::from_secs(5), |all| {
+                    all.iter()
+                        .all(|s| matches!(s.state, McpServerState::NeedsSignIn { .. }))
+                })
+                .await;
+        if !refused {
+            break ok;
+        }
+    };
     drop(manager);
     std::process::exit(if ok { 0 } else { 1 });
 }

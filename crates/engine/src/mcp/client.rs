@@ -7,15 +7,22 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use rmcp::ErrorData;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
     ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, GetPromptRequestParams,
     Implementation, ProgressNotificationParam, ProgressToken, ProtocolVersion,
     ReadResourceRequestParams, ServerResult,
 };
-use rmcp::service::{NotificationContext, PeerRequestOptions, RoleClient, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::model::{
+    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
+    FormElicitationCapability,
+};
+use rmcp::service::{
+    NotificationContext, PeerRequestOptions, RequestContext, RoleClient, RunningService,
+};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{AuthClient, AuthorizationManager, StreamableHttpClientTransport};
 use rmcp::{ClientHandler, Peer, ServiceExt};
 use serde_json::Value;
 use tokio::io::AsyncReadExt;
@@ -23,7 +30,9 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::config::{ServerConfig, Transport};
+use super::legacy_sse;
 use super::line_limit::LineLimit;
+use super::oauth::ServerTokens;
 use crate::process_group::GroupGuard;
 use crate::tool::ProgressSink;
 
@@ -45,11 +54,16 @@ pub enum ClientError {
     Cancelled,
     #[error("{0}")]
     Protocol(String),
+    /// The server wants a signed-in client (it answered 401 with this `WWW-Authenticate` challenge).
+    #[error("the server needs you to sign in (it answered 401 Unauthorized)")]
+    AuthRequired { challenge: String },
 }
 
 /// Something a server announced that the manager must act on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerNews {
+    /// A request was refused for want of (enough) authorization: this `WWW-Authenticate` challenge.
+    SignIn(String),
     /// `tools/list_changed`.
     Tools,
     /// `resources/list_changed`.
@@ -81,10 +95,25 @@ impl StderrTail {
     }
 }
 
-/// Handles what a server sends on its own: progress of our calls, list changes.
+/// Answers a server's elicitation request (a form it wants filled in).
+///
+/// Contract: `answer` gets the server's name and the request (`message`, `requestedSchema`) as JSON and resolves to
+/// the content to accept with, or `None` to decline; it is dropped (and the server gets no answer) when the
+/// connection ends. Without an elicitor the client does not declare the capability and servers do not ask.
+pub trait Elicitor: Send + Sync {
+    fn answer<'a>(
+        &'a self,
+        server: &'a str,
+        request: Value,
+    ) -> futures::future::BoxFuture<'a, Option<Value>>;
+}
+
+/// Handles what a server sends on its own: progress of our calls, list changes, elicitation requests.
 struct Handler {
     progress: Arc<Mutex<HashMap<ProgressToken, ProgressSink>>>,
     news: mpsc::UnboundedSender<ServerNews>,
+    server: String,
+    elicitor: Option<Arc<dyn Elicitor>>,
 }
 
 fn progress_text(p: &ProgressNotificationParam) -> String {
@@ -126,10 +155,30 @@ impl ClientHandler for Handler {
         let _ = self.news.send(ServerNews::Prompts);
     }
 
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let answer = match (&self.elicitor, serde_json::to_value(&request)) {
+            (Some(elicitor), Ok(json)) => elicitor.answer(&self.server, json).await,
+            _ => None,
+        };
+        Ok(match answer {
+            Some(content) => ElicitResult::new(ElicitationAction::Accept).with_content(content),
+            None => ElicitResult::new(ElicitationAction::Decline),
+        })
+    }
+
     fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        if self.elicitor.is_some() {
+            capabilities.elicitation =
+                Some(ElicitationCapability::new().with_form(FormElicitationCapability::new()));
+        }
         // `initialize` (not the newer discovery) with the newest version that has it: every server speaks it.
         ClientConfig::new(
-            ClientCapabilities::default(),
+            capabilities,
             Implementation::new("tandem", env!("CARGO_PKG_VERSION")),
         )
         .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
@@ -171,6 +220,7 @@ impl Drop for CallGuard {
 /// A live connection. Dropping it closes the connection and kills a stdio server with its process group.
 pub struct Connection {
     peer: Peer<RoleClient>,
+    news: mpsc::UnboundedSender<ServerNews>,
     progress: Arc<Mutex<HashMap<ProgressToken, ProgressSink>>>,
     close: CancellationToken,
     /// Becomes `true` when the connection has ended (the server exited or hung up).
@@ -256,15 +306,20 @@ fn stdio_transport(
     Ok(((LineLimit::new(stdout, limit), stdin), child, group))
 }
 
-fn http_transport(
-    url: &str,
+/// A server's configured headers: the custom ones, and the bearer token of an `Authorization` header (the
+/// transport sends that header itself, from the value without the scheme word).
+type HttpHeaders = (
+    HashMap<reqwest::header::HeaderName, reqwest::header::HeaderValue>,
+    Option<String>,
+);
+
+fn http_headers(
     headers: &std::collections::BTreeMap<String, String>,
-) -> Result<StreamableHttpClientTransport<reqwest::Client>, ClientError> {
+) -> Result<HttpHeaders, ClientError> {
     let mut custom = HashMap::new();
     let mut auth = None;
     for (k, v) in headers {
         if k.eq_ignore_ascii_case("authorization") {
-            // The transport sends its own Authorization header from this value (without the scheme word).
             auth = Some(v.strip_prefix("Bearer ").unwrap_or(v).to_string());
             continue;
         }
@@ -274,28 +329,173 @@ fn http_transport(
             .map_err(|e| ClientError::Start(format!("header `{k}` has an invalid value: {e}")))?;
         custom.insert(name, value);
     }
+    Ok((custom, auth))
+}
+
+fn http_config(url: &str, (custom, auth): &HttpHeaders) -> StreamableHttpClientTransportConfig {
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_string())
-        .custom_headers(custom)
+        .custom_headers(custom.clone())
         .max_json_response_size(super::limits::MAX_RESULT_BYTES);
     if let Some(auth) = auth {
-        config = config.auth_header(auth);
+        config = config.auth_header(auth.clone());
     }
-    Ok(StreamableHttpClientTransport::from_config(config))
+    config
+}
+
+/// An authorization manager holding `tokens`' saved sign-in, or `None` when there is none (or the server's
+/// metadata cannot be read now: the request then goes out unsigned and a 401 asks for a new sign-in).
+async fn signed_in(url: &str, tokens: &ServerTokens) -> Option<AuthorizationManager> {
+    if !tokens.has_tokens() {
+        return None;
+    }
+    let mut manager = AuthorizationManager::new(url).await.ok()?;
+    manager.set_credential_store(tokens.clone());
+    match manager.initialize_from_store().await {
+        Ok(true) => Some(manager),
+        Ok(false) => None,
+        Err(e) => {
+            tracing::warn!("MCP server at {url}: saved sign-in unusable: {e}");
+            None
+        }
+    }
+}
+
+/// What a failed streamable-HTTP `initialize` means.
+enum HttpFailure {
+    /// 401 with a challenge: sign in.
+    AuthRequired(String),
+    /// Another 4xx: the server may speak the older HTTP+SSE transport.
+    Fallback,
+    Other,
+}
+
+fn classify(error: &rmcp::service::ClientInitializeError) -> HttpFailure {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    if let Some(challenge) = error.auth_challenge() {
+        return HttpFailure::AuthRequired(challenge.to_string());
+    }
+    let rmcp::service::ClientInitializeError::TransportError { error, .. } = error else {
+        return HttpFailure::Other;
+    };
+    let Some(http) = error
+        .error
+        .downcast_ref::<StreamableHttpError<reqwest::Error>>()
+    else {
+        return HttpFailure::Other;
+    };
+    match http {
+        StreamableHttpError::AuthRequired(e) => {
+            HttpFailure::AuthRequired(e.www_authenticate_header.clone())
+        }
+        StreamableHttpError::UnexpectedServerResponse(text)
+            if text.starts_with("HTTP 4")
+                && !text.starts_with("HTTP 401")
+                && !text.starts_with("HTTP 403") =>
+        {
+            HttpFailure::Fallback
+        }
+        StreamableHttpError::Client(e)
+            if e.status().is_some_and(|s| {
+                s.is_client_error()
+                    && s != reqwest::StatusCode::UNAUTHORIZED
+                    && s != reqwest::StatusCode::FORBIDDEN
+            }) =>
+        {
+            HttpFailure::Fallback
+        }
+        _ => HttpFailure::Other,
+    }
+}
+
+type Service = RunningService<RoleClient, Handler>;
+
+/// Connects over the older HTTP+SSE transport.
+async fn serve_legacy(
+    handler: Handler,
+    url: &str,
+    (custom, auth): &HttpHeaders,
+    close: &CancellationToken,
+) -> Result<Service, ClientError> {
+    let mut headers = custom.clone();
+    if let Some(token) = auth
+        && let Ok(value) = reqwest::header::HeaderValue::from_str(&format!("Bearer {token}"))
+    {
+        headers.insert(reqwest::header::AUTHORIZATION, value);
+    }
+    let transport = legacy_sse::connect(url, &headers, close.clone())
+        .await
+        .map_err(|e| ClientError::Start(format!("could not connect to {url}: {e}")))?;
+    handler
+        .serve_with_ct(transport, close.clone())
+        .await
+        .map_err(|e| ClientError::Start(format!("could not connect to {url} over SSE: {e}")))
+}
+
+/// Connects to a `url` server: streamable HTTP (signed in with `tokens` when a sign-in is saved), falling back to
+/// the older HTTP+SSE transport when the server refuses the `initialize` POST with a 4xx; `sse` servers use the
+/// older transport at once.
+async fn serve_http(
+    handler: impl Fn() -> Handler,
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+    sse: bool,
+    tokens: Option<&ServerTokens>,
+    close: &CancellationToken,
+) -> Result<Service, ClientError> {
+    let headers = http_headers(headers)?;
+    if sse {
+        return serve_legacy(handler(), url, &headers, close).await;
+    }
+    let config = http_config(url, &headers);
+    let manager = match (tokens, &headers.1) {
+        (Some(tokens), None) => signed_in(url, tokens).await,
+        _ => None,
+    };
+    let started = match manager {
+        Some(manager) => {
+            let client = AuthClient::new(reqwest::Client::new(), manager);
+            let transport = StreamableHttpClientTransport::with_client(client, config);
+            handler().serve_with_ct(transport, close.clone()).await
+        }
+        None => {
+            let transport = StreamableHttpClientTransport::from_config(config);
+            handler().serve_with_ct(transport, close.clone()).await
+        }
+    };
+    match started {
+        Ok(service) => Ok(service),
+        Err(e) => match classify(&e) {
+            HttpFailure::AuthRequired(challenge) => Err(ClientError::AuthRequired { challenge }),
+            HttpFailure::Fallback => serve_legacy(handler(), url, &headers, close)
+                .await
+                .map_err(|legacy| {
+                    ClientError::Start(format!(
+                        "could not connect to {url}: {e} (and over the older SSE transport: {legacy})"
+                    ))
+                }),
+            HttpFailure::Other => Err(ClientError::Start(format!("could not connect to {url}: {e}"))),
+        },
+    }
 }
 
 impl Connection {
     /// Connects to `config`'s server (stdio children start in `folder` unless configured otherwise) and completes
-    /// the handshake within `startup`. `news` receives the server's list changes.
+    /// the handshake within `startup`. `news` receives the server's list changes; `tokens` holds a remote server's
+    /// sign-in (a 401 without one is [`ClientError::AuthRequired`]).
     pub async fn open(
         config: &ServerConfig,
         folder: &std::path::Path,
         startup: Duration,
         news: mpsc::UnboundedSender<ServerNews>,
+        tokens: Option<&ServerTokens>,
+        elicitor: Option<Arc<dyn Elicitor>>,
     ) -> Result<Self, ClientError> {
         let progress = Arc::new(Mutex::new(HashMap::new()));
         let handler = Handler {
             progress: progress.clone(),
-            news,
+            news: news.clone(),
+            server: config.name.clone(),
+            elicitor: elicitor.clone(),
         };
         let close = CancellationToken::new();
         let stderr = StderrTail::default();
@@ -346,26 +546,21 @@ impl Connection {
                     }
                 }
                 Transport::Http { url, headers } | Transport::Sse { url, headers } => {
-                    let transport = http_transport(url, headers)?;
+                    let sse = matches!(config.transport, Transport::Sse { .. });
+                    let make = || Handler {
+                        progress: progress.clone(),
+                        news: news.clone(),
+                        server: config.name.clone(),
+                        elicitor: elicitor.clone(),
+                    };
                     let started = tokio::time::timeout(
                         startup,
-                        handler.serve_with_ct(transport, close.clone()),
+                        serve_http(make, url, headers, sse, tokens, &close),
                     )
                     .await;
                     match started {
                         Ok(Ok(service)) => (service, None),
-                        Ok(Err(e)) => {
-                            let hint = if matches!(config.transport, Transport::Sse { .. }) {
-                                " (this server is configured for the older SSE transport, which Tandem does not \
-                                 speak; Tandem tried streamable HTTP at the same URL: configure the server's \
-                                 streamable HTTP endpoint instead)"
-                            } else {
-                                ""
-                            };
-                            return Err(ClientError::Start(format!(
-                                "could not connect to {url}: {e}{hint}"
-                            )));
-                        }
+                        Ok(Err(e)) => return Err(e),
                         Err(_) => return Err(ClientError::StartTimeout(startup)),
                     }
                 }
@@ -382,6 +577,7 @@ impl Connection {
         });
         Ok(Self {
             peer,
+            news,
             progress,
             close,
             ended,
@@ -418,7 +614,7 @@ impl Connection {
         let tools = self
             .bounded(timeout, self.peer.list_all_tools())
             .await?
-            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+            .map_err(|e| self.service_error(e))?;
         Ok(tools
             .iter()
             .filter_map(|t| serde_json::to_value(t).ok())
@@ -430,7 +626,7 @@ impl Connection {
         let resources = self
             .bounded(timeout, self.peer.list_all_resources())
             .await?
-            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+            .map_err(|e| self.service_error(e))?;
         Ok(resources
             .iter()
             .filter_map(|r| serde_json::to_value(r).ok())
@@ -446,7 +642,7 @@ impl Connection {
                     .read_resource(ReadResourceRequestParams::new(uri.to_string())),
             )
             .await?
-            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+            .map_err(|e| self.service_error(e))?;
         serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))
     }
 
@@ -455,7 +651,7 @@ impl Connection {
         let prompts = self
             .bounded(timeout, self.peer.list_all_prompts())
             .await?
-            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+            .map_err(|e| self.service_error(e))?;
         Ok(prompts
             .iter()
             .filter_map(|p| serde_json::to_value(p).ok())
@@ -475,7 +671,7 @@ impl Connection {
             .await?
             .map_err(|e| match e {
                 rmcp::ServiceError::McpError(e) => ClientError::Protocol(e.message.to_string()),
-                e => ClientError::Protocol(e.to_string()),
+                e => self.service_error(e),
             })?;
         serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))
     }
@@ -492,6 +688,20 @@ impl Connection {
         self.peer
             .peer_info()
             .is_some_and(|info| info.capabilities.resources.is_some())
+    }
+
+    /// A failed request as an error; one refused for want of authorization is also reported as news, so that the
+    /// server is listed as needing sign-in.
+    fn service_error(&self, e: rmcp::ServiceError) -> ClientError {
+        match e.auth_challenge() {
+            Some(challenge) => {
+                let _ = self.news.send(ServerNews::SignIn(challenge.to_string()));
+                ClientError::AuthRequired {
+                    challenge: challenge.to_string(),
+                }
+            }
+            None => ClientError::Protocol(e.to_string()),
+        }
     }
 
     async fn bounded<T>(
@@ -573,7 +783,7 @@ impl Connection {
                 e.message
             ))),
             Err(rmcp::ServiceError::TransportClosed) => Err(ClientError::Closed),
-            Err(e) => Err(ClientError::Protocol(e.to_string())),
+            Err(e) => Err(self.service_error(e)),
         }
     }
 }

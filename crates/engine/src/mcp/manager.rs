@@ -8,15 +8,16 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use tandem_protocol::{McpServerState, McpServerStatus, SessionEvent};
+use tandem_protocol::{McpResourceEntry, McpServerState, McpServerStatus, SessionEvent};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
-use super::client::{Connection, ServerNews};
-use super::config::ServerConfig;
+use super::client::{ClientError, Connection, Elicitor, ServerNews};
+use super::config::{ServerConfig, Transport};
 use super::known_tools::KnownTools;
 use super::limits::{Limits, REQUEST_TIMEOUT};
 use super::link::ServerLink;
+use super::oauth::{self, Opener, SignInOptions, SystemOpener, TokenStore};
 use super::prompts::McpPrompt;
 use super::sources::{Approval, ApprovalStore, Plan, Planned};
 use super::tool::McpTool;
@@ -28,6 +29,35 @@ const MAX_RESTARTS: u32 = 5;
 /// The first wait before a restart; it doubles each time.
 const FIRST_BACKOFF: Duration = Duration::from_millis(500);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// How long a sign-in waits for the browser's redirect.
+const SIGN_IN_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// How the client meets the person: where remote servers' sign-ins are kept, how their authorization pages are
+/// shown, and who answers servers' elicitation requests (none: servers are told the client does not take them).
+#[derive(Clone)]
+pub struct ClientSetup {
+    pub tokens: TokenStore,
+    pub opener: Opener,
+    pub elicitor: Option<Arc<dyn Elicitor>>,
+}
+
+impl ClientSetup {
+    /// The person's token store and the desktop's browser.
+    pub fn standard() -> Self {
+        Self {
+            tokens: TokenStore::standard(),
+            opener: Arc::new(SystemOpener),
+            elicitor: None,
+        }
+    }
+}
+
+/// A sign-in that has started: the page to open, and why the browser could not be opened (if it could not).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignInStarted {
+    pub authorization_url: String,
+    pub open_error: Option<String>,
+}
 
 /// The tools of every ready server, sorted by name: a cheap handle the tool pool reads on every model request.
 #[derive(Clone, Default)]
@@ -73,6 +103,8 @@ struct Slot {
     prompts: Vec<McpPrompt>,
     /// Stops this server's task.
     stop: Option<CancellationToken>,
+    /// The last `WWW-Authenticate` challenge of a server that needs sign-in.
+    challenge: Option<String>,
 }
 
 struct Inner {
@@ -88,6 +120,7 @@ struct Inner {
     shutdown: CancellationToken,
     /// Bumped on every change, so that callers can wait for a state.
     version: watch::Sender<u64>,
+    auth: ClientSetup,
 }
 
 /// The MCP servers of one session.
@@ -117,6 +150,8 @@ fn status_of(planned: &Planned) -> McpServerStatus {
             },
             tools: Vec::new(),
             disabled_tools: Vec::new(),
+            prompts: Vec::new(),
+            resources: Vec::new(),
         },
         Planned::Invalid(e) => McpServerStatus {
             name: e.server.clone(),
@@ -129,6 +164,8 @@ fn status_of(planned: &Planned) -> McpServerStatus {
             },
             tools: Vec::new(),
             disabled_tools: Vec::new(),
+            prompts: Vec::new(),
+            resources: Vec::new(),
         },
     }
 }
@@ -154,6 +191,8 @@ impl Inner {
             }
             if state != McpServerState::Ready {
                 slot.prompts.clear();
+                slot.status.prompts.clear();
+                slot.status.resources.clear();
             }
             slot.link.set_starting(state == McpServerState::Connecting);
             slot.status.state = state;
@@ -198,9 +237,17 @@ impl Inner {
     /// Replaces one server's prompts.
     fn set_prompts(&self, name: &str, prompts: Vec<McpPrompt>) {
         if let Some(slot) = self.lock().get_mut(name) {
+            slot.status.prompts = prompts.iter().map(|p| p.remote.clone()).collect();
             slot.prompts = prompts;
         }
         self.version.send_modify(|v| *v += 1);
+    }
+
+    /// Replaces one server's resource list.
+    fn set_resources(&self, name: &str, resources: Vec<McpResourceEntry>) {
+        if let Some(slot) = self.lock().get_mut(name) {
+            slot.status.resources = resources;
+        }
     }
 
     fn stopping(&self) -> bool {
@@ -223,11 +270,8 @@ async fn tools_of(
     config: &ServerConfig,
     connection: &Connection,
     link: &Arc<ServerLink>,
-) -> Result<Vec<Arc<dyn DynTool>>, String> {
-    let listing = connection
-        .list_tools(REQUEST_TIMEOUT)
-        .await
-        .map_err(|e| format!("tools/list failed: {e}"))?;
+) -> Result<Vec<Arc<dyn DynTool>>, ClientError> {
+    let listing = connection.list_tools(REQUEST_TIMEOUT).await?;
     if let Some(known) = &inner.known {
         known.record(&KnownTools::key(&inner.folder, config), &listing);
     }
@@ -251,6 +295,50 @@ async fn prompts_of(connection: &Connection, server: &str) -> Vec<McpPrompt> {
     }
 }
 
+/// Lists a server's resources for the window (none when it offers none or the listing fails).
+async fn resources_of(connection: &Connection, server: &str) -> Vec<McpResourceEntry> {
+    if !connection.has_resources() {
+        return Vec::new();
+    }
+    match connection.list_resources(REQUEST_TIMEOUT).await {
+        Ok(listing) => listing
+            .iter()
+            .filter_map(|r| {
+                Some(McpResourceEntry {
+                    uri: r.get("uri")?.as_str()?.to_string(),
+                    name: r.get("name").and_then(|n| n.as_str()).map(str::to_string),
+                })
+            })
+            .collect(),
+        Err(e) => {
+            tracing::warn!("MCP server {server}: resources/list failed: {e}");
+            Vec::new()
+        }
+    }
+}
+
+/// The sign-in of a remote server (none for stdio).
+fn tokens_for(inner: &Inner, config: &ServerConfig) -> Option<oauth::ServerTokens> {
+    match &config.transport {
+        Transport::Http { url, .. } | Transport::Sse { url, .. } => {
+            Some(inner.auth.tokens.for_server(url))
+        }
+        Transport::Stdio { .. } => None,
+    }
+}
+
+/// Lists server `name` as needing sign-in, keeping the challenge for the sign-in.
+fn needs_sign_in(inner: &Inner, name: &str, challenge: String) {
+    if let Some(slot) = inner.lock().get_mut(name) {
+        slot.challenge = Some(challenge);
+    }
+    let state = McpServerState::NeedsSignIn {
+        authorization_url: None,
+        error: None,
+    };
+    inner.update(name, state, Some(Vec::new()));
+}
+
 fn failed(error: String, stderr_tail: Option<String>) -> McpServerState {
     McpServerState::Failed { error, stderr_tail }
 }
@@ -267,12 +355,24 @@ async fn run_server(
     loop {
         inner.update(&name, McpServerState::Connecting, None);
         let (news_tx, mut news) = mpsc::unbounded_channel();
+        let tokens = tokens_for(&inner, &config);
         let opened = tokio::select! {
-            c = Connection::open(&config, &inner.folder, inner.limits.startup, news_tx) => c,
+            c = Connection::open(
+                &config,
+                &inner.folder,
+                inner.limits.startup,
+                news_tx,
+                tokens.as_ref(),
+                inner.auth.elicitor.clone(),
+            ) => c,
             _ = stop.cancelled() => return,
         };
         let connection = match opened {
             Ok(c) => Arc::new(c),
+            Err(ClientError::AuthRequired { challenge }) => {
+                needs_sign_in(&inner, &name, challenge);
+                return;
+            }
             Err(e) => {
                 inner.update(&name, failed(e.to_string(), None), Some(Vec::new()));
                 if restarts == 0 {
@@ -287,18 +387,35 @@ async fn run_server(
             }
         };
         let tools = tokio::select! {
-            t = async { (tools_of(&inner, &config, &connection, &link).await, prompts_of(&connection, &name).await) } => t,
+            t = async {
+                (
+                    tools_of(&inner, &config, &connection, &link).await,
+                    prompts_of(&connection, &name).await,
+                    resources_of(&connection, &name).await,
+                )
+            } => t,
             _ = stop.cancelled() => return,
         };
         match tools {
-            (Ok(tools), prompts) => {
+            (Ok(tools), prompts, resources) => {
                 link.set(Some(connection.clone()));
                 inner.set_prompts(&name, prompts);
+                inner.set_resources(&name, resources);
                 inner.update(&name, McpServerState::Ready, Some(tools));
             }
-            (Err(e), _) => {
+            (Err(ClientError::AuthRequired { challenge }), _, _) => {
                 connection.close();
-                inner.update(&name, failed(e, connection.stderr.text()), Some(Vec::new()));
+                needs_sign_in(&inner, &name, challenge);
+                return;
+            }
+            (Err(e), _, _) => {
+                connection.close();
+                let error = format!("tools/list failed: {e}");
+                inner.update(
+                    &name,
+                    failed(error, connection.stderr.text()),
+                    Some(Vec::new()),
+                );
                 return;
             }
         }
@@ -312,14 +429,24 @@ async fn run_server(
                 item = news.recv() => match item {
                     Some(ServerNews::Tools) => match tools_of(&inner, &config, &connection, &link).await {
                         Ok(tools) => inner.update(&name, McpServerState::Ready, Some(tools)),
-                        Err(e) => tracing::warn!("MCP server {name}: {e}"),
+                        Err(e) => tracing::warn!("MCP server {name}: tools/list failed: {e}"),
                     },
                     Some(ServerNews::Prompts) => {
                         inner.set_prompts(&name, prompts_of(&connection, &name).await);
                         // Tells the window, which lists the prompts again.
                         inner.update(&name, McpServerState::Ready, None);
                     }
-                    _ => {}
+                    Some(ServerNews::SignIn(challenge)) => {
+                        needs_sign_in(&inner, &name, challenge);
+                        link.set(None);
+                        connection.close();
+                        return;
+                    }
+                    Some(ServerNews::Resources) => {
+                        inner.set_resources(&name, resources_of(&connection, &name).await);
+                        inner.update(&name, McpServerState::Ready, None);
+                    }
+                    None => {}
                 },
                 _ = connection.ended() => break,
             }
@@ -350,6 +477,121 @@ async fn run_server(
     }
 }
 
+/// Starts signing in to remote server `name` (see [`McpManager::sign_in`]).
+async fn sign_in(
+    inner: &Arc<Inner>,
+    name: &str,
+    mut options: SignInOptions,
+) -> Result<SignInStarted, String> {
+    let (url, challenge) = {
+        let slots = inner.lock();
+        let slot = slots
+            .get(name)
+            .ok_or_else(|| format!("there is no MCP server `{name}`"))?;
+        let Planned::Server { config, .. } = &slot.planned else {
+            return Err(format!("MCP server `{name}` is not configured correctly"));
+        };
+        match &config.transport {
+            Transport::Http { url, .. } | Transport::Sse { url, .. } => {
+                (url.clone(), slot.challenge.clone())
+            }
+            Transport::Stdio { .. } => {
+                return Err(format!(
+                    "MCP server `{name}` runs locally (stdio): there is nothing to sign in to"
+                ));
+            }
+        }
+    };
+    if options.challenge.is_none() {
+        options.challenge = challenge;
+    }
+    let tokens = inner.auth.tokens.for_server(&url);
+    let started = oauth::begin(
+        &url,
+        options,
+        tokens,
+        inner.auth.opener.as_ref(),
+        SIGN_IN_TIMEOUT,
+    )
+    .await
+    .map_err(|e| e.to_string())?;
+    let authorization_url = started.authorization_url.clone();
+    inner.update(
+        name,
+        McpServerState::NeedsSignIn {
+            authorization_url: Some(authorization_url.clone()),
+            error: None,
+        },
+        None,
+    );
+    let inner = Arc::downgrade(inner);
+    let server = name.to_string();
+    let done = started.done;
+    tokio::spawn(async move {
+        let outcome = match done.await {
+            Ok(outcome) => outcome.map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        let Some(inner) = inner.upgrade() else {
+            return;
+        };
+        match outcome {
+            Ok(()) => restart(&inner, &server),
+            Err(error) => inner.update(
+                &server,
+                McpServerState::NeedsSignIn {
+                    authorization_url: None,
+                    error: Some(error),
+                },
+                None,
+            ),
+        }
+    });
+    Ok(SignInStarted {
+        authorization_url,
+        open_error: started.open_error,
+    })
+}
+
+/// Starts sign-ins on a manager while it lives.
+#[derive(Clone)]
+pub struct SignInHandle(std::sync::Weak<Inner>);
+
+impl SignInHandle {
+    /// [`McpManager::sign_in`]; an error once the manager is gone.
+    pub async fn sign_in(&self, name: &str) -> Result<SignInStarted, String> {
+        let inner = self
+            .0
+            .upgrade()
+            .ok_or_else(|| "the session's MCP servers are stopped".to_string())?;
+        sign_in(&inner, name, SignInOptions::default()).await
+    }
+
+    /// The remote servers that need sign-in now.
+    pub fn waiting(&self) -> Vec<String> {
+        self.0
+            .upgrade()
+            .map(|inner| {
+                inner
+                    .lock()
+                    .values()
+                    .filter(|s| matches!(s.status.state, McpServerState::NeedsSignIn { .. }))
+                    .map(|s| s.status.name.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// Stops `name`'s task and starts it again.
+fn restart(inner: &Arc<Inner>, name: &str) {
+    let stop = inner.lock().get_mut(name).and_then(|s| s.stop.take());
+    if let Some(stop) = stop {
+        stop.cancel();
+    }
+    launch(inner, name);
+}
+
 fn backoff_for(restarts: u32) -> Duration {
     FIRST_BACKOFF
         .saturating_mul(2u32.saturating_pow(restarts.saturating_sub(1)))
@@ -361,6 +603,39 @@ async fn backoff(restarts: u32, stop: &CancellationToken) -> bool {
     tokio::select! {
         _ = tokio::time::sleep(backoff_for(restarts)) => true,
         _ = stop.cancelled() => false,
+    }
+}
+
+/// Starts `name`'s task if it is approved and not running.
+fn launch(inner: &Arc<Inner>, name: &str) {
+    let (config, link, stop) = {
+        let mut slots = inner.lock();
+        let Some(slot) = slots.get_mut(name) else {
+            return;
+        };
+        let Planned::Server {
+            config,
+            approval: Approval::Approved,
+        } = &slot.planned
+        else {
+            return;
+        };
+        if slot.stop.is_some() {
+            return;
+        }
+        let stop = inner.shutdown.child_token();
+        slot.stop = Some(stop.clone());
+        (config.clone(), slot.link.clone(), stop)
+    };
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) => {
+            handle.spawn(run_server(inner.clone(), config, link, stop));
+        }
+        Err(_) => inner.update(
+            name,
+            failed("no async runtime to start the server on".into(), None),
+            None,
+        ),
     }
 }
 
@@ -380,6 +655,18 @@ impl McpManager {
         events: Arc<dyn EventSink>,
         known: Option<KnownTools>,
     ) -> Self {
+        Self::start_signed(folder, plan, limits, events, known, ClientSetup::standard())
+    }
+
+    /// [`Self::start_with`] with a given place for sign-ins and way of showing authorization pages.
+    pub fn start_signed(
+        folder: &Path,
+        plan: Plan,
+        limits: Limits,
+        events: Arc<dyn EventSink>,
+        known: Option<KnownTools>,
+        auth: ClientSetup,
+    ) -> Self {
         for error in &plan.file_errors {
             events.emit(SessionEvent::Notice {
                 message: format!("MCP configuration problem: {error}"),
@@ -396,6 +683,7 @@ impl McpManager {
             live: McpTools::default(),
             shutdown: CancellationToken::new(),
             version,
+            auth,
         });
         {
             let mut slots = inner.lock();
@@ -425,6 +713,7 @@ impl McpManager {
                         tools,
                         prompts: Vec::new(),
                         stop: None,
+                        challenge: None,
                     },
                 );
             }
@@ -447,35 +736,7 @@ impl McpManager {
 
     /// Starts `name`'s task if it is approved and not running.
     fn launch(&self, name: &str) {
-        let (config, link, stop) = {
-            let mut slots = self.inner.lock();
-            let Some(slot) = slots.get_mut(name) else {
-                return;
-            };
-            let Planned::Server {
-                config,
-                approval: Approval::Approved,
-            } = &slot.planned
-            else {
-                return;
-            };
-            if slot.stop.is_some() {
-                return;
-            }
-            let stop = self.inner.shutdown.child_token();
-            slot.stop = Some(stop.clone());
-            (config.clone(), slot.link.clone(), stop)
-        };
-        match tokio::runtime::Handle::try_current() {
-            Ok(handle) => {
-                handle.spawn(run_server(self.inner.clone(), config, link, stop));
-            }
-            Err(_) => self.inner.update(
-                name,
-                failed("no async runtime to start the server on".into(), None),
-                None,
-            ),
-        }
+        launch(&self.inner, name);
     }
 
     /// The live tool set, for the tool pool.
@@ -646,11 +907,23 @@ impl McpManager {
 
     /// Stops `name` and starts it again (the window's "reconnect").
     pub fn reconnect(&self, name: &str) {
-        let stop = self.inner.lock().get_mut(name).and_then(|s| s.stop.take());
-        if let Some(stop) = stop {
-            stop.cancel();
-        }
-        self.launch(name);
+        restart(&self.inner, name);
+    }
+
+    /// Starts signing in to remote server `name`: its authorization page goes to the opener, and once the browser
+    /// comes back (or the sign-in fails) the server reconnects (or says why in its state). The error says why
+    /// the sign-in could not start.
+    pub async fn sign_in(
+        &self,
+        name: &str,
+        options: SignInOptions,
+    ) -> Result<SignInStarted, String> {
+        sign_in(&self.inner, name, options).await
+    }
+
+    /// A handle that starts sign-ins without keeping the manager alive (for the `McpAuth` tool).
+    pub fn sign_in_handle(&self) -> SignInHandle {
+        SignInHandle(Arc::downgrade(&self.inner))
     }
 }
 

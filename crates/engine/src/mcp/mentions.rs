@@ -122,6 +122,9 @@ pub fn not_connected(server: &str, state: Option<&McpServerState>) -> String {
         Some(McpServerState::Connecting) => "it is still connecting".to_string(),
         Some(McpServerState::NeedsApproval) => "it waits for your approval in the MCP panel".into(),
         Some(McpServerState::Disabled) => "it is disabled".into(),
+        Some(McpServerState::NeedsSignIn { .. }) => {
+            "it needs you to sign in (the McpAuth tool or the MCP panel's Sign in)".into()
+        }
         Some(McpServerState::Failed { error, .. }) => format!("it failed: {error}"),
         Some(McpServerState::Ready) | None => "it is not connected".into(),
     };

@@ -2,17 +2,20 @@
 //! which may start, connecting to them with `rmcp` (the only module that imports it) over stdio or streamable HTTP,
 //! and offering each remote tool as `mcp__<server>__<tool>` beside the resource tools.
 
+mod auth_tool;
 mod client;
 pub mod config;
 mod content;
 mod expand;
 pub mod known_tools;
+pub mod legacy_sse;
 pub mod limits;
 mod line_limit;
 mod link;
 mod manager;
 pub mod mentions;
 pub mod names;
+pub mod oauth;
 pub mod prompt_command;
 pub mod prompts;
 mod resources;
@@ -21,13 +24,13 @@ mod tool;
 
 use std::sync::Arc;
 
-pub use client::{ClientError, StderrTail};
+pub use client::{ClientError, Elicitor, StderrTail};
 pub use config::{ConfigError, Origin, ServerConfig, Transport};
 pub use expand::expand;
 pub use known_tools::KnownTools;
 pub use limits::Limits;
 pub use link::ServerLink;
-pub use manager::{McpManager, McpTools};
+pub use manager::{ClientSetup, McpManager, McpTools, SignInHandle, SignInStarted};
 pub use prompts::McpPrompt;
 pub use sources::{Approval, ApprovalStore, McpCliConfig, Plan, Planned, plan};
 pub use tool::McpTool;
@@ -41,4 +44,9 @@ pub fn resource_tools(manager: &McpManager) -> Vec<Arc<dyn DynTool>> {
         erase(resources::ListResources(links.clone())),
         erase(resources::ReadResource(links)),
     ]
+}
+
+/// The `McpAuth` tool over `manager`'s remote servers.
+pub fn auth_tool(manager: &McpManager) -> Arc<dyn DynTool> {
+    erase(auth_tool::McpAuth(manager.sign_in_handle()))
 }

@@ -100,6 +100,7 @@ const KNOWN_TOOLS: &[&str] = &[
     names::TOOL_SEARCH,
     names::LIST_MCP_RESOURCES,
     names::READ_MCP_RESOURCE,
+    names::MCP_AUTH,
     names::ENTER_WORKTREE,
     names::EXIT_WORKTREE,
     names::TASK_CREATE,

@@ -343,6 +343,13 @@ impl Session {
         if !mcp.statuses().is_empty() {
             tools.extend(crate::mcp::resource_tools(&mcp));
         }
+        if mcp
+            .statuses()
+            .iter()
+            .any(|s| s.transport == "http" || s.transport == "sse")
+        {
+            tools.push(crate::mcp::auth_tool(&mcp));
+        }
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
@@ -991,6 +998,17 @@ impl Session {
     /// answer holds for later sessions.
     pub fn approve_mcp_server(&self, name: &str, approved: bool) -> std::io::Result<()> {
         self.mcp.approve(name, approved, &ApprovalStore::standard())
+    }
+
+    /// Starts signing in to remote MCP server `name` (its authorization page opens in the browser; the server
+    /// connects once the person has signed in). The page's URL, and why the browser could not be opened if so.
+    pub async fn sign_in_mcp_server(
+        &self,
+        name: &str,
+    ) -> Result<crate::mcp::SignInStarted, String> {
+        self.mcp
+            .sign_in(name, crate::mcp::oauth::SignInOptions::default())
+            .await
     }
 
     /// Turns the MCP tool `tool` (full name, `mcp__server__tool`) off or on: it is no longer (or again) offered to

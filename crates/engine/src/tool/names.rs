@@ -28,6 +28,7 @@ pub const SLASH_COMMAND: &str = "SlashCommand";
 pub const TOOL_SEARCH: &str = "ToolSearch";
 pub const LIST_MCP_RESOURCES: &str = "ListMcpResourcesTool";
 pub const READ_MCP_RESOURCE: &str = "ReadMcpResourceTool";
+pub const MCP_AUTH: &str = "McpAuth";
 pub const ENTER_WORKTREE: &str = "EnterWorktree";
 pub const EXIT_WORKTREE: &str = "ExitWorktree";
 pub const TASK_CREATE: &str = "TaskCreate";

@@ -15,6 +15,7 @@ mod forks;
 mod hooks;
 mod mcp_conformance;
 mod mcp_prompts;
+mod mcp_remote;
 mod mcp_servers;
 mod mcp_session;
 mod mcp_support;

@@ -4,6 +4,7 @@
 import type { Fold } from '../../diff/fold';
 import type { DiffModel } from '../../diff/model';
 import { DiffCode } from './DiffCode';
+import { Icon } from '../Icon';
 
 const SIGNS = { context: ' ', del: '−', add: '+' } as const;
 
@@ -52,7 +53,7 @@ export function FoldRow({ model, fold, onExpand }: { model: DiffModel; fold: Fol
   return (
     <button type="button" className="diff-fold" data-testid="diff-fold" onClick={() => onExpand(fold.id)}>
       <span className="diff-fold-icon" aria-hidden="true">
-        ⇕
+        <Icon name="expand" />
       </span>
       Show {count} unchanged lines
       <span className="diff-fold-range">

@@ -1,6 +1,7 @@
 // The per-hunk review strip of the diff dialog: one toggle per hunk of the proposal (accepted by
 // default; a rejected hunk keeps the old lines), and the switch to edit the proposed text by hand.
 import type { Hunk } from '../../diff/hunks';
+import { Icon } from '../Icon';
 
 export type HunkReviewProps = {
   hunks: readonly Hunk[];
@@ -32,7 +33,7 @@ export function HunkReview({ hunks, rejected, onToggle, editing, onEditToggle, d
                 onClick={() => onToggle(hunk.number)}
               >
                 <span className="hunk-mark" aria-hidden="true">
-                  {accepted ? '✓' : '✕'}
+                  <Icon name={accepted ? 'check' : 'cross'} />
                 </span>
                 Hunk {hunk.number}
                 <span className="dim">

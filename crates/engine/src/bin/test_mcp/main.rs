@@ -3,8 +3,11 @@
 //! annotations, a slow tool that reports progress and notices cancellation, a tool that crashes the process, large
 //! and schema-violating results, resources, prompts (one failing) and `tools/list_changed` / `prompts/list_changed`.
 //! Flags make it misbehave on purpose: `--exit-at-once`, `--garbage`, `--silent` (never answers `initialize`),
-//! `--start-delay-ms N`, `--wait-for-file PATH` (starts once PATH exists).
+//! `--start-delay-ms N`, `--wait-for-file PATH` (starts once PATH exists). `--http ADDR --bearer T1,T2 --auth-server
+//! URL` guards the HTTP server with OAuth bearer tokens; `--legacy-sse ADDR` speaks the older HTTP+SSE transport.
 //! `TANDEM_TEST_MCP_LOG=FILE` appends one line per notable event (a cancelled call) for tests to wait on.
+
+mod remote;
 
 use std::io::Write;
 use std::sync::Arc;
@@ -300,23 +303,6 @@ impl ServerHandler for TestServer {
     }
 }
 
-async fn serve_http(addr: &str) -> Result<(), Box<dyn std::error::Error>> {
-    use rmcp::transport::streamable_http_server::{
-        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-    };
-    let service = StreamableHttpService::new(
-        || Ok(TestServer::default()),
-        LocalSessionManager::default().into(),
-        StreamableHttpServerConfig::default(),
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    println!("listening on http://{}/mcp", listener.local_addr()?);
-    std::io::stdout().flush()?;
-    axum::serve(listener, router).await?;
-    Ok(())
-}
-
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -352,7 +338,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     if let Some(addr) = value("--http") {
-        return serve_http(&addr).await;
+        let tokens = value("--bearer").map(|t| t.split(',').map(str::to_string).collect());
+        return remote::serve_http(&addr, tokens, value("--auth-server")).await;
+    }
+    if let Some(addr) = value("--legacy-sse") {
+        return remote::serve_legacy_sse(&addr).await;
     }
     let service = TestServer::default()
         .serve(rmcp::transport::stdio())
