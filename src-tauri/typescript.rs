@@ -4,7 +4,7 @@
 
 use ts_rs::{Config, TS};
 
-use crate::commands::{AppStateView, McpSignIn, SkillSummary};
+use crate::commands::{AppStateView, McpSignIn};
 use crate::error::{CommandError, ErrorCode};
 use crate::menu::OpenFolder;
 use crate::settings::SavedSettings;
@@ -28,7 +28,6 @@ pub fn render() -> String {
         decl::<ErrorCode>(&cfg),
         decl::<CommandError>(&cfg),
         decl::<OpenFolder>(&cfg),
-        decl::<SkillSummary>(&cfg),
         decl::<McpSignIn>(&cfg),
         decl::<SavedSettings>(&cfg),
     ];

@@ -2,7 +2,7 @@
 // event channel and the app-level events. No other module imports @tauri-apps/api/core or /event.
 import { Channel, invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { AppStateView, CommandError, McpSignIn, OpenFolder, SavedSettings, SkillSummary } from './generated/app';
+import type { AppStateView, CommandError, McpSignIn, OpenFolder, SavedSettings } from './generated/app';
 import type {
   AppSettings,
   AppSettingsUpdate,
@@ -28,6 +28,8 @@ import type {
   ToolListing,
   SessionInfo,
   SessionSummary,
+  SlashCommand,
+  MentionCompletion,
 } from './generated/protocol';
 
 /** Whether a command rejected with `value` (every command rejects with a `CommandError`). */
@@ -193,9 +195,14 @@ export function setMcpToolEnabled(sessionId: string, tool: string, enabled: bool
   return invoke<void>('set_mcp_tool_enabled', { sessionId, tool, enabled });
 }
 
-/** The session's skills, offered after `/` in the prompt box. */
-export function skills(sessionId: string): Promise<SkillSummary[]> {
-  return invoke<SkillSummary[]>('skills', { sessionId });
+/** The session's slash commands (engine, custom, skills, MCP prompts), offered after `/` in the prompt box. */
+export function slashCommands(sessionId: string): Promise<SlashCommand[]> {
+  return invoke<SlashCommand[]>('slash_commands', { sessionId });
+}
+
+/** What `@query` in the prompt box may complete to: the folder's files, then MCP servers. */
+export function completeMention(sessionId: string, query: string): Promise<MentionCompletion[]> {
+  return invoke<MentionCompletion[]>('complete_mention', { sessionId, query });
 }
 
 /** Every tool of the session: offered to the model now or not, and why not. */

@@ -201,6 +201,8 @@ pub enum SessionEvent {
     TurnEnded { stop_reason: TurnStopReason },
     /// The permission mode changed (by the person or a tool such as plan mode).
     ModeChanged { mode: PermissionMode },
+    /// The session's model changed (the person typed `/model name`).
+    ModelChanged { model: String },
     /// Something went wrong; the message is for the person.
     Error { message: String },
     /// Information for the person that is not an error.

@@ -13,6 +13,7 @@ mod interaction;
 mod mcp;
 mod panels;
 mod permission;
+mod prompt;
 mod render;
 mod rewind;
 mod sandbox;
@@ -40,6 +41,7 @@ pub use interaction::{
 pub use mcp::{McpResourceEntry, McpServerState, McpServerStatus};
 pub use panels::{CallCheck, HookListing, HookTestResult, RuleFiles, RuleListing, RulesView};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
+pub use prompt::{MentionCompletion, MentionKind, SlashCommand, SlashCommandSource};
 pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
 pub use sandbox::SandboxViolation;

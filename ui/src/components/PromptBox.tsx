@@ -1,14 +1,18 @@
 // The prompt box: a textarea that grows with its text; Enter sends, Shift+Enter starts a new line.
 // While a turn runs the person can still type, and Enter hands the prompt over to be queued; the text
-// is kept if sending fails. Typing `/` at the start lists the
-// slash commands (the window's own and the session's skills) matching what follows; ↑/↓ move,
-// Tab or Enter completes, Esc closes the list.
+// is kept if sending fails. Typing `/` at the start lists the slash commands (the window's own, the
+// engine's, custom commands, skills, MCP prompts) with their source and argument hint; typing `@`
+// lists the folder's files (and MCP servers) matching what follows. ↑/↓ move, Tab or Enter completes,
+// Esc closes the list.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { MentionCompletion, SlashCommand } from '../generated/protocol';
 import { loadDraft, saveDraft } from '../state/drafts';
+import { completeMention, matchCommands, mentionAt, SOURCE_LABEL } from '../state/promptMenu';
 import { Icon } from './Icon';
 
-/** A command the box offers after `/`. */
-export type SlashCommand = { name: string; description: string };
+export type { SlashCommand };
+
+type MenuItem = { kind: 'command'; command: SlashCommand } | { kind: 'mention'; completion: MentionCompletion };
 
 export type PromptBoxProps = {
   /** True when nothing can be sent (no session is open). */
@@ -20,13 +24,15 @@ export type PromptBoxProps = {
   /** The text the box starts with (e.g. a rewound prompt to edit and resend); remount with a new key to set it again. */
   initialText?: string;
   commands?: readonly SlashCommand[];
+  /** What an `@query` may complete to (the folder's files); without it `@` offers nothing. */
+  completeMentions?: (query: string) => Promise<MentionCompletion[]>;
   /** Where the unsent text is kept across restarts (the session id); without it the text lives with the box. */
   draftKey?: string;
 };
 
 const MAX_ROWS = 12;
 
-export function PromptBox({ disabled, busy = false, onSend, initialText = '', commands = [], draftKey }: PromptBoxProps) {
+export function PromptBox({ disabled, busy = false, onSend, initialText = '', commands = [], completeMentions, draftKey }: PromptBoxProps) {
   const [text, setTextState] = useState(() => initialText || (draftKey ? loadDraft(draftKey) : ''));
   const setText = (next: string) => {
     setTextState(next);
@@ -38,9 +44,35 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
   }, [draftKey, initialText]);
   const [highlighted, setHighlighted] = useState(0);
   const [menuClosed, setMenuClosed] = useState(false);
+  const [caret, setCaret] = useState(() => text.length);
   const typed = /^\/(\S*)$/.exec(text);
-  const matches = typed && !menuClosed ? commands.filter((command) => command.name.startsWith(typed[1] ?? '')) : [];
-  const showMenu = matches.length > 0 && !(matches.length === 1 && matches[0]?.name === typed?.[1]);
+  const commandMatches = typed ? matchCommands(commands, typed[1] ?? '') : [];
+  const mention = typed ? null : mentionAt(text, caret);
+  const mentionQuery = mention?.query ?? null;
+  // The completions of the mention being typed; answers to an older query are dropped.
+  const [mentionFound, setMentionFound] = useState<{ query: string; items: MentionCompletion[] } | null>(null);
+  useEffect(() => {
+    if (mentionQuery === null || !completeMentions) return;
+    let current = true;
+    completeMentions(mentionQuery).then(
+      (items) => current && setMentionFound({ query: mentionQuery, items }),
+      () => current && setMentionFound({ query: mentionQuery, items: [] }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [mentionQuery, completeMentions]);
+  const mentionItems = mentionQuery !== null && mentionFound?.query === mentionQuery ? mentionFound.items : [];
+  const items: MenuItem[] = menuClosed
+    ? []
+    : typed
+      ? commandMatches.map((command) => ({ kind: 'command', command }))
+      : mentionItems.map((completion) => ({ kind: 'mention', completion }));
+  // Nothing to complete when the only choice is what was typed already.
+  const only = items.length === 1 ? items[0] : undefined;
+  const exact =
+    only !== undefined && (only.kind === 'command' ? only.command.name === typed?.[1] : only.completion.text === mention?.query);
+  const showMenu = items.length > 0 && !exact;
   const [sending, setSending] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const blocked = disabled || sending;
@@ -63,14 +95,27 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
     inputRef.current?.focus();
   };
 
-  const complete = (command: SlashCommand) => {
-    setText(`/${command.name} `);
+  const moveCaret = (position: number) => {
+    setCaret(position);
+    requestAnimationFrame(() => inputRef.current?.setSelectionRange(position, position));
+  };
+
+  const complete = (item: MenuItem) => {
+    if (item.kind === 'command') {
+      const next = `/${item.command.name} `;
+      setText(next);
+      moveCaret(next.length);
+    } else if (mention) {
+      const next = completeMention(text, mention, caret, item.completion.text);
+      setText(next.text);
+      moveCaret(next.caret);
+    }
     setHighlighted(0);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (showMenu) {
-      const count = matches.length;
+      const count = items.length;
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
         setHighlighted((previous) => (previous + (event.key === 'ArrowDown' ? 1 : count - 1)) % count);
@@ -78,7 +123,7 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
       }
       if (event.key === 'Tab' || (event.key === 'Enter' && !event.shiftKey)) {
         event.preventDefault();
-        const chosen = matches[Math.min(highlighted, count - 1)];
+        const chosen = items[Math.min(highlighted, count - 1)];
         if (chosen) complete(chosen);
         return;
       }
@@ -104,21 +149,39 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
       }}
     >
       {showMenu && (
-        <ul className="slash-menu" role="listbox" aria-label="Commands" data-testid="slash-menu">
-          {matches.map((command, index) => (
+        <ul
+          className="slash-menu"
+          role="listbox"
+          aria-label={typed ? 'Commands' : 'Files'}
+          data-testid={typed ? 'slash-menu' : 'mention-menu'}
+        >
+          {items.map((item, index) => (
             <li
-              key={command.name}
+              key={item.kind === 'command' ? `${item.command.source}:${item.command.name}` : item.completion.text}
               role="option"
-              aria-selected={index === Math.min(highlighted, matches.length - 1)}
+              aria-selected={index === Math.min(highlighted, items.length - 1)}
               className="slash-item"
-              data-testid="slash-item"
+              data-testid={item.kind === 'command' ? 'slash-item' : 'mention-item'}
               onMouseDown={(event) => {
                 event.preventDefault();
-                complete(command);
+                complete(item);
               }}
             >
-              <span className="slash-name">/{command.name}</span>
-              <span className="dim slash-description">{command.description}</span>
+              {item.kind === 'command' ? (
+                <>
+                  <span className="slash-name">/{item.command.name}</span>
+                  {item.command.argument_hint && <span className="dim slash-hint">{item.command.argument_hint}</span>}
+                  <span className="dim slash-description">{item.command.description}</span>
+                  <span className="slash-source" data-testid="slash-source">
+                    {SOURCE_LABEL[item.command.source]}
+                  </span>
+                </>
+              ) : (
+                <>
+                  <span className="slash-name">@{item.completion.text}</span>
+                  {item.completion.detail && <span className="dim slash-description">{item.completion.detail}</span>}
+                </>
+              )}
             </li>
           ))}
         </ul>
@@ -139,9 +202,11 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
         placeholder={busy ? 'Working… (Esc to stop; what you send now waits for the turn to end)' : 'Ask for a change, a fix, an explanation…'}
         onChange={(event) => {
           setText(event.target.value);
+          setCaret(event.target.selectionStart);
           setMenuClosed(false);
           setHighlighted(0);
         }}
+        onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}
       />
       <button type="submit" className="button button-primary send-button" data-testid="send-button" disabled={!canSend}>

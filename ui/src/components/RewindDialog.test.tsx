@@ -1,6 +1,6 @@
 // Tests of rewinding from the window: the dialog's choices, its conflicts → Overwrite them flow and
 // a prompt it cannot match; and in the whole window, a rewind that drops the prompt rows from the
-// rewound one on and puts its text back into the prompt box.
+// rewound one on and puts its text back into the prompt box; `/rewind` opens it for the latest prompt.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -132,5 +132,29 @@ describe('rewinding in the window', () => {
     expect(screen.getByTestId('rewind-notice')).toHaveTextContent(
       'Files and conversation rewound: 1 file restored, 2 messages removed from the conversation.',
     );
+  });
+});
+
+describe('/rewind', () => {
+  it('opens the dialog for the latest prompt, and says so when there is none', async () => {
+    const ipc = installFakeIpc({
+      list_sessions: () => [],
+      rewind_points: () => [
+        { prompt_id: '0', prompt: 'first', files_changed_since: [] },
+        { prompt_id: '2', prompt: 'second', files_changed_since: ['a.rs'] },
+      ],
+    });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('folder-name');
+    const input = screen.getByTestId('prompt-input');
+    await userEvent.type(input, '/rewind{Escape}{Enter}');
+    expect(await screen.findByTestId('rewind-notice')).toHaveTextContent('There is no prompt to rewind to yet.');
+
+    ipc.push({ type: 'turn_started', prompt: 'first' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    ipc.push({ type: 'turn_started', prompt: 'second' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    await userEvent.type(input, '/rewind{Escape}{Enter}');
+    expect(await screen.findByTestId('rewind-prompt')).toHaveTextContent('second');
+    expect(ipc.argsOf('send_prompt')).toHaveLength(0);
   });
 });

@@ -120,16 +120,16 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const [mcpOpen, setMcpOpen] = useState(false);
   /** The rules or hooks panel, when open. */
   const [panel, setPanel] = useState<'rules' | 'hooks' | null>(null);
-  // The window's own slash commands, then the session's skills and its MCP servers' prompts (the engine runs
-  // `/skill args` and `/mcp__server__prompt args`); listed again whenever a server changes.
-  const [skillCommands, setSkillCommands] = useState<SlashCommand[]>([]);
+  // The window's own slash commands, then the session's (the engine's own, custom commands, skills and its
+  // MCP servers' prompts, which the engine runs); listed again whenever a server changes.
+  const [sessionCommands, setSessionCommands] = useState<SlashCommand[]>([]);
   const mcpVersion = Object.values(transcript.mcpServers)
     .map((server) => `${server.name}:${server.state.state}:${server.tools.length}:${server.disabled_tools.length}`)
     .join(',');
   useEffect(() => {
     let current = true;
-    ipc.skills(info.session_id).then(
-      (list) => current && setSkillCommands(list.map((skill) => ({ name: skill.name, description: skill.description }))),
+    ipc.slashCommands(info.session_id).then(
+      (list) => current && setSessionCommands(list),
       () => undefined,
     );
     return () => {
@@ -143,11 +143,18 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
     rules: { description: 'Show and edit the permission rules', run: () => setPanel('rules') },
     hooks: { description: 'Show and try the hooks', run: () => setPanel('hooks') },
     trust: { description: "Review this folder's trust", run: () => setTrustOpen(true) },
+    rewind: { description: 'Rewind the conversation or files to before the last prompt', run: () => rewindLast() },
   };
   const slashCommands: SlashCommand[] = [
-    ...Object.entries(windowCommands).map(([name, command]) => ({ name, description: command.description })),
-    ...skillCommands,
+    ...Object.entries(windowCommands).map(([name, command]) => ({
+      name,
+      description: command.description,
+      argument_hint: null,
+      source: 'window' as const,
+    })),
+    ...sessionCommands.filter((command) => !(command.name in windowCommands)),
   ];
+  const completeMentions = useCallback((query: string) => ipc.completeMention(info.session_id, query), [info.session_id]);
   const onPrompt = async (prompt: string): Promise<boolean> => {
     const own = /^\/(\w+)\s*$/.exec(prompt);
     const command = own?.[1] ? windowCommands[own[1]] : undefined;
@@ -229,6 +236,14 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
     },
     [transcript.items],
   );
+  // `/rewind`: the dialog for the latest prompt (each prompt row offers its own).
+  const rewindLast = () => {
+    const prompts = promptItems(transcript.items);
+    const last = prompts[prompts.length - 1];
+    if (running) setRewindNotice('Stop the running turn (Esc) before rewinding.');
+    else if (last) onRewindRequest(last.key);
+    else setRewindNotice('There is no prompt to rewind to yet.');
+  };
   const onRewound = useCallback(
     (outcome: RewindOutcome, scope: RewindScope) => {
       setRewindNotice(describeRewind(outcome, scope));
@@ -366,6 +381,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
                 disabled={false}
                 onSend={onPrompt}
                 commands={slashCommands}
+                completeMentions={completeMentions}
               />
             </div>
           </div>

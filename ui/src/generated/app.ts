@@ -18,8 +18,6 @@ message: string, };
 
 export type OpenFolder = { path: string, };
 
-export type SkillSummary = { name: string, description: string, };
-
 export type McpSignIn = { authorization_url: string, open_error: string | null, };
 
 export type SavedSettings = { settings: AppSettings, sessions: Array<SessionInfo>, };

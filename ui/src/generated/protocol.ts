@@ -583,6 +583,30 @@ offered: boolean,
  */
 reason: string | null, };
 
+export type SlashCommandSource = "window" | "builtin" | "project" | "user" | "skill" | "mcp_prompt";
+
+export type SlashCommand = { 
+/**
+ * The name without the slash, e.g. `review`, `frontend:component`, `mcp__docs__search`.
+ */
+name: string, description: string, 
+/**
+ * What the arguments look like, e.g. `[file] [focus]`.
+ */
+argument_hint: string | null, source: SlashCommandSource, };
+
+export type MentionKind = "file" | "resource";
+
+export type MentionCompletion = { 
+/**
+ * Inserted after `@`: a path relative to the folder (quoted when it has spaces), or `server:uri`.
+ */
+text: string, kind: MentionKind, 
+/**
+ * A second line for the menu (a resource's name), if any.
+ */
+detail: string | null, };
+
 export type SessionInfo = { session_id: string, 
 /**
  * Absolute path of the project folder.
@@ -810,7 +834,7 @@ export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?:
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, } | { "type": "team_changed", team: TeamInfo, } | { "type": "brief", 
+detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "model_changed", model: string, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, } | { "type": "team_changed", team: TeamInfo, } | { "type": "brief", 
 /**
  * The summary, as markdown.
  */

@@ -149,9 +149,22 @@ export function installFakeBackend(): void {
         case 'kept_worktrees':
           session(args);
           return [];
-        case 'skills':
+        case 'slash_commands':
           session(args);
-          return [{ name: 'release-notes', description: 'Write the release notes from the merged changes' }];
+          return [
+            { name: 'compact', description: 'Summarise the conversation now to free context', argument_hint: '[focus]', source: 'builtin' },
+            { name: 'model', description: "Show the model and the choices, or switch this session's model", argument_hint: '[name]', source: 'builtin' },
+            { name: 'review', description: 'Review a file for bugs', argument_hint: '<file> [focus]', source: 'project' },
+            { name: 'release-notes', description: 'Write the release notes from the merged changes', argument_hint: null, source: 'skill' },
+          ];
+        case 'complete_mention': {
+          session(args);
+          const query = text(args, 'query').toLowerCase();
+          const files = ['README.md', 'src/main.rs', 'src/lib.rs', 'src/server.rs', 'docs/design notes.md'];
+          return files
+            .filter((file) => file.toLowerCase().includes(query))
+            .map((file) => ({ text: file.includes(' ') ? `"${file}"` : file, kind: 'file', detail: null }));
+        }
         case 'mcp_servers':
           session(args);
           return [];

@@ -177,6 +177,9 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'mode_changed':
       state.mode = event.mode;
       return;
+    case 'model_changed':
+      state.model = event.model;
+      return;
     case 'error':
       items.push({ kind: 'error', key, message: event.message });
       return;

@@ -1,5 +1,5 @@
 // Tests of the session reducer: the mode follows the switcher and the engine's mode_changed events,
-// including those replayed when a stored session reopens.
+// including those replayed when a stored session reopens; the model follows model_changed.
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionInfo } from '../generated/protocol';
 import { envelopes, SESSION } from '../test/events';
@@ -45,5 +45,16 @@ describe('sessionReducer modes', () => {
     state = sessionReducer(state, { type: 'mode', mode: 'default' });
     state = sessionReducer(state, { type: 'events', events: envelopes([{ type: 'text_delta', text: 'x' }], 1) });
     expect(state?.mode).toBe('default');
+  });
+});
+
+describe('sessionReducer model', () => {
+  it('shows the model /model switched to, but a reopened session keeps its info’s model', () => {
+    const state = sessionReducer(opened(), {
+      type: 'events',
+      events: envelopes([{ type: 'model_changed', model: 'claude-haiku-4-5' }]),
+    });
+    expect(state?.info.model).toBe('claude-haiku-4-5');
+    expect(opened([{ type: 'model_changed', model: 'old' }]).info.model).toBe('m');
   });
 });

@@ -1,6 +1,7 @@
 // The state of the open session as the window sees it: its info, its current permission mode and
 // its transcript. A pure reducer over the actions the session hook dispatches. The mode follows the
-// user's switcher and also the engine's `mode_changed` events (e.g. a tool entering plan mode).
+// user's switcher and also the engine's `mode_changed` events (e.g. a tool entering plan mode); the model
+// follows `model_changed` (the person typed `/model name`).
 import type { EventEnvelope, FolderTrust, PermissionMode, SessionInfo } from '../generated/protocol';
 import { applyEvents } from './reduce';
 import { truncateBeforePrompt } from './rewind';
@@ -28,6 +29,7 @@ export function sessionReducer(state: Session | null, action: SessionAction): Se
   switch (action.type) {
     case 'opened': {
       const transcript = applyEvents(emptyTranscript(action.info.session_id), action.events);
+      // A reopened session's model is the one its info names (a `/model` switch lasts for the session it was made in).
       return { info: action.info, mode: transcript.mode ?? action.info.mode, transcript };
     }
     case 'events': {
@@ -35,7 +37,9 @@ export function sessionReducer(state: Session | null, action: SessionAction): Se
       const transcript = applyEvents(state.transcript, action.events);
       if (transcript === state.transcript) return state;
       const engineMode = transcript.mode !== state.transcript.mode ? transcript.mode : null;
-      return { ...state, transcript, mode: engineMode ?? state.mode };
+      const model = transcript.model !== state.transcript.model ? transcript.model : null;
+      const info = model ? { ...state.info, model } : state.info;
+      return { ...state, info, transcript, mode: engineMode ?? state.mode };
     }
     case 'mode':
       return state && state.mode !== action.mode ? { ...state, mode: action.mode } : state;

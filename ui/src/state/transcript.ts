@@ -99,6 +99,8 @@ export type Transcript = {
   lastStopReason: TurnStopReason | null;
   /** The permission mode the engine last reported (`mode_changed`), if it reported one. */
   mode: PermissionMode | null;
+  /** The model the engine last switched to (`model_changed`, after `/model name`), if it switched. */
+  model: string | null;
 };
 
 export function emptyTranscript(sessionId: string | null = null): Transcript {
@@ -119,5 +121,6 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     usage: null,
     lastStopReason: null,
     mode: null,
+    model: null,
   };
 }

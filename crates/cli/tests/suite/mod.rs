@@ -4,4 +4,5 @@ mod commands;
 mod concurrent_runs;
 mod mcp;
 mod permissions;
+mod prompt_commands;
 mod window;

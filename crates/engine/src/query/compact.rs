@@ -68,6 +68,16 @@ pub fn split_point(history: &[Message], keep: usize) -> Option<usize> {
     (index > 0).then_some(index)
 }
 
+/// Why a compaction runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompactTrigger<'a> {
+    /// The conversation neared the context window; the latest prompts are kept as the policy says.
+    Auto,
+    /// The person typed `/compact [instructions]`: everything before the latest prompt is summarised, with the
+    /// person's instructions (what the summary should focus on) added to the summary request.
+    Manual { instructions: &'a str },
+}
+
 /// Summarises the messages before the kept tail and replaces them with the summary. Returns how many messages were
 /// summarised (0 when there was nothing to compact). The history is unchanged on error.
 pub async fn compact(
@@ -76,12 +86,30 @@ pub async fn compact(
     config: &QueryConfig,
     history: &mut Vec<Message>,
 ) -> Result<usize, ModelError> {
-    let Some(split) = split_point(history, config.compaction.keep_recent_prompts) else {
+    compact_with(model, runtime, config, history, CompactTrigger::Auto).await
+}
+
+/// [`compact`] for a given trigger (the PreCompact hook is told which, with the person's instructions).
+pub async fn compact_with(
+    model: &dyn Model,
+    runtime: &ToolRuntime,
+    config: &QueryConfig,
+    history: &mut Vec<Message>,
+    trigger: CompactTrigger<'_>,
+) -> Result<usize, ModelError> {
+    let (keep, trigger_name, instructions) = match trigger {
+        CompactTrigger::Auto => (config.compaction.keep_recent_prompts, "auto", ""),
+        CompactTrigger::Manual { instructions } => (1, "manual", instructions.trim()),
+    };
+    let Some(split) = split_point(history, keep) else {
         return Ok(0);
     };
     let mut fields = Map::new();
-    fields.insert("trigger".into(), Value::String("auto".into()));
-    fields.insert("custom_instructions".into(), Value::String(String::new()));
+    fields.insert("trigger".into(), Value::String(trigger_name.into()));
+    fields.insert(
+        "custom_instructions".into(),
+        Value::String(instructions.to_string()),
+    );
     let permissions = runtime.permission_context();
     if let Some(verdict) = crate::exec::hook_gate::run_event(
         &permissions,
@@ -99,13 +127,16 @@ pub async fn compact(
         }
     }
     let mut messages: Vec<Message> = history[..split].to_vec();
+    let request_text = if instructions.is_empty() {
+        SUMMARY_REQUEST.to_string()
+    } else {
+        format!("{SUMMARY_REQUEST}\n\nThe user asks the summary to focus on: {instructions}")
+    };
     match messages.last_mut() {
         Some(last) if last.role == Role::User => {
-            last.content.push(ContentBlock::Text {
-                text: SUMMARY_REQUEST.into(),
-            });
+            last.content.push(ContentBlock::Text { text: request_text });
         }
-        _ => messages.push(Message::user_text(SUMMARY_REQUEST)),
+        _ => messages.push(Message::user_text(&request_text)),
     }
     let request = ModelRequest {
         model: model.model_name().to_string(),

@@ -2,15 +2,21 @@
 //! event sink. The desktop app, the command line and tests all drive the engine through this type.
 
 mod builder;
+mod builtin_run;
 mod changes;
 mod cleanup;
 mod closing;
 pub mod completion;
+pub mod custom_commands;
+mod file_index;
+mod file_mentions;
 pub mod fork;
 mod mcp_toggles;
 mod panels;
 mod prompt_input;
+mod prompt_menu;
 pub mod rewind;
+pub mod slash;
 mod sub_agent;
 mod sub_agent_doors;
 mod sub_agent_stop;
@@ -57,6 +63,8 @@ use crate::tools::sleep::SleepTool;
 use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::work_list::{self, WorkBoard};
 use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
+use custom_commands::CommandCatalog;
+use file_index::FileIndex;
 use sub_agent::{SubAgentParts, SubAgents};
 use team::Teams;
 
@@ -109,8 +117,12 @@ pub struct Session {
     missing_tools: Vec<(String, String)>,
     /// The skills the model and the person may invoke.
     skills: Arc<SkillCatalog>,
-    /// What skills allowed during the current turn (withdrawn when it ends).
+    /// What skills and custom commands allowed during the current turn (withdrawn when it ends).
     skill_grants: Arc<SkillGrants>,
+    /// The person's own slash commands (`.claude/commands`).
+    commands: CommandCatalog,
+    /// The folder's files, for `@` completion.
+    file_index: FileIndex,
     /// The session's own allow rules when the current turn began (a skill's grant does not withdraw them).
     rules_before_turn: Mutex<Vec<String>>,
     config: QueryConfig,
@@ -275,6 +287,7 @@ impl Session {
         });
         // A `Skill(name)` deny rule removes the skill from what the model is told about.
         let skill_catalog = SkillCatalog::load(&cwd, dirs::home_dir().as_deref());
+        let commands = CommandCatalog::load(&cwd, dirs::home_dir().as_deref());
         let skills = Arc::new(skill_catalog.without(|name| {
             hidden_by
                 .name(RuleBehavior::Deny, tool_names::SKILL, name)
@@ -409,6 +422,7 @@ impl Session {
         };
         let session = Self {
             id,
+            file_index: FileIndex::new(&cwd),
             cwd,
             model: conversation_model,
             model_switch,
@@ -417,6 +431,7 @@ impl Session {
             missing_tools,
             skills,
             skill_grants,
+            commands,
             rules_before_turn: Mutex::new(Vec::new()),
             config,
             history: tokio::sync::Mutex::new(history),
@@ -434,6 +449,18 @@ impl Session {
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
+        for issue in &session.commands.issues {
+            session
+                .runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::Notice {
+                    message: format!(
+                        "Command file {} was not loaded: {}",
+                        issue.path.display(),
+                        issue.message
+                    ),
+                });
+        }
         for issue in &skill_catalog.issues {
             session
                 .runtime
@@ -502,19 +529,6 @@ impl Session {
     /// The skills the person may invoke as `/name args` (names and descriptions).
     pub fn skills(&self) -> Vec<(String, String)> {
         self.skills.summaries()
-    }
-
-    /// Every slash command the person may send (names without the slash, and descriptions): the skills, then the
-    /// prompts of the ready MCP servers (`mcp__server__prompt`).
-    pub fn slash_commands(&self) -> Vec<(String, String)> {
-        let mut commands = self.skills();
-        commands.extend(
-            self.mcp
-                .prompts()
-                .into_iter()
-                .map(|p| (p.command.clone(), p.summary())),
-        );
-        commands
     }
 
     /// For a prompt `/name args` naming a skill: the prompt the model is given instead (the skill's instructions),
@@ -596,8 +610,12 @@ impl Session {
         self.loader().folder_trust()
     }
 
-    /// Runs one turn for `prompt`. Turns of one session run one at a time.
+    /// Runs one turn for `prompt`. Turns of one session run one at a time. The engine's own commands (`/compact`,
+    /// `/model`) run instead of a turn.
     pub async fn send(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        if let Some(command) = slash::builtin(prompt) {
+            return self.run_builtin(prompt, command).await;
+        }
         let outcome = self.send_inner(prompt).await;
         self.withdraw_skill_grants();
         outcome
@@ -646,9 +664,19 @@ impl Session {
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = Some(cancel.clone());
         }
-        let skill = self.expand_skill_command(prompt);
+        let expansion = self
+            .expand_custom_command(prompt)
+            .or_else(|| self.expand_skill_command(prompt));
+        let permissions = self.runtime.permission_context();
+        let tools = self.runtime.pool.all();
+        let files = file_mentions::MentionReader {
+            cwd: &self.cwd,
+            permissions: &permissions,
+            tools: &tools,
+            file_state: self.runtime.file_state.clone(),
+        };
         let prepared = tokio::select! {
-            p = prompt_input::prepare(&self.mcp, self.runtime.events.as_ref(), prompt, skill) => p,
+            p = prompt_input::prepare(&self.mcp, &files, self.runtime.events.as_ref(), prompt, expansion) => p,
             _ = cancel.cancelled() => Err(String::new()),
         };
         let prompt = match prepared {

@@ -134,7 +134,7 @@ async fn a_prompt_command_sends_the_servers_messages_and_failures_end_the_turn()
     assert!(
         commands
             .iter()
-            .any(|(name, about)| name == "mcp__t__greet" && about.contains("Greets someone")),
+            .any(|c| c.name == "mcp__t__greet" && c.description.contains("Greets someone")),
         "{commands:?}"
     );
 

@@ -28,6 +28,7 @@ mod permission_rules;
 mod permission_settings;
 mod permissions_table;
 mod person_doors;
+mod prompt_commands;
 mod query_loop;
 mod read_streaming;
 mod read_tool;
