@@ -4,7 +4,7 @@
 // engine's, custom commands, skills, MCP prompts) with their source and argument hint; typing `@`
 // lists the folder's files (and MCP servers) matching what follows. ↑/↓ move, Tab or Enter completes,
 // Esc closes the list.
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { MentionCompletion, SlashCommand } from '../generated/protocol';
 import { loadDraft, saveDraft } from '../state/drafts';
 import { completeMention, matchCommands, mentionAt, SOURCE_LABEL } from '../state/promptMenu';
@@ -95,10 +95,19 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
     inputRef.current?.focus();
   };
 
+  // A completion puts the caret after what it inserted, in the same commit as the new text, before the next
+  // keystroke can land (a later frame would move the caret back under a fast typist's letters).
+  const pendingCaret = useRef<number | null>(null);
   const moveCaret = (position: number) => {
     setCaret(position);
-    requestAnimationFrame(() => inputRef.current?.setSelectionRange(position, position));
+    pendingCaret.current = position;
   };
+  useLayoutEffect(() => {
+    const position = pendingCaret.current;
+    if (position === null) return;
+    pendingCaret.current = null;
+    inputRef.current?.setSelectionRange(position, position);
+  });
 
   const complete = (item: MenuItem) => {
     if (item.kind === 'command') {
