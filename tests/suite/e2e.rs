@@ -619,3 +619,167 @@ async fn the_content_security_policy_stops_remote_loads_and_inline_scripts() {
     );
     client.close().await.expect("close");
 }
+
+/// The titles of the stored sessions of `project` in the app's store under `dir`.
+fn stored_titles(dir: &Path, project: &Path) -> Vec<String> {
+    let db = dir.join("home/.local/share/tandem/sessions.db");
+    if !db.exists() {
+        return Vec::new();
+    }
+    let store = tandem_engine::store::SessionStore::open(&db).expect("the app's store");
+    store
+        .list_sessions(project)
+        .expect("sessions")
+        .into_iter()
+        .map(|s| s.record.title)
+        .collect()
+}
+
+/// The texts of the prompt rows the transcript shows.
+async fn prompt_rows(client: &Client) -> Vec<String> {
+    let mut texts = Vec::new();
+    for row in client
+        .find_all(Locator::Css("[data-testid=user-prompt]"))
+        .await
+        .expect("prompt rows")
+    {
+        texts.push(row.text().await.unwrap_or_default());
+    }
+    texts
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and WebKitWebDriver; run with --ignored under xvfb-run"]
+async fn no_empty_session_is_stored_suggestions_stay_narrow_and_a_reopened_session_shows_what_the_model_sees()
+ {
+    let (dir, project) = fixture();
+    let project = std::fs::canonicalize(project).expect("canonical");
+    std::fs::create_dir_all(project.join("build")).expect("build dir");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_unittest".into(),
+            name: "Bash".into(),
+            input: json!({"command": "python3 -m unittest discover -s tests"}),
+        }]),
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_rm".into(),
+            name: "Bash".into(),
+            input: json!({"command": "rm -rf build"}),
+        }]),
+        ScriptedTurn::text("Answer one: cleaned."),
+        ScriptedTurn::text("Answer two."),
+        ScriptedTurn::text("Answer three, after the restart."),
+    ]))
+    .await
+    .expect("fake server");
+
+    // Opening the folder twice without sending anything stores no session.
+    for _ in 0..2 {
+        let (driver, client) = launch(&server, dir.path(), &project).await;
+        wait_for_text(&client, "[data-testid=folder-name]", "demo-project").await;
+        wait_for_text(&client, "[data-testid=session-item]", "").await;
+        client.close().await.expect("close");
+        drop(driver);
+    }
+    assert_eq!(stored_titles(dir.path(), &project), Vec::<String>::new());
+
+    let (driver, client) = launch(&server, dir.path(), &project).await;
+    send_prompt(&client, "First question").await;
+    // A module run offers the narrow prefix rule, not every python3 command.
+    wait_for_text(
+        &client,
+        "[data-testid=approval-allow-always]",
+        "Bash(python3 -m unittest",
+    )
+    .await;
+    click(&client, "approval-deny").await;
+    // A removal offers no rule to save at all: "Yes" only.
+    wait_for_text(&client, "[data-testid=approval-dialog]", "rm -rf build").await;
+    assert!(
+        client
+            .find_all(Locator::Css("[data-testid=approval-allow-always]"))
+            .await
+            .expect("query")
+            .is_empty(),
+        "rm must not offer a reusable rule"
+    );
+    click(&client, "approval-allow").await;
+    wait_for_text(&client, "[data-testid=assistant-text]", "Answer one").await;
+    assert!(!project.join("build").exists(), "the approved rm ran");
+    assert_eq!(stored_titles(dir.path(), &project).len(), 1);
+
+    // The second prompt is rewound away (conversation only): the screen and the model lose it.
+    let input = client
+        .find(Locator::Css("[data-testid=prompt-input]"))
+        .await
+        .expect("prompt box");
+    input.send_keys("Second question").await.expect("type");
+    click(&client, "send-button").await;
+    wait_for_text(&client, "[data-testid=assistant-text]", "Answer two").await;
+    input.send_keys("/rewind").await.expect("type");
+    // The menu lists /rewind; Escape closes it so Enter sends the command.
+    input.send_keys("\u{e00c}").await.expect("escape");
+    click(&client, "send-button").await;
+    wait_for_text(&client, "[data-testid=rewind-prompt]", "Second question").await;
+    click(&client, "rewind-conversation").await;
+    wait_gone(&client, "[data-testid=rewind-dialog]").await;
+    client.close().await.expect("close");
+    drop(driver);
+
+    // Reopened after a restart, the session shows the first prompt only, and the model gets the same.
+    let (_driver, client) = launch(&server, dir.path(), &project).await;
+    // The sidebar lists the stored session (its row's title attribute holds the whole title); open it.
+    let start = Instant::now();
+    'open: loop {
+        for item in client
+            .find_all(Locator::Css("[data-testid=session-item]"))
+            .await
+            .expect("rows")
+        {
+            let title = item.attr("title").await.ok().flatten().unwrap_or_default();
+            if title.contains("First question") {
+                item.click().await.expect("open the stored session");
+                break 'open;
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the stored session is not listed"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    wait_for_text(&client, "[data-testid=user-prompt]", "First question").await;
+    wait_for_text(&client, "[data-testid=assistant-text]", "Answer one").await;
+    let rows = prompt_rows(&client).await;
+    assert!(
+        rows.iter().all(|row| !row.contains("Second question")),
+        "a rewound prompt came back: {rows:?}"
+    );
+    let input = client
+        .find(Locator::Css("[data-testid=prompt-input]"))
+        .await
+        .expect("prompt box");
+    // The rewound prompt may wait in the box as a draft: replace it.
+    input
+        .send_keys("\u{e009}a\u{e009}\u{e003}Third question")
+        .await
+        .expect("type");
+    click(&client, "send-button").await;
+    wait_for_text(&client, "[data-testid=assistant-text]", "after the restart").await;
+    let last = server.requests().last().cloned().expect("a request");
+    let sent = serde_json::to_string(&last.body["messages"]).expect("json");
+    assert!(
+        sent.contains("First question") && sent.contains("Third question"),
+        "{sent}"
+    );
+    assert!(
+        !sent.contains("Second question"),
+        "the model still sees the rewound prompt: {sent}"
+    );
+    assert_eq!(
+        stored_titles(dir.path(), &project).len(),
+        1,
+        "no empty session piled up"
+    );
+    client.close().await.expect("close");
+}
