@@ -18,13 +18,16 @@ export type ScriptHost = {
   sleep: (ms: number) => Promise<void>;
   stream: (type: 'text_delta' | 'thinking_delta', text: string) => Promise<void>;
   requestApproval: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  /** The tool_use_id for `base` in this turn: `base` itself unless an earlier turn used it. */
+  toolId: (base: string) => string;
 };
 
 /** A change of one file: each [old, new] pair replaced everywhere in it. */
 type Replacement = { path: string; pairs: [old: string, new: string][] };
 
 /** Proposes an edit, asks with its diff, and applies it when allowed; resolves to the answer. */
-async function editWithApproval(host: ScriptHost, id: string, change: Replacement): Promise<ApprovalAnswer> {
+async function editWithApproval(host: ScriptHost, base: string, change: Replacement): Promise<ApprovalAnswer> {
+  const id = host.toolId(base);
   const path = `${FAKE_ROOT}/${change.path}`;
   const before = host.files.get(path) ?? '';
   const after = change.pairs.reduce((text, [old, next]) => text.split(old).join(next), before);
@@ -80,7 +83,8 @@ const cyan = (text: string) => `${CSI}36m${text}${CSI}0m`;
 const dim = (text: string) => `${CSI}2m${text}${CSI}0m`;
 
 /** A Bash call allowed by a rule, streaming coloured output and a progress bar drawn with \r. */
-async function coloredTestRun(host: ScriptHost, id: string): Promise<void> {
+async function coloredTestRun(host: ScriptHost, base: string): Promise<void> {
+  const id = host.toolId(base);
   const command = 'cargo test --workspace';
   host.emit({ type: 'tool_call_started', tool_use_id: id, name: 'Bash' });
   host.emit({ type: 'tool_call_input', tool_use_id: id, name: 'Bash', input: { command }, hints: { kind: 'shell', title: `Run ${command}`, collapsible: false } });
@@ -149,7 +153,8 @@ export async function playBigDiff(host: ScriptHost): Promise<void> {
 }
 
 /** Proposes a new file, asks with its diff, and creates it when allowed. */
-async function writeWithApproval(host: ScriptHost, id: string, relative: string, content: string): Promise<void> {
+async function writeWithApproval(host: ScriptHost, base: string, relative: string, content: string): Promise<void> {
+  const id = host.toolId(base);
   const path = `${FAKE_ROOT}/${relative}`;
   const input = { file_path: path, content };
   const diff: FileDiff = { path, old_text: '', new_text: content, is_new_file: true };
@@ -185,7 +190,7 @@ async function writeWithApproval(host: ScriptHost, id: string, relative: string,
 }
 
 export async function playPlanTurn(host: ScriptHost): Promise<void> {
-  const id = 'toolu_plan_1';
+  const id = host.toolId('toolu_plan_1');
   host.emit({ type: 'tool_call_started', tool_use_id: id, name: 'EnterPlanMode' });
   host.emit({ type: 'tool_call_input', tool_use_id: id, name: 'EnterPlanMode', input: {}, hints: { kind: 'other', title: 'Enter plan mode', collapsible: false } });
   host.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'success', content: 'Entered plan mode', detail: null });

@@ -49,6 +49,10 @@ export class FakeSession implements ScriptHost {
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private running = false;
   private interrupted = false;
+  /** Tool ids used by earlier turns, and those of the running turn (the engine never reuses an id). */
+  private earlierIds = new Set<string>();
+  private turnIds = new Set<string>();
+  private turnOrdinal = 0;
   private approvals = new Map<string, (answer: ApprovalAnswer) => void>();
   private readonly sender: ChannelSender;
   /** Pause between streamed chunks, ms (the e2e build streams visibly but quickly). */
@@ -85,6 +89,9 @@ export class FakeSession implements ScriptHost {
     const checkpoint = { before: new Map(this.files), after: null as Map<string, string> | null };
     const ordinal = this.log.filter((event) => event.type === 'turn_started').length;
     this.checkpoints.set(ordinal, checkpoint);
+    for (const id of this.turnIds) this.earlierIds.add(id);
+    this.turnIds.clear();
+    this.turnOrdinal = ordinal;
     // Like the engine: the prompt's id is its place in the history (two messages per turn here).
     this.emit({ type: 'turn_started', prompt, prompt_id: String(ordinal * 2) });
     void this.play(prompt)
@@ -100,6 +107,11 @@ export class FakeSession implements ScriptHost {
         checkpoint.after = new Map(this.files);
         this.running = false;
       });
+  }
+
+  toolId(base: string): string {
+    this.turnIds.add(base);
+    return this.earlierIds.has(base) ? `${base}_t${this.turnOrdinal}` : base;
   }
 
   answer(answer: ApprovalAnswer): void {
@@ -133,7 +145,8 @@ export class FakeSession implements ScriptHost {
     }
   }
 
-  private async readOnlyCall(id: string, name: string, input: unknown, hints: RenderHints, content: string) {
+  private async readOnlyCall(base: string, name: string, input: unknown, hints: RenderHints, content: string) {
+    const id = this.toolId(base);
     this.emit({ type: 'tool_call_started', tool_use_id: id, name });
     this.emit({ type: 'tool_call_input', tool_use_id: id, name, input, hints });
     this.emit({
@@ -169,27 +182,28 @@ export class FakeSession implements ScriptHost {
       'text_delta',
       'The entry point hands everything to `tandem::run`:\n\n```rust\npub fn run(args: Args) -> Result<()> {\n    let app = App::new(args)?;\n    app.serve()\n}\n```\n\n| file | role |\n|---|---|\n| `src/main.rs` | parses arguments |\n| `src/lib.rs` | builds and serves the app |\n\nLet me run the test suite to see where things stand.',
     );
-    const answer = await this.askForBash('toolu_bash_1', 'cargo test --workspace', 'Run the test suite');
+    const bash = this.toolId('toolu_bash_1');
+    const answer = await this.askForBash(bash, 'cargo test --workspace', 'Run the test suite');
     if (answer.choice === 'deny') {
-      this.emit({ type: 'tool_call_decision', tool_use_id: 'toolu_bash_1', decision: { decision: 'deny', reason: answer.message ? `You said no: ${answer.message}` : 'You said no', rule: null, source: null, decided_by: null } });
-      this.emit({ type: 'tool_call_result', tool_use_id: 'toolu_bash_1', outcome: 'denied', content: 'The user refused this command.', detail: null });
+      this.emit({ type: 'tool_call_decision', tool_use_id: bash, decision: { decision: 'deny', reason: answer.message ? `You said no: ${answer.message}` : 'You said no', rule: null, source: null, decided_by: null } });
+      this.emit({ type: 'tool_call_result', tool_use_id: bash, outcome: 'denied', content: 'The user refused this command.', detail: null });
       await this.stream('text_delta', "Understood — I won't run the tests. Tell me what you would like me to do instead.");
       return;
     }
     this.emit({
       type: 'tool_call_decision',
-      tool_use_id: 'toolu_bash_1',
+      tool_use_id: bash,
       decision: answer.choice === 'allow_always'
         ? { decision: 'allow', reason: 'You allowed it and saved the rule Bash(cargo test *)', rule: 'Bash(cargo test *)', source: '.claude/settings.local.json', decided_by: null }
         : { decision: 'allow', reason: 'You allowed it once', rule: null, source: null, decided_by: null },
     });
-    this.emit({ type: 'tool_call_status_changed', tool_use_id: 'toolu_bash_1', status: 'executing' });
+    this.emit({ type: 'tool_call_status_changed', tool_use_id: bash, status: 'executing' });
     const output = ['   Compiling tandem v0.1.0 (/home/dev/projects/tandem)', '    Finished `test` profile [unoptimized + debuginfo] target(s) in 3.21s', '     Running unittests src/lib.rs', '', 'running 42 tests', 'test result: ok. 42 passed; 0 failed; 0 ignored; finished in 0.31s'];
     for (const line of output) {
-      this.emit({ type: 'tool_call_progress', tool_use_id: 'toolu_bash_1', text: `${line}\n` });
+      this.emit({ type: 'tool_call_progress', tool_use_id: bash, text: `${line}\n` });
       await this.sleep(this.tick * 3);
     }
-    this.emit({ type: 'tool_call_result', tool_use_id: 'toolu_bash_1', outcome: 'success', content: output.join('\n'), detail: { type: 'shell', exit_code: 0, cwd: FAKE_ROOT, cwd_reset: false } });
+    this.emit({ type: 'tool_call_result', tool_use_id: bash, outcome: 'success', content: output.join('\n'), detail: { type: 'shell', exit_code: 0, cwd: FAKE_ROOT, cwd_reset: false } });
     this.emit({ type: 'usage_updated', turn: usage(9350, 412, 6144), session: usage(9350, 412, 6144), cost_usd: 0.0388 });
     await this.stream('text_delta', 'All **42 tests** pass. The project builds cleanly, so we can start on the change whenever you are ready.');
   }
