@@ -3,10 +3,14 @@
 // TURNS turns (streamed text and thinking, read-only calls, an approved Bash call with output, and
 // every third turn an `/edit` turn with two diff dialogs and xterm output), then reads the heap
 // again after a collection, and prints the constructors whose instances grew most (self size, from
-// heap snapshots taken idle and after the turns). Optionally reopens a long stored session.
+// heap snapshots taken idle and after the turns). `--reopen N` then reopens a stored session of N
+// messages from the sidebar; `--long N` plays a turn of N paragraphs.
 //
 //   npm run build:e2e   # or: npx vite build --mode e2e --outDir dist-e2e
-//   node e2e/memory.mjs [--turns 50] [--long 2000] [--top 25] [--json out.json]
+//   node e2e/memory.mjs [--turns 50] [--long 2000] [--top 25] [--reopen 10000] [--json out.json] [--dist dir]
+//
+// For readable constructor names build without minifying into another folder and pass it:
+//   npx vite build --mode e2e --minify false --outDir /tmp/dist-e2e-plain && node e2e/memory.mjs --dist /tmp/dist-e2e-plain
 //
 // CHROMIUM names the browser (default /usr/bin/chromium).
 /* global window, document -- page.evaluate callbacks run in the page */
@@ -23,15 +27,18 @@ const { values: options } = parseArgs({
     long: { type: 'string', default: '0' },
     top: { type: 'string', default: '25' },
     json: { type: 'string' },
+    dist: { type: 'string' },
+    reopen: { type: 'string', default: '0' },
   },
 });
 const TURNS = Number(options.turns);
 const LONG = Number(options.long);
 const TOP = Number(options.top);
+const REOPEN = Number(options.reopen);
 const MiB = 1024 * 1024;
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const server = await serve(join(here, '..', 'dist-e2e'));
+const server = await serve(options.dist ?? join(here, '..', 'dist-e2e'));
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   headless: true,
@@ -114,6 +121,8 @@ async function editTurn() {
 }
 
 await page.goto(server.url);
+// The stored session to reopen is made before the idle reading, so the fake's copy of it is in both.
+if (REOPEN > 0) await page.evaluate((messages) => window.__tandemFake.storeLong(messages), REOPEN);
 await page.getByTestId('open-folder-button').click();
 await page.getByTestId('folder-name').waitFor();
 const initialFiles = await page.evaluate(() => window.__tandemFake.files());
@@ -134,6 +143,20 @@ const grew = growth(idleSnapshot, turnsSnapshot);
 console.log('\ngrowth by constructor, idle → after the turns (count, self KiB):');
 for (const row of grew) console.log(`  ${String(row.selfKiB).padStart(7)} KiB  ${String(row.count).padStart(7)}  ${row.name}`);
 
+let afterReopen = null;
+if (REOPEN > 0) {
+  await page.locator('[data-testid="session-item"][data-session-id="stored-long"]').click();
+  await page.locator('[data-testid="session"][data-session-id="stored-long"]').waitFor();
+  await page.getByTestId('user-prompt').first().waitFor();
+  afterReopen = await heap();
+  console.log(`\nafter reopening a stored session of ${REOPEN} messages: ${JSON.stringify(afterReopen)}`);
+  const reopenSnapshot = await snapshot();
+  console.log('growth by constructor, after the turns → reopened (count, self KiB):');
+  for (const row of growth(turnsSnapshot, reopenSnapshot)) {
+    console.log(`  ${String(row.selfKiB).padStart(7)} KiB  ${String(row.count).padStart(7)}  ${row.name}`);
+  }
+}
+
 let afterLong = null;
 if (LONG > 0) {
   await page.getByTestId('prompt-input').fill(`/long ${LONG}`);
@@ -144,6 +167,6 @@ if (LONG > 0) {
 }
 
 if (errors.length) console.log(`\npage errors:\n  ${errors.join('\n  ')}`);
-if (options.json) await writeFile(options.json, JSON.stringify({ turns: TURNS, idle, afterTurns, afterLong, grew, errors }, null, 2));
+if (options.json) await writeFile(options.json, JSON.stringify({ turns: TURNS, idle, afterTurns, afterReopen, afterLong, grew, errors }, null, 2));
 await browser.close();
 await server.close();

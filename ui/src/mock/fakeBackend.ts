@@ -6,7 +6,8 @@
 // `rewind_points` / `rewind` rewind a live session (fakeRewind.ts). The rules and hooks panels' commands answer from
 // fakeRules.ts.
 // `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files;
-// `.touch(path, content)` changes a fake file "outside Tandem".
+// `.touch(path, content)` changes a fake file "outside Tandem"; `.storeLong(messages)` adds the stored session
+// `stored-long` with that many messages (for measuring memory).
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, FolderTrust, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
@@ -15,7 +16,7 @@ import { FAKE_ROOT, initialFiles } from './fakeProject';
 import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
 import { FakeSession } from './fakeSession';
 import { FAKE_HOOK, FakeRules, fakeHookRun } from './fakeRules';
-import { storedSessions } from './fakeStoredSessions';
+import { longStoredSession, storedSessions } from './fakeStoredSessions';
 
 export const FAKE_FOLDER = FAKE_ROOT;
 
@@ -216,6 +217,9 @@ export function installFakeBackend(): void {
       emit: (event: string, payload?: unknown) => emit(event, payload),
       files: () => Object.fromEntries(files),
       touch: (path: string, content: string) => files.set(path, content),
+      storeLong: (messages: number) => {
+        stored.push(longStoredSession(Date.now(), messages));
+      },
     },
   });
 }

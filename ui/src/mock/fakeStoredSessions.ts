@@ -30,3 +30,24 @@ export function storedSessions(now: number): StoredSession[] {
     },
   ];
 }
+
+/** A stored session of `messages` messages (a prompt and an answer with a read per turn), for measuring memory. */
+export function longStoredSession(now: number, messages: number): StoredSession {
+  const events: SessionEvent[] = [];
+  for (let turn = 0; turn < messages / 2; turn += 1) {
+    const id = `toolu_long_read_${turn}`;
+    events.push(
+      { type: 'turn_started', prompt: `Question ${turn}: what does module ${turn} do?`, prompt_id: String(turn * 2) },
+      { type: 'tool_call_started', tool_use_id: id, name: 'Read' },
+      { type: 'tool_call_input', tool_use_id: id, name: 'Read', input: { file_path: `src/module_${turn}.rs` }, hints: { kind: 'read', title: `Read src/module_${turn}.rs`, collapsible: true } },
+      { type: 'tool_call_result', tool_use_id: id, outcome: 'success', content: `// module ${turn}\npub fn run() {}\n`, detail: null },
+      { type: 'text_delta', text: `Module ${turn} defines \`run\`, ` },
+      { type: 'text_delta', text: 'which the entry point calls once the arguments are parsed.' },
+      { type: 'turn_ended', stop_reason: 'end_turn' },
+    );
+  }
+  return {
+    summary: { session_id: 'stored-long', title: `A long session (${messages} messages)`, updated_at_ms: now - 60_000, message_count: messages },
+    events,
+  };
+}
