@@ -2,6 +2,7 @@
 // Events are applied in `seq` order; anything at or below the last seen `seq` (a duplicate or a
 // replay across a batch boundary) and anything from another session is ignored.
 import type { EventEnvelope, SessionEvent } from '../generated/protocol';
+import { flatten } from './flatString';
 import { violationKey } from './sandbox';
 import { emptyTranscript, type ToolCall, type Transcript, type TranscriptItem } from './transcript';
 
@@ -10,6 +11,8 @@ type Draft = {
   state: Transcript;
   items: TranscriptItem[];
   toolIndex: Record<string, number>;
+  /** Items whose text (or tool output) grew by appends in this batch: flattened once at its end. */
+  grown: Set<number>;
 };
 
 /** Folds a batch of envelopes into the transcript; returns the same object when nothing applied. */
@@ -20,7 +23,7 @@ export function applyEvents(state: Transcript, envelopes: readonly EventEnvelope
     if (current.sessionId !== null && envelope.session_id !== current.sessionId) continue;
     if (envelope.seq <= current.lastSeq) continue;
     if (!draft) {
-      draft = { state: { ...state }, items: state.items.slice(), toolIndex: { ...state.toolIndex } };
+      draft = { state: { ...state }, items: state.items.slice(), toolIndex: { ...state.toolIndex }, grown: new Set() };
       draft.state.items = draft.items;
       draft.state.toolIndex = draft.toolIndex;
     }
@@ -28,7 +31,18 @@ export function applyEvents(state: Transcript, envelopes: readonly EventEnvelope
     draft.state.lastSeq = envelope.seq;
     applyOne(draft, envelope.event, String(envelope.seq));
   }
+  if (draft) flattenGrown(draft);
   return draft ? draft.state : state;
+}
+
+/** Flattens the texts that grew by appends in this batch, once each (see flatString.ts). */
+function flattenGrown(draft: Draft): void {
+  for (const index of draft.grown) {
+    const item = draft.items[index];
+    if (!item) continue;
+    if (item.kind === 'assistant' || item.kind === 'thinking') flatten(item.text);
+    else if (item.kind === 'tool') flatten(item.call.progress);
+  }
 }
 
 /** Folds one envelope. */
@@ -69,6 +83,7 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
       const last = items[items.length - 1];
       if (last && last.kind === kind) {
         items[items.length - 1] = { ...last, text: last.text + event.text };
+        draft.grown.add(items.length - 1);
       } else {
         items.push({ kind, key, text: event.text });
       }
@@ -103,6 +118,10 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
       });
       return;
     case 'tool_call_progress':
+      {
+        const index = draft.toolIndex[event.tool_use_id];
+        if (index !== undefined) draft.grown.add(index);
+      }
       updateTool(draft, event.tool_use_id, null, (call) => ({
         ...call,
         progress: call.progress + event.text,
@@ -227,10 +246,11 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
 
 /** Folds one event of a sub-agent into its own transcript (keys made unique by the parent's event). */
 function foldNested(state: Transcript, event: SessionEvent, key: string): Transcript {
-  const draft: Draft = { state: { ...state }, items: state.items.slice(), toolIndex: { ...state.toolIndex } };
+  const draft: Draft = { state: { ...state }, items: state.items.slice(), toolIndex: { ...state.toolIndex }, grown: new Set() };
   draft.state.items = draft.items;
   draft.state.toolIndex = draft.toolIndex;
   applyOne(draft, event, key);
+  flattenGrown(draft);
   return draft.state;
 }
 
