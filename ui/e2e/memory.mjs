@@ -121,6 +121,7 @@ async function editTurn() {
 }
 
 await page.goto(server.url);
+await page.getByTestId('open-folder-button').waitFor();
 // The stored session to reopen is made before the idle reading, so the fake's copy of it is in both.
 if (REOPEN > 0) await page.evaluate((messages) => window.__tandemFake.storeLong(messages), REOPEN);
 await page.getByTestId('open-folder-button').click();

@@ -41,10 +41,11 @@ export function longStoredSession(now: number, messages: number): StoredSession 
       { type: 'tool_call_started', tool_use_id: id, name: 'Read' },
       { type: 'tool_call_input', tool_use_id: id, name: 'Read', input: { file_path: `src/module_${turn}.rs` }, hints: { kind: 'read', title: `Read src/module_${turn}.rs`, collapsible: true } },
       { type: 'tool_call_result', tool_use_id: id, outcome: 'success', content: `// module ${turn}\npub fn run() {}\n`, detail: null },
-      { type: 'text_delta', text: `Module ${turn} defines \`run\`, ` },
-      { type: 'text_delta', text: 'which the entry point calls once the arguments are parsed.' },
-      { type: 'turn_ended', stop_reason: 'end_turn' },
     );
+    // Stored as the model streamed it: an answer of a few hundred characters in deltas of about eight.
+    const answer = `Module ${turn} defines \`run\`, which the entry point calls once the arguments are parsed. `.repeat(4);
+    for (let at = 0; at < answer.length; at += 8) events.push({ type: 'text_delta', text: answer.slice(at, at + 8) });
+    events.push({ type: 'turn_ended', stop_reason: 'end_turn' });
   }
   return {
     summary: { session_id: 'stored-long', title: `A long session (${messages} messages)`, updated_at_ms: now - 60_000, message_count: messages },
