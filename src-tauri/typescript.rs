@@ -4,7 +4,8 @@
 
 use ts_rs::{Config, TS};
 
-use crate::commands::{AppStateView, McpSignIn};
+use crate::commands::AppStateView;
+use crate::commands::mcp::McpSignIn;
 use crate::error::{CommandError, ErrorCode};
 use crate::menu::OpenFolder;
 use crate::settings::SavedSettings;

@@ -1,0 +1,220 @@
+//! Commands that open, list and drive a session: prompts, answers to its questions, interrupts, the mode.
+
+use super::*;
+
+/// Opens a session on `path` (or reopens the stored session `resume`); its events arrive on `on_event`. A
+/// reopened session first replays its stored events, so the window rebuilds its transcript.
+#[tauri::command]
+#[tracing::instrument(skip(app, state, on_event), err(Display))]
+pub fn open_session<R: Runtime>(
+    app: AppHandle<R>,
+    state: State<'_, AppState>,
+    path: String,
+    on_event: Channel<EventBatch>,
+    resume: Option<String>,
+) -> Result<SessionInfo, CommandError> {
+    let (model, settings_problem) = state.model_config();
+    // The window shows one session at a time: sessions no turn is running in are closed, which releases their
+    // store lock (so the same session can be reopened) and stops their MCP servers.
+    let mut just_closed = false;
+    if let Ok(mut sessions) = state.sessions.lock() {
+        sessions.retain(|id, session| {
+            let keep = Arc::strong_count(session) > 1;
+            just_closed |= !keep && resume.as_deref() == Some(id.as_str());
+            keep
+        });
+        if let Some(id) = &resume
+            && sessions.contains_key(id)
+        {
+            return Err(CommandError::new(
+                ErrorCode::SessionBusy,
+                "a turn is still running in that session; wait for it to end or stop it, then open it again",
+            ));
+        }
+    }
+    let approver = Arc::new(WindowApprover(state.approvals.clone()));
+    let mut builder = match (resume, &state.store) {
+        (Some(id), Some(store)) => resume_released(store, &id, just_closed)?,
+        (Some(_), None) => {
+            return Err(CommandError::new(
+                ErrorCode::Store,
+                "sessions cannot be reopened: the session store is not available",
+            ));
+        }
+        (None, _) => Session::builder(&PathBuf::from(&path))?.store(state.store.clone()),
+    };
+    let session_id = builder.session_id();
+    let sink = match builder.stored() {
+        Some(loaded) => {
+            let sink = ChannelSink::starting_at(session_id, on_event, loaded.next_seq());
+            sink.replay(loaded.events.iter().map(|e| (e.seq, e.event.clone())));
+            sink
+        }
+        None => ChannelSink::new(session_id, on_event),
+    };
+    let session = builder
+        .model(model)
+        .approver(approver)
+        .events(Arc::new(sink))
+        .watch_settings(true)
+        .build()?;
+    for problem in settings_problem
+        .into_iter()
+        .chain(state.store_problem.clone())
+    {
+        session
+            .runtime()
+            .events
+            .emit(SessionEvent::Error { message: problem });
+    }
+    let info = session.info();
+    if let Some(file) = &state.recent_file
+        && let Ok(list) = recent::remember(file, &info.cwd)
+    {
+        crate::menu::refresh_recent(&app, &list);
+    }
+    if let Ok(mut sessions) = state.sessions.lock() {
+        sessions.insert(info.session_id.clone(), Arc::new(session));
+    }
+    Ok(info)
+}
+
+/// Reopens the stored session `id`. When this window has just closed it, its store lock is let go a moment later
+/// (as its last tasks end): wait for that, briefly, instead of reporting the session as in use.
+fn resume_released(
+    store: &Arc<tandem_engine::store::SessionStore>,
+    id: &str,
+    just_closed: bool,
+) -> Result<tandem_engine::session::SessionBuilder, tandem_engine::session::SessionError> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    loop {
+        match Session::resuming(store.clone(), id) {
+            Err(tandem_engine::session::SessionError::Store(
+                tandem_engine::store::StoreError::InUse(_),
+            )) if just_closed && std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// The stored sessions of the folder `path`, newest first (empty when sessions are not stored).
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn list_sessions(
+    state: State<'_, AppState>,
+    path: String,
+) -> Result<Vec<SessionSummary>, CommandError> {
+    let Some(store) = &state.store else {
+        return Ok(Vec::new());
+    };
+    let cwd = tandem_engine::session::open_folder(&PathBuf::from(&path))?;
+    let sessions = store
+        .list_sessions(&cwd)
+        .map_err(tandem_engine::session::SessionError::from)?;
+    Ok(sessions.iter().map(|s| s.to_protocol()).collect())
+}
+
+/// Starts a turn; its events stream on the session's channel. Returns once the turn has started.
+#[tauri::command]
+#[tracing::instrument(skip(state, prompt), fields(prompt_chars = prompt.chars().count()), err(Display))]
+pub fn send_prompt(
+    state: State<'_, AppState>,
+    session_id: String,
+    prompt: String,
+) -> Result<(), CommandError> {
+    let session = session_of(&state, &session_id)?;
+    tauri::async_runtime::spawn(
+        async move {
+            // Failures are reported to the window as events by the engine.
+            let _ = session.send(&prompt).await;
+        }
+        .in_current_span(),
+    );
+    Ok(())
+}
+
+#[tauri::command]
+#[tracing::instrument(
+    skip_all,
+    fields(request_id = %answer.request_id, choice = ?answer.choice),
+    err(Display)
+)]
+pub fn answer_approval(
+    state: State<'_, AppState>,
+    answer: ApprovalAnswer,
+) -> Result<(), CommandError> {
+    if state.approvals.answer(answer) {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            ErrorCode::NoRequest,
+            "that question is no longer waiting for an answer",
+        ))
+    }
+}
+
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn interrupt(state: State<'_, AppState>, session_id: String) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?.interrupt();
+    Ok(())
+}
+
+/// Stops one sub-agent (started by the Agent call `id`, or the background task `id`); the turn goes on. Returns
+/// whether it was running.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn stop_sub_agent(
+    state: State<'_, AppState>,
+    session_id: String,
+    id: String,
+) -> Result<bool, CommandError> {
+    Ok(session_of(&state, &session_id)?.stop_sub_agent(&id))
+}
+
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn set_mode(
+    state: State<'_, AppState>,
+    session_id: String,
+    mode: PermissionMode,
+) -> Result<(), CommandError> {
+    session_of(&state, &session_id)?.set_mode(mode);
+    Ok(())
+}
+
+/// The person's decision about the agent's plan (approve and leave plan mode, or keep planning).
+#[tauri::command]
+#[tracing::instrument(skip_all, fields(request_id = %answer.request_id), err(Display))]
+pub fn answer_plan(
+    state: State<'_, AppState>,
+    answer: tandem_protocol::PlanAnswer,
+) -> Result<(), CommandError> {
+    if state.approvals.answer_plan(answer) {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            ErrorCode::NoRequest,
+            "that plan is no longer waiting for a review",
+        ))
+    }
+}
+
+/// The person's answers to the agent's questions (or their refusal to answer).
+#[tauri::command]
+#[tracing::instrument(skip_all, fields(request_id = %answer.request_id), err(Display))]
+pub fn answer_questions(
+    state: State<'_, AppState>,
+    answer: tandem_protocol::QuestionAnswer,
+) -> Result<(), CommandError> {
+    if state.approvals.answer_questions(answer) {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            ErrorCode::NoRequest,
+            "those questions are no longer waiting for answers",
+        ))
+    }
+}
