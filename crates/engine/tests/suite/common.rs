@@ -7,8 +7,9 @@ use tandem_engine::approver::Approver;
 use tandem_engine::events::RecordingSink;
 use tandem_engine::model::{AnthropicModel, Model, ModelConfig, Provider, RetryPolicy};
 use tandem_engine::session::{Session, SessionOptions};
-use tandem_engine::testing::{FakeServer, Script};
-use tandem_protocol::PermissionMode;
+use tandem_engine::store::SessionStore;
+use tandem_engine::testing::{FakeServer, Script, ScriptedApprover};
+use tandem_protocol::{ApprovalChoice, PermissionMode};
 
 /// A model config for the fake server at `url`, with quick retries.
 pub fn fake_config(url: &str) -> ModelConfig {
@@ -71,4 +72,30 @@ pub fn session_with(
 /// Starts the fake server with `script`.
 pub async fn server(script: Script) -> FakeServer {
     FakeServer::start(script).await.expect("fake server")
+}
+
+/// A session on `root` recorded in `store`, talking to `fake` and refusing whatever asks; with `resume`, the stored
+/// session of that id reopened instead of a new one.
+pub fn stored_session(
+    root: std::path::PathBuf,
+    store: Arc<SessionStore>,
+    fake: &FakeServer,
+    resume: Option<&str>,
+) -> Session {
+    let config = fake_config(&fake.url());
+    let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
+    let options = SessionOptions {
+        id: None,
+        cwd: root.clone(),
+        model: config,
+        mode: PermissionMode::Default,
+        approver: Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+        events: Arc::new(RecordingSink::default()),
+        store: Some(store.clone()),
+        watch_settings: false,
+    };
+    match resume {
+        Some(id) => Session::resume_with_model(store, id, model, options).expect("resume"),
+        None => Session::with_model(root, model, options),
+    }
 }

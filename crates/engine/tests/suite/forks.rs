@@ -3,40 +3,13 @@
 
 use std::sync::Arc;
 
-use tandem_engine::events::RecordingSink;
-use tandem_engine::model::AnthropicModel;
 use tandem_engine::session::fork::fork;
 use tandem_engine::session::rewind::RewindError;
-use tandem_engine::session::{Session, SessionOptions};
 use tandem_engine::store::SessionStore;
-use tandem_engine::testing::{FakeServer, Script, ScriptedApprover, ScriptedTurn, Workspace};
-use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent};
+use tandem_engine::testing::{Script, ScriptedTurn, Workspace};
+use tandem_protocol::SessionEvent;
 
-use super::common::{fake_config, server};
-
-fn stored_session(
-    root: std::path::PathBuf,
-    store: Arc<SessionStore>,
-    fake: &FakeServer,
-    resume: Option<&str>,
-) -> Session {
-    let config = fake_config(&fake.url());
-    let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
-    let options = SessionOptions {
-        id: None,
-        cwd: root.clone(),
-        model: config,
-        mode: PermissionMode::Default,
-        approver: Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
-        events: Arc::new(RecordingSink::default()),
-        store: Some(store.clone()),
-        watch_settings: false,
-    };
-    match resume {
-        Some(id) => Session::resume_with_model(store, id, model, options).expect("resume"),
-        None => Session::with_model(root, model, options),
-    }
-}
+use super::common::{server, stored_session};
 
 fn prompts_of(events: &[tandem_engine::store::StoredEvent]) -> Vec<String> {
     events

@@ -4,17 +4,17 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use tandem_engine::events::RecordingSink;
-use tandem_engine::model::{AnthropicModel, Role};
-use tandem_engine::session::{Session, SessionOptions};
+use tandem_engine::model::Role;
+use tandem_engine::session::Session;
 use tandem_engine::store::SessionStore;
-use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn, Workspace};
-use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent};
+use tandem_engine::testing::{Script, ScriptedTurn, Workspace};
+use tandem_protocol::SessionEvent;
 
-use super::common::{fake_config, server};
+use super::common::{server, stored_session};
 
-#[tokio::test]
-async fn a_sub_agents_messages_are_a_sidechain_of_the_session_after_a_restart() {
+/// A session whose Explore sub-agent read a file and answered, stored in a fresh database; the workspace and the
+/// folder holding the database (kept alive by the caller), the database's path and the session's id.
+async fn a_stored_sub_agent_run() -> (Workspace, tempfile::TempDir, std::path::PathBuf, String) {
     let ws = Workspace::new(&[("notes.txt", "the code is 4321\n")]).expect("workspace");
     let notes = ws.path("notes.txt").display().to_string();
     let dir = tempfile::tempdir().expect("tempdir");
@@ -30,26 +30,16 @@ async fn a_sub_agents_messages_are_a_sidechain_of_the_session_after_a_restart() 
         ScriptedTurn::text("It is 4321."),
     ]))
     .await;
-    let id = {
-        let store = Arc::new(SessionStore::open(&db).expect("store"));
-        let config = fake_config(&fake.url());
-        let s = Session::with_model(
-            ws.root(),
-            Arc::new(AnthropicModel::new(config.clone()).expect("client")),
-            SessionOptions {
-                id: None,
-                cwd: ws.root(),
-                model: config,
-                mode: PermissionMode::Default,
-                approver: Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
-                events: Arc::new(RecordingSink::default()),
-                store: Some(store),
-                watch_settings: false,
-            },
-        );
-        s.send("find the code").await.expect("turn");
-        s.id().to_string()
-    };
+    let store = Arc::new(SessionStore::open(&db).expect("store"));
+    let s = stored_session(ws.root(), store, &fake, None);
+    s.send("find the code").await.expect("turn");
+    let id = s.id().to_string();
+    (ws, dir, db, id)
+}
+
+#[tokio::test]
+async fn a_sub_agents_messages_are_a_sidechain_of_the_session_after_a_restart() {
+    let (_ws, _dir, db, id) = a_stored_sub_agent_run().await;
     // A new process: the store opened afresh.
     let store = SessionStore::open(&db).expect("reopen");
     let loaded = store.load_session(&id).expect("load").expect("stored");
@@ -72,41 +62,7 @@ async fn a_sub_agents_messages_are_a_sidechain_of_the_session_after_a_restart() 
 
 #[tokio::test]
 async fn a_reopened_session_replays_each_sub_agents_events_under_its_agent_call() {
-    let ws = Workspace::new(&[("notes.txt", "the code is 4321\n")]).expect("workspace");
-    let notes = ws.path("notes.txt").display().to_string();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let db = dir.path().join("sessions.db");
-    let fake = server(Script::turns([
-        ScriptedTurn::tool_use(
-            "a1",
-            "Agent",
-            json!({"description": "Find the code", "prompt": "What is the code?", "subagent_type": "Explore"}),
-        ),
-        ScriptedTurn::tool_use("r1", "Read", json!({"file_path": notes})),
-        ScriptedTurn::text("The code is 4321."),
-        ScriptedTurn::text("It is 4321."),
-    ]))
-    .await;
-    let id = {
-        let store = Arc::new(SessionStore::open(&db).expect("store"));
-        let config = fake_config(&fake.url());
-        let s = Session::with_model(
-            ws.root(),
-            Arc::new(AnthropicModel::new(config.clone()).expect("client")),
-            SessionOptions {
-                id: None,
-                cwd: ws.root(),
-                model: config,
-                mode: PermissionMode::Default,
-                approver: Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
-                events: Arc::new(RecordingSink::default()),
-                store: Some(store),
-                watch_settings: false,
-            },
-        );
-        s.send("find the code").await.expect("turn");
-        s.id().to_string()
-    };
+    let (_ws, _dir, db, id) = a_stored_sub_agent_run().await;
     // A new process reopens the session the way the window does: the builder's stored events are replayed.
     let store = Arc::new(SessionStore::open(&db).expect("reopen"));
     let builder = Session::resuming(store, &id).expect("resume");
