@@ -6,7 +6,8 @@
 // heap snapshots taken idle and after the turns). `--reopen N` then reopens a stored session of N
 // messages from the sidebar; `--long N` plays a turn of N paragraphs.
 //
-//   npm run build:e2e   # or: npx vite build --mode e2e --outDir dist-e2e
+//   npm run bench:memory -- [options]   # builds dist-e2e, then runs this; or by hand:
+//   npx vite build --mode e2e --outDir dist-e2e
 //   node e2e/memory.mjs [--turns 50] [--long 2000] [--top 25] [--reopen 10000] [--json out.json] [--dist dir]
 //
 // For readable constructor names build without minifying into another folder and pass it:
