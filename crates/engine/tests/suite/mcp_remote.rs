@@ -4,8 +4,6 @@
 //! server that speaks only the older HTTP+SSE transport is reached through the fallback.
 
 use std::collections::HashMap;
-use std::io::BufRead;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::{Query, State};
@@ -19,41 +17,7 @@ use tandem_engine::settings::McpSettings;
 use tandem_engine::testing::{HeadlessOpener, TestRuntime, call};
 use tandem_protocol::{McpServerState, PermissionMode};
 
-use super::mcp_support::{PATIENCE, TEST_SERVER, patient, ready, runtime};
-
-/// The test server started with `args`; killed when dropped.
-struct Remote {
-    child: Child,
-    url: String,
-}
-
-impl Remote {
-    fn start(args: &[&str]) -> Self {
-        let mut child = Command::new(TEST_SERVER)
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the test server");
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("read the address");
-        let url = line
-            .trim()
-            .strip_prefix("listening on ")
-            .expect("the server says where it listens")
-            .to_string();
-        Self { child, url }
-    }
-}
-
-impl Drop for Remote {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use super::mcp_support::{HttpServer, PATIENCE, patient, ready, runtime};
 
 /// What the authorization server saw.
 #[derive(Debug, Default)]
@@ -176,7 +140,7 @@ async fn a_guarded_server_needs_sign_in_then_signs_in_with_pkce_refreshes_and_ke
     let log = Log::default();
     let auth_server = authorization_server(log.clone()).await;
     // Only the refreshed token opens the server: a call that works proves the refresh happened.
-    let server = Remote::start(&[
+    let server = HttpServer::start_with(&[
         "--http",
         "127.0.0.1:0",
         "--bearer",
@@ -262,7 +226,7 @@ async fn a_guarded_server_needs_sign_in_then_signs_in_with_pkce_refreshes_and_ke
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_speaks_only_the_older_sse_transport_is_reached_by_falling_back() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let server = Remote::start(&["--legacy-sse", "127.0.0.1:0"]);
+    let server = HttpServer::start_with(&["--legacy-sse", "127.0.0.1:0"]);
     let (manager, _) = super::mcp_support::start(
         dir.path(),
         json!({

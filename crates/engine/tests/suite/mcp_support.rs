@@ -39,8 +39,14 @@ pub struct HttpServer {
 
 impl HttpServer {
     pub fn start() -> Self {
+        Self::start_with(&["--http", "127.0.0.1:0"])
+    }
+
+    /// The test server started with `args` (a remote transport on loopback and its options), once it says where it
+    /// listens.
+    pub fn start_with(args: &[&str]) -> Self {
         let mut child = Command::new(TEST_SERVER)
-            .args(["--http", "127.0.0.1:0"])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
