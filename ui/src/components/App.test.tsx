@@ -112,7 +112,8 @@ describe('App', () => {
     ipc.push({ type: 'turn_started', prompt: 'Fix the bug' }, { type: 'text_delta', text: 'Looking ' });
     ipc.push({ type: 'text_delta', text: 'at `main.rs`' });
     expect(screen.getByTestId('user-prompt')).toHaveTextContent('Fix the bug');
-    expect(screen.getByTestId('assistant-text')).toHaveTextContent('Looking at main.rs');
+    // Shown as written (`main.rs` in backticks) until the markdown renderer has loaded.
+    await waitFor(() => expect(screen.getByTestId('assistant-text')).toHaveTextContent('Looking at main.rs'));
     expect(screen.getByTestId('stop-button')).toBeInTheDocument();
     // Typing goes on while the turn runs; what is sent waits for the turn to end.
     await userEvent.type(screen.getByTestId('prompt-input'), 'Then add a test{Enter}');

@@ -3,6 +3,7 @@
 // with changes, to merge or discard. Opened from the status bar; Esc closes.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useEscape } from '../hooks/useEscape';
+import { useHighlighter } from '../diff/highlighter';
 import { buildDiffModel } from '../diff/model';
 import type { ChangedFile } from '../generated/protocol';
 import { useDiffViewMode } from '../hooks/useDiffViewMode';
@@ -54,14 +55,15 @@ export function ChangesView({ load, root, onClose, worktrees }: ChangesViewProps
   useEffect(() => closeRef.current?.focus(), []);
   useEscape(onClose);
 
+  const hljs = useHighlighter();
   const models = useMemo(
     () =>
       (files ?? []).map((file) =>
         file.omitted === null
-          ? buildDiffModel({ path: file.path, old_text: file.before ?? '', new_text: file.after ?? '', is_new_file: file.before === null })
+          ? buildDiffModel({ path: file.path, old_text: file.before ?? '', new_text: file.after ?? '', is_new_file: file.before === null }, hljs)
           : null,
       ),
-    [files],
+    [files, hljs],
   );
   const file = files?.[selected];
   const model = models[selected] ?? null;

@@ -1,6 +1,6 @@
 // Tests of the diff dialog inside the session window, answering through a mocked IPC: what it
 // shows, both layouts, word marks, folds, each answer and its keyboard, and a 5,000-line file.
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, FileDiff } from '../generated/protocol';
@@ -37,7 +37,8 @@ describe('DiffDialog', () => {
     expect(within(dialog).getByTestId('diff-stats')).toHaveTextContent('+1 −1');
     const words = within(dialog).getAllByTestId('diff-word');
     expect(words.map((word) => word.textContent)).toEqual(['item', 'entry']);
-    expect(dialog.querySelector('.hljs-keyword')).toHaveTextContent('export');
+    // highlight.js loads with the first diff drawn.
+    await waitFor(() => expect(dialog.querySelector('.hljs-keyword')).toHaveTextContent('export'));
   });
 
   it('switches between side by side and unified, and folds unchanged runs', async () => {

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import type { ApprovalAnswer, ApprovalRequest, FileDiff, Revision } from '../generated/protocol';
 import { findHunks, rebuildText } from '../diff/hunks';
 import { computeLineDiff } from '../diff/lines';
+import { useHighlighter } from '../diff/highlighter';
 import { buildDiffModel } from '../diff/model';
 import { useApprovalAnswer } from '../hooks/useApprovalAnswer';
 import { useDiffViewMode } from '../hooks/useDiffViewMode';
@@ -52,7 +53,8 @@ export function DiffDialog({ request, diff, onAnswer, error = null, root }: Diff
   // Nothing of the proposal left: accepting would change nothing, so Accept means Reject.
   const nothingLeft = revised === diff.old_text && !diff.is_new_file;
   const { message, setMessage, busy, answer } = useApprovalAnswer(request, onAnswer, revision, nothingLeft);
-  const model = useMemo(() => buildDiffModel({ ...diff, new_text: revised }), [diff, revised]);
+  const hljs = useHighlighter();
+  const model = useMemo(() => buildDiffModel({ ...diff, new_text: revised }, hljs), [diff, revised, hljs]);
   const toggleHunk = useCallback((number: number) => {
     setRejected((previous) => {
       const next = new Set(previous);

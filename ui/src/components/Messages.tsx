@@ -5,7 +5,7 @@ import type { BriefStatus } from '../generated/protocol';
 import { useExpanded } from '../state/expansion';
 import { RewindContext } from '../state/rewind';
 import { Chevron } from './Chevron';
-import { Markdown } from './Markdown';
+import { LazyMarkdown } from './LazyMarkdown';
 import { Icon } from './Icon';
 
 /** A prompt of the user; with a rewind action (shown on hover or focus) when rewinding is possible. */
@@ -38,7 +38,7 @@ export const Brief = memo(function Brief({ message, status }: { message: string;
     <aside className={`brief brief-${status}`} data-testid="brief" data-status={status} aria-label="Brief from the agent">
       <div className="brief-label">{status === 'proactive' ? 'Update from the agent' : 'Brief'}</div>
       <div className="brief-text markdown">
-        <Markdown text={message} />
+        <LazyMarkdown text={message} />
       </div>
     </aside>
   );
@@ -47,7 +47,7 @@ export const Brief = memo(function Brief({ message, status }: { message: string;
 export const AssistantText = memo(function AssistantText({ text }: { text: string }) {
   return (
     <div className="assistant-text markdown" data-testid="assistant-text">
-      <Markdown text={text} />
+      <LazyMarkdown text={text} />
     </div>
   );
 });

@@ -49,7 +49,7 @@ describe('plan review', () => {
       { type: 'plan_review_requested', request: { id: 'p1', session_id: 'session-1', tool_use_id: 't1', plan: '# Plan\n\n1. Add the cache\n2. Test it' } },
     );
     const dialog = await screen.findByTestId('plan-dialog');
-    expect(within(dialog).getByRole('heading', { name: 'Plan' })).toBeInTheDocument();
+    expect(await within(dialog).findByRole('heading', { name: 'Plan' })).toBeInTheDocument();
     expect(within(dialog).getByTestId('plan-body')).toHaveTextContent('Add the cache');
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(ipc.argsOf('answer_plan')).toHaveLength(1));

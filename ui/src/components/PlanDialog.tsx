@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { PlanAnswer, PlanChoice, PlanRequest } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { ErrorBanner } from './ErrorBanner';
-import { Markdown } from './Markdown';
+import { LazyMarkdown } from './LazyMarkdown';
 import { Icon } from './Icon';
 
 export type PlanDialogProps = {
@@ -64,7 +64,7 @@ export function PlanDialog({ request, onAnswer }: PlanDialogProps) {
           </h2>
         </header>
         <div className="plan-body" data-testid="plan-body">
-          <Markdown text={request.plan} />
+          <LazyMarkdown text={request.plan} />
         </div>
         {error && <ErrorBanner message={error} />}
         <textarea

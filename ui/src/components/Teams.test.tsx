@@ -55,11 +55,11 @@ describe('TeamPanel', () => {
 });
 
 describe('Brief', () => {
-  it('shows the summary as markdown, marked when the agent sent it unasked', () => {
+  it('shows the summary as markdown, marked when the agent sent it unasked', async () => {
     render(<Brief message="Tests pass; **one** skipped." status="proactive" />);
     const brief = screen.getByTestId('brief');
     expect(brief).toHaveTextContent('Update from the agent');
-    expect(within(brief).getByText('one').tagName).toBe('STRONG');
+    expect((await within(brief).findByText('one')).tagName).toBe('STRONG');
   });
 
   it('is folded into the transcript as its own item', () => {

@@ -1,7 +1,7 @@
 // Tests of file-change diffs in the transcript: a completed Edit/Write with a diff in its result
 // detail shows a collapsed "+N −M" line that expands into a unified highlighted diff, and file
 // changes never fold into the read/search summary even when their hints say they could.
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { FileDiff, SessionEvent, ToolDetail, ToolKind } from '../generated/protocol';
@@ -47,7 +47,8 @@ describe('ToolDiff', () => {
       'add',
       'context',
     ]);
-    expect(body.querySelector('.hljs-keyword')).toHaveTextContent('fn');
+    // highlight.js loads with the first diff drawn.
+    await waitFor(() => expect(within(block).getByTestId('diff-body').querySelector('.hljs-keyword')).toHaveTextContent('fn'));
   });
 
   it('is absent without a diff in the result detail, whose hunks still give its size', () => {

@@ -2,6 +2,7 @@
 // that expands into a unified, highlighted diff with folded unchanged runs. Collapsed by default.
 import { memo, useMemo } from 'react';
 import type { FileDiff } from '../generated/protocol';
+import { useHighlighter } from '../diff/highlighter';
 import { buildDiffModel } from '../diff/model';
 import { useExpanded } from '../state/expansion';
 import { Chevron } from './Chevron';
@@ -11,7 +12,8 @@ import { FilePath } from './diff/FilePath';
 
 export const ToolDiff = memo(function ToolDiff({ callId, diff }: { callId: string; diff: FileDiff }) {
   const [open, toggle] = useExpanded(`diff:${callId}`);
-  const model = useMemo(() => buildDiffModel(diff), [diff]);
+  const hljs = useHighlighter();
+  const model = useMemo(() => buildDiffModel(diff, hljs), [diff, hljs]);
   return (
     <div className="tool-diff" data-testid="tool-diff" data-open={open}>
       <button type="button" className="tool-diff-head" aria-expanded={open} onClick={toggle} data-testid="tool-diff-toggle">

@@ -1,7 +1,7 @@
 // Tests of transcript rendering: each kind of row, tool call attributes and states, the folding
 // of read-only calls into a summary that expands, markdown with highlighted code, and that a
 // large transcript keeps only what is on screen in the DOM, and sub-agents nested in their calls.
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PermissionDecision, SessionEvent } from '../generated/protocol';
@@ -24,7 +24,7 @@ const bash = (id: string, extra: SessionEvent[] = []): SessionEvent[] => [
 ];
 
 describe('rows', () => {
-  it('renders prompts, markdown text with highlighted code, errors, notices and retries', () => {
+  it('renders prompts, markdown text with highlighted code, errors, notices and retries', async () => {
     const { container } = renderEvents([
       { type: 'turn_started', prompt: 'Show me' },
       { type: 'text_delta', text: 'Here:\n\n```rust\nfn main() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n' },
@@ -34,7 +34,8 @@ describe('rows', () => {
     ]);
     expect(screen.getByTestId('user-prompt')).toHaveTextContent('Show me');
     const text = screen.getByTestId('assistant-text');
-    expect(text.querySelector('pre code.hljs.language-rust')).not.toBeNull();
+    // The markdown renderer loads with the first text that needs it.
+    await waitFor(() => expect(text.querySelector('pre code.hljs.language-rust')).not.toBeNull());
     expect(text.querySelector('.hljs-keyword')).toHaveTextContent('fn');
     expect(text.querySelector('table td')).toHaveTextContent('1');
     expect(screen.getByTestId('error-banner')).toHaveTextContent('Overloaded');
@@ -45,7 +46,7 @@ describe('rows', () => {
 
   it('keeps links from navigating the webview', async () => {
     renderEvents([{ type: 'text_delta', text: 'See [docs](https://example.com).' }]);
-    const link = screen.getByRole('link', { name: 'docs' });
+    const link = await screen.findByRole('link', { name: 'docs' });
     const click = new MouseEvent('click', { bubbles: true, cancelable: true });
     link.dispatchEvent(click);
     expect(click.defaultPrevented).toBe(true);

@@ -1,5 +1,6 @@
 // Tests of the diff model: line diff and pairing, folding, side-by-side rows, word ranges, hunks,
 // highlight splitting and the merge of tokens with word marks.
+import hljs from 'highlight.js/lib/common';
 import { describe, expect, it } from 'vitest';
 import { foldLines } from './fold';
 import { htmlToLines, languageFor } from './highlight';
@@ -90,11 +91,17 @@ describe('wordRanges', () => {
 
 describe('highlighting', () => {
   it('knows languages by extension and file name', () => {
-    expect(languageFor('/p/src/main.rs')).toBe('rust');
-    expect(languageFor('App.tsx')).toBe('typescript');
-    expect(languageFor('Cargo.toml')).toBe('ini');
-    expect(languageFor('Makefile')).toBe('makefile');
-    expect(languageFor('notes.unknownext')).toBeNull();
+    expect(languageFor('/p/src/main.rs', hljs)).toBe('rust');
+    expect(languageFor('App.tsx', hljs)).toBe('typescript');
+    expect(languageFor('Cargo.toml', hljs)).toBe('ini');
+    expect(languageFor('Makefile', hljs)).toBe('makefile');
+    expect(languageFor('notes.unknownext', hljs)).toBeNull();
+  });
+
+  it('leaves every file plain until highlight.js has loaded', () => {
+    expect(languageFor('/p/src/main.rs', null)).toBeNull();
+    const model = buildDiffModel({ path: 'a.rs', old_text: 'fn a() {}\n', new_text: 'fn b() {}\n', is_new_file: false }, null);
+    expect(model.tokens(model.lines[0]!)).toEqual([{ text: model.lines[0]!.text, className: '' }]);
   });
 
   it('cuts highlight.js html into lines, carrying open spans across breaks', () => {
@@ -131,7 +138,7 @@ describe('buildDiffModel', () => {
   it('builds a 5,000-line diff', () => {
     const old = numbered(5000, 'const value = compute(index)');
     const next = old.map((line, i) => (i % 700 === 0 ? `${line} // edited` : line));
-    const model = buildDiffModel({ path: 'big.ts', old_text: old.join('\n'), new_text: next.join('\n'), is_new_file: false });
+    const model = buildDiffModel({ path: 'big.ts', old_text: old.join('\n'), new_text: next.join('\n'), is_new_file: false }, hljs);
     expect(model.added).toBe(8);
     expect(model.removed).toBe(8);
     expect(model.changedRanges(model.lines.findIndex((line) => line.kind === 'add'))).toEqual([{ start: 30, end: 40 }]);

@@ -3,7 +3,7 @@
 // first drawn. A block is highlighted as a whole, so multi-line constructs (block comments,
 // strings) come out right except across a block boundary; a 5,000-line file opens without
 // highlighting the lines no one looks at.
-import hljs from 'highlight.js/lib/common';
+import type { HLJSApi } from 'highlight.js';
 
 export type Token = { text: string; className: string };
 export type TokenLine = Token[];
@@ -43,8 +43,9 @@ const BY_NAME: Record<string, string> = {
   'CMakeLists.txt': 'cmake',
 };
 
-/** The highlight.js language for a path, or null when none is known. */
-export function languageFor(path: string): string | null {
+/** The highlight.js language for a path, or null when none is known (or highlight.js is not loaded). */
+export function languageFor(path: string, hljs: HLJSApi | null): string | null {
+  if (!hljs) return null;
   const name = path.split(/[\\/]/).pop() ?? path;
   const byName = BY_NAME[name];
   if (byName && hljs.getLanguage(byName)) return byName;
@@ -57,10 +58,13 @@ export function languageFor(path: string): string | null {
 
 export type LineTokens = (index: number) => TokenLine;
 
-/** A function giving the tokens of line `index` (0-based) of `lines`, highlighted as `language`. */
-export function lazyHighlighter(lines: readonly string[], language: string | null): LineTokens {
+/**
+ * A function giving the tokens of line `index` (0-based) of `lines`, highlighted as `language` (plain
+ * without a language or without highlight.js).
+ */
+export function lazyHighlighter(lines: readonly string[], language: string | null, hljs: HLJSApi | null): LineTokens {
   const plain = (index: number): TokenLine => [{ text: lines[index] ?? '', className: '' }];
-  if (!language) return plain;
+  if (!language || !hljs) return plain;
   const blocks = new Map<number, TokenLine[] | null>();
   return (index) => {
     const block = Math.floor(index / BLOCK);

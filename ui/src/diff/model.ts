@@ -1,6 +1,7 @@
 // Everything a diff view needs about one file change, built once per change: the line diff, the
 // lazily highlighted lines of both texts, the language, and word-level ranges computed on demand (only
 // for lines that are actually drawn) and cached.
+import type { HLJSApi } from 'highlight.js';
 import type { FileDiff } from '../generated/protocol';
 import { lazyHighlighter, languageFor, type TokenLine } from './highlight';
 import { computeLineDiff, splitLines, type DiffLine } from './lines';
@@ -21,14 +22,15 @@ export type DiffModel = {
   changedRanges: (index: number) => Range[];
 };
 
-export function buildDiffModel(diff: FileDiff): DiffModel {
+/** The model of `diff`, its lines coloured by `hljs` when given (see `useHighlighter`). */
+export function buildDiffModel(diff: FileDiff, hljs: HLJSApi | null): DiffModel {
   const { lines, added, removed } = computeLineDiff(diff.old_text, diff.new_text);
-  const language = languageFor(diff.path);
+  const language = languageFor(diff.path, hljs);
   const oldLines = splitLines(diff.old_text);
   const newLines = splitLines(diff.new_text);
   // Context lines take their tokens from the new text; the old text is only drawn for deletions.
-  const oldTokens = lazyHighlighter(oldLines, language);
-  const newTokens = lazyHighlighter(newLines, language);
+  const oldTokens = lazyHighlighter(oldLines, language, hljs);
+  const newTokens = lazyHighlighter(newLines, language, hljs);
   const cache = new Map<number, Range[]>();
   let longest = 0;
   for (const line of lines) longest = Math.max(longest, line.text.length);
