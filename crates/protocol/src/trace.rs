@@ -1,6 +1,6 @@
 //! The decision trace: the steps a permission decision went through (the mode, the rules that matched and those
-//! they shadowed, the hooks that ran and what each answered, the checks that fired) and what finally decided, so
-//! that a dialog can say why it asks and `permissions check` can show the same.
+//! they shadowed, the hooks that ran and what each answered, the checks that fired, an ask the mode turned into a
+//! deny) and what finally decided, so that a dialog can say why it asks and `permissions check` can show the same.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -74,6 +74,9 @@ pub enum TraceStep {
         decision: DecisionBehavior,
         reason: String,
     },
+    /// The steps before asked, but no one may be asked here, so the call is denied: `by` is dontAsk mode (or,
+    /// for a background agent, [`DecisionSource::NoPrompt`]); `detail` says so in words.
+    AskConverted { by: DecisionSource, detail: String },
 }
 
 /// The steps of one decision and what finally decided it.

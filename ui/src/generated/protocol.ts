@@ -68,7 +68,7 @@ outcome: string,
 /**
  * The permission answer it gave, if any.
  */
-decision: DecisionBehavior | null, reason: string | null, } | { "type": "check", check: TraceCheck, detail: string, } | { "type": "classifier", decision: DecisionBehavior, reason: string, };
+decision: DecisionBehavior | null, reason: string | null, } | { "type": "check", check: TraceCheck, detail: string, } | { "type": "classifier", decision: DecisionBehavior, reason: string, } | { "type": "ask_converted", by: DecisionSource, detail: string, };
 
 export type DecisionTrace = { steps: Array<TraceStep>, 
 /**

@@ -339,3 +339,68 @@ fn check_prints_the_trace_naming_the_deciding_rule_its_file_and_what_it_shadowed
     assert_eq!(checks, vec!["protected_path"], "{}", answers[0]);
     assert_eq!(answers[1]["trace"], Value::Null);
 }
+
+/// In dontAsk mode what would ask is denied, and the trace still names what asked — the ask rule with its file and
+/// scope, or the safety check — then says the mode turned the ask into a deny; a deny rule needs no conversion.
+#[test]
+fn check_in_dont_ask_mode_names_what_asked_and_the_conversion() {
+    let s = Setup::new();
+    let project = s.root.join(".claude/settings.json");
+    s.write(
+        &project,
+        json!({"permissions": {"ask": ["Bash(git push *)"], "deny": ["Bash(rm *)"]}}),
+    );
+    let rule = json!({"type": "rule", "rule": "Bash(git push *)", "behavior": "ask", "scope": "projectSettings",
+                      "file": project.display().to_string(), "role": "decided"});
+    let check_step = |check: &str| Value::String(check.into());
+    let converted = json!({"type": "ask_converted", "by": {"type": "mode", "mode": "dontAsk"},
+                           "detail": "dontAsk mode denies what would ask"});
+    // (tool, input, decided_by type, a step the trace holds, whether the mode converted an ask)
+    let cases = [
+        (
+            "Bash",
+            json!({"command": "git push origin main"}),
+            "mode",
+            rule.clone(),
+            true,
+        ),
+        (
+            "Write",
+            json!({"file_path": ".git/config", "content": "x"}),
+            "mode",
+            check_step("protected_path"),
+            true,
+        ),
+        (
+            "Bash",
+            json!({"command": "rm -rf build"}),
+            "rule",
+            json!({"type": "rule", "rule": "Bash(rm *)", "behavior": "deny", "scope": "projectSettings",
+                   "file": project.display().to_string(), "role": "decided"}),
+            false,
+        ),
+    ];
+    for (tool, input, decided_by, step, was_converted) in cases {
+        let answer = check(&CheckOptions {
+            tool: tool.into(),
+            input: input.clone(),
+            mode: Some(PermissionMode::DontAsk),
+            ..s.opts()
+        });
+        let line = serde_json::to_value(&answer).expect("json");
+        let what = format!("{tool} {input}: {line}");
+        assert_eq!(line["decision"], "deny", "{what}");
+        assert_eq!(line["decided_by"]["type"], decided_by, "{what}");
+        let steps = line["trace"]["steps"].as_array().expect("steps");
+        assert_eq!(
+            steps[0],
+            json!({"type": "mode", "mode": "dontAsk"}),
+            "{what}"
+        );
+        assert!(
+            steps.iter().any(|s| *s == step || s["check"] == step),
+            "{what}"
+        );
+        assert_eq!(steps.last() == Some(&converted), was_converted, "{what}");
+    }
+}

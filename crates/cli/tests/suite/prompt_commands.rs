@@ -1,6 +1,6 @@
 //! Slash commands and mentions in `tandem -p`: a user's custom command from `~/.claude/commands` expands (its
-//! `allowed-tools` run without asking in that turn), an `@path` attaches the file, and `/compact` prints what it
-//! did.
+//! `allowed-tools` run without asking in that turn, its `model` answers it), an `@path` attaches the file, and
+//! `/compact` prints what it did.
 
 use serde_json::json;
 use tandem_engine::testing::{FakeServer, Script, ScriptedTurn};
@@ -15,7 +15,7 @@ async fn print_mode_expands_a_custom_command_and_attaches_a_mentioned_file() {
     std::fs::create_dir_all(&commands).expect("mkdir");
     std::fs::write(
         commands.join("explain.md"),
-        "---\ndescription: Explain a file\nargument-hint: <file>\n---\nEXPLAIN-7310: explain $ARGUMENTS plainly.",
+        "---\ndescription: Explain a file\nargument-hint: <file>\nmodel: explainer-model\n---\nEXPLAIN-7310: explain $ARGUMENTS plainly.",
     )
     .expect("command");
     let server = FakeServer::start(Script::turns([ScriptedTurn::text("It says 42.")]))
@@ -29,6 +29,11 @@ async fn print_mode_expands_a_custom_command_and_attaches_a_mentioned_file() {
 
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert_eq!(out.stdout.trim(), "It says 42.");
+    assert_eq!(
+        server.requests()[0].body["model"],
+        "explainer-model",
+        "the command's model answers"
+    );
     let sent = server.requests()[0].body["messages"][0]["content"].to_string();
     assert!(
         sent.contains("EXPLAIN-7310: explain @README.md plainly."),

@@ -1,5 +1,6 @@
 //! `decide()`: one answer with its reason for one tool call. Deny rules first, then safety checks, then ask rules,
-//! then allow rules and built-in allowances, then the mode (spec/permissions.md §1).
+//! then allow rules and built-in allowances, then the mode (spec/permissions.md §1); where no one may be asked, an
+//! ask becomes a deny.
 
 use crate::tool::names;
 use std::path::Path;
@@ -14,8 +15,8 @@ use super::domain::{is_preapproved_host, url_host};
 use super::rule::{RuleBehavior, canonical_tool_name};
 use super::suggest;
 use super::verdict::{
-    Evaluation, PathForms, Want, by_check, by_mode, by_the_mode, common, families, finish, is_unc,
-    path_rule, protected_write,
+    Evaluation, PathForms, Want, by_check, by_mode, by_the_mode, common, convert_ask, families,
+    is_unc, path_rule, protected_write, unreadable_settings,
 };
 use super::{PermissionContext, PermissionSubject};
 
@@ -42,6 +43,12 @@ pub fn decide(ctx: &PermissionContext, call: &CallView<'_>) -> PermissionDecisio
 
 /// Answers the permission question for one call, with whether the ask is forced and what rules would approve it.
 pub fn evaluate(ctx: &PermissionContext, call: &CallView<'_>) -> Evaluation {
+    convert_ask(ctx, evaluate_asking(ctx, call))
+}
+
+/// [`evaluate`] where a person could be asked: an ask stays an ask even in dontAsk mode (the decision trace names
+/// what asked before the mode turned it into a deny).
+pub(crate) fn evaluate_asking(ctx: &PermissionContext, call: &CallView<'_>) -> Evaluation {
     let tool = canonical_tool_name(call.tool_name);
     if let Some(e) = common(ctx, tool, call.input, RuleBehavior::Deny) {
         return e;
@@ -67,7 +74,7 @@ pub fn evaluate(ctx: &PermissionContext, call: &CallView<'_>) -> Evaluation {
             by_tool(tool),
         ),
     };
-    finish(ctx, eval)
+    unreadable_settings(ctx, eval)
 }
 
 fn evaluate_tool(ctx: &PermissionContext, tool: &str, call: &CallView<'_>) -> Evaluation {

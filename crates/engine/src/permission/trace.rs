@@ -1,6 +1,7 @@
 //! The decision trace of one call ([`explain`]): the mode, the rule that decided and the rules it shadowed (found by
-//! answering again without the deciding rule), the checks that fired and what finally decided. Built only where a
-//! person or a script reads it (an approval dialog, `permissions check`, the rules panel), never on the allow path.
+//! answering again without the deciding rule), the checks that fired, an ask turned into a deny where no one may be
+//! asked, and what finally decided. Built only where a person or a script reads it (an approval dialog,
+//! `permissions check`, the rules panel), never on the allow path.
 
 use std::path::Path;
 
@@ -10,10 +11,10 @@ use tandem_protocol::{
 };
 
 use super::bash_check::unanalysable_reason;
-use super::decide::{CallView, evaluate, rule_beneath_check};
+use super::decide::{CallView, evaluate_asking, rule_beneath_check};
 use super::rule::RuleBehavior;
 use super::safety::protected;
-use super::verdict::PathForms;
+use super::verdict::{PathForms, no_one_to_ask};
 use super::{PermissionContext, PermissionSubject};
 
 /// How many matching rules a trace names at most (the deciding one and those it shadows).
@@ -46,12 +47,27 @@ pub fn explain(
     decided: &PermissionDecision,
 ) -> DecisionTrace {
     let mut steps = vec![TraceStep::Mode { mode: ctx.mode }];
-    rule_steps(ctx, call, decided, &mut steps);
-    check_steps(ctx, call, decided, &mut steps);
+    // An ask turned into a deny because no one may be asked: the steps name what asked, then the conversion.
+    let converted = no_one_to_ask(ctx).filter(|(_, by)| {
+        decided.decision == DecisionBehavior::Deny && decided.decided_by.as_ref() == Some(by)
+    });
+    let asked = converted
+        .is_some()
+        .then(|| evaluate_asking(ctx, call).decision)
+        .filter(|d| d.decision == DecisionBehavior::Ask);
+    let deciding = asked.as_ref().unwrap_or(decided);
+    rule_steps(ctx, call, deciding, &mut steps);
+    check_steps(ctx, call, deciding, &mut steps);
     if let Some(DecisionSource::Classifier { reason }) = &decided.decided_by {
         steps.push(TraceStep::Classifier {
             decision: decided.decision,
             reason: reason.clone(),
+        });
+    }
+    if let Some((why, by)) = converted {
+        steps.push(TraceStep::AskConverted {
+            by,
+            detail: why.to_string(),
         });
     }
     DecisionTrace {
@@ -67,7 +83,7 @@ fn rule_steps(
     decided: &PermissionDecision,
     steps: &mut Vec<TraceStep>,
 ) {
-    let mut current = evaluate(ctx, call).decision;
+    let mut current = evaluate_asking(ctx, call).decision;
     if matches!(current.decided_by, Some(DecisionSource::SafetyCheck { .. }))
         && let Some(beneath) = rule_beneath_check(ctx, call)
     {
@@ -108,7 +124,7 @@ fn rule_steps(
             .cloned()
             .collect();
         let next = base.with_entries(entries);
-        current = evaluate(&next, call).decision;
+        current = evaluate_asking(&next, call).decision;
         view = Some(next);
     }
 }

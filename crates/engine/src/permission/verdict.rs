@@ -162,8 +162,9 @@ pub(crate) fn by_mode(ctx: &PermissionContext, want: Want, reason: String) -> Ev
     }
 }
 
-/// Turns asks into denies where no one may be asked: dontAsk mode, background agents without a UI.
-pub(crate) fn finish(ctx: &PermissionContext, mut eval: Evaluation) -> Evaluation {
+/// Turns an allow into a forced ask when a settings file could not be read (it may hold deny rules), except for
+/// what only reads inside the working directories.
+pub(crate) fn unreadable_settings(ctx: &PermissionContext, eval: Evaluation) -> Evaluation {
     if let Some(file) = ctx.unreadable_settings.first()
         && eval.behavior() == DecisionBehavior::Allow
         && !matches!(
@@ -171,7 +172,7 @@ pub(crate) fn finish(ctx: &PermissionContext, mut eval: Evaluation) -> Evaluatio
             Some(DecisionSource::WorkingDirectories | DecisionSource::Tool { .. })
         )
     {
-        eval = Evaluation::forced_ask(
+        return Evaluation::forced_ask(
             format!(
                 "the settings file {file} could not be read and may hold deny rules, so only read-only actions \
                  inside the working directories run without asking (was: {})",
@@ -182,27 +183,37 @@ pub(crate) fn finish(ctx: &PermissionContext, mut eval: Evaluation) -> Evaluatio
             },
         );
     }
-    if eval.behavior() == DecisionBehavior::Ask {
-        let why = if ctx.mode == PermissionMode::DontAsk {
-            Some((
-                "dontAsk mode denies what would ask",
-                by_the_mode(PermissionMode::DontAsk),
-            ))
-        } else if ctx.avoid_prompts {
-            Some((
-                "no one can answer a prompt here (background agent), so what would ask is denied",
-                DecisionSource::NoPrompt,
-            ))
-        } else {
-            None
-        };
-        if let Some((why, source)) = why {
-            eval.decision.decision = DecisionBehavior::Deny;
-            eval.decision.decided_by = Some(source);
-            eval.converted_ask = true;
-            eval.decision.reason = format!("{} — {why}", eval.decision.reason);
-            eval.suggestions.clear();
-        }
+    eval
+}
+
+/// Why no one may be asked in `ctx` (dontAsk mode, a background agent without a UI), with what then decides that
+/// an ask is denied; `None` where a person can be asked.
+pub(crate) fn no_one_to_ask(ctx: &PermissionContext) -> Option<(&'static str, DecisionSource)> {
+    if ctx.mode == PermissionMode::DontAsk {
+        Some((
+            "dontAsk mode denies what would ask",
+            by_the_mode(PermissionMode::DontAsk),
+        ))
+    } else if ctx.avoid_prompts {
+        Some((
+            "no one can answer a prompt here (background agent), so what would ask is denied",
+            DecisionSource::NoPrompt,
+        ))
+    } else {
+        None
+    }
+}
+
+/// Turns an ask into a deny where no one may be asked ([`no_one_to_ask`]).
+pub(crate) fn convert_ask(ctx: &PermissionContext, mut eval: Evaluation) -> Evaluation {
+    if eval.behavior() == DecisionBehavior::Ask
+        && let Some((why, source)) = no_one_to_ask(ctx)
+    {
+        eval.decision.decision = DecisionBehavior::Deny;
+        eval.decision.decided_by = Some(source);
+        eval.converted_ask = true;
+        eval.decision.reason = format!("{} — {why}", eval.decision.reason);
+        eval.suggestions.clear();
     }
     eval
 }

@@ -31,6 +31,9 @@ impl Default for CompactionPolicy {
     }
 }
 
+/// The place of the message a compaction puts the summary in (merged with the first message kept): the first.
+pub const SUMMARY_PLACE: usize = 0;
+
 /// What the summary request asks for.
 const SUMMARY_REQUEST: &str = "The conversation so far is about to be compacted to save context. Write a \
     summary of it that lets you continue the work without the earlier messages: the user's requests and \
@@ -168,11 +171,14 @@ pub async fn compact_with(
     first.content.append(&mut tail[0].content);
     tail[0] = first;
     *history = tail;
-    runtime.events.emit(SessionEvent::Notice {
-        message: format!(
-            "The conversation was compacted: {split} earlier messages were replaced by a summary."
-        ),
-    });
+    if trigger == CompactTrigger::Auto {
+        // `/compact` says what it did itself.
+        runtime.events.emit(SessionEvent::Notice {
+            message: format!(
+                "The conversation was compacted: {split} earlier messages were replaced by a summary."
+            ),
+        });
+    }
     Ok(split)
 }
 

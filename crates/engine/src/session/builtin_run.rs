@@ -1,14 +1,14 @@
 //! Running the engine's own slash commands: `/compact [instructions]` summarises the conversation now through the
 //! same compaction as the automatic one, and `/model [name]` shows the session's model with the choices or switches
 //! it. Each shows as a turn of its own (the typed command, then what happened) and never reaches the model as a
-//! prompt.
+//! prompt; a `/compact` row is named for a rewind by the place of the summary it wrote.
 
 use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
 
 use super::Session;
 use super::slash::{ANTHROPIC_MODELS, Builtin};
-use crate::model::Provider;
-use crate::query::compact::{CompactTrigger, compact_with};
+use crate::model::{Message, Provider};
+use crate::query::compact::{CompactTrigger, SUMMARY_PLACE, compact_with};
 use crate::query::{QueryError, TurnOutcome};
 
 impl Session {
@@ -19,14 +19,29 @@ impl Session {
         command: Builtin<'_>,
     ) -> Result<TurnOutcome, QueryError> {
         let events = self.runtime.events.clone();
-        events.emit(SessionEvent::TurnStarted {
-            prompt: typed.trim().to_string(),
-            prompt_id: None,
-        });
+        let started = |prompt_id: Option<String>| {
+            events.emit(SessionEvent::TurnStarted {
+                prompt: typed.trim().to_string(),
+                prompt_id,
+            });
+        };
+        // `/compact` holds the history until its turn has ended, so a prompt sent meanwhile shows after it.
+        let mut held = None;
         let result = match command {
-            Builtin::Compact { instructions } => self.compact_now(instructions).await,
-            Builtin::Model { name: None } => Ok(self.model_choices()),
-            Builtin::Model { name: Some(name) } => self.switch_model(name),
+            Builtin::Compact { instructions } => {
+                let mut history = self.history.lock().await;
+                let (result, prompt_id) = self.compact_now(&mut history, instructions).await;
+                held = Some(history);
+                started(prompt_id);
+                result
+            }
+            Builtin::Model { name } => {
+                started(None);
+                match name {
+                    None => Ok(self.model_choices()),
+                    Some(name) => self.switch_model(name),
+                }
+            }
         };
         let (stop_reason, final_text) = match &result {
             Ok(text) => {
@@ -43,6 +58,7 @@ impl Session {
             }
         };
         events.emit(SessionEvent::TurnEnded { stop_reason });
+        drop(held);
         result?;
         Ok(TurnOutcome {
             stop_reason,
@@ -52,30 +68,53 @@ impl Session {
         })
     }
 
-    async fn compact_now(&self, instructions: &str) -> Result<String, QueryError> {
-        let mut history = self.history.lock().await;
-        let summarised = compact_with(
+    /// Compacts the conversation now; with what it did, the prompt id of the `/compact` row (its row shows once the
+    /// compaction is done, since only then is that known).
+    ///
+    /// A prompt id is the place of the user message holding the prompt, and a rewind cuts the history there. A
+    /// compaction replaces the earlier messages by a summary placed in the first message (with the latest prompt),
+    /// and those messages are kept nowhere else (not in the store either), so the conversation from just before
+    /// `/compact` cannot come back. The row is therefore named by the place of the summary, 0: rewinding to it
+    /// removes the summary and everything after it — an empty conversation — and, with the files, takes them back
+    /// to before the earliest checkpoint at or after that place: every checkpoint is, so the files go back to how
+    /// they were before the session changed them. (To keep the summary and drop only what came after `/compact`,
+    /// rewind to the prompt after it.) A `/compact` that compacted nothing, or failed, changed nothing to rewind
+    /// to and names no point.
+    async fn compact_now(
+        &self,
+        history: &mut Vec<Message>,
+        instructions: &str,
+    ) -> (Result<String, QueryError>, Option<String>) {
+        let summarised = match compact_with(
             self.model.as_ref(),
             &self.runtime,
             &self.config,
-            &mut history,
+            history,
             CompactTrigger::Manual { instructions },
         )
-        .await?;
+        .await
+        {
+            Ok(summarised) => summarised,
+            Err(err) => return (Err(err.into()), None),
+        };
         if let Some(recorder) = &self.recorder {
-            recorder.sync_history(&history);
+            recorder.sync_history(history);
             if let Err(err) = recorder.flush().await {
                 tracing::warn!("session {}: {err}", self.id);
             }
         }
-        Ok(if summarised == 0 {
-            "Nothing to compact: the conversation has no earlier turns before the latest prompt."
-                .into()
-        } else {
-            format!(
+        if summarised == 0 {
+            return (
+                Ok("Nothing to compact: the conversation has no earlier turns before the latest prompt.".into()),
+                None,
+            );
+        }
+        (
+            Ok(format!(
                 "Compacted: {summarised} earlier messages were replaced by a summary; the latest prompt and its answer are kept."
-            )
-        })
+            )),
+            Some(SUMMARY_PLACE.to_string()),
+        )
     }
 
     fn model_choices(&self) -> String {

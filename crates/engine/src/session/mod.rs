@@ -664,8 +664,10 @@ impl Session {
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = Some(cancel.clone());
         }
-        let expansion = self
-            .expand_custom_command(prompt)
+        let command = self.expand_custom_command(prompt);
+        let model = self.turn_model(command.as_ref().and_then(|c| c.model.as_deref()));
+        let expansion = command
+            .map(|c| c.text)
             .or_else(|| self.expand_skill_command(prompt));
         let permissions = self.runtime.permission_context();
         let tools = self.runtime.pool.all();
@@ -692,7 +694,7 @@ impl Session {
         }
         let mut usage = self.usage();
         let result = self
-            .run_with_hooks(&mut history, &mut usage, prompt, &cancel)
+            .run_with_hooks(model.as_ref(), &mut history, &mut usage, prompt, &cancel)
             .await;
         if let Ok(mut slot) = self.usage.lock() {
             *slot = usage;
@@ -755,9 +757,10 @@ impl Session {
     }
 
     /// One turn with its UserPromptSubmit hooks before (a block drops the prompt; context is added to it) and its
-    /// Stop hooks after (a block makes the agent go on, a few times at most).
+    /// Stop hooks after (a block makes the agent go on, a few times at most). `model` answers every request of it.
     async fn run_with_hooks(
         &self,
+        model: &dyn Model,
         history: &mut Vec<Message>,
         usage: &mut Usage,
         mut prompt: UserPrompt,
@@ -802,7 +805,7 @@ impl Session {
             }
         }
         let mut outcome = run_turn(
-            self.model.as_ref(),
+            model,
             &self.runtime,
             &self.config,
             history,
@@ -825,7 +828,7 @@ impl Session {
                 Some(reason) if v.stop.is_none() && !cancel.is_cancelled() => {
                     active = true;
                     outcome = run_turn(
-                        self.model.as_ref(),
+                        model,
                         &self.runtime,
                         &self.config,
                         history,

@@ -1,10 +1,13 @@
 //! What the prompt box offers and how a custom command becomes the turn's prompt: the listing of every slash
 //! command with its source, the completions of an `@` mention, and the expansion of `/name args` for a custom
-//! command (granting its `allowed-tools` for the turn where that is safe).
+//! command (granting its `allowed-tools` for the turn where that is safe, and answering with the model it names).
+
+use std::sync::Arc;
 
 use tandem_protocol::{MentionCompletion, MentionKind, SlashCommand, SlashCommandSource};
 
 use super::{Session, custom_commands, slash};
+use crate::model::{Model, RenamedModel, claude_alias};
 
 impl Session {
     /// Every slash command the person may send, with where it comes from: the engine's own (`/compact`,
@@ -70,36 +73,55 @@ impl Session {
     }
 
     /// For a prompt `/name args` naming a custom command: the prompt the model is given instead (the command's
-    /// text with the arguments put in). Its `allowed-tools` are allowed for this turn only — a project command's
-    /// only in a trusted folder, since project rules need trust; otherwise a notice says they were ignored. A
-    /// `model` in its frontmatter is not applied (a notice says so). `None` for any other prompt.
-    pub(super) fn expand_custom_command(&self, prompt: &str) -> Option<String> {
+    /// text with the arguments put in) and the model its frontmatter names, if any. Its `allowed-tools` are
+    /// allowed for this turn only — a project command's only in a trusted folder, since project rules need trust;
+    /// otherwise a notice says they were ignored. `None` for any other prompt.
+    pub(super) fn expand_custom_command(&self, prompt: &str) -> Option<CommandTurn> {
         let (command, args) = self.commands.invoked(prompt)?;
-        let notice = |message: String| {
-            self.runtime
-                .events
-                .emit(tandem_protocol::SessionEvent::Notice { message });
-        };
         if !command.allowed_tools.is_empty() {
             let ctx = self.runtime.permission_context();
             if command.source == SlashCommandSource::Project && !ctx.trusted {
-                notice(format!(
-                    "/{}: its allowed-tools ({}) were ignored: this folder is not trusted; the tools ask as usual.",
-                    command.name,
-                    command.allowed_tools.join(", ")
-                ));
+                self.runtime
+                    .events
+                    .emit(tandem_protocol::SessionEvent::Notice {
+                        message: format!(
+                            "/{}: its allowed-tools ({}) were ignored: this folder is not trusted; the tools ask as usual.",
+                            command.name,
+                            command.allowed_tools.join(", ")
+                        ),
+                    });
             } else {
                 self.skill_grants.record(&command.allowed_tools);
                 self.runtime
                     .set_permission_context(ctx.with_session_rules(&command.allowed_tools));
             }
         }
-        if let Some(model) = &command.model {
-            notice(format!(
-                "/{}: its model `{model}` was not applied; the session's model answers (switch with /model).",
-                command.name
-            ));
-        }
-        Some(custom_commands::invocation_text(command, args))
+        Some(CommandTurn {
+            text: custom_commands::invocation_text(command, args),
+            model: command.model.clone(),
+        })
     }
+
+    /// The model answering a turn: the session's, or — for that turn only — the one a custom command names, on
+    /// the session's connection (`sonnet`, `opus` and `haiku` stand for Claude models when the session talks to
+    /// one). An empty name is ignored.
+    pub(super) fn turn_model(&self, wanted: Option<&str>) -> Arc<dyn Model> {
+        let Some(wanted) = wanted.map(str::trim).filter(|w| !w.is_empty()) else {
+            return self.model.clone();
+        };
+        let name = if self.model.model_name().starts_with("claude") {
+            claude_alias(wanted)
+        } else {
+            wanted
+        };
+        Arc::new(RenamedModel::new(self.model.clone(), name))
+    }
+}
+
+/// What a custom command makes of a turn.
+pub(super) struct CommandTurn {
+    /// The prompt the model is given.
+    pub text: String,
+    /// The model its frontmatter names, for this turn only.
+    pub model: Option<String>,
 }

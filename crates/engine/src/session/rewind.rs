@@ -1,6 +1,8 @@
 //! Rewinding a stored session to before one of its prompts: the files (from the session's checkpoints), the
 //! conversation (the history is cut before the prompt), or both. Files changed outside Tandem since it last wrote
-//! them stop a file rewind unless it is forced, so such a change is never overwritten silently.
+//! them stop a file rewind unless it is forced, so such a change is never overwritten silently. A prompt's id is the
+//! place of its user message in the history; a `/compact` row's is the place of the summary it wrote (what
+//! rewinding to it does is told at `Session::compact_now`).
 
 use super::session_dir;
 use crate::checkpoint::{CheckpointError, CheckpointInfo, CheckpointStore, RewindReport};

@@ -21,7 +21,7 @@ use crate::approver::Approver;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
-use crate::model::{Message, Model, ModelRequest, ModelStream};
+use crate::model::{Message, Model, RenamedModel, claude_alias};
 use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, run_turn};
 use crate::registry::{ToolPool, builtin_tools_with};
@@ -616,30 +616,5 @@ fn model_for(session: &Arc<dyn Model>, wanted: Option<&str>) -> Arc<dyn Model> {
     if !session.model_name().starts_with("claude") {
         return session.clone();
     }
-    let name = match wanted {
-        "sonnet" => "claude-sonnet-4-5",
-        "opus" => "claude-opus-4-1",
-        "haiku" => "claude-haiku-4-5",
-        other => other,
-    };
-    Arc::new(Renamed {
-        inner: session.clone(),
-        name: name.to_string(),
-    })
-}
-
-/// A model client sending another model name.
-struct Renamed {
-    inner: Arc<dyn Model>,
-    name: String,
-}
-
-impl Model for Renamed {
-    fn model_name(&self) -> &str {
-        &self.name
-    }
-    fn stream(&self, mut request: ModelRequest) -> ModelStream {
-        request.model = self.name.clone();
-        self.inner.stream(request)
-    }
+    Arc::new(RenamedModel::new(session.clone(), claude_alias(wanted)))
 }

@@ -16,7 +16,7 @@ use tandem_protocol::{
 use tokio_util::sync::CancellationToken;
 
 /// The trace as short lines: `mode default`, `decided deny Bash(rm *)`, `shadowed allow Read`, `check protected_path`,
-/// `hook PreToolUse ask`.
+/// `hook PreToolUse ask`, `converted mode dontAsk`.
 fn lines(trace: &DecisionTrace) -> Vec<String> {
     trace
         .steps
@@ -49,6 +49,7 @@ fn lines(trace: &DecisionTrace) -> Vec<String> {
                 event, decision, ..
             } => format!("hook {event} {}", decision.map(word).unwrap_or("none")),
             TraceStep::Classifier { .. } => "classifier".into(),
+            TraceStep::AskConverted { by, .. } => format!("converted {}", source(by)),
         })
         .collect()
 }
@@ -211,8 +212,60 @@ fn the_trace_names_the_deciding_rule_the_shadowed_ones_the_checks_and_the_mode()
             json!({"command": "npm install"}),
             "deny",
             "mode dontAsk",
-            vec!["mode dontAsk"],
+            vec!["mode dontAsk", "converted mode dontAsk"],
+            vec!["decided"],
+        ),
+        (
+            vec![
+                ("allow", "Bash(git push origin main)"),
+                ("ask", "Bash(git push:*)"),
+            ],
+            "dontAsk",
+            "Bash",
+            json!({"command": "git push origin main"}),
+            "deny",
+            "mode dontAsk",
+            vec![
+                "mode dontAsk",
+                "decided ask Bash(git push:*)",
+                "shadowed allow Bash(git push origin main)",
+                "converted mode dontAsk",
+            ],
             vec![],
+        ),
+        (
+            vec![("deny", "Bash(rm *)"), ("ask", "Bash(rm -rf build)")],
+            "dontAsk",
+            "Bash",
+            json!({"command": "rm -rf build"}),
+            "deny",
+            "rule",
+            vec!["decided deny Bash(rm *)", "shadowed ask Bash(rm -rf build)"],
+            vec!["converted"],
+        ),
+        (
+            vec![("allow", "Edit")],
+            "dontAsk",
+            "Write",
+            json!({"file_path": git_config, "content": "x"}),
+            "deny",
+            "mode dontAsk",
+            vec![
+                "check protected_path",
+                "shadowed allow Edit",
+                "converted mode dontAsk",
+            ],
+            vec!["decided"],
+        ),
+        (
+            vec![],
+            "dontAsk",
+            "Bash",
+            json!({"command": "rm -rf /"}),
+            "deny",
+            "mode dontAsk",
+            vec!["check critical_removal", "converted mode dontAsk"],
+            vec!["decided"],
         ),
         (
             vec![("allow", "Edit")],
@@ -312,6 +365,51 @@ fn a_rule_step_names_its_settings_file_and_the_json_has_the_trace() {
     assert_eq!(json["trace"]["steps"][1]["scope"], "projectSettings");
     assert_eq!(json["trace"]["steps"][1]["role"], "decided");
     assert_eq!(json["trace"]["decided_by"]["type"], "rule");
+}
+
+/// An ask that no one may answer is denied, and the trace still names what asked: the ask rule with its file and
+/// scope, then the conversion (dontAsk mode, or a background agent with no one to ask).
+#[test]
+fn an_ask_turned_into_a_deny_names_the_ask_rule_and_the_conversion() {
+    let p = Project::new().expect("project");
+    let file = p.root.join(".claude/settings.json").display().to_string();
+    let rules = [("ask", "Bash(git push:*)")];
+    let command = json!({"command": "git push origin main"});
+    let mut background = p.ctx(&rules, PermissionMode::Default);
+    background.avoid_prompts = true;
+    let cases = [
+        (
+            p.ctx(&rules, PermissionMode::DontAsk),
+            json!({"type": "mode", "mode": "dontAsk"}),
+        ),
+        (background, json!({"type": "no_prompt"})),
+    ];
+    for (ctx, by) in cases {
+        let answer = check(&ctx, "Bash", command.clone());
+        assert_eq!(answer.decision, DecisionBehavior::Deny, "{}", answer.reason);
+        let json = serde_json::to_value(&answer).expect("json");
+        let steps = json["trace"]["steps"].as_array().expect("steps");
+        let rule = steps
+            .iter()
+            .find(|s| s["type"] == "rule")
+            .unwrap_or_else(|| panic!("the ask rule is named: {steps:?}"));
+        assert_eq!(rule["rule"], "Bash(git push:*)");
+        assert_eq!(rule["behavior"], "ask");
+        assert_eq!(rule["role"], "decided");
+        assert_eq!(rule["scope"], "projectSettings");
+        assert_eq!(rule["file"], file.as_str());
+        let last = steps.last().expect("a step");
+        assert_eq!(last["type"], "ask_converted", "{steps:?}");
+        assert_eq!(last["by"], by);
+        assert!(
+            last["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("denied") || d.contains("denies")),
+            "{last}"
+        );
+        assert_eq!(json["trace"]["decided_by"], by);
+        assert_eq!(json["decided_by"], by);
+    }
 }
 
 fn script(dir: &Path, name: &str, body: &str) -> String {

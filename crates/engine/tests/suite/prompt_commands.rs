@@ -1,11 +1,12 @@
 //! The prompt's slash commands and mentions against the fake model server: a custom command from
 //! `.claude/commands` reaches the model expanded while the transcript shows it as typed (a broken command file is
-//! reported by path and the rest load), `@path` attaches the file as Read would and leaves alone what Read would
-//! ask for, `/compact` summarises now with the person's focus, and `/model` shows and switches the model.
+//! reported by path and the rest load) and the model it names answers that turn only, `@path` attaches the file as
+//! Read would and leaves alone what Read would ask for, `/compact` summarises now with the person's focus, and
+//! `/model` shows and switches the model.
 
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use tandem_engine::events::RecordingSink;
 use tandem_engine::session::custom_commands::{split_arguments, substitute};
 use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn, Workspace};
@@ -180,11 +181,61 @@ async fn a_custom_command_reaches_the_model_expanded_and_shows_as_typed() {
             && n.contains("not trusted")),
         "an untrusted folder's command grants nothing: {notes:?}"
     );
+    assert_eq!(
+        [&requests[0].body["model"], &requests[1].body["model"]],
+        ["claude-haiku-4-5", "fake-model"],
+        "a command's model answers its turn; a command naming none keeps the session's"
+    );
+}
+
+#[tokio::test]
+async fn a_commands_model_answers_every_request_of_its_turn_and_that_turn_only() {
+    let ws = Workspace::new(&[
+        (
+            ".claude/commands/deep.md",
+            "---\nmodel: some-model\n---\nLook at notes.txt: $ARGUMENTS\n",
+        ),
+        (
+            ".claude/commands/plain.md",
+            "---\nmodel:   \n---\nJust answer.\n",
+        ),
+        ("notes.txt", "NOTES-7314\n"),
+    ])
+    .expect("workspace");
+    let fake = server(Script::turns([
+        ScriptedTurn::tool_use("r1", "Read", json!({"file_path": ws.path("notes.txt")})),
+        ScriptedTurn::text("Deep answer."),
+        ScriptedTurn::text("Plain answer."),
+        ScriptedTurn::text("Blank answer."),
+    ]))
+    .await;
+    let events = RecordingSink::default();
+    let s = session(&ws.root(), &fake, deny_all(), events.clone());
+
+    let outcome = s.send("/deep closely").await.expect("command turn");
+    assert_eq!(outcome.final_text, "Deep answer.");
+    assert_eq!(outcome.requests, 2, "the tool result was sent back");
+    s.send("and now?").await.expect("plain turn");
+    s.send("/plain").await.expect("blank model turn");
+
+    let requests = fake.requests();
+    let models: Vec<&Value> = requests.iter().map(|r| &r.body["model"]).collect();
+    assert_eq!(
+        models,
+        ["some-model", "some-model", "fake-model", "fake-model"],
+        "the command's model for its whole turn, tool results included; the session's model after it and for \
+         a blank name"
+    );
     assert!(
-        notes
-            .iter()
-            .any(|n| n.contains("/review") && n.contains("claude-haiku-4-5")),
-        "{notes:?}"
+        requests[1].body.to_string().contains("NOTES-7314"),
+        "the second request carries the tool result"
+    );
+    assert_eq!(s.info().model, "fake-model");
+    assert_eq!(s.model_config().model, "fake-model");
+    assert!(
+        !notices(&events).iter().any(|n| n.contains("model")),
+        "{:?}",
+        notices(&events)
     );
 }
 
