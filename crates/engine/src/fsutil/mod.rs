@@ -1,11 +1,13 @@
 //! Low-level file system helpers shared by the file tools, the permission engine and the checkpoint store: atomic
-//! writes and lexical paths.
+//! writes, lexical paths and private secret maps.
 
 mod atomic;
 #[cfg(unix)]
 pub mod dir_stat;
 mod paths;
 pub mod pending;
+mod secret_map;
 
 pub use atomic::{write_atomic, write_atomic_private};
 pub use paths::{is_unc, normalise};
+pub use secret_map::{NO_KEYRING_ENV, SecretMapError, SecretMapFile, keyring_wanted};

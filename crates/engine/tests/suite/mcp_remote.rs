@@ -152,7 +152,7 @@ async fn a_guarded_server_needs_sign_in_then_signs_in_with_pkce_refreshes_and_ke
     let manager = manager(
         dir.path(),
         &server.url,
-        TokenStore::File(token_file.clone()),
+        TokenStore::file(token_file.clone()),
     );
 
     let needs = manager
@@ -218,7 +218,7 @@ async fn a_guarded_server_needs_sign_in_then_signs_in_with_pkce_refreshes_and_ke
     drop(manager);
 
     // The next session uses the saved sign-in without asking.
-    let again = self::manager(dir.path(), &server.url, TokenStore::File(token_file));
+    let again = self::manager(dir.path(), &server.url, TokenStore::file(token_file));
     ready(&again, "guarded").await;
     assert_eq!(log.lock().expect("log").authorizations.len(), 1);
 }

@@ -3,13 +3,14 @@
 //! atomically. A [`ServerTokens`] is one server's view of the store, as `rmcp`'s credential store.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use rmcp::transport::auth::{AuthError, CredentialStore, StoredCredentials};
 
-use crate::fsutil::write_atomic_private;
-use crate::settings::NO_KEYRING_ENV;
+use crate::fsutil::{SecretMapFile, keyring_wanted};
+
+/// How the token file is named in errors.
+const FILE_KIND: &str = "token file";
 
 /// The keyring service under which tokens are kept.
 const SERVICE: &str = "dev.tandem.mcp";
@@ -18,28 +19,31 @@ const SERVICE: &str = "dev.tandem.mcp";
 #[derive(Debug, Clone)]
 pub enum TokenStore {
     /// The keyring when it takes the entry, else the file.
-    Keyring { file: PathBuf },
+    Keyring { file: SecretMapFile },
     /// The file only.
-    File(PathBuf),
+    File(SecretMapFile),
     /// In memory, for this process only.
     Memory(Arc<Mutex<BTreeMap<String, String>>>),
 }
 
 impl TokenStore {
-    /// The person's store: the keyring when a session bus is there and [`NO_KEYRING_ENV`] is not set, with the
+    /// The person's store: the keyring when a session bus is there and `TANDEM_NO_KEYRING` is not set, with the
     /// file in Tandem's config folder beside it; in memory when there is no config folder.
     pub fn standard() -> Self {
         let Some(dir) = dirs::config_dir() else {
             return Self::memory();
         };
-        let file = dir.join("tandem/mcp-tokens.json");
-        let keyring = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
-            && std::env::var(NO_KEYRING_ENV).map_or(true, |v| v != "1");
-        if keyring {
+        let file = SecretMapFile::new(dir.join("tandem/mcp-tokens.json"), FILE_KIND);
+        if keyring_wanted() {
             Self::Keyring { file }
         } else {
             Self::File(file)
         }
+    }
+
+    /// A store in `path` only.
+    pub fn file(path: std::path::PathBuf) -> Self {
+        Self::File(SecretMapFile::new(path, FILE_KIND))
     }
 
     /// A store in memory only.
@@ -62,9 +66,9 @@ impl TokenStore {
                 if let Some(text) = entry(url).and_then(|e| e.get_password().ok()) {
                     return Ok(Some(text));
                 }
-                Ok(read_file(file)?.remove(url))
+                file.get(url).map_err(|e| e.to_string())
             }
-            Self::File(file) => Ok(read_file(file)?.remove(url)),
+            Self::File(file) => file.get(url).map_err(|e| e.to_string()),
         }
     }
 
@@ -87,45 +91,16 @@ impl TokenStore {
                     }
                     _ => false,
                 };
-                write_file(file, url, if in_keyring { None } else { text })
+                file.set(url, if in_keyring { None } else { text })
+                    .map_err(|e| e.to_string())
             }
-            Self::File(file) => write_file(file, url, text),
+            Self::File(file) => file.set(url, text).map_err(|e| e.to_string()),
         }
     }
 }
 
 fn entry(url: &str) -> Option<keyring::Entry> {
     keyring::Entry::new(SERVICE, url).ok()
-}
-
-fn read_file(path: &Path) -> Result<BTreeMap<String, String>, String> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text).map_err(|e| {
-            format!(
-                "{} is not a token file Tandem can read ({e}); fix or remove it",
-                path.display()
-            )
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
-        Err(e) => Err(format!("could not read {}: {e}", path.display())),
-    }
-}
-
-fn write_file(path: &Path, url: &str, text: Option<&str>) -> Result<(), String> {
-    let mut all = read_file(path)?;
-    let changed = match text {
-        Some(t) => all.insert(url.to_string(), t.to_string()).as_deref() != Some(t),
-        None => all.remove(url).is_some(),
-    };
-    if !changed {
-        return Ok(());
-    }
-    let fail = |e: std::io::Error| format!("could not write {}: {e}", path.display());
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
-    let body = serde_json::to_string_pretty(&all).map_err(|e| e.to_string())?;
-    write_atomic_private(path, &[body.as_bytes(), b"\n"]).map_err(fail)
 }
 
 /// One server's tokens (client id, access and refresh token, scopes) in a [`TokenStore`].
