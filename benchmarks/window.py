@@ -177,16 +177,15 @@ def children_map():
     return kids
 
 
-def find_app(binary):
-    """The pid of the running `binary` (started by WebKitWebDriver)."""
+def find_app(binary, driver):
+    """The pid of `binary` started by `driver` (tauri-driver -> WebKitWebDriver -> the app), never another run's."""
     real = os.path.realpath(binary)
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.readlink(f"/proc/{entry}/exe") == real:
-                    return int(entry)
-            except OSError:
-                pass
+    for pid in tree(driver.proc.pid):
+        try:
+            if os.readlink(f"/proc/{pid}/exe") == real:
+                return pid
+        except OSError:
+            pass
     return None
 
 
@@ -253,9 +252,20 @@ class Driver:
             return False
 
     def stop(self):
-        subprocess.run(["pkill", "-TERM", "-P", str(self.proc.pid)], check=False)
+        """Ends tauri-driver and everything below it (WebKitWebDriver, the app and its WebKit processes): an app
+        left running would be measured as the next run's."""
+        below = [p for p in tree(self.proc.pid) if p != self.proc.pid]
         self.proc.terminate()
         self.proc.wait()
+        for signal_name in ("TERM", "KILL"):
+            alive = [p for p in below if Path(f"/proc/{p}").exists()]
+            if not alive:
+                break
+            subprocess.run(["kill", f"-{signal_name}", *map(str, alive)], check=False, stderr=subprocess.DEVNULL)
+            try:
+                wait_for("the app to exit", lambda: not any(Path(f"/proc/{p}").exists() for p in alive), timeout=10)
+            except TimeoutError:
+                pass
 
     def call(self, method, path, body=None):
         # tauri-driver reuses idle connections to WebKitWebDriver, which closes them after a few seconds: such a
@@ -472,7 +482,7 @@ def measure_baseline(baseline, workdir):
     driver = Driver(app_env(home, "http://127.0.0.1:9"), workdir / "baseline.out")
     try:
         session = driver.open(baseline, [])
-        pid = wait_for("the baseline's process", lambda: find_app(baseline))
+        pid = wait_for("the baseline's process", lambda: find_app(baseline, driver))
         painted = wait_for("the baseline's first paint", lambda: session.js(FIRST_PAINT))
         first_paint = painted / 1000 - start_time(pid)
         settle()
@@ -525,7 +535,7 @@ def measure_tandem(app, cli, fake, workdir, turns=50):
     driver = Driver(app_env(home, model.url), workdir / "tandem.out")
     try:
         session = driver.open(app, [folder])
-        pid = wait_for("the app's process", lambda: find_app(app))
+        pid = wait_for("the app's process", lambda: find_app(app, driver))
         painted = wait_for("the app's first paint", lambda: session.js(FIRST_PAINT))
         figures["first_paint"] = painted / 1000 - start_time(pid)
         wait_for("the prompt box", lambda: session.js(
@@ -556,7 +566,7 @@ def measure_tandem(app, cli, fake, workdir, turns=50):
     driver = Driver(app_env(home, model.url), workdir / "tandem.out")
     try:
         session = driver.open(app, [folder])
-        pid = wait_for("the app's process", lambda: find_app(app))
+        pid = wait_for("the app's process", lambda: find_app(app, driver))
         wait_for("the session list", lambda: session.js(
             "return document.querySelectorAll('[data-testid=session-item]').length > 1"))
         session.js("""

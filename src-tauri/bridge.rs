@@ -20,6 +20,11 @@ use tokio::sync::{mpsc, oneshot};
 /// How long events are gathered before they cross into the webview.
 pub const FLUSH_INTERVAL: Duration = Duration::from_millis(16);
 
+/// The most events one batch carries. A reopened session replays its whole log at once; in batches of this size
+/// the webview parses and folds it piece by piece instead of holding one message of many megabytes (and its
+/// parsed copy) at the same moment, which WebKit's allocator keeps long after.
+pub const MAX_BATCH: usize = 500;
+
 /// An event sink that numbers a session's events and sends them to the webview in batches.
 pub struct ChannelSink {
     session_id: String,
@@ -56,8 +61,8 @@ impl ChannelSink {
     }
 }
 
-/// Gathers events for [`FLUSH_INTERVAL`] after the first one arrives, then hands the batch to `send`. Ends when
-/// the sink is dropped or `send` fails (the webview is gone).
+/// Gathers events for [`FLUSH_INTERVAL`] after the first one arrives (or until [`MAX_BATCH`] are gathered), then
+/// hands the batch to `send`. Ends when the sink is dropped or `send` fails (the webview is gone).
 pub async fn deliver(
     mut rx: mpsc::UnboundedReceiver<EventEnvelope>,
     send: impl Fn(EventBatch) -> bool,
@@ -65,7 +70,7 @@ pub async fn deliver(
     while let Some(first) = rx.recv().await {
         let mut events = vec![first];
         let deadline = tokio::time::Instant::now() + FLUSH_INTERVAL;
-        loop {
+        while events.len() < MAX_BATCH {
             tokio::select! {
                 next = rx.recv() => match next {
                     Some(event) => events.push(event),

@@ -11,6 +11,7 @@ pub mod recent;
 pub mod settings;
 pub mod state;
 pub mod typescript;
+pub mod webview_setup;
 
 use std::path::PathBuf;
 
@@ -67,6 +68,9 @@ pub fn build_app<R: Runtime>(
         ])
         .setup(|app| {
             let handle = app.handle().clone();
+            if let Some(window) = app.get_webview_window("main") {
+                webview_setup::configure(&window);
+            }
             let recent = app.state::<state::AppState>().recent_folders();
             app.set_menu(menu::build(&handle, &recent)?)?;
             app.on_menu_event(menu::handle_event);

@@ -1,5 +1,6 @@
 //! Test modules of the app's suite.
 
+mod bridge;
 mod e2e;
 mod generated_types;
 mod ipc;
