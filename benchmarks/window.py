@@ -19,7 +19,8 @@ through tauri-driver / WebKitWebDriver (the way the end-to-end tests do; both ap
   painting under Xvfb) are printed for reference.
 
 Prints each figure's median over the runs with its ratio to the baseline and its target (first paint <= 1.2x;
-PSS <= 1.25x idle and <= 1.6x with 10,000 messages; p95 frame <= 16 ms, i.e. one 60 Hz frame).
+PSS <= 1.25x idle and <= 1.6x with 10,000 messages; p95 frame within one 60 Hz frame, 17 ms at the timestamps'
+1 ms resolution).
 
 Usage: benchmarks/window.py [--profile release|debug] [--runs N] [--turns N] [--no-build]   (honours CARGO_TARGET_DIR)
 """
@@ -597,6 +598,11 @@ def median(runs, key, sub=None):
     return statistics.median(values) if values else float("nan")
 
 
+# One 60 Hz frame (16.7 ms) at the 1 ms resolution of WebKit's requestAnimationFrame timestamps: frames on time
+# alternate 16 and 17 ms, so an idle page's p95 is 17 ms.
+ON_TIME_FRAME_MS = 17
+
+
 def line(name, value, unit, base=None, target=None, limit=None):
     text = f"{name:<44} {value:9.1f} {unit:<4}"
     if base is not None:
@@ -657,7 +663,7 @@ def main():
     line("PSS with a 10,000-message session", median(runs, "pss_10k"), "MiB", base_pss, 1.6)
     for key, name in (("frames_scroll", "scrolling the 10,000 messages"),
                       ("frames_stream", "streaming ~200 deltas/s")):
-        line(f"frame p95, {name}", median(runs, key, "p95"), "ms", limit=16.7)
+        line(f"frame p95, {name}", median(runs, key, "p95"), "ms", limit=ON_TIME_FRAME_MS)
         print(f"{'':<44} p50 {median(runs, key, 'p50'):.1f} ms, frames later than 18.7 ms: "
               f"{100 * median(runs, key, 'late'):.1f}% of {int(median(runs, key, 'frames'))}")
     print(f"{'baseline idle frames':<44} p50 {median(base_runs, 'frames_idle', 'p50'):.1f} ms, "
