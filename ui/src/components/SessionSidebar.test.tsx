@@ -80,6 +80,16 @@ describe('SessionSidebar', () => {
     expect(ipc.argsOf('list_sessions').length).toBe(loads + 1);
   });
 
+  it('refreshes the list after a turn whose start and end arrive in one batch', async () => {
+    let list = stored.filter((each) => each.session_id !== 'session-1');
+    const ipc = await openFolder(() => list);
+    const loads = ipc.argsOf('list_sessions').length;
+    list = stored;
+    ipc.push({ type: 'turn_started', prompt: 'Fix the build' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    await waitFor(() => expect(items()[0]).toHaveTextContent('Fix the build'));
+    expect(ipc.argsOf('list_sessions').length).toBe(loads + 1);
+  });
+
   it('collapses to a rail and remembers it', async () => {
     await openFolder();
     const sidebar = screen.getByTestId('session-sidebar');

@@ -51,7 +51,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const { info, mode, transcript } = session;
   const { running, approvals, planReviews, questions } = transcript;
   const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind, setTrust, changes } = controls;
-  const list = useSessionList(info.cwd, info.session_id, running);
+  const list = useSessionList(info.cwd, info.session_id, running, transcript.turnsEnded);
   // Answered requests hide at once, before the engine's approval_resolved arrives.
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
   const pending = approvals.find((request) => !answered.has(request.id));

@@ -1,5 +1,6 @@
 // The stored sessions of the open folder for the sidebar, newest first: loaded when a session
-// opens and again whenever a turn ends (its title, time and message count change).
+// opens and again whenever a turn ends (its title, time and message count change), counted by
+// `turnsEnded` so a turn whose start and end arrived together still reloads it.
 import { useCallback, useEffect, useState } from 'react';
 import type { SessionSummary } from '../generated/protocol';
 import * as ipc from '../ipc';
@@ -11,7 +12,7 @@ export type SessionList = {
   refresh: () => void;
 };
 
-export function useSessionList(cwd: string, sessionId: string, running: boolean): SessionList {
+export function useSessionList(cwd: string, sessionId: string, running: boolean, turnsEnded: number): SessionList {
   const [sessions, setSessions] = useState<readonly SessionSummary[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
@@ -34,7 +35,7 @@ export function useSessionList(cwd: string, sessionId: string, running: boolean)
     return () => {
       current = false;
     };
-  }, [cwd, sessionId, running, generation]);
+  }, [cwd, sessionId, running, turnsEnded, generation]);
 
   return { sessions, error, refresh };
 }

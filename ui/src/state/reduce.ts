@@ -188,6 +188,7 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
       return;
     case 'turn_ended':
       state.running = false;
+      state.turnsEnded += 1;
       state.lastStopReason = event.stop_reason;
       if (event.stop_reason !== 'end_turn') {
         items.push({ kind: 'turn_end', key, stopReason: event.stop_reason });

@@ -95,6 +95,11 @@ export type Transcript = {
   mcpServers: Readonly<Record<string, McpServerStatus>>;
   /** Whether a turn is running. */
   running: boolean;
+  /**
+   * How many turns have ended: what changes when one ends, even when its start and end arrived in one batch
+   * (a fast turn, a refused prompt) and `running` never showed true.
+   */
+  turnsEnded: number;
   usage: UsageTotals | null;
   lastStopReason: TurnStopReason | null;
   /** The permission mode the engine last reported (`mode_changed`), if it reported one. */
@@ -118,6 +123,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     teams: [],
     mcpServers: {},
     running: false,
+    turnsEnded: 0,
     usage: null,
     lastStopReason: null,
     mode: null,
