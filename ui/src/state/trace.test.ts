@@ -15,7 +15,7 @@ describe('describeStep', () => {
     expect(steps.map((step) => describeStep(step, root)).map(({ kind, text }) => `${kind} ${text}`)).toEqual([
       "Mode Don't ask",
       'Rule Bash(git push *) (ask) in .claude/settings.json — decided',
-      'Converted ask → deny: dontAsk mode denies what would ask',
+      'Converted ask to deny: dontAsk mode denies what would ask',
     ]);
   });
 });

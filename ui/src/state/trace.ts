@@ -1,6 +1,6 @@
 // The steps of a decision trace in words, one line each: "Mode: Default", "Rule Bash(rm *) (deny) in
 // .claude/settings.json — decided", "Hook ./check.sh (PreToolUse, .claude/settings.json): exit 0, asks — reason",
-// "Check: protected path — .git/config is a protected path", "Converted ask → deny: dontAsk mode denies what would
+// "Check: protected path — .git/config is a protected path", "Converted ask to deny: dontAsk mode denies what would
 // ask".
 import type { DecisionBehavior, TraceCheck, TraceStep } from '../generated/protocol';
 import { MODE_LABELS } from '../format';
@@ -41,6 +41,6 @@ export function describeStep(step: TraceStep, root?: string): { kind: string; te
     case 'classifier':
       return { kind: 'Classifier', text: `${VERBS[step.decision]} — ${step.reason}` };
     case 'ask_converted':
-      return { kind: 'Converted', text: `ask → deny: ${step.detail}` };
+      return { kind: 'Converted', text: `ask to deny: ${step.detail}` };
   }
 }
