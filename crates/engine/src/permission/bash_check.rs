@@ -11,12 +11,12 @@ use serde_json::Value;
 use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode, SafetyCheck};
 
 use super::PermissionContext;
+use super::path_forms::PathForms;
 use super::rule::RuleBehavior;
 use super::rule_id::RuleId;
 use super::suggest;
 use super::verdict::{
-    Evaluation, PathForms, Want, by_check, by_mode, by_the_mode, common, families, path_rule,
-    protected_write,
+    Evaluation, Want, by_check, by_mode, by_the_mode, common, families, path_rule, protected_write,
 };
 use crate::shell::{self, Analysis, Part, base_name, is_read_only, read_only_paths};
 use crate::tool::Placement;

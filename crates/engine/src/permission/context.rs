@@ -7,13 +7,13 @@ use std::sync::Arc;
 use tandem_protocol::PermissionMode;
 
 use super::classifier::ClassifierHandle;
+use super::path_forms::PathForms;
 use super::path_pattern::{Anchors, normalise, resolve_links};
 use super::rule::{RuleBehavior, RuleSource};
 use super::ruleset::{RuleEntry, RuleSet, SettingsIssue};
-use super::verdict::{PathForms, families, path_rule};
 use crate::settings::{HookSet, LoadedSettings, env_override, find_bwrap, git_root, merge_sandbox};
+use crate::tool::ContextChange;
 use crate::tool::SandboxConfig;
-use crate::tool::{ContextChange, ReadDenied};
 
 /// Everything the permission engine needs to know about a session, frozen. Shared as an `Arc`; a change (new mode,
 /// new grant, reloaded settings) produces a new context rather than mutating this one.
@@ -395,23 +395,6 @@ impl PermissionContext {
             avoid_prompts: true,
             ..self.clone()
         }
-    }
-
-    /// What `tool` may not read under the deny rules (`Read(…)` and the tool's own path rules), for tools that read
-    /// many files the check did not see one by one; `None` when no such rule exists, so that searches pay nothing.
-    pub fn read_denier(self: &Arc<Self>, tool: &str) -> Option<ReadDenied> {
-        let fams = families(tool, false, RuleBehavior::Deny);
-        if !fams
-            .iter()
-            .any(|f| self.rules.has_path_rules(RuleBehavior::Deny, f))
-        {
-            return None;
-        }
-        let ctx = Arc::clone(self);
-        let fams: Vec<String> = fams.into_iter().map(str::to_string).collect();
-        Some(ReadDenied::new(move |path| {
-            path_rule(&ctx, RuleBehavior::Deny, &fams, &PathForms::of(path)).is_some()
-        }))
     }
 
     /// Whether `path` (absolute, normalised) lies inside one of the working directories.

@@ -12,11 +12,12 @@ use tandem_protocol::{
 
 use super::bash_check::evaluate_bash;
 use super::domain::{is_preapproved_host, url_host};
+use super::path_forms::PathForms;
 use super::rule::{RuleBehavior, canonical_tool_name};
 use super::suggest;
 use super::verdict::{
-    Evaluation, PathForms, Want, by_check, by_mode, by_the_mode, common, convert_ask, families,
-    is_unc, path_rule, protected_write, unreadable_settings,
+    Evaluation, Want, by_check, by_mode, by_the_mode, common, convert_ask, families, is_unc,
+    path_rule, protected_write, unreadable_settings,
 };
 use super::{PermissionContext, PermissionSubject};
 

@@ -3,6 +3,7 @@
 //! [`decide`] that answers allow, ask or deny for a tool call and says why (spec/permissions.md), and
 //! [`check_call`], which answers a call given its tool without running it.
 
+mod auto;
 mod bash_check;
 mod bash_pattern;
 mod check;
@@ -11,7 +12,9 @@ mod context;
 mod decide;
 mod domain;
 mod loader;
+mod path_forms;
 mod path_pattern;
+mod read_deny;
 mod rule;
 mod rule_file;
 mod rule_id;
@@ -30,11 +33,12 @@ pub use crate::settings::{
     managed_settings_path,
 };
 pub use crate::tool::PermissionSubject;
+pub use auto::classify_if_auto;
 pub use bash_pattern::{BashIndex, BashPattern};
 pub use check::{CheckAnswer, check_call};
 pub use classifier::{
     AutoClassifier, ClassifierHandle, ClassifierRequest, ClassifierVerdict, ModelClassifier,
-    classify_if_auto, parse_verdict,
+    parse_verdict,
 };
 pub use context::{ContextOptions, PermissionContext};
 pub use decide::{CallView, decide, evaluate};

@@ -12,9 +12,10 @@ use tandem_protocol::{
 
 use super::bash_check::unanalysable_reason;
 use super::decide::{CallView, evaluate_asking, rule_beneath_check};
+use super::path_forms::PathForms;
 use super::rule::RuleBehavior;
 use super::safety::protected;
-use super::verdict::{PathForms, no_one_to_ask};
+use super::verdict::no_one_to_ask;
 use super::{PermissionContext, PermissionSubject};
 
 /// How many matching rules a trace names at most (the deciding one and those it shadows).

@@ -1,9 +1,8 @@
 //! The pieces every permission check composes: an [`Evaluation`] (a decision with what the pipeline needs beyond
-//! it), what decided it, the mode's answer when no rule did, whole-tool and path rules, path forms and the
-//! protected-path check. Shared by `decide` (every tool) and `bash_check` (the shell).
+//! it), what decided it, the mode's answer when no rule did, whole-tool and path rules and the protected-path
+//! check. Shared by `decide` (every tool) and `bash_check` (the shell).
 
 use crate::tool::names;
-use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use tandem_protocol::{
@@ -11,7 +10,7 @@ use tandem_protocol::{
 };
 
 use super::PermissionContext;
-use super::path_pattern::{normalise, resolve_links};
+use super::path_forms::PathForms;
 use super::rule::{RuleBehavior, RuleSource};
 use super::rule_id::RuleId;
 use super::safety::protected;
@@ -229,25 +228,6 @@ pub(crate) fn common(
         .tool_level(b, tool)
         .or_else(|| ctx.rules.param(b, tool, input))
         .map(|id| Evaluation::by_rule(ctx, id, tool))
-}
-
-/// A path as written and with symlinks resolved.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PathForms {
-    pub lexical: PathBuf,
-    pub resolved: PathBuf,
-}
-
-impl PathForms {
-    pub fn of(path: &Path) -> Self {
-        let lexical = normalise(path);
-        let resolved = resolve_links(&lexical);
-        Self { lexical, resolved }
-    }
-
-    fn both(&self) -> [&Path; 2] {
-        [&self.lexical, &self.resolved]
-    }
 }
 
 /// The path rule families of list `b` that govern `tool` reading (or writing) a path.

@@ -5,31 +5,11 @@ use futures::StreamExt;
 use serde_json::{Map, Value};
 use tandem_protocol::SessionEvent;
 
-use super::QueryConfig;
+pub use super::config::CompactionPolicy;
+use super::config::QueryConfig;
 use crate::exec::ToolRuntime;
 use crate::hooks::HookEvent;
 use crate::model::{ContentBlock, Message, Model, ModelError, ModelEvent, ModelRequest, Role};
-
-/// When to compact and what to keep.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CompactionPolicy {
-    /// The model's context window in tokens.
-    pub context_window: u64,
-    /// Compact when the conversation is estimated to fill this percentage of the window.
-    pub threshold_percent: u64,
-    /// How many of the latest prompts (with everything after them) are kept verbatim.
-    pub keep_recent_prompts: usize,
-}
-
-impl Default for CompactionPolicy {
-    fn default() -> Self {
-        Self {
-            context_window: 200_000,
-            threshold_percent: 80,
-            keep_recent_prompts: 2,
-        }
-    }
-}
 
 /// The place of the message a compaction puts the summary in (merged with the first message kept): the first.
 pub const SUMMARY_PLACE: usize = 0;

@@ -2,11 +2,13 @@
 //! back, until the model stops, the turn limit is reached, or the user interrupts.
 
 pub mod compact;
+mod config;
 mod result_budget;
 mod server_calls;
 mod step;
 mod system_prompt;
 mod turn;
 
+pub use config::QueryConfig;
 pub use system_prompt::{build_system_prompt, skills_prompt};
-pub use turn::{QueryConfig, QueryError, TurnOutcome, UserPrompt, run_turn};
+pub use turn::{QueryError, TurnOutcome, UserPrompt, run_turn};

@@ -5,7 +5,7 @@ use futures::StreamExt;
 use tandem_protocol::{SessionEvent, Usage};
 use tokio_util::sync::CancellationToken;
 
-use super::QueryConfig;
+use super::config::QueryConfig;
 use super::result_budget;
 use super::server_calls::ServerCalls;
 use crate::exec::{StreamingExecutor, ToolRuntime};

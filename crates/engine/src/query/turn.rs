@@ -4,40 +4,13 @@
 use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
 use tokio_util::sync::CancellationToken;
 
-use super::compact::{CompactionPolicy, compact, estimate_tokens, needs_compaction};
+use super::compact::{compact, estimate_tokens, needs_compaction};
+use super::config::QueryConfig;
 use super::step::{StepEnd, stream_and_execute};
-use crate::exec::{ToolRuntime, max_concurrency_from_env};
+use crate::exec::ToolRuntime;
 use crate::model::{
     ContentBlock, Message, Model, ModelError, ModelRequest, Role, StopReason, pricing,
 };
-
-/// Limits and fixed parts of each request.
-#[derive(Debug, Clone)]
-pub struct QueryConfig {
-    pub max_tokens: u32,
-    /// Model requests allowed in one turn.
-    pub max_turns: u32,
-    pub system: Vec<String>,
-    /// How many concurrency-safe tool calls may run at once.
-    pub max_concurrency: usize,
-    /// Where results too large for the model are saved (the session's `tool-results/` folder).
-    pub results_dir: std::path::PathBuf,
-    /// When the conversation is compacted.
-    pub compaction: CompactionPolicy,
-}
-
-impl Default for QueryConfig {
-    fn default() -> Self {
-        Self {
-            max_tokens: 16_000,
-            max_turns: 100,
-            system: Vec::new(),
-            max_concurrency: max_concurrency_from_env(),
-            results_dir: std::env::temp_dir().join("tandem-tool-results"),
-            compaction: CompactionPolicy::default(),
-        }
-    }
-}
 
 /// How a turn ended.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::super::PermissionContext;
+use super::super::path_forms::PathForms;
 use super::super::path_pattern::normalise;
-use super::super::verdict::PathForms;
 use crate::shell::{self, Analysis, Part, RedirectKind, Word, file_ops, is_null_device};
 
 /// A file a part touches, resolved.

@@ -4,7 +4,7 @@
 
 use std::io::{self, BufRead};
 
-use super::text::{MAX_LINE_CHARS, MAX_OUTPUT_BYTES, push_numbered};
+use super::numbered::{MAX_LINE_CHARS, MAX_OUTPUT_BYTES, push_numbered};
 
 /// Bytes of a line kept for display: enough for `MAX_LINE_CHARS` characters of up to 4 bytes each, and one more.
 const KEEP_BYTES: usize = (MAX_LINE_CHARS + 1) * 4;
@@ -257,7 +257,7 @@ mod tests {
             for first in 1..=8 {
                 for limit in 1..=7 {
                     let s = run(text.as_bytes(), first, limit, true, buf);
-                    let (want, n) = super::super::text::number_lines(text, first, limit);
+                    let (want, n) = super::super::numbered::number_lines(text, first, limit);
                     assert_eq!(
                         (s.numbered.as_str(), s.count),
                         (want.as_str(), n),

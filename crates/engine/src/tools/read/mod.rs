@@ -5,6 +5,7 @@
 mod image;
 mod lines;
 mod notebook;
+mod numbered;
 mod pdf;
 mod text;
 
@@ -19,7 +20,8 @@ use crate::permission::PermissionSubject;
 use crate::tool::names;
 use crate::tool::{FileStateStore, InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 
-pub use text::{DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, number_lines};
+pub use numbered::{MAX_LINE_CHARS, number_lines};
+pub use text::DEFAULT_LINE_LIMIT;
 
 /// Reads a file from the local filesystem.
 #[derive(Debug, Deserialize, JsonSchema)]
