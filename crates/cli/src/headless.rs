@@ -251,7 +251,7 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
             configs: cli.mcp_config.clone(),
             strict: cli.strict_mcp_config,
         })
-        // Command-line runs treat the folder as trusted (spec/permissions.md §2).
+        // Command-line runs treat the folder as trusted (docs/permissions.md §2).
         .assume_trusted()
         .build();
     let mut session = match opened {

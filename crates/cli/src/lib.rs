@@ -53,6 +53,8 @@ pub struct Cli {
     pub prompt: Option<String>,
     #[arg(long, value_enum, default_value_t = OutputFormat::Text, requires = "prompt")]
     pub output_format: OutputFormat,
+    /// The permission mode: default, acceptEdits, plan, dontAsk, bypassPermissions or auto (`default` lets the
+    /// settings' `defaultMode` decide).
     #[arg(long, value_parser = parse_mode, default_value = "default")]
     pub permission_mode: PermissionMode,
     /// The model to use (overrides settings and ANTHROPIC_MODEL).

@@ -28,8 +28,10 @@ pub struct ToolArgs {
     /// A JSON-lines file of {"tool": ..., "input": ...} calls, or - for stdin (answered line by line).
     #[arg(long)]
     pub calls: Option<String>,
+    /// The folder to work in (default: the current folder).
     #[arg(long)]
     pub cwd: Option<PathBuf>,
+    /// The permission mode (`default` lets the settings' `defaultMode` decide).
     #[arg(long, value_parser = super::parse_mode, default_value = "default")]
     pub permission_mode: PermissionMode,
     /// Answer permission questions with yes.
@@ -100,7 +102,7 @@ pub async fn run(args: &ToolArgs) -> i32 {
             watch_settings: args.calls.is_some(),
         },
     );
-    // Command-line runs treat the folder as trusted (spec/permissions.md §2).
+    // Command-line runs treat the folder as trusted (docs/permissions.md §2).
     session.assume_trusted();
     if let Some(name) = &args.name {
         let input = match serde_json::from_str::<Value>(args.input.as_deref().unwrap_or("{}")) {

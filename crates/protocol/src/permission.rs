@@ -6,7 +6,7 @@ use ts_rs::TS;
 
 use crate::{DecisionSource, RuleScope};
 
-/// How the permission engine treats calls that no rule decides (spec/permissions.md §5).
+/// How the permission engine treats calls that no rule decides (docs/permissions.md §5).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, JsonSchema, TS,
 )]

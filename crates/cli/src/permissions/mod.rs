@@ -20,6 +20,7 @@ pub enum PermissionsCommand {
     Check(CheckArgs),
     /// Print the effective rules with their sources, and the invalid ones.
     List {
+        /// The project folder (default: the current folder).
         #[arg(long)]
         cwd: Option<PathBuf>,
     },
@@ -36,12 +37,16 @@ pub struct CheckArgs {
     /// Read {"tool", "input", "cwd"?, "mode"?} lines from stdin and print one answer line each.
     #[arg(long, conflicts_with_all = ["tool", "input"])]
     pub batch: bool,
+    /// The project folder (default: the current folder).
     #[arg(long)]
     pub cwd: Option<PathBuf>,
+    /// The permission mode (default: the settings' `defaultMode`, else default).
     #[arg(long, value_parser = super::parse_mode)]
     pub mode: Option<PermissionMode>,
+    /// Another working directory, relative to the folder or absolute (may be repeated).
     #[arg(long = "add-dir")]
     pub add_dir: Vec<PathBuf>,
+    /// A settings file read as the highest source after the managed policy (may be repeated).
     #[arg(long)]
     pub settings: Vec<PathBuf>,
 }

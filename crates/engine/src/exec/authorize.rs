@@ -1,6 +1,6 @@
-//! The permission stage of one tool call (seed §4.1, §4.2): PreToolUse hooks (a rewritten input is validated and
-//! checked again), the decision, auto mode's classifier, PermissionRequest hooks, the person's answer and
-//! "Yes, and don't ask again"; and the PostToolUse / PostToolUseFailure hooks after the call.
+//! The permission stage of one tool call (docs/permissions.md §1): PreToolUse hooks (a rewritten input is validated and
+//! checked again), the decision, auto mode's classifier, PermissionRequest hooks, the person's answer and "Yes, and
+//! don't ask again"; and the PostToolUse / PostToolUseFailure hooks after the call.
 
 use std::sync::Arc;
 

@@ -1,5 +1,5 @@
-//! Where hooks meet the permission decision (seed §4.2, spec/permissions.md §1): a hook deny always blocks; a hook
-//! allow skips the prompt but never a deny rule, an ask rule or a safety check; a hook ask never overrides a deny.
+//! Where hooks meet the permission decision (docs/hooks.md §7, docs/permissions.md §1): a hook deny always blocks; a
+//! hook allow skips the prompt but never a deny rule, an ask rule or a safety check; a hook ask never overrides a deny.
 //! Also the helpers the pipeline calls to run each tool event's hooks.
 
 use std::path::Path;

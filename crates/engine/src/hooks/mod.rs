@@ -1,4 +1,4 @@
-//! User hooks around tool calls and other events (spec/hooks.md): configuration, running real child processes
+//! User hooks around tool calls and other events (docs/hooks.md): configuration, running real child processes
 //! with JSON on stdin and stdout, exit codes and timeouts, and combining the answers of several hooks.
 
 mod combine;

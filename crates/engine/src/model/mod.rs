@@ -1,5 +1,5 @@
 //! Models: the [`Model`] trait (a request in, a stream of [`ModelEvent`]s out), the Anthropic Messages and
-//! OpenAI-compatible chat-completions clients, their configuration and retry policy (spec/model-protocol.md).
+//! OpenAI-compatible chat-completions clients, their configuration and retry policy (docs/model-protocol.md).
 
 mod anthropic;
 mod anthropic_stream;

@@ -1,4 +1,4 @@
-//! The Bash tool's permission check (spec/permissions.md §3): every subcommand, nested ones included, against
+//! The Bash tool's permission check (docs/permissions.md §3): every subcommand, nested ones included, against
 //! deny, ask and allow rules; file arguments and redirections against path rules and protected paths; built-in
 //! read-only commands; what cannot be analysed asks.
 
@@ -113,7 +113,7 @@ impl Scan {
 type Step = Option<Evaluation>;
 
 /// Answers the permission question for one Bash command: deny rules, safety checks, ask rules, what cannot be
-/// analysed, then what every part needs (spec/permissions.md §1, §3).
+/// analysed, then what every part needs (docs/permissions.md §1, §3).
 pub fn evaluate_bash(
     ctx: &PermissionContext,
     tool: &str,

@@ -1,5 +1,6 @@
 //! The immutable permission context of a session: mode, working directories, the rules of every source, the hook
-//! snapshot and the flags of seed §2. A change makes a new context; nothing mutates one in place.
+//! snapshot, trust and whether bypass mode is available (docs/permissions.md §2). A change makes a new context; nothing
+//! mutates one in place.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -127,7 +128,7 @@ impl PermissionContext {
         }
     }
 
-    /// A context from loaded settings: mode, directories, rules and hooks merged as spec/permissions.md §2 says.
+    /// A context from loaded settings: mode, directories, rules and hooks merged as docs/permissions.md §2 says.
     pub fn from_settings(loaded: &LoadedSettings, opts: ContextOptions) -> Self {
         let mut issues = loaded.issues.clone();
         let trusted = opts.trusted;

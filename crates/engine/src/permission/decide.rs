@@ -1,5 +1,5 @@
 //! `decide()`: one answer with its reason for one tool call. Deny rules first, then safety checks, then ask rules,
-//! then allow rules and built-in allowances, then the mode (spec/permissions.md §1); where no one may be asked, an
+//! then allow rules and built-in allowances, then the mode (docs/permissions.md §1); where no one may be asked, an
 //! ask becomes a deny.
 
 use crate::tool::names;

@@ -1,6 +1,6 @@
 //! The permission engine: modes, rule parsing and matching for every family (over the rules `settings` read), the
 //! immutable [`PermissionContext`], trust records, "don't ask again" suggestions, one pure
-//! [`decide`] that answers allow, ask or deny for a tool call and says why (spec/permissions.md), and
+//! [`decide`] that answers allow, ask or deny for a tool call and says why (docs/permissions.md), and
 //! [`check_call`], which answers a call given its tool without running it.
 
 mod auto;

@@ -1,5 +1,5 @@
 //! Rule text: parsing `Tool` / `Tool(specifier)` into what it matches, and the checks that make a rule invalid
-//! (spec/permissions.md §2).
+//! (docs/permissions.md §2).
 
 use super::bash_pattern::BashPattern;
 pub use crate::settings::{RuleBehavior, RuleSource};

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-/// An event hooks can run on (spec/hooks.md).
+/// An event hooks can run on (docs/hooks.md §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum HookEvent {
     PreToolUse,

@@ -1,4 +1,4 @@
-//! The `hooks` section of settings files: events, matchers and commands, from every source (spec/hooks.md).
+//! The `hooks` section of settings files: events, matchers and commands, from every source (docs/hooks.md §1).
 
 use std::collections::BTreeMap;
 

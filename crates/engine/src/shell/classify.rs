@@ -7,7 +7,7 @@ use super::options::{abbreviates, option_files, runs_code};
 use super::word::Word;
 pub use super::word::base_name;
 
-/// How the transcript and the executor treat a command (seed §6.1).
+/// How the transcript and the executor treat a command (docs/permissions.md §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CommandClass {
     Search,
@@ -717,7 +717,7 @@ fn file_ops_of(
     }
 }
 
-/// Whether a command is one of the built-in read-only commands (spec/permissions.md §3), with no write or exec flag.
+/// Whether a command is one of the built-in read-only commands (docs/permissions.md §3), with no write or exec flag.
 /// Paths are checked separately.
 pub fn is_read_only(words: &[Word]) -> bool {
     let program = v(words, 0);

@@ -376,7 +376,7 @@ pub struct CommandSummary {
     pub has_list: bool,
 }
 
-/// Classifies a whole command line (seed §6.1).
+/// Classifies a whole command line (docs/permissions.md §3).
 pub fn summary(command: &str) -> CommandSummary {
     let analysis = analyse(command);
     let has = |c: CommandClass| analysis.parts.iter().any(|p| p.class == c);

@@ -1,5 +1,5 @@
 //! Stripping what does not change which program runs: leading wrappers (`timeout 30`, `nice -n 5`, `nohup`, ...)
-//! and variable assignments, repeated until nothing changes (spec/permissions.md §3).
+//! and variable assignments, repeated until nothing changes (docs/permissions.md §3).
 
 use super::word::Word;
 

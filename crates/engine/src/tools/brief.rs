@@ -1,5 +1,6 @@
-//! Brief: the agent's short summary for the person, shown in the window apart from its ordinary answer (seed §8.1
-//! lists it among the core tools). The text reaches the person as a `brief` event; the model is told it was shown.
+//! Brief: the agent's short summary for the person, shown in the window apart from its ordinary answer (a core
+//! tool, always offered; docs/engine-doors.md). The text reaches the person as a `brief` event; the model is told
+//! it was shown.
 
 use schemars::JsonSchema;
 use serde::Deserialize;

@@ -4,9 +4,9 @@
 
 /// Turns the team tools on (`1` or `true`).
 pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
-/// Turns the Sleep tool on (`1` or `true`): the proactive mode of seed §8.7 (`PROACTIVE`).
+/// Turns the Sleep tool on (`1` or `true`): the proactive mode (`PROACTIVE`; docs/engine-doors.md).
 pub const PROACTIVE_ENV: &str = "CLAUDE_CODE_PROACTIVE";
-/// Also turns the Sleep tool on (`1` or `true`): the assistant mode of seed §8.7 (`KAIROS`).
+/// Also turns the Sleep tool on (`1` or `true`): the assistant mode (`KAIROS`; docs/engine-doors.md).
 pub const KAIROS_ENV: &str = "CLAUDE_CODE_KAIROS";
 
 /// Which switchable tools a session offers.

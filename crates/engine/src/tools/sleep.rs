@@ -1,5 +1,5 @@
-//! Sleep: waits for a while without holding a shell (seed §8.7, behind the proactive switch). It wakes early when
-//! a message or a background agent's result arrives in the agent's mailbox, and an interrupt ends it at once.
+//! Sleep: waits for a while without holding a shell (behind the proactive switch; docs/engine-doors.md). It wakes early
+//! when a message or a background agent's result arrives in the agent's mailbox, and an interrupt ends it at once.
 
 use std::time::Duration;
 

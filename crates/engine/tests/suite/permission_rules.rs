@@ -1,4 +1,4 @@
-//! Rule grammar (spec/permissions.md §2): which rules are valid in which list, and what they match.
+//! Rule grammar (docs/permissions.md §2): which rules are valid in which list, and what they match.
 
 use tandem_engine::permission::{
     BashPattern, RuleBehavior, Specifier, ToolPattern, domain_matches, parse_rule, url_host,

@@ -36,8 +36,9 @@ pub struct AgentDefinition {
     pub source: AgentSource,
 }
 
-/// Tools no sub-agent gets (seed §6.3): they need the person or the main loop, or would recurse; teams are made
-/// and deleted by the lead only, and only the main conversation briefs the person, sleeps or changes worktree.
+/// Tools no sub-agent gets (docs/engine-doors.md, Sub-agents): they need the person or the main loop, or would recurse;
+/// teams are made and deleted by the lead only, and only the main conversation briefs the person, sleeps or changes
+/// worktree.
 pub const ALL_AGENT_DISALLOWED_TOOLS: &[&str] = &[
     names::AGENT,
     names::TASK_OUTPUT,
