@@ -15,6 +15,7 @@ mod run;
 mod sandbox;
 mod script;
 mod sed_preview;
+mod semantics;
 mod session;
 mod task_output;
 mod task_stop;
@@ -37,6 +38,7 @@ pub use output::MAX_OUTPUT_CHARS;
 pub use proxy::{Proxy, admits};
 pub use pty::Exit;
 pub use sandbox::{NetworkBridge, Sandbox};
+pub use semantics::{ExitReading, read_exit};
 pub use session::ShellSession;
 pub use task_output::{TaskOutputInput, TaskOutputTool};
 pub use task_stop::{TaskStopInput, TaskStopTool};
@@ -288,9 +290,21 @@ impl BashTool {
                 };
                 Ok(ToolOutput::text(shown).with_detail(detail(Some(0))))
             }
-            End::Exited(Exit::Code(code)) => {
-                Err(ToolError::to_model(format!("Exit code {code}\n{text}")))
-            }
+            End::Exited(Exit::Code(code)) => match read_exit(&input.command, code) {
+                ExitReading::Answer(meaning) => {
+                    // Not a failure: the model reads the answer, and the calls beside this one go on.
+                    let note = format!("(exit code {code}: {meaning})");
+                    let shown = if text.is_empty() {
+                        note
+                    } else {
+                        format!("{text}\n{note}")
+                    };
+                    Ok(ToolOutput::text(shown).with_detail(detail(Some(code))))
+                }
+                ExitReading::Success | ExitReading::Failure => {
+                    Err(ToolError::to_model(format!("Exit code {code}\n{text}")))
+                }
+            },
             End::Exited(Exit::Signal(signal)) => Err(ToolError::to_model(format!(
                 "The command was ended by signal {signal}\n{text}"
             ))),
@@ -335,7 +349,9 @@ impl Tool for BashTool {
     fn description(&self) -> String {
         format!(
             "Runs a bash command (`bash -c`) in a terminal in the project, and returns its output (standard output \
-             and error together, colours removed) and, when it fails, its exit code.\n\
+             and error together, colours removed) and, when it fails, its exit code. A code that answers rather than \
+             fails (grep or rg finding nothing, diff or cmp finding differences, test false, find meeting unreadable \
+             entries: code 1 of the last command) is noted on a successful result.\n\
              - The working directory persists between calls: a `cd` stays in effect for the next command, as long \
              as it stays inside the project's working directories (otherwise it is reset to the project root). \
              Prefer absolute paths over `cd`.\n\
