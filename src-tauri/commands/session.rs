@@ -57,6 +57,7 @@ pub fn open_session<R: Runtime>(
         .approver(approver)
         .events(Arc::new(sink))
         .watch_settings(true)
+        .interactive(true)
         .build()?;
     for problem in settings_problem
         .into_iter()
@@ -172,6 +173,50 @@ pub fn stop_sub_agent(
     id: String,
 ) -> Result<bool, CommandError> {
     Ok(session_of(&state, &session_id)?.stop_sub_agent(&id))
+}
+
+/// Moves the running Bash command of call `tool_use_id` (every running one when absent: the window's key) to the
+/// background; the call ends with the task's id and the turn goes on. Returns how many were moved.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn send_to_background(
+    state: State<'_, AppState>,
+    session_id: String,
+    tool_use_id: Option<String>,
+) -> Result<usize, CommandError> {
+    Ok(session_of(&state, &session_id)?.send_to_background(tool_use_id.as_deref()))
+}
+
+/// The session's background shells, oldest first.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn background_shells(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<Vec<BackgroundShell>, CommandError> {
+    Ok(session_of(&state, &session_id)?.background_shells())
+}
+
+/// The tail of one background shell's raw output (terminal escapes kept); `null` when there is no such shell.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn background_shell_output(
+    state: State<'_, AppState>,
+    session_id: String,
+    task_id: String,
+) -> Result<Option<String>, CommandError> {
+    Ok(session_of(&state, &session_id)?.background_shell_output(&task_id))
+}
+
+/// Stops one background shell with every process it started; returns whether it was running.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn stop_background_shell(
+    state: State<'_, AppState>,
+    session_id: String,
+    task_id: String,
+) -> Result<bool, CommandError> {
+    Ok(session_of(&state, &session_id)?.stop_background_shell(&task_id))
 }
 
 #[tauri::command]

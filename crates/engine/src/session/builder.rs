@@ -52,6 +52,7 @@ pub struct SessionBuilder {
     work_list: WorkListFamily,
     features: Features,
     mcp: McpCliConfig,
+    interactive: bool,
 }
 
 /// Everything [`Session::assemble`] puts together.
@@ -77,6 +78,8 @@ pub(super) struct Parts {
     pub lists: (Vec<TodoItem>, Vec<TaskItem>),
     /// The switchable tools offered.
     pub features: Features,
+    /// A person follows the session as it runs (the window).
+    pub interactive: bool,
 }
 
 impl SessionBuilder {
@@ -98,6 +101,7 @@ impl SessionBuilder {
             work_list: WorkListFamily::from_env(),
             features: Features::from_env(),
             mcp: McpCliConfig::default(),
+            interactive: false,
         }
     }
 
@@ -237,6 +241,14 @@ impl SessionBuilder {
         self
     }
 
+    /// Whether a person follows the session as it runs, as in the window (default: no, as in `tandem -p`): a
+    /// shell command still running at its timeout then moves to the background instead of being killed, and
+    /// Notification hooks fire when the model has waited idle for the person's next prompt.
+    pub fn interactive(mut self, on: bool) -> Self {
+        self.interactive = on;
+        self
+    }
+
     /// Which checklist tools the model is offered (default: as the environment switch says, see
     /// [`crate::tools::work_list::TASKS_ENV`]).
     pub fn work_list(mut self, family: WorkListFamily) -> Self {
@@ -337,6 +349,7 @@ impl SessionBuilder {
             usage,
             work_list: self.work_list,
             features: self.features,
+            interactive: self.interactive,
             lists,
         });
         for event in closing {

@@ -16,6 +16,7 @@ mod panels;
 mod prompt_input;
 mod prompt_menu;
 pub mod rewind;
+mod shells;
 pub mod slash;
 mod sub_agent;
 mod sub_agent_doors;
@@ -26,6 +27,7 @@ pub mod tool_list;
 
 pub use builder::SessionBuilder;
 pub use panels::HookTestError;
+pub use shells::SHELL_OUTPUT_TAIL_BYTES;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
@@ -54,7 +56,7 @@ use crate::store::{
 use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
 use crate::tools::ask_user::AskUserQuestionTool;
-use crate::tools::bash::ShellSession;
+use crate::tools::bash::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
 use crate::tools::brief::BriefTool;
 use crate::tools::features;
 use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
@@ -145,6 +147,10 @@ pub struct Session {
     attribution: Arc<changes::Attribution>,
     /// The teams (when the switch is on); their members are stopped when the session is dropped.
     teams: Option<Arc<Teams>>,
+    /// The shell state: the running foreground commands and the background shells.
+    shell: Arc<ShellSession>,
+    /// A person follows the session as it runs (the window).
+    interactive: bool,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -246,6 +252,7 @@ impl Session {
             work_list,
             lists,
             features,
+            interactive,
         } = parts;
         let model_switch = Arc::new(SwitchableModel::new(model));
         let model: Arc<dyn Model> = model_switch.clone();
@@ -302,8 +309,13 @@ impl Session {
             ..QueryConfig::default()
         };
         let permissions = Arc::new(RwLock::new(Arc::new(permission_context)));
-        let builtins =
-            builtin_tools_with(Arc::new(ShellSession::new(session_dir(&id).join("shell"))));
+        let shell = Arc::new(
+            ShellSession::new(session_dir(&id).join("shell"))
+                .with_events(events.clone())
+                .background_at_timeout(interactive)
+                .with_blocking_budget(features.assistant.then_some(ASSISTANT_BLOCKING_BUDGET)),
+        );
+        let builtins = builtin_tools_with(shell.clone());
         let catalog = AgentCatalog::load(&cwd, dirs::home_dir().as_deref());
         // An `Agent(type)` deny rule removes the type from what the model is offered.
         let offered = Arc::new(catalog.without(|kind| {
@@ -335,6 +347,7 @@ impl Session {
             work_list,
             lead_mailbox: lead_mailbox.clone(),
             attribution: attribution.clone(),
+            shell: shell.clone(),
         };
         let teams = features
             .teams
@@ -446,6 +459,8 @@ impl Session {
             mcp,
             attribution,
             teams,
+            shell,
+            interactive,
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);

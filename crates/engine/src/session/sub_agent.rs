@@ -24,7 +24,7 @@ use crate::exec::hook_gate as hooks;
 use crate::model::{Message, Model, RenamedModel, claude_alias};
 use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, run_turn};
-use crate::registry::{ToolPool, builtin_tools_with};
+use crate::registry::{ToolPool, builtin_tools_with, erase};
 use crate::settings::HookEvent;
 use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::{
@@ -35,7 +35,7 @@ use crate::tools::agent::{AgentCatalog, AgentDefinition, TEAM_MEMBER_TOOLS};
 use crate::tools::team::member_tools;
 use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
 
-use crate::tools::bash::ShellSession;
+use crate::tools::bash::{BashTool, ShellSession};
 use crate::tools::worktree;
 
 use super::changes::Attribution;
@@ -73,6 +73,9 @@ pub(super) struct SubAgentParts {
     pub lead_mailbox: Arc<Mailbox>,
     /// The files sub-agents changed, for the changes view.
     pub attribution: Arc<Attribution>,
+    /// The session's shell state (a sub-agent in the session's folder shares its directory; its background shells
+    /// are its own and end with it).
+    pub shell: Arc<ShellSession>,
 }
 
 use super::sub_agent_stop::{Background, Outcome, Stop, lock, notification, status_word};
@@ -376,11 +379,26 @@ async fn run_in(
     }
     let context = read(&permissions);
     // In its own folder it gets its own shell (the session's shell keeps the session's directory).
-    let mut tools = if cwd == parts.cwd {
+    let shell = if cwd == parts.cwd {
+        parts.shell.clone()
+    } else {
+        Arc::new(ShellSession::temporary().with_events(parts.events.clone()))
+    };
+    let base = if cwd == parts.cwd {
         parts.tools.clone()
     } else {
-        builtin_tools_with(Arc::new(ShellSession::temporary()))
+        builtin_tools_with(shell.clone())
     };
+    // Its Bash calls are its own: the background shells they start end when it does.
+    let _own_shells = OwnShells {
+        shell: shell.clone(),
+        agent_id: agent_id.clone(),
+    };
+    let mut tools: Vec<Arc<dyn DynTool>> = base
+        .into_iter()
+        .filter(|t| t.name() != crate::tool::names::BASH)
+        .collect();
+    tools.push(erase(BashTool::for_agent(shell, &agent_id)));
     // Its own checklist, shown under its transcript (the events are wrapped like its others).
     let board = Arc::new(WorkBoard::new(sink.clone()));
     tools.extend(work_list::tools(parts.work_list, &board));
@@ -566,6 +584,18 @@ async fn run_in(
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         worktree: None,
     })
+}
+
+/// The background shells a sub-agent started: stopped when it ends, however it ends.
+struct OwnShells {
+    shell: Arc<ShellSession>,
+    agent_id: String,
+}
+
+impl Drop for OwnShells {
+    fn drop(&mut self) {
+        self.shell.tasks.stop_owned_by(&self.agent_id);
+    }
 }
 
 fn read(permissions: &RwLock<Arc<PermissionContext>>) -> Arc<PermissionContext> {

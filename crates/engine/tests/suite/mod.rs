@@ -2,6 +2,7 @@
 
 mod app_settings;
 mod background_agents;
+mod background_shells;
 mod bash;
 mod checkpoints;
 mod common;
