@@ -17,10 +17,14 @@ pub fn open_session<R: Runtime>(
     // The window shows one session at a time: sessions no turn is running in are closed, which releases their
     // store lock (so the same session can be reopened) and stops their MCP servers.
     let mut just_closed = false;
+    let mut closing: Vec<Arc<Session>> = Vec::new();
     if let Ok(mut sessions) = state.sessions.lock() {
         sessions.retain(|id, session| {
             let keep = Arc::strong_count(session) > 1;
             just_closed |= !keep && resume.as_deref() == Some(id.as_str());
+            if !keep {
+                closing.push(session.clone());
+            }
             keep
         });
         if let Some(id) = &resume
@@ -31,6 +35,18 @@ pub fn open_session<R: Runtime>(
                 "a turn is still running in that session; wait for it to end or stop it, then open it again",
             ));
         }
+    }
+    // A new session in the folder of the one it replaces clears it (SessionEnd `clear`, SessionStart `clear`).
+    let folder = tandem_engine::session::open_folder(&PathBuf::from(&path)).ok();
+    let clears = resume.is_none() && closing.iter().any(|s| Some(s.cwd()) == folder.as_deref());
+    let end_reason = if clears {
+        EndReason::Clear
+    } else {
+        EndReason::Other
+    };
+    for session in closing {
+        // Ended on the app's runtime; the store lock goes when the last reference does.
+        tauri::async_runtime::spawn(async move { session.end(end_reason).await });
     }
     let approver = Arc::new(WindowApprover(state.approvals.clone()));
     let mut builder = match (resume, &state.store) {
@@ -52,13 +68,18 @@ pub fn open_session<R: Runtime>(
         }
         None => ChannelSink::new(session_id, on_event),
     };
-    let session = builder
+    let builder = builder
         .model(model)
         .approver(approver)
         .events(Arc::new(sink))
         .watch_settings(true)
-        .interactive(true)
-        .build()?;
+        .interactive(true);
+    let builder = if clears {
+        builder.start_source(StartSource::Clear)
+    } else {
+        builder
+    };
+    let session = builder.build()?;
     for problem in settings_problem
         .into_iter()
         .chain(state.store_problem.clone())
@@ -74,8 +95,12 @@ pub fn open_session<R: Runtime>(
     {
         crate::menu::refresh_recent(&app, &list);
     }
+    let session = Arc::new(session);
+    // SessionStart hooks run now, not at the first prompt; their context waits for it.
+    let starting = session.clone();
+    tauri::async_runtime::spawn(async move { starting.begin().await });
     if let Ok(mut sessions) = state.sessions.lock() {
-        sessions.insert(info.session_id.clone(), Arc::new(session));
+        sessions.insert(info.session_id.clone(), session);
     }
     Ok(info)
 }

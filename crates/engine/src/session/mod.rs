@@ -11,6 +11,7 @@ pub mod custom_commands;
 mod file_index;
 mod file_mentions;
 pub mod fork;
+pub mod lifecycle;
 mod mcp_toggles;
 mod panels;
 mod prompt_input;
@@ -24,8 +25,10 @@ mod sub_agent_stop;
 mod team;
 mod team_member;
 pub mod tool_list;
+pub mod transcript;
 
 pub use builder::SessionBuilder;
+pub use lifecycle::{EndReason, IDLE_NOTIFICATION_AFTER, StartSource};
 pub use panels::HookTestError;
 pub use shells::SHELL_OUTPUT_TAIL_BYTES;
 
@@ -149,8 +152,10 @@ pub struct Session {
     teams: Option<Arc<Teams>>,
     /// The shell state: the running foreground commands and the background shells.
     shell: Arc<ShellSession>,
-    /// A person follows the session as it runs (the window).
-    interactive: bool,
+    /// The transcript file hooks read.
+    transcript: Arc<transcript::TranscriptFile>,
+    /// Where the session is in its life (SessionStart, SessionEnd, idle notifications).
+    lifecycle: lifecycle::Lifecycle,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -253,6 +258,8 @@ impl Session {
             lists,
             features,
             interactive,
+            start_source,
+            idle_after,
         } = parts;
         let model_switch = Arc::new(SwitchableModel::new(model));
         let model: Arc<dyn Model> = model_switch.clone();
@@ -264,6 +271,20 @@ impl Session {
             ),
             None => (model.clone(), events),
         };
+        // The transcript file hooks read, written as the conversation grows (the whole history of a reopened one).
+        let transcript = Arc::new(transcript::TranscriptFile::open(
+            crate::hooks::transcript_path(&id),
+            transcript::TranscriptOwner {
+                session_id: id.clone(),
+                cwd: cwd.clone(),
+                agent_id: None,
+            },
+            &history,
+        ));
+        let conversation_model: Arc<dyn Model> = Arc::new(transcript::TranscriptModel::new(
+            conversation_model,
+            transcript.clone(),
+        ));
         let today = today();
         // Settings from every source; the UI's default mode lets `defaultMode` decide.
         let mut permission_loader = PermissionLoader::standard(&cwd, command_line);
@@ -309,6 +330,17 @@ impl Session {
             ..QueryConfig::default()
         };
         let permissions = Arc::new(RwLock::new(Arc::new(permission_context)));
+        // Where a person follows the session, Notification hooks hear when a dialog waits for them.
+        let approver: Arc<dyn Approver> = if interactive {
+            Arc::new(lifecycle::NotifyingApprover {
+                inner: approver,
+                permissions: permissions.clone(),
+                events: events.clone(),
+                session_id: id.clone(),
+            })
+        } else {
+            approver
+        };
         let shell = Arc::new(
             ShellSession::new(session_dir(&id).join("shell"))
                 .with_events(events.clone())
@@ -460,7 +492,8 @@ impl Session {
             attribution,
             teams,
             shell,
-            interactive,
+            transcript,
+            lifecycle: lifecycle::Lifecycle::new(start_source, idle_after),
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
@@ -628,6 +661,14 @@ impl Session {
     /// Runs one turn for `prompt`. Turns of one session run one at a time. The engine's own commands (`/compact`,
     /// `/model`) run instead of a turn.
     pub async fn send(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        self.begin().await;
+        self.turn_begins();
+        let outcome = self.send_once(prompt).await;
+        self.wait_idle();
+        outcome
+    }
+
+    async fn send_once(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
         if let Some(command) = slash::builtin(prompt) {
             return self.run_builtin(prompt, command).await;
         }
@@ -717,6 +758,7 @@ impl Session {
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = None;
         }
+        self.transcript.sync(&history);
         if let Some(recorder) = &self.recorder {
             // The model wrapper stored the history as it grew; this stores the tail no request carried (the last
             // tool results of an interrupted turn) and waits for the commit, so a caller that exits after `send`
@@ -818,6 +860,12 @@ impl Session {
                     .content
                     .push(crate::model::ContentBlock::Text { text: context });
             }
+        }
+        // What SessionStart hooks gave comes first, with the first prompt after the session started.
+        for (at, context) in self.take_start_context().into_iter().enumerate() {
+            prompt
+                .content
+                .insert(at, crate::model::ContentBlock::Text { text: context });
         }
         let mut outcome = run_turn(
             model,

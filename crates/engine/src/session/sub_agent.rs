@@ -41,6 +41,7 @@ use crate::tools::worktree;
 use super::changes::Attribution;
 use super::sub_agent_doors::{Bubble, TaggedSink};
 use super::team_member::{MemberRole, member_prompt};
+use super::transcript::{TranscriptFile, TranscriptModel, TranscriptOwner};
 
 /// How often a blocking SubagentStop hook may make a sub-agent go on.
 const MAX_STOP_HOOK_ROUNDS: usize = 3;
@@ -453,6 +454,18 @@ async fn run_in(
         &parts.model,
         request.model.as_deref().or(agent.model.as_deref()),
     );
+    // Its own transcript file, for hooks (`agent_transcript_path`).
+    let transcript_path = crate::hooks::agent_transcript_path(&parts.session_id, &agent_id);
+    let transcript = Arc::new(TranscriptFile::open(
+        transcript_path.clone(),
+        TranscriptOwner {
+            session_id: parts.session_id.clone(),
+            cwd: cwd.clone(),
+            agent_id: Some(agent_id.clone()),
+        },
+        &[],
+    ));
+    let model: Arc<dyn Model> = Arc::new(TranscriptModel::new(model, transcript.clone()));
 
     let notify = |message: String| sink.parent.emit(SessionEvent::Notice { message });
     let mut prompt = request.prompt.clone();
@@ -516,7 +529,11 @@ async fn run_in(
         let mut fields = Map::new();
         ids(&mut fields);
         fields.insert("stop_hook_active".into(), Value::Bool(active));
-        fields.insert("agent_transcript_path".into(), Value::String(String::new()));
+        transcript.sync(&history);
+        fields.insert(
+            "agent_transcript_path".into(),
+            Value::String(crate::hooks::given_path(&transcript_path)),
+        );
         let Some(v) = hooks::run_event(
             &read(&runtime.permissions),
             &parts.session_id,

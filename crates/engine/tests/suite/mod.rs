@@ -14,6 +14,7 @@ mod executor;
 mod file_scenarios;
 mod forks;
 mod hooks;
+mod lifecycle_hooks;
 mod mcp_conformance;
 mod mcp_prompts;
 mod mcp_remote;
