@@ -116,6 +116,7 @@ fn end_sessions<R: Runtime>(app: &tauri::AppHandle<R>) {
         .unwrap_or_default();
     tauri::async_runtime::block_on(async move {
         for session in open {
+            session.interrupt();
             session
                 .end(tandem_engine::session::EndReason::PromptInputExit)
                 .await;

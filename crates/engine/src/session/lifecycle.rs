@@ -150,7 +150,10 @@ impl Session {
             return;
         }
         self.lifecycle.idle_stop.cancel();
-        self.transcript.sync(&self.history.lock().await);
+        // A turn still running holds the history; its own end brings the transcript up to date.
+        if let Ok(history) = self.history.try_lock() {
+            self.transcript.sync(&history);
+        }
         let mut fields = Map::new();
         fields.insert("reason".into(), Value::String(reason.as_str().into()));
         let permissions = self.runtime.permission_context();

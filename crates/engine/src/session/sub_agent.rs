@@ -25,7 +25,7 @@ use crate::model::{Message, Model, RenamedModel, claude_alias};
 use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, run_turn};
 use crate::registry::{ToolPool, builtin_tools_with, erase};
-use crate::settings::HookEvent;
+use crate::settings::{HookEvent, HookSet, RuleSource};
 use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::{
     DynTool, FileStateStore, Mailbox, ModelCompleter, SubAgentError, SubAgentReport,
@@ -623,16 +623,18 @@ fn read(permissions: &RwLock<Arc<PermissionContext>>) -> Arc<PermissionContext> 
 }
 
 /// The sub-agent's permission context: the session's own (shared, so grants and reloads apply to both) unless the
-/// agent runs in a mode of its own or in the background (where nobody can answer: asks become denies).
+/// agent runs in a mode of its own, in the background (where nobody can answer: asks become denies) or with hooks
+/// of its own (added to the session's while it runs).
 fn child_permissions(
     session: &Arc<RwLock<Arc<PermissionContext>>>,
     agent: &AgentDefinition,
     background: bool,
 ) -> Arc<RwLock<Arc<PermissionContext>>> {
-    if agent.permission_mode.is_none() && !background {
+    let current = read(session);
+    let own_hooks = own_hooks(&current, agent);
+    if agent.permission_mode.is_none() && !background && own_hooks.is_none() {
         return session.clone();
     }
-    let current = read(session);
     let mut ctx = match agent.permission_mode {
         Some(mode) => current.with_mode(mode),
         None => (*current).clone(),
@@ -640,7 +642,24 @@ fn child_permissions(
     if background {
         ctx.avoid_prompts = true;
     }
+    if let Some(own) = own_hooks {
+        let mut hooks = (*ctx.hooks).clone();
+        hooks.extend(own);
+        ctx = ctx.with_hooks(hooks);
+    }
     Arc::new(RwLock::new(Arc::new(ctx)))
+}
+
+/// The agent's own hooks that may run: none where the settings turn hooks off or allow only managed ones, and a
+/// project agent's only in a trusted folder (as the project's own hooks).
+fn own_hooks(ctx: &PermissionContext, agent: &AgentDefinition) -> Option<HookSet> {
+    if agent.hooks.is_empty() || !ctx.extra_hooks_allowed {
+        return None;
+    }
+    let kept = agent
+        .hooks
+        .filtered(|source| ctx.trusted || !matches!(source, RuleSource::Project(_)));
+    (!kept.is_empty()).then_some(kept)
 }
 
 /// The agent's instructions, then the environment.

@@ -55,6 +55,8 @@ impl PartialEq for HookSet {
     }
 }
 
+impl Eq for HookSet {}
+
 impl HookSet {
     /// Whether no hook is configured.
     pub fn is_empty(&self) -> bool {

@@ -328,3 +328,62 @@ async fn notification_hooks_hear_of_a_waiting_dialog_and_of_the_model_waiting_id
     assert_eq!(stdin["notification_type"], "idle_prompt");
     assert_eq!(stdin["message"], "Tandem is waiting for your input");
 }
+
+#[tokio::test]
+async fn an_agents_own_hooks_apply_while_it_runs_and_its_stop_is_a_subagent_stop() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let pre = ws.path("agent-pre.json");
+    let stop = ws.path("agent-stop.json");
+    std::fs::create_dir_all(ws.root().join(".claude/agents")).expect("mkdir");
+    std::fs::write(
+        ws.root().join(".claude/agents/guarded.md"),
+        format!(
+            "---\nname: guarded\ndescription: Runs commands under a guard\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: \"cat > '{}'; echo 'the guard says no' >&2; exit 2\"\n  Stop:\n    - hooks:\n        - type: command\n          command: \"cat > '{}'\"\n---\nYou run commands.\n",
+            pre.display(),
+            stop.display()
+        ),
+    )
+    .expect("agent file");
+    let fake = server(Script::turns([
+        ScriptedTurn::tool_use(
+            "a1",
+            "Agent",
+            json!({"description": "Run it", "prompt": "run echo", "subagent_type": "guarded"}),
+        ),
+        ScriptedTurn::tool_use("cb1", "Bash", json!({"command": "echo child"})),
+        ScriptedTurn::text("the guard stopped me"),
+        ScriptedTurn::tool_use("pb1", "Bash", json!({"command": "echo parent"})),
+        ScriptedTurn::text("done"),
+    ]))
+    .await;
+    let events = RecordingSink::default();
+    let s = session(
+        &ws.root(),
+        &fake,
+        Arc::new(FixedApprover(ApprovalChoice::Allow)),
+        events.clone(),
+    );
+    s.assume_trusted();
+    s.send("go").await.expect("turn");
+
+    assert!(
+        !events.events().iter().any(|e| matches!(e,
+            tandem_protocol::SessionEvent::Notice { message } if message.contains("guarded.md"))),
+        "the agent file loads without warnings"
+    );
+    // The agent's PreToolUse hook ran for its own call (and blocked it), not for the parent's later one.
+    let stdin = read(&pre);
+    assert_eq!(stdin["tool_use_id"], "cb1");
+    let child_result = fake.requests()[2].body.to_string();
+    assert!(child_result.contains("the guard says no"), "{child_result}");
+    let parent_result = fake.requests()[4].body.to_string();
+    assert!(parent_result.contains("parent"), "{parent_result}");
+    assert!(
+        !parent_result.contains("the guard says no"),
+        "{parent_result}"
+    );
+    // Its Stop hook ran as SubagentStop when it ended.
+    let stdin = read(&stop);
+    assert_eq!(stdin["hook_event_name"], "SubagentStop");
+    assert_eq!(stdin["agent_type"], "guarded");
+}
