@@ -20,6 +20,7 @@ use tandem_protocol::{
     ToolOutcome,
 };
 
+use super::bash::alive;
 use super::common::{server, session};
 
 /// A named pipe at `path`: a command reading it waits until the test writes.
@@ -322,16 +323,4 @@ async fn the_window_moves_every_running_command_then_lists_reads_and_stops_it() 
         listed(&events).last().map(|s| s.status),
         Some(TaskStatus::Killed)
     );
-}
-
-/// Whether `pid` is a live process (a zombie counts as gone).
-fn alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .and_then(|rest| rest.split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X"),
-        Err(_) => false,
-    }
 }

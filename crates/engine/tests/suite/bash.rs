@@ -70,7 +70,7 @@ fn model_error(result: Result<ToolOutput, ToolError>) -> String {
 }
 
 /// Whether `pid` is a live process (a zombie counts as gone).
-fn alive(pid: u32) -> bool {
+pub(super) fn alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => stat
             .rsplit(')')

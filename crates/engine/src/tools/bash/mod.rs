@@ -230,25 +230,13 @@ impl BashTool {
         let started = self.launch(input, &script, &cwd, ctx)?;
         let process =
             pty::spawn(&started.launch).map_err(|e| ToolError::to_model(e.to_string()))?;
-        let task = self
-            .shell
-            .tasks
-            .adopt(
-                Adoption {
-                    command: &input.command,
-                    description: input.description.as_deref(),
-                    tool_use_id: &ctx.tool_use_id,
-                    reason: BackgroundReason::Requested,
-                    owner: self.owner.as_deref(),
-                    earlier: &[],
-                    leftover: None,
-                },
-                process,
-            )
-            .map_err(|e| ToolError::to_model(e.to_string()))?;
-        if let Some(proxy) = started.proxy {
-            self.shell.keep_proxy(proxy);
-        }
+        let task = self.adopt(
+            input,
+            ctx,
+            (BackgroundReason::Requested, &[], None),
+            process,
+            started.proxy,
+        )?;
         let mut text = format!(
             "Command running in the background with ID: {}. Read its output with TaskOutput and stop it with \
              TaskStop.",
@@ -258,6 +246,39 @@ impl BashTool {
             text = format!("{warning}\n{text}");
         }
         Ok(ToolOutput::text(text).with_detail(task.detail()))
+    }
+
+    /// Makes a running `process` of this call a background task: why it runs there, the output it printed before
+    /// (already given to the model) and a file it leaves that nobody reads; its sandbox's proxy stays with the
+    /// session.
+    fn adopt(
+        &self,
+        input: &BashInput,
+        ctx: &ToolContext,
+        (reason, earlier, leftover): (BackgroundReason, &[u8], Option<&std::path::Path>),
+        process: pty::PtyProcess,
+        proxy: Option<Proxy>,
+    ) -> Result<Arc<BackgroundTask>, ToolError> {
+        let task = self
+            .shell
+            .tasks
+            .adopt(
+                Adoption {
+                    command: &input.command,
+                    description: input.description.as_deref(),
+                    tool_use_id: &ctx.tool_use_id,
+                    reason,
+                    owner: self.owner.as_deref(),
+                    earlier,
+                    leftover,
+                },
+                process,
+            )
+            .map_err(|e| ToolError::to_model(e.to_string()))?;
+        if let Some(proxy) = proxy {
+            self.shell.keep_proxy(proxy);
+        }
+        Ok(task)
     }
 
     /// The directory the next command starts in; the project root when the remembered one is gone.
@@ -290,25 +311,13 @@ impl BashTool {
         if let (End::Backgrounded(reason), Some(process)) = (&finished.end, finished.process.take())
         {
             let earlier = finished.output.raw();
-            let task = self
-                .shell
-                .tasks
-                .adopt(
-                    Adoption {
-                        command: &input.command,
-                        description: input.description.as_deref(),
-                        tool_use_id: &ctx.tool_use_id,
-                        reason: *reason,
-                        owner: self.owner.as_deref(),
-                        earlier: &earlier,
-                        leftover: Some(cwd_file.path()),
-                    },
-                    process,
-                )
-                .map_err(to_model)?;
-            if let Some(proxy) = started.proxy {
-                self.shell.keep_proxy(proxy);
-            }
+            let task = self.adopt(
+                input,
+                ctx,
+                (*reason, &earlier, Some(cwd_file.path())),
+                process,
+                started.proxy,
+            )?;
             let so_far = finished.output.for_model();
             let budget = handoff.budget.unwrap_or(ASSISTANT_BLOCKING_BUDGET);
             let mut text = moved_to_background(*reason, limit, budget, &task.id);
