@@ -36,6 +36,10 @@ pub fn build_app<R: Runtime>(
             commands::session::answer_questions,
             commands::session::interrupt,
             commands::session::stop_sub_agent,
+            commands::session::send_to_background,
+            commands::session::background_shells,
+            commands::session::background_shell_output,
+            commands::session::stop_background_shell,
             commands::session::set_mode,
             commands::history::rewind_points,
             commands::history::rewind,
@@ -91,7 +95,31 @@ pub fn run_app(initial_folder: Option<PathBuf>) -> anyhow::Result<()> {
     let builder = builder
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_window_state::Builder::default().build());
-    build_app(builder, state)
-        .run(tauri::generate_context!())
-        .map_err(|e| anyhow::anyhow!("the window could not be started: {e}"))
+    let app = build_app(builder, state)
+        .build(tauri::generate_context!())
+        .map_err(|e| anyhow::anyhow!("the window could not be started: {e}"))?;
+    app.run(|app, event| {
+        if let tauri::RunEvent::Exit = event {
+            end_sessions(app);
+        }
+    });
+    Ok(())
+}
+
+/// The window closes: every open session ends (SessionEnd hooks, reason `prompt_input_exit`) before the app goes.
+fn end_sessions<R: Runtime>(app: &tauri::AppHandle<R>) {
+    let open: Vec<std::sync::Arc<tandem_engine::session::Session>> = app
+        .state::<state::AppState>()
+        .sessions
+        .lock()
+        .map(|mut sessions| sessions.drain().map(|(_, s)| s).collect())
+        .unwrap_or_default();
+    tauri::async_runtime::block_on(async move {
+        for session in open {
+            session.interrupt();
+            session
+                .end(tandem_engine::session::EndReason::PromptInputExit)
+                .await;
+        }
+    });
 }

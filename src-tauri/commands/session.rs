@@ -17,10 +17,14 @@ pub fn open_session<R: Runtime>(
     // The window shows one session at a time: sessions no turn is running in are closed, which releases their
     // store lock (so the same session can be reopened) and stops their MCP servers.
     let mut just_closed = false;
+    let mut closing: Vec<Arc<Session>> = Vec::new();
     if let Ok(mut sessions) = state.sessions.lock() {
         sessions.retain(|id, session| {
             let keep = Arc::strong_count(session) > 1;
             just_closed |= !keep && resume.as_deref() == Some(id.as_str());
+            if !keep {
+                closing.push(session.clone());
+            }
             keep
         });
         if let Some(id) = &resume
@@ -31,6 +35,18 @@ pub fn open_session<R: Runtime>(
                 "a turn is still running in that session; wait for it to end or stop it, then open it again",
             ));
         }
+    }
+    // A new session in the folder of the one it replaces clears it (SessionEnd `clear`, SessionStart `clear`).
+    let folder = tandem_engine::session::open_folder(&PathBuf::from(&path)).ok();
+    let clears = resume.is_none() && closing.iter().any(|s| Some(s.cwd()) == folder.as_deref());
+    let end_reason = if clears {
+        EndReason::Clear
+    } else {
+        EndReason::Other
+    };
+    for session in closing {
+        // Ended on the app's runtime; the store lock goes when the last reference does.
+        tauri::async_runtime::spawn(async move { session.end(end_reason).await });
     }
     let approver = Arc::new(WindowApprover(state.approvals.clone()));
     let mut builder = match (resume, &state.store) {
@@ -52,12 +68,18 @@ pub fn open_session<R: Runtime>(
         }
         None => ChannelSink::new(session_id, on_event),
     };
-    let session = builder
+    let builder = builder
         .model(model)
         .approver(approver)
         .events(Arc::new(sink))
         .watch_settings(true)
-        .build()?;
+        .interactive(true);
+    let builder = if clears {
+        builder.start_source(StartSource::Clear)
+    } else {
+        builder
+    };
+    let session = builder.build()?;
     for problem in settings_problem
         .into_iter()
         .chain(state.store_problem.clone())
@@ -73,8 +95,12 @@ pub fn open_session<R: Runtime>(
     {
         crate::menu::refresh_recent(&app, &list);
     }
+    let session = Arc::new(session);
+    // SessionStart hooks run now, not at the first prompt; their context waits for it.
+    let starting = session.clone();
+    tauri::async_runtime::spawn(async move { starting.begin().await });
     if let Ok(mut sessions) = state.sessions.lock() {
-        sessions.insert(info.session_id.clone(), Arc::new(session));
+        sessions.insert(info.session_id.clone(), session);
     }
     Ok(info)
 }
@@ -172,6 +198,50 @@ pub fn stop_sub_agent(
     id: String,
 ) -> Result<bool, CommandError> {
     Ok(session_of(&state, &session_id)?.stop_sub_agent(&id))
+}
+
+/// Moves the running Bash command of call `tool_use_id` (every running one when absent: the window's key) to the
+/// background; the call ends with the task's id and the turn goes on. Returns how many were moved.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn send_to_background(
+    state: State<'_, AppState>,
+    session_id: String,
+    tool_use_id: Option<String>,
+) -> Result<usize, CommandError> {
+    Ok(session_of(&state, &session_id)?.send_to_background(tool_use_id.as_deref()))
+}
+
+/// The session's background shells, oldest first.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn background_shells(
+    state: State<'_, AppState>,
+    session_id: String,
+) -> Result<Vec<BackgroundShell>, CommandError> {
+    Ok(session_of(&state, &session_id)?.background_shells())
+}
+
+/// The tail of one background shell's raw output (terminal escapes kept); `null` when there is no such shell.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn background_shell_output(
+    state: State<'_, AppState>,
+    session_id: String,
+    task_id: String,
+) -> Result<Option<String>, CommandError> {
+    Ok(session_of(&state, &session_id)?.background_shell_output(&task_id))
+}
+
+/// Stops one background shell with every process it started; returns whether it was running.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn stop_background_shell(
+    state: State<'_, AppState>,
+    session_id: String,
+    task_id: String,
+) -> Result<bool, CommandError> {
+    Ok(session_of(&state, &session_id)?.stop_background_shell(&task_id))
 }
 
 #[tauri::command]

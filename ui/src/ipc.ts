@@ -98,6 +98,24 @@ export function stopSubAgent(sessionId: string, id: string): Promise<boolean> {
   return invoke<boolean>('stop_sub_agent', { sessionId, id });
 }
 
+/**
+ * Moves the running shell command of call `toolUseId` (every running one when null: Ctrl+B) to the background,
+ * where it goes on; resolves with how many moved.
+ */
+export function sendToBackground(sessionId: string, toolUseId: string | null): Promise<number> {
+  return invoke<number>('send_to_background', { sessionId, toolUseId });
+}
+
+/** The tail of a background shell's output (terminal escapes kept); null when there is no such shell. */
+export function backgroundShellOutput(sessionId: string, taskId: string): Promise<string | null> {
+  return invoke<string | null>('background_shell_output', { sessionId, taskId });
+}
+
+/** Stops a background shell with everything it started; resolves with whether it was running. */
+export function stopBackgroundShell(sessionId: string, taskId: string): Promise<boolean> {
+  return invoke<boolean>('stop_background_shell', { sessionId, taskId });
+}
+
 export function setMode(sessionId: string, mode: PermissionMode): Promise<void> {
   return invoke<void>('set_mode', { sessionId, mode });
 }

@@ -10,7 +10,7 @@ use tandem_engine::approver::{Approver, NoAnswer};
 use tandem_engine::events::{EventSink, JsonLinesSink};
 use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::permission::CliSettings;
-use tandem_engine::session::{Session, SessionBuilder, SessionError};
+use tandem_engine::session::{EndReason, Session, SessionBuilder, SessionError};
 use tandem_engine::store::{SessionStore, StoreError};
 use tandem_protocol::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, McpServerState, PlanAnswer, PlanRequest,
@@ -273,6 +273,8 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
         .await;
     let sent = session.send(prompt).await;
     on_ctrl_c.abort();
+    // The run is over: SessionEnd hooks run before the process goes.
+    session.end(EndReason::Other).await;
     if interrupted.load(Ordering::SeqCst) {
         // The turn stopped cleanly (running tools stopped, the session stored): the shell's code for SIGINT.
         eprintln!("tandem: interrupted");

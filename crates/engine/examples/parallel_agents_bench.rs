@@ -168,7 +168,7 @@ async fn main() {
         .events(ended.clone())
         .features(Features {
             teams: true,
-            sleep: false,
+            ..Features::default()
         })
         .build()
         .expect("session");

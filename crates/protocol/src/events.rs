@@ -6,9 +6,9 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::{
-    ApprovalRequest, BackgroundAgent, McpServerStatus, PermissionDecision, PermissionMode,
-    PlanRequest, QuestionRequest, RenderHints, SandboxViolation, TaskItem, TeamInfo, TodoItem,
-    ToolDetail,
+    ApprovalRequest, BackgroundAgent, BackgroundShell, McpServerStatus, PermissionDecision,
+    PermissionMode, PlanRequest, QuestionRequest, RenderHints, SandboxViolation, TaskItem,
+    TeamInfo, TodoItem, ToolDetail,
 };
 
 /// Token usage of a model response or of a whole session.
@@ -219,6 +219,8 @@ pub enum SessionEvent {
     },
     /// A background sub-agent started or ended (the window lists them with their state).
     BackgroundAgentChanged { agent: BackgroundAgent },
+    /// A background shell started, or it ended (exited or stopped): the window lists them with their state.
+    BackgroundShellChanged { shell: BackgroundShell },
     /// A team was created, one of its members changed state, or it was deleted: the whole team as it is now.
     TeamChanged { team: TeamInfo },
     /// The agent's short summary for the person (the Brief tool), shown apart from the ordinary answer.

@@ -17,6 +17,7 @@ mod prompt;
 mod render;
 mod rewind;
 mod sandbox;
+mod shells;
 mod trace;
 pub mod typescript;
 mod work_list;
@@ -45,5 +46,6 @@ pub use prompt::{MentionCompletion, MentionKind, SlashCommand, SlashCommandSourc
 pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
 pub use sandbox::SandboxViolation;
+pub use shells::{BackgroundReason, BackgroundShell};
 pub use trace::{DecisionTrace, RuleRole, TraceCheck, TraceStep};
 pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};

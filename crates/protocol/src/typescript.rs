@@ -81,6 +81,8 @@ pub fn render() -> String {
         decl::<McpResourceEntry>(&cfg),
         decl::<BackgroundAgentStatus>(&cfg),
         decl::<BackgroundAgent>(&cfg),
+        decl::<BackgroundReason>(&cfg),
+        decl::<BackgroundShell>(&cfg),
         decl::<TeamMemberStatus>(&cfg),
         decl::<TeamMember>(&cfg),
         decl::<TeamInfo>(&cfg),

@@ -1,14 +1,15 @@
 // The window with an open session: header, sessions sidebar, setup hint, transcript, prompt box,
 // status bar, and
 // the approval dialog for the first pending request (the diff dialog when it changes a file).
-// Esc stops a running turn. A prompt row's rewind action opens the rewind dialog; after a rewind a
+// Esc stops a running turn; Ctrl+B moves its running shell commands to the background. A prompt row's rewind action opens the rewind dialog; after a rewind a
 // notice says what happened, and a rewound prompt goes back into the prompt box to edit and resend.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ApprovalAnswer, RewindOutcome, RewindScope, SandboxViolation } from '../generated/protocol';
 import type { SessionControls } from '../hooks/useSession';
 import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
 import { StopSubAgentContext } from '../state/subAgentStop';
+import { ShellControlsContext, type ShellControls } from '../state/shells';
 import { TeamsContext } from '../state/teams';
 import { SandboxAllowContext } from '../state/sandbox';
 import type { Session } from '../state/session';
@@ -22,6 +23,7 @@ import { HooksPanel } from './HooksPanel';
 import { RulesPanel } from './RulesPanel';
 import { pastCalls } from '../state/rulesPanel';
 import { BackgroundAgents } from './BackgroundAgents';
+import { BackgroundShells } from './BackgroundShells';
 import { Checklist } from './Checklist';
 import { TeamPanel } from './TeamPanel';
 import { PlanDialog } from './PlanDialog';
@@ -80,6 +82,24 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
         (reason: unknown) => setStopError(`The sub-agent could not be stopped: ${ipc.errorMessage(reason)}`),
       );
     },
+    [info.session_id],
+  );
+  const shellControls = useMemo<ShellControls>(
+    () => ({
+      toBackground: (toolUseId) => {
+        ipc.sendToBackground(info.session_id, toolUseId).then(
+          () => setStopError(null),
+          (reason: unknown) => setStopError(`The command could not be moved to the background: ${ipc.errorMessage(reason)}`),
+        );
+      },
+      output: (taskId) => ipc.backgroundShellOutput(info.session_id, taskId),
+      stop: (taskId) => {
+        ipc.stopBackgroundShell(info.session_id, taskId).then(
+          () => setStopError(null),
+          (reason: unknown) => setStopError(`The background shell could not be stopped: ${ipc.errorMessage(reason)}`),
+        );
+      },
+    }),
     [info.session_id],
   );
   const asking = pending !== undefined || planReview !== undefined || question !== undefined;
@@ -279,10 +299,16 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
         event.preventDefault();
         void interrupt();
       }
+      // By `code` too: some keyboards and webviews report another `key` for Ctrl+B.
+      const ctrlB = event.ctrlKey && !event.altKey && !event.metaKey && (event.key.toLowerCase() === 'b' || event.code === 'KeyB');
+      if (ctrlB && running && !event.defaultPrevented) {
+        event.preventDefault();
+        shellControls.toBackground(null);
+      }
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [running, interrupt]);
+  }, [running, interrupt, shellControls]);
 
   const onAnswer = useCallback(
     async (value: ApprovalAnswer) => {
@@ -298,6 +324,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
       <div className="session-body" inert={asking || rewinding !== null || showTrust || showBypassConfirm || showChanges || showMcp || showPanel !== null}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
         <StopSubAgentContext.Provider value={stopSubAgent}>
+          <ShellControlsContext.Provider value={shellControls}>
           <TeamsContext.Provider value={transcript.teams}>
         <div className="session-columns">
           <SessionSidebar
@@ -363,6 +390,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
               {stopError && <ErrorBanner message={stopError} onDismiss={() => setStopError(null)} />}
               <TeamPanel teams={transcript.teams} />
               <BackgroundAgents agents={transcript.backgroundAgents} />
+              <BackgroundShells shells={transcript.backgroundShells} />
               <Checklist todos={transcript.todos} tasks={transcript.tasks} />
               {queued !== null && (
                 <div className="notice queued-prompt" data-testid="queued-prompt" role="status">
@@ -387,6 +415,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
           </div>
         </div>
           </TeamsContext.Provider>
+          </ShellControlsContext.Provider>
         </StopSubAgentContext.Provider>
         <StatusBar
           mode={mode}

@@ -1,12 +1,14 @@
 // One tool call in the transcript: status icon, title, the permission decision's reason and what
 // decided it, live progress (a shell call's terminal output through ShellOutput), the facts of its
 // result's typed detail, a sub-agent's own conversation (SubAgentTranscript), the diff of a completed
-// file change (ToolDiff), and the result, whose full content expands. It switches on the kind of work (hints) and the detail's tag, never on tool names.
-import { memo } from 'react';
+// file change (ToolDiff), and the result, whose full content expands. A running shell call offers to move its
+// command to the background. It switches on the kind of work (hints) and the detail's tag, never on tool names.
+import { memo, useContext } from 'react';
 import { prettyJson } from '../format';
 import { decisionSourceText } from '../state/decisionSource';
 import { useExpanded } from '../state/expansion';
 import { resultDiff } from '../state/fileChange';
+import { ShellControlsContext } from '../state/shells';
 import { originLabel } from '../state/teams';
 import { detailLine } from '../state/toolDetail';
 import type { ToolCall } from '../state/transcript';
@@ -34,6 +36,7 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
   const firstLine = call.result?.content.split('\n', 1)[0] ?? '';
   const detail = call.result?.detail;
   const changedBy = detail?.type === 'file_change' ? (detail.changed_by ?? null) : null;
+  const shells = useContext(ShellControlsContext);
 
   return (
     <div
@@ -55,6 +58,19 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
         <div className={`tool-decision decision-${decisionTone(call, state)}`} data-testid="tool-decision">
           {call.decision.reason}
           {decidedBy && <span className="tool-decision-source"> · {decidedBy}</span>}
+        </div>
+      )}
+      {isShell && state === 'running' && shells && (
+        <div className="tool-running-actions">
+          <button
+            type="button"
+            className="button button-ghost tool-background"
+            data-testid="tool-background"
+            title="Let the command go on in the background and the agent go on (Ctrl+B moves every running command)"
+            onClick={() => shells.toBackground(call.id)}
+          >
+            Move to background
+          </button>
         </div>
       )}
       {isShell ? (

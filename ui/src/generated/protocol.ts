@@ -766,6 +766,34 @@ task_id: string,
  */
 parent_tool_use_id: string, agent_type: string, description: string, status: BackgroundAgentStatus, };
 
+export type BackgroundReason = "requested" | "by_person" | "timeout" | "budget";
+
+export type BackgroundShell = { 
+/**
+ * The id TaskOutput and TaskStop take (`shell_3`).
+ */
+task_id: string, 
+/**
+ * The Bash call that started it.
+ */
+tool_use_id: string, command: string, 
+/**
+ * The call's description, when the model gave one.
+ */
+description: string | null, status: TaskStatus, 
+/**
+ * Set once it exited with a code.
+ */
+exit_code: number | null, 
+/**
+ * Why it runs in the background.
+ */
+reason: BackgroundReason, 
+/**
+ * The sub-agent that started it (it ends with that sub-agent); `None` for the session's own agent.
+ */
+agent_id: string | null, };
+
 export type TeamMemberStatus = "working" | "idle" | "stopped";
 
 export type TeamMember = { 
@@ -834,7 +862,7 @@ export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?:
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "model_changed", model: string, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, } | { "type": "team_changed", team: TeamInfo, } | { "type": "brief", 
+detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "model_changed", model: string, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, } | { "type": "background_shell_changed", shell: BackgroundShell, } | { "type": "team_changed", team: TeamInfo, } | { "type": "brief", 
 /**
  * The summary, as markdown.
  */

@@ -135,6 +135,15 @@ export function installFakeBackend(): void {
         case 'stop_sub_agent':
           session(args);
           return false;
+        case 'send_to_background':
+          session(args);
+          return 0;
+        case 'background_shell_output':
+          session(args);
+          return null;
+        case 'stop_background_shell':
+          session(args);
+          return false;
         case 'set_mode':
           session(args);
           if (typeof args.mode !== 'string') throw { code: 'bad_request', message: 'missing mode' };

@@ -213,6 +213,13 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
         at < 0 ? [...state.backgroundAgents, event.agent] : state.backgroundAgents.map((agent, i) => (i === at ? event.agent : agent));
       return;
     }
+    case 'background_shell_changed': {
+      // Each shell keeps its place in the list; its state is replaced.
+      const at = state.backgroundShells.findIndex((shell) => shell.task_id === event.shell.task_id);
+      state.backgroundShells =
+        at < 0 ? [...state.backgroundShells, event.shell] : state.backgroundShells.map((shell, i) => (i === at ? event.shell : shell));
+      return;
+    }
     case 'brief':
       items.push({ kind: 'brief', key, message: event.message, status: event.status });
       return;

@@ -2,6 +2,7 @@
 // (see reduce.ts). Plain immutable data; an item object is replaced whenever it changes.
 import type {
   BackgroundAgent,
+  BackgroundShell,
   BriefStatus,
   McpServerStatus,
   ApprovalRequest,
@@ -89,6 +90,8 @@ export type Transcript = {
   tasks: readonly TaskItem[];
   /** The background agents started in this session, in the order they started, each in its last known state. */
   backgroundAgents: readonly BackgroundAgent[];
+  /** The background shells of this session (sub-agents' included), in the order they started, each in its last known state. */
+  backgroundShells: readonly BackgroundShell[];
   /** The agent teams of this session, in the order they were created, each as last announced. */
   teams: readonly TeamInfo[];
   /** The session's MCP servers as the engine last reported them, by name. */
@@ -120,6 +123,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     todos: [],
     tasks: [],
     backgroundAgents: [],
+    backgroundShells: [],
     teams: [],
     mcpServers: {},
     running: false,

@@ -2,6 +2,7 @@
 
 mod commands;
 mod concurrent_runs;
+mod hooks;
 mod mcp;
 mod permissions;
 mod prompt_commands;

@@ -26,7 +26,7 @@ pub async fn run_event(
     }
     let base = HookInput {
         session_id: session_id.to_string(),
-        transcript_path: String::new(),
+        transcript_path: crate::hooks::given_path(&crate::hooks::transcript_path(session_id)),
         cwd: ctx.cwd.clone(),
         permission_mode: ctx.mode.as_str().to_string(),
         project_dir: ctx.project_root.clone(),

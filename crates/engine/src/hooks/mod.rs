@@ -4,6 +4,7 @@
 mod combine;
 mod run;
 mod tester;
+mod transcript_path;
 
 pub use crate::settings::{
     DEFAULT_TIMEOUT_SECS, HookCommand, HookEvent, HookMatcher, HookSet, parse_hooks,
@@ -11,3 +12,4 @@ pub use crate::settings::{
 pub use combine::{HookDecision, HookVerdict, combine, trace_step};
 pub use run::{HookInput, HookRun, run_hooks};
 pub use tester::{hook_listing, sample_input, test_hook};
+pub use transcript_path::{agent_transcript_path, given_path, transcript_path};

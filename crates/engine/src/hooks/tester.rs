@@ -50,6 +50,14 @@ fn sample_tool(matcher: Option<&str>) -> String {
         .to_string()
 }
 
+/// The value a matcher names when it is one plain word (`startup`, `idle_prompt`), else `default`.
+fn matcher_or<'a>(matcher: Option<&'a str>, default: &'a str) -> &'a str {
+    matcher
+        .map(str::trim)
+        .filter(|m| !m.is_empty() && m.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(default)
+}
+
 /// A sample of the stdin of `event` (for a tool event, a call of the tool the matcher names).
 pub fn sample_input(event: HookEvent, matcher: Option<&str>, input: &HookInput) -> Value {
     let mut extra = Map::new();
@@ -84,13 +92,21 @@ pub fn sample_input(event: HookEvent, matcher: Option<&str>, input: &HookInput) 
             extra.insert("stop_hook_active".into(), json!(false));
         }
         HookEvent::SessionStart => {
-            extra.insert("source".into(), json!("startup"));
+            extra.insert("source".into(), json!(matcher_or(matcher, "startup")));
         }
         HookEvent::SessionEnd => {
-            extra.insert("reason".into(), json!("exit"));
+            extra.insert("reason".into(), json!(matcher_or(matcher, "other")));
         }
         HookEvent::Notification => {
-            extra.insert("message".into(), json!("Tandem needs your permission"));
+            let kind = matcher_or(matcher, "permission_prompt");
+            let message = if kind == "idle_prompt" {
+                "Tandem is waiting for your input"
+            } else {
+                "Tandem needs your permission to use Bash"
+            };
+            extra.insert("message".into(), json!(message));
+            extra.insert("title".into(), json!("Tandem"));
+            extra.insert("notification_type".into(), json!(kind));
         }
         HookEvent::PreCompact => {
             extra.insert("trigger".into(), json!("manual"));

@@ -41,6 +41,9 @@ pub struct PermissionContext {
     pub unreadable_settings: Arc<Vec<String>>,
     /// The hooks in force (a snapshot; on-disk changes apply after review).
     pub hooks: Arc<HookSet>,
+    /// Whether hooks from outside the settings files (an agent's frontmatter) may run: not when `disableAllHooks`
+    /// or `allowManagedHooksOnly` is set.
+    pub extra_hooks_allowed: bool,
     pub bypass_available: bool,
     pub auto_available: bool,
     /// A background agent with no UI: every ask becomes a deny.
@@ -117,6 +120,7 @@ impl PermissionContext {
             issues: Arc::new(Vec::new()),
             unreadable_settings: Arc::new(Vec::new()),
             hooks: Arc::new(HookSet::default()),
+            extra_hooks_allowed: true,
             bypass_available: true,
             auto_available: true,
             avoid_prompts: false,
@@ -210,6 +214,7 @@ impl PermissionContext {
             issues: Arc::new(Vec::new()),
             unreadable_settings: Arc::new(loaded.unreadable.clone()),
             hooks: Arc::new(hooks),
+            extra_hooks_allowed: !loaded.disable_all_hooks && !loaded.managed_hooks_only,
             bypass_available,
             auto_available: true,
             avoid_prompts: opts.avoid_prompts,

@@ -98,7 +98,7 @@ pub async fn compact_with(
         &permissions,
         &runtime.session_id,
         HookEvent::PreCompact,
-        None,
+        Some(trigger_name),
         fields,
     )
     .await
@@ -151,6 +151,26 @@ pub async fn compact_with(
     first.content.append(&mut tail[0].content);
     tail[0] = first;
     *history = tail;
+    // The conversation starts again from the summary: SessionStart hooks (source `compact`) may add to it.
+    let mut fields = Map::new();
+    fields.insert("source".into(), Value::String("compact".into()));
+    if let Some(verdict) = crate::exec::hook_gate::run_event(
+        &permissions,
+        &runtime.session_id,
+        HookEvent::SessionStart,
+        Some("compact"),
+        fields,
+    )
+    .await
+    {
+        crate::exec::hook_gate::notify(runtime.events.as_ref(), &verdict);
+        history[0].content.extend(
+            verdict
+                .additional_context
+                .into_iter()
+                .map(|text| ContentBlock::Text { text }),
+        );
+    }
     if trigger == CompactTrigger::Auto {
         // `/compact` says what it did itself.
         runtime.events.emit(SessionEvent::Notice {

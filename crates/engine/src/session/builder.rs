@@ -4,9 +4,11 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, TaskItem, TodoItem, Usage};
 
+use super::lifecycle::{IDLE_NOTIFICATION_AFTER, StartSource};
 use super::{Session, SessionError, SessionOptions, closing, open_folder};
 use crate::approver::{Approver, FixedApprover};
 use crate::events::{EventSink, NullSink};
@@ -52,6 +54,9 @@ pub struct SessionBuilder {
     work_list: WorkListFamily,
     features: Features,
     mcp: McpCliConfig,
+    interactive: bool,
+    start_source: Option<StartSource>,
+    idle_after: Option<Duration>,
 }
 
 /// Everything [`Session::assemble`] puts together.
@@ -77,6 +82,12 @@ pub(super) struct Parts {
     pub lists: (Vec<TodoItem>, Vec<TaskItem>),
     /// The switchable tools offered.
     pub features: Features,
+    /// A person follows the session as it runs (the window).
+    pub interactive: bool,
+    /// Why the session starts (SessionStart's `source`).
+    pub start_source: StartSource,
+    /// When Notification hooks hear that the model waits idle (`None`: never).
+    pub idle_after: Option<Duration>,
 }
 
 impl SessionBuilder {
@@ -98,6 +109,9 @@ impl SessionBuilder {
             work_list: WorkListFamily::from_env(),
             features: Features::from_env(),
             mcp: McpCliConfig::default(),
+            interactive: false,
+            start_source: None,
+            idle_after: None,
         }
     }
 
@@ -237,6 +251,28 @@ impl SessionBuilder {
         self
     }
 
+    /// Whether a person follows the session as it runs, as in the window (default: no, as in `tandem -p`): a
+    /// shell command still running at its timeout then moves to the background instead of being killed, and
+    /// Notification hooks fire when the model has waited idle for the person's next prompt.
+    pub fn interactive(mut self, on: bool) -> Self {
+        self.interactive = on;
+        self
+    }
+
+    /// Why the session starts, as SessionStart hooks are told (default: `resume` for a stored session, else
+    /// `startup`; the window says `clear` for a new session that replaces the one the person cleared).
+    pub fn start_source(mut self, source: StartSource) -> Self {
+        self.start_source = Some(source);
+        self
+    }
+
+    /// How long the model waits for the next prompt before Notification hooks hear of it, where a person follows
+    /// the session (default [`IDLE_NOTIFICATION_AFTER`]).
+    pub fn idle_notification_after(mut self, after: Duration) -> Self {
+        self.idle_after = Some(after);
+        self
+    }
+
     /// Which checklist tools the model is offered (default: as the environment switch says, see
     /// [`crate::tools::work_list::TASKS_ENV`]).
     pub fn work_list(mut self, family: WorkListFamily) -> Self {
@@ -274,6 +310,10 @@ impl SessionBuilder {
     pub(super) fn assemble_with(mut self, model: Arc<dyn Model>) -> Session {
         let id = self.session_id();
         let mut lists = (Vec::new(), Vec::new());
+        let default_source = match self.start {
+            Start::New { .. } => StartSource::Startup,
+            Start::Resume { .. } => StartSource::Resume,
+        };
         let (cwd, recorder, history, usage, stored_mode, closing) = match self.start {
             Start::New { cwd } => {
                 let recorder = self.store.as_ref().map(|store| {
@@ -337,6 +377,11 @@ impl SessionBuilder {
             usage,
             work_list: self.work_list,
             features: self.features,
+            interactive: self.interactive,
+            start_source: self.start_source.unwrap_or(default_source),
+            idle_after: self
+                .interactive
+                .then(|| self.idle_after.unwrap_or(IDLE_NOTIFICATION_AFTER)),
             lists,
         });
         for event in closing {

@@ -97,6 +97,7 @@ impl Session {
             Ok(summarised) => summarised,
             Err(err) => return (Err(err.into()), None),
         };
+        self.transcript.sync(history);
         if let Some(recorder) = &self.recorder {
             recorder.sync_history(history);
             if let Err(err) = recorder.flush().await {

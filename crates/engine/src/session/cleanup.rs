@@ -18,7 +18,7 @@ const GRACE: Duration = Duration::from_secs(3600);
 
 static SWEPT: AtomicBool = AtomicBool::new(false);
 
-/// Removes the checkpoints of a session that ends without being stored.
+/// Removes the checkpoints and transcripts of a session that ends without being stored.
 pub fn drop_unstored(session_dir: &Path) {
     let checkpoints = session_dir.join("checkpoints");
     match std::fs::remove_dir_all(&checkpoints) {
@@ -27,6 +27,9 @@ pub fn drop_unstored(session_dir: &Path) {
         }
         _ => {}
     }
+    // Its transcripts go too (a hook may have read them while it ran).
+    let _ = std::fs::remove_file(session_dir.join("transcript.jsonl"));
+    let _ = std::fs::remove_dir_all(session_dir.join("subagents"));
     // The session folder itself, when nothing else is in it.
     let _ = std::fs::remove_dir(session_dir);
 }

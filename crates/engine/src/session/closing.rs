@@ -1,13 +1,13 @@
 //! What a reopened session must close that its last, cut-off turn left open: calls without a result, questions
 //! without an answer, a turn without an end. The events are sent once on resume, so the window shows the turn as
-//! interrupted rather than running forever. Sub-agents' open calls and background agents still listed as running are
-//! closed too.
+//! interrupted rather than running forever. Sub-agents' open calls, and background agents and shells still listed as
+//! running, are closed too.
 
 use std::collections::BTreeSet;
 
 use tandem_protocol::{
-    BackgroundAgent, BackgroundAgentStatus, SessionEvent, TeamInfo, TeamMemberStatus,
-    ToolCallStatus, ToolOutcome, TurnStopReason,
+    BackgroundAgent, BackgroundAgentStatus, BackgroundShell, SessionEvent, TaskStatus, TeamInfo,
+    TeamMemberStatus, ToolCallStatus, ToolOutcome, TurnStopReason,
 };
 
 use crate::store::StoredEvent;
@@ -19,9 +19,29 @@ pub const INTERRUPTED: &str = "The tool call was interrupted (Tandem stopped bef
 /// unanswered questions, then the end of the turn.
 pub fn closing_events(events: &[StoredEvent]) -> Vec<SessionEvent> {
     let mut out = sub_agent_closings(events);
+    out.extend(shell_closings(events));
     out.extend(team_closings(events));
     out.extend(session_closings(events));
     out
+}
+
+/// Closes the background shells the session left running: they were killed with the process.
+fn shell_closings(events: &[StoredEvent]) -> Vec<SessionEvent> {
+    let mut shells: Vec<BackgroundShell> = Vec::new();
+    for stored in events {
+        if let SessionEvent::BackgroundShellChanged { shell } = &stored.event {
+            shells.retain(|s| s.task_id != shell.task_id);
+            shells.push(shell.clone());
+        }
+    }
+    shells
+        .into_iter()
+        .filter(|s| s.status == TaskStatus::Running)
+        .map(|mut shell| {
+            shell.status = TaskStatus::Killed;
+            SessionEvent::BackgroundShellChanged { shell }
+        })
+        .collect()
 }
 
 /// Closes the teams the session left: their members stopped with the process, and the teams are gone.
@@ -321,6 +341,33 @@ mod tests {
         assert!(
             matches!(&closing[2], SessionEvent::BackgroundAgentChanged { agent }
             if agent.task_id == "agent-a1" && agent.status == BackgroundAgentStatus::Stopped)
+        );
+    }
+
+    #[test]
+    fn background_shells_left_running_are_closed_as_killed() {
+        let shell = |task: &str, status: TaskStatus| SessionEvent::BackgroundShellChanged {
+            shell: BackgroundShell {
+                task_id: task.into(),
+                tool_use_id: "b1".into(),
+                command: "npm run dev".into(),
+                description: None,
+                status,
+                exit_code: None,
+                reason: tandem_protocol::BackgroundReason::ByPerson,
+                agent_id: None,
+            },
+        };
+        let events = stored(vec![
+            shell("shell_1", TaskStatus::Running),
+            shell("shell_2", TaskStatus::Running),
+            shell("shell_2", TaskStatus::Exited),
+        ]);
+        let closing = closing_events(&events);
+        assert_eq!(closing.len(), 1, "{closing:?}");
+        assert!(
+            matches!(&closing[0], SessionEvent::BackgroundShellChanged { shell }
+            if shell.task_id == "shell_1" && shell.status == TaskStatus::Killed)
         );
     }
 

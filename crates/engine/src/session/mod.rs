@@ -11,11 +11,13 @@ pub mod custom_commands;
 mod file_index;
 mod file_mentions;
 pub mod fork;
+pub mod lifecycle;
 mod mcp_toggles;
 mod panels;
 mod prompt_input;
 mod prompt_menu;
 pub mod rewind;
+mod shells;
 pub mod slash;
 mod sub_agent;
 mod sub_agent_doors;
@@ -23,9 +25,12 @@ mod sub_agent_stop;
 mod team;
 mod team_member;
 pub mod tool_list;
+pub mod transcript;
 
 pub use builder::SessionBuilder;
+pub use lifecycle::{EndReason, IDLE_NOTIFICATION_AFTER, StartSource};
 pub use panels::HookTestError;
+pub use shells::SHELL_OUTPUT_TAIL_BYTES;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
@@ -54,7 +59,7 @@ use crate::store::{
 use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
 use crate::tools::ask_user::AskUserQuestionTool;
-use crate::tools::bash::ShellSession;
+use crate::tools::bash::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
 use crate::tools::brief::BriefTool;
 use crate::tools::features;
 use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
@@ -145,6 +150,12 @@ pub struct Session {
     attribution: Arc<changes::Attribution>,
     /// The teams (when the switch is on); their members are stopped when the session is dropped.
     teams: Option<Arc<Teams>>,
+    /// The shell state: the running foreground commands and the background shells.
+    shell: Arc<ShellSession>,
+    /// The transcript file hooks read.
+    transcript: Arc<transcript::TranscriptFile>,
+    /// Where the session is in its life (SessionStart, SessionEnd, idle notifications).
+    lifecycle: lifecycle::Lifecycle,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -246,6 +257,9 @@ impl Session {
             work_list,
             lists,
             features,
+            interactive,
+            start_source,
+            idle_after,
         } = parts;
         let model_switch = Arc::new(SwitchableModel::new(model));
         let model: Arc<dyn Model> = model_switch.clone();
@@ -257,6 +271,20 @@ impl Session {
             ),
             None => (model.clone(), events),
         };
+        // The transcript file hooks read, written as the conversation grows (the whole history of a reopened one).
+        let transcript = Arc::new(transcript::TranscriptFile::open(
+            crate::hooks::transcript_path(&id),
+            transcript::TranscriptOwner {
+                session_id: id.clone(),
+                cwd: cwd.clone(),
+                agent_id: None,
+            },
+            &history,
+        ));
+        let conversation_model: Arc<dyn Model> = Arc::new(transcript::TranscriptModel::new(
+            conversation_model,
+            transcript.clone(),
+        ));
         let today = today();
         // Settings from every source; the UI's default mode lets `defaultMode` decide.
         let mut permission_loader = PermissionLoader::standard(&cwd, command_line);
@@ -302,8 +330,24 @@ impl Session {
             ..QueryConfig::default()
         };
         let permissions = Arc::new(RwLock::new(Arc::new(permission_context)));
-        let builtins =
-            builtin_tools_with(Arc::new(ShellSession::new(session_dir(&id).join("shell"))));
+        // Where a person follows the session, Notification hooks hear when a dialog waits for them.
+        let approver: Arc<dyn Approver> = if interactive {
+            Arc::new(lifecycle::NotifyingApprover {
+                inner: approver,
+                permissions: permissions.clone(),
+                events: events.clone(),
+                session_id: id.clone(),
+            })
+        } else {
+            approver
+        };
+        let shell = Arc::new(
+            ShellSession::new(session_dir(&id).join("shell"))
+                .with_events(events.clone())
+                .background_at_timeout(interactive)
+                .with_blocking_budget(features.assistant.then_some(ASSISTANT_BLOCKING_BUDGET)),
+        );
+        let builtins = builtin_tools_with(shell.clone());
         let catalog = AgentCatalog::load(&cwd, dirs::home_dir().as_deref());
         // An `Agent(type)` deny rule removes the type from what the model is offered.
         let offered = Arc::new(catalog.without(|kind| {
@@ -335,6 +379,7 @@ impl Session {
             work_list,
             lead_mailbox: lead_mailbox.clone(),
             attribution: attribution.clone(),
+            shell: shell.clone(),
         };
         let teams = features
             .teams
@@ -446,6 +491,9 @@ impl Session {
             mcp,
             attribution,
             teams,
+            shell,
+            transcript,
+            lifecycle: lifecycle::Lifecycle::new(start_source, idle_after),
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
@@ -613,6 +661,14 @@ impl Session {
     /// Runs one turn for `prompt`. Turns of one session run one at a time. The engine's own commands (`/compact`,
     /// `/model`) run instead of a turn.
     pub async fn send(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        self.begin().await;
+        self.turn_begins();
+        let outcome = self.send_once(prompt).await;
+        self.wait_idle();
+        outcome
+    }
+
+    async fn send_once(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
         if let Some(command) = slash::builtin(prompt) {
             return self.run_builtin(prompt, command).await;
         }
@@ -702,6 +758,7 @@ impl Session {
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = None;
         }
+        self.transcript.sync(&history);
         if let Some(recorder) = &self.recorder {
             // The model wrapper stored the history as it grew; this stores the tail no request carried (the last
             // tool results of an interrupted turn) and waits for the commit, so a caller that exits after `send`
@@ -803,6 +860,12 @@ impl Session {
                     .content
                     .push(crate::model::ContentBlock::Text { text: context });
             }
+        }
+        // What SessionStart hooks gave comes first, with the first prompt after the session started.
+        for (at, context) in self.take_start_context().into_iter().enumerate() {
+            prompt
+                .content
+                .insert(at, crate::model::ContentBlock::Text { text: context });
         }
         let mut outcome = run_turn(
             model,

@@ -124,7 +124,7 @@ impl Session {
         let ctx = self.runtime.permission_context();
         HookInput {
             session_id: self.id.clone(),
-            transcript_path: String::new(),
+            transcript_path: crate::hooks::given_path(&crate::hooks::transcript_path(&self.id)),
             cwd: ctx.cwd.clone(),
             permission_mode: ctx.mode.as_str().to_string(),
             project_dir: ctx.project_root.clone(),

@@ -24,8 +24,8 @@ use crate::exec::hook_gate as hooks;
 use crate::model::{Message, Model, RenamedModel, claude_alias};
 use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, run_turn};
-use crate::registry::{ToolPool, builtin_tools_with};
-use crate::settings::HookEvent;
+use crate::registry::{ToolPool, builtin_tools_with, erase};
+use crate::settings::{HookEvent, HookSet, RuleSource};
 use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::{
     DynTool, FileStateStore, Mailbox, ModelCompleter, SubAgentError, SubAgentReport,
@@ -35,12 +35,13 @@ use crate::tools::agent::{AgentCatalog, AgentDefinition, TEAM_MEMBER_TOOLS};
 use crate::tools::team::member_tools;
 use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
 
-use crate::tools::bash::ShellSession;
+use crate::tools::bash::{BashTool, ShellSession};
 use crate::tools::worktree;
 
 use super::changes::Attribution;
 use super::sub_agent_doors::{Bubble, TaggedSink};
 use super::team_member::{MemberRole, member_prompt};
+use super::transcript::{TranscriptFile, TranscriptModel, TranscriptOwner};
 
 /// How often a blocking SubagentStop hook may make a sub-agent go on.
 const MAX_STOP_HOOK_ROUNDS: usize = 3;
@@ -73,6 +74,9 @@ pub(super) struct SubAgentParts {
     pub lead_mailbox: Arc<Mailbox>,
     /// The files sub-agents changed, for the changes view.
     pub attribution: Arc<Attribution>,
+    /// The session's shell state (a sub-agent in the session's folder shares its directory; its background shells
+    /// are its own and end with it).
+    pub shell: Arc<ShellSession>,
 }
 
 use super::sub_agent_stop::{Background, Outcome, Stop, lock, notification, status_word};
@@ -376,11 +380,26 @@ async fn run_in(
     }
     let context = read(&permissions);
     // In its own folder it gets its own shell (the session's shell keeps the session's directory).
-    let mut tools = if cwd == parts.cwd {
+    let shell = if cwd == parts.cwd {
+        parts.shell.clone()
+    } else {
+        Arc::new(ShellSession::temporary().with_events(parts.events.clone()))
+    };
+    let base = if cwd == parts.cwd {
         parts.tools.clone()
     } else {
-        builtin_tools_with(Arc::new(ShellSession::temporary()))
+        builtin_tools_with(shell.clone())
     };
+    // Its Bash calls are its own: the background shells they start end when it does.
+    let _own_shells = OwnShells {
+        shell: shell.clone(),
+        agent_id: agent_id.clone(),
+    };
+    let mut tools: Vec<Arc<dyn DynTool>> = base
+        .into_iter()
+        .filter(|t| t.name() != crate::tool::names::BASH)
+        .collect();
+    tools.push(erase(BashTool::for_agent(shell, &agent_id)));
     // Its own checklist, shown under its transcript (the events are wrapped like its others).
     let board = Arc::new(WorkBoard::new(sink.clone()));
     tools.extend(work_list::tools(parts.work_list, &board));
@@ -435,6 +454,18 @@ async fn run_in(
         &parts.model,
         request.model.as_deref().or(agent.model.as_deref()),
     );
+    // Its own transcript file, for hooks (`agent_transcript_path`).
+    let transcript_path = crate::hooks::agent_transcript_path(&parts.session_id, &agent_id);
+    let transcript = Arc::new(TranscriptFile::open(
+        transcript_path.clone(),
+        TranscriptOwner {
+            session_id: parts.session_id.clone(),
+            cwd: cwd.clone(),
+            agent_id: Some(agent_id.clone()),
+        },
+        &[],
+    ));
+    let model: Arc<dyn Model> = Arc::new(TranscriptModel::new(model, transcript.clone()));
 
     let notify = |message: String| sink.parent.emit(SessionEvent::Notice { message });
     let mut prompt = request.prompt.clone();
@@ -498,7 +529,11 @@ async fn run_in(
         let mut fields = Map::new();
         ids(&mut fields);
         fields.insert("stop_hook_active".into(), Value::Bool(active));
-        fields.insert("agent_transcript_path".into(), Value::String(String::new()));
+        transcript.sync(&history);
+        fields.insert(
+            "agent_transcript_path".into(),
+            Value::String(crate::hooks::given_path(&transcript_path)),
+        );
         let Some(v) = hooks::run_event(
             &read(&runtime.permissions),
             &parts.session_id,
@@ -568,6 +603,18 @@ async fn run_in(
     })
 }
 
+/// The background shells a sub-agent started: stopped when it ends, however it ends.
+struct OwnShells {
+    shell: Arc<ShellSession>,
+    agent_id: String,
+}
+
+impl Drop for OwnShells {
+    fn drop(&mut self) {
+        self.shell.tasks.stop_owned_by(&self.agent_id);
+    }
+}
+
 fn read(permissions: &RwLock<Arc<PermissionContext>>) -> Arc<PermissionContext> {
     match permissions.read() {
         Ok(ctx) => Arc::clone(&ctx),
@@ -576,16 +623,18 @@ fn read(permissions: &RwLock<Arc<PermissionContext>>) -> Arc<PermissionContext> 
 }
 
 /// The sub-agent's permission context: the session's own (shared, so grants and reloads apply to both) unless the
-/// agent runs in a mode of its own or in the background (where nobody can answer: asks become denies).
+/// agent runs in a mode of its own, in the background (where nobody can answer: asks become denies) or with hooks
+/// of its own (added to the session's while it runs).
 fn child_permissions(
     session: &Arc<RwLock<Arc<PermissionContext>>>,
     agent: &AgentDefinition,
     background: bool,
 ) -> Arc<RwLock<Arc<PermissionContext>>> {
-    if agent.permission_mode.is_none() && !background {
+    let current = read(session);
+    let own_hooks = own_hooks(&current, agent);
+    if agent.permission_mode.is_none() && !background && own_hooks.is_none() {
         return session.clone();
     }
-    let current = read(session);
     let mut ctx = match agent.permission_mode {
         Some(mode) => current.with_mode(mode),
         None => (*current).clone(),
@@ -593,7 +642,24 @@ fn child_permissions(
     if background {
         ctx.avoid_prompts = true;
     }
+    if let Some(own) = own_hooks {
+        let mut hooks = (*ctx.hooks).clone();
+        hooks.extend(own);
+        ctx = ctx.with_hooks(hooks);
+    }
     Arc::new(RwLock::new(Arc::new(ctx)))
+}
+
+/// The agent's own hooks that may run: none where the settings turn hooks off or allow only managed ones, and a
+/// project agent's only in a trusted folder (as the project's own hooks).
+fn own_hooks(ctx: &PermissionContext, agent: &AgentDefinition) -> Option<HookSet> {
+    if agent.hooks.is_empty() || !ctx.extra_hooks_allowed {
+        return None;
+    }
+    let kept = agent
+        .hooks
+        .filtered(|source| ctx.trusted || !matches!(source, RuleSource::Project(_)));
+    (!kept.is_empty()).then_some(kept)
 }
 
 /// The agent's instructions, then the environment.

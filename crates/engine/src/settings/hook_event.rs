@@ -60,6 +60,13 @@ impl HookEvent {
         Self::ALL.into_iter().find(|e| e.as_str() == name)
     }
 
+    /// Whether the event's matchers apply to something: the tool name of tool events, the agent type of
+    /// SubagentStart and SubagentStop, SessionStart's `source`, SessionEnd's `reason`, Notification's
+    /// `notification_type` and PreCompact's `trigger`. UserPromptSubmit and Stop ignore their matchers.
+    pub fn has_matcher(self) -> bool {
+        !matches!(self, Self::UserPromptSubmit | Self::Stop)
+    }
+
     /// Whether the event carries a tool name (its matchers apply to the tool).
     pub fn has_tool(self) -> bool {
         matches!(

@@ -29,9 +29,10 @@ pub struct HookMatcher {
 }
 
 impl HookMatcher {
-    /// Whether this matcher applies to a tool called `tool` (always, for events without tools).
+    /// Whether this matcher applies to `subject`: the tool's name for tool events, or what else the event's
+    /// matchers name (see [`HookEvent::has_matcher`]); always for events whose matchers are ignored.
     pub fn matches(&self, event: HookEvent, tool: Option<&str>) -> bool {
-        if !event.has_tool() {
+        if !event.has_matcher() {
             return true;
         }
         match (&self.regex, tool) {
@@ -53,6 +54,8 @@ impl PartialEq for HookSet {
         self.fingerprint() == other.fingerprint()
     }
 }
+
+impl Eq for HookSet {}
 
 impl HookSet {
     /// Whether no hook is configured.

@@ -5,6 +5,7 @@
 mod brace;
 mod classify;
 mod destructive;
+mod exit_status;
 mod interpreters;
 mod options;
 mod parse;
@@ -18,6 +19,7 @@ pub use classify::{
     sed_script_is_dangerous, unanalysable,
 };
 pub use destructive::destructive_warnings;
+pub use exit_status::deciding_program;
 pub use options::{abbreviates, option_files, option_value, runs_code};
 pub use parse::{
     Assignment, ParsedScript, Redirect, RedirectKind, SimpleCommand, parse_script, parse_tree,

@@ -1,5 +1,6 @@
 //! The feature switches of the tools that are off unless asked for: teams (TeamCreate, TeamDelete, SendMessage,
-//! ListPeers) and the proactive Sleep tool. Each is read from its environment variable (`1` or `true`); a session
+//! ListPeers), the proactive Sleep tool, and the assistant mode (which also bounds how long a shell command may
+//! hold the conversation). Each is read from its environment variable (`1` or `true`); a session
 //! may also be given them directly.
 
 /// Turns the team tools on (`1` or `true`).
@@ -16,6 +17,9 @@ pub struct Features {
     pub teams: bool,
     /// Sleep.
     pub sleep: bool,
+    /// The assistant mode (`KAIROS`): a shell command of the session's own agent moves to the background after
+    /// [`crate::tools::bash::ASSISTANT_BLOCKING_BUDGET`].
+    pub assistant: bool,
 }
 
 impl Features {
@@ -34,6 +38,7 @@ impl Features {
         Self {
             teams: on(TEAMS_ENV),
             sleep: on(PROACTIVE_ENV) || on(KAIROS_ENV),
+            assistant: on(KAIROS_ENV),
         }
     }
 }
@@ -58,22 +63,23 @@ mod tests {
                 &[(TEAMS_ENV, "1")],
                 Features {
                     teams: true,
-                    sleep: false,
+                    ..Features::default()
                 },
             ),
             (&[(TEAMS_ENV, "0")], Features::default()),
             (
                 &[(PROACTIVE_ENV, "true")],
                 Features {
-                    teams: false,
                     sleep: true,
+                    ..Features::default()
                 },
             ),
             (
                 &[(KAIROS_ENV, "1")],
                 Features {
-                    teams: false,
                     sleep: true,
+                    assistant: true,
+                    ..Features::default()
                 },
             ),
             (&[(KAIROS_ENV, "yes")], Features::default()),

@@ -70,7 +70,7 @@ fn model_error(result: Result<ToolOutput, ToolError>) -> String {
 }
 
 /// Whether `pid` is a live process (a zombie counts as gone).
-fn alive(pid: u32) -> bool {
+pub(super) fn alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => stat
             .rsplit(')')
@@ -585,4 +585,73 @@ async fn a_command_over_the_systems_argument_limit_is_refused_with_a_way_out() {
         "{}",
         r.text
     );
+}
+
+#[tokio::test]
+async fn a_grep_finding_nothing_answers_and_leaves_its_running_sibling_alone() {
+    let p = Project::new().expect("project");
+    std::fs::create_dir_all(p.root.join("src")).expect("src");
+    std::fs::write(p.root.join("src/a.txt"), "alpha\n").expect("write");
+    let fifo = p.root.join("gate");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let (rt, sink) = TestRuntime::new(&p.root)
+        .session_id("s-bash")
+        .permissions(p.ctx(&[], PermissionMode::Default))
+        .approver(ScriptedApprover::new([], ApprovalChoice::Deny))
+        .tools(builtin_tools_with(shell()))
+        .recorded();
+    // Both are read-only, so they run together: `cat` waits for the gate, which opens only once grep has answered.
+    let calls = vec![
+        (
+            "t_wait".to_string(),
+            "Bash".to_string(),
+            json!({"command": "cat gate"}),
+        ),
+        (
+            "t_grep".to_string(),
+            "Bash".to_string(),
+            json!({"command": "grep -r nothing-here src"}),
+        ),
+    ];
+    let running =
+        tokio::spawn(async move { run_tools(&rt, calls, &CancellationToken::new(), 10).await });
+    let grep_answered = || {
+        sink.events().iter().any(|e| {
+            matches!(e, SessionEvent::ToolCallResult { tool_use_id, .. } if tool_use_id == "t_grep")
+        })
+    };
+    while !grep_answered() {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Open the gate for writing once `cat` reads it (no reader yet: ENXIO); give up if the calls are over.
+    loop {
+        use std::os::unix::fs::OpenOptionsExt;
+        let opened = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+            .open(&fifo);
+        if let Ok(mut gate) = opened {
+            use std::io::Write;
+            gate.write_all(b"opened\n").expect("write the gate");
+            break;
+        }
+        if running.is_finished() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let outcomes = running.await.expect("the calls end");
+
+    let (grep, grep_error) = result_text(&outcomes[1].block);
+    assert_eq!(outcomes[1].outcome, ToolOutcome::Success, "{grep}");
+    assert!(!grep_error);
+    assert_eq!(grep, "(exit code 1: no matches found)");
+    let (wait, wait_error) = result_text(&outcomes[0].block);
+    assert_eq!(outcomes[0].outcome, ToolOutcome::Success, "{wait}");
+    assert!(!wait_error);
+    assert_eq!(wait, "opened");
 }

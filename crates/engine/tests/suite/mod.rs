@@ -2,6 +2,7 @@
 
 mod app_settings;
 mod background_agents;
+mod background_shells;
 mod bash;
 mod checkpoints;
 mod common;
@@ -13,6 +14,7 @@ mod executor;
 mod file_scenarios;
 mod forks;
 mod hooks;
+mod lifecycle_hooks;
 mod mcp_conformance;
 mod mcp_prompts;
 mod mcp_remote;

@@ -86,6 +86,7 @@ fn open(root: &Path, model: Arc<dyn Model>, events: &RecordingSink, features: Fe
 const ALL: Features = Features {
     teams: true,
     sleep: true,
+    assistant: false,
 };
 
 fn offered(body: &Value) -> Vec<String> {

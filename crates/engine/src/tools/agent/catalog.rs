@@ -8,6 +8,7 @@ use tandem_protocol::PermissionMode;
 
 use super::definition::{AgentDefinition, AgentSource, built_in_agents};
 use super::frontmatter::{self, Value};
+use crate::settings::RuleSource;
 
 /// A problem with one agent file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +35,7 @@ const KNOWN_KEYS: &[&str] = &[
     "permissionMode",
     "maxTurns",
     "color",
+    "hooks",
 ];
 
 impl AgentCatalog {
@@ -142,12 +144,24 @@ fn load_file(path: &Path, source: AgentSource) -> Result<(AgentDefinition, Vec<S
                 .ok_or_else(|| format!("`maxTurns: {n}` is not a positive number"))?,
         ),
     };
-    let warnings = doc
+    let mut warnings: Vec<String> = doc
         .fields
         .iter()
         .filter(|(k, _)| !KNOWN_KEYS.contains(&k.as_str()))
         .map(|(k, _)| format!("unknown key `{k}` (ignored)"))
         .collect();
+    let hooks = match (field("hooks"), &source) {
+        (None, _) | (Some(_), AgentSource::BuiltIn) => Default::default(),
+        (Some(block), AgentSource::Project(file) | AgentSource::User(file)) => {
+            let from = match &source {
+                AgentSource::Project(_) => RuleSource::Project(file.clone()),
+                _ => RuleSource::User(file.clone()),
+            };
+            let (hooks, problems) = super::own_hooks::agent_hooks(&block.text(), &from);
+            warnings.extend(problems);
+            hooks
+        }
+    };
     let agent = AgentDefinition {
         name,
         description,
@@ -160,6 +174,7 @@ fn load_file(path: &Path, source: AgentSource) -> Result<(AgentDefinition, Vec<S
         max_turns,
         system_prompt: doc.body,
         source,
+        hooks,
     };
     Ok((agent, warnings))
 }

@@ -34,6 +34,8 @@ pub struct AgentDefinition {
     /// Its system prompt.
     pub system_prompt: String,
     pub source: AgentSource,
+    /// Its own hooks (`hooks:` in its frontmatter), in force while it runs; its `Stop` hooks are SubagentStop hooks.
+    pub hooks: crate::settings::HookSet,
 }
 
 /// Tools no sub-agent gets (docs/engine-doors.md, Sub-agents): they need the person or the main loop, or would recurse;
@@ -96,6 +98,7 @@ impl AgentDefinition {
             permission_mode: None,
             max_turns: None,
             system_prompt: prompt.to_string(),
+            hooks: Default::default(),
             source: AgentSource::BuiltIn,
         }
     }

@@ -1,11 +1,14 @@
-//! The YAML-ish frontmatter of an agent file: `---`, `key: value` lines (a value may be quoted, a `[a, b]` list, or
-//! a block of `- item` lines under an empty `key:`), `---`, then the body.
+//! The YAML-ish frontmatter of an agent file: `---`, `key: value` lines (a value may be quoted, a `[a, b]` list, a
+//! block of `- item` lines under an empty `key:`, or a nested block of indented `key:` lines under an empty `key:`,
+//! kept as its text for a YAML reader), `---`, then the body.
 
 /// One value of the frontmatter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value {
     Text(String),
     List(Vec<String>),
+    /// A nested block (indented `key:` lines), as written, dedented.
+    Block(String),
 }
 
 impl Value {
@@ -13,6 +16,7 @@ impl Value {
     pub fn items(&self) -> Vec<String> {
         match self {
             Self::List(items) => items.clone(),
+            Self::Block(_) => Vec::new(),
             Self::Text(text) => text
                 .split(',')
                 .map(|s| unquote(s.trim()).to_string())
@@ -24,7 +28,7 @@ impl Value {
     /// The value as one text (a list joined with `, `).
     pub fn text(&self) -> String {
         match self {
-            Self::Text(text) => text.clone(),
+            Self::Text(text) | Self::Block(text) => text.clone(),
             Self::List(items) => items.join(", "),
         }
     }
@@ -54,6 +58,27 @@ fn parse_value(raw: &str) -> Value {
     Value::Text(unquote(raw).to_string())
 }
 
+/// Whether an indented line starts a nested mapping (`PreToolUse:`, `matcher: Bash`) rather than continuing a
+/// folded text.
+fn opens_mapping(trimmed: &str) -> bool {
+    trimmed.split_once(':').is_some_and(|(key, rest)| {
+        !key.is_empty()
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            && (rest.is_empty() || rest.starts_with(' '))
+    })
+}
+
+/// Ends the nested block being read: it becomes the value of the key before it.
+fn close_block(fields: &mut [(String, Value)], block: &mut Option<(usize, Vec<String>)>) {
+    if let Some((_, lines)) = block.take()
+        && let Some(last) = fields.last_mut()
+    {
+        last.1 = Value::Block(lines.join("\n").trim_end().to_string());
+    }
+}
+
 /// Parses `text`; `Err` says what is wrong, with its line number.
 pub fn parse(text: &str) -> Result<Document, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -64,14 +89,31 @@ pub fn parse(text: &str) -> Result<Document, String> {
     }
     let mut fields: Vec<(String, Value)> = Vec::new();
     let mut closed_at = None;
+    // The indented lines of a nested block being read, with the indentation of its first line.
+    let mut block: Option<(usize, Vec<String>)> = None;
     for (index, line) in lines.by_ref() {
         let number = index + 1;
         if line.trim_end() == "---" {
             closed_at = Some(index);
             break;
         }
+        let indent = line.len() - line.trim_start().len();
+        if let Some((depth, lines)) = block.as_mut() {
+            if indent > 0 || line.trim().is_empty() {
+                lines.push(line.get((*depth).min(indent)..).unwrap_or("").to_string());
+                continue;
+            }
+            close_block(&mut fields, &mut block);
+        }
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if indent > 0
+            && opens_mapping(trimmed)
+            && matches!(fields.last(), Some((_, Value::Text(t))) if t.is_empty())
+        {
+            block = Some((indent, vec![line[indent..].to_string()]));
             continue;
         }
         if let Some(item) = trimmed
@@ -123,6 +165,7 @@ pub fn parse(text: &str) -> Result<Document, String> {
         };
         fields.push((key.to_string(), value));
     }
+    close_block(&mut fields, &mut block);
     let Some(closed_at) = closed_at else {
         return Err("the frontmatter block is not closed by a `---` line".into());
     };
@@ -152,6 +195,28 @@ mod tests {
         assert_eq!(doc.fields[3].1.items(), vec!["Bash", "Write"]);
         assert_eq!(doc.fields[4].1.items(), vec!["a", "b"]);
         assert_eq!(doc.body, "You review.");
+    }
+
+    #[test]
+    fn a_nested_block_is_kept_as_its_text() {
+        let doc = parse(
+            "---\nname: guarded\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh\ntools: Bash\n---\nBody.\n",
+        )
+        .expect("parses");
+        assert_eq!(
+            doc.fields[1],
+            (
+                "hooks".into(),
+                Value::Block(
+                    "PreToolUse:\n  - matcher: Bash\n    hooks:\n      - type: command\n        command: ./check.sh"
+                        .into()
+                )
+            )
+        );
+        assert_eq!(doc.fields[2].1.items(), vec!["Bash"]);
+        // A folded description stays text.
+        let doc = parse("---\ndescription: Reviews\n  code carefully\n---\n").expect("parses");
+        assert_eq!(doc.fields[0].1.text(), "Reviews code carefully");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 pub mod catalog;
 pub mod definition;
 pub(crate) mod frontmatter;
+mod own_hooks;
 
 use std::sync::Arc;
 

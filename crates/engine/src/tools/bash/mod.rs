@@ -1,6 +1,8 @@
 //! The Bash tool: a command run with `bash -c` in a real PTY in the session's shell directory, its output streamed
 //! as progress and returned cleaned; a timeout or an interrupt kills its whole process group; background runs with
-//! TaskOutput and TaskStop; read-only detection from the shell analysis; an optional bubblewrap sandbox.
+//! TaskOutput and TaskStop, and running commands moved to the background (by the person, at their timeout where a
+//! person follows the session, after the assistant mode's budget); read-only detection from the shell analysis; an
+//! optional bubblewrap sandbox.
 
 mod background;
 mod bridge;
@@ -15,6 +17,7 @@ mod run;
 mod sandbox;
 mod script;
 mod sed_preview;
+mod semantics;
 mod session;
 mod task_output;
 mod task_stop;
@@ -23,10 +26,10 @@ mod violations;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
+use tandem_protocol::{BackgroundReason, RenderHints, ToolDetail, ToolKind};
 
 pub use crate::settings::SANDBOX_ENV;
-pub use background::{BackgroundTask, TaskState};
+pub use background::{Adoption, BackgroundTask, TaskState};
 pub use bridge::{
     BRIDGE_ARG, BRIDGE_BIN, BRIDGE_ENV, BridgeProgram, bridge_main, set_bridge_program,
 };
@@ -37,7 +40,8 @@ pub use output::MAX_OUTPUT_CHARS;
 pub use proxy::{Proxy, admits};
 pub use pty::Exit;
 pub use sandbox::{NetworkBridge, Sandbox};
-pub use session::ShellSession;
+pub use semantics::{ExitReading, read_exit};
+pub use session::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
 pub use task_output::{TaskOutputInput, TaskOutputTool};
 pub use task_stop::{TaskStopInput, TaskStopTool};
 
@@ -49,7 +53,7 @@ use crate::tool::{
     Unsandboxed,
 };
 use pty::Launch;
-use run::End;
+use run::{End, Handoff};
 
 /// The three shell tools sharing one session's shell state.
 pub fn tools(shell: Arc<ShellSession>) -> Vec<Arc<dyn DynTool>> {
@@ -64,12 +68,37 @@ pub fn tools(shell: Arc<ShellSession>) -> Vec<Arc<dyn DynTool>> {
 #[derive(Debug)]
 pub struct BashTool {
     shell: Arc<ShellSession>,
+    /// The sub-agent using this tool (its background shells end with it); `None` for the session's own agent.
+    owner: Option<String>,
 }
 
 impl BashTool {
-    /// A Bash tool on `shell`'s state.
+    /// A Bash tool on `shell`'s state, for the session's own agent.
     pub fn new(shell: Arc<ShellSession>) -> Self {
-        Self { shell }
+        Self { shell, owner: None }
+    }
+
+    /// A Bash tool on `shell`'s state for the sub-agent `agent_id`: the background shells it starts are its own
+    /// (stop them with [`ShellSession::stop_owned_by`] when it ends), and the assistant mode's budget does not
+    /// apply to it.
+    pub fn for_agent(shell: Arc<ShellSession>, agent_id: &str) -> Self {
+        Self {
+            shell,
+            owner: Some(agent_id.to_string()),
+        }
+    }
+
+    /// What may move a foreground command to the background by itself, beside the person's `request`.
+    fn handoff(&self, command: &str, request: tokio_util::sync::CancellationToken) -> Handoff {
+        let automatic = !starts_with_sleep(command);
+        Handoff {
+            request,
+            budget: self
+                .shell
+                .blocking_budget()
+                .filter(|_| automatic && self.owner.is_none()),
+            at_timeout: automatic && self.shell.backgrounds_at_timeout(),
+        }
     }
 
     /// The sandbox settings this call runs under: the settings' unless the shell state forces a choice.
@@ -201,14 +230,13 @@ impl BashTool {
         let started = self.launch(input, &script, &cwd, ctx)?;
         let process =
             pty::spawn(&started.launch).map_err(|e| ToolError::to_model(e.to_string()))?;
-        let task = self
-            .shell
-            .tasks
-            .adopt(&input.command, process)
-            .map_err(|e| ToolError::to_model(e.to_string()))?;
-        if let Some(proxy) = started.proxy {
-            self.shell.keep_proxy(proxy);
-        }
+        let task = self.adopt(
+            input,
+            ctx,
+            (BackgroundReason::Requested, &[], None),
+            process,
+            started.proxy,
+        )?;
         let mut text = format!(
             "Command running in the background with ID: {}. Read its output with TaskOutput and stop it with \
              TaskStop.",
@@ -218,6 +246,39 @@ impl BashTool {
             text = format!("{warning}\n{text}");
         }
         Ok(ToolOutput::text(text).with_detail(task.detail()))
+    }
+
+    /// Makes a running `process` of this call a background task: why it runs there, the output it printed before
+    /// (already given to the model) and a file it leaves that nobody reads; its sandbox's proxy stays with the
+    /// session.
+    fn adopt(
+        &self,
+        input: &BashInput,
+        ctx: &ToolContext,
+        (reason, earlier, leftover): (BackgroundReason, &[u8], Option<&std::path::Path>),
+        process: pty::PtyProcess,
+        proxy: Option<Proxy>,
+    ) -> Result<Arc<BackgroundTask>, ToolError> {
+        let task = self
+            .shell
+            .tasks
+            .adopt(
+                Adoption {
+                    command: &input.command,
+                    description: input.description.as_deref(),
+                    tool_use_id: &ctx.tool_use_id,
+                    reason,
+                    owner: self.owner.as_deref(),
+                    earlier,
+                    leftover,
+                },
+                process,
+            )
+            .map_err(|e| ToolError::to_model(e.to_string()))?;
+        if let Some(proxy) = proxy {
+            self.shell.keep_proxy(proxy);
+        }
+        Ok(task)
     }
 
     /// The directory the next command starts in; the project root when the remembered one is gone.
@@ -242,7 +303,29 @@ impl BashTool {
         let started = self.launch(input, &script, &cwd, ctx)?;
         let process = pty::spawn(&started.launch).map_err(to_model)?;
         let limit = Duration::from_millis(input.timeout_ms());
-        let finished = run::run_to_end(process, limit, &ctx.cancel, &ctx.progress).await;
+        let registered = self.shell.register_foreground(&ctx.tool_use_id);
+        let handoff = self.handoff(&input.command, registered.token.clone());
+        let mut finished =
+            run::run_to_end(process, limit, &ctx.cancel, &ctx.progress, &handoff).await;
+        drop(registered);
+        if let (End::Backgrounded(reason), Some(process)) = (&finished.end, finished.process.take())
+        {
+            let earlier = finished.output.raw();
+            let task = self.adopt(
+                input,
+                ctx,
+                (*reason, &earlier, Some(cwd_file.path())),
+                process,
+                started.proxy,
+            )?;
+            let so_far = finished.output.for_model();
+            let budget = handoff.budget.unwrap_or(ASSISTANT_BLOCKING_BUDGET);
+            let mut text = moved_to_background(*reason, limit, budget, &task.id);
+            if !so_far.is_empty() {
+                text = format!("{text}\nOutput so far:\n{so_far}");
+            }
+            return Ok(ToolOutput::text(text).with_detail(task.detail()));
+        }
 
         let root = ctx.working_dirs.first().unwrap_or(&ctx.cwd);
         let (next, note) = cwd::settle(
@@ -275,7 +358,7 @@ impl BashTool {
             cwd_reset: note.is_some(),
         };
         match finished.end {
-            End::Cancelled => Err(ToolError::Cancelled),
+            End::Cancelled | End::Backgrounded(_) => Err(ToolError::Cancelled),
             End::TimedOut => Err(ToolError::to_model(format!(
                 "Command timed out after {}; it and every process it started were killed.\n{text}",
                 human_ms(limit.as_millis() as u64)
@@ -288,9 +371,21 @@ impl BashTool {
                 };
                 Ok(ToolOutput::text(shown).with_detail(detail(Some(0))))
             }
-            End::Exited(Exit::Code(code)) => {
-                Err(ToolError::to_model(format!("Exit code {code}\n{text}")))
-            }
+            End::Exited(Exit::Code(code)) => match read_exit(&input.command, code) {
+                ExitReading::Answer(meaning) => {
+                    // Not a failure: the model reads the answer, and the calls beside this one go on.
+                    let note = format!("(exit code {code}: {meaning})");
+                    let shown = if text.is_empty() {
+                        note
+                    } else {
+                        format!("{text}\n{note}")
+                    };
+                    Ok(ToolOutput::text(shown).with_detail(detail(Some(code))))
+                }
+                ExitReading::Success | ExitReading::Failure => {
+                    Err(ToolError::to_model(format!("Exit code {code}\n{text}")))
+                }
+            },
             End::Exited(Exit::Signal(signal)) => Err(ToolError::to_model(format!(
                 "The command was ended by signal {signal}\n{text}"
             ))),
@@ -311,6 +406,42 @@ struct Started {
     writable: Option<Vec<std::path::PathBuf>>,
     /// The warning that the sandbox cannot run, the first time.
     warning: Option<String>,
+}
+
+/// What the model is told when its command moved to the background while running.
+fn moved_to_background(
+    reason: BackgroundReason,
+    limit: Duration,
+    budget: Duration,
+    id: &str,
+) -> String {
+    let why = match reason {
+        BackgroundReason::ByPerson => "The user moved the command to the background".to_string(),
+        BackgroundReason::Timeout => format!(
+            "The command did not finish within its {} timeout and was moved to the background",
+            human_ms(limit.as_millis() as u64)
+        ),
+        BackgroundReason::Budget => format!(
+            "The command ran longer than {}, the most a command may hold the conversation in assistant mode, and \
+             was moved to the background (use run_in_background for long commands)",
+            human_ms(budget.as_millis() as u64)
+        ),
+        BackgroundReason::Requested => "The command runs in the background".to_string(),
+    };
+    format!(
+        "{why}, where it is still running with ID: {id}. Read its further output with TaskOutput and stop it with \
+         TaskStop."
+    )
+}
+
+/// Whether the command starts with `sleep`: a wait that is the point of the command never moves to the
+/// background by itself.
+fn starts_with_sleep(command: &str) -> bool {
+    crate::shell::analyse(command)
+        .parts
+        .first()
+        .and_then(|p| p.program())
+        .is_some_and(|p| crate::shell::base_name(p) == "sleep")
 }
 
 /// Commands up to this long (on one line) are the call's title; longer ones give way to their description.
@@ -335,13 +466,17 @@ impl Tool for BashTool {
     fn description(&self) -> String {
         format!(
             "Runs a bash command (`bash -c`) in a terminal in the project, and returns its output (standard output \
-             and error together, colours removed) and, when it fails, its exit code.\n\
+             and error together, colours removed) and, when it fails, its exit code. A code that answers rather than \
+             fails (grep or rg finding nothing, diff or cmp finding differences, test false, find meeting unreadable \
+             entries: code 1 of the last command) is noted on a successful result.\n\
              - The working directory persists between calls: a `cd` stays in effect for the next command, as long \
              as it stays inside the project's working directories (otherwise it is reset to the project root). \
              Prefer absolute paths over `cd`.\n\
              - Standard input is empty: commands cannot prompt. Pagers are disabled.\n\
              - The default timeout is {}s, the longest {}s (`timeout`, in milliseconds). A command that times out \
-             is killed with every process it started.\n\
+             is killed with every process it started — except where the user follows the session: there it moves \
+             to the background and keeps running (the result says so and gives its task ID). The user may also \
+             move a running command to the background.\n\
              - Output longer than {MAX_OUTPUT_CHARS} characters is cut in the middle.\n\
              - Processes a command leaves running in the background are stopped when it ends: to run a server or \
              a watcher, set `run_in_background` and follow it with TaskOutput; stop it with TaskStop.\n\

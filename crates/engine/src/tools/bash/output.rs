@@ -74,6 +74,19 @@ impl OutputCollector {
         }
     }
 
+    /// The raw output kept (ANSI included): all of it, or its head and tail around a line saying how much was cut.
+    pub fn raw(&self) -> Vec<u8> {
+        let mut all = self.head.clone();
+        let skipped = self.total - (self.head.len() + self.tail.len()) as u64;
+        if skipped > 0 {
+            all.extend_from_slice(
+                format!("\r\n[... {skipped} bytes of output were cut here ...]\r\n").as_bytes(),
+            );
+        }
+        all.extend(self.tail.iter());
+        all
+    }
+
     /// The output cleaned for the model and cut to [`MAX_OUTPUT_CHARS`] keeping head and tail.
     pub fn for_model(&self) -> String {
         let skipped = self.total - (self.head.len() + self.tail.len()) as u64;
