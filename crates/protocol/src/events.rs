@@ -87,6 +87,10 @@ pub struct SessionInfo {
     pub context_window: u64,
     #[serde(default)]
     pub compact_at_percent: u32,
+    /// Whether auto mode can be offered: a classifier model is configured and reachable (without one, auto mode
+    /// would only ask). The mode switcher offers `auto` only when this is set.
+    #[serde(default)]
+    pub auto_mode_available: bool,
 }
 
 /// Workspace trust of a session's folder: until the person trusts it, the project's own settings may restrict but

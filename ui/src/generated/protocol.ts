@@ -100,7 +100,12 @@ shadowed_by: Array<string>,
 /**
  * The same pattern in another list (allow and deny, allow and ask, ask and deny).
  */
-contradicts: Array<string>, };
+contradicts: Array<string>, 
+/**
+ * In auto mode, an allow rule that would let any code run is set aside (the classifier judges those calls
+ * instead) until the session leaves auto mode: why.
+ */
+set_aside: string | null, };
 
 export type RuleFiles = { 
 /**
@@ -628,7 +633,12 @@ trust: FolderTrust,
  * The model's context window in tokens, and the share of it (percent) at which the conversation is
  * compacted: the status bar's context meter.
  */
-context_window: number, compact_at_percent: number, };
+context_window: number, compact_at_percent: number, 
+/**
+ * Whether auto mode can be offered: a classifier model is configured and reachable (without one, auto mode
+ * would only ask). The mode switcher offers `auto` only when this is set.
+ */
+auto_mode_available: boolean, };
 
 export type FolderTrust = { trusted: boolean, 
 /**

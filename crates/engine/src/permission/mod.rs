@@ -3,6 +3,7 @@
 //! [`decide`] that answers allow, ask or deny for a tool call and says why (spec/permissions.md), and
 //! [`check_call`], which answers a call given its tool without running it.
 
+mod auto_set_aside;
 mod bash_check;
 mod bash_pattern;
 mod check;
@@ -30,6 +31,7 @@ pub use crate::settings::{
     managed_settings_path,
 };
 pub use crate::tool::PermissionSubject;
+pub use auto_set_aside::set_aside_reason;
 pub use bash_pattern::{BashIndex, BashPattern};
 pub use check::{CheckAnswer, check_call};
 pub use classifier::{

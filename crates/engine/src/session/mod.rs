@@ -602,7 +602,15 @@ impl Session {
             context_window: self.config.compaction.context_window,
             compact_at_percent: u32::try_from(self.config.compaction.threshold_percent)
                 .unwrap_or(u32::MAX),
+            auto_mode_available: self.auto_mode_available(),
         }
+    }
+
+    /// Whether auto mode can judge calls: a classifier is attached and its model can be reached (auto mode's
+    /// classifier asks the session's model, so it needs what the session needs: a key, or a chosen local model).
+    pub fn auto_mode_available(&self) -> bool {
+        self.runtime.permission_context().auto_available()
+            && self.model_config().setup_hint().is_none()
     }
 
     /// Whether the folder is trusted and what trusting it enables.
@@ -930,8 +938,14 @@ impl Session {
             .is_some_and(|runner| runner.stop_by_person(id))
     }
 
-    /// Switches the permission mode (a new context replaces the old one).
+    /// Switches the permission mode (a new context replaces the old one). Auto mode where no classifier can judge
+    /// ([`Self::auto_mode_available`]) falls back to default, as bypass does where it is disabled.
     pub fn set_mode(&self, mode: PermissionMode) {
+        let mode = if mode == PermissionMode::Auto && !self.auto_mode_available() {
+            PermissionMode::Default
+        } else {
+            mode
+        };
         self.runtime
             .update_permission_context(|current| current.with_mode(mode));
         if let Some(recorder) = &self.recorder {
