@@ -13,6 +13,7 @@ mod file_mentions;
 pub mod fork;
 mod mcp_toggles;
 mod panels;
+mod prompt_ids;
 mod prompt_input;
 mod prompt_menu;
 pub mod rewind;
@@ -127,6 +128,8 @@ pub struct Session {
     rules_before_turn: Mutex<Vec<String>>,
     config: QueryConfig,
     history: tokio::sync::Mutex<Vec<Message>>,
+    /// Hands out the ids of prompts and `/compact` rows.
+    prompt_ids: prompt_ids::PromptIds,
     usage: Mutex<Usage>,
     current_turn: Mutex<Option<CancellationToken>>,
     /// Where settings come from; shared with the watcher (trusting the folder changes it).
@@ -242,6 +245,7 @@ impl Session {
             tool_search,
             recorder,
             history,
+            first_prompt_id,
             usage,
             work_list,
             lists,
@@ -435,6 +439,7 @@ impl Session {
             rules_before_turn: Mutex::new(Vec::new()),
             config,
             history: tokio::sync::Mutex::new(history),
+            prompt_ids: prompt_ids::PromptIds::starting_at(first_prompt_id),
             usage: Mutex::new(usage),
             current_turn: Mutex::new(None),
             _settings_watcher: settings_watcher,
@@ -689,17 +694,19 @@ impl Session {
             p = prompt_input::prepare(&self.mcp, &files, self.runtime.events.as_ref(), prompt, expansion) => p,
             _ = cancel.cancelled() => Err(String::new()),
         };
-        let prompt = match prepared {
+        let mut prompt = match prepared {
             Ok(p) => p,
             Err(why) => return self.refuse_prompt(prompt, why, cancel.is_cancelled()),
         };
         let mut history = self.history.lock().await;
-        // A checkpoint per prompt, named by the index its message gets in the history.
+        // A checkpoint per prompt, named by the prompt's id.
+        let prompt_id = self.prompt_ids.next();
         if let Some(checkpoints) = &self.checkpoints
-            && let Err(e) = checkpoints.begin_prompt(&history.len().to_string())
+            && let Err(e) = checkpoints.begin_prompt(&prompt_id)
         {
             tracing::warn!("checkpoints: {e}");
         }
+        prompt.id = Some(prompt_id);
         let mut usage = self.usage();
         let result = self
             .run_with_hooks(model.as_ref(), &mut history, &mut usage, prompt, &cancel)
@@ -852,8 +859,7 @@ impl Session {
         Ok(outcome)
     }
 
-    /// The file checkpoints of this session, oldest first. A checkpoint's prompt id is the index of the prompt's
-    /// message in the history.
+    /// The file checkpoints of this session, oldest first, each named by the id of the prompt it began with.
     pub fn checkpoints(&self) -> Vec<crate::checkpoint::CheckpointInfo> {
         self.checkpoints
             .as_ref()
@@ -876,12 +882,14 @@ impl Session {
         }
     }
 
-    /// The prompts this session can be rewound to, oldest first, with the files changed from each on.
+    /// The prompts and `/compact` rows this session can be rewound to, oldest first, with the files changed from
+    /// each on.
     pub async fn rewind_points(&self) -> Vec<rewind::RewindPoint> {
         rewind::points_of(&self.history.lock().await, &self.checkpoints())
     }
 
-    /// Rewinds the files, the conversation or both to before prompt `prompt_id` (waits for a running turn to end).
+    /// Rewinds the files, the conversation or both to before prompt `prompt_id` (waits for a running turn to end;
+    /// what a `/compact` row or a compacted prompt rewinds to is told in [`rewind`]).
     /// Files changed outside Tandem stop a file rewind unless `force`; then nothing at all changes.
     pub async fn rewind(
         &self,
@@ -890,10 +898,10 @@ impl Session {
         force: bool,
     ) -> Result<rewind::RewindOutcome, rewind::RewindError> {
         let mut history = self.history.lock().await;
-        let index = rewind::prompt_index(&history, prompt_id)?;
+        let cut = rewind::plan(&history, prompt_id, scope)?;
         let mut outcome = rewind::RewindOutcome::default();
         if scope != rewind::RewindScope::Conversation {
-            match rewind::checkpoint_before(index, &self.checkpoints()) {
+            match rewind::checkpoint_before(prompt_id, &self.checkpoints()) {
                 Some(id) => {
                     rewind::apply_report(&mut outcome, self.rewind_files(&id, force)?);
                     if !outcome.files_rewound {
@@ -903,9 +911,8 @@ impl Session {
                 None => outcome.files_rewound = true,
             }
         }
-        if scope != rewind::RewindScope::Files {
-            outcome.messages_removed = history.len() - index;
-            history.truncate(index);
+        if let Some(cut) = cut {
+            outcome.messages_removed = cut.apply(&mut history);
             self.runtime
                 .events
                 .emit(tandem_protocol::SessionEvent::ConversationRewound {

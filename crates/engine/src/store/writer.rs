@@ -224,6 +224,14 @@ fn touches(command: &Command) -> Option<(&str, i64)> {
 }
 
 /// The serde name of a unit enum value (`"snake_case"` strings).
+/// The marks column of a message: its marks as JSON, NULL when it has none.
+fn marks_json(message: &Message) -> Result<Option<String>, serde_json::Error> {
+    if message.marks.is_empty() {
+        return Ok(None);
+    }
+    serde_json::to_string(&message.marks).map(Some)
+}
+
 pub fn enum_name<T: Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
         Ok(Value::String(s)) => s,
@@ -292,8 +300,8 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
             tx.prepare_cached("DELETE FROM messages WHERE session_id = ?1 AND ordinal >= ?2")?
                 .execute(params![session, from as i64])?;
             let mut insert = tx.prepare_cached(
-                "INSERT INTO messages (session_id, ordinal, role, message, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO messages (session_id, ordinal, role, message, marks, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
             for (offset, message) in messages.iter().enumerate() {
                 let json = serde_json::to_string(message)?;
@@ -302,6 +310,7 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
                     (from + offset) as i64,
                     role_name(message.role),
                     json,
+                    marks_json(message)?,
                     at
                 ])?;
             }
@@ -313,10 +322,16 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
         } => {
             let json = serde_json::to_string(&message)?;
             tx.prepare_cached(
-                "INSERT INTO messages (session_id, ordinal, role, message, created_at) \
-                 SELECT ?1, COALESCE(MAX(ordinal) + 1, 0), ?2, ?3, ?4 FROM messages WHERE session_id = ?1",
+                "INSERT INTO messages (session_id, ordinal, role, message, marks, created_at) \
+                 SELECT ?1, COALESCE(MAX(ordinal) + 1, 0), ?2, ?3, ?4, ?5 FROM messages WHERE session_id = ?1",
             )?
-            .execute(params![session, role_name(message.role), json, at])?;
+            .execute(params![
+                session,
+                role_name(message.role),
+                json,
+                marks_json(&message)?,
+                at
+            ])?;
         }
         Command::ToolCall {
             session,
