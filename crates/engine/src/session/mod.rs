@@ -40,7 +40,9 @@ use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
 use crate::mcp::{ApprovalStore, Limits, McpCliConfig, McpManager};
-use crate::model::{Message, Model, ModelConfig, ModelError, SwitchableModel};
+use crate::model::{
+    Message, Model, ModelConfig, ModelError, SwitchableModel, TurnModel, TurnModelClient,
+};
 use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
 };
@@ -120,6 +122,8 @@ pub struct Session {
     skills: Arc<SkillCatalog>,
     /// What skills and custom commands allowed during the current turn (withdrawn when it ends).
     skill_grants: Arc<SkillGrants>,
+    /// The model a custom command or a skill asked for, for the current turn only.
+    turn_model: Arc<TurnModel>,
     /// The person's own slash commands (`.claude/commands`).
     commands: CommandCatalog,
     /// The folder's files, for `@` completion.
@@ -320,6 +324,7 @@ impl Session {
             completion::small_fast_model(model.model_name(), |k| std::env::var(k).ok()),
         ));
         let lead_mailbox = Arc::new(crate::tool::Mailbox::default());
+        let turn_model = Arc::new(TurnModel::default());
         let attribution = Arc::new(changes::Attribution::default());
         let sub_agent_parts = SubAgentParts {
             completer: Some(completer.clone()),
@@ -339,6 +344,7 @@ impl Session {
             work_list,
             lead_mailbox: lead_mailbox.clone(),
             attribution: attribution.clone(),
+            turn_model: turn_model.clone(),
         };
         let teams = features
             .teams
@@ -347,7 +353,11 @@ impl Session {
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
         let skill_grants = Arc::new(SkillGrants::default());
-        tools.push(erase(SkillTool::new(skills.clone(), skill_grants.clone())));
+        tools.push(erase(SkillTool::new(
+            skills.clone(),
+            skill_grants.clone(),
+            turn_model.clone(),
+        )));
         let deferred = Arc::new(DeferredTools::default());
         tools.push(erase(ToolSearchTool::new(deferred.clone())));
         let mut missing_tools = Vec::new();
@@ -435,6 +445,7 @@ impl Session {
             missing_tools,
             skills,
             skill_grants,
+            turn_model,
             commands,
             rules_before_turn: Mutex::new(Vec::new()),
             config,
@@ -537,7 +548,7 @@ impl Session {
     }
 
     /// For a prompt `/name args` naming a skill: the prompt the model is given instead (the skill's instructions),
-    /// the skill's `allowed-tools` granted for the rest of the session. `None` for any other prompt.
+    /// the skill's `allowed-tools` granted and its `model` set for the turn. `None` for any other prompt.
     pub fn expand_skill_command(&self, prompt: &str) -> Option<String> {
         let (skill, args) = slash_command(&self.skills, prompt)?;
         if !skill.allowed_tools.is_empty() {
@@ -545,6 +556,9 @@ impl Session {
             self.skill_grants.record(&skill.allowed_tools);
             self.runtime
                 .set_permission_context(ctx.with_session_rules(&skill.allowed_tools));
+        }
+        if skill.model.as_deref().is_some_and(|m| !m.trim().is_empty()) {
+            self.turn_model.set(skill.model.as_deref());
         }
         Some(format!(
             "<command-name>/{}</command-name>\n<command-args>{}</command-args>\n\n{}",
@@ -631,6 +645,7 @@ impl Session {
         }
         let outcome = self.send_inner(prompt).await;
         self.withdraw_skill_grants();
+        self.turn_model.set(None);
         outcome
     }
 
@@ -678,10 +693,16 @@ impl Session {
             *slot = Some(cancel.clone());
         }
         let command = self.expand_custom_command(prompt);
-        let model = self.turn_model(command.as_ref().and_then(|c| c.model.as_deref()));
+        self.turn_model
+            .set(command.as_ref().and_then(|c| c.model.as_deref()));
         let expansion = command
             .map(|c| c.text)
             .or_else(|| self.expand_skill_command(prompt));
+        // Every request of the turn goes through this: a skill the model invokes may switch the rest of it.
+        let model: Arc<dyn Model> = Arc::new(TurnModelClient::new(
+            self.model.clone(),
+            self.turn_model.clone(),
+        ));
         let permissions = self.runtime.permission_context();
         let tools = self.runtime.pool.all();
         let files = file_mentions::MentionReader {
