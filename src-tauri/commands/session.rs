@@ -73,8 +73,13 @@ pub fn open_session<R: Runtime>(
     {
         crate::menu::refresh_recent(&app, &list);
     }
+    let session = Arc::new(session);
+    // A message for the session's agent (from its team) starts a turn when none runs, as a prompt would.
+    tauri::async_runtime::spawn(tandem_engine::session::wake_for_mail(Arc::downgrade(
+        &session,
+    )));
     if let Ok(mut sessions) = state.sessions.lock() {
-        sessions.insert(info.session_id.clone(), Arc::new(session));
+        sessions.insert(info.session_id.clone(), session);
     }
     Ok(info)
 }

@@ -11,6 +11,7 @@ pub mod custom_commands;
 mod file_index;
 mod file_mentions;
 pub mod fork;
+mod lead_mail;
 mod mcp_toggles;
 mod panels;
 mod prompt_ids;
@@ -26,6 +27,7 @@ mod team_member;
 pub mod tool_list;
 
 pub use builder::SessionBuilder;
+pub use lead_mail::wake_for_mail;
 pub use panels::HookTestError;
 
 use std::path::{Path, PathBuf};
@@ -152,6 +154,8 @@ pub struct Session {
     attribution: Arc<changes::Attribution>,
     /// The teams (when the switch is on); their members are stopped when the session is dropped.
     teams: Option<Arc<Teams>>,
+    /// Cancelled when the session is dropped (what waits beside it ends).
+    closed: CancellationToken,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -462,6 +466,7 @@ impl Session {
             mcp,
             attribution,
             teams,
+            closed: CancellationToken::new(),
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
@@ -677,7 +682,9 @@ impl Session {
             .set_permission_context(ctx.with_entries(entries));
     }
 
-    async fn send_inner(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+    /// Notes what a turn starting now must restore when it ends (the session's own grants) and makes it the one
+    /// an interrupt stops.
+    fn begin_turn(&self) -> CancellationToken {
         if let Ok(mut before) = self.rules_before_turn.lock() {
             *before = self
                 .runtime
@@ -692,17 +699,26 @@ impl Session {
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = Some(cancel.clone());
         }
+        cancel
+    }
+
+    /// The client every request of a turn goes through: a skill the model invokes may switch the rest of it.
+    fn turn_client(&self) -> Arc<dyn Model> {
+        Arc::new(TurnModelClient::new(
+            self.model.clone(),
+            self.turn_model.clone(),
+        ))
+    }
+
+    async fn send_inner(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        let cancel = self.begin_turn();
         let command = self.expand_custom_command(prompt);
         self.turn_model
             .set(command.as_ref().and_then(|c| c.model.as_deref()));
         let expansion = command
             .map(|c| c.text)
             .or_else(|| self.expand_skill_command(prompt));
-        // Every request of the turn goes through this: a skill the model invokes may switch the rest of it.
-        let model: Arc<dyn Model> = Arc::new(TurnModelClient::new(
-            self.model.clone(),
-            self.turn_model.clone(),
-        ));
+        let model = self.turn_client();
         let permissions = self.runtime.permission_context();
         let tools = self.runtime.pool.all();
         let files = file_mentions::MentionReader {
@@ -715,11 +731,24 @@ impl Session {
             p = prompt_input::prepare(&self.mcp, &files, self.runtime.events.as_ref(), prompt, expansion) => p,
             _ = cancel.cancelled() => Err(String::new()),
         };
-        let mut prompt = match prepared {
+        let prompt = match prepared {
             Ok(p) => p,
             Err(why) => return self.refuse_prompt(prompt, why, cancel.is_cancelled()),
         };
         let mut history = self.history.lock().await;
+        self.run_prompt(&mut history, prompt, model.as_ref(), &cancel)
+            .await
+    }
+
+    /// Runs the turn of a prepared prompt on the history (locked by the caller: turns run one at a time), then
+    /// stores what it added.
+    async fn run_prompt(
+        &self,
+        history: &mut Vec<Message>,
+        mut prompt: UserPrompt,
+        model: &dyn Model,
+        cancel: &CancellationToken,
+    ) -> Result<TurnOutcome, QueryError> {
         // A checkpoint per prompt, named by the prompt's id.
         let prompt_id = self.prompt_ids.next();
         if let Some(checkpoints) = &self.checkpoints
@@ -730,7 +759,7 @@ impl Session {
         prompt.id = Some(prompt_id);
         let mut usage = self.usage();
         let result = self
-            .run_with_hooks(model.as_ref(), &mut history, &mut usage, prompt, &cancel)
+            .run_with_hooks(model, history, &mut usage, prompt, cancel)
             .await;
         if let Ok(mut slot) = self.usage.lock() {
             *slot = usage;
@@ -742,7 +771,7 @@ impl Session {
             // The model wrapper stored the history as it grew; this stores the tail no request carried (the last
             // tool results of an interrupted turn) and waits for the commit, so a caller that exits after `send`
             // loses nothing.
-            recorder.sync_history(&history);
+            recorder.sync_history(history);
             if let Err(err) = recorder.flush().await {
                 tracing::warn!("session {}: {err}", self.id);
             }
@@ -1215,6 +1244,7 @@ fn watch_settings(
 
 impl Drop for Session {
     fn drop(&mut self) {
+        self.closed.cancel();
         if let Some(teams) = &self.teams {
             teams.stop_all();
         }
