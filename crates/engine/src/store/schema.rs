@@ -97,9 +97,12 @@ CREATE TABLE sidechain_messages (
 
 /// The session's marks on each message (`model::MessageMarks` as serde JSON; NULL: none): the ids of the prompts it
 /// holds and whether it opens with a compaction's summary. Histories stored before have none; they are read with
-/// the ids they had then (each prompt the place of its message).
+/// the ids they had then (each prompt the place of its message). And each sub-agent's checklist as it last changed,
+/// beside its conversation (JSON arrays of TodoItem / TaskItem; NULL: never set).
 pub const V3: &str = r#"
 ALTER TABLE messages ADD COLUMN marks TEXT;
+ALTER TABLE sidechains ADD COLUMN todos TEXT;
+ALTER TABLE sidechains ADD COLUMN tasks TEXT;
 "#;
 
 /// Sets the pragmas every connection needs.

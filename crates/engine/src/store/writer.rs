@@ -121,6 +121,13 @@ pub enum Command {
         list: WorkList,
         at: i64,
     },
+    /// A sub-agent's own to-do or task list as it is now.
+    SidechainWorkList {
+        session: String,
+        agent_id: String,
+        list: WorkList,
+        at: i64,
+    },
     /// A sub-agent's conversation began.
     Sidechain {
         session: String,
@@ -217,6 +224,7 @@ fn touches(command: &Command) -> Option<(&str, i64)> {
         | Command::Title { session, at, .. }
         | Command::Mode { session, at, .. }
         | Command::WorkList { session, at, .. }
+        | Command::SidechainWorkList { session, at, .. }
         | Command::Sidechain { session, at, .. }
         | Command::SidechainMessages { session, at, .. } => Some((session, *at)),
         Command::Create { .. } | Command::Delete { .. } | Command::Flush(_) => None,
@@ -383,6 +391,12 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
         Command::WorkList { session, list, at } => {
             side_tables::write_work_list(tx, &session, &list, at)?
         }
+        Command::SidechainWorkList {
+            session,
+            agent_id,
+            list,
+            ..
+        } => side_tables::write_sidechain_work_list(tx, &session, &agent_id, &list)?,
         Command::Sidechain { session, chain, at } => {
             side_tables::write_sidechain(tx, &session, &chain, at)?
         }
@@ -460,6 +474,23 @@ fn project_event(
             session,
             list: WorkList::Tasks(tasks),
             at,
+        },
+        SessionEvent::SubAgent {
+            agent_id, event, ..
+        } => match *event {
+            SessionEvent::TodosChanged { todos } => Command::SidechainWorkList {
+                session,
+                agent_id,
+                list: WorkList::Todos(todos),
+                at,
+            },
+            SessionEvent::TasksChanged { tasks } => Command::SidechainWorkList {
+                session,
+                agent_id,
+                list: WorkList::Tasks(tasks),
+                at,
+            },
+            _ => return Ok(()),
         },
         SessionEvent::UsageUpdated {
             session: usage,
