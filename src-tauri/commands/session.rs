@@ -207,6 +207,23 @@ pub fn answer_plan(
     }
 }
 
+/// The person's answer to an MCP server's form (send the values, decline or cancel).
+#[tauri::command]
+#[tracing::instrument(skip_all, fields(request_id = %answer.request_id), err(Display))]
+pub fn answer_elicitation(
+    state: State<'_, AppState>,
+    answer: tandem_protocol::ElicitationAnswer,
+) -> Result<(), CommandError> {
+    if state.approvals.answer_form(answer) {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            ErrorCode::NoRequest,
+            "that form is no longer waiting for an answer",
+        ))
+    }
+}
+
 /// The person's answers to the agent's questions (or their refusal to answer).
 #[tauri::command]
 #[tracing::instrument(skip_all, fields(request_id = %answer.request_id), err(Display))]

@@ -6,9 +6,9 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::{
-    ApprovalRequest, BackgroundAgent, McpServerStatus, PermissionDecision, PermissionMode,
-    PlanRequest, QuestionRequest, RenderHints, SandboxViolation, TaskItem, TeamInfo, TodoItem,
-    ToolDetail,
+    ApprovalRequest, BackgroundAgent, ElicitationRequest, McpServerStatus, PermissionDecision,
+    PermissionMode, PlanRequest, QuestionRequest, RenderHints, SandboxViolation, TaskItem,
+    TeamInfo, TodoItem, ToolDetail,
 };
 
 /// Token usage of a model response or of a whole session.
@@ -184,6 +184,8 @@ pub enum SessionEvent {
     PlanReviewRequested { request: PlanRequest },
     /// The engine waits for the person's answers to the agent's questions.
     QuestionsAsked { request: QuestionRequest },
+    /// An MCP server waits for the person to fill in its form (or decline).
+    ElicitationRequested { request: ElicitationRequest },
     /// The to-do list changed; the whole list as it is now.
     TodosChanged { todos: Vec<TodoItem> },
     /// The task list changed; the whole list as it is now.

@@ -8,6 +8,7 @@ mod cleanup;
 mod closing;
 pub mod completion;
 pub mod custom_commands;
+mod elicitation;
 mod file_index;
 mod file_mentions;
 pub mod fork;
@@ -284,7 +285,12 @@ impl Session {
                     max_tokens: 256,
                 })));
         let hidden_by = permission_context.rules.clone();
-        let mcp = start_mcp(&cwd, &permission_loader, &mcp_cli, events.clone());
+        let elicitor = Arc::new(elicitation::AskThePerson {
+            session_id: id.clone(),
+            approver: approver.clone(),
+            events: events.clone(),
+        });
+        let mcp = start_mcp(&cwd, &permission_loader, &mcp_cli, events.clone(), elicitor);
         let checkpoints = session_checkpoints(&id);
         crate::fsutil::pending::clean_stale_once();
         // Only with the app's own database: a test's or another file's sessions say nothing about this folder.
@@ -1255,12 +1261,14 @@ impl Drop for Session {
     }
 }
 
-/// Reads the MCP configuration of every source and starts the approved servers in the background.
+/// Reads the MCP configuration of every source and starts the approved servers in the background; their forms
+/// (elicitation) go to `elicitor`.
 fn start_mcp(
     cwd: &Path,
     loader: &PermissionLoader,
     cli: &McpCliConfig,
     events: Arc<dyn EventSink>,
+    elicitor: Arc<dyn crate::mcp::Elicitor>,
 ) -> McpManager {
     let settings = crate::settings::load_settings(
         &loader.paths,
@@ -1272,7 +1280,17 @@ fn start_mcp(
     let plan = crate::mcp::plan(cwd, &settings.mcp, cli, Some(&store), &|name| {
         std::env::var(name).ok()
     });
-    McpManager::start(cwd, plan, Limits::from_env(), events)
+    McpManager::start_signed(
+        cwd,
+        plan,
+        Limits::from_env(),
+        events,
+        crate::mcp::KnownTools::standard(),
+        crate::mcp::ClientSetup {
+            elicitor: Some(elicitor),
+            ..crate::mcp::ClientSetup::standard()
+        },
+    )
 }
 
 /// The folder where a session keeps its files (saved tool results), in the app's data directory.
