@@ -3,10 +3,11 @@
 //! rules stay written where they are; leaving auto mode brings them back.
 
 use super::rule::{ParsedRule, RuleBehavior, Specifier};
+use crate::shell::is_shell;
 use crate::tool::names;
 
 /// Programs (and program-plus-subcommand pairs) that run whatever code or command their arguments name: a rule
-/// allowing any arguments to one of them allows anything.
+/// allowing any arguments to one of them allows anything. Shells count too ([`is_shell`]).
 const CODE_RUNNERS: &[&str] = &[
     // interpreters
     "python",
@@ -29,17 +30,6 @@ const CODE_RUNNERS: &[&str] = &[
     "osascript",
     "pwsh",
     "powershell",
-    // shells
-    "sh",
-    "bash",
-    "zsh",
-    "dash",
-    "ksh",
-    "fish",
-    "ash",
-    "mksh",
-    "csh",
-    "tcsh",
     // runners of other commands or packages
     "eval",
     "exec",
@@ -93,8 +83,11 @@ pub fn set_aside_reason(text: &str, behavior: RuleBehavior, rule: &ParsedRule) -
                 .into(),
         );
     }
-    let runner = CODE_RUNNERS
-        .iter()
+    let first = spec.split([' ', '*']).next().unwrap_or_default();
+    let shell = is_shell(first).then_some(first);
+    let runner = shell
+        .into_iter()
+        .chain(CODE_RUNNERS.iter().copied())
         .find(|runner| runs_anything(&spec, runner))?;
     Some(format!(
         "`{runner}` with any arguments runs any code; in auto mode the classifier judges these commands"
