@@ -11,8 +11,9 @@ use futures::future::BoxFuture;
 use tandem_engine::approver::{Approver, NoAnswer};
 use tandem_engine::events::EventSink;
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalChoice, ApprovalRequest, EventBatch, EventEnvelope, PlanAnswer,
-    PlanChoice, PlanRequest, QuestionAnswer, QuestionOutcome, QuestionRequest, SessionEvent,
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, ElicitationAction, ElicitationAnswer,
+    ElicitationRequest, EventBatch, EventEnvelope, PlanAnswer, PlanChoice, PlanRequest,
+    QuestionAnswer, QuestionOutcome, QuestionRequest, SessionEvent,
 };
 use tauri::ipc::Channel;
 use tokio::sync::{mpsc, oneshot};
@@ -96,11 +97,13 @@ impl EventSink for ChannelSink {
     }
 }
 
-/// A question waiting for the webview's answer: a permission request, a plan review or the agent's questions.
+/// A question waiting for the webview's answer: a permission request, a plan review, the agent's questions or an
+/// MCP server's form.
 enum Waiting {
     Permission(oneshot::Sender<ApprovalAnswer>),
     Plan(oneshot::Sender<PlanAnswer>),
     Questions(oneshot::Sender<QuestionAnswer>),
+    Form(oneshot::Sender<ElicitationAnswer>),
 }
 
 /// Questions waiting for the webview's answer, by request id.
@@ -146,6 +149,18 @@ impl PendingApprovals {
     pub fn answer_questions(&self, answer: QuestionAnswer) -> bool {
         match self.take(&answer.request_id) {
             Some(Waiting::Questions(tx)) => tx.send(answer).is_ok(),
+            Some(other) => {
+                self.wait(&answer.request_id, other);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Delivers the person's answer to an MCP server's form; false when no such form is waiting.
+    pub fn answer_form(&self, answer: ElicitationAnswer) -> bool {
+        match self.take(&answer.request_id) {
+            Some(Waiting::Form(tx)) => tx.send(answer).is_ok(),
             Some(other) => {
                 self.wait(&answer.request_id, other);
                 false
@@ -231,6 +246,23 @@ impl Approver for WindowApprover {
             let answer = rx.await.unwrap_or_else(|_| QuestionAnswer {
                 request_id: request.id.clone(),
                 outcome: QuestionOutcome::Declined { message: None },
+            });
+            drop(guard);
+            Ok(answer)
+        })
+    }
+
+    /// Waits for `answer_elicitation`; a window that can no longer answer cancels.
+    fn elicit(
+        &self,
+        request: ElicitationRequest,
+    ) -> BoxFuture<'_, Result<ElicitationAnswer, NoAnswer>> {
+        let (tx, rx) = oneshot::channel();
+        self.0.wait(&request.id, Waiting::Form(tx));
+        let guard = Withdraw(self.0.clone(), request.id.clone());
+        Box::pin(async move {
+            let answer = rx.await.unwrap_or_else(|_| {
+                ElicitationAnswer::without_content(request.id.clone(), ElicitationAction::Cancel)
             });
             drop(guard);
             Ok(answer)

@@ -34,6 +34,7 @@ pub fn build_app<R: Runtime>(
             commands::session::answer_approval,
             commands::session::answer_plan,
             commands::session::answer_questions,
+            commands::session::answer_elicitation,
             commands::session::interrupt,
             commands::session::stop_sub_agent,
             commands::session::send_to_background,

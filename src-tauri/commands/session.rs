@@ -99,6 +99,10 @@ pub fn open_session<R: Runtime>(
     // SessionStart hooks run now, not at the first prompt; their context waits for it.
     let starting = session.clone();
     tauri::async_runtime::spawn(async move { starting.begin().await });
+    // A message for the session's agent (from its team) starts a turn when none runs, as a prompt would.
+    tauri::async_runtime::spawn(tandem_engine::session::wake_for_mail(Arc::downgrade(
+        &session,
+    )));
     if let Ok(mut sessions) = state.sessions.lock() {
         sessions.insert(info.session_id.clone(), session);
     }
@@ -268,6 +272,23 @@ pub fn answer_plan(
         Err(CommandError::new(
             ErrorCode::NoRequest,
             "that plan is no longer waiting for a review",
+        ))
+    }
+}
+
+/// The person's answer to an MCP server's form (send the values, decline or cancel).
+#[tauri::command]
+#[tracing::instrument(skip_all, fields(request_id = %answer.request_id), err(Display))]
+pub fn answer_elicitation(
+    state: State<'_, AppState>,
+    answer: tandem_protocol::ElicitationAnswer,
+) -> Result<(), CommandError> {
+    if state.approvals.answer_form(answer) {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            ErrorCode::NoRequest,
+            "that form is no longer waiting for an answer",
         ))
     }
 }

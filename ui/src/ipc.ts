@@ -20,6 +20,7 @@ import type {
   McpServerStatus,
   PlanAnswer,
   QuestionAnswer,
+  ElicitationAnswer,
   PermissionMode,
   RewindOutcome,
   RewindPoint,
@@ -182,6 +183,11 @@ export function answerPlan(answer: PlanAnswer): Promise<void> {
 /** The person's answers to the agent's questions (or their refusal). */
 export function answerQuestions(answer: QuestionAnswer): Promise<void> {
   return invoke<void>('answer_questions', { answer });
+}
+
+/** The person's answer to an MCP server's form: send the values, decline, or cancel. */
+export function answerElicitation(answer: ElicitationAnswer): Promise<void> {
+  return invoke<void>('answer_elicitation', { answer });
 }
 
 /** The session's MCP servers: state, transport, tools. */

@@ -1,10 +1,11 @@
 //! The approval door: how the engine asks the person and gets an answer — permission for a tool call, approval of a
-//! plan, answers to the agent's questions.
+//! plan, answers to the agent's questions, an MCP server's form (elicitation).
 
 use futures::future::BoxFuture;
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalChoice, ApprovalRequest, PlanAnswer, PlanChoice, PlanRequest,
-    QuestionAnswer, QuestionOutcome, QuestionReply, QuestionRequest,
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, ElicitationAnswer, ElicitationRequest,
+    PlanAnswer, PlanChoice, PlanRequest, QuestionAnswer, QuestionOutcome, QuestionReply,
+    QuestionRequest,
 };
 
 /// Why nobody can answer a plan review or a question here (no window, a headless run); told to the agent.
@@ -24,14 +25,16 @@ impl NoAnswer {
 /// Contract: `ask` resolves with the person's answer to a permission request. If the question can no longer be
 /// answered (the window closed, no terminal) it resolves with [`ApprovalChoice::Deny`].
 ///
-/// `review_plan` and `ask_questions` resolve with the person's answer, or with [`NoAnswer`] when no person can be
-/// asked at all (a headless run): the engine then tells the agent so instead of waiting. Their defaults answer
-/// [`NoAnswer::nobody`], so an approver that only knows permission requests keeps working. A window that closes
-/// while a plan or questions wait answers [`PlanChoice::KeepPlanning`] / [`QuestionOutcome::Declined`].
+/// `review_plan`, `ask_questions` and `elicit` resolve with the person's answer, or with [`NoAnswer`] when no person
+/// can be asked at all (a headless run): the engine then tells the agent (or declines the server's form) instead of
+/// waiting. Their defaults answer [`NoAnswer::nobody`], so an approver that only knows permission requests keeps
+/// working. A window that closes while a plan, questions or a form wait answers [`PlanChoice::KeepPlanning`] /
+/// [`QuestionOutcome::Declined`] / cancel.
 ///
-/// The engine emits the matching event (`approval_requested`, `plan_review_requested`, `questions_asked`) before it
-/// calls, and drops the future when the turn is cancelled; implementations must withdraw the question then (and not
-/// leave a dialog open).
+/// The engine emits the matching event (`approval_requested`, `plan_review_requested`, `questions_asked`,
+/// `elicitation_requested`) before it calls, and drops the future when the turn (or the server's request) is
+/// cancelled; implementations must withdraw the question then (and not leave a dialog open). The values of an
+/// accepted form are checked against it by the engine before they reach the server.
 pub trait Approver: Send + Sync {
     /// May this tool call run?
     fn ask(&self, request: ApprovalRequest) -> BoxFuture<'_, ApprovalAnswer>;
@@ -47,6 +50,15 @@ pub trait Approver: Send + Sync {
         &self,
         request: QuestionRequest,
     ) -> BoxFuture<'_, Result<QuestionAnswer, NoAnswer>> {
+        let _ = request;
+        Box::pin(async { Err(NoAnswer::nobody()) })
+    }
+
+    /// The person's answer to an MCP server's form: accept with values, decline, or cancel.
+    fn elicit(
+        &self,
+        request: ElicitationRequest,
+    ) -> BoxFuture<'_, Result<ElicitationAnswer, NoAnswer>> {
         let _ = request;
         Box::pin(async { Err(NoAnswer::nobody()) })
     }

@@ -6,9 +6,9 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::{
-    ApprovalRequest, BackgroundAgent, BackgroundShell, McpServerStatus, PermissionDecision,
-    PermissionMode, PlanRequest, QuestionRequest, RenderHints, SandboxViolation, TaskItem,
-    TeamInfo, TodoItem, ToolDetail,
+    ApprovalRequest, BackgroundAgent, BackgroundShell, ElicitationRequest, McpServerStatus,
+    PermissionDecision, PermissionMode, PlanRequest, QuestionRequest, RenderHints,
+    SandboxViolation, TaskItem, TeamInfo, TodoItem, ToolDetail,
 };
 
 /// Token usage of a model response or of a whole session.
@@ -87,6 +87,10 @@ pub struct SessionInfo {
     pub context_window: u64,
     #[serde(default)]
     pub compact_at_percent: u32,
+    /// Whether auto mode can be offered: a classifier model is configured and reachable (without one, auto mode
+    /// would only ask). The mode switcher offers `auto` only when this is set.
+    #[serde(default)]
+    pub auto_mode_available: bool,
 }
 
 /// Workspace trust of a session's folder: until the person trusts it, the project's own settings may restrict but
@@ -180,6 +184,8 @@ pub enum SessionEvent {
     PlanReviewRequested { request: PlanRequest },
     /// The engine waits for the person's answers to the agent's questions.
     QuestionsAsked { request: QuestionRequest },
+    /// An MCP server waits for the person to fill in its form (or decline).
+    ElicitationRequested { request: ElicitationRequest },
     /// The to-do list changed; the whole list as it is now.
     TodosChanged { todos: Vec<TodoItem> },
     /// The task list changed; the whole list as it is now.

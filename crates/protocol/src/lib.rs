@@ -8,6 +8,7 @@ mod app_settings;
 mod approval;
 mod decision_source;
 mod detail;
+mod elicitation;
 mod events;
 mod interaction;
 mod mcp;
@@ -31,6 +32,10 @@ pub use approval::{
 };
 pub use decision_source::{DecisionSource, RuleScope, SafetyCheck};
 pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail, WebLink};
+pub use elicitation::{
+    ElicitationAction, ElicitationAnswer, ElicitationField, ElicitationRequest, EnumOption,
+    FieldKind, StringFormat,
+};
 pub use events::{
     BriefStatus, EventBatch, EventEnvelope, FolderTrust, SessionEvent, SessionInfo, SessionSummary,
     ToolCallStatus, ToolOutcome, TurnStopReason, Usage,

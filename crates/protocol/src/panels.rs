@@ -25,6 +25,10 @@ pub struct RuleListing {
     pub shadowed_by: Vec<String>,
     /// The same pattern in another list (allow and deny, allow and ask, ask and deny).
     pub contradicts: Vec<String>,
+    /// In auto mode, an allow rule that would let any code run is set aside (the classifier judges those calls
+    /// instead) until the session leaves auto mode: why.
+    #[serde(default)]
+    pub set_aside: Option<String>,
 }
 
 /// The settings files the person may edit rules in, by scope.

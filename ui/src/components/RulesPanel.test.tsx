@@ -23,6 +23,7 @@ function view(): RulesView {
         problem: null,
         shadowed_by: ['deny: Bash(rm *)'],
         contradicts: [],
+        set_aside: null,
       },
       {
         rule: 'Bash(rm *)',
@@ -33,6 +34,7 @@ function view(): RulesView {
         problem: null,
         shadowed_by: [],
         contradicts: [`allow: ${PROJECT}`],
+        set_aside: null,
       },
       {
         rule: 'Read',
@@ -43,6 +45,7 @@ function view(): RulesView {
         problem: null,
         shadowed_by: [],
         contradicts: [],
+        set_aside: null,
       },
     ],
     files: { local: `${FOLDER}/.claude/settings.local.json`, project: PROJECT, user: '/home/me/.claude/settings.json' },
@@ -85,6 +88,33 @@ describe('RulesPanel', () => {
     // A command-line rule cannot be edited here.
     expect(within(cli!).queryByTestId('rule-remove')).not.toBeInTheDocument();
     expect(cli).toHaveTextContent('cliArg');
+  });
+
+  it('shows which allow rules auto mode sets aside, and why', async () => {
+    const rules = view();
+    rules.rules.push({
+      rule: 'Bash(python3 *)',
+      behavior: 'allow',
+      scope: 'projectSettings',
+      file: PROJECT,
+      applies: false,
+      problem: null,
+      shadowed_by: [],
+      contradicts: [],
+      set_aside: '`python` with any arguments runs any code; in auto mode the classifier judges these commands',
+    });
+    await openPanel({ rules_view: () => rules });
+    await userEvent.click(screen.getByTestId('rules-button'));
+    const panel = await screen.findByTestId('rules-panel');
+    await waitFor(() => expect(within(panel).getAllByTestId('rule-row')).toHaveLength(4));
+    const rows = within(panel).getAllByTestId<HTMLElement>('rule-row');
+    const python = rows[3]!;
+    expect(python).toHaveClass('rules-row-inactive');
+    expect(within(python).getByTestId('rule-set-aside')).toHaveTextContent(
+      'Set aside in auto mode: `python` with any arguments runs any code',
+    );
+    expect(within(python).getByTestId('rule-set-aside')).toHaveTextContent('applies again when the session leaves auto mode');
+    for (const row of rows.slice(0, 3)) expect(within(row).queryByTestId('rule-set-aside')).not.toBeInTheDocument();
   });
 
   it('adds, removes and moves rules through the engine and shows its error', async () => {

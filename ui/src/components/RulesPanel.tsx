@@ -1,5 +1,6 @@
 // The rules panel: every rule of every settings source with its scope and file, flagged when it is shadowed (an allow
-// a deny or ask rule covers, so it never allows anything) or contradicted (the same pattern in another list); a rule
+// a deny or ask rule covers, so it never allows anything), contradicted (the same pattern in another list) or set
+// aside in auto mode (an allow rule that would let any code run, left to the classifier); a rule
 // is added (to the local, project or user settings, checked by the engine's parser, its error shown), removed or moved
 // between those scopes. Below: which rule decided each call of this session, a "test a command" box answering a tool
 // call with its decision trace, and the folder's trust with a revoke button. Esc closes.
@@ -178,6 +179,11 @@ function RuleRow({
         {rule.shadowed_by.length > 0 && (
           <div className="rules-flag" data-testid="rule-shadowed">
             Never applies: covered by {rule.shadowed_by.join(', ')}
+          </div>
+        )}
+        {rule.set_aside && (
+          <div className="rules-flag" data-testid="rule-set-aside">
+            Set aside in auto mode: {rule.set_aside}. It applies again when the session leaves auto mode.
           </div>
         )}
         {rule.contradicts.length > 0 && (

@@ -13,7 +13,7 @@ import { ShellControlsContext, type ShellControls } from '../state/shells';
 import { TeamsContext } from '../state/teams';
 import { SandboxAllowContext } from '../state/sandbox';
 import type { Session } from '../state/session';
-import type { DecisionBehavior, PermissionMode, PlanAnswer, QuestionAnswer, RuleScope } from '../generated/protocol';
+import type { DecisionBehavior, ElicitationAnswer, PermissionMode, PlanAnswer, QuestionAnswer, RuleScope } from '../generated/protocol';
 import * as ipc from '../ipc';
 import { ApprovalDialog } from './ApprovalDialog';
 import { BypassConfirm } from './BypassConfirm';
@@ -28,6 +28,7 @@ import { Checklist } from './Checklist';
 import { TeamPanel } from './TeamPanel';
 import { PlanDialog } from './PlanDialog';
 import { QuestionDialog } from './QuestionDialog';
+import { ElicitationDialog } from './ElicitationDialog';
 import { DiffDialog } from './DiffDialog';
 import { ErrorBanner } from './ErrorBanner';
 import { Header } from './Header';
@@ -51,7 +52,7 @@ export type SessionViewProps = {
 
 export function SessionView({ session, controls, onPickFolder, onOpenSettings }: SessionViewProps) {
   const { info, mode, transcript } = session;
-  const { running, approvals, planReviews, questions } = transcript;
+  const { running, approvals, planReviews, questions, forms } = transcript;
   const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind, setTrust, changes } = controls;
   const list = useSessionList(info.cwd, info.session_id, running, transcript.turnsEnded);
   // Answered requests hide at once, before the engine's approval_resolved arrives.
@@ -59,6 +60,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const pending = approvals.find((request) => !answered.has(request.id));
   const planReview = pending ? undefined : planReviews.find((request) => !answered.has(request.id));
   const question = pending || planReview ? undefined : questions.find((request) => !answered.has(request.id));
+  const form = pending || planReview || question ? undefined : forms.find((request) => !answered.has(request.id));
   const markAnswered = useCallback((id: string) => setAnswered((previous) => new Set(previous).add(id)), []);
   const onPlanAnswer = useCallback(
     async (value: PlanAnswer) => {
@@ -70,6 +72,13 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const onQuestionAnswer = useCallback(
     async (value: QuestionAnswer) => {
       await ipc.answerQuestions(value);
+      markAnswered(value.request_id);
+    },
+    [markAnswered],
+  );
+  const onFormAnswer = useCallback(
+    async (value: ElicitationAnswer) => {
+      await ipc.answerElicitation(value);
       markAnswered(value.request_id);
     },
     [markAnswered],
@@ -102,7 +111,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
     }),
     [info.session_id],
   );
-  const asking = pending !== undefined || planReview !== undefined || question !== undefined;
+  const asking = pending !== undefined || planReview !== undefined || question !== undefined || form !== undefined;
   /** The prompt row being rewound: its place among the prompt rows and its text. */
   const [rewinding, setRewinding] = useState<{ ordinal: number; text: string; promptId?: string } | null>(null);
   const [rewindNotice, setRewindNotice] = useState<string | null>(null);
@@ -452,6 +461,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
       )}
       {planReview && <PlanDialog key={planReview.id} request={planReview} onAnswer={onPlanAnswer} />}
       {question && <QuestionDialog key={question.id} request={question} onAnswer={onQuestionAnswer} />}
+      {form && <ElicitationDialog key={form.id} request={form} onAnswer={onFormAnswer} />}
       {showMcp && (
         <McpPanel live={transcript.mcpServers} load={loadMcp} approve={approveMcp} reconnect={reconnectMcp} signIn={signInMcp} toggleTool={toggleMcpTool} onClose={closeMcp} />
       )}

@@ -100,7 +100,12 @@ shadowed_by: Array<string>,
 /**
  * The same pattern in another list (allow and deny, allow and ask, ask and deny).
  */
-contradicts: Array<string>, };
+contradicts: Array<string>, 
+/**
+ * In auto mode, an allow rule that would let any code run is set aside (the classifier judges those calls
+ * instead) until the session leaves auto mode: why.
+ */
+set_aside: string | null, };
 
 export type RuleFiles = { 
 /**
@@ -362,6 +367,61 @@ other: string | null, };
 export type QuestionOutcome = { "outcome": "answered", replies: Array<QuestionReply>, } | { "outcome": "declined", message: string | null, };
 
 export type QuestionAnswer = { request_id: string, outcome: QuestionOutcome, };
+
+export type StringFormat = "email" | "uri" | "date" | "date-time";
+
+export type EnumOption = { 
+/**
+ * What is sent.
+ */
+value: string, 
+/**
+ * What is shown.
+ */
+label: string, };
+
+export type FieldKind = { "type": "string", format: StringFormat | null, min_length: number | null, max_length: number | null, default: string | null, } | { "type": "number", integer: boolean, minimum: number | null, maximum: number | null, default: number | null, } | { "type": "boolean", default: boolean | null, } | { "type": "enum", options: Array<EnumOption>, default: string | null, } | { "type": "multi_select", options: Array<EnumOption>, min_items: number | null, max_items: number | null, default: Array<string>, };
+
+export type ElicitationField = { 
+/**
+ * The key the value is sent under.
+ */
+name: string, 
+/**
+ * The label to show (`None`: the name).
+ */
+title: string | null, description: string | null, 
+/**
+ * Whether the form cannot be accepted without it.
+ */
+required: boolean, kind: FieldKind, };
+
+export type ElicitationRequest = { 
+/**
+ * Unique per request; the answer names it.
+ */
+id: string, session_id: string, 
+/**
+ * The MCP server asking (its name in the configuration).
+ */
+server: string, 
+/**
+ * What the server says it needs, shown above the form.
+ */
+message: string, 
+/**
+ * The form's fields, in the order the server listed them.
+ */
+fields: Array<ElicitationField>, };
+
+export type ElicitationAction = "accept" | "decline" | "cancel";
+
+export type ElicitationAnswer = { request_id: string, action: ElicitationAction, 
+/**
+ * With `accept`: the values by field name (text, number, boolean, or a list of option values); fields left
+ * empty are left out.
+ */
+content: Record<string, unknown> | null, };
 
 export type TodoStatus = "pending" | "in_progress" | "completed";
 
@@ -628,7 +688,12 @@ trust: FolderTrust,
  * The model's context window in tokens, and the share of it (percent) at which the conversation is
  * compacted: the status bar's context meter.
  */
-context_window: number, compact_at_percent: number, };
+context_window: number, compact_at_percent: number, 
+/**
+ * Whether auto mode can be offered: a classifier model is configured and reachable (without one, auto mode
+ * would only ask). The mode switcher offers `auto` only when this is set.
+ */
+auto_mode_available: boolean, };
 
 export type FolderTrust = { trusted: boolean, 
 /**
@@ -862,7 +927,7 @@ export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?:
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "model_changed", model: string, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, } | { "type": "background_shell_changed", shell: BackgroundShell, } | { "type": "team_changed", team: TeamInfo, } | { "type": "brief", 
+detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "elicitation_requested", request: ElicitationRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "model_changed", model: string, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, } | { "type": "background_shell_changed", shell: BackgroundShell, } | { "type": "team_changed", team: TeamInfo, } | { "type": "brief", 
 /**
  * The summary, as markdown.
  */

@@ -1,6 +1,6 @@
 // Rewinding a fake session (the e2e build's `rewind_points` and `rewind`), modelled on the engine:
-// a point per prompt, oldest first, whose `prompt_id` is the prompt's place in the history (here
-// two messages per turn, so ids are 0, 2, 4…, never the row's ordinal); the files a rewind restores
+// a point per prompt, oldest first, whose `prompt_id` is an id of the prompt's own (here 0, 2, 4…,
+// never the row's ordinal); the files a rewind restores
 // are those the session's turns changed from that prompt on. A file changed outside Tandem since
 // its last turn wrote it (`__tandemFake.touch`) stops a file rewind unless forced, and then nothing
 // changes. A conversation rewind cuts the session's event log before the prompt (a reopened session

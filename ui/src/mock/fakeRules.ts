@@ -64,6 +64,7 @@ export class FakeRules {
         contradicts: this.rules
           .filter((other) => other.rule === each.rule && other.behavior !== each.behavior)
           .map((other) => `${other.behavior}: ${FILES[other.scope] ?? other.scope}`),
+        set_aside: null,
       };
     });
     return {

@@ -149,10 +149,18 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
       if (state.questions.some((request) => request.id === event.request_id)) {
         state.questions = state.questions.filter((request) => request.id !== event.request_id);
       }
+      if (state.forms.some((request) => request.id === event.request_id)) {
+        state.forms = state.forms.filter((request) => request.id !== event.request_id);
+      }
       return;
     case 'plan_review_requested':
       if (!state.planReviews.some((request) => request.id === event.request.id)) {
         state.planReviews = [...state.planReviews, event.request];
+      }
+      return;
+    case 'elicitation_requested':
+      if (!state.forms.some((request) => request.id === event.request.id)) {
+        state.forms = [...state.forms, event.request];
       }
       return;
     case 'questions_asked':

@@ -10,6 +10,7 @@ import type {
   PermissionMode,
   PlanRequest,
   QuestionRequest,
+  ElicitationRequest,
   RenderHints,
   SandboxViolation,
   TaskItem,
@@ -85,6 +86,8 @@ export type Transcript = {
   planReviews: readonly PlanRequest[];
   /** The agent's questions waiting for answers, oldest first. */
   questions: readonly QuestionRequest[];
+  /** MCP servers' forms waiting for the person, oldest first. */
+  forms: readonly ElicitationRequest[];
   /** The agent's checklist as it last reported it (TodoWrite or the task tools). */
   todos: readonly TodoItem[];
   tasks: readonly TaskItem[];
@@ -120,6 +123,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     approvals: [],
     planReviews: [],
     questions: [],
+    forms: [],
     todos: [],
     tasks: [],
     backgroundAgents: [],

@@ -103,6 +103,42 @@ async fn print_mode_calls_the_reference_servers_tools() {
     assert!(results.iter().all(|r| r["is_error"] != true), "{results:?}");
 }
 
+#[tokio::test]
+async fn print_mode_declines_a_servers_form_and_says_so() {
+    let entry = everything_server();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::tool_use(
+            "toolu_form",
+            "mcp__everything__trigger-elicitation-request",
+            json!({}),
+        ),
+        ScriptedTurn::text("Asked."),
+    ]))
+    .await
+    .expect("fake model");
+    let config = json!({"mcpServers": {"everything": {
+        "command": "node", "args": [entry.display().to_string(), "stdio"]}}});
+    let mut cmd = tandem(&server.url(), dir.path());
+    cmd.current_dir(dir.path())
+        .arg("--mcp-config")
+        .arg(config.to_string())
+        .args(["--strict-mcp-config", "--allowedTools", "mcp__everything"])
+        .args(["-p", "ask me something"]);
+    let out = cmd.output().await.expect("tandem runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "stderr: {stderr}");
+    // The tool exists only for clients that take forms; nobody is here to fill it in, so it is declined.
+    let result = requests[1].body["messages"][2]["content"][0].to_string();
+    assert!(result.contains("declined"), "{result}");
+    assert!(
+        stderr.contains("MCP server everything") && stderr.contains("declined"),
+        "stderr: {stderr}"
+    );
+}
+
 /// The reference server over streamable HTTP on a free loopback port; killed when dropped.
 struct HttpEverything(tokio::process::Child);
 

@@ -1,9 +1,10 @@
 //! The adapter the official MCP client conformance suite (`@modelcontextprotocol/conformance client`) runs:
 //! `tandem-mcp-conformance <server-url>`, with the scenario in `MCP_CONFORMANCE_SCENARIO`. It drives Tandem's own
 //! MCP client (the session's manager, its tools and permission-free runtime) against the scenario's server:
-//! connect over streamable HTTP, sign in when the server asks (the authorization page is followed headlessly: its
-//! redirect goes to the client's loopback listener, as a browser's would), list the tools, call each one with
-//! arguments made from its schema, and exit.
+//! connect over streamable HTTP (with the scenario's pre-registered client configured as the server's `oauth`), sign
+//! in when the server asks (without a person when the configured client may; else the authorization page is
+//! followed headlessly: its redirect goes to the client's loopback listener, as a browser's would), list the tools,
+//! call each one with arguments made from its schema, and exit.
 //! Exit code 0 when the connection and the calls worked, 1 otherwise (the suite's checks decide the scenario).
 
 use std::sync::Arc;
@@ -62,12 +63,45 @@ fn arguments(schema: &Value) -> Value {
     Value::Object(args)
 }
 
-/// The pre-registered client the scenario names, if any.
-fn sign_in_options() -> SignInOptions {
-    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+/// What the scenario tells the client (a pre-registered client's id and secret, for instance).
+fn context() -> Value {
+    std::env::var("MCP_CONFORMANCE_CONTEXT")
         .ok()
         .and_then(|c| serde_json::from_str(&c).ok())
-        .unwrap_or(Value::Null);
+        .unwrap_or(Value::Null)
+}
+
+/// The server's configuration: its URL, and the pre-registered client the scenario names as `oauth`, as a person
+/// would write it in `.mcp.json`.
+fn server_config(url: &str) -> Value {
+    let context = context();
+    let mut server = json!({"type": "http", "url": url});
+    if let Some(id) = context.get("client_id").and_then(Value::as_str) {
+        let mut oauth = json!({"clientId": id});
+        if let Some(secret) = context.get("client_secret").and_then(Value::as_str) {
+            oauth["clientSecret"] = json!(secret);
+        }
+        // A key given as text goes to a file of its own, as a person keeps one.
+        if let Some(pem) = context.get("private_key_pem").and_then(Value::as_str) {
+            let path = key_file();
+            match std::fs::write(&path, pem) {
+                Ok(()) => oauth["privateKeyFile"] = json!(path.display().to_string()),
+                Err(e) => eprintln!("the scenario's key could not be written: {e}"),
+            }
+        }
+        server["oauth"] = oauth;
+    }
+    server
+}
+
+/// Where a scenario's private key is written for the run (removed at the end).
+fn key_file() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("tandem-conformance-key-{}.pem", std::process::id()))
+}
+
+/// The pre-registered client the scenario names, if any.
+fn sign_in_options() -> SignInOptions {
+    let context = context();
     let text = |k: &str| context.get(k).and_then(Value::as_str).map(str::to_string);
     SignInOptions {
         client_id: text("client_id"),
@@ -88,9 +122,7 @@ async fn main() {
     eprintln!("scenario {scenario} against {url}");
     let folder = std::env::temp_dir();
     let cli = McpCliConfig {
-        configs: vec![
-            json!({"mcpServers": {"conformance": {"type": "http", "url": url}}}).to_string(),
-        ],
+        configs: vec![json!({"mcpServers": {"conformance": server_config(&url)}}).to_string()],
         strict: true,
     };
     let planned = plan(&folder, &McpSettings::default(), &cli, None, &|n| {
@@ -180,5 +212,6 @@ async fn main() {
         }
     };
     drop(manager);
+    let _ = std::fs::remove_file(key_file());
     std::process::exit(if ok { 0 } else { 1 });
 }

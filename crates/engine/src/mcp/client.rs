@@ -95,17 +95,27 @@ impl StderrTail {
     }
 }
 
+/// What the client sends back for an elicitation request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ElicitReply {
+    /// The form's values (an object).
+    Accept(Value),
+    Decline,
+    Cancel,
+}
+
 /// Answers a server's elicitation request (a form it wants filled in).
 ///
 /// Contract: `answer` gets the server's name and the request (`message`, `requestedSchema`) as JSON and resolves to
-/// the content to accept with, or `None` to decline; it is dropped (and the server gets no answer) when the
-/// connection ends. Without an elicitor the client does not declare the capability and servers do not ask.
+/// the reply; it never fails (a request it cannot show is declined). It is dropped (and the server gets no answer)
+/// when the connection ends or the request is cancelled. Without an elicitor the client does not declare the
+/// capability and servers do not ask.
 pub trait Elicitor: Send + Sync {
     fn answer<'a>(
         &'a self,
         server: &'a str,
         request: Value,
-    ) -> futures::future::BoxFuture<'a, Option<Value>>;
+    ) -> futures::future::BoxFuture<'a, ElicitReply>;
 }
 
 /// Handles what a server sends on its own: progress of our calls, list changes, elicitation requests.
@@ -162,11 +172,14 @@ impl ClientHandler for Handler {
     ) -> Result<ElicitResult, ErrorData> {
         let answer = match (&self.elicitor, serde_json::to_value(&request)) {
             (Some(elicitor), Ok(json)) => elicitor.answer(&self.server, json).await,
-            _ => None,
+            _ => ElicitReply::Decline,
         };
         Ok(match answer {
-            Some(content) => ElicitResult::new(ElicitationAction::Accept).with_content(content),
-            None => ElicitResult::new(ElicitationAction::Decline),
+            ElicitReply::Accept(content) => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(content)
+            }
+            ElicitReply::Decline => ElicitResult::new(ElicitationAction::Decline),
+            ElicitReply::Cancel => ElicitResult::new(ElicitationAction::Cancel),
         })
     }
 

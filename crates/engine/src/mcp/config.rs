@@ -1,6 +1,9 @@
 //! Server configurations: the `mcpServers` entries of `.mcp.json`, of the settings files and of `--mcp-config`,
 //! in the command-line agent's format (`{"command","args","env","cwd"}` for stdio, `{"type":"http"|"sse","url",
-//! "headers"}` for remote servers), checked and with `${VAR}` / `${VAR:-default}` expanded.
+//! "headers","oauth"}` for remote servers), checked and with `${VAR}` / `${VAR:-default}` expanded. `oauth` names
+//! a client registered with the server's authorization server beforehand: `{"clientId", "clientSecret"?, "scope"?,
+//! "privateKeyFile"?}` (`scope` space-separated, or `scopes` as a list; `privateKeyFile` a PKCS#8 PEM key the client
+//! signs its assertions with, relative to the configuration's folder).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -84,6 +87,81 @@ pub struct ServerConfig {
     pub name: String,
     pub transport: Transport,
     pub origin: Origin,
+    /// A remote server's pre-registered OAuth client, if configured.
+    pub oauth: Option<OAuthClient>,
+}
+
+/// An OAuth client registered with a remote server's authorization server beforehand (no dynamic registration).
+#[derive(Clone, PartialEq, Eq)]
+pub struct OAuthClient {
+    pub client_id: String,
+    /// A confidential client's secret. With one, a server whose authorization server offers only the
+    /// client-credentials grant is signed in to without a person.
+    pub client_secret: Option<String>,
+    /// Scopes to ask for instead of those the server names.
+    pub scopes: Vec<String>,
+    /// A private key (PKCS#8 PEM) the client proves itself with instead of a secret (`private_key_jwt`).
+    pub private_key_file: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for OAuthClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OAuthClient")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field("scopes", &self.scopes)
+            .field("private_key_file", &self.private_key_file)
+            .finish()
+    }
+}
+
+/// Reads a server's `oauth` object.
+fn oauth_client(
+    value: &Value,
+    base: &Path,
+    expand_value: &mut dyn FnMut(&str, &str) -> Result<String, String>,
+) -> Result<OAuthClient, String> {
+    let Some(obj) = value.as_object() else {
+        return Err("`oauth` must be an object such as {\"clientId\": \"…\"}".into());
+    };
+    let mut text = |key: &str| -> Result<Option<String>, String> {
+        match obj.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => expand_value(&format!("oauth.{key}"), s).map(Some),
+            Some(other) => Err(format!("`oauth.{key}` must be a string, not {other}")),
+        }
+    };
+    let client_id = text("clientId")?.filter(|id| !id.trim().is_empty()).ok_or(
+        "`oauth` needs a `clientId` (the client registered with the authorization server)",
+    )?;
+    let client_secret = text("clientSecret")?.filter(|s| !s.is_empty());
+    let private_key_file = text("privateKeyFile")?
+        .filter(|p| !p.is_empty())
+        .map(|p| base.join(p));
+    let mut scopes: Vec<String> = text("scope")?
+        .map(|s| s.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    match obj.get("scopes") {
+        None => {}
+        Some(Value::Array(items)) => {
+            for item in items {
+                let Some(scope) = item.as_str() else {
+                    return Err(format!("`oauth.scopes` must list strings, not {item}"));
+                };
+                scopes.push(scope.to_string());
+            }
+        }
+        Some(other) => return Err(format!("`oauth.scopes` must be a list, not {other}")),
+    }
+    Ok(OAuthClient {
+        client_id,
+        client_secret,
+        scopes,
+        private_key_file,
+    })
 }
 
 /// A configuration error, naming the server and the key.
@@ -211,10 +289,21 @@ pub fn parse_server(
             )));
         }
     };
+    let oauth = match obj.get("oauth") {
+        None | Some(Value::Null) => None,
+        Some(_) if matches!(transport, Transport::Stdio { .. }) => {
+            return Err(fail(
+                "`oauth` is for remote servers (http or sse); a stdio server is not signed in to"
+                    .into(),
+            ));
+        }
+        Some(value) => Some(oauth_client(value, base, &mut expand_value).map_err(&fail)?),
+    };
     Ok(ServerConfig {
         name: name.to_string(),
         transport,
         origin,
+        oauth,
     })
 }
 
@@ -286,6 +375,73 @@ mod tests {
             Path::new("/proj"),
             &vars,
         )
+    }
+
+    #[test]
+    fn a_remote_server_names_its_pre_registered_oauth_client() {
+        let config = parse(json!({
+            "type": "http", "url": "https://mcp.example.org/mcp",
+            "oauth": {"clientId": "tandem-app", "clientSecret": "${TOKEN}", "scope": "read write", "callbackPort": 8080}
+        }))
+        .expect("valid");
+        assert_eq!(
+            config.oauth,
+            Some(OAuthClient {
+                client_id: "tandem-app".into(),
+                client_secret: Some("secret".into()),
+                scopes: vec!["read".into(), "write".into()],
+                private_key_file: None,
+            })
+        );
+        assert!(
+            !format!("{:?}", config.oauth).contains("secret\""),
+            "the secret is not printed"
+        );
+        let keyed = parse(json!({"type": "http", "url": "https://x.org", "oauth": {"clientId": "a", "privateKeyFile": "keys/a.pem"}}))
+            .expect("valid");
+        assert_eq!(
+            keyed.oauth.and_then(|o| o.private_key_file),
+            Some(PathBuf::from("/proj/keys/a.pem"))
+        );
+        let listed = parse(json!({"type": "http", "url": "https://x.org", "oauth": {"clientId": "a", "scopes": ["s1"]}}))
+            .expect("valid");
+        assert_eq!(
+            listed.oauth.map(|o| (o.client_secret, o.scopes)),
+            Some((None, vec!["s1".to_string()]))
+        );
+        assert_eq!(
+            parse(json!({"type": "http", "url": "https://x.org"}))
+                .expect("valid")
+                .oauth,
+            None
+        );
+        for (value, says) in [
+            (
+                json!({"type": "http", "url": "https://x.org", "oauth": {"clientSecret": "s"}}),
+                "needs a `clientId`",
+            ),
+            (
+                json!({"type": "http", "url": "https://x.org", "oauth": "abc"}),
+                "must be an object",
+            ),
+            (
+                json!({"type": "http", "url": "https://x.org", "oauth": {"clientId": 3}}),
+                "`oauth.clientId` must be a string",
+            ),
+            (
+                json!({"type": "http", "url": "https://x.org", "oauth": {"clientId": "a", "clientSecret": "${NOPE}"}}),
+                "`${NOPE}` in `oauth.clientSecret`",
+            ),
+            (
+                json!({"command": "node", "oauth": {"clientId": "a"}}),
+                "for remote servers",
+            ),
+        ] {
+            let err = parse(value.clone())
+                .expect_err(&value.to_string())
+                .to_string();
+            assert!(err.contains(says), "{value}: {err}");
+        }
     }
 
     #[test]

@@ -343,6 +343,45 @@ fn failed(error: String, stderr_tail: Option<String>) -> McpServerState {
     McpServerState::Failed { error, stderr_tail }
 }
 
+/// What to do about a server that asks for sign-in: sign in without a person when its configuration allows it
+/// (see [`oauth::unattended`]; once until the server is ready again), else list it as needing sign-in. Returns
+/// whether to connect again.
+async fn on_auth_required(
+    inner: &Arc<Inner>,
+    config: &ServerConfig,
+    challenge: String,
+    tried: &mut bool,
+) -> bool {
+    let url = match &config.transport {
+        Transport::Http { url, .. } | Transport::Sse { url, .. } => Some(url.as_str()),
+        Transport::Stdio { .. } => None,
+    };
+    if !*tried
+        && let (Some(client), Some(url), Some(tokens)) =
+            (&config.oauth, url, tokens_for(inner, config))
+    {
+        *tried = true;
+        match oauth::client_credentials(url, client, Some(&challenge), tokens).await {
+            Ok(true) => return true,
+            Ok(false) => {}
+            Err(e) => {
+                needs_sign_in(inner, &config.name, challenge);
+                inner.update(
+                    &config.name,
+                    McpServerState::NeedsSignIn {
+                        authorization_url: None,
+                        error: Some(e.to_string()),
+                    },
+                    None,
+                );
+                return false;
+            }
+        }
+    }
+    needs_sign_in(inner, &config.name, challenge);
+    false
+}
+
 /// Runs one server until `stop` fires: connect, serve, and after a crash wait and connect again.
 async fn run_server(
     inner: Arc<Inner>,
@@ -352,7 +391,8 @@ async fn run_server(
 ) {
     let name = config.name.clone();
     let mut restarts = 0u32;
-    loop {
+    let mut signed_in_unattended = false;
+    'connect: loop {
         inner.update(&name, McpServerState::Connecting, None);
         let (news_tx, mut news) = mpsc::unbounded_channel();
         let tokens = tokens_for(&inner, &config);
@@ -370,7 +410,13 @@ async fn run_server(
         let connection = match opened {
             Ok(c) => Arc::new(c),
             Err(ClientError::AuthRequired { challenge }) => {
-                needs_sign_in(&inner, &name, challenge);
+                let again = tokio::select! {
+                    again = on_auth_required(&inner, &config, challenge, &mut signed_in_unattended) => again,
+                    _ = stop.cancelled() => return,
+                };
+                if again {
+                    continue 'connect;
+                }
                 return;
             }
             Err(e) => {
@@ -402,10 +448,17 @@ async fn run_server(
                 inner.set_prompts(&name, prompts);
                 inner.set_resources(&name, resources);
                 inner.update(&name, McpServerState::Ready, Some(tools));
+                signed_in_unattended = false;
             }
             (Err(ClientError::AuthRequired { challenge }), _, _) => {
                 connection.close();
-                needs_sign_in(&inner, &name, challenge);
+                let again = tokio::select! {
+                    again = on_auth_required(&inner, &config, challenge, &mut signed_in_unattended) => again,
+                    _ = stop.cancelled() => return,
+                };
+                if again {
+                    continue 'connect;
+                }
                 return;
             }
             (Err(e), _, _) => {
@@ -437,9 +490,15 @@ async fn run_server(
                         inner.update(&name, McpServerState::Ready, None);
                     }
                     Some(ServerNews::SignIn(challenge)) => {
-                        needs_sign_in(&inner, &name, challenge);
                         link.set(None);
                         connection.close();
+                        let again = tokio::select! {
+                            again = on_auth_required(&inner, &config, challenge, &mut signed_in_unattended) => again,
+                            _ = stop.cancelled() => return,
+                        };
+                        if again {
+                            continue 'connect;
+                        }
                         return;
                     }
                     Some(ServerNews::Resources) => {
@@ -483,7 +542,7 @@ async fn sign_in(
     name: &str,
     mut options: SignInOptions,
 ) -> Result<SignInStarted, String> {
-    let (url, challenge) = {
+    let (url, challenge, client) = {
         let slots = inner.lock();
         let slot = slots
             .get(name)
@@ -493,7 +552,7 @@ async fn sign_in(
         };
         match &config.transport {
             Transport::Http { url, .. } | Transport::Sse { url, .. } => {
-                (url.clone(), slot.challenge.clone())
+                (url.clone(), slot.challenge.clone(), config.oauth.clone())
             }
             Transport::Stdio { .. } => {
                 return Err(format!(
@@ -504,6 +563,14 @@ async fn sign_in(
     };
     if options.challenge.is_none() {
         options.challenge = challenge;
+    }
+    // The client the configuration names, unless the caller gave one.
+    if let Some(client) = client.filter(|_| options.client_id.is_none()) {
+        options.client_id = Some(client.client_id);
+        options.client_secret = client.client_secret;
+        if options.scopes.is_empty() {
+            options.scopes = client.scopes;
+        }
     }
     let tokens = inner.auth.tokens.for_server(&url);
     let started = oauth::begin(

@@ -6,6 +6,7 @@ mod auth_tool;
 mod client;
 pub mod config;
 mod content;
+pub mod elicitation;
 mod expand;
 pub mod known_tools;
 pub mod legacy_sse;
@@ -24,7 +25,7 @@ mod tool;
 
 use std::sync::Arc;
 
-pub use client::{ClientError, Elicitor, StderrTail};
+pub use client::{ClientError, ElicitReply, Elicitor, StderrTail};
 pub use config::{ConfigError, Origin, ServerConfig, Transport};
 pub use expand::expand;
 pub use known_tools::KnownTools;

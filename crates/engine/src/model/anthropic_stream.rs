@@ -372,10 +372,7 @@ impl StreamAssembler {
         }
         let stop_reason = self.stop_reason.unwrap_or(StopReason::EndTurn);
         Ok(ModelEvent::MessageComplete {
-            message: Message {
-                role: Role::Assistant,
-                content,
-            },
+            message: Message::new(Role::Assistant, content),
             stop_reason,
             usage: self.usage,
         })

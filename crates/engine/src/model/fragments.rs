@@ -121,7 +121,7 @@ pub(super) fn varied_history() -> Vec<Message> {
         media_type: "image/png".into(),
         data: "iVBORw0KGgo=".into(),
     };
-    let msg = |role, content| Message { role, content };
+    let msg = Message::new;
     vec![
         Message::user_text("Read a.txt and say \"hi\" 😀\n\t\\ ✓ \u{7f} \u{2028}"),
         msg(
@@ -233,10 +233,7 @@ mod tests {
 
         assert_eq!(got(cache.fragments(&history, encode)), want(&history));
         assert_eq!(encoded.swap(0, Ordering::Relaxed), 5);
-        history.push(Message {
-            role: Role::Assistant,
-            content: vec![],
-        });
+        history.push(Message::new(Role::Assistant, vec![]));
         assert_eq!(got(cache.fragments(&history, encode)), want(&history));
         assert_eq!(encoded.swap(0, Ordering::Relaxed), 1);
 

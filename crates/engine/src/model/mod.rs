@@ -15,6 +15,7 @@ mod retry;
 pub mod sse;
 pub mod switchable;
 mod transport;
+mod turn_model;
 mod types;
 
 use std::sync::Arc;
@@ -26,6 +27,7 @@ pub use openai::OpenAiModel;
 pub use renamed::{RenamedModel, claude_alias};
 pub use retry::RetryPolicy;
 pub use switchable::SwitchableModel;
+pub use turn_model::{TurnModel, TurnModelClient};
 pub use types::*;
 
 use futures::stream::BoxStream;

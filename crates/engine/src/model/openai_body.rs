@@ -214,9 +214,9 @@ mod tests {
     fn converts_a_tool_round_trip() {
         let body = chat_request_body(&request(vec![
             Message::user_text("read a and b"),
-            Message {
-                role: Role::Assistant,
-                content: vec![
+            Message::new(
+                Role::Assistant,
+                vec![
                     ContentBlock::Thinking {
                         thinking: "hmm".into(),
                         signature: "sig".into(),
@@ -235,10 +235,10 @@ mod tests {
                         input: json!({"file_path": "b"}),
                     },
                 ],
-            },
-            Message {
-                role: Role::User,
-                content: vec![
+            ),
+            Message::new(
+                Role::User,
+                vec![
                     ContentBlock::ToolResult {
                         tool_use_id: "c1".into(),
                         content: ToolResultContent::Text("A".into()),
@@ -261,7 +261,7 @@ mod tests {
                         text: "and then?".into(),
                     },
                 ],
-            },
+            ),
         ]));
         assert_eq!(body["stream"], true);
         assert_eq!(body["stream_options"]["include_usage"], true);
@@ -298,12 +298,12 @@ mod tests {
     fn an_assistant_message_without_calls_has_text_content() {
         let body = chat_request_body(&request(vec![
             Message::user_text("hi"),
-            Message {
-                role: Role::Assistant,
-                content: vec![ContentBlock::Text {
+            Message::new(
+                Role::Assistant,
+                vec![ContentBlock::Text {
                     text: "hello".into(),
                 }],
-            },
+            ),
         ]));
         assert_eq!(
             body["messages"][2],

@@ -268,10 +268,7 @@ impl ChatStreamAssembler {
             });
         }
         out.push(ModelEvent::MessageComplete {
-            message: Message {
-                role: Role::Assistant,
-                content,
-            },
+            message: Message::new(Role::Assistant, content),
             stop_reason,
             usage: self.usage,
         });

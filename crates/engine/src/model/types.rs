@@ -114,15 +114,54 @@ pub enum ContentBlock {
 pub struct Message {
     pub role: Role,
     pub content: Vec<ContentBlock>,
+    /// What the message is to the session (never sent to the model, stored beside the message).
+    #[serde(skip)]
+    pub marks: MessageMarks,
+}
+
+/// The session's marks on one message: the prompts of the person it holds and whether it opens with a compaction's
+/// summary. They name the places a rewind or a fork goes back to, and move with the message when a compaction
+/// rewrites the history, so a prompt keeps its id for the whole life of the session.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageMarks {
+    /// The ids of the prompts in this message (usually one; a prompt sent after a turn that failed before the
+    /// model answered joins that turn's message).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prompts: Vec<String>,
+    /// The first content block is the summary a compaction wrote of the conversation before this message, which
+    /// held the prompts with ids below this one (the first prompt the compaction kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_before: Option<String>,
+    /// The id of the `/compact` that wrote that summary (an automatic compaction has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compaction: Option<String>,
+}
+
+impl MessageMarks {
+    /// Whether the message opens with a compaction's summary.
+    pub fn has_summary(&self) -> bool {
+        self.summary_before.is_some()
+    }
+
+    /// Whether there is no mark.
+    pub fn is_empty(&self) -> bool {
+        self.prompts.is_empty() && self.summary_before.is_none() && self.compaction.is_none()
+    }
 }
 
 impl Message {
+    /// A message of `role` with `content` and no marks.
+    pub fn new(role: Role, content: Vec<ContentBlock>) -> Self {
+        Self {
+            role,
+            content,
+            marks: MessageMarks::default(),
+        }
+    }
+
     /// A user message with one text block.
     pub fn user_text(text: impl Into<String>) -> Self {
-        Self {
-            role: Role::User,
-            content: vec![ContentBlock::Text { text: text.into() }],
-        }
+        Self::new(Role::User, vec![ContentBlock::Text { text: text.into() }])
     }
 
     /// The text blocks of this message, joined (thinking, tool calls and images left out).

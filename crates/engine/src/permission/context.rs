@@ -45,7 +45,6 @@ pub struct PermissionContext {
     /// or `allowManagedHooksOnly` is set.
     pub extra_hooks_allowed: bool,
     pub bypass_available: bool,
-    pub auto_available: bool,
     /// A background agent with no UI: every ask becomes a deny.
     pub avoid_prompts: bool,
     /// The mode to return to when plan mode ends.
@@ -106,6 +105,7 @@ impl PermissionContext {
             &[],
             &anchors(&project_root, &project_root, home.as_deref()),
             true,
+            false,
         );
         Self {
             mode,
@@ -122,7 +122,6 @@ impl PermissionContext {
             hooks: Arc::new(HookSet::default()),
             extra_hooks_allowed: true,
             bypass_available: true,
-            auto_available: true,
             avoid_prompts: false,
             pre_plan_mode: None,
             moved_to: None,
@@ -216,7 +215,6 @@ impl PermissionContext {
             hooks: Arc::new(hooks),
             extra_hooks_allowed: !loaded.disable_all_hooks && !loaded.managed_hooks_only,
             bypass_available,
-            auto_available: true,
             avoid_prompts: opts.avoid_prompts,
             pre_plan_mode: None,
             moved_to: None,
@@ -229,7 +227,12 @@ impl PermissionContext {
                 find_bwrap(),
             )),
         };
-        let (rules, rule_issues) = RuleSet::build(&ctx.entries, &ctx.anchors(), trusted);
+        let (rules, rule_issues) = RuleSet::build(
+            &ctx.entries,
+            &ctx.anchors(),
+            trusted,
+            mode == PermissionMode::Auto,
+        );
         issues.extend(rule_issues);
         ctx.rules = Arc::new(rules);
         ctx.issues = Arc::new(issues);
@@ -255,10 +258,46 @@ impl PermissionContext {
             _ => None,
         };
         Self {
-            mode,
             pre_plan_mode,
             ..self.clone()
         }
+        .in_mode(mode)
+    }
+
+    /// The same context with `mode` set and nothing else decided: entering or leaving auto mode recompiles the
+    /// rules, since auto mode sets aside the allow rules that would let any code run (leaving it brings them back).
+    pub fn in_mode(&self, mode: PermissionMode) -> Self {
+        let recompile = (self.mode == PermissionMode::Auto) != (mode == PermissionMode::Auto);
+        let next = Self {
+            mode,
+            ..self.clone()
+        };
+        if recompile {
+            next.with_entries((*next.entries).clone())
+        } else {
+            next
+        }
+    }
+
+    /// Whether auto mode can judge calls here: a classifier is attached.
+    pub fn auto_available(&self) -> bool {
+        self.classifier.is_some()
+    }
+
+    /// The allow rules auto mode sets aside in this context (none outside auto mode), each with why.
+    pub fn set_aside_rules(&self) -> Vec<(RuleEntry, String)> {
+        if self.mode != PermissionMode::Auto {
+            return Vec::new();
+        }
+        self.entries
+            .iter()
+            .filter_map(|entry| {
+                let text = entry.text.trim();
+                let parsed = super::rule::parse_rule(text, entry.behavior).ok()?;
+                super::auto_set_aside::set_aside_reason(text, entry.behavior, &parsed)
+                    .map(|why| (entry.clone(), why))
+            })
+            .collect()
     }
 
     /// The same context after a change a tool asked for.
@@ -355,7 +394,12 @@ impl PermissionContext {
 
     /// The same context with other rule entries (recompiled).
     pub fn with_entries(&self, entries: Vec<RuleEntry>) -> Self {
-        let (rules, mut issues) = RuleSet::build(&entries, &self.anchors(), self.trusted);
+        let (rules, mut issues) = RuleSet::build(
+            &entries,
+            &self.anchors(),
+            self.trusted,
+            self.mode == PermissionMode::Auto,
+        );
         let mut all: Vec<SettingsIssue> = self
             .issues
             .iter()

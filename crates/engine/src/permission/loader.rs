@@ -90,8 +90,9 @@ impl PermissionLoader {
             .collect();
         let fresh = self.load(Some(current.mode), &grants);
         let changed_hooks = (*fresh.hooks != *current.hooks).then(|| (*fresh.hooks).clone());
-        let mut context = fresh.with_hooks((*current.hooks).clone());
-        context.mode = current.mode;
+        let mut context = fresh
+            .with_hooks((*current.hooks).clone())
+            .in_mode(current.mode);
         context.pre_plan_mode = current.pre_plan_mode;
         context.avoid_prompts = current.avoid_prompts;
         context.classifier = current.classifier.clone();

@@ -4,6 +4,7 @@
 //! [`check_call`], which answers a call given its tool without running it.
 
 mod auto;
+mod auto_set_aside;
 mod bash_check;
 mod bash_pattern;
 mod check;
@@ -34,6 +35,7 @@ pub use crate::settings::{
 };
 pub use crate::tool::PermissionSubject;
 pub use auto::classify_if_auto;
+pub use auto_set_aside::set_aside_reason;
 pub use bash_pattern::{BashIndex, BashPattern};
 pub use check::{CheckAnswer, check_call};
 pub use classifier::{

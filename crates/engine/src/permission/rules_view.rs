@@ -1,11 +1,12 @@
-//! The rules panel's view of a context: every rule as written, whether it applies, and the rules that make an allow
-//! rule unreachable (a deny or ask rule covering all it allows) or contradict it (the same pattern in another list).
-//! Coverage is judged on the rule texts: a whole-tool rule covers every rule of its tool, a pattern covers the
+//! The rules panel's view of a context: every rule as written, whether it applies (and, in auto mode, why an allow
+//! rule is set aside), and the rules that make an allow rule unreachable (a deny or ask rule covering all it
+//! allows) or contradict it (the same pattern in another list). Coverage is judged on the rule texts: a whole-tool rule covers every rule of its tool, a pattern covers the
 //! patterns it matches as text (`Bash(rm *)` covers `Bash(rm -rf build)`).
 
-use tandem_protocol::{DecisionBehavior, RuleListing};
+use tandem_protocol::{DecisionBehavior, PermissionMode, RuleListing};
 
 use super::PermissionContext;
+use super::auto_set_aside::set_aside_reason;
 use super::rule::{ParsedRule, RuleBehavior, Specifier, ToolPattern, parse_rule, wildcard};
 use super::ruleset::WAITS_FOR_TRUST;
 use super::verdict::{file_of, scope_of};
@@ -59,14 +60,19 @@ pub fn rule_listing(ctx: &PermissionContext) -> Vec<RuleListing> {
     let waits = |e: &super::RuleEntry| {
         !ctx.trusted && e.behavior == RuleBehavior::Allow && e.source.is_project_level()
     };
+    let auto_mode = ctx.mode == PermissionMode::Auto;
     parsed
         .iter()
         .map(|(entry, result)| {
             let text = entry.text.trim();
+            let set_aside = match result {
+                Ok(p) if auto_mode && !waits(entry) => set_aside_reason(text, entry.behavior, p),
+                _ => None,
+            };
             let (applies, problem) = match result {
                 Err(message) => (false, Some(message.clone())),
                 Ok(_) if waits(entry) => (false, Some(WAITS_FOR_TRUST.to_string())),
-                Ok(p) => (true, p.warning.clone()),
+                Ok(p) => (set_aside.is_none(), p.warning.clone()),
             };
             let shadowed_by = match result {
                 Ok(a) if entry.behavior == RuleBehavior::Allow => parsed
@@ -95,6 +101,7 @@ pub fn rule_listing(ctx: &PermissionContext) -> Vec<RuleListing> {
                 problem,
                 shadowed_by,
                 contradicts,
+                set_aside,
             }
         })
         .collect()

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use super::auto_set_aside::set_aside_reason;
 use super::bash_pattern::BashIndex;
 use super::domain::domain_matches;
 use super::path_pattern::{Anchors, PathIndex, absolute_glob};
@@ -53,11 +54,13 @@ pub const WAITS_FOR_TRUST: &str = "not applied until the folder is trusted (proj
 
 impl RuleSet {
     /// Parses and indexes `entries` (highest-priority source first). Project-level allow rules are dropped when the
-    /// folder is not trusted. Returns the set and the problems found.
+    /// folder is not trusted; in auto mode, allow rules that let any code run are set aside (see
+    /// [`set_aside_reason`]). Returns the set and the problems found.
     pub fn build(
         entries: &[RuleEntry],
         anchors: &Anchors,
         trusted: bool,
+        auto_mode: bool,
     ) -> (Self, Vec<SettingsIssue>) {
         let mut set = RuleSet::default();
         let mut issues = Vec::new();
@@ -90,6 +93,9 @@ impl RuleSet {
             }
             if waits_for_trust {
                 issues.push(issue(WAITS_FOR_TRUST.into()));
+                continue;
+            }
+            if auto_mode && set_aside_reason(text, entry.behavior, &parsed).is_some() {
                 continue;
             }
             let id = RuleId::at(set.rules.len());

@@ -9,10 +9,12 @@ pub use super::config::CompactionPolicy;
 use super::config::QueryConfig;
 use crate::exec::ToolRuntime;
 use crate::hooks::HookEvent;
-use crate::model::{ContentBlock, Message, Model, ModelError, ModelEvent, ModelRequest, Role};
+use crate::model::{
+    ContentBlock, Message, MessageMarks, Model, ModelError, ModelEvent, ModelRequest, Role,
+};
 
-/// The place of the message a compaction puts the summary in (merged with the first message kept): the first.
-pub const SUMMARY_PLACE: usize = 0;
+/// The text a compaction's summary opens with.
+pub const SUMMARY_OPENING: &str = "<conversation-summary>";
 
 /// What the summary request asks for.
 const SUMMARY_REQUEST: &str = "The conversation so far is about to be compacted to save context. Write a \
@@ -57,8 +59,9 @@ pub enum CompactTrigger<'a> {
     /// The conversation neared the context window; the latest prompts are kept as the policy says.
     Auto,
     /// The person typed `/compact [instructions]`: everything before the latest prompt is summarised, with the
-    /// person's instructions (what the summary should focus on) added to the summary request.
-    Manual { instructions: &'a str },
+    /// person's instructions (what the summary should focus on) added to the summary request. `id` names the
+    /// `/compact` for a rewind or a fork (see [`crate::model::MessageMarks`]).
+    Manual { instructions: &'a str, id: &'a str },
 }
 
 /// Summarises the messages before the kept tail and replaces them with the summary. Returns how many messages were
@@ -82,7 +85,7 @@ pub async fn compact_with(
 ) -> Result<usize, ModelError> {
     let (keep, trigger_name, instructions) = match trigger {
         CompactTrigger::Auto => (config.compaction.keep_recent_prompts, "auto", ""),
-        CompactTrigger::Manual { instructions } => (1, "manual", instructions.trim()),
+        CompactTrigger::Manual { instructions, .. } => (1, "manual", instructions.trim()),
     };
     let Some(split) = split_point(history, keep) else {
         return Ok(0);
@@ -140,15 +143,26 @@ pub async fn compact_with(
         .filter(|s| !s.trim().is_empty())
         .ok_or_else(|| ModelError::Protocol("the summary for compaction was empty".into()))?;
     let mut tail = history.split_off(split);
-    let mut first = Message {
-        role: Role::User,
-        content: vec![ContentBlock::Text {
+    // The summary opens the first message kept, which keeps its prompt ids: a rewind to that prompt keeps the
+    // summary (the conversation before it), and a rewind to the `/compact` keeps all that was compacted.
+    let kept = std::mem::replace(&mut tail[0], Message::new(Role::User, Vec::new()));
+    let mut first = Message::new(
+        Role::User,
+        vec![ContentBlock::Text {
             text: format!(
-                "<conversation-summary>\nThis session continues an earlier conversation, summarised here:\n\n{summary}\n</conversation-summary>"
+                "{SUMMARY_OPENING}\nThis session continues an earlier conversation, summarised here:\n\n{summary}\n</conversation-summary>"
             ),
         }],
+    );
+    first.content.extend(kept.content);
+    first.marks = MessageMarks {
+        summary_before: Some(kept.marks.prompts.first().cloned().unwrap_or_default()),
+        prompts: kept.marks.prompts,
+        compaction: match trigger {
+            CompactTrigger::Manual { id, .. } => Some(id.to_string()),
+            CompactTrigger::Auto => None,
+        },
     };
-    first.content.append(&mut tail[0].content);
     tail[0] = first;
     *history = tail;
     // The conversation starts again from the summary: SessionStart hooks (source `compact`) may add to it.
@@ -187,21 +201,21 @@ mod tests {
     use super::*;
 
     fn assistant(text: &str) -> Message {
-        Message {
-            role: Role::Assistant,
-            content: vec![ContentBlock::Text { text: text.into() }],
-        }
+        Message::new(
+            Role::Assistant,
+            vec![ContentBlock::Text { text: text.into() }],
+        )
     }
 
     fn tool_results() -> Message {
-        Message {
-            role: Role::User,
-            content: vec![ContentBlock::ToolResult {
+        Message::new(
+            Role::User,
+            vec![ContentBlock::ToolResult {
                 tool_use_id: "t".into(),
                 content: crate::model::ToolResultContent::Text("r".into()),
                 is_error: false,
             }],
-        }
+        )
     }
 
     #[test]

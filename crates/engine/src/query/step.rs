@@ -124,10 +124,7 @@ pub async fn stream_and_execute(
             }
             content.extend(completed_calls);
             Step {
-                assistant: Message {
-                    role: Role::Assistant,
-                    content,
-                },
+                assistant: Message::new(Role::Assistant, content),
                 results,
                 end,
                 ends_turn,

@@ -39,6 +39,9 @@ pub enum QueryError {
 pub struct UserPrompt {
     pub shown: String,
     pub content: Vec<ContentBlock>,
+    /// The prompt's id for rewinds and forks, kept on its message (see [`crate::model::MessageMarks`]); without
+    /// one (a sub-agent's prompt) the turn is named by the place of its message.
+    pub id: Option<String>,
 }
 
 impl UserPrompt {
@@ -62,6 +65,7 @@ impl From<&str> for UserPrompt {
             content: vec![ContentBlock::Text {
                 text: text.to_string(),
             }],
+            id: None,
         }
     }
 }
@@ -77,10 +81,7 @@ impl From<&String> for UserPrompt {
 fn push_user_content(history: &mut Vec<Message>, content: Vec<ContentBlock>) {
     match history.last_mut() {
         Some(last) if last.role == Role::User => last.content.extend(content),
-        _ => history.push(Message {
-            role: Role::User,
-            content,
-        }),
+        _ => history.push(Message::new(Role::User, content)),
     }
 }
 
@@ -124,16 +125,22 @@ pub async fn run_turn(
 ) -> Result<TurnOutcome, QueryError> {
     let prompt: UserPrompt = prompt.into();
     let events = runtime.events.clone();
-    // The prompt's id is the place of the user message that holds it (see `session::rewind`).
-    let prompt_index = match history.last() {
-        Some(last) if last.role == Role::User => history.len() - 1,
-        _ => history.len(),
-    };
+    // Without an id of its own, the prompt is named by the place of the user message that holds it.
+    let prompt_id = prompt.id.clone().unwrap_or_else(|| {
+        match history.last() {
+            Some(last) if last.role == Role::User => history.len() - 1,
+            _ => history.len(),
+        }
+        .to_string()
+    });
     events.emit(SessionEvent::TurnStarted {
         prompt: prompt.shown.clone(),
-        prompt_id: Some(prompt_index.to_string()),
+        prompt_id: Some(prompt_id),
     });
     push_user_content(history, prompt.content);
+    if let (Some(id), Some(message)) = (prompt.id, history.last_mut()) {
+        message.marks.prompts.push(id);
+    }
     let mut usage = Usage::default();
     let mut requests = 0u32;
     let mut final_text = String::new();
@@ -194,10 +201,7 @@ pub async fn run_turn(
             history.push(step.assistant);
         }
         if called_tools {
-            history.push(Message {
-                role: Role::User,
-                content: step.results,
-            });
+            history.push(Message::new(Role::User, step.results));
         }
         match step.end {
             StepEnd::Failed(err) => {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, TaskItem, TodoItem, Usage};
 
 use super::lifecycle::{IDLE_NOTIFICATION_AFTER, StartSource};
-use super::{Session, SessionError, SessionOptions, closing, open_folder};
+use super::{Session, SessionError, SessionOptions, closing, open_folder, prompt_ids};
 use crate::approver::{Approver, FixedApprover};
 use crate::events::{EventSink, NullSink};
 use crate::mcp::McpCliConfig;
@@ -76,6 +76,8 @@ pub(super) struct Parts {
     pub tool_search: ToolSearchMode,
     pub recorder: Option<Arc<SessionRecorder>>,
     pub history: Vec<Message>,
+    /// The first prompt id the session may give out.
+    pub first_prompt_id: u64,
     pub usage: Usage,
     pub work_list: WorkListFamily,
     /// The checklists a stored session had.
@@ -314,6 +316,7 @@ impl SessionBuilder {
             Start::New { .. } => StartSource::Startup,
             Start::Resume { .. } => StartSource::Resume,
         };
+        let mut first_prompt_id = 0;
         let (cwd, recorder, history, usage, stored_mode, closing) = match self.start {
             Start::New { cwd } => {
                 let recorder = self.store.as_ref().map(|store| {
@@ -344,8 +347,11 @@ impl SessionBuilder {
             } => {
                 let recorder = Arc::new(SessionRecorder::resume(store, &loaded).holding(lock));
                 let closing: Vec<SessionEvent> = closing::closing_events(&loaded.events);
-                let loaded = *loaded;
+                let mut loaded = *loaded;
                 lists = (loaded.todos.clone(), loaded.tasks.clone());
+                // A history stored before prompts kept their ids gets the ids it had (the next sync stores them).
+                prompt_ids::mark_legacy(&mut loaded.history);
+                first_prompt_id = prompt_ids::first_free(&loaded.history, &loaded.events);
                 (
                     cwd,
                     Some(recorder),
@@ -374,6 +380,7 @@ impl SessionBuilder {
             }),
             recorder,
             history,
+            first_prompt_id,
             usage,
             work_list: self.work_list,
             features: self.features,

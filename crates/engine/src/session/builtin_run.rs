@@ -1,14 +1,14 @@
 //! Running the engine's own slash commands: `/compact [instructions]` summarises the conversation now through the
 //! same compaction as the automatic one, and `/model [name]` shows the session's model with the choices or switches
 //! it. Each shows as a turn of its own (the typed command, then what happened) and never reaches the model as a
-//! prompt; a `/compact` row is named for a rewind by the place of the summary it wrote.
+//! prompt; a `/compact` row is named for a rewind by an id marked on the summary it wrote.
 
 use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
 
 use super::Session;
 use super::slash::{ANTHROPIC_MODELS, Builtin};
 use crate::model::{Message, Provider};
-use crate::query::compact::{CompactTrigger, SUMMARY_PLACE, compact_with};
+use crate::query::compact::{CompactTrigger, compact_with};
 use crate::query::{QueryError, TurnOutcome};
 
 impl Session {
@@ -68,29 +68,31 @@ impl Session {
         })
     }
 
-    /// Compacts the conversation now; with what it did, the prompt id of the `/compact` row (its row shows once the
-    /// compaction is done, since only then is that known).
+    /// Compacts the conversation now; with what it did, the id of the `/compact` row (its row shows once the
+    /// compaction is done, since only then is it known whether there is a point to name).
     ///
-    /// A prompt id is the place of the user message holding the prompt, and a rewind cuts the history there. A
-    /// compaction replaces the earlier messages by a summary placed in the first message (with the latest prompt),
-    /// and those messages are kept nowhere else (not in the store either), so the conversation from just before
-    /// `/compact` cannot come back. The row is therefore named by the place of the summary, 0: rewinding to it
-    /// removes the summary and everything after it — an empty conversation — and, with the files, takes them back
-    /// to before the earliest checkpoint at or after that place: every checkpoint is, so the files go back to how
-    /// they were before the session changed them. (To keep the summary and drop only what came after `/compact`,
-    /// rewind to the prompt after it.) A `/compact` that compacted nothing, or failed, changed nothing to rewind
-    /// to and names no point.
+    /// A compaction replaces the messages before the latest prompt by a summary opening that prompt's message, and
+    /// those messages are kept nowhere else (not in the store either), so the conversation from just before
+    /// `/compact` cannot come back. The row's id, a new prompt id marked on the summary, therefore names the
+    /// conversation as the compaction left it: rewinding or forking there keeps the summary, the prompt it kept and
+    /// that prompt's answer, and drops what came after; with the files, they go back to how they were when
+    /// `/compact` ran. A `/compact` that compacted nothing, or failed, changed nothing to rewind to and names no
+    /// point.
     async fn compact_now(
         &self,
         history: &mut Vec<Message>,
         instructions: &str,
     ) -> (Result<String, QueryError>, Option<String>) {
+        let id = self.prompt_ids.next();
         let summarised = match compact_with(
             self.model.as_ref(),
             &self.runtime,
             &self.config,
             history,
-            CompactTrigger::Manual { instructions },
+            CompactTrigger::Manual {
+                instructions,
+                id: &id,
+            },
         )
         .await
         {
@@ -114,7 +116,7 @@ impl Session {
             Ok(format!(
                 "Compacted: {summarised} earlier messages were replaced by a summary; the latest prompt and its answer are kept."
             )),
-            Some(SUMMARY_PLACE.to_string()),
+            Some(id),
         )
     }
 

@@ -8,12 +8,15 @@ mod cleanup;
 mod closing;
 pub mod completion;
 pub mod custom_commands;
+mod elicitation;
 mod file_index;
 mod file_mentions;
 pub mod fork;
+mod lead_mail;
 pub mod lifecycle;
 mod mcp_toggles;
 mod panels;
+mod prompt_ids;
 mod prompt_input;
 mod prompt_menu;
 pub mod rewind;
@@ -28,6 +31,7 @@ pub mod tool_list;
 pub mod transcript;
 
 pub use builder::SessionBuilder;
+pub use lead_mail::wake_for_mail;
 pub use lifecycle::{EndReason, IDLE_NOTIFICATION_AFTER, StartSource};
 pub use panels::HookTestError;
 pub use shells::SHELL_OUTPUT_TAIL_BYTES;
@@ -44,7 +48,9 @@ use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
 use crate::mcp::{ApprovalStore, Limits, McpCliConfig, McpManager};
-use crate::model::{Message, Model, ModelConfig, ModelError, SwitchableModel};
+use crate::model::{
+    Message, Model, ModelConfig, ModelError, SwitchableModel, TurnModel, TurnModelClient,
+};
 use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, SettingsWatcher,
 };
@@ -124,6 +130,8 @@ pub struct Session {
     skills: Arc<SkillCatalog>,
     /// What skills and custom commands allowed during the current turn (withdrawn when it ends).
     skill_grants: Arc<SkillGrants>,
+    /// The model a custom command or a skill asked for, for the current turn only.
+    turn_model: Arc<TurnModel>,
     /// The person's own slash commands (`.claude/commands`).
     commands: CommandCatalog,
     /// The folder's files, for `@` completion.
@@ -132,6 +140,8 @@ pub struct Session {
     rules_before_turn: Mutex<Vec<String>>,
     config: QueryConfig,
     history: tokio::sync::Mutex<Vec<Message>>,
+    /// Hands out the ids of prompts and `/compact` rows.
+    prompt_ids: prompt_ids::PromptIds,
     usage: Mutex<Usage>,
     current_turn: Mutex<Option<CancellationToken>>,
     /// Where settings come from; shared with the watcher (trusting the folder changes it).
@@ -156,6 +166,8 @@ pub struct Session {
     transcript: Arc<transcript::TranscriptFile>,
     /// Where the session is in its life (SessionStart, SessionEnd, idle notifications).
     lifecycle: lifecycle::Lifecycle,
+    /// Cancelled when the session is dropped (what waits beside it ends).
+    closed: CancellationToken,
 }
 
 /// Checks that `path` is a readable folder and returns its canonical form.
@@ -253,6 +265,7 @@ impl Session {
             tool_search,
             recorder,
             history,
+            first_prompt_id,
             usage,
             work_list,
             lists,
@@ -300,7 +313,12 @@ impl Session {
                     max_tokens: 256,
                 })));
         let hidden_by = permission_context.rules.clone();
-        let mcp = start_mcp(&cwd, &permission_loader, &mcp_cli, events.clone());
+        let elicitor = Arc::new(elicitation::AskThePerson {
+            session_id: id.clone(),
+            approver: approver.clone(),
+            events: events.clone(),
+        });
+        let mcp = start_mcp(&cwd, &permission_loader, &mcp_cli, events.clone(), elicitor);
         let checkpoints = session_checkpoints(&id);
         crate::fsutil::pending::clean_stale_once();
         // Only with the app's own database: a test's or another file's sessions say nothing about this folder.
@@ -360,6 +378,7 @@ impl Session {
             completion::small_fast_model(model.model_name(), |k| std::env::var(k).ok()),
         ));
         let lead_mailbox = Arc::new(crate::tool::Mailbox::default());
+        let turn_model = Arc::new(TurnModel::default());
         let attribution = Arc::new(changes::Attribution::default());
         let sub_agent_parts = SubAgentParts {
             completer: Some(completer.clone()),
@@ -380,6 +399,7 @@ impl Session {
             lead_mailbox: lead_mailbox.clone(),
             attribution: attribution.clone(),
             shell: shell.clone(),
+            turn_model: turn_model.clone(),
         };
         let teams = features
             .teams
@@ -388,7 +408,11 @@ impl Session {
         let mut tools = builtins;
         tools.push(erase(AgentTool::new(offered)));
         let skill_grants = Arc::new(SkillGrants::default());
-        tools.push(erase(SkillTool::new(skills.clone(), skill_grants.clone())));
+        tools.push(erase(SkillTool::new(
+            skills.clone(),
+            skill_grants.clone(),
+            turn_model.clone(),
+        )));
         let deferred = Arc::new(DeferredTools::default());
         tools.push(erase(ToolSearchTool::new(deferred.clone())));
         let mut missing_tools = Vec::new();
@@ -476,10 +500,12 @@ impl Session {
             missing_tools,
             skills,
             skill_grants,
+            turn_model,
             commands,
             rules_before_turn: Mutex::new(Vec::new()),
             config,
             history: tokio::sync::Mutex::new(history),
+            prompt_ids: prompt_ids::PromptIds::starting_at(first_prompt_id),
             usage: Mutex::new(usage),
             current_turn: Mutex::new(None),
             _settings_watcher: settings_watcher,
@@ -494,6 +520,7 @@ impl Session {
             shell,
             transcript,
             lifecycle: lifecycle::Lifecycle::new(start_source, idle_after),
+            closed: CancellationToken::new(),
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
@@ -580,7 +607,7 @@ impl Session {
     }
 
     /// For a prompt `/name args` naming a skill: the prompt the model is given instead (the skill's instructions),
-    /// the skill's `allowed-tools` granted for the rest of the session. `None` for any other prompt.
+    /// the skill's `allowed-tools` granted and its `model` set for the turn. `None` for any other prompt.
     pub fn expand_skill_command(&self, prompt: &str) -> Option<String> {
         let (skill, args) = slash_command(&self.skills, prompt)?;
         if !skill.allowed_tools.is_empty() {
@@ -588,6 +615,9 @@ impl Session {
             self.skill_grants.record(&skill.allowed_tools);
             self.runtime
                 .set_permission_context(ctx.with_session_rules(&skill.allowed_tools));
+        }
+        if skill.model.as_deref().is_some_and(|m| !m.trim().is_empty()) {
+            self.turn_model.set(skill.model.as_deref());
         }
         Some(format!(
             "<command-name>/{}</command-name>\n<command-args>{}</command-args>\n\n{}",
@@ -650,7 +680,15 @@ impl Session {
             context_window: self.config.compaction.context_window,
             compact_at_percent: u32::try_from(self.config.compaction.threshold_percent)
                 .unwrap_or(u32::MAX),
+            auto_mode_available: self.auto_mode_available(),
         }
+    }
+
+    /// Whether auto mode can judge calls: a classifier is attached and its model can be reached (auto mode's
+    /// classifier asks the session's model, so it needs what the session needs: a key, or a chosen local model).
+    pub fn auto_mode_available(&self) -> bool {
+        self.runtime.permission_context().auto_available()
+            && self.model_config().setup_hint().is_none()
     }
 
     /// Whether the folder is trusted and what trusting it enables.
@@ -674,6 +712,7 @@ impl Session {
         }
         let outcome = self.send_inner(prompt).await;
         self.withdraw_skill_grants();
+        self.turn_model.set(None);
         outcome
     }
 
@@ -705,7 +744,9 @@ impl Session {
             .set_permission_context(ctx.with_entries(entries));
     }
 
-    async fn send_inner(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+    /// Notes what a turn starting now must restore when it ends (the session's own grants) and makes it the one
+    /// an interrupt stops.
+    fn begin_turn(&self) -> CancellationToken {
         if let Ok(mut before) = self.rules_before_turn.lock() {
             *before = self
                 .runtime
@@ -720,11 +761,26 @@ impl Session {
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = Some(cancel.clone());
         }
+        cancel
+    }
+
+    /// The client every request of a turn goes through: a skill the model invokes may switch the rest of it.
+    fn turn_client(&self) -> Arc<dyn Model> {
+        Arc::new(TurnModelClient::new(
+            self.model.clone(),
+            self.turn_model.clone(),
+        ))
+    }
+
+    async fn send_inner(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        let cancel = self.begin_turn();
         let command = self.expand_custom_command(prompt);
-        let model = self.turn_model(command.as_ref().and_then(|c| c.model.as_deref()));
+        self.turn_model
+            .set(command.as_ref().and_then(|c| c.model.as_deref()));
         let expansion = command
             .map(|c| c.text)
             .or_else(|| self.expand_skill_command(prompt));
+        let model = self.turn_client();
         let permissions = self.runtime.permission_context();
         let tools = self.runtime.pool.all();
         let files = file_mentions::MentionReader {
@@ -742,15 +798,30 @@ impl Session {
             Err(why) => return self.refuse_prompt(prompt, why, cancel.is_cancelled()),
         };
         let mut history = self.history.lock().await;
-        // A checkpoint per prompt, named by the index its message gets in the history.
+        self.run_prompt(&mut history, prompt, model.as_ref(), &cancel)
+            .await
+    }
+
+    /// Runs the turn of a prepared prompt on the history (locked by the caller: turns run one at a time), then
+    /// stores what it added.
+    async fn run_prompt(
+        &self,
+        history: &mut Vec<Message>,
+        mut prompt: UserPrompt,
+        model: &dyn Model,
+        cancel: &CancellationToken,
+    ) -> Result<TurnOutcome, QueryError> {
+        // A checkpoint per prompt, named by the prompt's id.
+        let prompt_id = self.prompt_ids.next();
         if let Some(checkpoints) = &self.checkpoints
-            && let Err(e) = checkpoints.begin_prompt(&history.len().to_string())
+            && let Err(e) = checkpoints.begin_prompt(&prompt_id)
         {
             tracing::warn!("checkpoints: {e}");
         }
+        prompt.id = Some(prompt_id);
         let mut usage = self.usage();
         let result = self
-            .run_with_hooks(model.as_ref(), &mut history, &mut usage, prompt, &cancel)
+            .run_with_hooks(model, history, &mut usage, prompt, cancel)
             .await;
         if let Ok(mut slot) = self.usage.lock() {
             *slot = usage;
@@ -763,7 +834,7 @@ impl Session {
             // The model wrapper stored the history as it grew; this stores the tail no request carried (the last
             // tool results of an interrupted turn) and waits for the commit, so a caller that exits after `send`
             // loses nothing.
-            recorder.sync_history(&history);
+            recorder.sync_history(history);
             if let Err(err) = recorder.flush().await {
                 tracing::warn!("session {}: {err}", self.id);
             }
@@ -907,8 +978,7 @@ impl Session {
         Ok(outcome)
     }
 
-    /// The file checkpoints of this session, oldest first. A checkpoint's prompt id is the index of the prompt's
-    /// message in the history.
+    /// The file checkpoints of this session, oldest first, each named by the id of the prompt it began with.
     pub fn checkpoints(&self) -> Vec<crate::checkpoint::CheckpointInfo> {
         self.checkpoints
             .as_ref()
@@ -931,12 +1001,14 @@ impl Session {
         }
     }
 
-    /// The prompts this session can be rewound to, oldest first, with the files changed from each on.
+    /// The prompts and `/compact` rows this session can be rewound to, oldest first, with the files changed from
+    /// each on.
     pub async fn rewind_points(&self) -> Vec<rewind::RewindPoint> {
         rewind::points_of(&self.history.lock().await, &self.checkpoints())
     }
 
-    /// Rewinds the files, the conversation or both to before prompt `prompt_id` (waits for a running turn to end).
+    /// Rewinds the files, the conversation or both to before prompt `prompt_id` (waits for a running turn to end;
+    /// what a `/compact` row or a compacted prompt rewinds to is told in [`rewind`]).
     /// Files changed outside Tandem stop a file rewind unless `force`; then nothing at all changes.
     pub async fn rewind(
         &self,
@@ -945,10 +1017,10 @@ impl Session {
         force: bool,
     ) -> Result<rewind::RewindOutcome, rewind::RewindError> {
         let mut history = self.history.lock().await;
-        let index = rewind::prompt_index(&history, prompt_id)?;
+        let cut = rewind::plan(&history, prompt_id, scope)?;
         let mut outcome = rewind::RewindOutcome::default();
         if scope != rewind::RewindScope::Conversation {
-            match rewind::checkpoint_before(index, &self.checkpoints()) {
+            match rewind::checkpoint_before(prompt_id, &self.checkpoints()) {
                 Some(id) => {
                     rewind::apply_report(&mut outcome, self.rewind_files(&id, force)?);
                     if !outcome.files_rewound {
@@ -958,9 +1030,8 @@ impl Session {
                 None => outcome.files_rewound = true,
             }
         }
-        if scope != rewind::RewindScope::Files {
-            outcome.messages_removed = history.len() - index;
-            history.truncate(index);
+        if let Some(cut) = cut {
+            outcome.messages_removed = cut.apply(&mut history);
             self.runtime
                 .events
                 .emit(tandem_protocol::SessionEvent::ConversationRewound {
@@ -993,8 +1064,14 @@ impl Session {
             .is_some_and(|runner| runner.stop_by_person(id))
     }
 
-    /// Switches the permission mode (a new context replaces the old one).
+    /// Switches the permission mode (a new context replaces the old one). Auto mode where no classifier can judge
+    /// ([`Self::auto_mode_available`]) falls back to default, as bypass does where it is disabled.
     pub fn set_mode(&self, mode: PermissionMode) {
+        let mode = if mode == PermissionMode::Auto && !self.auto_mode_available() {
+            PermissionMode::Default
+        } else {
+            mode
+        };
         self.runtime
             .update_permission_context(|current| current.with_mode(mode));
         if let Some(recorder) = &self.recorder {
@@ -1236,6 +1313,7 @@ fn watch_settings(
 
 impl Drop for Session {
     fn drop(&mut self) {
+        self.closed.cancel();
         if let Some(teams) = &self.teams {
             teams.stop_all();
         }
@@ -1246,12 +1324,14 @@ impl Drop for Session {
     }
 }
 
-/// Reads the MCP configuration of every source and starts the approved servers in the background.
+/// Reads the MCP configuration of every source and starts the approved servers in the background; their forms
+/// (elicitation) go to `elicitor`.
 fn start_mcp(
     cwd: &Path,
     loader: &PermissionLoader,
     cli: &McpCliConfig,
     events: Arc<dyn EventSink>,
+    elicitor: Arc<dyn crate::mcp::Elicitor>,
 ) -> McpManager {
     let settings = crate::settings::load_settings(
         &loader.paths,
@@ -1263,7 +1343,17 @@ fn start_mcp(
     let plan = crate::mcp::plan(cwd, &settings.mcp, cli, Some(&store), &|name| {
         std::env::var(name).ok()
     });
-    McpManager::start(cwd, plan, Limits::from_env(), events)
+    McpManager::start_signed(
+        cwd,
+        plan,
+        Limits::from_env(),
+        events,
+        crate::mcp::KnownTools::standard(),
+        crate::mcp::ClientSetup {
+            elicitor: Some(elicitor),
+            ..crate::mcp::ClientSetup::standard()
+        },
+    )
 }
 
 /// The folder where a session keeps its files (saved tool results), in the app's data directory.

@@ -35,6 +35,7 @@ pub async fn prepare(
         return Ok(UserPrompt {
             shown: typed.to_string(),
             content: result?,
+            id: None,
         });
     }
     let mut prompt = UserPrompt::from(typed);

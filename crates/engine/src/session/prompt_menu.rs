@@ -2,12 +2,9 @@
 //! command with its source, the completions of an `@` mention, and the expansion of `/name args` for a custom
 //! command (granting its `allowed-tools` for the turn where that is safe, and answering with the model it names).
 
-use std::sync::Arc;
-
 use tandem_protocol::{MentionCompletion, MentionKind, SlashCommand, SlashCommandSource};
 
 use super::{Session, custom_commands, slash};
-use crate::model::{Model, RenamedModel, claude_alias};
 
 impl Session {
     /// Every slash command the person may send, with where it comes from: the engine's own (`/compact`,
@@ -100,21 +97,6 @@ impl Session {
             text: custom_commands::invocation_text(command, args),
             model: command.model.clone(),
         })
-    }
-
-    /// The model answering a turn: the session's, or — for that turn only — the one a custom command names, on
-    /// the session's connection (`sonnet`, `opus` and `haiku` stand for Claude models when the session talks to
-    /// one). An empty name is ignored.
-    pub(super) fn turn_model(&self, wanted: Option<&str>) -> Arc<dyn Model> {
-        let Some(wanted) = wanted.map(str::trim).filter(|w| !w.is_empty()) else {
-            return self.model.clone();
-        };
-        let name = if self.model.model_name().starts_with("claude") {
-            claude_alias(wanted)
-        } else {
-            wanted
-        };
-        Arc::new(RenamedModel::new(self.model.clone(), name))
     }
 }
 

@@ -21,7 +21,7 @@ use crate::approver::Approver;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
-use crate::model::{Message, Model, RenamedModel, claude_alias};
+use crate::model::{Message, Model, RenamedModel, TurnModel, claude_alias};
 use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, run_turn};
 use crate::registry::{ToolPool, builtin_tools_with, erase};
@@ -77,6 +77,8 @@ pub(super) struct SubAgentParts {
     /// The session's shell state (a sub-agent in the session's folder shares its directory; its background shells
     /// are its own and end with it).
     pub shell: Arc<ShellSession>,
+    /// The model of the parent's current turn (a custom command's or a skill's), which its sub-agents inherit.
+    pub turn_model: Arc<TurnModel>,
 }
 
 use super::sub_agent_stop::{Background, Outcome, Stop, lock, notification, status_word};
@@ -453,6 +455,7 @@ async fn run_in(
     let model = model_for(
         &parts.model,
         request.model.as_deref().or(agent.model.as_deref()),
+        &parts.turn_model,
     );
     // Its own transcript file, for hooks (`agent_transcript_path`).
     let transcript_path = crate::hooks::agent_transcript_path(&parts.session_id, &agent_id);
@@ -673,14 +676,19 @@ fn system_prompt(agent: &AgentDefinition, parts: &SubAgentParts, cwd: &std::path
     )
 }
 
-/// The model a sub-agent runs on: the session's, or the one named (`sonnet`, `opus`, `haiku` or a model id) when
-/// the session talks to a Claude model (a local model has no such aliases; it is kept).
-fn model_for(session: &Arc<dyn Model>, wanted: Option<&str>) -> Arc<dyn Model> {
-    let Some(wanted) = wanted.filter(|w| *w != "inherit") else {
-        return session.clone();
-    };
-    if !session.model_name().starts_with("claude") {
-        return session.clone();
+/// The model a sub-agent runs on, first found: the one its call or its type names (`sonnet`, `opus`, `haiku` or a
+/// model id; only when the session talks to a Claude model — a local model has no such aliases — and `inherit`
+/// names none), the model of the parent's turn (a custom command's or a skill's), the session's. The precedence
+/// of the reference agent: an agent inherits the model its parent runs on unless it names its own.
+fn model_for(session: &Arc<dyn Model>, wanted: Option<&str>, turn: &TurnModel) -> Arc<dyn Model> {
+    let named = wanted
+        .filter(|w| *w != "inherit")
+        .filter(|_| session.model_name().starts_with("claude"));
+    if let Some(wanted) = named {
+        return Arc::new(RenamedModel::new(session.clone(), claude_alias(wanted)));
     }
-    Arc::new(RenamedModel::new(session.clone(), claude_alias(wanted)))
+    match turn.resolved(session.model_name()) {
+        Some(name) => Arc::new(RenamedModel::new(session.clone(), name)),
+        None => session.clone(),
+    }
 }

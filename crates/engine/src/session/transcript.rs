@@ -288,6 +288,7 @@ mod tests {
         Message {
             role: Role::Assistant,
             content: vec![ContentBlock::Text { text: text.into() }],
+            marks: Default::default(),
         }
     }
 

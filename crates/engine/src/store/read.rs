@@ -64,12 +64,20 @@ pub fn list(
 }
 
 pub fn messages(conn: &Connection, id: &str) -> Result<Vec<Message>, StoreError> {
-    let mut stmt =
-        conn.prepare_cached("SELECT message FROM messages WHERE session_id = ?1 ORDER BY ordinal")?;
-    let rows = stmt.query_map(params![id], |row| row.get::<_, String>(0))?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT message, marks FROM messages WHERE session_id = ?1 ORDER BY ordinal",
+    )?;
+    let rows = stmt.query_map(params![id], |row| {
+        Ok((row.get::<_, String>(0)?, row.get::<_, Option<String>>(1)?))
+    })?;
     let mut out = Vec::new();
-    for json in rows {
-        out.push(serde_json::from_str(&json?)?);
+    for row in rows {
+        let (json, marks) = row?;
+        let mut message: Message = serde_json::from_str(&json)?;
+        if let Some(marks) = marks {
+            message.marks = serde_json::from_str(&marks)?;
+        }
+        out.push(message);
     }
     Ok(out)
 }

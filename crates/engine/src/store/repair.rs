@@ -45,13 +45,7 @@ pub fn repair_history(history: &mut Vec<Message>) -> usize {
         if !next_is_user {
             added += ids.len();
             let results = ids.iter().map(|id| interrupted(id)).collect();
-            history.insert(
-                i + 1,
-                Message {
-                    role: Role::User,
-                    content: results,
-                },
-            );
+            history.insert(i + 1, Message::new(Role::User, results));
         } else {
             added += answer_missing(&mut history[i + 1], &ids);
         }
@@ -96,10 +90,10 @@ mod tests {
     fn leaves_text_only_history_alone() {
         let mut h = vec![
             Message::user_text("hi"),
-            Message {
-                role: Role::Assistant,
-                content: vec![ContentBlock::Text { text: "yo".into() }],
-            },
+            Message::new(
+                Role::Assistant,
+                vec![ContentBlock::Text { text: "yo".into() }],
+            ),
         ];
         let before = h.clone();
         assert_eq!(repair_history(&mut h), 0);

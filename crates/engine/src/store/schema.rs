@@ -8,7 +8,7 @@ use super::StoreError;
 
 /// The migrations, in order. Entry `n` takes a file from version `n` to `n + 1`; `user_version` counts the applied
 /// ones. Never edit an entry once released: add a new one.
-pub const MIGRATIONS: &[&str] = &[V1, V2];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3];
 
 /// The first schema. Times are Unix milliseconds; JSON columns hold exactly what serde writes for the engine's types.
 pub const V1: &str = r#"
@@ -93,6 +93,16 @@ CREATE TABLE sidechain_messages (
     PRIMARY KEY (session_id, agent_id, ordinal),
     FOREIGN KEY (session_id, agent_id) REFERENCES sidechains (session_id, agent_id) ON DELETE CASCADE
 ) WITHOUT ROWID;
+"#;
+
+/// The session's marks on each message (`model::MessageMarks` as serde JSON; NULL: none): the ids of the prompts it
+/// holds and whether it opens with a compaction's summary. Histories stored before have none; they are read with
+/// the ids they had then (each prompt the place of its message). And each sub-agent's checklist as it last changed,
+/// beside its conversation (JSON arrays of TodoItem / TaskItem; NULL: never set).
+pub const V3: &str = r#"
+ALTER TABLE messages ADD COLUMN marks TEXT;
+ALTER TABLE sidechains ADD COLUMN todos TEXT;
+ALTER TABLE sidechains ADD COLUMN tasks TEXT;
 "#;
 
 /// Sets the pragmas every connection needs.

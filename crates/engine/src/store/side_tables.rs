@@ -1,5 +1,5 @@
 //! The tables beside a session's main transcript: its checklist (the last to-do and task lists) and its
-//! sidechains (each sub-agent's own conversation, linked to the tool call that started it).
+//! sidechains (each sub-agent's own conversation, linked to the tool call that started it, with its own checklist).
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use tandem_protocol::{TaskItem, TodoItem};
@@ -58,6 +58,24 @@ pub(super) fn work_lists(
     Ok((parse_list(todos), parse_list(tasks)))
 }
 
+/// Keeps a sub-agent's own list as it is now beside its conversation.
+pub(super) fn write_sidechain_work_list(
+    tx: &Transaction<'_>,
+    session: &str,
+    agent_id: &str,
+    list: &WorkList,
+) -> Result<(), StoreError> {
+    let (column, json) = match list {
+        WorkList::Todos(todos) => ("todos", serde_json::to_string(todos)?),
+        WorkList::Tasks(tasks) => ("tasks", serde_json::to_string(tasks)?),
+    };
+    let sql =
+        format!("UPDATE sidechains SET {column} = ?3 WHERE session_id = ?1 AND agent_id = ?2");
+    tx.prepare_cached(&sql)?
+        .execute(params![session, agent_id, json])?;
+    Ok(())
+}
+
 fn parse_list<T: serde::de::DeserializeOwned>(json: Option<String>) -> Vec<T> {
     json.and_then(|j| serde_json::from_str(&j).ok())
         .unwrap_or_default()
@@ -111,8 +129,8 @@ pub(super) fn write_sidechain_messages(
 /// The sidechains of a session in the order they started, each with its messages.
 pub(super) fn sidechains(conn: &Connection, session: &str) -> Result<Vec<Sidechain>, StoreError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT agent_id, parent_tool_use_id, agent_type, description, created_at FROM sidechains \
-         WHERE session_id = ?1 ORDER BY created_at, rowid",
+        "SELECT agent_id, parent_tool_use_id, agent_type, description, created_at, todos, tasks \
+         FROM sidechains WHERE session_id = ?1 ORDER BY created_at, rowid",
     )?;
     let rows = stmt.query_map(params![session], |row| {
         Ok(Sidechain {
@@ -122,6 +140,8 @@ pub(super) fn sidechains(conn: &Connection, session: &str) -> Result<Vec<Sidecha
             description: row.get(3)?,
             created_at: row.get(4)?,
             messages: Vec::new(),
+            todos: parse_list(row.get(5)?),
+            tasks: parse_list(row.get(6)?),
         })
     })?;
     let mut out = Vec::new();

@@ -114,6 +114,10 @@ pub struct Sidechain {
     pub created_at: i64,
     /// Its model history.
     pub messages: Vec<Message>,
+    /// Its own to-do list as it last changed.
+    pub todos: Vec<TodoItem>,
+    /// Its own task list as it last changed.
+    pub tasks: Vec<TaskItem>,
 }
 
 impl LoadedSession {

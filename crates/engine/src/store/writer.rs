@@ -121,6 +121,13 @@ pub enum Command {
         list: WorkList,
         at: i64,
     },
+    /// A sub-agent's own to-do or task list as it is now.
+    SidechainWorkList {
+        session: String,
+        agent_id: String,
+        list: WorkList,
+        at: i64,
+    },
     /// A sub-agent's conversation began.
     Sidechain {
         session: String,
@@ -217,6 +224,7 @@ fn touches(command: &Command) -> Option<(&str, i64)> {
         | Command::Title { session, at, .. }
         | Command::Mode { session, at, .. }
         | Command::WorkList { session, at, .. }
+        | Command::SidechainWorkList { session, at, .. }
         | Command::Sidechain { session, at, .. }
         | Command::SidechainMessages { session, at, .. } => Some((session, *at)),
         Command::Create { .. } | Command::Delete { .. } | Command::Flush(_) => None,
@@ -224,6 +232,14 @@ fn touches(command: &Command) -> Option<(&str, i64)> {
 }
 
 /// The serde name of a unit enum value (`"snake_case"` strings).
+/// The marks column of a message: its marks as JSON, NULL when it has none.
+fn marks_json(message: &Message) -> Result<Option<String>, serde_json::Error> {
+    if message.marks.is_empty() {
+        return Ok(None);
+    }
+    serde_json::to_string(&message.marks).map(Some)
+}
+
 pub fn enum_name<T: Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
         Ok(Value::String(s)) => s,
@@ -292,8 +308,8 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
             tx.prepare_cached("DELETE FROM messages WHERE session_id = ?1 AND ordinal >= ?2")?
                 .execute(params![session, from as i64])?;
             let mut insert = tx.prepare_cached(
-                "INSERT INTO messages (session_id, ordinal, role, message, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO messages (session_id, ordinal, role, message, marks, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
             for (offset, message) in messages.iter().enumerate() {
                 let json = serde_json::to_string(message)?;
@@ -302,6 +318,7 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
                     (from + offset) as i64,
                     role_name(message.role),
                     json,
+                    marks_json(message)?,
                     at
                 ])?;
             }
@@ -313,10 +330,16 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
         } => {
             let json = serde_json::to_string(&message)?;
             tx.prepare_cached(
-                "INSERT INTO messages (session_id, ordinal, role, message, created_at) \
-                 SELECT ?1, COALESCE(MAX(ordinal) + 1, 0), ?2, ?3, ?4 FROM messages WHERE session_id = ?1",
+                "INSERT INTO messages (session_id, ordinal, role, message, marks, created_at) \
+                 SELECT ?1, COALESCE(MAX(ordinal) + 1, 0), ?2, ?3, ?4, ?5 FROM messages WHERE session_id = ?1",
             )?
-            .execute(params![session, role_name(message.role), json, at])?;
+            .execute(params![
+                session,
+                role_name(message.role),
+                json,
+                marks_json(&message)?,
+                at
+            ])?;
         }
         Command::ToolCall {
             session,
@@ -368,6 +391,12 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
         Command::WorkList { session, list, at } => {
             side_tables::write_work_list(tx, &session, &list, at)?
         }
+        Command::SidechainWorkList {
+            session,
+            agent_id,
+            list,
+            ..
+        } => side_tables::write_sidechain_work_list(tx, &session, &agent_id, &list)?,
         Command::Sidechain { session, chain, at } => {
             side_tables::write_sidechain(tx, &session, &chain, at)?
         }
@@ -445,6 +474,23 @@ fn project_event(
             session,
             list: WorkList::Tasks(tasks),
             at,
+        },
+        SessionEvent::SubAgent {
+            agent_id, event, ..
+        } => match *event {
+            SessionEvent::TodosChanged { todos } => Command::SidechainWorkList {
+                session,
+                agent_id,
+                list: WorkList::Todos(todos),
+                at,
+            },
+            SessionEvent::TasksChanged { tasks } => Command::SidechainWorkList {
+                session,
+                agent_id,
+                list: WorkList::Tasks(tasks),
+                at,
+            },
+            _ => return Ok(()),
         },
         SessionEvent::UsageUpdated {
             session: usage,

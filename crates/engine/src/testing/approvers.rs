@@ -4,15 +4,17 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
+use serde_json::{Map, Value};
 use tandem_protocol::{
-    ApprovalAnswer, ApprovalChoice, ApprovalRequest, PlanAnswer, PlanChoice, PlanRequest,
-    QuestionAnswer, QuestionOutcome, QuestionRequest,
+    ApprovalAnswer, ApprovalChoice, ApprovalRequest, ElicitationAction, ElicitationAnswer,
+    ElicitationRequest, PlanAnswer, PlanChoice, PlanRequest, QuestionAnswer, QuestionOutcome,
+    QuestionRequest,
 };
 
 use crate::approver::{Approver, NoAnswer};
 
-/// Answers permission requests with scripted choices in order (then `fallback`), plan reviews and questions with
-/// their own scripts (once a script is used up: [`NoAnswer`]), and records every request.
+/// Answers permission requests with scripted choices in order (then `fallback`), plan reviews, questions and MCP
+/// servers' forms with their own scripts (once a script is used up: [`NoAnswer`]), and records every request.
 #[derive(Debug, Clone)]
 pub struct ScriptedApprover {
     answers: Arc<Mutex<VecDeque<ApprovalChoice>>>,
@@ -22,7 +24,12 @@ pub struct ScriptedApprover {
     plans_asked: Arc<Mutex<Vec<PlanRequest>>>,
     questions: Arc<Mutex<VecDeque<QuestionOutcome>>>,
     questions_asked: Arc<Mutex<Vec<QuestionRequest>>>,
+    forms: Arc<Mutex<VecDeque<FormReply>>>,
+    forms_asked: Arc<Mutex<Vec<ElicitationRequest>>>,
 }
+
+/// A scripted answer to a server's form: what the person does, and the values sent with `accept`.
+pub type FormReply = (ElicitationAction, Option<Map<String, Value>>);
 
 fn pop<T>(queue: &Mutex<VecDeque<T>>) -> Option<T> {
     queue.lock().ok().and_then(|mut q| q.pop_front())
@@ -52,7 +59,22 @@ impl ScriptedApprover {
             plans_asked: Arc::default(),
             questions: Arc::default(),
             questions_asked: Arc::default(),
+            forms: Arc::default(),
+            forms_asked: Arc::default(),
         }
+    }
+
+    /// Answers MCP servers' forms with `replies` in order.
+    pub fn with_form_answers(self, replies: impl IntoIterator<Item = FormReply>) -> Self {
+        if let Ok(mut forms) = self.forms.lock() {
+            forms.extend(replies);
+        }
+        self
+    }
+
+    /// The forms shown so far.
+    pub fn forms_asked(&self) -> Vec<ElicitationRequest> {
+        copy(&self.forms_asked)
     }
 
     /// Answers plan reviews with `choices` in order.
@@ -121,6 +143,24 @@ impl Approver for ScriptedApprover {
                 .map(|outcome| QuestionAnswer {
                     request_id,
                     outcome,
+                })
+                .ok_or_else(NoAnswer::nobody)
+        })
+    }
+
+    fn elicit(
+        &self,
+        request: ElicitationRequest,
+    ) -> BoxFuture<'_, Result<ElicitationAnswer, NoAnswer>> {
+        let reply = pop(&self.forms);
+        let request_id = request.id.clone();
+        push(&self.forms_asked, request);
+        Box::pin(async move {
+            reply
+                .map(|(action, content)| ElicitationAnswer {
+                    request_id,
+                    action,
+                    content,
                 })
                 .ok_or_else(NoAnswer::nobody)
         })

@@ -17,7 +17,7 @@ mod sse_writer;
 mod workspace;
 
 pub use crate::events::RecordingSink;
-pub use approvers::{FnApprover, ScriptedApprover};
+pub use approvers::{FnApprover, FormReply, ScriptedApprover};
 pub use chat_completions::validate_chat_body;
 pub use deferred_tools::{SyntheticTool, synthetic_tools};
 pub use fake_server::FakeServer;

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::mcp::Elicitor;
+use crate::mcp::{ElicitReply, Elicitor};
 
 /// Accepts with the schema's defaults.
 #[derive(Debug, Clone, Copy, Default)]
@@ -14,7 +14,7 @@ impl Elicitor for SchemaDefaults {
         &'a self,
         _server: &'a str,
         request: Value,
-    ) -> futures::future::BoxFuture<'a, Option<Value>> {
+    ) -> futures::future::BoxFuture<'a, ElicitReply> {
         let mut content = Map::new();
         if let Some(properties) = request
             .pointer("/requestedSchema/properties")
@@ -26,6 +26,6 @@ impl Elicitor for SchemaDefaults {
                 }
             }
         }
-        Box::pin(async move { Some(Value::Object(content)) })
+        Box::pin(async move { ElicitReply::Accept(Value::Object(content)) })
     }
 }

@@ -79,7 +79,7 @@ async fn a_fork_before_a_prompt_keeps_what_came_before_and_goes_its_own_way() {
     let all = store.load_session(&whole).expect("load").expect("stored");
     assert_eq!(all.messages.len(), 4);
     assert!(matches!(
-        fork(&store, &original, Some("1")),
+        fork(&store, &original, Some("7")),
         Err(RewindError::UnknownPrompt(_))
     ));
     assert!(matches!(

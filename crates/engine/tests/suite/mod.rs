@@ -16,6 +16,7 @@ mod forks;
 mod hooks;
 mod lifecycle_hooks;
 mod mcp_conformance;
+mod mcp_elicitation;
 mod mcp_prompts;
 mod mcp_remote;
 mod mcp_servers;

@@ -145,6 +145,10 @@ async fn no_api_key_is_reported_without_a_request() {
             .setup_hint
             .is_some_and(|h| h.contains("ANTHROPIC_API_KEY"))
     );
+    // Auto mode's classifier asks the same model: without a key it is not offered, and asking for it gives default.
+    assert!(!s.info().auto_mode_available);
+    s.set_mode(tandem_protocol::PermissionMode::Auto);
+    assert_eq!(s.info().mode, tandem_protocol::PermissionMode::Default);
     let err = s.send("hi").await.expect_err("no key");
     assert!(err.to_string().contains("no API key"), "{err}");
     assert!(fake.requests().is_empty());

@@ -179,3 +179,132 @@ async fn auto_mode_consults_the_classifier() {
     );
     assert!(!parse_verdict("maybe").safe);
 }
+
+const BROAD_AND_NARROW: [(&str, &str); 4] = [
+    ("allow", "Bash(python3 *)"),
+    ("allow", "Bash(sh:*)"),
+    ("allow", "Bash(npm test *)"),
+    ("allow", "Read"),
+];
+
+#[test]
+fn auto_mode_sets_aside_allow_rules_that_let_any_code_run() {
+    let p = Project::new().expect("project");
+    for (mode, command, expected) in [
+        (
+            PermissionMode::Default,
+            "python3 build.py",
+            DecisionBehavior::Allow,
+        ),
+        (
+            PermissionMode::Default,
+            "sh run.sh",
+            DecisionBehavior::Allow,
+        ),
+        (
+            PermissionMode::AcceptEdits,
+            "python3 build.py",
+            DecisionBehavior::Allow,
+        ),
+        (
+            PermissionMode::Auto,
+            "python3 build.py",
+            DecisionBehavior::Ask,
+        ),
+        (PermissionMode::Auto, "sh run.sh", DecisionBehavior::Ask),
+        (PermissionMode::Auto, "npm test", DecisionBehavior::Allow),
+        (PermissionMode::Auto, "ls", DecisionBehavior::Allow),
+    ] {
+        let ctx = p.ctx(&BROAD_AND_NARROW, mode);
+        assert_eq!(bash(&ctx, command).decision, expected, "{mode}: {command}");
+    }
+    let auto = p.ctx(&BROAD_AND_NARROW, PermissionMode::Auto);
+    // Leaving auto mode brings the rules back; entering it again sets them aside again.
+    let back = auto.with_mode(PermissionMode::Default);
+    assert_eq!(
+        bash(&back, "python3 build.py").decision,
+        DecisionBehavior::Allow
+    );
+    let again = back.with_mode(PermissionMode::Auto);
+    assert_eq!(
+        bash(&again, "python3 build.py").decision,
+        DecisionBehavior::Ask
+    );
+    // Through plan mode and back to auto.
+    let planned = auto.with_mode(PermissionMode::Plan).leaving_plan_mode(None);
+    assert_eq!(planned.mode, PermissionMode::Auto);
+    assert_eq!(
+        bash(&planned, "python3 build.py").decision,
+        DecisionBehavior::Ask
+    );
+    // A grant made while in auto mode is set aside too, and applies once auto mode ends.
+    let granted = auto.with_session_rules(&["Bash(node *)".to_string()]);
+    assert_eq!(
+        bash(&granted, "node app.js").decision,
+        DecisionBehavior::Ask
+    );
+    assert_eq!(
+        bash(&granted.with_mode(PermissionMode::Default), "node app.js").decision,
+        DecisionBehavior::Allow
+    );
+    // The whole tool, however written.
+    for rule in ["Bash", "Bash(*)"] {
+        let ctx = p.ctx(&[("allow", rule)], PermissionMode::Auto);
+        assert_eq!(
+            bash(&ctx, "curl x").decision,
+            DecisionBehavior::Ask,
+            "{rule}"
+        );
+        let ctx = ctx.with_mode(PermissionMode::Default);
+        assert_eq!(
+            bash(&ctx, "curl x").decision,
+            DecisionBehavior::Allow,
+            "{rule}"
+        );
+    }
+    let set_aside: Vec<String> = auto
+        .set_aside_rules()
+        .into_iter()
+        .map(|(entry, _)| entry.text)
+        .collect();
+    assert_eq!(set_aside, ["Bash(python3 *)", "Bash(sh:*)"]);
+    assert!(back.set_aside_rules().is_empty());
+}
+
+#[tokio::test]
+async fn a_set_aside_rule_leaves_the_call_to_the_classifier() {
+    let p = Project::new().expect("project");
+    let ctx = p
+        .ctx(&BROAD_AND_NARROW, PermissionMode::Auto)
+        .with_classifier(ClassifierHandle(Arc::new(Fixed(false))));
+    let approver = ScriptedApprover::new([], ApprovalChoice::Deny);
+    let (rt, sink) = TestRuntime::new(&p.root)
+        .session_id("s")
+        .permissions(ctx)
+        .approver(approver.clone())
+        .recorded();
+    let out = run_tool_use(
+        &rt,
+        "t",
+        "Bash",
+        &json!({"command": "python3 missing-script.py"}),
+        &CancellationToken::new(),
+    )
+    .await;
+    assert_eq!(out.outcome, ToolOutcome::Denied);
+    assert_eq!(approver.asked().len(), 1);
+    let decision = sink
+        .events()
+        .into_iter()
+        .find_map(|e| match e {
+            SessionEvent::ToolCallDecision { decision, .. } => Some(decision),
+            _ => None,
+        })
+        .expect("a decision event");
+    assert_eq!(
+        decision.decided_by,
+        Some(DecisionSource::Classifier {
+            reason: "judged Bash".into()
+        })
+    );
+}

@@ -288,3 +288,14 @@ async fn where_nobody_can_answer_the_model_is_told_so_and_bad_questions_are_refu
     // Only the valid call reached the approver.
     assert_eq!(approver.questions_asked().len(), 1);
 }
+
+#[tokio::test]
+async fn auto_mode_is_offered_where_the_classifier_can_reach_its_model() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let fake = server(Script::default()).await;
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny));
+    let s = session(&ws.root(), &fake, approver, RecordingSink::default());
+    assert!(s.info().auto_mode_available);
+    s.set_mode(PermissionMode::Auto);
+    assert_eq!(s.info().mode, PermissionMode::Auto);
+}

@@ -417,3 +417,86 @@ async fn model_shows_the_choices_and_switches_the_sessions_model() {
             .any(|e| matches!(e, SessionEvent::ModelChanged { model } if model == "other-model"))
     );
 }
+
+#[tokio::test]
+async fn sub_agents_of_a_commands_turn_run_on_its_model_unless_they_name_their_own() {
+    let ws = Workspace::new(&[
+        (
+            ".claude/commands/deep.md",
+            "---\nmodel: haiku\n---\nDelegate: $ARGUMENTS\n",
+        ),
+        (
+            ".claude/agents/thinker.md",
+            "---\nname: thinker\ndescription: Thinks hard\nmodel: opus\n---\nThink.\n",
+        ),
+        (
+            ".claude/agents/follower.md",
+            "---\nname: follower\ndescription: Follows\nmodel: inherit\n---\nFollow.\n",
+        ),
+    ])
+    .expect("workspace");
+    let agent = |id: &str, input: Value| ScriptedTurn::tool_use(id, "Agent", input);
+    let fake = server(Script::turns([
+        agent("a1", json!({"description": "look", "prompt": "Look."})),
+        ScriptedTurn::text("sub one"),
+        agent(
+            "a2",
+            json!({"description": "think", "prompt": "Think.", "subagent_type": "thinker"}),
+        ),
+        ScriptedTurn::text("sub two"),
+        agent(
+            "a3",
+            json!({"description": "follow", "prompt": "Follow.", "subagent_type": "follower"}),
+        ),
+        ScriptedTurn::text("sub three"),
+        agent(
+            "a4",
+            json!({"description": "quick", "prompt": "Quick.", "model": "sonnet"}),
+        ),
+        ScriptedTurn::text("sub four"),
+        ScriptedTurn::text("Done."),
+        agent("a5", json!({"description": "later", "prompt": "Later."})),
+        ScriptedTurn::text("sub five"),
+        ScriptedTurn::text("Plain."),
+    ]))
+    .await;
+    let mut config = super::common::fake_config(&fake.url());
+    config.model = "claude-test-model".into();
+    let model =
+        Arc::new(tandem_engine::model::AnthropicModel::new(config.clone()).expect("client"));
+    let s = super::common::session_with(
+        &ws.root(),
+        model,
+        config,
+        deny_all(),
+        RecordingSink::default(),
+    );
+
+    s.send("/deep the parser").await.expect("command turn");
+    s.send("and now?").await.expect("plain turn");
+
+    let models: Vec<String> = fake
+        .requests()
+        .iter()
+        .map(|r| r.body["model"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        models,
+        [
+            "claude-haiku-4-5",
+            "claude-haiku-4-5",
+            "claude-haiku-4-5",
+            "claude-opus-4-1",
+            "claude-haiku-4-5",
+            "claude-haiku-4-5",
+            "claude-haiku-4-5",
+            "claude-sonnet-4-5",
+            "claude-haiku-4-5",
+            "claude-test-model",
+            "claude-test-model",
+            "claude-test-model",
+        ],
+        "a sub-agent runs on the model its call names, else its type's (`inherit`: none), else the command's, \
+         and after the command's turn on the session's"
+    );
+}

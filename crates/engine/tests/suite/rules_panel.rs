@@ -243,3 +243,32 @@ async fn a_session_applies_rule_edits_at_once_tests_calls_and_tries_its_hooks() 
         .expect_err("unknown");
     assert!(unknown.to_string().contains("nope"));
 }
+
+#[test]
+fn the_listing_shows_which_rules_auto_mode_sets_aside_and_why() {
+    let p = Project::new().expect("project");
+    let rules = [("allow", "Bash(python3 *)"), ("allow", "Bash(npm test *)")];
+    let auto = p.ctx(&rules, PermissionMode::Auto);
+    let listing = rule_listing(&auto);
+    let python = listing
+        .iter()
+        .find(|r| r.rule == "Bash(python3 *)")
+        .expect("listed");
+    assert!(!python.applies);
+    assert!(
+        python
+            .set_aside
+            .as_deref()
+            .is_some_and(|why| why.contains("python") && why.contains("classifier")),
+        "{python:?}"
+    );
+    let npm = listing
+        .iter()
+        .find(|r| r.rule == "Bash(npm test *)")
+        .expect("listed");
+    assert!(npm.applies && npm.set_aside.is_none());
+    // Out of auto mode, nothing is set aside.
+    for listed in rule_listing(&auto.with_mode(PermissionMode::Default)) {
+        assert!(listed.applies && listed.set_aside.is_none(), "{listed:?}");
+    }
+}

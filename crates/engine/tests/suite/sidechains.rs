@@ -106,3 +106,51 @@ async fn a_reopened_session_replays_each_sub_agents_events_under_its_agent_call(
             .any(|(_, e)| matches!(e, SessionEvent::TurnEnded { .. }))
     );
 }
+
+#[tokio::test]
+async fn a_sub_agents_checklist_is_stored_with_it_and_comes_back_with_the_session() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("sessions.db");
+    let fake = server(Script::turns([
+        ScriptedTurn::tool_use(
+            "a1",
+            "Agent",
+            json!({"description": "Plan", "prompt": "Plan it."}),
+        ),
+        ScriptedTurn::tool_use(
+            "t1",
+            "TodoWrite",
+            json!({"todos": [{"content": "Read the code", "status": "in_progress", "activeForm": "Reading the code"}]}),
+        ),
+        ScriptedTurn::text("Planned."),
+        ScriptedTurn::text("Done."),
+    ]))
+    .await;
+    let store = Arc::new(SessionStore::open(&db).expect("store"));
+    let id = {
+        let s = stored_session(ws.root(), store.clone(), &fake, None);
+        s.send("plan").await.expect("turn");
+        s.id().to_string()
+    };
+    drop(store);
+    // A new process.
+    let store = Arc::new(SessionStore::open(&db).expect("reopen"));
+    let loaded = store.load_session(&id).expect("load").expect("stored");
+    assert_eq!(loaded.sidechains.len(), 1);
+    let todos: Vec<&str> = loaded.sidechains[0]
+        .todos
+        .iter()
+        .map(|t| t.content.as_str())
+        .collect();
+    assert_eq!(todos, ["Read the code"], "kept with the sub-agent");
+    assert!(
+        loaded.todos.is_empty(),
+        "the sub-agent's list is not the session's"
+    );
+    // The window rebuilds the nested checklist from the replayed events, under the Agent call.
+    let builder = Session::resuming(store, &id).expect("resume");
+    assert!(builder.stored().expect("stored").events.iter().any(|e| matches!(&e.event,
+        SessionEvent::SubAgent { parent_tool_use_id, event, .. }
+            if parent_tool_use_id == "a1" && matches!(event.as_ref(), SessionEvent::TodosChanged { todos } if todos.len() == 1))));
+}

@@ -151,3 +151,47 @@ async fn an_unknown_skill_is_an_error_naming_the_available_ones() {
         "{result}"
     );
 }
+
+#[tokio::test]
+async fn a_skills_model_answers_the_rest_of_the_turn_it_runs_in() {
+    let ws = Workspace::new(&[(
+        ".claude/skills/deep/SKILL.md",
+        "---\nname: deep\ndescription: Think deeply\nmodel: skill-model\n---\nDEEP-STEPS-6620\n",
+    )])
+    .expect("workspace");
+    let fake = server(Script::turns([
+        // The model invokes the skill: the requests after it in that turn use the skill's model.
+        ScriptedTurn::tool_use("s1", "Skill", json!({"skill": "deep"})),
+        ScriptedTurn::text("Deep answer."),
+        ScriptedTurn::text("Plain answer."),
+        // The person types the skill: its whole turn.
+        ScriptedTurn::text("Typed answer."),
+        ScriptedTurn::text("Plain again."),
+    ]))
+    .await;
+    let s = session(
+        &ws.root(),
+        &fake,
+        Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
+        RecordingSink::default(),
+    );
+    s.send("think about it").await.expect("turn");
+    s.send("and now?").await.expect("turn");
+    s.send("/deep now").await.expect("typed skill");
+    s.send("and after?").await.expect("turn");
+    let models: Vec<String> = fake
+        .requests()
+        .iter()
+        .map(|r| r.body["model"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        models,
+        [
+            "fake-model",
+            "skill-model",
+            "fake-model",
+            "skill-model",
+            "fake-model"
+        ]
+    );
+}

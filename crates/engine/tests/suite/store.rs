@@ -46,10 +46,7 @@ fn new_session(id: &str, folder: &Path) -> NewSession {
 }
 
 fn assistant(blocks: Vec<ContentBlock>) -> Message {
-    Message {
-        role: Role::Assistant,
-        content: blocks,
-    }
+    Message::new(Role::Assistant, blocks)
 }
 
 fn text(t: &str) -> ContentBlock {
@@ -81,10 +78,7 @@ fn interrupted(id: &str) -> ContentBlock {
 }
 
 fn user(blocks: Vec<ContentBlock>) -> Message {
-    Message {
-        role: Role::User,
-        content: blocks,
-    }
+    Message::new(Role::User, blocks)
 }
 
 #[test]
@@ -367,7 +361,6 @@ fn a_v1_file_opens_after_a_migration_is_added() {
         assert_eq!(v1.schema_version().expect("version"), 1);
         v1.create_session(&new_session("s", &folder.root()))
             .expect("create");
-        v1.append_message("s", &Message::user_text("kept across the upgrade"));
         v1.record_event(
             "s",
             0,
@@ -375,6 +368,15 @@ fn a_v1_file_opens_after_a_migration_is_added() {
                 message: "v1".into(),
             },
         );
+    }
+    {
+        // As the Tandem of v1 wrote a message (today's writer knows columns v1 did not have).
+        let conn = rusqlite::Connection::open(&path).expect("raw connection");
+        conn.execute(
+            "INSERT INTO messages (session_id, ordinal, role, message, created_at) VALUES ('s', 0, 'user', ?1, 1)",
+            [serde_json::to_string(&Message::user_text("kept across the upgrade")).expect("json")],
+        )
+        .expect("insert");
     }
     // Today's migrations and one more after them.
     let next_step = "ALTER TABLE sessions ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;\
@@ -839,8 +841,15 @@ async fn prompts_carry_their_rewind_id_and_a_rewind_is_stored_as_an_event() {
             prompt_id: second.clone()
         }]
     );
-    // The new prompt takes the place (and so the id) of the one rewound away.
+    // The new prompt takes the place of the one rewound away, never its id: an id names one row for good.
     let last = ids(&loaded.events).pop().expect("a prompt");
-    assert_eq!(last, ("second, said better".into(), Some(second.clone())));
-    assert_eq!(s.rewind_points().await.len(), 2);
+    assert_eq!(last.0, "second, said better");
+    let used: Vec<Option<String>> = started.iter().map(|(_, id)| id.clone()).collect();
+    assert!(
+        last.1.is_some() && !used.contains(&last.1),
+        "{last:?} reuses one of {used:?}"
+    );
+    let points = s.rewind_points().await;
+    assert_eq!(points.len(), 2);
+    assert_eq!(points[1].prompt_id, last.1.unwrap_or_default());
 }

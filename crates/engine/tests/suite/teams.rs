@@ -605,3 +605,69 @@ async fn the_agent_tool_adds_a_named_member_to_a_team() {
     assert!(tools.contains(&"SendMessage".to_string()), "{tools:?}");
     assert!(!tools.contains(&"Write".to_string()), "{tools:?}");
 }
+
+#[tokio::test]
+async fn a_message_to_the_idle_lead_starts_a_turn_carrying_it() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let lead = server(Script::turns([
+        team_create("t1", &["alice"]),
+        ScriptedTurn::text("the team is working"),
+        ScriptedTurn::text("thanks, alice"),
+        ScriptedTurn::text("noted"),
+    ]))
+    .await;
+    let alice = server(Script::turns([
+        ScriptedTurn::tool_use(
+            "a1",
+            "SendMessage",
+            json!({"to": "team-lead", "message": "BUILD-GREEN-5150"}),
+        ),
+        ScriptedTurn::text("reported"),
+    ]))
+    .await;
+    let model = Arc::new(Routed {
+        lead: client(&lead),
+        members: vec![("alice".into(), member(&alice))],
+    });
+    let events = RecordingSink::default();
+    let s = Arc::new(open(&ws.root(), model, &events, ALL));
+    assert!(s.answer_mail().await.is_none(), "no mail, no turn");
+    let waker = tokio::spawn(tandem_engine::session::wake_for_mail(Arc::downgrade(&s)));
+    s.send("make a team").await.expect("turn");
+
+    // Nobody prompts again: the message starts the lead's next turn by itself.
+    until(|| {
+        lead.requests()
+            .iter()
+            .skip(2)
+            .any(|r| r.body["messages"].to_string().contains("BUILD-GREEN-5150"))
+    })
+    .await;
+    until(|| {
+        events
+            .events()
+            .iter()
+            .filter(|e| matches!(e, SessionEvent::TurnEnded { .. }))
+            .count()
+            >= 2
+    })
+    .await;
+    let started: Vec<String> = events
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::TurnStarted { prompt, .. } => Some(prompt.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(started[0], "make a team");
+    assert!(
+        started[1..]
+            .iter()
+            .any(|p| p.contains("teammate-message from=\"alice\"")),
+        "{started:?}"
+    );
+    // The waker holds the session only while a turn runs, and ends with it.
+    drop(s);
+    waker.await.expect("the waker ends with the session");
+}

@@ -1,7 +1,8 @@
 //! A small MCP server for Tandem's tests and benchmarks, built on `rmcp`'s server side. Over stdio by default, or
 //! streamable HTTP on loopback with `--http` (it prints `listening on <url>` when ready). Tools with and without
 //! annotations, a slow tool that reports progress and notices cancellation, a tool that crashes the process, large
-//! and schema-violating results, resources, prompts (one failing) and `tools/list_changed` / `prompts/list_changed`.
+//! and schema-violating results, resources, prompts (one failing), `tools/list_changed` / `prompts/list_changed`, and
+//! a tool that asks the user for a form (elicitation).
 //! Flags make it misbehave on purpose: `--exit-at-once`, `--garbage`, `--silent` (never answers `initialize`),
 //! `--start-delay-ms N`, `--wait-for-file PATH` (starts once PATH exists). `--http ADDR --bearer T1,T2 --auth-server
 //! URL` guards the HTTP server with OAuth bearer tokens; `--legacy-sse ADDR` speaks the older HTTP+SSE transport.
@@ -15,10 +16,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ElicitRequestParams,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
@@ -81,6 +82,8 @@ fn tool_list(extra: bool) -> Value {
             "inputSchema": {"type": "object"}}),
         json!({"name": "add_prompt", "description": "Adds the `later` prompt and announces the change.",
             "inputSchema": {"type": "object"}}),
+        json!({"name": "ask", "description": "Asks the user for their details (elicitation) and says what came back.",
+            "inputSchema": {"type": "object"}}),
     ];
     if extra {
         tools.push(json!({"name": "extra", "description": "Appears after add_tool.", "inputSchema": {"type": "object"}}));
@@ -113,6 +116,37 @@ impl TestServer {
             }
         }
         text_result(format!("done after {steps} steps"))
+    }
+}
+
+/// The form the `ask` tool sends: one field of each kind the specification allows.
+fn ask_form() -> Value {
+    json!({
+        "mode": "form",
+        "message": "Who should the report go to?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "title": "Name", "minLength": 1, "maxLength": 40},
+                "email": {"type": "string", "title": "Email", "format": "email"},
+                "copies": {"type": "integer", "title": "Copies", "minimum": 1, "maximum": 5, "default": 1},
+                "urgent": {"type": "boolean", "title": "Urgent", "default": false},
+                "format": {"type": "string", "title": "Format", "enum": ["pdf", "html"], "enumNames": ["PDF", "Web page"]}
+            },
+            "required": ["name", "email"]
+        }
+    })
+}
+
+/// Asks the client's user through an elicitation and reports the answer.
+async fn ask(context: &RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+    let params: ElicitRequestParams = from_json(ask_form())?;
+    match context.peer.create_elicitation(params).await {
+        Ok(result) => {
+            let answer = serde_json::to_value(&result).unwrap_or_default();
+            text_result(format!("the user answered: {answer}"))
+        }
+        Err(e) => text_result(format!("the elicitation failed: {e}")),
     }
 }
 
@@ -195,6 +229,7 @@ impl ServerHandler for TestServer {
                 text_result("added `extra`")
             }
             "extra" => text_result("extra works"),
+            "ask" => ask(&context).await,
             "add_prompt" => {
                 self.later.store(true, Ordering::SeqCst);
                 let _ = context.peer.notify_prompt_list_changed().await;

@@ -1,7 +1,7 @@
 //! Skill: gives the model the instructions of one of the session's skills (`catalog`) when it decides the skill
 //! fits, or when the person types `/name args`. Until then only names and descriptions are in the system prompt.
 //! A skill's `allowed-tools` become session allow rules once it is invoked (the invocation asks first), until the
-//! turn ends ([`SkillGrants`]).
+//! turn ends ([`SkillGrants`]); its `model` answers the rest of the turn ([`TurnModel`]).
 
 pub mod catalog;
 
@@ -13,6 +13,7 @@ use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
 
 pub use catalog::{SkillCatalog, SkillDefinition, SkillFileIssue, SkillSource};
 
+use crate::model::TurnModel;
 use crate::tool::{
     ContextChange, PermissionSubject, Tool, ToolContext, ToolError, ToolOutput, names,
 };
@@ -56,12 +57,22 @@ impl SkillGrants {
 pub struct SkillTool {
     catalog: Arc<SkillCatalog>,
     grants: Arc<SkillGrants>,
+    turn_model: Arc<TurnModel>,
 }
 
 impl SkillTool {
-    /// The tool for `catalog`, recording what invocations grant in `grants`.
-    pub fn new(catalog: Arc<SkillCatalog>, grants: Arc<SkillGrants>) -> Self {
-        Self { catalog, grants }
+    /// The tool for `catalog`, recording what invocations grant in `grants`; a skill naming a model switches the
+    /// rest of the turn to it through `turn_model`.
+    pub fn new(
+        catalog: Arc<SkillCatalog>,
+        grants: Arc<SkillGrants>,
+        turn_model: Arc<TurnModel>,
+    ) -> Self {
+        Self {
+            catalog,
+            grants,
+            turn_model,
+        }
     }
 }
 
@@ -165,6 +176,9 @@ impl Tool for SkillTool {
         if !skill.allowed_tools.is_empty() {
             self.grants.record(&skill.allowed_tools);
             output.context_change = Some(ContextChange::AllowRules(skill.allowed_tools.clone()));
+        }
+        if skill.model.as_deref().is_some_and(|m| !m.trim().is_empty()) {
+            self.turn_model.set(skill.model.as_deref());
         }
         Ok(output)
     }
