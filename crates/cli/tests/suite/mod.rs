@@ -1,6 +1,7 @@
 //! Test modules of the command line's suite.
 
 mod commands;
+mod concurrent_edits;
 mod concurrent_runs;
 mod mcp;
 mod permissions;
