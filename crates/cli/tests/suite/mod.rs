@@ -3,6 +3,7 @@
 mod commands;
 mod concurrent_edits;
 mod concurrent_runs;
+mod killed_runs;
 mod mcp;
 mod permissions;
 mod prompt_commands;

@@ -11,6 +11,7 @@ use tandem_protocol::{PermissionMode, SessionEvent, Usage};
 use super::StoreError;
 use super::health::Health;
 use super::read;
+use super::recover::recover_streamed_text;
 use super::repair::repair_history;
 use super::schema::{self, MIGRATIONS};
 use super::side_tables::{self, NewSidechain};
@@ -226,6 +227,7 @@ impl SessionStore {
             let sidechains = side_tables::sidechains(&tx, id)?;
             tx.finish()?;
             let mut history = messages.clone();
+            recover_streamed_text(&mut history, &events);
             repair_history(&mut history);
             Ok(Some(LoadedSession {
                 record,

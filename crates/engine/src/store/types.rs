@@ -88,7 +88,8 @@ pub struct LoadedSession {
     pub record: SessionRecord,
     /// The model history exactly as stored.
     pub messages: Vec<Message>,
-    /// `messages` repaired so that the next request is valid (see [`super::repair_history`]).
+    /// `messages` with the text of an answer cut off while it streamed put back from the events, and repaired so
+    /// that the next request is valid (see [`super::repair_history`]).
     pub history: Vec<Message>,
     /// Every event in order: the transcript as it streamed, including text of a message that never completed.
     pub events: Vec<StoredEvent>,

@@ -82,6 +82,13 @@ pub struct ScriptedTurn {
     /// Stop sending after this many bytes, breaking the connection.
     #[serde(default)]
     pub cut_after_bytes: Option<usize>,
+    /// Send nothing more after this many chunks, holding the connection open (a server that stalls mid-answer).
+    #[serde(default)]
+    pub stall_after_chunks: Option<usize>,
+    /// While stalled, a `ping` event every this many milliseconds (a server that keeps the connection alive but
+    /// sends no content).
+    #[serde(default)]
+    pub stall_pings_ms: Option<u64>,
     /// Send an `error` event (type, message) after this many content events instead of finishing.
     #[serde(default)]
     pub error_after_events: Option<(usize, String, String)>,
@@ -117,6 +124,8 @@ impl ScriptedTurn {
             delay_before_ms: 0,
             ping_every: None,
             cut_after_bytes: None,
+            stall_after_chunks: None,
+            stall_pings_ms: None,
             error_after_events: None,
             unknown_event: false,
             openai: ChatQuirks::default(),
