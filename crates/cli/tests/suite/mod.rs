@@ -4,6 +4,7 @@ mod commands;
 mod concurrent_edits;
 mod concurrent_runs;
 mod killed_runs;
+mod large_files;
 mod mcp;
 mod permissions;
 mod prompt_commands;

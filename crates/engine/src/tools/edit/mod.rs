@@ -81,7 +81,9 @@ fn run(
     let store = &ctx.file_state;
     let _guard = store.write_guard();
     let mut lock = change::lock(key)?;
-    let planned = plan::plan_reusing(key, input, store, input.planned.get().as_deref())?;
+    // The plan is taken over (not copied) when nothing else holds it; otherwise the edit is planned anew.
+    let earlier = input.planned.take().and_then(|p| Arc::try_unwrap(p).ok());
+    let planned = plan::plan_reusing(key, input, store, earlier)?;
     let body = encoding::encode_body(&planned.new_text, planned.encoding);
     change::commit(
         store,

@@ -67,6 +67,38 @@ pub fn lock(key: &Path) -> Result<ChangeLock, ToolError> {
     }
 }
 
+/// Whether the file `earlier` was loaded from still holds exactly the bytes loaded then, found without holding the
+/// file in memory a second time (its hash is computed as it is read); `Some` with its metadata now when it does.
+/// Lets a change planned earlier be written without loading a large file again.
+pub fn unchanged_since(earlier: &Current) -> Result<Option<Metadata>, ToolError> {
+    let (Some(bytes), Some(hash)) = (&earlier.bytes, &earlier.hash) else {
+        return Ok(None);
+    };
+    let target = match fs::symlink_metadata(&earlier.key) {
+        Ok(m) if m.file_type().is_symlink() => match fs::canonicalize(&earlier.key) {
+            Ok(target) => target,
+            Err(_) => return Ok(None),
+        },
+        Ok(_) => earlier.key.clone(),
+        Err(_) => return Ok(None),
+    };
+    if target != earlier.target {
+        return Ok(None);
+    }
+    let Ok(mut file) = fs::File::open(&target) else {
+        return Ok(None);
+    };
+    let meta = file.metadata().map_err(|e| err(&earlier.key, e))?;
+    if !meta.is_file() || meta.len() != bytes.len() as u64 {
+        return Ok(None);
+    }
+    let mut hasher = blake3::Hasher::new();
+    hasher
+        .update_reader(&mut file)
+        .map_err(|e| err(&earlier.key, e))?;
+    Ok((hasher.finalize() == *hash).then_some(meta))
+}
+
 /// Loads `key` as it is now. A missing file is not an error (`bytes` is `None`); a dangling symlink is.
 pub fn load(key: &Path) -> Result<Current, ToolError> {
     let link_meta = match fs::symlink_metadata(key) {
