@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{WalkBuilder, WalkState};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -37,24 +37,38 @@ pub struct GlobInput {
 #[derive(Debug, Default)]
 pub struct GlobTool;
 
+/// The longest glob pattern accepted, in characters: far beyond any real pattern, and short enough that its
+/// compiled form stays small.
+pub const MAX_PATTERN_CHARS: usize = 4096;
+
 /// A compiled glob: against the file name when the pattern has no `/`, else against the path below the base.
 #[derive(Debug, Clone)]
 pub struct NameGlob {
-    matcher: GlobMatcher,
+    /// A set of this one glob: building a set reports a pattern too large to compile, where a single glob's
+    /// matcher would panic.
+    matcher: GlobSet,
     whole_path: bool,
 }
 
 impl NameGlob {
     /// Compiles `pattern` (gitignore-like: without `/` it matches names at any depth).
     pub fn new(pattern: &str) -> Result<Self, String> {
+        let chars = pattern.chars().count();
+        if chars > MAX_PATTERN_CHARS {
+            return Err(format!(
+                "The glob pattern is {chars} characters long; at most {MAX_PATTERN_CHARS} are accepted."
+            ));
+        }
         let pattern = pattern.strip_prefix("./").unwrap_or(pattern);
         let whole_path = pattern.contains('/');
-        let matcher = GlobBuilder::new(pattern)
+        let glob = GlobBuilder::new(pattern)
             .literal_separator(whole_path)
             .backslash_escape(true)
             .build()
-            .map_err(|e| format!("invalid glob pattern: {e}"))?
-            .compile_matcher();
+            .map_err(|e| format!("invalid glob pattern: {e}"))?;
+        let matcher = GlobSetBuilder::new().add(glob).build().map_err(|_| {
+            "The glob pattern is too complex to match; give a simpler one.".to_string()
+        })?;
         Ok(Self {
             matcher,
             whole_path,
@@ -316,6 +330,31 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+
+    #[test]
+    fn huge_or_monstrous_patterns_are_refused_with_a_reason() {
+        // (pattern, part of the refusal)
+        let cases = [
+            ("*".repeat(100_000), "100000 characters long"),
+            ("a".repeat(100_000), "100000 characters long"),
+            ("[a-z]".repeat(1_000), "5000 characters long"),
+            (
+                "{a,".repeat(1_000) + &"}".repeat(1_000),
+                "invalid glob pattern",
+            ),
+        ];
+        for (pattern, why) in cases {
+            let err = NameGlob::new(&pattern).expect_err("refused");
+            assert!(err.contains(why), "{}: {err}", &pattern[..20]);
+        }
+        let longest = "*".repeat(MAX_PATTERN_CHARS);
+        assert!(
+            NameGlob::new(&longest).is_ok(),
+            "the longest pattern compiles"
+        );
+        let glob = NameGlob::new("*.rs").expect("glob");
+        assert!(glob.is_match(Path::new("src/lib.rs")) && !glob.is_match(Path::new("a.txt")));
+    }
 
     #[test]
     fn keeps_the_newest_then_by_path() {
