@@ -26,8 +26,8 @@ pub struct ToolArgs {
     #[arg(long, requires = "name")]
     pub input: Option<String>,
     /// A JSON-lines file of {"tool": ..., "input": ...} calls, or - for stdin (answered line by line).
-    #[arg(long)]
-    pub calls: Option<String>,
+    #[arg(long, value_name = "FILE|-")]
+    pub calls: Option<PathBuf>,
     #[arg(long)]
     pub cwd: Option<PathBuf>,
     #[arg(long, value_parser = super::parse_mode, default_value = "default")]
@@ -114,13 +114,13 @@ pub async fn run(args: &ToolArgs) -> i32 {
         return 0;
     }
     let Some(source) = &args.calls else { return 2 };
-    let reader: Box<dyn BufRead> = if source == "-" {
+    let reader: Box<dyn BufRead> = if source.as_os_str() == "-" {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
         match std::fs::File::open(source) {
             Ok(f) => Box::new(std::io::BufReader::new(f)),
             Err(e) => {
-                eprintln!("tandem: cannot read {source}: {e}");
+                eprintln!("tandem: cannot read {}: {e}", source.display());
                 return 2;
             }
         }

@@ -728,3 +728,52 @@ async fn tool_reports_a_broken_settings_file_and_runs_nothing_its_deny_rules_mig
     assert_eq!(line["is_error"], true, "{line}");
     assert!(dir.path().join("README.md").exists(), "the file was kept");
 }
+
+#[tokio::test]
+async fn arguments_that_are_not_utf8_are_paths_or_a_clear_error_never_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let home = tempfile::tempdir().expect("home");
+    let parent = tempfile::tempdir().expect("parent");
+    let odd = parent
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"odd-\xff-name"));
+    std::fs::create_dir(&odd).expect("mkdir");
+    std::fs::write(odd.join("notes.txt"), "in an odd folder\n").expect("write");
+    let calls = odd.join(std::ffi::OsStr::from_bytes(b"calls-\xfe.jsonl"));
+    std::fs::write(
+        &calls,
+        "{\"tool\": \"Read\", \"input\": {\"file_path\": \"notes.txt\"}}\n",
+    )
+    .expect("write");
+
+    // A folder and a calls file whose names are not UTF-8 are used as they are.
+    let mut cmd = tandem(None, home.path());
+    cmd.args([
+        "tool",
+        "Read",
+        "--input",
+        r#"{"file_path": "notes.txt"}"#,
+        "--cwd",
+    ])
+    .arg(&odd);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("in an odd folder"), "{}", out.stdout);
+    let mut cmd = tandem(None, home.path());
+    cmd.args(["tool", "--calls"])
+        .arg(&calls)
+        .arg("--cwd")
+        .arg(&odd);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("in an odd folder"), "{}", out.stdout);
+
+    // Text that must be UTF-8 (a prompt) is refused with a message, not a panic.
+    let mut cmd = tandem(None, home.path());
+    cmd.arg("-p")
+        .arg(std::ffi::OsStr::from_bytes(b"bad \xff prompt"));
+    let out = run(cmd).await;
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("UTF-8"), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+}
