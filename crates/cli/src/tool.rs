@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::headless::{StderrApprover, StderrSink};
 use super::lazy_model::LazyModel;
+use super::lines::{Line, MAX_LINE_BYTES, bounded_lines};
 
 #[derive(Debug, Args)]
 pub struct ToolArgs {
@@ -125,9 +126,15 @@ pub async fn run(args: &ToolArgs) -> i32 {
             }
         }
     };
-    for (n, line) in reader.lines().enumerate() {
-        let line = match line {
-            Ok(l) => l,
+    for (n, line) in bounded_lines(reader, MAX_LINE_BYTES).enumerate() {
+        let line = match line.map(Line::into_text) {
+            Ok(Ok(l)) => l,
+            Ok(Err(why)) => {
+                print_line(
+                    &json!({"tool": null, "is_error": true, "content": format!("line {}: {why}", n + 1)}),
+                );
+                continue;
+            }
             Err(e) => {
                 eprintln!("tandem: cannot read the calls: {e}");
                 return 2;

@@ -777,3 +777,39 @@ async fn arguments_that_are_not_utf8_are_paths_or_a_clear_error_never_a_panic() 
     assert!(out.stderr.contains("UTF-8"), "{}", out.stderr);
     assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
 }
+
+#[tokio::test]
+async fn tool_calls_on_a_line_without_end_are_refused_and_the_next_line_still_runs() {
+    let dir = project();
+    let mut cmd = tandem(None, dir.path());
+    cmd.args(["tool", "--calls", "-", "--cwd"])
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    // 80 MiB without a line break, then a call.
+    let block = vec![b'x'; 1 << 20];
+    for _ in 0..80 {
+        stdin.write_all(&block).await.expect("write");
+    }
+    stdin
+        .write_all(b"\n{\"tool\": \"Read\", \"input\": {\"file_path\": \"README.md\"}}\n")
+        .await
+        .expect("write");
+    drop(stdin);
+    let first: Value =
+        serde_json::from_str(&lines.next_line().await.expect("read").expect("line")).expect("JSON");
+    assert_eq!(first["is_error"], true);
+    assert!(
+        first["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("line 1") && c.contains("longer than 64 MiB")),
+        "{first}"
+    );
+    let second: Value =
+        serde_json::from_str(&lines.next_line().await.expect("read").expect("line")).expect("JSON");
+    assert_eq!(second["is_error"], false, "{second}");
+    assert!(child.wait().await.expect("exit").success());
+}
