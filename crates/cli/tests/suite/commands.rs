@@ -813,3 +813,50 @@ async fn tool_calls_on_a_line_without_end_are_refused_and_the_next_line_still_ru
     assert_eq!(second["is_error"], false, "{second}");
     assert!(child.wait().await.expect("exit").success());
 }
+
+#[tokio::test]
+async fn an_oversized_settings_file_is_reported_not_read() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    // 2 MiB of path rules: read whole, each would become a compiled glob (gigabytes for a few megabytes).
+    let rules: Vec<String> = (0..70_000)
+        .map(|i| format!("Read(src/**/generated-{i}-*.rs)"))
+        .collect();
+    let text = json!({"permissions": {"allow": rules}}).to_string();
+    assert!(text.len() > 2 << 20);
+    std::fs::write(dir.path().join(".claude/settings.json"), text).expect("write");
+
+    let mut cmd = tandem(None, home.path());
+    cmd.args(["permissions", "list", "--cwd"]).arg(dir.path());
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let listed: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    let invalid = listed["invalid"].to_string();
+    assert!(
+        invalid.contains(".claude/settings.json")
+            && invalid.contains("settings files over 1 MiB are not read"),
+        "{invalid}"
+    );
+    assert!(
+        !listed["rules"].to_string().contains("generated-"),
+        "no rule of the file applies"
+    );
+
+    let mut cmd = tandem(None, home.path());
+    cmd.args([
+        "tool",
+        "Read",
+        "--input",
+        r#"{"file_path": "README.md"}"#,
+        "--cwd",
+    ])
+    .arg(dir.path());
+    let out = run(cmd).await;
+    assert!(
+        out.stderr
+            .contains("settings files over 1 MiB are not read"),
+        "{}",
+        out.stderr
+    );
+}

@@ -40,10 +40,27 @@ pub struct LoadedSettings {
     pub unreadable: Vec<String>,
 }
 
+/// The largest settings file read, in bytes. Real settings files are a few kilobytes; the bound keeps a runaway
+/// file from taking the process down: every path rule becomes a compiled glob (about 5 KB each, more while it is
+/// built), so 50 MB of `Read(...)` rules would need tens of gigabytes.
+pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
+
+/// Why a settings file of `len` bytes is not read (`None` when it is small enough).
+pub fn too_large(len: u64) -> Option<String> {
+    (len > MAX_SETTINGS_BYTES).then(|| {
+        format!(
+            "is {:.1} MiB; settings files over {} MiB are not read",
+            len as f64 / f64::from(1u32 << 20),
+            MAX_SETTINGS_BYTES >> 20
+        )
+    })
+}
+
 /// Whether a settings file that failed to load may have carried deny rules: its text mentions them, or the text
-/// could not be read.
+/// could not be read (or was too large to read).
 fn may_hold_denies(path: &Path) -> bool {
-    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    let regular =
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && too_large(m.len()).is_none());
     if !regular {
         return true;
     }
@@ -60,8 +77,13 @@ fn read_json(path: &Path) -> Result<Option<Value>, String> {
     // A FIFO or a device would block the read (or never end): only regular files are settings files.
     match std::fs::metadata(path) {
         Ok(meta) if !meta.is_file() => return Err("is not a regular file".into()),
+        Ok(meta) => {
+            if let Some(why) = too_large(meta.len()) {
+                return Err(why);
+            }
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        _ => {}
+        Err(_) => {}
     }
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,

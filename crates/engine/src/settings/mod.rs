@@ -19,7 +19,7 @@ pub use app_settings::{
 pub use credentials::{CredentialError, CredentialStore, NO_KEYRING_ENV};
 pub use hook_event::HookEvent;
 pub use hooks::{DEFAULT_TIMEOUT_SECS, HookCommand, HookMatcher, HookSet, parse_hooks};
-pub use loaded::{LoadedSettings, load_settings};
+pub use loaded::{LoadedSettings, MAX_SETTINGS_BYTES, load_settings, too_large};
 pub use mcp::{McpServerEntry, McpSettings};
 pub use paths::{CliSettings, SettingsPaths, git_root, managed_settings_path};
 pub use sandbox::{
