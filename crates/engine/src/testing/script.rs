@@ -197,9 +197,28 @@ pub enum ScriptedReply {
         #[serde(default)]
         should_retry: Option<bool>,
     },
+    /// A response that is not an event stream (what a proxy, a gateway or a misconfigured server may send): the
+    /// status, `Content-Type` and optional `Content-Encoding` headers and the body, exactly as given.
+    Raw {
+        status: u16,
+        content_type: String,
+        #[serde(default)]
+        content_encoding: Option<String>,
+        body: Vec<u8>,
+    },
 }
 
 impl ScriptedReply {
+    /// A 200 response of `content_type` with `body` (not an event stream).
+    pub fn raw(content_type: impl Into<String>, body: impl Into<Vec<u8>>) -> Self {
+        Self::Raw {
+            status: 200,
+            content_type: content_type.into(),
+            content_encoding: None,
+            body: body.into(),
+        }
+    }
+
     /// An HTTP error without retry headers.
     pub fn http_error(
         status: u16,

@@ -172,6 +172,24 @@ pub(crate) fn with_retry_headers(
     response
 }
 
+/// The response of a [`ScriptedReply::Raw`]: its status, headers and body as given.
+pub(crate) fn raw_response(
+    status: u16,
+    content_type: &str,
+    content_encoding: Option<&str>,
+    body: Vec<u8>,
+) -> Response {
+    let mut builder = Response::builder()
+        .status(StatusCode::from_u16(status).unwrap_or(StatusCode::OK))
+        .header("content-type", content_type);
+    if let Some(encoding) = content_encoding {
+        builder = builder.header("content-encoding", encoding);
+    }
+    builder
+        .body(Body::from(body))
+        .unwrap_or_else(|_| error_response(500, "api_error", "could not build the response"))
+}
+
 /// A 200 response streaming `events` as the turn says: after `delay_before_ms`, one chunk per event or
 /// `chunk_bytes`-sized chunks, `chunk_delay_ms` apart, the connection cut after `cut_after_bytes` or held open
 /// without content (pings at most) after `stall_after_chunks`. Each chunk that starts an event is marked on the
