@@ -8,4 +8,5 @@ mod large_files;
 mod mcp;
 mod permissions;
 mod prompt_commands;
+mod signals;
 mod window;
