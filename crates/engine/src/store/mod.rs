@@ -23,6 +23,7 @@ mod side_tables;
 mod sink;
 mod types;
 mod writer;
+mod writer_thread;
 
 use std::path::PathBuf;
 

@@ -18,7 +18,8 @@ use super::side_tables::{self, NewSidechain};
 use super::types::{
     LoadedSession, NewSession, SessionRecord, SessionSummary, Sidechain, StoredEvent,
 };
-use super::writer::{self, Command, Reply, ToolCallUpdate};
+use super::writer::{Command, Reply, ToolCallUpdate};
+use super::writer_thread;
 use crate::model::Message;
 
 /// Unix milliseconds now.
@@ -85,7 +86,7 @@ impl SessionStore {
         let writer_health = health.clone();
         let writer = std::thread::Builder::new()
             .name("tandem-session-store".into())
-            .spawn(move || writer::run(conn, rx, writer_health))
+            .spawn(move || writer_thread::run(conn, rx, writer_health))
             .map_err(|source| StoreError::Io {
                 path: path.to_path_buf(),
                 source,
