@@ -14,6 +14,7 @@ mod file_scenarios;
 mod forks;
 mod hooks;
 mod mcp_conformance;
+mod mcp_faults;
 mod mcp_prompts;
 mod mcp_remote;
 mod mcp_servers;
