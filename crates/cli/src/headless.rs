@@ -292,6 +292,9 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
     if let Some(problem) = problem {
         eprintln!("tandem: ignoring the settings file: {problem}");
     }
+    for warning in tandem_engine::settings::app_settings_warnings() {
+        eprintln!("tandem: {warning}");
+    }
     if let Some(name) = &cli.model {
         model.model = name.clone();
     }

@@ -860,3 +860,27 @@ async fn an_oversized_settings_file_is_reported_not_read() {
         out.stderr
     );
 }
+
+#[tokio::test]
+async fn a_key_of_the_wrong_type_in_tandems_own_settings_is_named_on_stderr() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    let config = home.path().join(".config/tandem");
+    std::fs::create_dir_all(&config).expect("mkdir");
+    std::fs::write(config.join("settings.json"), r#"{"maxTokens": "8000"}"#).expect("write");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("fine")]))
+        .await
+        .expect("server");
+    let mut cmd = tandem(Some(&server.url()), home.path());
+    cmd.current_dir(dir.path()).args(["-p", "hello"]);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("settings.json")
+            && out
+                .stderr
+                .contains("`maxTokens` must be a positive whole number, not a string (\"8000\")"),
+        "{}",
+        out.stderr
+    );
+}

@@ -8,8 +8,10 @@ mod folder_lock;
 mod paths;
 pub mod pending;
 mod secret_map;
+mod settings_size;
 
 pub use atomic::{write_atomic, write_atomic_private};
 pub use folder_lock::{FolderLock, FolderLockError, LOCK_WAIT};
 pub use paths::{is_unc, normalise};
 pub use secret_map::{NO_KEYRING_ENV, SecretMapError, SecretMapFile, keyring_wanted};
+pub use settings_size::{MAX_SETTINGS_BYTES, too_large};

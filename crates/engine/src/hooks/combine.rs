@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::run::HookRun;
-use crate::settings::HookEvent;
+use crate::settings::{HookEvent, json_shown};
 
 /// A hook's permission answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -223,6 +223,100 @@ impl HookVerdict {
     }
 }
 
+/// The typed fields of the hook output format: where each is (a JSON pointer), what fits, and what is wanted.
+const OUTPUT_FIELDS: &[(&str, fn(&Value) -> bool, &str)] = &[
+    ("/continue", Value::is_boolean, "true or false"),
+    ("/suppressOutput", Value::is_boolean, "true or false"),
+    ("/stopReason", Value::is_string, "a string"),
+    ("/systemMessage", Value::is_string, "a string"),
+    ("/reason", Value::is_string, "a string"),
+    ("/decision", is_legacy_decision, "\"approve\" or \"block\""),
+    ("/hookSpecificOutput", Value::is_object, "an object"),
+    (
+        "/hookSpecificOutput/hookEventName",
+        Value::is_string,
+        "a string",
+    ),
+    (
+        "/hookSpecificOutput/permissionDecision",
+        is_permission_decision,
+        "\"allow\", \"deny\" or \"ask\"",
+    ),
+    (
+        "/hookSpecificOutput/permissionDecisionReason",
+        Value::is_string,
+        "a string",
+    ),
+    (
+        "/hookSpecificOutput/updatedInput",
+        Value::is_object,
+        "an object",
+    ),
+    (
+        "/hookSpecificOutput/additionalContext",
+        Value::is_string,
+        "a string",
+    ),
+    (
+        "/hookSpecificOutput/decision",
+        Value::is_object,
+        "an object",
+    ),
+    (
+        "/hookSpecificOutput/decision/behavior",
+        is_behavior,
+        "\"allow\" or \"deny\"",
+    ),
+    (
+        "/hookSpecificOutput/decision/message",
+        Value::is_string,
+        "a string",
+    ),
+    (
+        "/hookSpecificOutput/decision/updatedInput",
+        Value::is_object,
+        "an object",
+    ),
+];
+
+fn is_legacy_decision(v: &Value) -> bool {
+    matches!(v.as_str(), Some("approve" | "block"))
+}
+
+fn is_permission_decision(v: &Value) -> bool {
+    matches!(v.as_str(), Some("allow" | "deny" | "ask"))
+}
+
+fn is_behavior(v: &Value) -> bool {
+    matches!(v.as_str(), Some("allow" | "deny"))
+}
+
+/// What is wrong with a hook's JSON output for `event`: fields of the wrong type or with a value the format does
+/// not have, or answers meant for another event. Empty when the output can be used.
+pub fn output_problems(event: HookEvent, json: &Value) -> Vec<String> {
+    let mut problems: Vec<String> = OUTPUT_FIELDS
+        .iter()
+        .filter_map(|(at, fits, wanted)| {
+            let value = json.pointer(at).filter(|v| !fits(v))?;
+            let name = at[1..].replace('/', ".");
+            Some(format!(
+                "`{name}` must be {wanted}, not {}",
+                json_shown(value)
+            ))
+        })
+        .collect();
+    if let Some(named) = json
+        .pointer("/hookSpecificOutput/hookEventName")
+        .and_then(Value::as_str)
+        .filter(|named| *named != event.as_str())
+    {
+        problems.push(format!(
+            "`hookSpecificOutput.hookEventName` is \"{named}\", but the hook ran for {event}"
+        ));
+    }
+    problems
+}
+
 fn text(v: Option<&Value>) -> Option<String> {
     v.and_then(Value::as_str).map(str::to_string)
 }
@@ -235,8 +329,20 @@ pub fn combine(event: HookEvent, runs: &[HookRun]) -> HookVerdict {
     let mut out = HookVerdict::default();
     let mut updated: Vec<Rewrite> = Vec::new();
     for run in runs {
-        if let Some(json) = out.exit_status(event, run) {
+        let Some(json) = out.exit_status(event, run) else {
+            continue;
+        };
+        let problems = output_problems(event, &json);
+        if problems.is_empty() {
             out.take_json(event, run, &json, &mut updated);
+        } else {
+            // Output that does not say what it means is a failed hook: shown to the person, and the call goes on
+            // as if the hook had not answered.
+            out.errors.push(format!(
+                "hook `{}` printed JSON that does not fit the hook output format, so it was ignored: {}",
+                run.command,
+                problems.join("; ")
+            ));
         }
     }
     // The rewritten input of the winning decision, else the first one given.

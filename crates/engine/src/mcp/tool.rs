@@ -12,6 +12,7 @@ use tandem_protocol::{FileDiff, RenderHints, ToolDetail, ToolKind};
 use super::content::convert_call_result;
 use super::link::ServerLink;
 use super::names;
+use crate::settings::json_kind;
 use crate::tool::{
     DynTool, InterruptBehavior, PermissionSubject, PreparedCall, ToolContext, ToolError, ToolOutput,
 };
@@ -46,18 +47,6 @@ pub struct McpTool(Arc<Inner>);
 impl std::fmt::Debug for McpTool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_tuple("McpTool").field(&self.0.info.name).finish()
-    }
-}
-
-/// What kind of JSON value `value` is, for a message.
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
@@ -101,7 +90,7 @@ impl McpTool {
             Some(other) => {
                 return Err(format!(
                     "its input schema is not a JSON object but {}",
-                    kind_of(other)
+                    json_kind(other)
                 ));
             }
         };

@@ -13,6 +13,7 @@ use super::mcp::McpSettings;
 use super::paths::{CliSettings, SettingsPaths};
 use super::sandbox::{SandboxLayer, parse_sandbox};
 use super::source::{RuleBehavior, RuleEntry, RuleSource, SettingsIssue};
+use crate::fsutil::too_large;
 
 /// Everything read from the settings sources.
 #[derive(Debug, Clone, Default)]
@@ -38,22 +39,6 @@ pub struct LoadedSettings {
     /// Settings files that could not be read or parsed and may hold deny rules (their text mentions `deny`, or it
     /// could not be seen at all): what those rules might deny cannot be allowed without asking.
     pub unreadable: Vec<String>,
-}
-
-/// The largest settings file read, in bytes. Real settings files are a few kilobytes; the bound keeps a runaway
-/// file from taking the process down: every path rule becomes a compiled glob (about 5 KB each, more while it is
-/// built), so 50 MB of `Read(...)` rules would need tens of gigabytes.
-pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
-
-/// Why a settings file of `len` bytes is not read (`None` when it is small enough).
-pub fn too_large(len: u64) -> Option<String> {
-    (len > MAX_SETTINGS_BYTES).then(|| {
-        format!(
-            "is {:.1} MiB; settings files over {} MiB are not read",
-            len as f64 / f64::from(1u32 << 20),
-            MAX_SETTINGS_BYTES >> 20
-        )
-    })
 }
 
 /// Whether a settings file that failed to load may have carried deny rules: its text mentions them, or the text
