@@ -9,4 +9,5 @@ mod mcp;
 mod permissions;
 mod prompt_commands;
 mod signals;
+mod unreadable;
 mod window;

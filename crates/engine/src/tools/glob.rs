@@ -18,6 +18,7 @@ use crate::permission::PermissionSubject;
 use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::paths;
+use crate::tools::file_io::unreadable::Unreadable;
 
 /// Files listed at most.
 pub const MAX_RESULTS: usize = 100;
@@ -172,7 +173,8 @@ impl Newest {
 }
 
 /// The files under `base` matching `glob` (the walk honours ignore files and skips hidden files): how many, and the
-/// `keep` most recently modified with their modification times, the newest first (then by path). The walking threads
+/// `keep` most recently modified with their modification times, the newest first (then by path); folders that
+/// could not be listed go to `unreadable`. The walking threads
 /// take each file as they list its folder — match, modification time, rank — so files never go through the walk's
 /// work queue, no second pass reads their metadata, and only the files ranking first are kept.
 pub fn find_files(
@@ -180,6 +182,7 @@ pub fn find_files(
     glob: &NameGlob,
     keep: usize,
     cancel: &CancellationToken,
+    unreadable: &Unreadable,
 ) -> (usize, Vec<(PathBuf, SystemTime)>) {
     let found = Arc::new(Mutex::new(Newest {
         keep,
@@ -214,7 +217,14 @@ pub fn find_files(
             false
         })
         .build_parallel();
-    walker.run(|| Box::new(|_| WalkState::Continue));
+    walker.run(|| {
+        Box::new(|entry| {
+            if let Err(e) = entry {
+                unreadable.record(e.to_string());
+            }
+            WalkState::Continue
+        })
+    });
     let newest = match found.lock() {
         Ok(mut f) => std::mem::take(&mut *f),
         Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
@@ -243,7 +253,8 @@ fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         )));
     }
     let glob = NameGlob::new(&pattern).map_err(ToolError::to_model)?;
-    let (total, files) = find_files(&base, &glob, MAX_RESULTS, &ctx.cancel);
+    let unreadable = Unreadable::default();
+    let (total, files) = find_files(&base, &glob, MAX_RESULTS, &ctx.cancel, &unreadable);
     if ctx.cancel.is_cancelled() {
         return Err(ToolError::Cancelled);
     }
@@ -259,6 +270,9 @@ fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             "\n(Results are truncated: showing the {MAX_RESULTS} most recently modified of {total} files. Use a more \
              specific path or pattern.)"
         ));
+    }
+    if let Some(note) = unreadable.note() {
+        text.push_str(&format!("\n\n{note}"));
     }
     Ok(ToolOutput::text(text).with_detail(ToolDetail::FileList {
         files: listed,
