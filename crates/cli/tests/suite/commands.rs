@@ -884,3 +884,28 @@ async fn a_key_of_the_wrong_type_in_tandems_own_settings_is_named_on_stderr() {
         out.stderr
     );
 }
+
+#[tokio::test]
+async fn a_log_written_to_a_file_or_pipe_has_no_colour_codes() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("fine")]))
+        .await
+        .expect("server");
+    let mut cmd = tandem(Some(&server.url()), home.path());
+    cmd.current_dir(dir.path())
+        .env("TANDEM_LOG", "debug")
+        .args(["-p", "hello"]);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("DEBUG"),
+        "the log is there: {}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains('\u{1b}'),
+        "{:?}",
+        &out.stderr[..out.stderr.len().min(300)]
+    );
+}

@@ -1,10 +1,20 @@
 //! Combining the answers of the hooks of one event: exit codes, JSON output, deny > ask > allow, every
-//! `additionalContext` kept in a stable order, `continue: false` winning over any decision.
+//! `additionalContext` kept in a stable order, `continue: false` winning over any decision. Every text a hook gives
+//! (a reason, context, its stderr) is cut to [`MAX_HOOK_TEXT`] characters with a marker, so that a runaway hook
+//! cannot fill a message or a request.
 
 use serde_json::Value;
 
 use super::run::HookRun;
 use crate::settings::{HookEvent, json_shown};
+
+/// The most characters of one text a hook gives (a reason, a context, its stderr) that are passed on.
+pub const MAX_HOOK_TEXT: usize = 10_000;
+
+/// `text` cut to [`MAX_HOOK_TEXT`] characters.
+fn capped(text: &str) -> String {
+    crate::text::cut_middle(text, MAX_HOOK_TEXT, "the hook's text")
+}
 
 /// A hook's permission answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -75,7 +85,7 @@ impl HookVerdict {
                 self.errors.push(format!(
                     "hook `{}` failed with {code}: {}",
                     run.command,
-                    run.stderr.trim()
+                    capped(run.stderr.trim())
                 ));
                 return None;
             }
@@ -88,7 +98,7 @@ impl HookVerdict {
                 if !stdout.is_empty()
                     && matches!(event, HookEvent::UserPromptSubmit | HookEvent::SessionStart)
                 {
-                    self.additional_context.push(stdout.to_string());
+                    self.additional_context.push(capped(stdout));
                 }
                 None
             }
@@ -97,7 +107,7 @@ impl HookVerdict {
 
     /// Exit code 2: a deny for permission events, a block (with stderr as the reason) for the others.
     fn blocking_exit(&mut self, event: HookEvent, run: &HookRun) {
-        let message = run.stderr.trim().to_string();
+        let message = capped(run.stderr.trim());
         let message = if message.is_empty() {
             format!("blocked by hook `{}`", run.command)
         } else {
@@ -318,7 +328,7 @@ pub fn output_problems(event: HookEvent, json: &Value) -> Vec<String> {
 }
 
 fn text(v: Option<&Value>) -> Option<String> {
-    v.and_then(Value::as_str).map(str::to_string)
+    v.and_then(Value::as_str).map(capped)
 }
 
 /// A rewritten input a hook gave, with the decision it came with.

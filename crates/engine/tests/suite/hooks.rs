@@ -793,3 +793,44 @@ async fn hook_output_that_does_not_fit_the_format_is_reported_and_ignored() {
         assert_eq!(v.stop, None, "{printed}");
     }
 }
+
+#[tokio::test]
+async fn a_flood_from_a_hook_is_cut_with_a_marker_before_it_goes_anywhere() {
+    let p = Project::new().expect("project");
+    let base = PermissionContext::new(&p.root, PermissionMode::Default);
+    let flood = "head -c 10000000 /dev/zero | tr '\\0' x";
+    let blocker = script(&p.outside, "flood_err.sh", &format!("{flood} >&2; exit 2"));
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("Bash", &blocker)])),
+        "Bash",
+        json!({"command": "ls"}),
+    )
+    .await
+    .expect("ran");
+    assert_eq!(v.decision, Some(HookDecision::Deny));
+    let reason = v.reason.expect("a reason");
+    assert!(reason.len() < 11_000, "{} bytes", reason.len());
+    assert!(reason.contains("characters were cut"), "{}", &reason[..200]);
+
+    let context = script(&p.outside, "flood_out.sh", flood);
+    let set =
+        hooks(json!({"UserPromptSubmit": [{"hooks": [{"type": "command", "command": context}]}]}));
+    let mut fields = serde_json::Map::new();
+    fields.insert("prompt".into(), json!("hello"));
+    let v = run_event(
+        &base.with_hooks(set),
+        "s1",
+        HookEvent::UserPromptSubmit,
+        None,
+        fields,
+    )
+    .await
+    .expect("ran");
+    assert_eq!(v.additional_context.len(), 1);
+    assert!(
+        v.additional_context[0].len() < 11_000
+            && v.additional_context[0].contains("characters were cut"),
+        "{} bytes",
+        v.additional_context[0].len()
+    );
+}

@@ -88,6 +88,9 @@ pub fn plan_reusing(
     Ok(earlier)
 }
 
+/// The most characters of `old_string` an error message repeats.
+const MAX_ECHO_CHARS: usize = 2_000;
+
 fn to_model(message: impl Into<String>) -> ToolError {
     ToolError::to_model(message)
 }
@@ -183,10 +186,12 @@ pub fn plan(key: &Path, input: &EditInput, store: &FileStateStore) -> Result<Pla
         });
     }
     let (ranges, kind) = matching::find(&text, &input.old_string);
+    // The search text is echoed back, but never whole when it is long.
+    let echoed = || crate::text::cut_middle(&input.old_string, MAX_ECHO_CHARS, "old_string");
     if ranges.is_empty() {
         return Err(to_model(format!(
             "String to replace not found in file.\nString: {}",
-            input.old_string
+            echoed()
         )));
     }
     if ranges.len() > 1 && !input.replace_all {
@@ -195,7 +200,7 @@ pub fn plan(key: &Path, input: &EditInput, store: &FileStateStore) -> Result<Pla
              set replace_all to true. To replace only one occurrence, give more context to identify the instance \
              uniquely.\nString: {}",
             ranges.len(),
-            input.old_string
+            echoed()
         )));
     }
     let style = match kind {
@@ -302,6 +307,24 @@ mod tests {
 
         let err = plan_reusing(&path, &edit, &store, Some(earlier)).expect_err("not read");
         assert!(err.to_string().contains("read"), "{err}");
+    }
+
+    #[test]
+    fn a_long_search_text_that_is_not_found_is_not_echoed_whole() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.txt");
+        fs::write(&path, "one two\n").expect("seed");
+        let store = FileStateStore::default();
+        read(&store, &path);
+        let long = "z".repeat(5 << 20);
+        let err = plan(&path, &input(&path, &long, "y"), &store).expect_err("not found");
+        let text = err.to_string();
+        assert!(
+            text.contains("not found") && text.len() < 3_000,
+            "{} bytes",
+            text.len()
+        );
+        assert!(text.contains("old_string truncated"), "{}", &text[..200]);
     }
 
     #[test]
