@@ -69,7 +69,7 @@ async fn parallel_edits_of_one_file_from_many_processes_lose_nothing() {
         .collect();
 
     let read = json!({"tool": "Read", "input": {"file_path": file}});
-    let mut done = vec![false; WRITERS];
+    let mut done = [false; WRITERS];
     let mut refusals = 0;
     // Each round every writer still pending reads the file, then all of them edit it at once. At least one edit of
     // a round succeeds (the first to take the file), so WRITERS rounds are always enough.

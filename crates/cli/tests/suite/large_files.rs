@@ -67,7 +67,6 @@ async fn an_edit_of_a_large_file_holds_it_in_memory_about_twice() {
         SIZE >> 20,
         grown >> 20
     );
-    drop(call);
     drop(stdin);
     assert!(child.wait().await.expect("exit").success());
     let after = std::fs::read_to_string(&file).expect("read back");

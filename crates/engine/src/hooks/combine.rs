@@ -233,8 +233,11 @@ impl HookVerdict {
     }
 }
 
-/// The typed fields of the hook output format: where each is (a JSON pointer), what fits, and what is wanted.
-const OUTPUT_FIELDS: &[(&str, fn(&Value) -> bool, &str)] = &[
+/// One typed field of the hook output format: where it is (a JSON pointer), what fits, and what is wanted.
+type OutputField = (&'static str, fn(&Value) -> bool, &'static str);
+
+/// The typed fields of the hook output format.
+const OUTPUT_FIELDS: &[OutputField] = &[
     ("/continue", Value::is_boolean, "true or false"),
     ("/suppressOutput", Value::is_boolean, "true or false"),
     ("/stopReason", Value::is_string, "a string"),

@@ -255,11 +255,14 @@ impl Inner {
     }
 }
 
-/// A listing's tools as [`McpTool`]s, and for each tool that cannot be offered its name and why.
+/// Tools a server listed that cannot be offered: each one's name and why.
+type Refused = Vec<(String, String)>;
+
+/// A listing's tools as [`McpTool`]s, and the tools refused.
 fn tools_from(
     listing: &[serde_json::Value],
     link: &Arc<ServerLink>,
-) -> (Vec<Arc<dyn DynTool>>, Vec<(String, String)>) {
+) -> (Vec<Arc<dyn DynTool>>, Refused) {
     let mut tools = Vec::new();
     let mut refused = Vec::new();
     for entry in listing {

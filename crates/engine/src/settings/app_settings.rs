@@ -253,7 +253,8 @@ fn type_warnings(object: &Map<String, Value>) -> Vec<String> {
             .is_some_and(|n| FONT_SIZES.contains(&(n.min(u64::from(u32::MAX)) as u32)))
     };
     let theme = |v: &Value| matches!(v.as_str(), Some("light" | "dark" | "system"));
-    let checks: [(&str, &dyn Fn(&Value) -> bool, String); 7] = [
+    type Check<'a> = (&'a str, &'a dyn Fn(&Value) -> bool, String);
+    let checks: [Check<'_>; 7] = [
         (
             "provider",
             &text,
