@@ -81,7 +81,8 @@ fn tandem_ignoring_hangups(url: &str, home: &std::path::Path) -> Command {
 async fn a_hang_up_or_sigterm_mid_stream_ends_the_run_with_the_signals_code() {
     for (name, code) in [("HUP", 129), ("TERM", 143)] {
         let dir = project();
-        let mut slow = ScriptedTurn::text("tick ".repeat(100) + "THE END");
+        // About a minute of answer: the signal comes long before its end, however busy the machine.
+        let mut slow = ScriptedTurn::text("tick ".repeat(240) + "THE END");
         slow.delta_chars = 4;
         slow.chunk_delay_ms = 200;
         let server = FakeServer::start(Script::turns([slow]))

@@ -239,7 +239,7 @@ async fn a_server_that_sends_only_pings_fails_at_the_content_deadline() {
     let (result, _, _) = run_with_policy(vec![ScriptedReply::Stream(turn)], |config| {
         config.retry.max_retries = 0;
         config.retry.content_timeout = std::time::Duration::from_millis(400);
-        config.retry.response_timeout = std::time::Duration::from_secs(5);
+        config.retry.response_timeout = std::time::Duration::from_secs(120);
     })
     .await;
     let message = result.expect_err("fails");
