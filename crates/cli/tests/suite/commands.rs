@@ -42,6 +42,29 @@ pub(super) async fn run(mut cmd: Command) -> Output {
     }
 }
 
+/// A `tandem tool --calls -` process on `dir` (with `args` added), its stdin and its stdout's lines.
+pub(super) fn calls_session(
+    home: &std::path::Path,
+    dir: &std::path::Path,
+    args: &[&str],
+) -> (
+    tokio::process::Child,
+    tokio::process::ChildStdin,
+    tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
+) {
+    let mut cmd = tandem(None, home);
+    cmd.args(["tool", "--calls", "-"])
+        .args(args)
+        .arg("--cwd")
+        .arg(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn");
+    let stdin = child.stdin.take().expect("stdin");
+    let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    (child, stdin, lines)
+}
+
 pub(super) fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("README.md"), "# Demo\nThe answer is 42.\n").expect("write");

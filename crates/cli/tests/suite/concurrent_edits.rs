@@ -1,14 +1,12 @@
 //! Several `tandem tool` processes editing one file at once: an edit reported as made is in the file, and an edit
 //! that lost the race is refused with "modified since it was read", never silently overwritten.
 
-use std::process::Stdio;
-
 use futures::future::join_all;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::io::{AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
-use super::commands::tandem;
+use super::commands::calls_session;
 
 const WRITERS: usize = 8;
 
@@ -50,15 +48,11 @@ async fn parallel_edits_of_one_file_from_many_processes_lose_nothing() {
     std::fs::write(&file, (0..WRITERS).map(slot_open).collect::<String>()).expect("seed");
     let mut writers: Vec<Writer> = (0..WRITERS)
         .map(|slot| {
-            let mut cmd = tandem(None, dir.path());
-            cmd.args(["tool", "--calls", "-", "--permission-mode", "acceptEdits"])
-                .arg("--cwd")
-                .arg(dir.path())
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped());
-            let mut child = cmd.spawn().expect("spawn");
-            let stdin = child.stdin.take().expect("stdin");
-            let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+            let (child, stdin, lines) = calls_session(
+                dir.path(),
+                dir.path(),
+                &["--permission-mode", "acceptEdits"],
+            );
             Writer {
                 slot,
                 child,

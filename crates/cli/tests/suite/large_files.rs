@@ -1,12 +1,10 @@
 //! Editing a large file holds it in memory about twice (its old bytes and its new text), not four times: the plan
 //! validation made is taken over by the call instead of loading and copying the file again.
 
-use std::process::Stdio;
-
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::AsyncWriteExt;
 
-use super::commands::tandem;
+use super::commands::calls_session;
 
 const SIZE: usize = 64 << 20;
 
@@ -33,16 +31,12 @@ async fn an_edit_of_a_large_file_holds_it_in_memory_about_twice() {
     std::fs::write(&file, &text).expect("write");
     drop(text);
 
-    let mut cmd = tandem(None, dir.path());
-    cmd.args(["tool", "--calls", "-", "--permission-mode", "acceptEdits"])
-        .arg("--cwd")
-        .arg(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped());
-    let mut child = cmd.spawn().expect("spawn");
+    let (mut child, mut stdin, mut lines) = calls_session(
+        dir.path(),
+        dir.path(),
+        &["--permission-mode", "acceptEdits"],
+    );
     let pid = child.id().expect("pid");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
     let mut call = async |call: Value| -> Value {
         stdin
             .write_all(format!("{call}\n").as_bytes())

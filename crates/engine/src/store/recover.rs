@@ -44,15 +44,7 @@ mod tests {
     use tandem_protocol::{TurnStopReason, Usage};
 
     fn stored(events: Vec<SessionEvent>) -> Vec<StoredEvent> {
-        events
-            .into_iter()
-            .enumerate()
-            .map(|(i, event)| StoredEvent {
-                seq: i as u64,
-                at: 0,
-                event,
-            })
-            .collect()
+        StoredEvent::numbered(events)
     }
 
     fn delta(text: &str) -> SessionEvent {

@@ -68,6 +68,22 @@ pub struct StoredEvent {
     pub event: SessionEvent,
 }
 
+impl StoredEvent {
+    /// `events` as a session stored them, numbered from 0 (for tests of what reads stored events).
+    #[cfg(test)]
+    pub(crate) fn numbered(events: Vec<SessionEvent>) -> Vec<Self> {
+        events
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| Self {
+                seq: i as u64,
+                at: 0,
+                event,
+            })
+            .collect()
+    }
+}
+
 /// A tool call with its decision and timings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCallRecord {
