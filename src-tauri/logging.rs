@@ -5,7 +5,7 @@
 //! (with its time), so the file reads as a record of what the window asked for.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
@@ -54,6 +54,7 @@ pub fn init() -> Option<PathBuf> {
         Err(problem) => {
             let _ = tracing_subscriber::fmt()
                 .with_env_filter(filter)
+                .with_ansi(io::stderr().is_terminal())
                 .with_span_events(FmtSpan::CLOSE)
                 .with_writer(io::stderr)
                 .try_init();

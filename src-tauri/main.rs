@@ -16,9 +16,8 @@ struct Args {
 
 fn main() {
     // Inside the shell sandbox, the app started with `__sandbox-bridge …` carries the command's traffic to the proxy.
-    let raw: Vec<String> = std::env::args().skip(1).collect();
-    if raw.first().map(String::as_str) == Some(tandem_engine::tools::bash::BRIDGE_ARG) {
-        std::process::exit(tandem_engine::tools::bash::bridge_main(&raw[1..]));
+    if let Some(code) = tandem_engine::tools::bash::bridge_if_asked() {
+        std::process::exit(code);
     }
     let args = Args::parse();
     let log = tandem_app::logging::init();

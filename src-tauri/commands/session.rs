@@ -89,6 +89,18 @@ pub fn open_session<R: Runtime>(
             .events
             .emit(SessionEvent::Error { message: problem });
     }
+    // Keys of the person's settings file that are ignored for their type.
+    for warning in state
+        .settings_file
+        .as_ref()
+        .map(|file| file.warnings())
+        .unwrap_or_default()
+    {
+        session
+            .runtime()
+            .events
+            .emit(SessionEvent::Notice { message: warning });
+    }
     let info = session.info();
     if let Some(file) = &state.recent_file
         && let Ok(list) = recent::remember(file, &info.cwd)

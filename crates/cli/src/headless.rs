@@ -1,7 +1,8 @@
 //! `tandem -p PROMPT`: one headless turn in a folder, printed as text, JSON or a stream of JSON events.
 
+use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
@@ -10,12 +11,15 @@ use tandem_engine::approver::{Approver, NoAnswer};
 use tandem_engine::events::{EventSink, JsonLinesSink};
 use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::permission::CliSettings;
+use tandem_engine::query::{QueryError, TurnOutcome};
 use tandem_engine::session::{EndReason, Session, SessionBuilder, SessionError};
 use tandem_engine::store::{SessionStore, StoreError};
 use tandem_protocol::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, McpServerState, PlanAnswer, PlanRequest,
     QuestionAnswer, QuestionRequest, SessionEvent, TurnStopReason,
 };
+use tokio::signal::unix::{Signal, SignalKind, signal};
+use tokio_util::sync::CancellationToken;
 
 use super::{Cli, OutputFormat, terminal};
 
@@ -111,17 +115,88 @@ impl EventSink for StderrSink {
     }
 }
 
-/// The first Ctrl-C interrupts the turn (its tools are stopped and the session is stored as it is); a second one
-/// exits at once.
-async fn interrupt_on_ctrl_c(session: Arc<Session>, interrupted: Arc<AtomicBool>) {
-    if tokio::signal::ctrl_c().await.is_err() {
-        return;
+/// A run stopped by a signal: the shell's exit code for it (128 + its number), once one came.
+#[derive(Default)]
+struct Stop {
+    code: AtomicI32,
+    token: CancellationToken,
+}
+
+impl Stop {
+    fn code(&self) -> Option<i32> {
+        Some(self.code.load(Ordering::SeqCst)).filter(|c| *c != 0)
     }
-    interrupted.store(true, Ordering::SeqCst);
-    eprintln!("tandem: interrupting (Ctrl-C again to quit at once)");
-    session.interrupt();
-    if tokio::signal::ctrl_c().await.is_ok() {
-        std::process::exit(130);
+}
+
+/// Writes a line on stderr, ignoring a closed or hung-up terminal (after SIGHUP there may be none).
+fn say(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// The signals that stop a run, listened to from the run's start (a signal that comes before the session is open is
+/// kept until it is).
+struct Signals {
+    int: Signal,
+    term: Signal,
+    hup: Signal,
+}
+
+impl Signals {
+    fn install() -> Option<Self> {
+        Some(Self {
+            int: signal(SignalKind::interrupt()).ok()?,
+            term: signal(SignalKind::terminate()).ok()?,
+            hup: signal(SignalKind::hangup()).ok()?,
+        })
+    }
+}
+
+/// The first Ctrl-C (SIGINT), SIGTERM or hang-up (SIGHUP) stops the run: nothing more is waited for (a session in
+/// use, MCP servers starting) and the turn is interrupted (its tools stopped, the session stored as it is; see
+/// [`send_until_stopped`]). A second signal exits at once.
+async fn stop_on_signals(signals: Option<Signals>, stop: Arc<Stop>) {
+    let Some(Signals {
+        mut int,
+        mut term,
+        mut hup,
+    }) = signals
+    else {
+        return;
+    };
+    let code = tokio::select! {
+        _ = int.recv() => 130,
+        _ = term.recv() => 143,
+        _ = hup.recv() => 129,
+    };
+    stop.code.store(code, Ordering::SeqCst);
+    stop.token.cancel();
+    if code == 130 {
+        say("tandem: interrupting (Ctrl-C again to quit at once)");
+    }
+    tokio::select! {
+        _ = int.recv() => std::process::exit(130),
+        _ = term.recv() => std::process::exit(143),
+        _ = hup.recv() => std::process::exit(129),
+    }
+}
+
+/// Sends `prompt`; when a signal stops the run, interrupts the turn (again, should it have begun after the signal)
+/// until it ends.
+async fn send_until_stopped(
+    session: &Session,
+    prompt: &str,
+    stop: &Stop,
+) -> Result<TurnOutcome, QueryError> {
+    let send = session.send(prompt);
+    tokio::pin!(send);
+    tokio::select! {
+        sent = &mut send => sent,
+        _ = stop.token.cancelled() => loop {
+            session.interrupt();
+            if let Ok(sent) = tokio::time::timeout(Duration::from_millis(50), &mut send).await {
+                break sent;
+            }
+        },
     }
 }
 
@@ -158,6 +233,7 @@ const IN_USE_DEADLINE: Duration = Duration::from_secs(600);
 async fn resume_when_free(
     store: &Arc<SessionStore>,
     id: &str,
+    stop: &Stop,
 ) -> Result<SessionBuilder, SessionError> {
     let deadline = tokio::time::Instant::now() + IN_USE_DEADLINE;
     let mut told = false;
@@ -172,7 +248,10 @@ async fn resume_when_free(
                     );
                     told = true;
                 }
-                tokio::time::sleep(Duration::from_millis(100)).await;
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_millis(100)) => {}
+                    _ = stop.token.cancelled() => return Err(SessionError::Store(StoreError::InUse(id.to_string()))),
+                }
             }
             other => return other,
         }
@@ -190,6 +269,21 @@ async fn store_failure(store: Option<&SessionStore>) -> Option<String> {
 
 /// Runs the turn and returns the exit code.
 pub async fn run(cli: &Cli, prompt: &str) -> i32 {
+    let stop = Arc::new(Stop::default());
+    let on_signal = tokio::spawn(stop_on_signals(Signals::install(), stop.clone()));
+    let code = run_until_stopped(cli, prompt, &stop).await;
+    on_signal.abort();
+    match stop.code() {
+        Some(code) => {
+            // The run stopped cleanly (running tools stopped, the session stored): the shell's code for the signal.
+            say("tandem: interrupted");
+            code
+        }
+        None => code,
+    }
+}
+
+async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
     let cwd = match &cli.cwd {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| ".".into()),
@@ -197,6 +291,9 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     let (mut model, problem) = tandem_engine::settings::load_model_config();
     if let Some(problem) = problem {
         eprintln!("tandem: ignoring the settings file: {problem}");
+    }
+    for warning in tandem_engine::settings::app_settings_warnings() {
+        eprintln!("tandem: {warning}");
     }
     if let Some(name) = &cli.model {
         model.model = name.clone();
@@ -218,7 +315,7 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
         }
     };
     let builder = match (&resume_id, &store) {
-        (Some(id), Some(store)) => resume_when_free(store, id).await,
+        (Some(id), Some(store)) => resume_when_free(store, id, stop).await,
         _ => Session::builder(&cwd),
     };
     let mut builder = match builder {
@@ -264,21 +361,20 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
     if let Some(n) = cli.max_turns {
         session.set_max_turns(n);
     }
-    let session = Arc::new(session);
-    let interrupted = Arc::new(AtomicBool::new(false));
-    let on_ctrl_c = tokio::spawn(interrupt_on_ctrl_c(session.clone(), interrupted.clone()));
-    // One prompt only: give the MCP servers their start-up time so that it sees their tools.
-    session
-        .wait_for_mcp_servers(Limits::from_env().startup)
-        .await;
-    let sent = session.send(prompt).await;
-    on_ctrl_c.abort();
+    // One prompt only: give the MCP servers their start-up time so that it sees their tools (unless the run is
+    // stopped meanwhile).
+    tokio::select! {
+        _ = session.wait_for_mcp_servers(Limits::from_env().startup) => {}
+        _ = stop.token.cancelled() => {}
+    }
+    if stop.code().is_some() {
+        return 1;
+    }
+    let sent = send_until_stopped(&session, prompt, stop).await;
     // The run is over: SessionEnd hooks run before the process goes.
     session.end(EndReason::Other).await;
-    if interrupted.load(Ordering::SeqCst) {
-        // The turn stopped cleanly (running tools stopped, the session stored): the shell's code for SIGINT.
-        eprintln!("tandem: interrupted");
-        return 130;
+    if stop.code().is_some() {
+        return 1;
     }
     match sent {
         Ok(outcome) => {

@@ -3,6 +3,7 @@
 
 mod headless;
 mod lazy_model;
+mod lines;
 mod logging;
 pub mod permissions;
 mod rewind;

@@ -1,4 +1,7 @@
 //! The command line's log: the engine's warnings on stderr, more with `TANDEM_LOG` (e.g. `TANDEM_LOG=debug`).
+//! Colours only when stderr is a terminal: a log sent to a file or a pipe is plain text.
+
+use std::io::IsTerminal;
 
 use tracing_subscriber::EnvFilter;
 
@@ -11,6 +14,7 @@ pub fn init() {
         EnvFilter::try_from_env("TANDEM_LOG").unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
         .try_init();
 }

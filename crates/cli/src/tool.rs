@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::headless::{StderrApprover, StderrSink};
 use super::lazy_model::LazyModel;
+use super::lines::{Line, MAX_LINE_BYTES, bounded_lines};
 
 #[derive(Debug, Args)]
 pub struct ToolArgs {
@@ -26,8 +27,8 @@ pub struct ToolArgs {
     #[arg(long, requires = "name")]
     pub input: Option<String>,
     /// A JSON-lines file of {"tool": ..., "input": ...} calls, or - for stdin (answered line by line).
-    #[arg(long)]
-    pub calls: Option<String>,
+    #[arg(long, value_name = "FILE|-")]
+    pub calls: Option<PathBuf>,
     /// The folder to work in (default: the current folder).
     #[arg(long)]
     pub cwd: Option<PathBuf>,
@@ -116,20 +117,26 @@ pub async fn run(args: &ToolArgs) -> i32 {
         return 0;
     }
     let Some(source) = &args.calls else { return 2 };
-    let reader: Box<dyn BufRead> = if source == "-" {
+    let reader: Box<dyn BufRead> = if source.as_os_str() == "-" {
         Box::new(std::io::BufReader::new(std::io::stdin()))
     } else {
         match std::fs::File::open(source) {
             Ok(f) => Box::new(std::io::BufReader::new(f)),
             Err(e) => {
-                eprintln!("tandem: cannot read {source}: {e}");
+                eprintln!("tandem: cannot read {}: {e}", source.display());
                 return 2;
             }
         }
     };
-    for (n, line) in reader.lines().enumerate() {
-        let line = match line {
-            Ok(l) => l,
+    for (n, line) in bounded_lines(reader, MAX_LINE_BYTES).enumerate() {
+        let line = match line.map(Line::into_text) {
+            Ok(Ok(l)) => l,
+            Ok(Err(why)) => {
+                print_line(
+                    &json!({"tool": null, "is_error": true, "content": format!("line {}: {why}", n + 1)}),
+                );
+                continue;
+            }
             Err(e) => {
                 eprintln!("tandem: cannot read the calls: {e}");
                 return 2;

@@ -18,6 +18,7 @@ pub mod session;
 pub mod settings;
 pub mod shell;
 pub mod store;
+pub mod text;
 pub mod tool;
 pub mod tools;
 

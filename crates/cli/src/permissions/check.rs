@@ -14,6 +14,8 @@ use tandem_engine::permission::{
 use tandem_engine::registry::builtin_tools;
 use tandem_protocol::PermissionMode;
 
+use crate::lines::{MAX_LINE_BYTES, bounded_lines};
+
 /// Options of `permissions check` (and the defaults of `--batch` lines).
 #[derive(Debug, Clone, Default)]
 pub struct CheckOptions {
@@ -130,12 +132,14 @@ pub fn check_batch(
         (Option<PathBuf>, Option<PermissionMode>),
         Result<PermissionContext, String>,
     > = HashMap::new();
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
+    for line in bounded_lines(input, MAX_LINE_BYTES) {
+        let line = line?.into_text();
+        if line.as_ref().is_ok_and(|l| l.trim().is_empty()) {
             continue;
         }
-        let answer = match serde_json::from_str::<BatchLine>(&line) {
+        let request =
+            line.and_then(|l| serde_json::from_str::<BatchLine>(&l).map_err(|e| e.to_string()));
+        let answer = match request {
             Err(e) => CheckAnswer::error(format!("invalid request line: {e}")),
             Ok(req) => {
                 let mode = match req.mode.as_deref() {

@@ -42,6 +42,29 @@ pub(super) async fn run(mut cmd: Command) -> Output {
     }
 }
 
+/// A `tandem tool --calls -` process on `dir` (with `args` added), its stdin and its stdout's lines.
+pub(super) fn calls_session(
+    home: &std::path::Path,
+    dir: &std::path::Path,
+    args: &[&str],
+) -> (
+    tokio::process::Child,
+    tokio::process::ChildStdin,
+    tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
+) {
+    let mut cmd = tandem(None, home);
+    cmd.args(["tool", "--calls", "-"])
+        .args(args)
+        .arg("--cwd")
+        .arg(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn");
+    let stdin = child.stdin.take().expect("stdin");
+    let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    (child, stdin, lines)
+}
+
 pub(super) fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("README.md"), "# Demo\nThe answer is 42.\n").expect("write");
@@ -727,4 +750,185 @@ async fn tool_reports_a_broken_settings_file_and_runs_nothing_its_deny_rules_mig
     let line: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
     assert_eq!(line["is_error"], true, "{line}");
     assert!(dir.path().join("README.md").exists(), "the file was kept");
+}
+
+#[tokio::test]
+async fn arguments_that_are_not_utf8_are_paths_or_a_clear_error_never_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let home = tempfile::tempdir().expect("home");
+    let parent = tempfile::tempdir().expect("parent");
+    let odd = parent
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"odd-\xff-name"));
+    std::fs::create_dir(&odd).expect("mkdir");
+    std::fs::write(odd.join("notes.txt"), "in an odd folder\n").expect("write");
+    let calls = odd.join(std::ffi::OsStr::from_bytes(b"calls-\xfe.jsonl"));
+    std::fs::write(
+        &calls,
+        "{\"tool\": \"Read\", \"input\": {\"file_path\": \"notes.txt\"}}\n",
+    )
+    .expect("write");
+
+    // A folder and a calls file whose names are not UTF-8 are used as they are.
+    let mut cmd = tandem(None, home.path());
+    cmd.args([
+        "tool",
+        "Read",
+        "--input",
+        r#"{"file_path": "notes.txt"}"#,
+        "--cwd",
+    ])
+    .arg(&odd);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("in an odd folder"), "{}", out.stdout);
+    let mut cmd = tandem(None, home.path());
+    cmd.args(["tool", "--calls"])
+        .arg(&calls)
+        .arg("--cwd")
+        .arg(&odd);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("in an odd folder"), "{}", out.stdout);
+
+    // Text that must be UTF-8 (a prompt) is refused with a message, not a panic.
+    let mut cmd = tandem(None, home.path());
+    cmd.arg("-p")
+        .arg(std::ffi::OsStr::from_bytes(b"bad \xff prompt"));
+    let out = run(cmd).await;
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("UTF-8"), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+}
+
+#[tokio::test]
+async fn tool_calls_on_a_line_without_end_are_refused_and_the_next_line_still_runs() {
+    let dir = project();
+    let mut cmd = tandem(None, dir.path());
+    cmd.args(["tool", "--calls", "-", "--cwd"])
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    // 80 MiB without a line break, then a call.
+    let block = vec![b'x'; 1 << 20];
+    for _ in 0..80 {
+        stdin.write_all(&block).await.expect("write");
+    }
+    stdin
+        .write_all(b"\n{\"tool\": \"Read\", \"input\": {\"file_path\": \"README.md\"}}\n")
+        .await
+        .expect("write");
+    drop(stdin);
+    let first: Value =
+        serde_json::from_str(&lines.next_line().await.expect("read").expect("line")).expect("JSON");
+    assert_eq!(first["is_error"], true);
+    assert!(
+        first["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("line 1") && c.contains("longer than 64 MiB")),
+        "{first}"
+    );
+    let second: Value =
+        serde_json::from_str(&lines.next_line().await.expect("read").expect("line")).expect("JSON");
+    assert_eq!(second["is_error"], false, "{second}");
+    assert!(child.wait().await.expect("exit").success());
+}
+
+#[tokio::test]
+async fn an_oversized_settings_file_is_reported_not_read() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    // 2 MiB of path rules: read whole, each would become a compiled glob (gigabytes for a few megabytes).
+    let rules: Vec<String> = (0..70_000)
+        .map(|i| format!("Read(src/**/generated-{i}-*.rs)"))
+        .collect();
+    let text = json!({"permissions": {"allow": rules}}).to_string();
+    assert!(text.len() > 2 << 20);
+    std::fs::write(dir.path().join(".claude/settings.json"), text).expect("write");
+
+    let mut cmd = tandem(None, home.path());
+    cmd.args(["permissions", "list", "--cwd"]).arg(dir.path());
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let listed: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    let invalid = listed["invalid"].to_string();
+    assert!(
+        invalid.contains(".claude/settings.json")
+            && invalid.contains("settings files over 1 MiB are not read"),
+        "{invalid}"
+    );
+    assert!(
+        !listed["rules"].to_string().contains("generated-"),
+        "no rule of the file applies"
+    );
+
+    let mut cmd = tandem(None, home.path());
+    cmd.args([
+        "tool",
+        "Read",
+        "--input",
+        r#"{"file_path": "README.md"}"#,
+        "--cwd",
+    ])
+    .arg(dir.path());
+    let out = run(cmd).await;
+    assert!(
+        out.stderr
+            .contains("settings files over 1 MiB are not read"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[tokio::test]
+async fn a_key_of_the_wrong_type_in_tandems_own_settings_is_named_on_stderr() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    let config = home.path().join(".config/tandem");
+    std::fs::create_dir_all(&config).expect("mkdir");
+    std::fs::write(config.join("settings.json"), r#"{"maxTokens": "8000"}"#).expect("write");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("fine")]))
+        .await
+        .expect("server");
+    let mut cmd = tandem(Some(&server.url()), home.path());
+    cmd.current_dir(dir.path()).args(["-p", "hello"]);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("settings.json")
+            && out
+                .stderr
+                .contains("`maxTokens` must be a positive whole number, not a string (\"8000\")"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[tokio::test]
+async fn a_log_written_to_a_file_or_pipe_has_no_colour_codes() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("fine")]))
+        .await
+        .expect("server");
+    let mut cmd = tandem(Some(&server.url()), home.path());
+    cmd.current_dir(dir.path())
+        .env("TANDEM_LOG", "debug")
+        .args(["-p", "hello"]);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("DEBUG"),
+        "the log is there: {}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains('\u{1b}'),
+        "{:?}",
+        &out.stderr[..out.stderr.len().min(300)]
+    );
 }

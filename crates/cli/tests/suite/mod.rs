@@ -1,9 +1,14 @@
 //! Test modules of the command line's suite.
 
 mod commands;
+mod concurrent_edits;
 mod concurrent_runs;
 mod hooks;
+mod killed_runs;
+mod large_files;
 mod mcp;
 mod permissions;
 mod prompt_commands;
+mod signals;
+mod unreadable;
 mod window;

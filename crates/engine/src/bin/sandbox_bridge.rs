@@ -2,6 +2,7 @@
 //! `tandem_engine::tools::bash::bridge_main`).
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    std::process::exit(tandem_engine::tools::bash::bridge_main(&args));
+    std::process::exit(tandem_engine::tools::bash::bridge_main_os(
+        std::env::args_os().skip(1),
+    ));
 }

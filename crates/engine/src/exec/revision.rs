@@ -26,6 +26,7 @@ pub(super) struct RevisedChange {
 /// nothing) when the file no longer holds the proposal, is not text, or cannot be written.
 pub(super) fn apply(store: &FileStateStore, change_: &RevisedChange) -> Result<String, ToolError> {
     let _guard = store.write_guard();
+    let mut lock = change::lock(&change_.path)?;
     let current = change::load(&change_.path)?;
     let bytes = current.bytes.clone().unwrap_or_default();
     let file = encoding::decode(bytes).map_err(|e| {
@@ -48,7 +49,7 @@ pub(super) fn apply(store: &FileStateStore, change_: &RevisedChange) -> Result<S
         _ => change_.revision.text.clone(),
     };
     let bytes = encoding::encode(&text, file.encoding);
-    change::commit(store, &current, &[&bytes])?;
+    change::commit(store, &mut lock, &current, &[&bytes])?;
     Ok(note(change_, &text))
 }
 

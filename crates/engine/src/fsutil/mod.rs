@@ -1,13 +1,17 @@
 //! Low-level file system helpers shared by the file tools, the permission engine and the checkpoint store: atomic
-//! writes, lexical paths and private secret maps.
+//! writes, folder locks across processes, lexical paths and private secret maps.
 
 mod atomic;
 #[cfg(unix)]
 pub mod dir_stat;
+mod folder_lock;
 mod paths;
 pub mod pending;
 mod secret_map;
+mod settings_size;
 
 pub use atomic::{write_atomic, write_atomic_private};
+pub use folder_lock::{FolderLock, FolderLockError, LOCK_WAIT};
 pub use paths::{is_unc, normalise};
 pub use secret_map::{NO_KEYRING_ENV, SecretMapError, SecretMapFile, keyring_wanted};
+pub use settings_size::{MAX_SETTINGS_BYTES, too_large};

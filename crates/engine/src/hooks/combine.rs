@@ -1,10 +1,20 @@
 //! Combining the answers of the hooks of one event: exit codes, JSON output, deny > ask > allow, every
-//! `additionalContext` kept in a stable order, `continue: false` winning over any decision.
+//! `additionalContext` kept in a stable order, `continue: false` winning over any decision. Every text a hook gives
+//! (a reason, context, its stderr) is cut to [`MAX_HOOK_TEXT`] characters with a marker, so that a runaway hook
+//! cannot fill a message or a request.
 
 use serde_json::Value;
 
 use super::run::HookRun;
-use crate::settings::HookEvent;
+use crate::settings::{HookEvent, json_shown};
+
+/// The most characters of one text a hook gives (a reason, a context, its stderr) that are passed on.
+pub const MAX_HOOK_TEXT: usize = 10_000;
+
+/// `text` cut to [`MAX_HOOK_TEXT`] characters.
+fn capped(text: &str) -> String {
+    crate::text::cut_middle(text, MAX_HOOK_TEXT, "the hook's text")
+}
 
 /// A hook's permission answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -75,7 +85,7 @@ impl HookVerdict {
                 self.errors.push(format!(
                     "hook `{}` failed with {code}: {}",
                     run.command,
-                    run.stderr.trim()
+                    capped(run.stderr.trim())
                 ));
                 return None;
             }
@@ -88,7 +98,7 @@ impl HookVerdict {
                 if !stdout.is_empty()
                     && matches!(event, HookEvent::UserPromptSubmit | HookEvent::SessionStart)
                 {
-                    self.additional_context.push(stdout.to_string());
+                    self.additional_context.push(capped(stdout));
                 }
                 None
             }
@@ -97,7 +107,7 @@ impl HookVerdict {
 
     /// Exit code 2: a deny for permission events, a block (with stderr as the reason) for the others.
     fn blocking_exit(&mut self, event: HookEvent, run: &HookRun) {
-        let message = run.stderr.trim().to_string();
+        let message = capped(run.stderr.trim());
         let message = if message.is_empty() {
             format!("blocked by hook `{}`", run.command)
         } else {
@@ -223,8 +233,105 @@ impl HookVerdict {
     }
 }
 
+/// One typed field of the hook output format: where it is (a JSON pointer), what fits, and what is wanted.
+type OutputField = (&'static str, fn(&Value) -> bool, &'static str);
+
+/// The typed fields of the hook output format.
+const OUTPUT_FIELDS: &[OutputField] = &[
+    ("/continue", Value::is_boolean, "true or false"),
+    ("/suppressOutput", Value::is_boolean, "true or false"),
+    ("/stopReason", Value::is_string, "a string"),
+    ("/systemMessage", Value::is_string, "a string"),
+    ("/reason", Value::is_string, "a string"),
+    ("/decision", is_legacy_decision, "\"approve\" or \"block\""),
+    ("/hookSpecificOutput", Value::is_object, "an object"),
+    (
+        "/hookSpecificOutput/hookEventName",
+        Value::is_string,
+        "a string",
+    ),
+    (
+        "/hookSpecificOutput/permissionDecision",
+        is_permission_decision,
+        "\"allow\", \"deny\" or \"ask\"",
+    ),
+    (
+        "/hookSpecificOutput/permissionDecisionReason",
+        Value::is_string,
+        "a string",
+    ),
+    (
+        "/hookSpecificOutput/updatedInput",
+        Value::is_object,
+        "an object",
+    ),
+    (
+        "/hookSpecificOutput/additionalContext",
+        Value::is_string,
+        "a string",
+    ),
+    (
+        "/hookSpecificOutput/decision",
+        Value::is_object,
+        "an object",
+    ),
+    (
+        "/hookSpecificOutput/decision/behavior",
+        is_behavior,
+        "\"allow\" or \"deny\"",
+    ),
+    (
+        "/hookSpecificOutput/decision/message",
+        Value::is_string,
+        "a string",
+    ),
+    (
+        "/hookSpecificOutput/decision/updatedInput",
+        Value::is_object,
+        "an object",
+    ),
+];
+
+fn is_legacy_decision(v: &Value) -> bool {
+    matches!(v.as_str(), Some("approve" | "block"))
+}
+
+fn is_permission_decision(v: &Value) -> bool {
+    matches!(v.as_str(), Some("allow" | "deny" | "ask"))
+}
+
+fn is_behavior(v: &Value) -> bool {
+    matches!(v.as_str(), Some("allow" | "deny"))
+}
+
+/// What is wrong with a hook's JSON output for `event`: fields of the wrong type or with a value the format does
+/// not have, or answers meant for another event. Empty when the output can be used.
+pub fn output_problems(event: HookEvent, json: &Value) -> Vec<String> {
+    let mut problems: Vec<String> = OUTPUT_FIELDS
+        .iter()
+        .filter_map(|(at, fits, wanted)| {
+            let value = json.pointer(at).filter(|v| !fits(v))?;
+            let name = at[1..].replace('/', ".");
+            Some(format!(
+                "`{name}` must be {wanted}, not {}",
+                json_shown(value)
+            ))
+        })
+        .collect();
+    if let Some(named) = json
+        .pointer("/hookSpecificOutput/hookEventName")
+        .and_then(Value::as_str)
+        .filter(|named| *named != event.as_str())
+    {
+        problems.push(format!(
+            "`hookSpecificOutput.hookEventName` is \"{named}\", but the hook ran for {event}"
+        ));
+    }
+    problems
+}
+
 fn text(v: Option<&Value>) -> Option<String> {
-    v.and_then(Value::as_str).map(str::to_string)
+    v.and_then(Value::as_str).map(capped)
 }
 
 /// A rewritten input a hook gave, with the decision it came with.
@@ -235,8 +342,20 @@ pub fn combine(event: HookEvent, runs: &[HookRun]) -> HookVerdict {
     let mut out = HookVerdict::default();
     let mut updated: Vec<Rewrite> = Vec::new();
     for run in runs {
-        if let Some(json) = out.exit_status(event, run) {
+        let Some(json) = out.exit_status(event, run) else {
+            continue;
+        };
+        let problems = output_problems(event, &json);
+        if problems.is_empty() {
             out.take_json(event, run, &json, &mut updated);
+        } else {
+            // Output that does not say what it means is a failed hook: shown to the person, and the call goes on
+            // as if the hook had not answered.
+            out.errors.push(format!(
+                "hook `{}` printed JSON that does not fit the hook output format, so it was ignored: {}",
+                run.command,
+                problems.join("; ")
+            ));
         }
     }
     // The rewritten input of the winning decision, else the first one given.

@@ -9,7 +9,7 @@ mod transcript_path;
 pub use crate::settings::{
     DEFAULT_TIMEOUT_SECS, HookCommand, HookEvent, HookMatcher, HookSet, parse_hooks,
 };
-pub use combine::{HookDecision, HookVerdict, combine, trace_step};
+pub use combine::{HookDecision, HookVerdict, MAX_HOOK_TEXT, combine, trace_step};
 pub use run::{HookInput, HookRun, run_hooks};
 pub use tester::{hook_listing, sample_input, test_hook};
 pub use transcript_path::{agent_transcript_path, given_path, transcript_path};

@@ -1,5 +1,5 @@
-//! Running hook commands: real child processes (`sh -c`), the event JSON on stdin, stdout and stderr captured,
-//! a timeout each, all matching hooks of an event in parallel.
+//! Running hook commands: real child processes (`sh -c`), the event JSON on stdin, stdout and stderr captured (up
+//! to a bound each), a timeout each, all matching hooks of an event in parallel.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -143,6 +143,9 @@ async fn run_one(hook: &HookCommand, stdin: &[u8], cwd: &Path, project_dir: &Pat
 /// How long output already written may take to arrive after the hook's process has exited.
 const DRAIN_GRACE: Duration = Duration::from_millis(200);
 
+/// The most bytes of one pipe of a hook that are kept; the rest is read and dropped (the hook is not held up).
+const MAX_CAPTURE_BYTES: usize = 16 << 20;
+
 /// A pipe read to the end in the background into a shared buffer, so that what arrived can be taken even if the
 /// pipe never closes.
 struct Captured {
@@ -162,7 +165,8 @@ impl Captured {
                         break;
                     }
                     if let Ok(mut b) = buffer.lock() {
-                        b.extend_from_slice(&chunk[..n]);
+                        let room = MAX_CAPTURE_BYTES.saturating_sub(b.len());
+                        b.extend_from_slice(&chunk[..n.min(room)]);
                     }
                 }
             })

@@ -30,6 +30,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::config::{ServerConfig, Transport};
+use super::failure_text::plain;
 use super::legacy_sse;
 use super::line_limit::LineLimit;
 use super::oauth::ServerTokens;
@@ -483,10 +484,14 @@ async fn serve_http(
                 .await
                 .map_err(|legacy| {
                     ClientError::Start(format!(
-                        "could not connect to {url}: {e} (and over the older SSE transport: {legacy})"
+                        "could not connect to {url}: {} (and over the older SSE transport: {legacy})",
+                        plain(&e)
                     ))
                 }),
-            HttpFailure::Other => Err(ClientError::Start(format!("could not connect to {url}: {e}"))),
+            HttpFailure::Other => Err(ClientError::Start(format!(
+                "could not connect to {url}: {}",
+                plain(&e)
+            ))),
         },
     }
 }
@@ -551,7 +556,10 @@ impl Connection {
                             // Let the stderr reader catch the last words of a server that exited.
                             tokio::time::sleep(Duration::from_millis(50)).await;
                             return Err(with_stderr(
-                                ClientError::Start(format!("the server failed to start: {e}")),
+                                ClientError::Start(format!(
+                                    "the server failed to start: {}",
+                                    plain(&e)
+                                )),
                                 &stderr,
                             ));
                         }
@@ -623,15 +631,16 @@ impl Connection {
 
     /// Every tool of the server, as JSON (`name`, `title`, `description`, `inputSchema`, `outputSchema`,
     /// `annotations`).
+    /// Entries are taken as the server sent them (see `listing`): one that does not fit costs only itself.
     pub async fn list_tools(&self, timeout: Duration) -> Result<Vec<Value>, ClientError> {
-        let tools = self
-            .bounded(timeout, self.peer.list_all_tools())
+        self.bounded(timeout, super::listing::list_tools(&self.peer))
             .await?
-            .map_err(|e| self.service_error(e))?;
-        Ok(tools
-            .iter()
-            .filter_map(|t| serde_json::to_value(t).ok())
-            .collect())
+            .map_err(|e| match e {
+                super::listing::ListingError::Request(e) => self.service_error(e),
+                super::listing::ListingError::NoTools => ClientError::Protocol(
+                    "the server answered tools/list without a list of tools".into(),
+                ),
+            })
     }
 
     /// Every resource of the server, as JSON (`uri`, `name`, `description`, `mimeType`).
@@ -713,7 +722,7 @@ impl Connection {
                     challenge: challenge.to_string(),
                 }
             }
-            None => ClientError::Protocol(e.to_string()),
+            None => ClientError::Protocol(plain(&e)),
         }
     }
 

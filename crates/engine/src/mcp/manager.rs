@@ -255,13 +255,29 @@ impl Inner {
     }
 }
 
-/// A listing's tools as [`McpTool`]s.
-fn tools_from(listing: &[serde_json::Value], link: &Arc<ServerLink>) -> Vec<Arc<dyn DynTool>> {
-    listing
-        .iter()
-        .filter_map(|t| McpTool::from_listing(link.clone(), t))
-        .map(|t| Arc::new(t) as Arc<dyn DynTool>)
-        .collect()
+/// Tools a server listed that cannot be offered: each one's name and why.
+type Refused = Vec<(String, String)>;
+
+/// A listing's tools as [`McpTool`]s, and the tools refused.
+fn tools_from(
+    listing: &[serde_json::Value],
+    link: &Arc<ServerLink>,
+) -> (Vec<Arc<dyn DynTool>>, Refused) {
+    let mut tools = Vec::new();
+    let mut refused = Vec::new();
+    for entry in listing {
+        match McpTool::from_listing(link.clone(), entry) {
+            Ok(tool) => tools.push(Arc::new(tool) as Arc<dyn DynTool>),
+            Err(why) => {
+                let name = entry
+                    .get("name")
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("(unnamed)");
+                refused.push((name.to_string(), why));
+            }
+        }
+    }
+    (tools, refused)
 }
 
 /// Lists a server's tools as [`McpTool`]s, recording the listing for later sessions.
@@ -275,7 +291,17 @@ async fn tools_of(
     if let Some(known) = &inner.known {
         known.record(&KnownTools::key(&inner.folder, config), &listing);
     }
-    Ok(tools_from(&listing, link))
+    let (tools, refused) = tools_from(&listing, link);
+    // Only these tools are left out; the server's others are offered.
+    for (tool, why) in refused {
+        inner.events.emit(SessionEvent::Notice {
+            message: format!(
+                "MCP server {}: the tool `{tool}` is not offered: {why}",
+                config.name
+            ),
+        });
+    }
+    Ok(tools)
 }
 
 /// Lists a server's prompts (none when it offers none; a failed listing is logged, the server still serves tools).
@@ -767,7 +793,7 @@ impl McpManager {
                 ) = (&planned, &inner.known)
                     && let Some(listing) = known.get(&KnownTools::key(folder, config))
                 {
-                    tools = tools_from(&listing, &link);
+                    tools = tools_from(&listing, &link).0;
                     status.tools = tools.iter().map(|t| t.name().to_string()).collect();
                     link.set_starting(true);
                 }

@@ -12,6 +12,7 @@ use tandem_protocol::{FileDiff, RenderHints, ToolDetail, ToolKind};
 use super::content::convert_call_result;
 use super::link::ServerLink;
 use super::names;
+use crate::settings::json_kind;
 use crate::tool::{
     DynTool, InterruptBehavior, PermissionSubject, PreparedCall, ToolContext, ToolError, ToolOutput,
 };
@@ -59,9 +60,15 @@ fn cut(text: &str, max: usize) -> String {
 }
 
 impl McpTool {
-    /// The tool a server listed (`tools/list` entry as JSON), or `None` when it has no name.
-    pub fn from_listing(link: Arc<ServerLink>, listing: &Value) -> Option<Self> {
-        let remote = listing.get("name")?.as_str()?.to_string();
+    /// The tool a server listed (`tools/list` entry as JSON). `Err` says why it cannot be offered: it has no name,
+    /// or its input schema is not an object schema that compiles (the model's API would refuse every request that
+    /// carried it). A missing schema is taken as "any object".
+    pub fn from_listing(link: Arc<ServerLink>, listing: &Value) -> Result<Self, String> {
+        let remote = listing
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or("it has no name")?
+            .to_string();
         let annotations = listing.get("annotations");
         let hint = |key: &str| {
             annotations
@@ -77,17 +84,28 @@ impl McpTool {
                     .and_then(Value::as_str)
             })
             .map(str::to_string);
-        let mut schema = listing
-            .get("inputSchema")
-            .cloned()
-            .filter(Value::is_object)
-            .unwrap_or_else(|| serde_json::json!({"type": "object"}));
+        let mut schema = match listing.get("inputSchema") {
+            None | Some(Value::Null) => serde_json::json!({"type": "object"}),
+            Some(Value::Object(schema)) => Value::Object(schema.clone()),
+            Some(other) => {
+                return Err(format!(
+                    "its input schema is not a JSON object but {}",
+                    json_kind(other)
+                ));
+            }
+        };
         if let Some(obj) = schema.as_object_mut() {
-            obj.entry("type")
+            let kind = obj
+                .entry("type")
                 .or_insert_with(|| Value::String("object".into()));
+            if kind != "object" {
+                return Err(format!("its input schema describes {kind}, not an object"));
+            }
         }
+        let validator = jsonschema::validator_for(&schema)
+            .map_err(|e| format!("its input schema is not a valid JSON Schema: {e}"))?;
         let read_only = hint("readOnlyHint") == Some(true);
-        Some(Self(Arc::new(Inner {
+        Ok(Self(Arc::new(Inner {
             info: Info {
                 name: names::tool_name(&link.server, &remote),
                 remote,
@@ -109,7 +127,7 @@ impl McpTool {
                 destructive: !read_only && hint("destructiveHint") != Some(false),
             },
             link,
-            validator: OnceLock::new(),
+            validator: OnceLock::from(Ok(validator)),
             output_validator: OnceLock::new(),
         })))
     }
@@ -362,8 +380,42 @@ mod tests {
             "{err}"
         );
         assert!(t.prepare(&json!({})).is_err());
-        let broken = tool(json!({"name": "b", "inputSchema": {"type": 12}}));
-        let err = broken.prepare(&json!({})).err().expect("bad schema");
-        assert!(err.contains("my server"), "{err}");
+    }
+
+    #[test]
+    fn a_tool_whose_input_schema_cannot_be_used_is_refused_with_the_reason() {
+        let link = Arc::new(ServerLink::new("my server", Limits::default()));
+        // (listing, part of the reason)
+        let cases = [
+            (json!({"inputSchema": {"type": "object"}}), "no name"),
+            (
+                json!({"name": "s", "inputSchema": "anything"}),
+                "not a JSON object but a string",
+            ),
+            (
+                json!({"name": "a", "inputSchema": [1]}),
+                "not a JSON object but an array",
+            ),
+            (
+                json!({"name": "t", "inputSchema": {"type": "string"}}),
+                "describes \"string\", not an object",
+            ),
+            (
+                json!({"name": "b", "inputSchema": {"type": 12}}),
+                "describes 12",
+            ),
+            (
+                json!({"name": "p", "inputSchema": {"type": "object", "properties": {"n": {"type": 5}}}}),
+                "not a valid JSON Schema",
+            ),
+        ];
+        for (listing, why) in cases {
+            let err = McpTool::from_listing(link.clone(), &listing).expect_err("refused");
+            assert!(err.contains(why), "{listing}: {err}");
+        }
+        assert!(
+            McpTool::from_listing(link, &json!({"name": "none"})).is_ok(),
+            "no schema: any object"
+        );
     }
 }

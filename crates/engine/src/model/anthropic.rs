@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::anthropic_stream::StreamAssembler;
 use super::fragments::{self, FragmentCache, push_array, push_json};
-use super::transport::{Failure, http_client, send_streaming, stream_with_retries};
+use super::transport::{Failure, endpoint, http_client, send_streaming, stream_with_retries};
 use super::{Model, ModelConfig, ModelError, ModelRequest, ModelStream, Role};
 
 /// A client for `POST {base}/v1/messages` with `stream: true`.
@@ -128,7 +128,10 @@ impl AnthropicModel {
         let Some(key) = self.config.api_key.clone() else {
             return Box::pin(async { Err((ModelError::MissingApiKey, None)) });
         };
-        let url = format!("{}/v1/messages", self.config.base_url.trim_end_matches('/'));
+        let url = match endpoint(&self.config.base_url, "/v1/messages") {
+            Ok(url) => url,
+            Err(e) => return Box::pin(async { Err((e, None)) }),
+        };
         let request = self
             .http
             .post(url)

@@ -26,6 +26,10 @@ pub enum ModelError {
     /// The stream broke the protocol (malformed JSON, events out of order).
     #[error("the model stream was malformed: {0}")]
     Protocol(String),
+    /// The configuration cannot make a request (a malformed base URL, a key that is not a valid header value):
+    /// trying again cannot help.
+    #[error("{0}")]
+    Config(String),
     /// The request was cancelled.
     #[error("the request was cancelled")]
     Cancelled,

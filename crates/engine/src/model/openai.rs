@@ -9,7 +9,7 @@ use futures::future::BoxFuture;
 use super::fragments::FragmentCache;
 use super::openai_body::encode_chat_body;
 use super::openai_stream::ChatStreamAssembler;
-use super::transport::{Failure, http_client, send_streaming, stream_with_retries};
+use super::transport::{Failure, endpoint, http_client, send_streaming, stream_with_retries};
 use super::{Model, ModelConfig, ModelError, ModelRequest, ModelStream};
 
 /// The bearer token sent when no key is configured: local servers ignore it, but some reject an empty one.
@@ -36,10 +36,10 @@ impl OpenAiModel {
     }
 
     /// The endpoint; a base URL that already ends in `/v1` (as `OPENAI_BASE_URL` usually does) is accepted too.
-    fn url(&self) -> String {
+    fn url(&self) -> Result<reqwest::Url, ModelError> {
         let base = self.config.base_url.trim_end_matches('/');
         let base = base.strip_suffix("/v1").unwrap_or(base);
-        format!("{base}/v1/chat/completions")
+        endpoint(base, "/v1/chat/completions")
     }
 
     fn attempt(&self, body: Bytes) -> BoxFuture<'static, Result<reqwest::Response, Failure>> {
@@ -49,7 +49,11 @@ impl OpenAiModel {
             .clone()
             .filter(|k| !k.is_empty())
             .unwrap_or_else(|| PLACEHOLDER_KEY.to_string());
-        let request = self.http.post(self.url()).bearer_auth(key);
+        let url = match self.url() {
+            Ok(url) => url,
+            Err(e) => return Box::pin(async { Err((e, None)) }),
+        };
+        let request = self.http.post(url).bearer_auth(key);
         Box::pin(send_streaming(request, body))
     }
 }

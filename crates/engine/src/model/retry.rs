@@ -5,8 +5,8 @@ use std::time::Duration;
 use rand::Rng;
 
 /// Retry policy: which failures to retry, how often, the backoff, and the deadlines every attempt and every
-/// response must keep, so that no wait on the model is endless (a server that never answers, or one that sends
-/// keep-alive pings for ever).
+/// response must keep, so that no wait on the model is endless (a server that never answers, one that is retried for
+/// ever, or one that sends keep-alive pings and no content).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
     /// Retries after the first attempt.
@@ -15,8 +15,13 @@ pub struct RetryPolicy {
     pub max_retry_after: Duration,
     /// Time one attempt may take to get the response headers (then it fails and may be retried).
     pub headers_timeout: Duration,
+    /// Time all attempts of one request, and the waits between them, may take to get a response: then the request
+    /// fails, however many retries are left.
+    pub give_up_after: Duration,
     /// Time a whole response may take to stream, from its headers to its end.
     pub response_timeout: Duration,
+    /// Time a response may go without content (keep-alive pings are not content).
+    pub content_timeout: Duration,
 }
 
 impl Default for RetryPolicy {
@@ -25,7 +30,9 @@ impl Default for RetryPolicy {
             max_retries: 8,
             max_retry_after: Duration::from_secs(60),
             headers_timeout: Duration::from_secs(90),
+            give_up_after: Duration::from_secs(5 * 60),
             response_timeout: Duration::from_secs(30 * 60),
+            content_timeout: Duration::from_secs(5 * 60),
         }
     }
 }

@@ -199,15 +199,7 @@ mod tests {
     use tandem_protocol::{ApprovalRequest, RenderHints, ToolKind};
 
     fn stored(events: Vec<SessionEvent>) -> Vec<StoredEvent> {
-        events
-            .into_iter()
-            .enumerate()
-            .map(|(i, event)| StoredEvent {
-                seq: i as u64,
-                at: 0,
-                event,
-            })
-            .collect()
+        StoredEvent::numbered(events)
     }
 
     fn input(id: &str) -> SessionEvent {

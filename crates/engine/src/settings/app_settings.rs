@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use tandem_protocol::{AppSettings, AppSettingsUpdate, KeySource};
 
 use super::credentials::{CredentialError, CredentialStore};
+use super::json_words::json_shown;
 use crate::fsutil::{write_atomic, write_atomic_private};
 use crate::model::{ModelConfig, Provider};
 
@@ -21,6 +22,8 @@ pub const DEFAULT_FONT_SIZE: u32 = 14;
 pub enum AppSettingsError {
     #[error("{path} is not valid JSON ({reason}); fix it by hand so that nothing in it is lost")]
     Malformed { path: PathBuf, reason: String },
+    #[error("{path} {why}")]
+    TooLarge { path: PathBuf, why: String },
     #[error("could not read {path}: {source}")]
     Read {
         path: PathBuf,
@@ -69,7 +72,14 @@ impl AppSettingsFile {
         &self,
         env: impl Fn(&str) -> Option<String>,
     ) -> (ModelConfig, Option<String>) {
-        let (config, problem) = match ModelConfig::default().with_settings_file(&self.path) {
+        let too_large = std::fs::metadata(&self.path)
+            .ok()
+            .and_then(|meta| super::too_large(meta.len()));
+        let read = match too_large {
+            Some(why) => Err(format!("{} {why}", self.path.display())),
+            None => ModelConfig::default().with_settings_file(&self.path),
+        };
+        let (config, problem) = match read {
             Ok(config) => (config, None),
             Err(problem) => (ModelConfig::default(), Some(problem)),
         };
@@ -168,8 +178,28 @@ impl AppSettingsFile {
         self.write(&Value::Object(object))
     }
 
+    /// The keys of the file that are ignored because their value has the wrong type, each named with the type it
+    /// must have (none when the file is missing or cannot be read at all: that is reported as a problem).
+    pub fn warnings(&self) -> Vec<String> {
+        let Ok(object) = self.object() else {
+            return Vec::new();
+        };
+        type_warnings(&object)
+            .into_iter()
+            .map(|w| format!("{}: {w}; it is ignored", self.path.display()))
+            .collect()
+    }
+
     /// The file's JSON object (empty when the file does not exist).
     fn object(&self) -> Result<Map<String, Value>, AppSettingsError> {
+        if let Ok(meta) = std::fs::metadata(&self.path)
+            && let Some(why) = super::too_large(meta.len())
+        {
+            return Err(AppSettingsError::TooLarge {
+                path: self.path.clone(),
+                why,
+            });
+        }
         let text = match std::fs::read_to_string(&self.path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Map::new()),
@@ -212,6 +242,60 @@ impl AppSettingsFile {
         }
         .map_err(write_error)
     }
+}
+
+/// The keys of a settings object whose values have the wrong type, each with the type it must have.
+fn type_warnings(object: &Map<String, Value>) -> Vec<String> {
+    let text = |v: &Value| v.is_string();
+    let tokens = |v: &Value| v.as_u64().is_some_and(|n| n > 0);
+    let font = |v: &Value| {
+        v.as_u64()
+            .is_some_and(|n| FONT_SIZES.contains(&(n.min(u64::from(u32::MAX)) as u32)))
+    };
+    let theme = |v: &Value| matches!(v.as_str(), Some("light" | "dark" | "system"));
+    type Check<'a> = (&'a str, &'a dyn Fn(&Value) -> bool, String);
+    let checks: [Check<'_>; 7] = [
+        (
+            "provider",
+            &text,
+            "a string (\"anthropic\" or \"openai\")".into(),
+        ),
+        (
+            "baseUrl",
+            &text,
+            "a string (an http:// or https:// URL)".into(),
+        ),
+        ("apiKey", &text, "a string".into()),
+        ("model", &text, "a string".into()),
+        ("maxTokens", &tokens, "a positive whole number".into()),
+        ("theme", &theme, "\"light\", \"dark\" or \"system\"".into()),
+        (
+            "fontSize",
+            &font,
+            format!(
+                "a whole number of pixels from {} to {}",
+                FONT_SIZES.start(),
+                FONT_SIZES.end()
+            ),
+        ),
+    ];
+    checks
+        .iter()
+        .filter_map(|(key, fits, wanted)| {
+            let value = object.get(*key).filter(|v| !v.is_null() && !fits(v))?;
+            Some(format!(
+                "`{key}` must be {wanted}, not {}",
+                json_shown(value)
+            ))
+        })
+        .collect()
+}
+
+/// The warnings about the person's own settings file (see [`AppSettingsFile::warnings`]).
+pub fn app_settings_warnings() -> Vec<String> {
+    AppSettingsFile::standard()
+        .map(|file| file.warnings())
+        .unwrap_or_default()
 }
 
 fn is_http_url(text: &str) -> bool {

@@ -6,6 +6,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::hook_event::HookEvent;
+use super::json_words::{json_kind, json_shown};
 use super::source::{RuleSource, SettingsIssue};
 
 /// Default timeout of a command hook, in seconds.
@@ -157,11 +158,27 @@ pub fn parse_hooks(value: &Value, source: &RuleSource, issues: &mut Vec<Settings
             report(format!("hooks.{event} must be an array"));
             continue;
         };
-        for group in groups {
-            let pattern = group
-                .get("matcher")
-                .and_then(Value::as_str)
-                .map(str::to_string);
+        for (n, group) in groups.iter().enumerate() {
+            let at = format!("hooks.{event}[{n}]");
+            if !group.is_object() {
+                report(format!(
+                    "{at} must be an object with `matcher` and `hooks`, not {}; it is not applied",
+                    json_kind(group)
+                ));
+                continue;
+            }
+            let pattern = match group.get("matcher") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(p)) => Some(p.clone()),
+                Some(other) => {
+                    report(format!(
+                        "{at}.matcher must be a string (a regular expression over tool names), not {}; this group \
+                         of hooks is not applied",
+                        json_shown(other)
+                    ));
+                    continue;
+                }
+            };
             let regex = match pattern.as_deref() {
                 None | Some("") | Some("*") => None,
                 Some(p) => match Regex::new(&format!("^(?:{p})$")) {
@@ -175,32 +192,63 @@ pub fn parse_hooks(value: &Value, source: &RuleSource, issues: &mut Vec<Settings
                 },
             };
             let mut hooks = Vec::new();
-            for hook in group
-                .get("hooks")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let kind = hook
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("command");
-                if kind != "command" {
+            let listed = match group.get("hooks") {
+                Some(Value::Array(listed)) => listed.as_slice(),
+                None => &[],
+                Some(other) => {
                     report(format!(
-                        "hooks.{event}: hook type `{kind}` is not supported"
+                        "{at}.hooks must be an array of hooks, not {}; it is not applied",
+                        json_kind(other)
                     ));
+                    &[]
+                }
+            };
+            for (i, hook) in listed.iter().enumerate() {
+                let at = format!("{at}.hooks[{i}]");
+                let kind = match hook.get("type") {
+                    None => "command",
+                    Some(Value::String(kind)) => kind.as_str(),
+                    Some(other) => {
+                        report(format!(
+                            "{at}.type must be a string (\"command\"), not {}; the hook is not run",
+                            json_shown(other)
+                        ));
+                        continue;
+                    }
+                };
+                if kind != "command" {
+                    report(format!("{at}: hook type `{kind}` is not supported"));
                     continue;
                 }
-                let Some(command) = hook.get("command").and_then(Value::as_str) else {
-                    report(format!("hooks.{event}: a hook has no `command`"));
-                    continue;
+                let command = match hook.get("command") {
+                    Some(Value::String(command)) => command,
+                    None => {
+                        report(format!("{at} has no `command`; it is not run"));
+                        continue;
+                    }
+                    Some(other) => {
+                        report(format!(
+                            "{at}.command must be a string, not {}; the hook is not run",
+                            json_shown(other)
+                        ));
+                        continue;
+                    }
                 };
-                let timeout_secs = hook
-                    .get("timeout")
-                    .and_then(Value::as_f64)
-                    .filter(|t| *t > 0.0)
-                    .map(|t| t.ceil() as u64)
-                    .unwrap_or(DEFAULT_TIMEOUT_SECS);
+                let timeout_secs = match hook.get("timeout") {
+                    None | Some(Value::Null) => DEFAULT_TIMEOUT_SECS,
+                    Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0) => {
+                        n.as_f64().map_or(DEFAULT_TIMEOUT_SECS, |t| t.ceil() as u64)
+                    }
+                    Some(other) => {
+                        report(format!(
+                            "{at}.timeout must be a positive number of seconds, not {}; the default of {} s \
+                             applies",
+                            json_shown(other),
+                            DEFAULT_TIMEOUT_SECS
+                        ));
+                        DEFAULT_TIMEOUT_SECS
+                    }
+                };
                 hooks.push(HookCommand {
                     command: command.to_string(),
                     timeout_secs,

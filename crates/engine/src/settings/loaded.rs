@@ -13,6 +13,7 @@ use super::mcp::McpSettings;
 use super::paths::{CliSettings, SettingsPaths};
 use super::sandbox::{SandboxLayer, parse_sandbox};
 use super::source::{RuleBehavior, RuleEntry, RuleSource, SettingsIssue};
+use crate::fsutil::too_large;
 
 /// Everything read from the settings sources.
 #[derive(Debug, Clone, Default)]
@@ -41,9 +42,10 @@ pub struct LoadedSettings {
 }
 
 /// Whether a settings file that failed to load may have carried deny rules: its text mentions them, or the text
-/// could not be read.
+/// could not be read (or was too large to read).
 fn may_hold_denies(path: &Path) -> bool {
-    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    let regular =
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && too_large(m.len()).is_none());
     if !regular {
         return true;
     }
@@ -60,8 +62,13 @@ fn read_json(path: &Path) -> Result<Option<Value>, String> {
     // A FIFO or a device would block the read (or never end): only regular files are settings files.
     match std::fs::metadata(path) {
         Ok(meta) if !meta.is_file() => return Err("is not a regular file".into()),
+        Ok(meta) => {
+            if let Some(why) = too_large(meta.len()) {
+                return Err(why);
+            }
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        _ => {}
+        Err(_) => {}
     }
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,

@@ -6,6 +6,7 @@ mod app_settings;
 mod credentials;
 mod hook_event;
 mod hooks;
+mod json_words;
 mod loaded;
 pub mod mcp;
 mod paths;
@@ -13,12 +14,15 @@ mod sandbox;
 mod source;
 mod watcher;
 
+pub use crate::fsutil::{MAX_SETTINGS_BYTES, too_large};
 pub use app_settings::{
-    AppSettingsError, AppSettingsFile, DEFAULT_FONT_SIZE, FONT_SIZES, load_model_config,
+    AppSettingsError, AppSettingsFile, DEFAULT_FONT_SIZE, FONT_SIZES, app_settings_warnings,
+    load_model_config,
 };
 pub use credentials::{CredentialError, CredentialStore, NO_KEYRING_ENV};
 pub use hook_event::HookEvent;
 pub use hooks::{DEFAULT_TIMEOUT_SECS, HookCommand, HookMatcher, HookSet, parse_hooks};
+pub use json_words::{json_kind, json_shown};
 pub use loaded::{LoadedSettings, load_settings};
 pub use mcp::{McpServerEntry, McpSettings};
 pub use paths::{CliSettings, SettingsPaths, git_root, managed_settings_path};

@@ -37,6 +37,20 @@ impl Health {
         }
     }
 
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Forgets the failure `message` when it is the one kept: what it held back was written after all.
+    pub fn recovered(&self, message: &str) {
+        if let Ok(mut slot) = self.failure.lock()
+            && slot.as_deref() == Some(message)
+        {
+            *slot = None;
+        }
+    }
+
     /// The first failure, if any.
     pub fn failure(&self) -> Option<String> {
         self.failure.lock().ok().and_then(|slot| slot.clone())

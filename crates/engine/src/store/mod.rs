@@ -6,7 +6,8 @@
 //! - [`SessionStore`]: the database (WAL, a writer thread with group commits, a reader connection).
 //! - [`SessionRecorder`]: one live session's writes; [`RecordingStoreSink`] and [`PersistingModel`] feed it from the
 //!   event stream and from the model's requests and answers.
-//! - [`repair_history`]: makes a cut-off history valid for the next request.
+//! - [`repair_history`]: makes a cut-off history valid for the next request; the text of an answer cut off while it
+//!   streamed is taken back from the events.
 
 mod health;
 mod lock;
@@ -14,6 +15,7 @@ mod output_budget;
 mod persisting_model;
 mod read;
 mod recorder;
+mod recover;
 mod repair;
 mod schema;
 mod session_store;
@@ -21,6 +23,7 @@ mod side_tables;
 mod sink;
 mod types;
 mod writer;
+mod writer_thread;
 
 use std::path::PathBuf;
 

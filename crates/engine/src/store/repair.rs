@@ -22,9 +22,9 @@ fn interrupted(id: &str) -> ContentBlock {
 /// - A following user message that misses some results: the missing ones are added, the leading results are put in
 ///   call order, the rest of the message is kept after them.
 ///
-/// A trailing user message is kept as it is: the next prompt merges into it. Partial assistant text is never in the
-/// history (only completed messages are stored there), so nothing else needs undoing. Returns how many results were
-/// synthesised.
+/// A trailing user message is kept as it is: the next prompt merges into it. Partial assistant text is not in the
+/// stored history (only completed messages are stored there; loading puts the streamed text back first), so nothing
+/// else needs undoing. Returns how many results were synthesised.
 pub fn repair_history(history: &mut Vec<Message>) -> usize {
     let mut added = 0;
     let mut i = 0;

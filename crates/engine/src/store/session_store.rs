@@ -11,13 +11,15 @@ use tandem_protocol::{PermissionMode, SessionEvent, Usage};
 use super::StoreError;
 use super::health::Health;
 use super::read;
+use super::recover::recover_streamed_text;
 use super::repair::repair_history;
 use super::schema::{self, MIGRATIONS};
 use super::side_tables::{self, NewSidechain};
 use super::types::{
     LoadedSession, NewSession, SessionRecord, SessionSummary, Sidechain, StoredEvent,
 };
-use super::writer::{self, Command, Reply, ToolCallUpdate};
+use super::writer::{Command, Reply, ToolCallUpdate};
+use super::writer_thread;
 use crate::model::Message;
 
 /// Unix milliseconds now.
@@ -84,7 +86,7 @@ impl SessionStore {
         let writer_health = health.clone();
         let writer = std::thread::Builder::new()
             .name("tandem-session-store".into())
-            .spawn(move || writer::run(conn, rx, writer_health))
+            .spawn(move || writer_thread::run(conn, rx, writer_health))
             .map_err(|source| StoreError::Io {
                 path: path.to_path_buf(),
                 source,
@@ -226,6 +228,7 @@ impl SessionStore {
             let sidechains = side_tables::sidechains(&tx, id)?;
             tx.finish()?;
             let mut history = messages.clone();
+            recover_streamed_text(&mut history, &events);
             repair_history(&mut history);
             Ok(Some(LoadedSession {
                 record,

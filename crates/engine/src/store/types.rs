@@ -68,6 +68,22 @@ pub struct StoredEvent {
     pub event: SessionEvent,
 }
 
+impl StoredEvent {
+    /// `events` as a session stored them, numbered from 0 (for tests of what reads stored events).
+    #[cfg(test)]
+    pub(crate) fn numbered(events: Vec<SessionEvent>) -> Vec<Self> {
+        events
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| Self {
+                seq: i as u64,
+                at: 0,
+                event,
+            })
+            .collect()
+    }
+}
+
 /// A tool call with its decision and timings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCallRecord {
@@ -88,7 +104,8 @@ pub struct LoadedSession {
     pub record: SessionRecord,
     /// The model history exactly as stored.
     pub messages: Vec<Message>,
-    /// `messages` repaired so that the next request is valid (see [`super::repair_history`]).
+    /// `messages` with the text of an answer cut off while it streamed put back from the events, and repaired so
+    /// that the next request is valid (see [`super::repair_history`]).
     pub history: Vec<Message>,
     /// Every event in order: the transcript as it streamed, including text of a message that never completed.
     pub events: Vec<StoredEvent>,

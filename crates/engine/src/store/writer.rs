@@ -1,29 +1,17 @@
-//! The writer thread: it owns the write connection and applies queued commands in group commits.
-//!
-//! Callers never wait for SQLite: they push a [`Command`] on an unbounded channel (a few hundred nanoseconds) and go
-//! on. The thread blocks for the first command, takes whatever else is already queued (up to [`MAX_BATCH`]) and
-//! applies it all in one transaction. While the stream is slow every event is committed on its own within
-//! microseconds of being emitted; when it is fast, batches grow by themselves, so there is no timer to tune and no
-//! added latency. A failed command (say, a constraint) undoes only its own statement; the rest of the batch commits
-//! and the error is reported by the next flush.
+//! The writer's commands and how each is applied inside a write transaction (the thread that batches them is in
+//! `writer_thread`).
 
-use std::sync::Arc;
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::Sender;
 
-use rusqlite::{Connection, Transaction, params};
+use rusqlite::{Transaction, params};
 use serde::Serialize;
 use serde_json::Value;
 use tandem_protocol::{PermissionDecision, PermissionMode, SessionEvent, ToolOutcome, Usage};
 
 use super::StoreError;
-use super::health::Health;
-use super::schema::{begin_write, retry_busy};
 use super::side_tables::{self, NewSidechain, WorkList};
 use super::types::NewSession;
 use crate::model::{Message, Role};
-
-/// Commands applied per transaction at most.
-pub const MAX_BATCH: usize = 512;
 
 /// How a flush is answered: from sync code or from async code.
 pub enum Reply {
@@ -32,7 +20,7 @@ pub enum Reply {
 }
 
 impl Reply {
-    fn send(self, result: Result<(), String>) {
+    pub(super) fn send(self, result: Result<(), String>) {
         // A caller that stopped waiting does not care about the answer.
         match self {
             Self::Sync(tx) => {
@@ -146,91 +134,6 @@ pub enum Command {
     Flush(Reply),
 }
 
-/// Runs until every sender is dropped, then returns after committing what was queued. Every failure is also kept
-/// in `health`, and each flush first checks that the database file is still the one opened.
-pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>) {
-    let mut pending_error: Option<String> = None;
-    while let Ok(first) = rx.recv() {
-        let mut batch = Vec::with_capacity(16);
-        batch.push(first);
-        while batch.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(command) => batch.push(command),
-                Err(_) => break,
-            }
-        }
-        let mut replies = Vec::new();
-        if let Err(err) = apply_batch(&conn, batch, &mut replies, &mut pending_error) {
-            tracing::error!("session store: a batch of writes failed: {err}");
-            pending_error = Some(err.to_string());
-        }
-        if let Some(err) = &pending_error {
-            health.fail(err.clone());
-        }
-        if !replies.is_empty() {
-            if let Err(err) = health.check_file() {
-                pending_error.get_or_insert(err);
-            }
-            let result = pending_error.take().map_or(Ok(()), Err);
-            for reply in replies {
-                reply.send(result.clone());
-            }
-        }
-    }
-}
-
-fn apply_batch(
-    conn: &Connection,
-    batch: Vec<Command>,
-    replies: &mut Vec<Reply>,
-    pending_error: &mut Option<String>,
-) -> Result<(), StoreError> {
-    let tx = begin_write(conn)?;
-    let mut touched: Vec<(String, i64)> = Vec::new();
-    for command in batch {
-        if let Command::Flush(reply) = command {
-            replies.push(reply);
-            continue;
-        }
-        if let Some((session, at)) = touches(&command) {
-            match touched.iter_mut().find(|(s, _)| s == session) {
-                Some(entry) => entry.1 = entry.1.max(at),
-                None => touched.push((session.to_string(), at)),
-            }
-        }
-        if let Err(err) = apply(&tx, command) {
-            tracing::error!("session store: a write failed: {err}");
-            *pending_error = Some(err.to_string());
-        }
-    }
-    for (session, at) in touched {
-        tx.prepare_cached("UPDATE sessions SET updated_at = max(updated_at, ?2) WHERE id = ?1")?
-            .execute(params![session, at])?;
-    }
-    retry_busy(|| tx.execute_batch("COMMIT"))?;
-    // The transaction is over; dropping it must not roll back.
-    let _ = tx.finish();
-    Ok(())
-}
-
-/// The session a command writes to and when, for `updated_at`.
-fn touches(command: &Command) -> Option<(&str, i64)> {
-    match command {
-        Command::Event { session, at, .. }
-        | Command::Messages { session, at, .. }
-        | Command::Append { session, at, .. }
-        | Command::ToolCall { session, at, .. }
-        | Command::Usage { session, at, .. }
-        | Command::Title { session, at, .. }
-        | Command::Mode { session, at, .. }
-        | Command::WorkList { session, at, .. }
-        | Command::SidechainWorkList { session, at, .. }
-        | Command::Sidechain { session, at, .. }
-        | Command::SidechainMessages { session, at, .. } => Some((session, *at)),
-        Command::Create { .. } | Command::Delete { .. } | Command::Flush(_) => None,
-    }
-}
-
 /// The serde name of a unit enum value (`"snake_case"` strings).
 /// The marks column of a message: its marks as JSON, NULL when it has none.
 fn marks_json(message: &Message) -> Result<Option<String>, serde_json::Error> {
@@ -271,7 +174,7 @@ pub fn title_from_prompt(prompt: &str) -> String {
     }
 }
 
-fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
+pub(super) fn apply(tx: &Transaction<'_>, command: &Command) -> Result<(), StoreError> {
     match command {
         Command::Create { session, at } => {
             tx.prepare_cached(
@@ -292,12 +195,12 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
             event,
             at,
         } => {
-            let json = serde_json::to_string(&event)?;
+            let json = serde_json::to_string(event)?;
             tx.prepare_cached(
                 "INSERT INTO events (session_id, seq, event, created_at) VALUES (?1, ?2, ?3, ?4)",
             )?
-            .execute(params![session, seq as i64, json, at])?;
-            project_event(tx, &session, *event, at)?;
+            .execute(params![session, *seq as i64, json, at])?;
+            project_event(tx, session, event, *at)?;
         }
         Command::Messages {
             session,
@@ -306,7 +209,7 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
             at,
         } => {
             tx.prepare_cached("DELETE FROM messages WHERE session_id = ?1 AND ordinal >= ?2")?
-                .execute(params![session, from as i64])?;
+                .execute(params![session, *from as i64])?;
             let mut insert = tx.prepare_cached(
                 "INSERT INTO messages (session_id, ordinal, role, message, marks, created_at) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -328,7 +231,7 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
             message,
             at,
         } => {
-            let json = serde_json::to_string(&message)?;
+            let json = serde_json::to_string(message)?;
             tx.prepare_cached(
                 "INSERT INTO messages (session_id, ordinal, role, message, marks, created_at) \
                  SELECT ?1, COALESCE(MAX(ordinal) + 1, 0), ?2, ?3, ?4, ?5 FROM messages WHERE session_id = ?1",
@@ -346,7 +249,7 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
             tool_use_id,
             update,
             at,
-        } => tool_call(tx, &session, &tool_use_id, update, at)?,
+        } => tool_call(tx, session, tool_use_id, update, *at)?,
         Command::Usage {
             session,
             usage,
@@ -372,7 +275,7 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
             only_if_empty,
             ..
         } => {
-            let sql = if only_if_empty {
+            let sql = if *only_if_empty {
                 "UPDATE sessions SET title = ?2 WHERE id = ?1 AND title = ''"
             } else {
                 "UPDATE sessions SET title = ?2 WHERE id = ?1"
@@ -389,7 +292,7 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
                 .execute(params![session])?;
         }
         Command::WorkList { session, list, at } => {
-            side_tables::write_work_list(tx, &session, &list, at)?
+            side_tables::write_work_list(tx, session, list, *at)?
         }
         Command::SidechainWorkList {
             session,
@@ -398,7 +301,7 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
             ..
         } => side_tables::write_sidechain_work_list(tx, &session, &agent_id, &list)?,
         Command::Sidechain { session, chain, at } => {
-            side_tables::write_sidechain(tx, &session, &chain, at)?
+            side_tables::write_sidechain(tx, session, chain, *at)?
         }
         Command::SidechainMessages {
             session,
@@ -406,7 +309,7 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
             from,
             messages,
             at,
-        } => side_tables::write_sidechain_messages(tx, &session, &agent_id, from, &messages, at)?,
+        } => side_tables::write_sidechain_messages(tx, session, agent_id, *from, messages, *at)?,
         Command::Flush(_) => {}
     }
     Ok(())
@@ -417,21 +320,21 @@ fn apply(tx: &Transaction<'_>, command: Command) -> Result<(), StoreError> {
 fn project_event(
     tx: &Transaction<'_>,
     session: &str,
-    event: SessionEvent,
+    event: &SessionEvent,
     at: i64,
 ) -> Result<(), StoreError> {
     let session = session.to_string();
     let command = match event {
         SessionEvent::TurnStarted { prompt, .. } => Command::Title {
             session,
-            title: title_from_prompt(&prompt),
+            title: title_from_prompt(prompt),
             only_if_empty: true,
             at,
         },
         SessionEvent::ToolCallStarted { tool_use_id, name } => Command::ToolCall {
             session,
-            tool_use_id,
-            update: ToolCallUpdate::Started { name },
+            tool_use_id: tool_use_id.clone(),
+            update: ToolCallUpdate::Started { name: name.clone() },
             at,
         },
         SessionEvent::ToolCallInput {
@@ -439,19 +342,14 @@ fn project_event(
             name,
             input,
             ..
-        } => Command::ToolCall {
-            session,
-            tool_use_id,
-            update: ToolCallUpdate::Input { name, input },
-            at,
-        },
+        } => return record_input(tx, &session, tool_use_id, name, input, at),
         SessionEvent::ToolCallDecision {
             tool_use_id,
             decision,
         } => Command::ToolCall {
             session,
-            tool_use_id,
-            update: ToolCallUpdate::Decision(decision),
+            tool_use_id: tool_use_id.clone(),
+            update: ToolCallUpdate::Decision(decision.clone()),
             at,
         },
         SessionEvent::ToolCallResult {
@@ -460,34 +358,38 @@ fn project_event(
             ..
         } => Command::ToolCall {
             session,
-            tool_use_id,
-            update: ToolCallUpdate::Ended(outcome),
+            tool_use_id: tool_use_id.clone(),
+            update: ToolCallUpdate::Ended(*outcome),
             at,
         },
-        SessionEvent::ModeChanged { mode } => Command::Mode { session, mode, at },
+        SessionEvent::ModeChanged { mode } => Command::Mode {
+            session,
+            mode: *mode,
+            at,
+        },
         SessionEvent::TodosChanged { todos } => Command::WorkList {
             session,
-            list: WorkList::Todos(todos),
+            list: WorkList::Todos(todos.clone()),
             at,
         },
         SessionEvent::TasksChanged { tasks } => Command::WorkList {
             session,
-            list: WorkList::Tasks(tasks),
+            list: WorkList::Tasks(tasks.clone()),
             at,
         },
         SessionEvent::SubAgent {
             agent_id, event, ..
-        } => match *event {
+        } => match event.as_ref() {
             SessionEvent::TodosChanged { todos } => Command::SidechainWorkList {
                 session,
-                agent_id,
-                list: WorkList::Todos(todos),
+                agent_id: agent_id.clone(),
+                list: WorkList::Todos(todos.clone()),
                 at,
             },
             SessionEvent::TasksChanged { tasks } => Command::SidechainWorkList {
                 session,
-                agent_id,
-                list: WorkList::Tasks(tasks),
+                agent_id: agent_id.clone(),
+                list: WorkList::Tasks(tasks.clone()),
                 at,
             },
             _ => return Ok(()),
@@ -498,20 +400,38 @@ fn project_event(
             ..
         } => Command::Usage {
             session,
-            usage,
-            cost_usd,
+            usage: *usage,
+            cost_usd: *cost_usd,
             at,
         },
         _ => return Ok(()),
     };
-    apply(tx, command)
+    apply(tx, &command)
+}
+
+/// A tool call's complete input (the row is made when the call's start was not seen).
+fn record_input(
+    tx: &Transaction<'_>,
+    session: &str,
+    id: &str,
+    name: &str,
+    input: &Value,
+    at: i64,
+) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO tool_calls (session_id, tool_use_id, name, input, started_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (session_id, tool_use_id) \
+         DO UPDATE SET name = excluded.name, input = excluded.input",
+    )?
+    .execute(params![session, id, name, input.to_string(), at])?;
+    Ok(())
 }
 
 fn tool_call(
     tx: &Transaction<'_>,
     session: &str,
     id: &str,
-    update: ToolCallUpdate,
+    update: &ToolCallUpdate,
     at: i64,
 ) -> Result<(), StoreError> {
     match update {
@@ -523,15 +443,10 @@ fn tool_call(
             .execute(params![session, id, name, at])?;
         }
         ToolCallUpdate::Input { name, input } => {
-            tx.prepare_cached(
-                "INSERT INTO tool_calls (session_id, tool_use_id, name, input, started_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (session_id, tool_use_id) \
-                 DO UPDATE SET name = excluded.name, input = excluded.input",
-            )?
-            .execute(params![session, id, name, input.to_string(), at])?;
+            record_input(tx, session, id, name, input, at)?;
         }
         ToolCallUpdate::Decision(decision) => {
-            let json = serde_json::to_string(&decision)?;
+            let json = serde_json::to_string(decision)?;
             tx.prepare_cached(
                 "UPDATE tool_calls SET decision = ?3, reason = ?4 WHERE session_id = ?1 AND tool_use_id = ?2",
             )?
@@ -542,7 +457,7 @@ fn tool_call(
                 "UPDATE tool_calls SET outcome = ?3, ended_at = ?4, duration_ms = ?4 - started_at \
                  WHERE session_id = ?1 AND tool_use_id = ?2",
             )?
-            .execute(params![session, id, enum_name(&outcome), at])?;
+            .execute(params![session, id, enum_name(outcome), at])?;
         }
     }
     Ok(())

@@ -11,7 +11,9 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::chat_writer::render_chat_events;
-use super::server_core::{Shared, header_list, stream_response, take_reply, with_retry_headers};
+use super::server_core::{
+    Shared, header_list, raw_response, stream_response, take_reply, with_retry_headers,
+};
 use super::{ScriptedReply, ScriptedTurn};
 
 /// An error response with an OpenAI-style body.
@@ -175,6 +177,12 @@ pub(super) async fn chat_completions(
                 should_retry,
             );
         }
+        Some(ScriptedReply::Raw {
+            status,
+            content_type,
+            content_encoding,
+            body,
+        }) => return raw_response(status, &content_type, content_encoding.as_deref(), body),
         Some(ScriptedReply::Stream(turn)) => turn,
         None => ScriptedTurn::text("(the fake model has no more scripted replies)"),
     };

@@ -22,7 +22,8 @@ use tokio::sync::oneshot;
 
 use super::chat_completions::chat_completions;
 use super::server_core::{
-    Inner, Shared, error_response, header_list, stream_response, take_reply, with_retry_headers,
+    Inner, Shared, error_response, header_list, raw_response, stream_response, take_reply,
+    with_retry_headers,
 };
 use super::server_core::{Mark, RecordedRequest};
 use super::sse_writer::render_events;
@@ -259,6 +260,12 @@ async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) 
             retry_after_ms,
             should_retry,
         ),
+        Some(ScriptedReply::Raw {
+            status,
+            content_type,
+            content_encoding,
+            body,
+        }) => raw_response(status, &content_type, content_encoding.as_deref(), body),
         Some(ScriptedReply::Stream(turn)) => {
             let events = render_events(&turn, &format!("msg_fake_{served}"), &model);
             stream_response(events, &turn, (inner.clone(), served)).await

@@ -82,6 +82,13 @@ pub struct ScriptedTurn {
     /// Stop sending after this many bytes, breaking the connection.
     #[serde(default)]
     pub cut_after_bytes: Option<usize>,
+    /// Send nothing more after this many chunks, holding the connection open (a server that stalls mid-answer).
+    #[serde(default)]
+    pub stall_after_chunks: Option<usize>,
+    /// While stalled, a `ping` event every this many milliseconds (a server that keeps the connection alive but
+    /// sends no content).
+    #[serde(default)]
+    pub stall_pings_ms: Option<u64>,
     /// Send an `error` event (type, message) after this many content events instead of finishing.
     #[serde(default)]
     pub error_after_events: Option<(usize, String, String)>,
@@ -117,6 +124,8 @@ impl ScriptedTurn {
             delay_before_ms: 0,
             ping_every: None,
             cut_after_bytes: None,
+            stall_after_chunks: None,
+            stall_pings_ms: None,
             error_after_events: None,
             unknown_event: false,
             openai: ChatQuirks::default(),
@@ -188,9 +197,28 @@ pub enum ScriptedReply {
         #[serde(default)]
         should_retry: Option<bool>,
     },
+    /// A response that is not an event stream (what a proxy, a gateway or a misconfigured server may send): the
+    /// status, `Content-Type` and optional `Content-Encoding` headers and the body, exactly as given.
+    Raw {
+        status: u16,
+        content_type: String,
+        #[serde(default)]
+        content_encoding: Option<String>,
+        body: Vec<u8>,
+    },
 }
 
 impl ScriptedReply {
+    /// A 200 response of `content_type` with `body` (not an event stream).
+    pub fn raw(content_type: impl Into<String>, body: impl Into<Vec<u8>>) -> Self {
+        Self::Raw {
+            status: 200,
+            content_type: content_type.into(),
+            content_encoding: None,
+            body: body.into(),
+        }
+    }
+
     /// An HTTP error without retry headers.
     pub fn http_error(
         status: u16,

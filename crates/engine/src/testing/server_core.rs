@@ -172,9 +172,28 @@ pub(crate) fn with_retry_headers(
     response
 }
 
+/// The response of a [`ScriptedReply::Raw`]: its status, headers and body as given.
+pub(crate) fn raw_response(
+    status: u16,
+    content_type: &str,
+    content_encoding: Option<&str>,
+    body: Vec<u8>,
+) -> Response {
+    let mut builder = Response::builder()
+        .status(StatusCode::from_u16(status).unwrap_or(StatusCode::OK))
+        .header("content-type", content_type);
+    if let Some(encoding) = content_encoding {
+        builder = builder.header("content-encoding", encoding);
+    }
+    builder
+        .body(Body::from(body))
+        .unwrap_or_else(|_| error_response(500, "api_error", "could not build the response"))
+}
+
 /// A 200 response streaming `events` as the turn says: after `delay_before_ms`, one chunk per event or
-/// `chunk_bytes`-sized chunks, `chunk_delay_ms` apart, the connection cut after `cut_after_bytes`. Each chunk that
-/// starts an event is marked on the timeline of `(server state, request serial)`.
+/// `chunk_bytes`-sized chunks, `chunk_delay_ms` apart, the connection cut after `cut_after_bytes` or held open
+/// without content (pings at most) after `stall_after_chunks`. Each chunk that starts an event is marked on the
+/// timeline of `(server state, request serial)`.
 pub(crate) async fn stream_response(
     events: Vec<String>,
     turn: &ScriptedTurn,
@@ -193,10 +212,24 @@ pub(crate) async fn stream_response(
         None => events.into_iter().map(String::into_bytes).collect(),
     };
     let cut = turn.cut_after_bytes;
+    let stall = turn.stall_after_chunks;
+    let pings = turn.stall_pings_ms.map(Duration::from_millis);
     let delay = Duration::from_millis(turn.chunk_delay_ms);
     let stream = async_stream::stream! {
         let mut sent = 0usize;
-        for piece in chunks {
+        for (n, piece) in chunks.into_iter().enumerate() {
+            if stall == Some(n) {
+                mark(&inner, request, "stalled", None);
+                loop {
+                    match pings {
+                        Some(every) => {
+                            tokio::time::sleep(every).await;
+                            yield Ok(Bytes::from_static(b"event: ping\ndata: {\"type\": \"ping\"}\n\n"));
+                        }
+                        None => std::future::pending::<()>().await,
+                    }
+                }
+            }
             let piece = match cut {
                 Some(limit) if sent + piece.len() >= limit => {
                     let keep = limit.saturating_sub(sent);

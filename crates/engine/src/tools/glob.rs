@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{WalkBuilder, WalkState};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -18,6 +18,7 @@ use crate::permission::PermissionSubject;
 use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::paths;
+use crate::tools::file_io::unreadable::Unreadable;
 
 /// Files listed at most.
 pub const MAX_RESULTS: usize = 100;
@@ -37,24 +38,38 @@ pub struct GlobInput {
 #[derive(Debug, Default)]
 pub struct GlobTool;
 
+/// The longest glob pattern accepted, in characters: far beyond any real pattern, and short enough that its
+/// compiled form stays small.
+pub const MAX_PATTERN_CHARS: usize = 4096;
+
 /// A compiled glob: against the file name when the pattern has no `/`, else against the path below the base.
 #[derive(Debug, Clone)]
 pub struct NameGlob {
-    matcher: GlobMatcher,
+    /// A set of this one glob: building a set reports a pattern too large to compile, where a single glob's
+    /// matcher would panic.
+    matcher: GlobSet,
     whole_path: bool,
 }
 
 impl NameGlob {
     /// Compiles `pattern` (gitignore-like: without `/` it matches names at any depth).
     pub fn new(pattern: &str) -> Result<Self, String> {
+        let chars = pattern.chars().count();
+        if chars > MAX_PATTERN_CHARS {
+            return Err(format!(
+                "The glob pattern is {chars} characters long; at most {MAX_PATTERN_CHARS} are accepted."
+            ));
+        }
         let pattern = pattern.strip_prefix("./").unwrap_or(pattern);
         let whole_path = pattern.contains('/');
-        let matcher = GlobBuilder::new(pattern)
+        let glob = GlobBuilder::new(pattern)
             .literal_separator(whole_path)
             .backslash_escape(true)
             .build()
-            .map_err(|e| format!("invalid glob pattern: {e}"))?
-            .compile_matcher();
+            .map_err(|e| format!("invalid glob pattern: {e}"))?;
+        let matcher = GlobSetBuilder::new().add(glob).build().map_err(|_| {
+            "The glob pattern is too complex to match; give a simpler one.".to_string()
+        })?;
         Ok(Self {
             matcher,
             whole_path,
@@ -158,7 +173,8 @@ impl Newest {
 }
 
 /// The files under `base` matching `glob` (the walk honours ignore files and skips hidden files): how many, and the
-/// `keep` most recently modified with their modification times, the newest first (then by path). The walking threads
+/// `keep` most recently modified with their modification times, the newest first (then by path); folders that
+/// could not be listed go to `unreadable`. The walking threads
 /// take each file as they list its folder — match, modification time, rank — so files never go through the walk's
 /// work queue, no second pass reads their metadata, and only the files ranking first are kept.
 pub fn find_files(
@@ -166,6 +182,7 @@ pub fn find_files(
     glob: &NameGlob,
     keep: usize,
     cancel: &CancellationToken,
+    unreadable: &Unreadable,
 ) -> (usize, Vec<(PathBuf, SystemTime)>) {
     let found = Arc::new(Mutex::new(Newest {
         keep,
@@ -200,7 +217,14 @@ pub fn find_files(
             false
         })
         .build_parallel();
-    walker.run(|| Box::new(|_| WalkState::Continue));
+    walker.run(|| {
+        Box::new(|entry| {
+            if let Err(e) = entry {
+                unreadable.record(e.to_string());
+            }
+            WalkState::Continue
+        })
+    });
     let newest = match found.lock() {
         Ok(mut f) => std::mem::take(&mut *f),
         Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
@@ -229,7 +253,8 @@ fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         )));
     }
     let glob = NameGlob::new(&pattern).map_err(ToolError::to_model)?;
-    let (total, files) = find_files(&base, &glob, MAX_RESULTS, &ctx.cancel);
+    let unreadable = Unreadable::default();
+    let (total, files) = find_files(&base, &glob, MAX_RESULTS, &ctx.cancel, &unreadable);
     if ctx.cancel.is_cancelled() {
         return Err(ToolError::Cancelled);
     }
@@ -245,6 +270,9 @@ fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             "\n(Results are truncated: showing the {MAX_RESULTS} most recently modified of {total} files. Use a more \
              specific path or pattern.)"
         ));
+    }
+    if let Some(note) = unreadable.note() {
+        text.push_str(&format!("\n\n{note}"));
     }
     Ok(ToolOutput::text(text).with_detail(ToolDetail::FileList {
         files: listed,
@@ -316,6 +344,31 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+
+    #[test]
+    fn huge_or_monstrous_patterns_are_refused_with_a_reason() {
+        // (pattern, part of the refusal)
+        let cases = [
+            ("*".repeat(100_000), "100000 characters long"),
+            ("a".repeat(100_000), "100000 characters long"),
+            ("[a-z]".repeat(1_000), "5000 characters long"),
+            (
+                "{a,".repeat(1_000) + &"}".repeat(1_000),
+                "invalid glob pattern",
+            ),
+        ];
+        for (pattern, why) in cases {
+            let err = NameGlob::new(&pattern).expect_err("refused");
+            assert!(err.contains(why), "{}: {err}", &pattern[..20]);
+        }
+        let longest = "*".repeat(MAX_PATTERN_CHARS);
+        assert!(
+            NameGlob::new(&longest).is_ok(),
+            "the longest pattern compiles"
+        );
+        let glob = NameGlob::new("*.rs").expect("glob");
+        assert!(glob.is_match(Path::new("src/lib.rs")) && !glob.is_match(Path::new("a.txt")));
+    }
 
     #[test]
     fn keeps_the_newest_then_by_path() {

@@ -96,13 +96,16 @@ fn plan(key: &Path, input: &WriteInput, ctx: &ToolContext) -> Result<PlannedWrit
 
 fn run(input: &WriteInput, ctx: &ToolContext, key: &Path) -> Result<ToolOutput, ToolError> {
     let _guard = ctx.file_state.write_guard();
+    let mut lock = change::lock(key)?;
     let planned = plan(key, input, ctx)?;
     let body = encoding::encode_body(&planned.text, planned.encoding);
     change::commit(
         &ctx.file_state,
+        &mut lock,
         &planned.current,
         &[planned.encoding.bom(), &body],
     )?;
+    drop(lock);
     let created = !planned.current.exists();
     let hunks = patch::hunks_of(&planned.old_text, &planned.text, 0);
     let shown = paths::display(ctx, key);

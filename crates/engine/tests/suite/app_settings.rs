@@ -233,3 +233,34 @@ async fn a_new_model_config_reaches_the_open_sessions_next_request() {
         json!(history)
     );
 }
+
+#[test]
+fn keys_of_the_wrong_type_are_named_with_the_type_they_need() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = settings_in(dir.path());
+    std::fs::create_dir_all(file.path().parent().expect("folder")).expect("mkdir");
+    std::fs::write(
+        file.path(),
+        r#"{"model": 5, "maxTokens": "8000", "theme": "blue", "fontSize": 99, "baseUrl": "http://127.0.0.1:9"}"#,
+    )
+    .expect("write");
+    let warnings = file.warnings();
+    for wanted in [
+        "`model` must be a string, not a number (5)",
+        "`maxTokens` must be a positive whole number, not a string (\"8000\")",
+        "`theme` must be \"light\", \"dark\" or \"system\", not a string (\"blue\")",
+        "`fontSize` must be a whole number of pixels from 10 to 24, not a number (99)",
+    ] {
+        assert!(
+            warnings.iter().any(|w| w.contains(wanted)
+                && w.contains("settings.json")
+                && w.ends_with("it is ignored")),
+            "{wanted}: {warnings:?}"
+        );
+    }
+    assert_eq!(warnings.len(), 4, "{warnings:?}");
+    // The keys of the right type still apply.
+    let (config, problem) = file.model_config(no_env);
+    assert_eq!(problem, None);
+    assert_eq!(config.base_url, "http://127.0.0.1:9");
+}

@@ -689,3 +689,148 @@ async fn pipeline_permission_request_hook_and_allow_always() {
         assert!(approver.asked().is_empty());
     }
 }
+
+#[test]
+fn hook_settings_of_the_wrong_type_are_reported_by_key_and_expected_type() {
+    let command = json!({"type": "command", "command": "true"});
+    // (the PreToolUse groups, what the report says, how many groups still apply)
+    let cases = [
+        (
+            json!([{"matcher": 42, "hooks": [command]}]),
+            "hooks.PreToolUse[0].matcher must be a string (a regular expression over tool names), not a number (42)",
+            0,
+        ),
+        (
+            json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": "true", "timeout": "30"}]}]),
+            "hooks.PreToolUse[0].hooks[0].timeout must be a positive number of seconds, not a string (\"30\"); the default of 600 s applies",
+            1,
+        ),
+        (
+            json!([{"matcher": "Bash", "hooks": [{"type": "command", "command": ["ls"]}]}]),
+            "hooks.PreToolUse[0].hooks[0].command must be a string, not an array",
+            0,
+        ),
+        (
+            json!([{"matcher": "Bash", "hooks": {"type": "command", "command": "true"}}]),
+            "hooks.PreToolUse[0].hooks must be an array of hooks, not an object",
+            0,
+        ),
+        (json!(["true"]), "hooks.PreToolUse[0] must be an object", 0),
+    ];
+    for (groups, report, applied) in cases {
+        let mut issues = Vec::new();
+        let set = parse_hooks(
+            &json!({ "PreToolUse": groups }),
+            &RuleSource::Project(PathBuf::from("/p/.claude/settings.json")),
+            &mut issues,
+        );
+        assert!(
+            issues
+                .iter()
+                .any(|i| i.message.contains(report) && i.file.contains("settings.json")),
+            "{report}: {issues:?}"
+        );
+        let groups = set.events.get(&HookEvent::PreToolUse).map_or(0, Vec::len);
+        assert_eq!(groups, applied, "{report}");
+    }
+    // A string timeout falls back to the default rather than to none.
+    let mut issues = Vec::new();
+    let set = parse_hooks(
+        &json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "true", "timeout": "30"}]}]}),
+        &RuleSource::Project(PathBuf::from("settings.json")),
+        &mut issues,
+    );
+    assert_eq!(
+        set.commands_for(HookEvent::PreToolUse, Some("Bash"))[0].timeout_secs,
+        600
+    );
+}
+
+#[tokio::test]
+async fn hook_output_that_does_not_fit_the_format_is_reported_and_ignored() {
+    let p = Project::new().expect("project");
+    let base = PermissionContext::new(&p.root, PermissionMode::Default);
+    // (what the hook prints, what the report says)
+    let cases = [
+        (
+            r#"{"continue": "false", "stopReason": "stop now"}"#,
+            "`continue` must be true or false, not a string (\"false\")",
+        ),
+        (
+            r#"{"decision": "deny", "reason": "no"}"#,
+            "`decision` must be \"approve\" or \"block\", not a string (\"deny\")",
+        ),
+        (
+            r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "maybe"}}"#,
+            "`hookSpecificOutput.permissionDecision` must be \"allow\", \"deny\" or \"ask\", not a string (\"maybe\")",
+        ),
+        (
+            r#"{"hookSpecificOutput": {"hookEventName": "PostToolUse", "permissionDecision": "allow"}}"#,
+            "`hookSpecificOutput.hookEventName` is \"PostToolUse\", but the hook ran for PreToolUse",
+        ),
+    ];
+    for (n, (printed, report)) in cases.into_iter().enumerate() {
+        let hook = script(
+            &p.outside,
+            &format!("bad{n}.sh"),
+            &format!("echo '{printed}'"),
+        );
+        let v = pre_verdict(
+            &base.with_hooks(pre(&[("Bash", &hook)])),
+            "Bash",
+            json!({"command": "ls"}),
+        )
+        .await
+        .expect("ran");
+        assert!(
+            v.errors
+                .iter()
+                .any(|e| e.contains(report) && e.contains("ignored")),
+            "{printed}: {:?}",
+            v.errors
+        );
+        assert_eq!(v.decision, None, "{printed}");
+        assert_eq!(v.stop, None, "{printed}");
+    }
+}
+
+#[tokio::test]
+async fn a_flood_from_a_hook_is_cut_with_a_marker_before_it_goes_anywhere() {
+    let p = Project::new().expect("project");
+    let base = PermissionContext::new(&p.root, PermissionMode::Default);
+    let flood = "head -c 10000000 /dev/zero | tr '\\0' x";
+    let blocker = script(&p.outside, "flood_err.sh", &format!("{flood} >&2; exit 2"));
+    let v = pre_verdict(
+        &base.with_hooks(pre(&[("Bash", &blocker)])),
+        "Bash",
+        json!({"command": "ls"}),
+    )
+    .await
+    .expect("ran");
+    assert_eq!(v.decision, Some(HookDecision::Deny));
+    let reason = v.reason.expect("a reason");
+    assert!(reason.len() < 11_000, "{} bytes", reason.len());
+    assert!(reason.contains("characters were cut"), "{}", &reason[..200]);
+
+    let context = script(&p.outside, "flood_out.sh", flood);
+    let set =
+        hooks(json!({"UserPromptSubmit": [{"hooks": [{"type": "command", "command": context}]}]}));
+    let mut fields = serde_json::Map::new();
+    fields.insert("prompt".into(), json!("hello"));
+    let v = run_event(
+        &base.with_hooks(set),
+        "s1",
+        HookEvent::UserPromptSubmit,
+        None,
+        fields,
+    )
+    .await
+    .expect("ran");
+    assert_eq!(v.additional_context.len(), 1);
+    assert!(
+        v.additional_context[0].len() < 11_000
+            && v.additional_context[0].contains("characters were cut"),
+        "{} bytes",
+        v.additional_context[0].len()
+    );
+}

@@ -17,6 +17,7 @@ mod hooks;
 mod lifecycle_hooks;
 mod mcp_conformance;
 mod mcp_elicitation;
+mod mcp_faults;
 mod mcp_prompts;
 mod mcp_remote;
 mod mcp_servers;

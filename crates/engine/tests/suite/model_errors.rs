@@ -197,28 +197,156 @@ async fn run_with_deadlines(
     headers: std::time::Duration,
     response: std::time::Duration,
 ) -> Result<String, String> {
-    let ws = Workspace::new(&[]).expect("workspace");
-    let fake = server(Script {
-        replies: vec![ScriptedReply::Stream(turn)],
+    run_with_policy(vec![ScriptedReply::Stream(turn)], |config| {
+        config.retry.max_retries = 0;
+        config.retry.headers_timeout = headers;
+        config.retry.response_timeout = response;
     })
-    .await;
+    .await
+    .0
+}
+
+/// A session whose model config `change` adjusts (deadlines, retries, the base URL), answering `replies`: the
+/// turn's result, its events and how many requests the server got.
+async fn run_with_policy(
+    replies: Vec<ScriptedReply>,
+    change: impl FnOnce(&mut tandem_engine::model::ModelConfig),
+) -> (Result<String, String>, Vec<SessionEvent>, usize) {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let fake = server(Script { replies }).await;
     let mut config = super::common::fake_config(&fake.url());
-    config.retry.max_retries = 0;
-    config.retry.headers_timeout = headers;
-    config.retry.response_timeout = response;
+    change(&mut config);
     let model =
         Arc::new(tandem_engine::model::AnthropicModel::new(config.clone()).expect("client"));
+    let sink = RecordingSink::default();
     let s = super::common::session_with(
         &ws.root(),
         model,
         config,
         Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
-        RecordingSink::default(),
+        sink.clone(),
     );
-    s.send("hello")
+    let result = s
+        .send("hello")
         .await
         .map(|o| o.final_text)
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string());
+    (result, sink.events(), fake.requests().len())
+}
+
+#[tokio::test]
+async fn a_server_that_sends_only_pings_fails_at_the_content_deadline() {
+    let mut turn = ScriptedTurn::text("never said");
+    // message_start, then keep-alive pings for ever.
+    turn.stall_after_chunks = Some(1);
+    turn.stall_pings_ms = Some(20);
+    let (result, _, _) = run_with_policy(vec![ScriptedReply::Stream(turn)], |config| {
+        config.retry.max_retries = 0;
+        config.retry.content_timeout = std::time::Duration::from_millis(400);
+        config.retry.response_timeout = std::time::Duration::from_secs(120);
+    })
+    .await;
+    let message = result.expect_err("fails");
+    assert!(
+        message.contains("no content for 0.4 s (only keep-alive pings)"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_never_sends_headers_is_given_up_on_within_the_total_limit() {
+    let mut turn = ScriptedTurn::text("too late");
+    turn.delay_before_ms = 600_000;
+    let replies = vec![ScriptedReply::Stream(turn); 9];
+    let (result, _, requests) = run_with_policy(replies, |config| {
+        config.retry.max_retries = 8;
+        config.retry.headers_timeout = std::time::Duration::from_millis(200);
+        config.retry.give_up_after = std::time::Duration::from_millis(900);
+    })
+    .await;
+    let message = result.expect_err("fails");
+    assert!(
+        message.contains("no answer after") && message.contains("no response headers"),
+        "{message}"
+    );
+    assert!(
+        requests < 9,
+        "{requests} attempts; the total limit stops them"
+    );
+}
+
+#[tokio::test]
+async fn a_malformed_base_url_fails_at_once_naming_it() {
+    for url in ["http://exa mple.test", "localhost:8080", "http://"] {
+        let (result, events, requests) = run_with_policy(
+            vec![ScriptedReply::Stream(ScriptedTurn::text("unreached"))],
+            |config| {
+                config.base_url = url.into();
+                config.retry.max_retries = 8;
+            },
+        )
+        .await;
+        let message = result.expect_err("fails");
+        assert!(
+            message.contains(&format!("{url:?}")) && message.contains("not a valid"),
+            "{url}: {message}"
+        );
+        assert_eq!(requests, 0);
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, SessionEvent::Retrying { .. })),
+            "{url}: retried"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_answer_that_is_not_an_event_stream_is_named() {
+    let gzip = ScriptedReply::Raw {
+        status: 200,
+        content_type: "text/event-stream".into(),
+        content_encoding: Some("gzip".into()),
+        body: vec![
+            0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xcb, 0x48,
+        ],
+    };
+    let html = ScriptedReply::raw(
+        "text/html; charset=utf-8",
+        "<!DOCTYPE html><html><body>Sign in to the proxy</body></html>",
+    );
+    let json = ScriptedReply::raw(
+        "application/json",
+        r#"{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hi"}]}"#,
+    );
+    // (reply, what the error must say)
+    let cases = [
+        (gzip, vec!["text/event-stream", "compressed with gzip"]),
+        (
+            html,
+            vec!["text/html", "a web page", "Sign in to the proxy"],
+        ),
+        (
+            json,
+            vec![
+                "application/json",
+                "one JSON document",
+                r#""type":"message""#,
+            ],
+        ),
+    ];
+    for (reply, wanted) in cases {
+        let (result, _, requests) = run_with_policy(vec![reply], |_| {}).await;
+        let message = result.expect_err("fails");
+        for part in wanted {
+            assert!(message.contains(part), "{part:?} missing: {message}");
+        }
+        assert!(
+            !message.contains("ended before the message was complete"),
+            "{message}"
+        );
+        assert_eq!(requests, 1, "not retried");
+    }
 }
 
 #[tokio::test]

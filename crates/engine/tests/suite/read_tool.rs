@@ -123,6 +123,44 @@ async fn images_come_back_as_image_blocks_scaled_down_when_large() {
     assert_eq!((shown.width(), shown.height()), (2000, 1000));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_truncated_or_damaged_image_is_refused_not_sent() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
+    let picture = image::RgbImage::from_fn(64, 48, |x, y| image::Rgb([x as u8, y as u8, 90]));
+    picture.save(root.join("whole.png")).expect("png");
+    picture.save(root.join("whole.jpg")).expect("jpeg");
+    for (whole, cut) in [("whole.png", "cut.png"), ("whole.jpg", "cut.jpg")] {
+        let bytes = fs::read(root.join(whole)).expect("read");
+        fs::write(root.join(cut), &bytes[..bytes.len() / 2]).expect("write");
+    }
+    let rt = TestRuntime::new(&root).build();
+    let cancel = CancellationToken::new();
+    for cut in ["cut.png", "cut.jpg"] {
+        let out = run_tool_use(&rt, "1", "Read", &json!({"file_path": cut}), &cancel).await;
+        let ContentBlock::ToolResult {
+            content, is_error, ..
+        } = &out.block
+        else {
+            panic!("no result");
+        };
+        assert!(*is_error, "{cut}: {content:?}");
+        assert!(
+            content.as_text().contains("is not a readable image"),
+            "{cut}: {content:?}"
+        );
+    }
+    let out = run_tool_use(
+        &rt,
+        "2",
+        "Read",
+        &json!({"file_path": "whole.png"}),
+        &cancel,
+    )
+    .await;
+    assert_eq!(image_of(&out.block).0, "image/png");
+}
+
 fn pdf(pages: usize) -> Vec<u8> {
     use lopdf::content::{Content, Operation};
     use lopdf::{Document, Object, Stream, dictionary};

@@ -4,10 +4,12 @@
 //! and schema-violating results, resources, prompts (one failing), `tools/list_changed` / `prompts/list_changed`, and
 //! a tool that asks the user for a form (elicitation).
 //! Flags make it misbehave on purpose: `--exit-at-once`, `--garbage`, `--silent` (never answers `initialize`),
-//! `--start-delay-ms N`, `--wait-for-file PATH` (starts once PATH exists). `--http ADDR --bearer T1,T2 --auth-server
+//! `--start-delay-ms N`, `--wait-for-file PATH` (starts once PATH exists), `--raw-tools` (a hand-written server
+//! listing tools with broken input schemas beside a good one). `--http ADDR --bearer T1,T2 --auth-server
 //! URL` guards the HTTP server with OAuth bearer tokens; `--legacy-sse ADDR` speaks the older HTTP+SSE transport.
 //! `TANDEM_TEST_MCP_LOG=FILE` appends one line per notable event (a cancelled call) for tests to wait on.
 
+mod raw;
 mod remote;
 
 use std::io::Write;
@@ -366,6 +368,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("{{\"neither\": \"is this\"}}");
         std::io::stdout().flush()?;
         tokio::time::sleep(Duration::from_secs(3600)).await;
+        return Ok(());
+    }
+    if flag("--raw-tools") {
+        raw::serve()?;
         return Ok(());
     }
     if flag("--silent") {

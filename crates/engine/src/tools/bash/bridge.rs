@@ -71,6 +71,29 @@ impl BridgeProgram {
     }
 }
 
+/// Runs the bridge when the process's first argument is [`BRIDGE_ARG`] (a host program's hidden argument) and
+/// returns its exit code; `None` when the process was started for something else. The arguments are read as the
+/// system gives them, so one that is not UTF-8 is an error of the bridge, never a panic.
+pub fn bridge_if_asked() -> Option<i32> {
+    let mut args = std::env::args_os().skip(1);
+    if args.next().as_deref() != Some(std::ffi::OsStr::new(BRIDGE_ARG)) {
+        return None;
+    }
+    Some(bridge_main_os(args))
+}
+
+/// [`bridge_main`] with the arguments as the system gives them (`std::env::args_os`, without the program name).
+pub fn bridge_main_os(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let args: Result<Vec<String>, _> = args.into_iter().map(|a| a.into_string()).collect();
+    match args {
+        Ok(args) => bridge_main(&args),
+        Err(bad) => {
+            eprintln!("tandem sandbox bridge: an argument is not valid UTF-8: {bad:?}");
+            125
+        }
+    }
+}
+
 /// Runs the bridge with its arguments (`--socket PATH -- PROGRAM ARGS…`, without the program name) and returns the
 /// exit code for the process: the command's, or 128 + the signal that ended it; 125 when the bridge itself fails.
 pub fn bridge_main(args: &[String]) -> i32 {

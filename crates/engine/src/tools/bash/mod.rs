@@ -31,7 +31,8 @@ use tandem_protocol::{BackgroundReason, RenderHints, ToolDetail, ToolKind};
 pub use crate::settings::SANDBOX_ENV;
 pub use background::{Adoption, BackgroundTask, TaskState};
 pub use bridge::{
-    BRIDGE_ARG, BRIDGE_BIN, BRIDGE_ENV, BridgeProgram, bridge_main, set_bridge_program,
+    BRIDGE_ARG, BRIDGE_BIN, BRIDGE_ENV, BridgeProgram, bridge_if_asked, bridge_main,
+    bridge_main_os, set_bridge_program,
 };
 pub use classify::{is_destructive, is_read_only};
 pub use error::BashError;

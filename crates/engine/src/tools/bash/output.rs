@@ -133,17 +133,7 @@ pub fn clean(raw: &[u8]) -> String {
 /// `text` itself when it has at most `max` characters; otherwise its first and last `max / 2` characters around a
 /// marker saying how many were cut.
 pub fn cut_middle(text: &str, max: usize) -> String {
-    let count = text.chars().count();
-    if count <= max {
-        return text.to_string();
-    }
-    let half = max / 2;
-    let head: String = text.chars().take(half).collect();
-    let tail: String = text.chars().skip(count - half).collect();
-    format!(
-        "{head}\n\n[... output truncated: {} characters were cut from the middle ...]\n\n{tail}",
-        count - 2 * half
-    )
+    crate::text::cut_middle(text, max, "output")
 }
 
 #[cfg(test)]

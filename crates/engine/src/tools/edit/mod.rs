@@ -71,7 +71,8 @@ fn precheck(input: &EditInput, ctx: &ToolContext) -> Result<std::path::PathBuf, 
     Ok(key)
 }
 
-/// Runs the edit's critical section (synchronously, holding the session's write lock) and builds the result.
+/// Runs the edit's critical section (synchronously, holding the session's write lock and the folder's lock against
+/// other processes) and builds the result.
 fn run(
     input: &EditInput,
     ctx: &ToolContext,
@@ -79,9 +80,18 @@ fn run(
 ) -> Result<ToolOutput, ToolError> {
     let store = &ctx.file_state;
     let _guard = store.write_guard();
-    let planned = plan::plan_reusing(key, input, store, input.planned.get().as_deref())?;
+    let mut lock = change::lock(key)?;
+    // The plan is taken over (not copied) when nothing else holds it; otherwise the edit is planned anew.
+    let earlier = input.planned.take().and_then(|p| Arc::try_unwrap(p).ok());
+    let planned = plan::plan_reusing(key, input, store, earlier)?;
     let body = encoding::encode_body(&planned.new_text, planned.encoding);
-    change::commit(store, &planned.current, &[planned.encoding.bom(), &body])?;
+    change::commit(
+        store,
+        &mut lock,
+        &planned.current,
+        &[planned.encoding.bom(), &body],
+    )?;
+    drop(lock);
     let old_text = planned.old_text();
     let hunks = patch::hunks(&old_text, &planned.new_text, planned.changed.clone());
     let shown = paths::display(ctx, key);

@@ -1,7 +1,8 @@
 //! Working out an edit without writing it: load the file, run every check (read before, unchanged since, encoding,
 //! a unique or `replace_all` match, settings validity, secrets) and build the new text. Validation plans the edit
 //! once and keeps the plan with the call's input; the approval preview shows it, and the call's critical section
-//! (holding the session's write lock) reuses it when the file's bytes are still the ones planned from.
+//! (holding the session's write lock) takes it over when the file's bytes are still the ones planned from, so that a
+//! large file is held in memory once (its old bytes and its new text), not loaded and copied again.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -51,6 +52,11 @@ impl PlanCache {
         self.0.lock().ok().and_then(|slot| slot.clone())
     }
 
+    /// Takes the plan made earlier for this call out of the cache (the call's critical section uses it up).
+    pub fn take(&self) -> Option<Arc<Planned>> {
+        self.0.lock().ok().and_then(|mut slot| slot.take())
+    }
+
     /// Keeps `planned` for the later steps of this call.
     pub fn set(&self, planned: Arc<Planned>) {
         if let Ok(mut slot) = self.0.lock() {
@@ -59,33 +65,31 @@ impl PlanCache {
     }
 }
 
-/// Plans the edit, reusing `earlier` when the file's bytes are the ones it was planned from: the file is loaded
-/// and its writability and freshness checked again (it may have changed since), but the matching and replacing are
-/// not repeated.
+/// Plans the edit, taking over `earlier` when the file's bytes are the ones it was planned from: the file's hash is
+/// computed anew and its writability and freshness checked again (it may have changed since), but it is not loaded
+/// again and the matching and replacing are not repeated.
 pub fn plan_reusing(
     key: &Path,
     input: &EditInput,
     store: &FileStateStore,
-    earlier: Option<&Planned>,
+    earlier: Option<Planned>,
 ) -> Result<Planned, ToolError> {
-    let Some(earlier) = earlier.filter(|e| e.current.hash.is_some() && e.current.key == key) else {
+    let Some(mut earlier) = earlier.filter(|e| e.current.hash.is_some() && e.current.key == key)
+    else {
         return plan(key, input, store);
     };
-    let current = change::load(key)?;
-    if current.hash != earlier.current.hash {
+    let Some(meta) = change::unchanged_since(&earlier.current)? else {
+        drop(earlier);
         return plan(key, input, store);
-    }
-    change::ensure_writable(&current)?;
-    change::ensure_fresh(store, &current)?;
-    Ok(Planned {
-        current,
-        encoding: earlier.encoding,
-        new_text: earlier.new_text.clone(),
-        changed: earlier.changed.clone(),
-        replacements: earlier.replacements,
-        created: earlier.created,
-    })
+    };
+    earlier.current.meta = Some(meta);
+    change::ensure_writable(&earlier.current)?;
+    change::ensure_fresh(store, &earlier.current)?;
+    Ok(earlier)
 }
+
+/// The most characters of `old_string` an error message repeats.
+const MAX_ECHO_CHARS: usize = 2_000;
 
 fn to_model(message: impl Into<String>) -> ToolError {
     ToolError::to_model(message)
@@ -182,10 +186,12 @@ pub fn plan(key: &Path, input: &EditInput, store: &FileStateStore) -> Result<Pla
         });
     }
     let (ranges, kind) = matching::find(&text, &input.old_string);
+    // The search text is echoed back, but never whole when it is long.
+    let echoed = || crate::text::cut_middle(&input.old_string, MAX_ECHO_CHARS, "old_string");
     if ranges.is_empty() {
         return Err(to_model(format!(
             "String to replace not found in file.\nString: {}",
-            input.old_string
+            echoed()
         )));
     }
     if ranges.len() > 1 && !input.replace_all {
@@ -194,7 +200,7 @@ pub fn plan(key: &Path, input: &EditInput, store: &FileStateStore) -> Result<Pla
              set replace_all to true. To replace only one occurrence, give more context to identify the instance \
              uniquely.\nString: {}",
             ranges.len(),
-            input.old_string
+            echoed()
         )));
     }
     let style = match kind {
@@ -278,13 +284,13 @@ mod tests {
         let edit = input(&path, "one", "ONE");
         let earlier = plan(&path, &edit, &store).expect("plan");
 
-        let reused = plan_reusing(&path, &edit, &store, Some(&earlier)).expect("reuse");
+        let reused = plan_reusing(&path, &edit, &store, Some(earlier)).expect("reuse");
         assert_eq!(reused.new_text, "ONE two\n");
 
         // The file changes (and is read again): the kept plan no longer fits and the edit is planned anew.
         fs::write(&path, "zero one two three\n").expect("change");
         read(&store, &path);
-        let fresh = plan_reusing(&path, &edit, &store, Some(&earlier)).expect("re-plan");
+        let fresh = plan_reusing(&path, &edit, &store, Some(reused)).expect("re-plan");
         assert_eq!(fresh.new_text, "zero ONE two three\n");
     }
 
@@ -299,8 +305,26 @@ mod tests {
         let earlier = plan(&path, &edit, &store).expect("plan");
         store.forget(&path);
 
-        let err = plan_reusing(&path, &edit, &store, Some(&earlier)).expect_err("not read");
+        let err = plan_reusing(&path, &edit, &store, Some(earlier)).expect_err("not read");
         assert!(err.to_string().contains("read"), "{err}");
+    }
+
+    #[test]
+    fn a_long_search_text_that_is_not_found_is_not_echoed_whole() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("a.txt");
+        fs::write(&path, "one two\n").expect("seed");
+        let store = FileStateStore::default();
+        read(&store, &path);
+        let long = "z".repeat(5 << 20);
+        let err = plan(&path, &input(&path, &long, "y"), &store).expect_err("not found");
+        let text = err.to_string();
+        assert!(
+            text.contains("not found") && text.len() < 3_000,
+            "{} bytes",
+            text.len()
+        );
+        assert!(text.contains("old_string truncated"), "{}", &text[..200]);
     }
 
     #[test]

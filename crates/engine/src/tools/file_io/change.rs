@@ -1,14 +1,14 @@
-//! The steps every file-changing tool takes, in its synchronous critical section: load the file as it is now
-//! (refusing directories, devices, read-only and oversized files), check it is what the session read, then commit
-//! new bytes: keep the old content as a checkpoint, write atomically (keeping permissions), and record the new read
-//! state so that a later edit's staleness check passes.
+//! The steps every file-changing tool takes, in its synchronous critical section: lock the file's folder against
+//! other processes, load the file as it is now (refusing directories, devices, read-only and oversized files), check
+//! it is what the session read, then commit new bytes: keep the old content as a checkpoint, write atomically
+//! (keeping permissions), and record the new read state so that a later edit's staleness check passes.
 
 use std::fs::{self, Metadata};
 use std::io;
 use std::path::{Path, PathBuf};
 
 use super::snapshot::{self, FreshnessError};
-use crate::fsutil::write_atomic;
+use crate::fsutil::{FolderLock, FolderLockError, LOCK_WAIT, write_atomic};
 use crate::tool::{FileStateStore, ToolError};
 
 /// Files larger than this are never edited.
@@ -36,6 +36,67 @@ impl Current {
 
 fn err(path: &Path, e: io::Error) -> ToolError {
     ToolError::to_model(format!("Cannot read {}: {e}", path.display()))
+}
+
+/// A change's hold on its file against other processes (see [`lock`]); `None` inside when the file system offers
+/// no locks.
+#[derive(Debug)]
+pub struct ChangeLock(Option<FolderLock>);
+
+/// Locks the folder of the file `key` names (its target when `key` is a symbolic link) for the critical section of
+/// a change, so that another process (another session, the window and the command line) cannot replace the file
+/// between this change's staleness check and its rename. Taken before [`load`], held until after [`commit`]. Waits
+/// for another process's change; a file system without locks is changed without one (and logged).
+pub fn lock(key: &Path) -> Result<ChangeLock, ToolError> {
+    let target = match fs::symlink_metadata(key) {
+        Ok(m) if m.file_type().is_symlink() => {
+            fs::canonicalize(key).unwrap_or_else(|_| key.to_path_buf())
+        }
+        _ => key.to_path_buf(),
+    };
+    match FolderLock::for_file(&target, LOCK_WAIT) {
+        Ok(lock) => Ok(ChangeLock(Some(lock))),
+        Err(e @ FolderLockError::Busy(_)) => Err(ToolError::to_model(format!(
+            "{} was not changed: {e}. Try again.",
+            key.display()
+        ))),
+        Err(e @ FolderLockError::Unavailable(..)) => {
+            tracing::warn!("changing {} without a lock: {e}", key.display());
+            Ok(ChangeLock(None))
+        }
+    }
+}
+
+/// Whether the file `earlier` was loaded from still holds exactly the bytes loaded then, found without holding the
+/// file in memory a second time (its hash is computed as it is read); `Some` with its metadata now when it does.
+/// Lets a change planned earlier be written without loading a large file again.
+pub fn unchanged_since(earlier: &Current) -> Result<Option<Metadata>, ToolError> {
+    let (Some(bytes), Some(hash)) = (&earlier.bytes, &earlier.hash) else {
+        return Ok(None);
+    };
+    let target = match fs::symlink_metadata(&earlier.key) {
+        Ok(m) if m.file_type().is_symlink() => match fs::canonicalize(&earlier.key) {
+            Ok(target) => target,
+            Err(_) => return Ok(None),
+        },
+        Ok(_) => earlier.key.clone(),
+        Err(_) => return Ok(None),
+    };
+    if target != earlier.target {
+        return Ok(None);
+    }
+    let Ok(mut file) = fs::File::open(&target) else {
+        return Ok(None);
+    };
+    let meta = file.metadata().map_err(|e| err(&earlier.key, e))?;
+    if !meta.is_file() || meta.len() != bytes.len() as u64 {
+        return Ok(None);
+    }
+    let mut hasher = blake3::Hasher::new();
+    hasher
+        .update_reader(&mut file)
+        .map_err(|e| err(&earlier.key, e))?;
+    Ok((hasher.finalize() == *hash).then_some(meta))
 }
 
 /// Loads `key` as it is now. A missing file is not an error (`bytes` is `None`); a dangling symlink is.
@@ -119,9 +180,10 @@ pub fn ensure_fresh(store: &FileStateStore, current: &Current) -> Result<(), Too
 }
 
 /// Writes `parts` as the new content of the file and records it: checkpoint, atomic write, read state.
-/// Creates missing parent folders. Returns the new content's hash.
+/// Creates missing parent folders (and takes their lock). Returns the new content's hash.
 pub fn commit(
     store: &FileStateStore,
+    lock: &mut ChangeLock,
     current: &Current,
     parts: &[&[u8]],
 ) -> Result<blake3::Hash, ToolError> {
@@ -131,6 +193,7 @@ pub fn commit(
         && !dir.as_os_str().is_empty()
     {
         fs::create_dir_all(dir).map_err(write_err)?;
+        hold_new_folder(lock, current, dir)?;
     }
     let checkpoints = store.history();
     if let Some(cp) = &checkpoints {
@@ -153,4 +216,22 @@ pub fn commit(
     let meta = fs::metadata(&current.target).map_err(write_err)?;
     store.record(&current.key, snapshot::state_of(&meta, Some(&hash), false));
     Ok(hash)
+}
+
+/// When the folder of a new file was made by this change (the lock covered an ancestor), locks it as well and checks
+/// that no other process, finding the folder there, created the file meanwhile.
+fn hold_new_folder(lock: &mut ChangeLock, current: &Current, dir: &Path) -> Result<(), ToolError> {
+    let Some(held) = lock.0.as_mut().filter(|held| !held.covers(dir)) else {
+        return Ok(());
+    };
+    held.extend_to(dir, LOCK_WAIT).map_err(|e| {
+        ToolError::to_model(format!("{} was not changed: {e}.", current.key.display()))
+    })?;
+    if !current.exists() && fs::symlink_metadata(&current.target).is_ok() {
+        return Err(ToolError::to_model(format!(
+            "{} was created by another program while this change was prepared; read it before changing it.",
+            current.key.display()
+        )));
+    }
+    Ok(())
 }

@@ -1,5 +1,5 @@
 //! What the file tools share: decoding and encoding text files, line endings, notebook cells, atomic writes, the read-state
-//! snapshot used for the staleness check, and path checks (UNC, devices).
+//! snapshot used for the staleness check, path checks (UNC, devices), and what a search could not read.
 
 pub mod change;
 pub mod encoding;
@@ -10,6 +10,7 @@ pub mod patch;
 pub mod paths;
 pub mod preview;
 pub mod snapshot;
+pub mod unreadable;
 
 pub use crate::fsutil::write_atomic;
 pub use encoding::{DecodeError, Encoding, TextFile};

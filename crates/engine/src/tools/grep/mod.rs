@@ -141,6 +141,7 @@ fn run(input: &GrepInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         },
         denied: ctx.read_denied.clone(),
         skipped: Default::default(),
+        unreadable: Default::default(),
     };
     let page = Page {
         offset: input.offset.unwrap_or(0) as usize,
@@ -213,6 +214,9 @@ fn run(input: &GrepInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         }
     };
     let mut text = text;
+    if let Some(note) = query.unreadable.note() {
+        text.push_str(&format!("\n\n{note}"));
+    }
     let skipped = query.skipped.load(std::sync::atomic::Ordering::Relaxed);
     if skipped > 0 {
         text.push_str(&format!(
@@ -298,6 +302,7 @@ impl Tool for GrepTool {
             collect: Collect::Count,
             denied: None,
             skipped: Default::default(),
+            unreadable: Default::default(),
         };
         search::matcher(&probe)
             .map(|_| ())

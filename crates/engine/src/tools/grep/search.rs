@@ -16,6 +16,7 @@ use ignore::{WalkBuilder, WalkState};
 use tokio_util::sync::CancellationToken;
 
 use crate::tool::ReadDenied;
+use crate::tools::file_io::unreadable::Unreadable;
 
 /// Folders of version-control systems that are never searched (ripgrep `--glob '!.git'` and friends).
 pub const VCS_DIRS: &[&str] = &[".git", ".svn", ".hg", ".bzr", ".jj"];
@@ -48,6 +49,8 @@ pub struct Query {
     pub denied: Option<ReadDenied>,
     /// How many files (or folders) were left out because a deny rule covers them.
     pub skipped: Arc<AtomicUsize>,
+    /// The folders and files that could not be read.
+    pub unreadable: Arc<Unreadable>,
 }
 
 /// A line of output from one file.
@@ -174,14 +177,18 @@ fn search_one(
     searcher: &mut Searcher,
     m: &RegexMatcher,
     path: &Path,
-    collect: Collect,
+    q: &Query,
 ) -> Option<FileHits> {
+    let collect = q.collect;
     let mut sink = Collector {
         collect,
         count: 0,
         lines: Vec::new(),
     };
-    searcher.search_path(m, path, &mut sink).ok()?;
+    if let Err(e) = searcher.search_path(m, path, &mut sink) {
+        q.unreadable.record(format!("{}: {e}", path.display()));
+        return None;
+    }
     (sink.count > 0).then(|| FileHits {
         path: path.to_path_buf(),
         count: sink.count,
@@ -249,9 +256,7 @@ pub fn run(q: &Query, cancel: &CancellationToken) -> Result<Vec<FileHits>, Searc
         // An explicitly named file is searched even when binary, as ripgrep does (binary data stops nothing).
         let mut s = searcher(q);
         s.set_binary_detection(BinaryDetection::convert(b'\x00'));
-        return Ok(search_one(&mut s, &m, &q.root, q.collect)
-            .into_iter()
-            .collect());
+        return Ok(search_one(&mut s, &m, &q.root, q).into_iter().collect());
     }
     let found = Mutex::new(Vec::new());
     walker(q)?.build_parallel().run(|| {
@@ -261,13 +266,17 @@ pub fn run(q: &Query, cancel: &CancellationToken) -> Result<Vec<FileHits>, Searc
             if cancel.is_cancelled() {
                 return WalkState::Quit;
             }
-            let Ok(entry) = entry else {
-                return WalkState::Continue;
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    q.unreadable.record(e.to_string());
+                    return WalkState::Continue;
+                }
             };
             if !entry.file_type().is_some_and(|t| t.is_file()) {
                 return WalkState::Continue;
             }
-            if let Some(hits) = search_one(&mut s, m, entry.path(), q.collect)
+            if let Some(hits) = search_one(&mut s, m, entry.path(), q)
                 && let Ok(mut f) = found.lock()
             {
                 f.push(hits);
@@ -306,7 +315,7 @@ pub fn run_ordered(
     std::thread::scope(|scope| {
         scope.spawn(|| {
             let files = walk
-                .filter_map(Result::ok)
+                .filter_map(|entry| entry.map_err(|e| q.unreadable.record(e.to_string())).ok())
                 .filter(|e| e.file_type().is_some_and(|t| t.is_file()));
             for (i, entry) in files.enumerate() {
                 if halted() || path_tx.send((i, entry.into_path())).is_err() {
@@ -330,7 +339,7 @@ pub fn run_ordered(
                     let hits = if halted() {
                         None
                     } else {
-                        search_one(&mut s, m, &path, q.collect)
+                        search_one(&mut s, m, &path, q)
                     };
                     if hit_tx.send((i, hits)).is_err() && halted() {
                         continue;

@@ -230,8 +230,10 @@ fn prepare(
 
 fn run(input: &NotebookEditInput, ctx: &ToolContext, key: &Path) -> Result<ToolOutput, ToolError> {
     let _guard = ctx.file_state.write_guard();
+    let mut lock = change::lock(key)?;
     let (current, out, summary) = prepare(input, ctx, key)?;
-    change::commit(&ctx.file_state, &current, &[&out])?;
+    change::commit(&ctx.file_state, &mut lock, &current, &[&out])?;
+    drop(lock);
     let texts = std::str::from_utf8(current.bytes.as_deref().unwrap_or_default())
         .ok()
         .zip(std::str::from_utf8(&out).ok());

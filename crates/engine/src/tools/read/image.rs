@@ -1,5 +1,6 @@
-//! Images for Read: PNG, JPEG, GIF and WebP returned as an image block the model can see. Images larger than the
-//! model accepts well (over 2000 pixels on a side or 3.75 MB) are scaled down and re-encoded.
+//! Images for Read: PNG, JPEG, GIF and WebP returned as an image block the model can see, once they decode whole.
+//! Images larger than the model accepts well (over 2000 pixels on a side or 3.75 MB) are scaled down and
+//! re-encoded.
 
 use std::io::Cursor;
 use std::path::Path;
@@ -48,13 +49,17 @@ pub fn read_image(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError> {
     let format = ::image::guess_format(bytes).map_err(|e| bad(&e))?;
     let media = media_type(format)
         .ok_or_else(|| bad(&"only PNG, JPEG, GIF and WebP images can be read"))?;
-    let reader = ImageReader::with_format(Cursor::new(bytes), format);
-    let (width, height) = reader.into_dimensions().map_err(|e| bad(&e))?;
+    // Decoded whole (within the decoder's memory limits), so that a truncated or damaged file is refused here
+    // rather than sent: the model's API rejects a request with an image it cannot decode, and the conversation
+    // with it.
+    let img = ImageReader::with_format(Cursor::new(bytes), format)
+        .decode()
+        .map_err(|e| bad(&e))?;
+    let (width, height) = (img.width(), img.height());
     let (data, media, shown) =
         if width <= MAX_SIDE && height <= MAX_SIDE && bytes.len() <= MAX_BYTES {
             (bytes.to_vec(), media, (width, height))
         } else {
-            let img = ::image::load_from_memory_with_format(bytes, format).map_err(|e| bad(&e))?;
             let mut side = MAX_SIDE;
             let keep_png =
                 matches!(format, ImageFormat::Png | ImageFormat::Gif) && img.color().has_alpha();

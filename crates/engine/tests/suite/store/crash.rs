@@ -252,7 +252,11 @@ async fn a_kill_mid_stream_loses_no_streamed_event_and_the_session_resumes() {
         &loaded.messages[2].content[..],
         [ContentBlock::ToolResult { tool_use_id, is_error: false, .. }] if tool_use_id == "toolu_1"
     ));
-    assert_eq!(loaded.history, loaded.messages, "nothing to repair");
+    // The history to go on with adds what the model had said of its cut-off answer.
+    assert_eq!(loaded.history.len(), 4, "{:?}", loaded.history);
+    assert_eq!(loaded.history[..3], loaded.messages[..]);
+    assert_eq!(loaded.history[3].role, Role::Assistant);
+    assert_eq!(loaded.history[3].text(), partial);
     assert_eq!(loaded.record.title, "What is in notes.txt?");
     assert_eq!(loaded.tool_calls.len(), 1);
     assert_eq!(loaded.tool_calls[0].outcome, Some(ToolOutcome::Success));
@@ -266,10 +270,12 @@ async fn a_kill_mid_stream_loses_no_streamed_event_and_the_session_resumes() {
     let last = &requests[2];
     assert!(last.rejected.is_none(), "{:?}", last.rejected);
     let messages = last.body["messages"].as_array().expect("messages");
-    assert_eq!(messages.len(), 3);
+    assert_eq!(messages.len(), 5);
     let content = messages[2]["content"].as_array().expect("content");
     assert_eq!(content[0]["type"], "tool_result");
-    assert_eq!(content.last().expect("block")["text"], "Go on.");
+    assert_eq!(messages[3]["role"], "assistant");
+    assert_eq!(messages[3]["content"][0]["text"], partial.as_str());
+    assert_eq!(messages[4]["content"][0]["text"], "Go on.");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
