@@ -261,6 +261,12 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
             return 2;
         }
     };
+    if let Some(message) =
+        crate::permissions::unreadable_settings(&session.runtime().permission_context())
+    {
+        eprintln!("tandem: {message}");
+        return 1;
+    }
     if let Some(n) = cli.max_turns {
         session.set_max_turns(n);
     }

@@ -6,6 +6,7 @@ mod app_settings;
 mod credentials;
 mod hook_event;
 mod hooks;
+mod jsonc;
 mod loaded;
 pub mod mcp;
 mod paths;
@@ -19,6 +20,7 @@ pub use app_settings::{
 pub use credentials::{CredentialError, CredentialStore, NO_KEYRING_ENV};
 pub use hook_event::HookEvent;
 pub use hooks::{DEFAULT_TIMEOUT_SECS, HookCommand, HookMatcher, HookSet, parse_hooks};
+pub use jsonc::{is_strict_json, parse_jsonc};
 pub use loaded::{LoadedSettings, load_settings};
 pub use mcp::{McpServerEntry, McpSettings};
 pub use paths::{CliSettings, SettingsPaths, git_root, managed_settings_path};
