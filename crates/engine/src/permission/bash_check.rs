@@ -64,6 +64,14 @@ fn bash_rule_with(
         .min()
 }
 
+/// A part as the reasons name it: its text, and what runs it when an option or a variable carries it.
+fn shown(part: &Part) -> String {
+    match &part.carrier {
+        Some(by) => format!("`{}` (run by {by})", part.text),
+        None => format!("`{}`", part.text),
+    }
+}
+
 /// Everything the steps of one Bash decision look at: the analysis, the directories `cd` may reach, and the files
 /// each part touches.
 struct Scan {
@@ -211,7 +219,7 @@ fn rough_pieces(command: &str) -> Vec<&str> {
 fn deny_rules(ctx: &PermissionContext, scan: &Scan, command: &str) -> Step {
     for part in &scan.analysis.parts {
         if let Some(id) = bash_rule(ctx, RuleBehavior::Deny, part) {
-            return Some(Evaluation::by_rule(ctx, id, &format!("`{}`", part.text)));
+            return Some(Evaluation::by_rule(ctx, id, &shown(part)));
         }
     }
     if scan.analysis.unanalysable_reason().is_some() {
@@ -321,7 +329,7 @@ fn ask_rules(ctx: &PermissionContext, tool: &str, input: &Value, scan: &Scan) ->
     }
     for part in &scan.analysis.parts {
         if let Some(id) = bash_rule(ctx, RuleBehavior::Ask, part) {
-            return Some(Evaluation::by_rule(ctx, id, &format!("`{}`", part.text)));
+            return Some(Evaluation::by_rule(ctx, id, &shown(part)));
         }
     }
     scan.all_touches()
@@ -372,7 +380,7 @@ fn requirements(ctx: &PermissionContext, scan: &Scan) -> Evaluation {
                 if ctx.mode == PermissionMode::Plan && !is_read_only(part.argv()) =>
             {
                 needs.plan_blocked = true;
-                needs.why.push(format!("`{}`", part.text));
+                needs.why.push(shown(part));
             }
             Verdict::Allowed(By::Rule(id)) => {
                 needs.first_rule = Some(needs.first_rule.map_or(id, |f| f.min(id)));
@@ -562,7 +570,7 @@ fn part_verdict(
             edit_inside: inside,
         };
     }
-    needs(format!("`{}`", part.text))
+    needs(shown(part))
 }
 
 /// An allow rule approving the part (only an exact one for exec wrappers), or what an exec wrapper needs.

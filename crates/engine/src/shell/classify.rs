@@ -3,6 +3,7 @@
 //! be analysed at all.
 
 use super::interpreters::interpreter_code;
+use super::option_table::{Role as OptionRole, options_of};
 use super::options::{abbreviates, option_files, runs_code};
 use super::word::Word;
 pub use super::word::base_name;
@@ -563,6 +564,10 @@ pub fn sed_script_is_dangerous(script: &str) -> bool {
 pub struct FileOps {
     pub reads: Vec<usize>,
     pub writes: Vec<usize>,
+    /// Words after which the program writes files the analysis cannot name (`patch --unsafe-paths`).
+    pub unknown_writes: Vec<usize>,
+    /// Backup copies: each written file's name plus the suffix (`cp -S .bak`, `--suffix=rc`), as paths.
+    pub backups: Vec<Word>,
 }
 
 fn operands(words: &[Word]) -> Vec<usize> {
@@ -598,6 +603,31 @@ pub fn file_ops(words: &[Word]) -> FileOps {
             list.push(i);
         }
     }
+    for found in options_of(program, words) {
+        match found.opt.role {
+            OptionRole::UnknownWrites => ops.unknown_writes.push(found.at),
+            OptionRole::BackupSuffix => {
+                let Some(suffix) = found.value.as_ref() else {
+                    continue;
+                };
+                for &i in &ops.writes {
+                    let target = &words[i];
+                    ops.backups
+                        .push(match (target.value.as_deref(), suffix.value.as_deref()) {
+                            (Some(t), Some(x)) => Word {
+                                tilde: target.tilde,
+                                ..Word::literal(&format!("{t}{x}"))
+                            },
+                            _ => Word {
+                                raw: format!("{}{}", target.raw, suffix.raw),
+                                ..Word::default()
+                            },
+                        });
+                }
+            }
+            _ => {}
+        }
+    }
     ops
 }
 
@@ -618,11 +648,13 @@ fn file_ops_of(
             FileOps {
                 reads: ops,
                 writes: Vec::new(),
+                ..FileOps::default()
             }
         }
         "uniq" => FileOps {
             reads: ops.first().copied().into_iter().collect(),
             writes: ops.get(1).copied().into_iter().collect(),
+            ..FileOps::default()
         },
         "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "jq" | "awk" => {
             let has_pattern_flag = words.iter().any(|w| {
@@ -633,6 +665,7 @@ fn file_ops_of(
             FileOps {
                 reads: ops.into_iter().skip(skip).collect(),
                 writes: Vec::new(),
+                ..FileOps::default()
             }
         }
         "find" => {
@@ -659,11 +692,13 @@ fn file_ops_of(
                 FileOps {
                     reads: Vec::new(),
                     writes,
+                    ..FileOps::default()
                 }
             } else {
                 FileOps {
                     reads: starts,
                     writes,
+                    ..FileOps::default()
                 }
             }
         }
@@ -672,24 +707,37 @@ fn file_ops_of(
                 FileOps {
                     reads: Vec::new(),
                     writes: ops,
+                    ..FileOps::default()
                 }
             } else {
                 FileOps {
                     reads: ops,
                     writes: Vec::new(),
+                    ..FileOps::default()
                 }
             }
         }
         "cp" | "ln" | "install" | "rsync" => {
             let mut reads = ops.clone();
             let writes = reads.pop().into_iter().collect();
-            FileOps { reads, writes }
+            FileOps {
+                reads,
+                writes,
+                ..FileOps::default()
+            }
         }
-        "dd" | "curl" | "wget" | "patch" | "gcc" | "cc" | "clang" => FileOps::default(),
+        "dd" | "curl" | "wget" | "gcc" | "cc" | "clang" => FileOps::default(),
+        // `patch [ORIGINALFILE [PATCHFILE]]`: the first is patched (written), the second read.
+        "patch" => FileOps {
+            writes: ops.first().copied().into_iter().collect(),
+            reads: ops.get(1).copied().into_iter().collect(),
+            ..FileOps::default()
+        },
         // What tar stores (or, in an old-style `tar czf`, its mode and archive too): read.
         "tar" | "zip" | "source" | "." | "scp" => FileOps {
             reads: ops,
             writes: Vec::new(),
+            ..FileOps::default()
         },
         "mv" | "rm" | "rmdir" | "touch" | "mkdir" | "tee" | "truncate" | "shred" | "unlink"
         | "chmod" | "chown" | "chgrp" => {
@@ -697,6 +745,7 @@ fn file_ops_of(
             FileOps {
                 reads: Vec::new(),
                 writes: ops.into_iter().skip(skip).collect(),
+                ..FileOps::default()
             }
         }
         "sed" => {
@@ -705,11 +754,13 @@ fn file_ops_of(
                 FileOps {
                     reads: Vec::new(),
                     writes: args.files,
+                    ..FileOps::default()
                 }
             } else {
                 FileOps {
                     reads: args.files,
                     writes: Vec::new(),
+                    ..FileOps::default()
                 }
             }
         }
