@@ -254,6 +254,9 @@ fn safety_checks(ctx: &PermissionContext, scan: &Scan) -> Step {
     if let Some(e) = denied_mention(ctx, scan) {
         return Some(e);
     }
+    if let Some(e) = runtime_subcommand(ctx, scan) {
+        return Some(e);
+    }
     let unknown_write = scan
         .all_touches()
         .find(|t| t.write && (t.vague || t.forms.is_none()));
@@ -284,6 +287,51 @@ fn safety_checks(ctx: &PermissionContext, scan: &Scan) -> Step {
             by_tool("Bash"),
         )
     })
+}
+
+/// The forced ask for a command whose subcommand (or a later word) is built when it runs (`git $(echo push)`,
+/// `git $SUB origin`) where a deny or ask rule names the program's words after its name: the rule cannot be shown
+/// not to match.
+fn runtime_subcommand(ctx: &PermissionContext, scan: &Scan) -> Step {
+    for part in &scan.analysis.parts {
+        if part.cmd.keyword {
+            continue;
+        }
+        let (start, _) = shell::strip_for_deny(&part.cmd.words);
+        let argv = &part.cmd.words[start..];
+        let Some(at) = argv
+            .iter()
+            .skip(1)
+            .position(|w| w.value.is_none())
+            .map(|p| p + 1)
+        else {
+            continue;
+        };
+        let mut known: Vec<&str> = argv[..at].iter().map(|w| w.text()).collect();
+        let Some(first) = known.first_mut() else {
+            continue;
+        };
+        *first = base_name(first);
+        let prefix = known.join(" ");
+        for b in [RuleBehavior::Deny, RuleBehavior::Ask] {
+            if let Some(id) = ctx.rules.bash(b).names_words_after(&prefix) {
+                let rule = ctx.rules.rule(id);
+                return Some(Evaluation::forced_ask(
+                    format!(
+                        "in `{}`, `{}` is only known when the command runs, and the {} rule `{}` names the words \
+                         after `{}`; this always asks",
+                        part.text,
+                        argv[at].raw,
+                        rule.behavior.as_str(),
+                        rule.text,
+                        known[0]
+                    ),
+                    by_tool("Bash"),
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// The forced ask for a path a deny rule covers, named by a program whose use of it is unknown.

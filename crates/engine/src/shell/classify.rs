@@ -206,6 +206,56 @@ pub fn runner_inner(words: &[Word]) -> Option<usize> {
     (i < words.len()).then_some(i)
 }
 
+/// Wrappers that run the command given after their options (output-collecting, pseudo-terminal, scheduling,
+/// environment and sandbox wrappers): deny and ask rules see the command they run; no prefix rule approves them.
+const RUNNERS: &[&str] = &[
+    "unbuffer",
+    "chronic",
+    "ifne",
+    "zrun",
+    "eatmydata",
+    "nocache",
+    "fakechroot",
+    "winpty",
+    "tsocks",
+    "lckdo",
+    "faketime",
+    "gosu",
+    "su-exec",
+    "setarch",
+    "linux32",
+    "linux64",
+    "runcon",
+    "numactl",
+    "cgexec",
+    "setpriv",
+    "prlimit",
+    "valgrind",
+    "firejail",
+    "proxychains",
+    "proxychains4",
+    "torsocks",
+    "xvfb-run",
+    "dbus-run-session",
+    "dbus-launch",
+    "ssh-agent",
+    "rlwrap",
+    "caffeinate",
+    "tini",
+    "dumb-init",
+    "systemd-run",
+    "pee",
+    "mispipe",
+    "hyperfine",
+    "sg",
+    "entr",
+    "script",
+    "catchsegv",
+    "fakeroot",
+    "strace",
+    "ltrace",
+];
+
 /// Whether a command runs another command in a way no prefix rule may approve, and the index where that inner
 /// command starts (for deny and ask rules), if it can be found.
 pub fn exec_wrapper(words: &[Word]) -> Option<(&'static str, Option<usize>)> {
@@ -299,6 +349,7 @@ pub fn exec_wrapper(words: &[Word]) -> Option<(&'static str, Option<usize>)> {
             None
         }
         "sed" => sed_is_dangerous(words).then_some(("sed can run commands or write files", None)),
+        p if RUNNERS.contains(&p) => Some(("runs the command given after its options", None)),
         "rg" if words.iter().any(|w| w.text().starts_with("--pre")) => {
             Some(("rg --pre runs a command on each file", None))
         }

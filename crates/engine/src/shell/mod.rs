@@ -8,6 +8,7 @@ mod classify;
 mod destructive;
 mod git_config;
 mod interpreters;
+mod known;
 mod option_table;
 mod options;
 mod parse;
@@ -206,7 +207,14 @@ fn push_part(cmd: SimpleCommand, deny_only: bool, analysis: &mut Analysis, embed
         }
     }
     match wrap::inner(words) {
-        Inner::None => {}
+        Inner::None => {
+            if let Some((at, why)) = suspect_runner(words) {
+                inner_commands.push(words[at..].to_vec());
+                if let Some(why) = why {
+                    part.unanalysable.get_or_insert(why);
+                }
+            }
+        }
         Inner::Commands(cmds) => inner_commands = cmds,
         Inner::Script(script) => {
             part.unanalysable
@@ -242,6 +250,36 @@ fn push_part(cmd: SimpleCommand, deny_only: bool, analysis: &mut Analysis, embed
     } else if !inner_commands.is_empty() && analysis.unanalysable.is_none() {
         analysis.unanalysable = Some("wrappers nested too deeply".into());
     }
+}
+
+/// For a program the analysis does not know whose first argument names a command (`mytool rm -rf x`): where that
+/// command starts (deny and ask rules see it), and, when the command is a dangerous one, why the whole cannot be
+/// vouched for.
+fn suspect_runner(words: &[Word]) -> Option<(usize, Option<String>)> {
+    let first = words.first()?;
+    let program = base_name(first.value.as_deref()?);
+    if known::is_known(program)
+        || wrap::is_wrapper(program)
+        || is_shell(program)
+        || class_of(words) != CommandClass::Other
+    {
+        return None;
+    }
+    let at = words
+        .iter()
+        .skip(1)
+        .position(|w| !w.text().starts_with('-'))
+        .map(|p| p + 1)?;
+    let name = words[at].value.as_deref()?;
+    if !known::looks_like_command(name) {
+        return None;
+    }
+    let why = known::is_dangerous(name).then(|| {
+        format!(
+            "`{program}` is not a program the analysis knows, and its first argument `{name}` is a command it may run"
+        )
+    });
+    Some((at, why))
 }
 
 /// Adds a command carried by an option value or a variable: a part like any other (allow rules must approve it
