@@ -18,7 +18,8 @@ use super::verdict::{
     Evaluation, PathForms, Want, by_check, by_mode, by_the_mode, common, families, path_rule,
     protected_write,
 };
-use crate::shell::{self, Analysis, Part, base_name, is_read_only, read_only_paths};
+use super::walk::{Covered, covered_under};
+use crate::shell::{self, Analysis, Part, Walked, base_name, is_read_only, read_only_paths};
 use crate::tool::Placement;
 use paths::{Touch, child_of, cwd_candidates, mentions, resolve, touches};
 use safety::{critical_rm, git_config_write};
@@ -78,6 +79,9 @@ struct Scan {
     analysis: Analysis,
     cwds: Vec<PathBuf>,
     touches: Vec<Vec<Touch>>,
+    /// Folders a part reads every file under (`grep -r`, `rg`, `git log -p`, `tar c`): the part's index, the folder
+    /// (`None` when only known at run time) and whether `.gitignore` exclusions apply.
+    walks: Vec<(usize, Option<PathForms>, bool)>,
     /// Paths named where what happens to them is unknown, with the word naming them.
     mentions: Vec<(String, PathForms)>,
 }
@@ -104,11 +108,36 @@ impl Scan {
             .filter(|p| !p.elsewhere && !cwd_unknown)
             .flat_map(|p| mentions(p, &cwds, ctx.home.as_deref()))
             .collect();
+        let mut walks = Vec::new();
+        for (at, p) in analysis.parts.iter().enumerate() {
+            let argv = p.argv();
+            if p.cmd.keyword || argv.is_empty() {
+                continue;
+            }
+            let here: &[PathBuf] = if p.elsewhere || cwd_unknown {
+                &[]
+            } else {
+                &cwds
+            };
+            let ignores = shell::respects_ignores(argv);
+            for walked in shell::walked(argv) {
+                let roots = match walked {
+                    Walked::Word(i) => match argv.get(i) {
+                        Some(w) => resolve(w, here, ctx.home.as_deref()),
+                        None => continue,
+                    },
+                    Walked::Cwd if here.is_empty() => vec![None],
+                    Walked::Cwd => here.iter().map(|c| Some(PathForms::of(c))).collect(),
+                };
+                walks.extend(roots.into_iter().map(|r| (at, r, ignores)));
+            }
+        }
         Self {
             analysis,
             cwds,
             touches,
             mentions,
+            walks,
         }
     }
 
@@ -231,8 +260,27 @@ fn deny_rules(ctx: &PermissionContext, scan: &Scan, command: &str) -> Step {
             return Some(Evaluation::by_rule(ctx, id, "the command"));
         }
     }
-    scan.all_touches()
+    if let Some(e) = scan
+        .all_touches()
         .find_map(|t| path_rule_on(ctx, RuleBehavior::Deny, t))
+    {
+        return Some(e);
+    }
+    // A command reading every file under a folder a read deny rule covers (`git grep key -- secrets`).
+    scan.walks.iter().find_map(|(at, root, _)| {
+        let root = root.as_ref()?;
+        let id = path_rule(ctx, RuleBehavior::Deny, &["Read"], root)
+            .or_else(|| path_rule(ctx, RuleBehavior::Deny, &["Read"], &child_of(root)))?;
+        Some(Evaluation::by_rule(
+            ctx,
+            id,
+            &format!(
+                "{} reading everything under {}",
+                shown(&scan.analysis.parts[*at]),
+                root.lexical.display()
+            ),
+        ))
+    })
 }
 
 /// Step 2: checks no mode waives: `rm` at a critical path, writes to protected paths, and files only known when
@@ -255,6 +303,9 @@ fn safety_checks(ctx: &PermissionContext, scan: &Scan) -> Step {
         return Some(e);
     }
     if let Some(e) = runtime_subcommand(ctx, scan) {
+        return Some(e);
+    }
+    if let Some(e) = walked_past_rules(ctx, scan) {
         return Some(e);
     }
     let unknown_write = scan
@@ -287,6 +338,53 @@ fn safety_checks(ctx: &PermissionContext, scan: &Scan) -> Step {
             by_tool("Bash"),
         )
     })
+}
+
+/// A command that reads every file under a folder holding something a read deny or ask rule covers: denied when the
+/// folder itself is covered, otherwise a forced ask naming the rule and the file (the command never names it).
+fn walked_past_rules(ctx: &PermissionContext, scan: &Scan) -> Step {
+    for (at, root, ignores) in &scan.walks {
+        let part = &scan.analysis.parts[*at];
+        let Some(root) = root else {
+            let guarded = ctx.rules.has_path_rules(RuleBehavior::Deny, "Read")
+                || ctx.rules.has_path_rules(RuleBehavior::Ask, "Read");
+            if !guarded {
+                continue;
+            }
+            return Some(Evaluation::forced_ask(
+                format!(
+                    "{} reads every file under a folder only known when it runs, which could hold files that read \
+                     deny or ask rules cover; this always asks",
+                    shown(part)
+                ),
+                by_tool("Bash"),
+            ));
+        };
+        for b in [RuleBehavior::Deny, RuleBehavior::Ask] {
+            let Some(found) = covered_under(ctx, b, "Bash", root, *ignores) else {
+                continue;
+            };
+            let (id, what) = match found {
+                Covered::Path(id, path) => (id, format!("{} there", path.display())),
+                Covered::Perhaps(id) => (
+                    id,
+                    "perhaps something there (too many files to check)".to_string(),
+                ),
+            };
+            let rule = ctx.rules.rule(id);
+            return Some(Evaluation::forced_ask(
+                format!(
+                    "{} reads every file under {}, and the {} rule `{}` covers {what}; this always asks",
+                    shown(part),
+                    root.lexical.display(),
+                    rule.behavior.as_str(),
+                    rule.text,
+                ),
+                by_tool("Bash"),
+            ));
+        }
+    }
+    None
 }
 
 /// The forced ask for a command whose subcommand (or a later word) is built when it runs (`git $(echo push)`,

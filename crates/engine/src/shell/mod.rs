@@ -14,6 +14,7 @@ mod options;
 mod parse;
 mod strip;
 mod variables;
+mod walks;
 mod word;
 mod wrap;
 
@@ -31,6 +32,7 @@ pub use parse::{
     Assignment, ParsedScript, Redirect, RedirectKind, SimpleCommand, parse_script, parse_tree,
 };
 pub use strip::{assignment_name, is_safe_variable, strip_for_allow, strip_for_deny, wrapper_len};
+pub use walks::{Walked, respects_ignores, walked};
 pub use word::Word;
 pub use wrap::{Inner, inner};
 
