@@ -531,18 +531,19 @@ async fn rewind_restores_files_and_cuts_the_conversation_but_never_silently_over
 }
 
 #[tokio::test]
-async fn a_broken_settings_file_is_reported_and_the_rest_still_applies() {
+async fn settings_files_are_read_as_editors_write_them_and_a_broken_one_is_refused() {
     let dir = project();
     let home = tempfile::tempdir().expect("home");
     std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    // Comments and trailing commas are read; an invalid rule is reported and the rest applies.
     std::fs::write(
         dir.path().join(".claude/settings.local.json"),
-        "{\"permissions\": {\"allow\": [\"Bash(ls\",]}}",
+        "{\"permissions\": {\"allow\": [\"Bash(ls\",], // not closed\n}}",
     )
     .expect("write");
     std::fs::write(
         dir.path().join(".claude/settings.json"),
-        r#"{"permissions": {"allow": ["Bash(ls *", "Read"], "deny": ["Bash(rm *)"]}}"#,
+        r#"{"permissions": {"allow": ["Read"], "deny": ["Bash(rm *)"]}}"#,
     )
     .expect("write");
     let server = FakeServer::start(Script::turns([ScriptedTurn::text("fine")]))
@@ -550,33 +551,50 @@ async fn a_broken_settings_file_is_reported_and_the_rest_still_applies() {
         .expect("server");
     let mut cmd = tandem(Some(&server.url()), home.path());
     cmd.current_dir(dir.path()).args(["-p", "hi"]);
-
     let out = run(cmd).await;
-
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stdout.trim(), "fine");
-    assert!(
-        out.stderr.contains("settings.local.json") && out.stderr.contains("not valid JSON"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("`allow: Bash(ls *`"), "{}", out.stderr);
+    assert!(out.stderr.contains("`allow: Bash(ls`"), "{}", out.stderr);
 
-    let mut check = tandem(None, home.path());
-    check
-        .args([
-            "permissions",
-            "check",
-            "Bash",
-            "--input",
-            r#"{"command": "rm -rf x"}"#,
-            "--cwd",
-        ])
-        .arg(dir.path());
-    let answer: Value = serde_json::from_str(run(check).await.stdout.trim()).expect("json");
+    let check = || {
+        let mut check = tandem(None, home.path());
+        check
+            .args([
+                "permissions",
+                "check",
+                "Bash",
+                "--input",
+                r#"{"command": "rm -rf x"}"#,
+                "--cwd",
+            ])
+            .arg(dir.path());
+        check
+    };
+    let answer: Value = serde_json::from_str(run(check()).await.stdout.trim()).expect("json");
     assert_eq!(
         answer["decision"], "deny",
-        "the valid rules of the file still apply"
+        "the valid rules of the files apply"
+    );
+
+    // A file cut off: the command line refuses, naming the file and the parse error.
+    let local = dir.path().join(".claude/settings.local.json");
+    std::fs::write(&local, "{\"permissions\": {\"deny\": [\"Read(.en").expect("write");
+    let refused = run(check()).await;
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    assert!(refused.stdout.trim().is_empty(), "{}", refused.stdout);
+    assert!(
+        refused.stderr.contains("settings.local.json") && refused.stderr.contains("line 1"),
+        "{}",
+        refused.stderr
+    );
+    let mut print = tandem(Some(&server.url()), home.path());
+    print.current_dir(dir.path()).args(["-p", "hi"]);
+    let refused = run(print).await;
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("settings.local.json"),
+        "{}",
+        refused.stderr
     );
 }
 

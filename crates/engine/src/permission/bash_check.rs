@@ -8,7 +8,7 @@ mod safety;
 use std::path::PathBuf;
 
 use serde_json::Value;
-use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode, SafetyCheck};
+use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode, SafetyCheck, TraceCheck};
 
 use super::PermissionContext;
 use super::rule::RuleBehavior;
@@ -838,6 +838,50 @@ fn keyword_verdict(part: &Part) -> Option<Verdict> {
             unsafe_names.join(", ")
         ))
     })
+}
+
+/// What the decision trace tells about a command beyond its rules and checks: the commands options, variables and
+/// wrappers carry, and the folders it reads that hold files read rules cover.
+pub(crate) fn trace_notes(ctx: &PermissionContext, command: &str) -> Vec<(TraceCheck, String)> {
+    let scan = Scan::new(ctx, command);
+    let mut notes = Vec::new();
+    for part in &scan.analysis.parts {
+        if let Some(by) = &part.carrier {
+            notes.push((
+                TraceCheck::CarriedCommand,
+                format!("`{}` runs from {by}", part.text),
+            ));
+        } else if part.deny_only && !part.cmd.keyword && !part.cmd.words.is_empty() {
+            notes.push((
+                TraceCheck::CarriedCommand,
+                format!(
+                    "`{}` runs inside another command; deny and ask rules see it",
+                    part.text
+                ),
+            ));
+        }
+    }
+    for (at, root, ignores) in &scan.walks {
+        let Some(root) = root else { continue };
+        for b in [RuleBehavior::Deny, RuleBehavior::Ask] {
+            if let Some(Covered::Path(id, path)) = covered_under(ctx, b, "Bash", root, *ignores) {
+                let rule = ctx.rules.rule(id);
+                notes.push((
+                    TraceCheck::WalksCoveredFiles,
+                    format!(
+                        "`{}` reads every file under {}; the {} rule `{}` covers {}",
+                        scan.analysis.parts[*at].text,
+                        root.lexical.display(),
+                        rule.behavior.as_str(),
+                        rule.text,
+                        path.display()
+                    ),
+                ));
+                break;
+            }
+        }
+    }
+    notes
 }
 
 /// Why `command` cannot be analysed, if it cannot (for the decision trace).

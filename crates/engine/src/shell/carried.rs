@@ -6,7 +6,7 @@
 //! the reasons a person reads.
 
 use super::git_config::{GitKey, git_key, is_git_bool};
-use super::option_table::{Found, Role, Takes, git_subcommand_at, options_of};
+use super::option_table::{Found, Role, git_subcommand_at, options_of};
 use super::strip::assignment_name;
 use super::variables::{VarRole, options_load_code, variable_role};
 use super::word::{Word, base_name};
@@ -46,8 +46,9 @@ fn split(value: &str) -> Vec<Word> {
     value.split_whitespace().map(Word::literal).collect()
 }
 
-/// The command a `Takes` value stands for, or why it is unknown.
-fn command(by: &str, takes: Takes, value: &Word) -> Option<CarriedWhat> {
+/// The command a value stands for, or why it is unknown. Shell text and a program with its arguments read the
+/// same: rsync, tar and git split a program's arguments honouring quotes, as the shell does.
+fn command(by: &str, value: &Word) -> Option<CarriedWhat> {
     let Some(text) = value.value.as_deref().filter(|_| !value.glob) else {
         return Some(CarriedWhat::Unknown(format!(
             "{by} gives a command (`{}`) only known when it runs",
@@ -57,10 +58,7 @@ fn command(by: &str, takes: Takes, value: &Word) -> Option<CarriedWhat> {
     if text.trim().is_empty() {
         return None;
     }
-    Some(match takes {
-        Takes::Script => CarriedWhat::Script(text.to_string()),
-        Takes::Program => CarriedWhat::Words(split(text)),
-    })
+    Some(CarriedWhat::Script(text.to_string()))
 }
 
 /// What a variable assignment carries, if anything.
@@ -79,7 +77,7 @@ fn variable(name: &str, value: &Word) -> Option<Carried> {
                 Some(t) => Word::literal(t.trim_start_matches(['|', '-'])),
                 None => value.clone(),
             };
-            command(&by, Takes::Script, &value).map(|what| carry(by, what))
+            command(&by, &value).map(|what| carry(by, what))
         }
         VarRole::Program => {
             // `SHELL=/bin/bash`: naming a shell is not running one.
@@ -89,7 +87,7 @@ fn variable(name: &str, value: &Word) -> Option<Carried> {
             {
                 return None;
             }
-            command(&by, Takes::Program, value).map(|what| carry(by, what))
+            command(&by, value).map(|what| carry(by, what))
         }
         VarRole::Code => unknown(format!(
             "{by} makes programs load code from `{}`, which cannot be analysed",
@@ -166,7 +164,7 @@ fn ssh_option(program: &str, value: &Word) -> Option<Carried> {
         "proxycommand" | "localcommand" | "knownhostscommand" | "remotecommand"
             if !setting.eq_ignore_ascii_case("none") =>
         {
-            command(&by, Takes::Script, &Word::literal(setting)).map(|what| carry(by, what))
+            command(&by, &Word::literal(setting)).map(|what| carry(by, what))
         }
         "pkcs11provider" | "securitykeyprovider" | "include" | "match" => Some(carry(
             by.clone(),
@@ -203,19 +201,12 @@ fn git_setting(found: &Found, words: &[Word]) -> Option<Carried> {
         {
             None
         }
-        GitKey::Script => command(
-            &by,
-            Takes::Script,
-            &Word::literal(setting.trim_start_matches('!')),
-        )
-        .map(|what| carry(by, what)),
-        GitKey::Program => {
-            command(&by, Takes::Program, &Word::literal(setting)).map(|what| carry(by, what))
-        }
+        GitKey::Script => command(&by, &Word::literal(setting.trim_start_matches('!')))
+            .map(|what| carry(by, what)),
+        GitKey::Program => command(&by, &Word::literal(setting)).map(|what| carry(by, what)),
         GitKey::Alias => {
             if let Some(shell) = setting.strip_prefix('!') {
-                return command(&by, Takes::Script, &Word::literal(shell))
-                    .map(|what| carry(by, what));
+                return command(&by, &Word::literal(shell)).map(|what| carry(by, what));
             }
             // `git -c alias.p=push p origin` runs `git push origin`.
             let alias = key.split_once('.').map_or("", |(_, name)| name);
@@ -257,11 +248,11 @@ fn from_options(words: &[Word]) -> Vec<Carried> {
         let by = format!("the `{name}` option of `{shown}`");
         let value = found.value.as_ref();
         let item = match (found.opt.role, value) {
-            (Role::Runs(takes) | Role::RunsAttached(takes), Some(v)) => {
-                command(&by, takes, v).map(|what| carry(by, what))
+            (Role::Runs(_) | Role::RunsAttached(_), Some(v)) => {
+                command(&by, v).map(|what| carry(by, what))
             }
             (Role::Runs(_), None) => None,
-            (Role::Code, _) => Some(carry(
+            (Role::Code, _) | (Role::CodeAttached, Some(_)) => Some(carry(
                 by.clone(),
                 CarriedWhat::Unknown(format!(
                     "{by} gives code or settings that cannot be analysed"
@@ -270,10 +261,10 @@ fn from_options(words: &[Word]) -> Vec<Carried> {
             (Role::SshOption, Some(v)) => ssh_option(program, v),
             (Role::GitConfig | Role::GitConfigEnv, Some(_)) => git_setting(&found, words),
             (Role::TarCheckpoint, Some(v)) => match v.value.as_deref() {
-                Some(t) => t.strip_prefix("exec=").and_then(|cmd| {
-                    command(&by, Takes::Script, &Word::literal(cmd)).map(|what| carry(by, what))
-                }),
-                None => command(&by, Takes::Script, v).map(|what| carry(by, what)),
+                Some(t) => t
+                    .strip_prefix("exec=")
+                    .and_then(|cmd| command(&by, &Word::literal(cmd)).map(|what| carry(by, what))),
+                None => command(&by, v).map(|what| carry(by, what)),
             },
             _ => None,
         };
@@ -311,7 +302,7 @@ fn from_arguments(words: &[Word]) -> Vec<Carried> {
                         .collect();
                     let what = match cmd.as_slice() {
                         [] => None,
-                        [one] => command("`git submodule foreach`", Takes::Script, one),
+                        [one] => command("`git submodule foreach`", one),
                         _ => Some(CarriedWhat::Words(cmd)),
                     };
                     out.extend(what.map(|what| Carried {
@@ -328,7 +319,7 @@ fn from_arguments(words: &[Word]) -> Vec<Carried> {
                 && let Some(v) = words.get(at + 1)
             {
                 let by = "the `-TT` option of `zip`".to_string();
-                out.extend(command(&by, Takes::Script, v).map(|what| carry(by, what)));
+                out.extend(command(&by, v).map(|what| carry(by, what)));
             }
         }
         "gcc" | "cc" | "clang" | "g++" | "c++" | "clang++" => {
@@ -340,7 +331,7 @@ fn from_arguments(words: &[Word]) -> Vec<Carried> {
                     Some(t) => Word::literal(&t.replace(',', " ")),
                     None => v.clone(),
                 };
-                out.extend(command(&by, Takes::Program, &value).map(|what| carry(by, what)));
+                out.extend(command(&by, &value).map(|what| carry(by, what)));
             }
         }
         "make" | "gmake" => {
@@ -364,7 +355,7 @@ fn from_arguments(words: &[Word]) -> Vec<Carried> {
                     if name == "SHELL" && value.value.as_deref().is_some_and(is_shell) {
                         continue;
                     }
-                    out.extend(command(&by, Takes::Program, &value).map(|what| carry(by, what)));
+                    out.extend(command(&by, &value).map(|what| carry(by, what)));
                 }
             }
         }

@@ -140,14 +140,20 @@ pub fn embedded_scripts(words: &[Word]) -> Vec<String> {
                 out.push(script.text().to_string());
             }
             if program == "watch" {
-                out.push(
-                    words[1..]
-                        .iter()
-                        .filter(|w| !w.text().starts_with('-'))
-                        .map(|w| w.text().to_string())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                );
+                // The command is every word after the options (and the interval `-n` takes).
+                let mut skip_next = false;
+                let mut text = Vec::new();
+                for w in &words[1..] {
+                    let t = w.text();
+                    if skip_next {
+                        skip_next = false;
+                    } else if text.is_empty() && t.starts_with('-') {
+                        skip_next = matches!(t, "-n" | "--interval" | "--shotsdir");
+                    } else {
+                        text.push(t.to_string());
+                    }
+                }
+                out.push(text.join(" "));
             }
             out
         }

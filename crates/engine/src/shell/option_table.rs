@@ -29,6 +29,8 @@ pub enum Role {
     RunsAttached(Takes),
     /// Code or configuration that can run anything (`ssh -F`, `vim -c`): it cannot be analysed.
     Code,
+    /// The same, given only attached (`git --exec-path=DIR`; alone, `--exec-path` prints the folder).
+    CodeAttached,
     /// `ssh -o Key=Value`: what the value is depends on the key.
     SshOption,
     /// `git -c key=value` (and `clone --config`): what the value is depends on the key.
@@ -48,7 +50,10 @@ pub enum Role {
 impl Role {
     /// Whether the option takes a value (the next word when none is attached).
     pub fn takes_value(self) -> bool {
-        !matches!(self, Role::UnknownWrites | Role::RunsAttached(_))
+        !matches!(
+            self,
+            Role::UnknownWrites | Role::RunsAttached(_) | Role::CodeAttached
+        )
     }
 }
 
@@ -90,6 +95,7 @@ const GIT: &[Opt] = &[
     l("work-tree", Data),
     l("namespace", Data),
     l("super-prefix", Data),
+    l("exec-path", Role::CodeAttached),
 ];
 const GIT_REBASE: &[Opt] = &[
     o('x', "exec", Runs(Script)),
