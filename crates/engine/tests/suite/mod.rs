@@ -3,6 +3,7 @@
 mod app_settings;
 mod background_agents;
 mod bash;
+mod carried_commands;
 mod checkpoints;
 mod common;
 mod decision_sources;
