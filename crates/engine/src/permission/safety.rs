@@ -8,7 +8,14 @@ use super::path_pattern::CASE_INSENSITIVE_FS;
 const PROTECTED_DIRS: &[&str] = &[".git", ".claude", ".vscode", ".idea", ".ssh"];
 /// Folders under `.config` (the XDG configuration home) whose files make tools run commands or start programs:
 /// git's global configuration, fish's start-up files, user services and autostart entries.
-const PROTECTED_XDG: &[&str] = &["git", "fish", "systemd", "autostart", "environment.d", "nvim"];
+const PROTECTED_XDG: &[&str] = &[
+    "git",
+    "fish",
+    "systemd",
+    "autostart",
+    "environment.d",
+    "nvim",
+];
 const PROTECTED_FILES: &[&str] = &[
     ".bashrc",
     ".bash_profile",

@@ -164,7 +164,15 @@ const CARRIERS: &[&str] = &[
 fn denied_command() -> impl Strategy<Value = (String, String)> {
     let programs = prop::sample::select(vec!["rm", "curl", "shred", "dd", "kill", "evil-tool"]);
     let args = prop::collection::vec(
-        prop::sample::select(vec!["-rf", "x", "/tmp/y", "-s", "--force", "http://e.x", "a b"]),
+        prop::sample::select(vec![
+            "-rf",
+            "x",
+            "/tmp/y",
+            "-s",
+            "--force",
+            "http://e.x",
+            "a b",
+        ]),
         0..4,
     );
     (programs, args).prop_map(|(p, args)| {

@@ -371,3 +371,272 @@ fn a_settings_file_that_cannot_be_read_lets_nothing_run_without_asking() {
         std::fs::set_permissions(&broken, std::fs::Permissions::from_mode(0o644)).expect("chmod");
     }
 }
+
+#[test]
+fn untrusted_folders_keep_deny_and_ask_but_not_allow_dirs_or_hooks() {
+    let s = Sources::new();
+    s.project(json!({
+        "permissions": {"allow": ["Bash(curl *)"], "deny": ["Bash(rm *)"], "ask": ["Bash(git push *)"],
+                        "additionalDirectories": [s.p.outside.display().to_string()], "defaultMode": "acceptEdits"},
+        "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}
+    }));
+    s.user(json!({"permissions": {"allow": ["Bash(make *)"]}}));
+    let trust = TrustStore::at(s.p.outside.join("trust.json"));
+    let loader = PermissionLoader {
+        paths: SettingsPaths {
+            managed: None,
+            ..SettingsPaths::standard(&s.p.root, Some(&s.p.home))
+        },
+        cli: CliSettings::default(),
+        project_root: s.p.root.clone(),
+        home: Some(s.p.home.clone()),
+        trust: Some(trust.clone()),
+    };
+    let ctx = loader.load(None, &[]);
+    assert!(!ctx.trusted);
+    assert_eq!(ctx.mode, PermissionMode::Default);
+    assert_eq!(ctx.working_dirs.len(), 1);
+    assert!(ctx.hooks.is_empty());
+    let b = |ctx: &PermissionContext, c: &str| tandem_engine::testing::check_bash(ctx, c).decision;
+    assert_eq!(b(&ctx, "curl x"), DecisionBehavior::Ask);
+    assert_eq!(b(&ctx, "rm x"), DecisionBehavior::Deny);
+    assert_eq!(b(&ctx, "git push x"), DecisionBehavior::Ask);
+    assert_eq!(b(&ctx, "make x"), DecisionBehavior::Allow);
+    assert!(ctx.issues.iter().any(|i| i.message.contains("trusted")));
+
+    trust.trust(&s.p.root).expect("trust");
+    assert!(trust.is_trusted(&s.p.root.join("src")));
+    let ctx = loader.load(None, &[]);
+    assert!(ctx.trusted);
+    assert_eq!(ctx.mode, PermissionMode::AcceptEdits);
+    assert_eq!(ctx.working_dirs.len(), 2);
+    assert!(!ctx.hooks.is_empty());
+    assert_eq!(b(&ctx, "curl x"), DecisionBehavior::Allow);
+}
+
+#[test]
+fn the_trust_question_lists_what_trusting_enables_and_trust_can_be_revoked() {
+    let s = Sources::new();
+    s.project(json!({
+        "permissions": {"allow": ["Bash(curl *)"], "deny": ["Bash(rm *)"],
+                        "additionalDirectories": [s.p.outside.display().to_string()]},
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}
+    }));
+    s.local(json!({"permissions": {"allow": ["Bash(make test)"]}}));
+    s.user(json!({"permissions": {"allow": ["Bash(make *)"]},
+                  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]}}));
+    write(
+        &s.p.root.join(".mcp.json"),
+        &json!({"mcpServers": {"db": {"command": "npx", "args": ["db-server", "--ro"]},
+                               "docs": {"type": "http", "url": "https://docs.example/mcp"}}}),
+    );
+    let trust = TrustStore::at(s.p.outside.join("state").join("trust.json"));
+    let loader = PermissionLoader {
+        paths: SettingsPaths {
+            managed: None,
+            ..SettingsPaths::standard(&s.p.root, Some(&s.p.home))
+        },
+        cli: CliSettings::default(),
+        project_root: s.p.root.clone(),
+        home: Some(s.p.home.clone()),
+        trust: Some(trust.clone()),
+    };
+    let summary = loader.folder_trust();
+    assert!(!summary.trusted);
+    // Only what the project grants: the user's own rules and hooks apply anyway, deny rules need no trust.
+    assert_eq!(summary.allow_rules, vec!["Bash(make test)", "Bash(curl *)"]);
+    assert_eq!(summary.directories, vec![s.p.outside.display().to_string()]);
+    assert_eq!(summary.hooks, vec!["PreToolUse (Bash): ./check.sh"]);
+    assert_eq!(
+        summary.mcp_servers,
+        vec!["db: npx db-server --ro", "docs: https://docs.example/mcp"]
+    );
+
+    trust.trust(&s.p.root).expect("trust");
+    assert!(loader.folder_trust().trusted);
+    assert_eq!(
+        tandem_engine::testing::check_bash(&loader.load(None, &[]), "curl x").decision,
+        DecisionBehavior::Allow
+    );
+    // Revoking a folder also withdraws trust given to a folder above it.
+    let sub = s.p.root.join("sub");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    trust.revoke(&sub).expect("revoke");
+    assert!(!trust.is_trusted(&sub));
+    assert!(!loader.folder_trust().trusted);
+    assert_eq!(
+        tandem_engine::testing::check_bash(&loader.load(None, &[]), "curl x").decision,
+        DecisionBehavior::Ask
+    );
+}
+
+#[test]
+fn hooks_switches_and_reload_keeps_the_snapshot() {
+    let s = Sources::new();
+    let hook = json!({"PreToolUse": [{"hooks": [{"type": "command", "command": "echo user"}]}]});
+    s.user(json!({"hooks": hook}));
+    s.policy(json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo managed"}]}]}}));
+    let mut paths = SettingsPaths::standard(&s.p.root, Some(&s.p.home));
+    paths.managed = Some(s.managed.clone());
+    let loaded = load_settings(&paths, &CliSettings::default(), &s.p.root, Some(&s.p.home));
+    let ctx = PermissionContext::from_settings(
+        &loaded,
+        ContextOptions {
+            project_root: s.p.root.clone(),
+            home: Some(s.p.home.clone()),
+            trusted: true,
+            ..ContextOptions::default()
+        },
+    );
+    assert_eq!(
+        ctx.hooks
+            .commands_for(HookEvent::PreToolUse, Some("Bash"))
+            .len(),
+        2
+    );
+    s.policy(json!({"allowManagedHooksOnly": true, "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo managed"}]}]}}));
+    let loaded = load_settings(&paths, &CliSettings::default(), &s.p.root, Some(&s.p.home));
+    let ctx = PermissionContext::from_settings(
+        &loaded,
+        ContextOptions {
+            project_root: s.p.root.clone(),
+            trusted: true,
+            ..ContextOptions::default()
+        },
+    );
+    assert_eq!(
+        ctx.hooks
+            .commands_for(HookEvent::PreToolUse, Some("Bash"))
+            .len(),
+        1
+    );
+    s.user(json!({"disableAllHooks": true, "hooks": hook}));
+    let loaded = load_settings(&paths, &CliSettings::default(), &s.p.root, Some(&s.p.home));
+    let ctx = PermissionContext::from_settings(
+        &loaded,
+        ContextOptions {
+            project_root: s.p.root.clone(),
+            trusted: true,
+            ..ContextOptions::default()
+        },
+    );
+    assert!(ctx.hooks.is_empty());
+
+    // A reload picks up new rules at once but keeps the hook snapshot until the change is reviewed.
+    s.policy(json!({}));
+    s.user(json!({"hooks": hook}));
+    let loader = PermissionLoader {
+        paths: paths.clone(),
+        cli: CliSettings::default(),
+        project_root: s.p.root.clone(),
+        home: Some(s.p.home.clone()),
+        trust: None,
+    };
+    let ctx = loader
+        .load(None, &["Bash(make *)".to_string()])
+        .with_mode(PermissionMode::AcceptEdits);
+    s.user(json!({"permissions": {"deny": ["Bash(make *)"]}, "hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo changed"}]}]}}));
+    let reloaded = loader.reload(&ctx);
+    assert_eq!(reloaded.context.mode, PermissionMode::AcceptEdits);
+    assert_eq!(
+        tandem_engine::testing::check_bash(&reloaded.context, "make x").decision,
+        DecisionBehavior::Deny
+    );
+    assert_eq!(
+        reloaded
+            .context
+            .hooks
+            .commands_for(HookEvent::PreToolUse, Some("Bash"))[0]
+            .command,
+        "echo user"
+    );
+    let pending = reloaded.changed_hooks.expect("changed hooks");
+    assert_eq!(
+        pending.commands_for(HookEvent::PreToolUse, Some("Bash"))[0].command,
+        "echo changed"
+    );
+}
+
+#[test]
+fn dont_ask_again_round_trips() {
+    let s = Sources::new();
+    let file = s.p.root.join(".claude/settings.local.json");
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&file, r#"{"env": {"A": "1"}, "permissions": {"allow": ["Bash(ls *)"], "deny": ["Read(.env)"]}, "hooks": {}}"#).expect("write");
+    let before = s.bash("npm run test -- --watch && cargo build --release");
+    assert_eq!(before.decision, DecisionBehavior::Ask);
+    let ctx = s.ctx();
+    let eval = tandem_engine::permission::evaluate(
+        &ctx,
+        &tandem_engine::permission::CallView {
+            tool_name: "Bash",
+            input: &json!({}),
+            subject: &tandem_engine::permission::PermissionSubject::Shell {
+                command: "npm run test -- --watch && cargo build --release && ls".into(),
+            },
+            read_only: false,
+        },
+    );
+    assert_eq!(
+        eval.suggestions,
+        vec![
+            "Bash(npm run test *)".to_string(),
+            "Bash(cargo build *)".to_string()
+        ]
+    );
+    save_allow_rules(&file, &eval.suggestions).expect("save");
+    save_allow_rules(&file, &eval.suggestions).expect("save twice");
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).expect("read")).expect("json");
+    assert_eq!(saved["env"]["A"], "1");
+    assert_eq!(saved["permissions"]["deny"][0], "Read(.env)");
+    assert_eq!(
+        saved["permissions"]["allow"],
+        json!(["Bash(ls *)", "Bash(npm run test *)", "Bash(cargo build *)"])
+    );
+    assert_eq!(
+        s.bash("npm run test -- --watch && cargo build --release")
+            .decision,
+        DecisionBehavior::Allow
+    );
+    // At most five rules, only for the parts that needed approval.
+    let eval = tandem_engine::permission::evaluate(
+        &ctx,
+        &tandem_engine::permission::CallView {
+            tool_name: "Bash",
+            input: &json!({}),
+            subject: &tandem_engine::permission::PermissionSubject::Shell {
+                command: "a1 x; a2 x; a3 x; a4 x; a5 x; a6 x; ls".into(),
+            },
+            read_only: false,
+        },
+    );
+    assert_eq!(eval.suggestions.len(), 5);
+    // A malformed file is left alone.
+    std::fs::write(&file, "[1, 2]").expect("write");
+    assert!(save_allow_rules(&file, &["Bash(x *)".into()]).is_err());
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), "[1, 2]");
+}
+
+#[test]
+fn the_watcher_sees_settings_change_on_disk() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let p = Project::new().expect("project");
+    let file = p.root.join(".claude/settings.local.json");
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = seen.clone();
+    let _watcher =
+        tandem_engine::permission::SettingsWatcher::start(vec![file.clone()], move || {
+            counter.fetch_add(1, Ordering::SeqCst);
+        })
+        .expect("watch");
+    std::fs::read_dir(file.parent().expect("parent")).expect("list");
+    std::fs::write(&file, r#"{"permissions": {"deny": ["Bash(rm *)"]}}"#).expect("write");
+    let start = std::time::Instant::now();
+    while seen.load(Ordering::SeqCst) == 0 && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(seen.load(Ordering::SeqCst) > 0, "no change seen");
+}
