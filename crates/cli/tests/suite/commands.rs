@@ -716,33 +716,44 @@ async fn print_mode_tells_the_model_that_nobody_can_answer_questions_or_approve_
 }
 
 #[tokio::test]
-async fn tool_reports_a_broken_settings_file_and_runs_nothing_its_deny_rules_might_cover() {
+async fn tool_refuses_to_run_while_a_settings_file_cannot_be_read() {
     let dir = project();
     let home = tempfile::tempdir().expect("home");
     std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    let settings = dir.path().join(".claude/settings.json");
+    let call = || {
+        let mut cmd = tandem(None, home.path());
+        cmd.args([
+            "tool",
+            "Bash",
+            "--permission-mode",
+            "bypassPermissions",
+            "--input",
+            r#"{"command": "rm README.md"}"#,
+            "--cwd",
+        ])
+        .arg(dir.path());
+        cmd
+    };
+    // A trailing comma is what editors write: the deny rule is read and holds.
     std::fs::write(
-        dir.path().join(".claude/settings.json"),
+        &settings,
         "{\"permissions\": {\"deny\": [\"Bash(rm *)\",]}}",
     )
     .expect("write");
-    let mut cmd = tandem(None, home.path());
-    cmd.args([
-        "tool",
-        "Bash",
-        "--permission-mode",
-        "bypassPermissions",
-        "--input",
-        r#"{"command": "rm README.md"}"#,
-        "--cwd",
-    ])
-    .arg(dir.path());
-    let out = run(cmd).await;
+    let out = run(call()).await;
+    let line: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(line["is_error"], true, "{line}");
+    assert!(dir.path().join("README.md").exists(), "the file was kept");
+    // Cut off: nothing runs, and the file and the parse error are named.
+    std::fs::write(&settings, "{\"permissions\": {\"deny\": [\"Bash(rm *").expect("write");
+    let out = run(call()).await;
+    assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(
         out.stderr.contains(".claude/settings.json") && out.stderr.contains("line 1"),
         "{}",
         out.stderr
     );
-    let line: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
-    assert_eq!(line["is_error"], true, "{line}");
+    assert!(out.stdout.trim().is_empty(), "{}", out.stdout);
     assert!(dir.path().join("README.md").exists(), "the file was kept");
 }

@@ -1,5 +1,5 @@
 //! Folders a command reads every file under: recursive searches (`rg`, `grep -r`, `ag`, `ack`, `git grep`, `fd -x`),
-//! history and diff output of the repository (`git log -p`, `git show`, `git diff`), archives and copies of folders
+//! patches of the repository's history (`git log -p`, `git format-patch`), archives and copies of folders
 //! (`tar c`, `zip -r`, `cp -r`, `rsync -r`, `scp -r`), recursive diffs, and `find` running a command on what it
 //! finds. A read deny rule on anything under such a folder applies to the command, though it never names the file.
 
@@ -204,14 +204,9 @@ fn git_walks(words: &[Word]) -> Vec<Walked> {
     let walks = match sub {
         "grep" => true,
         "log" | "whatchanged" | "reflog" => patch,
-        "show" | "diff" | "format-patch" | "archive" | "bundle" => {
-            !rest.iter().any(|w| {
-                matches!(
-                    w.text(),
-                    "--stat" | "--name-only" | "--name-status" | "--shortstat" | "--numstat"
-                )
-            }) || patch
-        }
+        // Patches of a range of history, archives and bundles of the tree (one commit's `show` and the working
+        // tree's `diff` are the read-only commands everyone runs; they walk nothing here).
+        "format-patch" | "archive" | "bundle" => true,
         "stash" => rest.first().map(Word::text) == Some("show") && patch,
         _ => false,
     };
