@@ -108,6 +108,17 @@ fn variable(name: &str, value: &Word) -> Option<Carried> {
     }
 }
 
+/// The value of a `NAME=VALUE` word (unknown when the word is).
+fn assigned_value(w: &Word) -> Word {
+    match w.value.as_deref() {
+        Some(t) => Word::literal(t.split_once('=').map_or("", |(_, v)| v)),
+        None => Word {
+            raw: w.raw.clone(),
+            ..Word::default()
+        },
+    }
+}
+
 /// `(name, value)` of every variable a part sets for its command: leading assignments, the `NAME=VALUE` words
 /// before the program (and those `env`, `sudo` and `doas` take), and `export`/`declare` of later commands.
 pub fn assignments(
@@ -132,13 +143,7 @@ pub fn assignments(
             }
             continue;
         };
-        let value = match w.value.as_deref() {
-            Some(t) => Word::literal(t.split_once('=').map_or("", |(_, v)| v)),
-            None => Word {
-                raw: w.raw.clone(),
-                ..Word::default()
-            },
-        };
+        let value = assigned_value(w);
         out.push((name.to_string(), value));
     }
     out
@@ -339,13 +344,7 @@ fn from_arguments(words: &[Word]) -> Vec<Carried> {
                 let Some(name) = assignment_name(w) else {
                     continue;
                 };
-                let value = match w.value.as_deref() {
-                    Some(t) => Word::literal(t.split_once('=').map_or("", |(_, v)| v)),
-                    None => Word {
-                        raw: w.raw.clone(),
-                        ..Word::default()
-                    },
-                };
+                let value = assigned_value(w);
                 if matches!(
                     variable_role(name),
                     Some(VarRole::Program | VarRole::Script)

@@ -348,26 +348,8 @@ fn git_subcommand(argv: &[Word]) -> Option<&[Word]> {
     if argv.first().map(|w| base_name(w.text())) != Some("git") {
         return None;
     }
-    let mut i = 1;
-    while let Some(w) = argv.get(i) {
-        let t = w.text();
-        if matches!(
-            t,
-            "-C" | "-c"
-                | "--git-dir"
-                | "--work-tree"
-                | "--namespace"
-                | "--config-env"
-                | "--super-prefix"
-        ) {
-            i += 2;
-        } else if t.starts_with('-') {
-            i += 1;
-        } else {
-            break;
-        }
-    }
-    (i > 1 && i < argv.len()).then(|| &argv[i..])
+    let (at, _) = git_subcommand_at(argv)?;
+    (at > 1).then(|| &argv[at..])
 }
 
 /// Analyses one simple command.
