@@ -109,7 +109,10 @@ impl Scan {
             .flat_map(|p| mentions(p, &cwds, ctx.home.as_deref()))
             .collect();
         let mut walks = Vec::new();
-        for (at, p) in analysis.parts.iter().enumerate() {
+        let read_rules = [RuleBehavior::Deny, RuleBehavior::Ask]
+            .iter()
+            .any(|b| ctx.rules.has_path_rules(*b, "Read") || ctx.rules.has_path_rules(*b, "Bash"));
+        for (at, p) in analysis.parts.iter().enumerate().filter(|_| read_rules) {
             let argv = p.argv();
             if p.cmd.keyword || argv.is_empty() {
                 continue;
