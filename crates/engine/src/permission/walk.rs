@@ -56,7 +56,54 @@ pub(crate) fn covered_under(
     if !root.resolved.is_dir() {
         return None;
     }
-    let walker = ignore::WalkBuilder::new(&root.lexical)
+    // Where a covered path could be: a whole-family rule or a rule whose folder holds the root means anywhere under
+    // the root; a rule whose folder lies under the root, only there (and only if that folder exists).
+    let mut starts: Vec<PathBuf> = Vec::new();
+    for fam in &fams {
+        if ctx.rules.tool_level(b, fam).is_some() {
+            starts = vec![root.lexical.clone()];
+            break;
+        }
+        for (_, prefix) in ctx.rules.path_prefixes(b, fam) {
+            for (base, form) in [
+                (&root.lexical, &root.lexical),
+                (&root.resolved, &root.lexical),
+            ] {
+                if base.starts_with(&prefix) {
+                    starts.push(form.clone());
+                } else if prefix.starts_with(base) && prefix.exists() {
+                    let rel = prefix.strip_prefix(base).unwrap_or(Path::new(""));
+                    starts.push(form.join(rel));
+                }
+            }
+        }
+    }
+    starts.sort();
+    starts.dedup();
+    if starts.iter().any(|s| *s == root.lexical) {
+        starts = vec![root.lexical.clone()];
+    }
+    let mut seen = 0usize;
+    for start in starts {
+        match walk_from(ctx, b, &fams, &start, ignores, &check, &mut seen) {
+            Some(found) => return Some(found),
+            None => continue,
+        }
+    }
+    None
+}
+
+/// Walks `start` for a path `check` finds covered; `seen` counts entries across walks, up to the bound.
+fn walk_from(
+    ctx: &PermissionContext,
+    b: RuleBehavior,
+    fams: &[&str],
+    start: &Path,
+    ignores: bool,
+    check: &impl Fn(&Path) -> Option<RuleId>,
+    seen: &mut usize,
+) -> Option<Covered> {
+    let walker = ignore::WalkBuilder::new(start)
         .standard_filters(false)
         .git_ignore(ignores)
         .git_exclude(ignores)
@@ -65,9 +112,10 @@ pub(crate) fn covered_under(
         .parents(ignores)
         .follow_links(false)
         .build();
-    for (seen, entry) in walker.flatten().enumerate() {
-        if seen > MAX_ENTRIES {
-            return first_rule(ctx, b, &fams).map(Covered::Perhaps);
+    for entry in walker.flatten() {
+        *seen += 1;
+        if *seen > MAX_ENTRIES {
+            return first_rule(ctx, b, fams).map(Covered::Perhaps);
         }
         if let Some(id) = check(entry.path()) {
             return Some(Covered::Path(id, entry.path().to_path_buf()));
