@@ -80,7 +80,7 @@ pub(crate) fn covered_under(
     }
     starts.sort();
     starts.dedup();
-    if starts.iter().any(|s| *s == root.lexical) {
+    if starts.contains(&root.lexical) {
         starts = vec![root.lexical.clone()];
     }
     let mut seen = 0usize;
