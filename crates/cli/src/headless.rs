@@ -358,6 +358,12 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
             return 2;
         }
     };
+    if let Some(message) =
+        crate::permissions::unreadable_settings(&session.runtime().permission_context())
+    {
+        eprintln!("tandem: {message}");
+        return 1;
+    }
     if let Some(n) = cli.max_turns {
         session.set_max_turns(n);
     }

@@ -105,6 +105,12 @@ pub async fn run(args: &ToolArgs) -> i32 {
     );
     // Command-line runs treat the folder as trusted (docs/permissions.md §2).
     session.assume_trusted();
+    if let Some(message) =
+        crate::permissions::unreadable_settings(&session.runtime().permission_context())
+    {
+        eprintln!("tandem: {message}");
+        return 1;
+    }
     if let Some(name) = &args.name {
         let input = match serde_json::from_str::<Value>(args.input.as_deref().unwrap_or("{}")) {
             Ok(v) => v,

@@ -36,6 +36,11 @@ pub enum TraceCheck {
     OutsideWorkingDirectories,
     /// A shell command that cannot be analysed (so no rule or mode can approve it).
     UnanalysableCommand,
+    /// A command a program runs from an option value, an environment variable or its arguments
+    /// (`git rebase --exec CMD`, `PAGER=CMD`, `unbuffer CMD`): analysed like any other.
+    CarriedCommand,
+    /// A command or search reads every file under a folder holding files a read deny or ask rule covers.
+    WalksCoveredFiles,
 }
 
 /// One step of a decision.

@@ -42,7 +42,7 @@ decided_by: DecisionSource | null, };
 
 export type RuleRole = "decided" | "shadowed";
 
-export type TraceCheck = "protected_path" | "critical_removal" | "network_path" | "private_address" | "unreadable_settings" | "outside_working_directories" | "unanalysable_command";
+export type TraceCheck = "protected_path" | "critical_removal" | "network_path" | "private_address" | "unreadable_settings" | "outside_working_directories" | "unanalysable_command" | "carried_command" | "walks_covered_files";
 
 export type TraceStep = { "type": "mode", mode: PermissionMode, } | { "type": "rule", 
 /**

@@ -14,6 +14,8 @@ const TRACE_CHECKS: Record<TraceCheck, string> = {
   unreadable_settings: 'unreadable settings file',
   outside_working_directories: 'outside the working directories',
   unanalysable_command: 'command that cannot be analysed',
+  carried_command: 'command run from an option, a variable or a wrapper',
+  walks_covered_files: 'reads a folder holding files a read rule covers',
 };
 
 const VERBS: Record<DecisionBehavior, string> = { allow: 'allows', ask: 'asks', deny: 'denies' };

@@ -42,7 +42,27 @@ fn folder(cwd: Option<&Path>) -> Result<PathBuf, String> {
         .map_err(|e| format!("the folder {} cannot be opened: {e}", dir.display()))
 }
 
+/// What the command line says, and refuses to run, when a settings file could not be read: each file with what is
+/// wrong (its deny rules could not be applied, so no answer or run would be safe). `None` when every file was read.
+pub fn unreadable_settings(ctx: &PermissionContext) -> Option<String> {
+    let lines: Vec<String> = ctx
+        .unreadable_settings
+        .iter()
+        .map(|issue| format!("the settings file {} {}", issue.file, issue.message))
+        .collect();
+    (!lines.is_empty()).then(|| {
+        format!(
+            "{}; fix it (or move it away) and run again: {UNREADABLE_MARK}, so nothing is run or answered",
+            lines.join("; ")
+        )
+    })
+}
+
+/// Words every refusal for an unreadable settings file holds.
+pub const UNREADABLE_MARK: &str = "its deny rules cannot be applied";
+
 /// The permission context `permissions check` uses: settings from the same places as the app, the folder trusted.
+/// A settings file that cannot be read is an error (see [`unreadable_settings`]).
 pub fn context_for(opts: &CheckOptions) -> Result<PermissionContext, String> {
     let root = folder(opts.cwd.as_deref())?;
     let home = opts.home.clone().or_else(dirs::home_dir);
@@ -69,7 +89,7 @@ pub fn context_for(opts: &CheckOptions) -> Result<PermissionContext, String> {
         ..CliSettings::default()
     };
     let loaded = load_settings(&paths, &cli, &root, home.as_deref());
-    Ok(PermissionContext::from_settings(
+    let ctx = PermissionContext::from_settings(
         &loaded,
         ContextOptions {
             project_root: root.clone(),
@@ -78,7 +98,11 @@ pub fn context_for(opts: &CheckOptions) -> Result<PermissionContext, String> {
             trusted: true,
             ..ContextOptions::default()
         },
-    ))
+    );
+    match unreadable_settings(&ctx) {
+        Some(message) => Err(message),
+        None => Ok(ctx),
+    }
 }
 
 /// Answers one check against an already-built context, with the built-in tools.
@@ -161,6 +185,9 @@ pub fn check_batch(
                         });
                         match ctx {
                             Ok(ctx) => check_call(ctx, &tools, &req.tool, &req.input),
+                            Err(message) if message.contains(UNREADABLE_MARK) => {
+                                return Err(std::io::Error::other(message.clone()));
+                            }
                             Err(message) => CheckAnswer::error(message.clone()),
                         }
                     }

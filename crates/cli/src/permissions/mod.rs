@@ -10,7 +10,8 @@ use clap::{Args, Subcommand};
 use tandem_protocol::PermissionMode;
 
 pub use check::{
-    CheckOptions, check, check_batch, check_in, check_with_issues, context_for, describe_issue,
+    CheckOptions, UNREADABLE_MARK, check, check_batch, check_in, check_with_issues, context_for,
+    describe_issue, unreadable_settings,
 };
 pub use list::{ListAnswer, ListedHook, ListedRule, list};
 
@@ -51,7 +52,8 @@ pub struct CheckArgs {
     pub settings: Vec<PathBuf>,
 }
 
-/// Runs the subcommand; the exit code is 0 whatever the decision.
+/// Runs the subcommand; the exit code is 0 whatever the decision, 1 when a settings file cannot be read (nothing
+/// is answered then: its deny rules are unknown).
 pub fn run(command: &PermissionsCommand) -> i32 {
     match command {
         PermissionsCommand::Check(args) => {
@@ -80,6 +82,12 @@ pub fn run(command: &PermissionsCommand) -> i32 {
                     return 2;
                 }
             };
+            if let Err(message) = context_for(&opts)
+                && message.contains(UNREADABLE_MARK)
+            {
+                eprintln!("tandem: {message}");
+                return 1;
+            }
             let (answer, issues) = check_with_issues(&opts);
             for issue in &issues {
                 eprintln!("tandem: {}", describe_issue(issue));

@@ -554,18 +554,19 @@ async fn rewind_restores_files_and_cuts_the_conversation_but_never_silently_over
 }
 
 #[tokio::test]
-async fn a_broken_settings_file_is_reported_and_the_rest_still_applies() {
+async fn settings_files_are_read_as_editors_write_them_and_a_broken_one_is_refused() {
     let dir = project();
     let home = tempfile::tempdir().expect("home");
     std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    // Comments and trailing commas are read; an invalid rule is reported and the rest applies.
     std::fs::write(
         dir.path().join(".claude/settings.local.json"),
-        "{\"permissions\": {\"allow\": [\"Bash(ls\",]}}",
+        "{\"permissions\": {\"allow\": [\"Bash(ls\",], // not closed\n}}",
     )
     .expect("write");
     std::fs::write(
         dir.path().join(".claude/settings.json"),
-        r#"{"permissions": {"allow": ["Bash(ls *", "Read"], "deny": ["Bash(rm *)"]}}"#,
+        r#"{"permissions": {"allow": ["Read"], "deny": ["Bash(rm *)"]}}"#,
     )
     .expect("write");
     let server = FakeServer::start(Script::turns([ScriptedTurn::text("fine")]))
@@ -573,33 +574,50 @@ async fn a_broken_settings_file_is_reported_and_the_rest_still_applies() {
         .expect("server");
     let mut cmd = tandem(Some(&server.url()), home.path());
     cmd.current_dir(dir.path()).args(["-p", "hi"]);
-
     let out = run(cmd).await;
-
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stdout.trim(), "fine");
-    assert!(
-        out.stderr.contains("settings.local.json") && out.stderr.contains("not valid JSON"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("`allow: Bash(ls *`"), "{}", out.stderr);
+    assert!(out.stderr.contains("`allow: Bash(ls`"), "{}", out.stderr);
 
-    let mut check = tandem(None, home.path());
-    check
-        .args([
-            "permissions",
-            "check",
-            "Bash",
-            "--input",
-            r#"{"command": "rm -rf x"}"#,
-            "--cwd",
-        ])
-        .arg(dir.path());
-    let answer: Value = serde_json::from_str(run(check).await.stdout.trim()).expect("json");
+    let check = || {
+        let mut check = tandem(None, home.path());
+        check
+            .args([
+                "permissions",
+                "check",
+                "Bash",
+                "--input",
+                r#"{"command": "rm -rf x"}"#,
+                "--cwd",
+            ])
+            .arg(dir.path());
+        check
+    };
+    let answer: Value = serde_json::from_str(run(check()).await.stdout.trim()).expect("json");
     assert_eq!(
         answer["decision"], "deny",
-        "the valid rules of the file still apply"
+        "the valid rules of the files apply"
+    );
+
+    // A file cut off: the command line refuses, naming the file and the parse error.
+    let local = dir.path().join(".claude/settings.local.json");
+    std::fs::write(&local, "{\"permissions\": {\"deny\": [\"Read(.en").expect("write");
+    let refused = run(check()).await;
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    assert!(refused.stdout.trim().is_empty(), "{}", refused.stdout);
+    assert!(
+        refused.stderr.contains("settings.local.json") && refused.stderr.contains("line 1"),
+        "{}",
+        refused.stderr
+    );
+    let mut print = tandem(Some(&server.url()), home.path());
+    print.current_dir(dir.path()).args(["-p", "hi"]);
+    let refused = run(print).await;
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("settings.local.json"),
+        "{}",
+        refused.stderr
     );
 }
 
@@ -721,34 +739,45 @@ async fn print_mode_tells_the_model_that_nobody_can_answer_questions_or_approve_
 }
 
 #[tokio::test]
-async fn tool_reports_a_broken_settings_file_and_runs_nothing_its_deny_rules_might_cover() {
+async fn tool_refuses_to_run_while_a_settings_file_cannot_be_read() {
     let dir = project();
     let home = tempfile::tempdir().expect("home");
     std::fs::create_dir_all(dir.path().join(".claude")).expect("mkdir");
+    let settings = dir.path().join(".claude/settings.json");
+    let call = || {
+        let mut cmd = tandem(None, home.path());
+        cmd.args([
+            "tool",
+            "Bash",
+            "--permission-mode",
+            "bypassPermissions",
+            "--input",
+            r#"{"command": "rm README.md"}"#,
+            "--cwd",
+        ])
+        .arg(dir.path());
+        cmd
+    };
+    // A trailing comma is what editors write: the deny rule is read and holds.
     std::fs::write(
-        dir.path().join(".claude/settings.json"),
+        &settings,
         "{\"permissions\": {\"deny\": [\"Bash(rm *)\",]}}",
     )
     .expect("write");
-    let mut cmd = tandem(None, home.path());
-    cmd.args([
-        "tool",
-        "Bash",
-        "--permission-mode",
-        "bypassPermissions",
-        "--input",
-        r#"{"command": "rm README.md"}"#,
-        "--cwd",
-    ])
-    .arg(dir.path());
-    let out = run(cmd).await;
+    let out = run(call()).await;
+    let line: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
+    assert_eq!(line["is_error"], true, "{line}");
+    assert!(dir.path().join("README.md").exists(), "the file was kept");
+    // Cut off: nothing runs, and the file and the parse error are named.
+    std::fs::write(&settings, "{\"permissions\": {\"deny\": [\"Bash(rm *").expect("write");
+    let out = run(call()).await;
+    assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(
         out.stderr.contains(".claude/settings.json") && out.stderr.contains("line 1"),
         "{}",
         out.stderr
     );
-    let line: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
-    assert_eq!(line["is_error"], true, "{line}");
+    assert!(out.stdout.trim().is_empty(), "{}", out.stdout);
     assert!(dir.path().join("README.md").exists(), "the file was kept");
 }
 
@@ -850,21 +879,18 @@ async fn an_oversized_settings_file_is_reported_not_read() {
     assert!(text.len() > 2 << 20);
     std::fs::write(dir.path().join(".claude/settings.json"), text).expect("write");
 
+    // An oversized file is an unreadable one: it may hold deny rules, so the command refuses, naming it.
     let mut cmd = tandem(None, home.path());
     cmd.args(["permissions", "list", "--cwd"]).arg(dir.path());
     let out = run(cmd).await;
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let listed: Value = serde_json::from_str(out.stdout.trim()).expect("JSON");
-    let invalid = listed["invalid"].to_string();
+    assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(
-        invalid.contains(".claude/settings.json")
-            && invalid.contains("settings files over 1 MiB are not read"),
-        "{invalid}"
+        out.stderr.contains(".claude/settings.json")
+            && out.stderr.contains("settings files over 1 MiB are not read"),
+        "{}",
+        out.stderr
     );
-    assert!(
-        !listed["rules"].to_string().contains("generated-"),
-        "no rule of the file applies"
-    );
+    assert!(out.stdout.trim().is_empty(), "{}", out.stdout);
 
     let mut cmd = tandem(None, home.path());
     cmd.args([

@@ -8,7 +8,7 @@ mod safety;
 use std::path::PathBuf;
 
 use serde_json::Value;
-use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode, SafetyCheck};
+use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode, SafetyCheck, TraceCheck};
 
 use super::PermissionContext;
 use super::path_forms::PathForms;
@@ -18,7 +18,8 @@ use super::suggest;
 use super::verdict::{
     Evaluation, Want, by_check, by_mode, by_the_mode, common, families, path_rule, protected_write,
 };
-use crate::shell::{self, Analysis, Part, base_name, is_read_only, read_only_paths};
+use super::walk::{Covered, covered_under};
+use crate::shell::{self, Analysis, Part, Walked, base_name, is_read_only, read_only_paths};
 use crate::tool::Placement;
 use paths::{Touch, child_of, cwd_candidates, mentions, resolve, touches};
 use safety::{critical_rm, git_config_write};
@@ -64,12 +65,23 @@ fn bash_rule_with(
         .min()
 }
 
+/// A part as the reasons name it: its text, and what runs it when an option or a variable carries it.
+fn shown(part: &Part) -> String {
+    match &part.carrier {
+        Some(by) => format!("`{}` (run by {by})", part.text),
+        None => format!("`{}`", part.text),
+    }
+}
+
 /// Everything the steps of one Bash decision look at: the analysis, the directories `cd` may reach, and the files
 /// each part touches.
 struct Scan {
     analysis: Analysis,
     cwds: Vec<PathBuf>,
     touches: Vec<Vec<Touch>>,
+    /// Folders a part reads every file under (`grep -r`, `rg`, `git log -p`, `tar c`): the part's index, the folder
+    /// (`None` when only known at run time) and whether `.gitignore` exclusions apply.
+    walks: Vec<(usize, Option<PathForms>, bool)>,
     /// Paths named where what happens to them is unknown, with the word naming them.
     mentions: Vec<(String, PathForms)>,
 }
@@ -96,11 +108,39 @@ impl Scan {
             .filter(|p| !p.elsewhere && !cwd_unknown)
             .flat_map(|p| mentions(p, &cwds, ctx.home.as_deref()))
             .collect();
+        let mut walks = Vec::new();
+        let read_rules = [RuleBehavior::Deny, RuleBehavior::Ask]
+            .iter()
+            .any(|b| ctx.rules.has_path_rules(*b, "Read") || ctx.rules.has_path_rules(*b, "Bash"));
+        for (at, p) in analysis.parts.iter().enumerate().filter(|_| read_rules) {
+            let argv = p.argv();
+            if p.cmd.keyword || argv.is_empty() {
+                continue;
+            }
+            let here: &[PathBuf] = if p.elsewhere || cwd_unknown {
+                &[]
+            } else {
+                &cwds
+            };
+            let ignores = shell::respects_ignores(argv);
+            for walked in shell::walked(argv) {
+                let roots = match walked {
+                    Walked::Word(i) => match argv.get(i) {
+                        Some(w) => resolve(w, here, ctx.home.as_deref()),
+                        None => continue,
+                    },
+                    Walked::Cwd if here.is_empty() => vec![None],
+                    Walked::Cwd => here.iter().map(|c| Some(PathForms::of(c))).collect(),
+                };
+                walks.extend(roots.into_iter().map(|r| (at, r, ignores)));
+            }
+        }
         Self {
             analysis,
             cwds,
             touches,
             mentions,
+            walks,
         }
     }
 
@@ -211,7 +251,7 @@ fn rough_pieces(command: &str) -> Vec<&str> {
 fn deny_rules(ctx: &PermissionContext, scan: &Scan, command: &str) -> Step {
     for part in &scan.analysis.parts {
         if let Some(id) = bash_rule(ctx, RuleBehavior::Deny, part) {
-            return Some(Evaluation::by_rule(ctx, id, &format!("`{}`", part.text)));
+            return Some(Evaluation::by_rule(ctx, id, &shown(part)));
         }
     }
     if scan.analysis.unanalysable_reason().is_some() {
@@ -223,8 +263,27 @@ fn deny_rules(ctx: &PermissionContext, scan: &Scan, command: &str) -> Step {
             return Some(Evaluation::by_rule(ctx, id, "the command"));
         }
     }
-    scan.all_touches()
+    if let Some(e) = scan
+        .all_touches()
         .find_map(|t| path_rule_on(ctx, RuleBehavior::Deny, t))
+    {
+        return Some(e);
+    }
+    // A command reading every file under a folder a read deny rule covers (`git grep key -- secrets`).
+    scan.walks.iter().find_map(|(at, root, _)| {
+        let root = root.as_ref()?;
+        let id = path_rule(ctx, RuleBehavior::Deny, &["Read"], root)
+            .or_else(|| path_rule(ctx, RuleBehavior::Deny, &["Read"], &child_of(root)))?;
+        Some(Evaluation::by_rule(
+            ctx,
+            id,
+            &format!(
+                "{} reading everything under {}",
+                shown(&scan.analysis.parts[*at]),
+                root.lexical.display()
+            ),
+        ))
+    })
 }
 
 /// Step 2: checks no mode waives: `rm` at a critical path, writes to protected paths, and files only known when
@@ -244,6 +303,12 @@ fn safety_checks(ctx: &PermissionContext, scan: &Scan) -> Step {
         return Some(e);
     }
     if let Some(e) = denied_mention(ctx, scan) {
+        return Some(e);
+    }
+    if let Some(e) = runtime_subcommand(ctx, scan) {
+        return Some(e);
+    }
+    if let Some(e) = walked_past_rules(ctx, scan) {
         return Some(e);
     }
     let unknown_write = scan
@@ -276,6 +341,98 @@ fn safety_checks(ctx: &PermissionContext, scan: &Scan) -> Step {
             by_tool("Bash"),
         )
     })
+}
+
+/// A command that reads every file under a folder holding something a read deny or ask rule covers: denied when the
+/// folder itself is covered, otherwise a forced ask naming the rule and the file (the command never names it).
+fn walked_past_rules(ctx: &PermissionContext, scan: &Scan) -> Step {
+    for (at, root, ignores) in &scan.walks {
+        let part = &scan.analysis.parts[*at];
+        let Some(root) = root else {
+            let guarded = ctx.rules.has_path_rules(RuleBehavior::Deny, "Read")
+                || ctx.rules.has_path_rules(RuleBehavior::Ask, "Read");
+            if !guarded {
+                continue;
+            }
+            return Some(Evaluation::forced_ask(
+                format!(
+                    "{} reads every file under a folder only known when it runs, which could hold files that read \
+                     deny or ask rules cover; this always asks",
+                    shown(part)
+                ),
+                by_tool("Bash"),
+            ));
+        };
+        for b in [RuleBehavior::Deny, RuleBehavior::Ask] {
+            let Some(found) = covered_under(ctx, b, "Bash", root, *ignores) else {
+                continue;
+            };
+            let (id, what) = match found {
+                Covered::Path(id, path) => (id, format!("{} there", path.display())),
+                Covered::Perhaps(id) => (
+                    id,
+                    "perhaps something there (too many files to check)".to_string(),
+                ),
+            };
+            let rule = ctx.rules.rule(id);
+            return Some(Evaluation::forced_ask(
+                format!(
+                    "{} reads every file under {}, and the {} rule `{}` covers {what}; this always asks",
+                    shown(part),
+                    root.lexical.display(),
+                    rule.behavior.as_str(),
+                    rule.text,
+                ),
+                by_tool("Bash"),
+            ));
+        }
+    }
+    None
+}
+
+/// The forced ask for a command whose subcommand (or a later word) is built when it runs (`git $(echo push)`,
+/// `git $SUB origin`) where a deny or ask rule names the program's words after its name: the rule cannot be shown
+/// not to match.
+fn runtime_subcommand(ctx: &PermissionContext, scan: &Scan) -> Step {
+    for part in &scan.analysis.parts {
+        if part.cmd.keyword {
+            continue;
+        }
+        let (start, _) = shell::strip_for_deny(&part.cmd.words);
+        let argv = &part.cmd.words[start..];
+        let Some(at) = argv
+            .iter()
+            .skip(1)
+            .position(|w| w.value.is_none())
+            .map(|p| p + 1)
+        else {
+            continue;
+        };
+        let mut known: Vec<&str> = argv[..at].iter().map(|w| w.text()).collect();
+        let Some(first) = known.first_mut() else {
+            continue;
+        };
+        *first = base_name(first);
+        let prefix = known.join(" ");
+        for b in [RuleBehavior::Deny, RuleBehavior::Ask] {
+            if let Some(id) = ctx.rules.bash(b).names_words_after(&prefix) {
+                let rule = ctx.rules.rule(id);
+                return Some(Evaluation::forced_ask(
+                    format!(
+                        "in `{}`, `{}` is only known when the command runs, and the {} rule `{}` names the words \
+                         after `{}`; this always asks",
+                        part.text,
+                        argv[at].raw,
+                        rule.behavior.as_str(),
+                        rule.text,
+                        known[0]
+                    ),
+                    by_tool("Bash"),
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// The forced ask for a path a deny rule covers, named by a program whose use of it is unknown.
@@ -321,7 +478,7 @@ fn ask_rules(ctx: &PermissionContext, tool: &str, input: &Value, scan: &Scan) ->
     }
     for part in &scan.analysis.parts {
         if let Some(id) = bash_rule(ctx, RuleBehavior::Ask, part) {
-            return Some(Evaluation::by_rule(ctx, id, &format!("`{}`", part.text)));
+            return Some(Evaluation::by_rule(ctx, id, &shown(part)));
         }
     }
     scan.all_touches()
@@ -372,7 +529,7 @@ fn requirements(ctx: &PermissionContext, scan: &Scan) -> Evaluation {
                 if ctx.mode == PermissionMode::Plan && !is_read_only(part.argv()) =>
             {
                 needs.plan_blocked = true;
-                needs.why.push(format!("`{}`", part.text));
+                needs.why.push(shown(part));
             }
             Verdict::Allowed(By::Rule(id)) => {
                 needs.first_rule = Some(needs.first_rule.map_or(id, |f| f.min(id)));
@@ -562,7 +719,7 @@ fn part_verdict(
             edit_inside: inside,
         };
     }
-    needs(format!("`{}`", part.text))
+    needs(shown(part))
 }
 
 /// An allow rule approving the part (only an exact one for exec wrappers), or what an exec wrapper needs.
@@ -684,6 +841,50 @@ fn keyword_verdict(part: &Part) -> Option<Verdict> {
             unsafe_names.join(", ")
         ))
     })
+}
+
+/// What the decision trace tells about a command beyond its rules and checks: the commands options, variables and
+/// wrappers carry, and the folders it reads that hold files read rules cover.
+pub(crate) fn trace_notes(ctx: &PermissionContext, command: &str) -> Vec<(TraceCheck, String)> {
+    let scan = Scan::new(ctx, command);
+    let mut notes = Vec::new();
+    for part in &scan.analysis.parts {
+        if let Some(by) = &part.carrier {
+            notes.push((
+                TraceCheck::CarriedCommand,
+                format!("`{}` runs from {by}", part.text),
+            ));
+        } else if part.deny_only && !part.cmd.keyword && !part.cmd.words.is_empty() {
+            notes.push((
+                TraceCheck::CarriedCommand,
+                format!(
+                    "`{}` runs inside another command; deny and ask rules see it",
+                    part.text
+                ),
+            ));
+        }
+    }
+    for (at, root, ignores) in &scan.walks {
+        let Some(root) = root else { continue };
+        for b in [RuleBehavior::Deny, RuleBehavior::Ask] {
+            if let Some(Covered::Path(id, path)) = covered_under(ctx, b, "Bash", root, *ignores) {
+                let rule = ctx.rules.rule(id);
+                notes.push((
+                    TraceCheck::WalksCoveredFiles,
+                    format!(
+                        "`{}` reads every file under {}; the {} rule `{}` covers {}",
+                        scan.analysis.parts[*at].text,
+                        root.lexical.display(),
+                        rule.behavior.as_str(),
+                        rule.text,
+                        path.display()
+                    ),
+                ));
+                break;
+            }
+        }
+    }
+    notes
 }
 
 /// Why `command` cannot be analysed, if it cannot (for the decision trace).

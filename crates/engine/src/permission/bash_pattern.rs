@@ -130,6 +130,26 @@ impl BashIndex {
         self.by_word.is_empty() && self.general.is_empty()
     }
 
+    /// The first rule (lowest id) fixing more than a program name whose fixed words `prefix` (a command's first
+    /// words, up to one only known when it runs) could lead to: `Bash(git push *)` for `git` followed by `$(…)`.
+    pub fn names_words_after(&self, prefix: &str) -> Option<RuleId> {
+        let word = prefix.split(' ').next().unwrap_or(prefix);
+        self.by_word
+            .get(word)?
+            .iter()
+            .filter(|(_, p)| {
+                let literal = match &p.kind {
+                    Kind::Exact(t) | Kind::Prefix(t) => t.as_str(),
+                    Kind::Glob(pieces) => pieces[0].as_str(),
+                };
+                let literal = literal.trim_end();
+                literal.contains(' ')
+                    && (literal.starts_with(&format!("{prefix} ")) || prefix.starts_with(literal))
+            })
+            .map(|(id, _)| *id)
+            .min()
+    }
+
     /// The first rule (lowest id) whose pattern matches `command` and passes `accept`.
     pub fn find(&self, command: &str, accept: impl Fn(&BashPattern) -> bool) -> Option<RuleId> {
         let word = command.split(' ').next().unwrap_or(command);

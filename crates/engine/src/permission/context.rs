@@ -36,9 +36,9 @@ pub struct PermissionContext {
     pub rules: Arc<RuleSet>,
     /// Problems found in settings and rules.
     pub issues: Arc<Vec<SettingsIssue>>,
-    /// Settings files that failed to load and may hold deny rules: only read-only actions inside the working
-    /// directories are allowed without asking while there are any.
-    pub unreadable_settings: Arc<Vec<String>>,
+    /// Settings files that exist but could not be read or parsed, with what is wrong: they may hold deny rules, so
+    /// while there are any nothing runs without asking.
+    pub unreadable_settings: Arc<Vec<SettingsIssue>>,
     /// The hooks in force (a snapshot; on-disk changes apply after review).
     pub hooks: Arc<HookSet>,
     /// Whether hooks from outside the settings files (an agent's frontmatter) may run: not when `disableAllHooks`

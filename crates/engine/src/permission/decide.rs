@@ -19,6 +19,7 @@ use super::verdict::{
     Evaluation, Want, by_check, by_mode, by_the_mode, common, convert_ask, families, is_unc,
     path_rule, protected_write, unreadable_settings,
 };
+use super::walk::{Covered, covered_under};
 use super::{PermissionContext, PermissionSubject};
 
 /// The facts about one call that the decision needs.
@@ -241,6 +242,15 @@ fn evaluate_fetch(
         .with_suggestions(vec![format!("{tool}(domain:{host})")])
 }
 
+/// A path inside `forms` (as if it were a folder): rules on a folder's contents (`secrets/**`) cover a search of
+/// the folder itself.
+fn inside(forms: &PathForms) -> PathForms {
+    PathForms {
+        lexical: forms.lexical.join("x"),
+        resolved: forms.resolved.join("x"),
+    }
+}
+
 /// The forced ask for a UNC path, which is never touched before the person decides.
 fn network_path(path: &Path) -> Option<Evaluation> {
     is_unc(path).then(|| {
@@ -302,19 +312,71 @@ fn ask_or_allow_rule(
         .map(|id| Evaluation::by_rule(ctx, id, what))
 }
 
+/// Tools that read every file under the folder they are given (a Read deny rule on anything there limits them).
+fn walks_folder(tool: &str) -> bool {
+    matches!(tool, names::GLOB | names::GREP)
+}
+
+/// For a search tool allowed to read a folder: the same answer, its reason naming the deny rule that covers
+/// something under the folder (the tool leaves those files out).
+fn limited_by_deny(
+    ctx: &PermissionContext,
+    tool: &str,
+    forms: &PathForms,
+    eval: Evaluation,
+) -> Evaluation {
+    if eval.behavior() != DecisionBehavior::Allow || !walks_folder(tool) {
+        return eval;
+    }
+    let Some(found) = covered_under(ctx, RuleBehavior::Deny, tool, forms, true) else {
+        return eval;
+    };
+    let (id, what) = match found {
+        Covered::Path(id, path) => (id, path.display().to_string()),
+        Covered::Perhaps(id) => (id, "perhaps some of them".to_string()),
+    };
+    let rule = ctx.rules.rule(id);
+    let mut eval = eval;
+    eval.decision.reason = format!(
+        "{}; {tool} leaves out the files the deny rule `{}` ({}) covers ({what})",
+        eval.decision.reason,
+        rule.text,
+        rule.source.label()
+    );
+    eval
+}
+
 fn evaluate_read(ctx: &PermissionContext, tool: &str, input: &Value, path: &Path) -> Evaluation {
+    let forms = PathForms::of(path);
+    let eval = evaluate_read_path(ctx, tool, input, path, &forms);
+    limited_by_deny(ctx, tool, &forms, eval)
+}
+
+fn evaluate_read_path(
+    ctx: &PermissionContext,
+    tool: &str,
+    input: &Value,
+    path: &Path,
+    forms: &PathForms,
+) -> Evaluation {
     if let Some(e) = network_path(path) {
         return e;
     }
-    let forms = PathForms::of(path);
+    let forms = forms.clone();
     let what = format!("reading {}", forms.lexical.display());
-    if let Some(id) = path_rule(
-        ctx,
-        RuleBehavior::Deny,
-        &families(tool, false, RuleBehavior::Deny),
-        &forms,
-    ) {
+    let fams = families(tool, false, RuleBehavior::Deny);
+    if let Some(id) = path_rule(ctx, RuleBehavior::Deny, &fams, &forms) {
         return Evaluation::by_rule(ctx, id, &what);
+    }
+    // A search aimed at a folder whose whole content a deny rule covers (`Read(secrets/**)`, Grep in `secrets`).
+    if walks_folder(tool)
+        && let Some(id) = path_rule(ctx, RuleBehavior::Deny, &fams, &inside(&forms))
+    {
+        return Evaluation::by_rule(
+            ctx,
+            id,
+            &format!("searching everything in {}", forms.lexical.display()),
+        );
     }
     if let Some(e) = ask_or_allow_rule(ctx, tool, input, false, &forms, &what) {
         return e;

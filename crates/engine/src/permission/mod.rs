@@ -28,6 +28,7 @@ mod trace;
 mod trust;
 mod trust_summary;
 mod verdict;
+mod walk;
 
 pub use crate::settings::{
     CliSettings, LoadedSettings, SettingsPaths, SettingsWatcher, git_root, load_settings,

@@ -131,11 +131,26 @@ pub fn absolute_glob(
     Some(glob)
 }
 
+/// The folder every path `glob` (absolute) matches lies in: its segments before the first one holding a wildcard or
+/// an escape.
+fn literal_prefix(glob: &str) -> PathBuf {
+    let mut out = PathBuf::from("/");
+    for segment in glob.split('/').filter(|s| !s.is_empty()) {
+        if segment.contains(['*', '?', '[', '{', '\\']) {
+            break;
+        }
+        out.push(segment);
+    }
+    out
+}
+
 /// The path rules of one list for one tool family, as a glob set.
 #[derive(Debug, Clone)]
 pub struct PathIndex {
     set: GlobSet,
     ids: Vec<RuleId>,
+    /// Per rule, the folder every path its glob matches lies in (the glob's segments before its first wildcard).
+    prefixes: Vec<PathBuf>,
 }
 
 impl PathIndex {
@@ -143,6 +158,7 @@ impl PathIndex {
     pub fn build(globs: Vec<(RuleId, String)>) -> (Self, Vec<(RuleId, String)>) {
         let mut builder = GlobSetBuilder::new();
         let mut ids = Vec::new();
+        let mut prefixes = Vec::new();
         let mut failed = Vec::new();
         for (id, glob) in globs {
             match GlobBuilder::new(&glob)
@@ -154,12 +170,21 @@ impl PathIndex {
                 Ok(g) => {
                     builder.add(g);
                     ids.push(id);
+                    prefixes.push(literal_prefix(&glob));
                 }
                 Err(e) => failed.push((id, e.to_string())),
             }
         }
         let set = builder.build().unwrap_or_else(|_| GlobSet::empty());
-        (Self { set, ids }, failed)
+        (Self { set, ids, prefixes }, failed)
+    }
+
+    /// Each rule with the folder every path it matches lies in.
+    pub fn prefixes(&self) -> impl Iterator<Item = (RuleId, &Path)> {
+        self.ids
+            .iter()
+            .copied()
+            .zip(self.prefixes.iter().map(PathBuf::as_path))
     }
 
     /// The first rule matching `path` or one of its ancestors (gitignore semantics: a matched directory covers

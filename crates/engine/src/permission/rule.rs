@@ -24,7 +24,8 @@ impl ToolPattern {
             Self::Server(s) => {
                 name == s || (name.starts_with(s.as_str()) && name[s.len()..].starts_with("__"))
             }
-            Self::Glob(g) => wildcard(g, name),
+            // A tool-name wildcard written for an older name still covers the tool (`Kill*` covers TaskStop).
+            Self::Glob(g) => wildcard(g, name) || older_names(name).any(|old| wildcard(g, old)),
         }
     }
 }
@@ -118,13 +119,29 @@ const KNOWN_TOOLS: &[&str] = &[
     names::LIST_PEERS,
 ];
 
+/// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name
+/// covers the tool under its current name (the seed's lookup by name or alias).
+const RENAMED: &[(&str, &str)] = &[
+    (names::TASK, names::AGENT),
+    (names::KILL_SHELL, names::TASK_STOP),
+    (names::KILL_BASH, names::TASK_STOP),
+    (names::BASH_OUTPUT, names::TASK_OUTPUT),
+];
+
 /// The current name of a tool called by an older name.
 pub fn canonical_tool_name(name: &str) -> &str {
-    match name {
-        names::TASK => names::AGENT,
-        names::KILL_BASH => names::KILL_SHELL,
-        other => other,
-    }
+    RENAMED
+        .iter()
+        .find(|(old, _)| *old == name)
+        .map_or(name, |(_, new)| new)
+}
+
+/// The older names of the tool currently called `name`.
+fn older_names(name: &str) -> impl Iterator<Item = &'static str> + '_ {
+    RENAMED
+        .iter()
+        .filter(move |(_, new)| *new == name)
+        .map(|(old, _)| *old)
 }
 
 /// Whether `name` is a built-in tool name (or an alias of one).

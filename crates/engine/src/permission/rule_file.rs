@@ -8,6 +8,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::rule::{RuleBehavior, parse_rule};
+use crate::settings::{is_strict_json, parse_jsonc};
 
 /// Why a rule could not be saved.
 #[derive(Debug, thiserror::Error)]
@@ -115,15 +116,26 @@ pub fn move_rule(
     remove_rule(from, behavior, rule)
 }
 
-/// The file's JSON (an empty object when it does not exist or is empty).
-fn read_root(file: &Path) -> Result<Value, SaveError> {
+/// The file's JSON (an empty object when it does not exist or is empty), for a rewrite. A file with comments or
+/// trailing commas (which the settings loader reads) is not rewritten: that would drop what the person wrote.
+pub(crate) fn read_root(file: &Path) -> Result<Value, SaveError> {
     let path = file.display().to_string();
+    let malformed = |message: String| SaveError::Malformed {
+        path: path.clone(),
+        message,
+    };
     match std::fs::read_to_string(file) {
         Ok(text) if text.trim().is_empty() => Ok(Value::Object(Map::new())),
-        Ok(text) => serde_json::from_str::<Value>(&text).map_err(|e| SaveError::Malformed {
-            path,
-            message: e.to_string(),
-        }),
+        Ok(text) if is_strict_json(&text) => serde_json::from_str::<Value>(
+            text.strip_prefix('\u{feff}').unwrap_or(&text),
+        )
+        .map_err(|e| malformed(e.to_string())),
+        Ok(text) => match parse_jsonc(&text) {
+            Ok(_) => Err(malformed(
+                "it has comments or trailing commas, which rewriting it would drop; add the rule by hand".into(),
+            )),
+            Err(e) => Err(malformed(e)),
+        },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Value::Object(Map::new())),
         Err(source) => Err(SaveError::Read { path, source }),
     }

@@ -2,7 +2,7 @@
 //! de-duplicated, indexed per list (deny, ask, allow) by family so that one decision looks at few rules.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -196,6 +196,20 @@ impl RuleSet {
             .paths
             .get(family)
             .and_then(|index| index.first_match(path))
+    }
+
+    /// The path rules of list `b` written for tool `family`, each with the folder every path it matches lies in.
+    pub fn path_prefixes(&self, b: RuleBehavior, family: &str) -> Vec<(RuleId, PathBuf)> {
+        self.lists[slot(b)]
+            .paths
+            .get(family)
+            .map(|index| {
+                index
+                    .prefixes()
+                    .map(|(id, p)| (id, p.to_path_buf()))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Whether list `b` has path rules written for tool `family`.

@@ -1,10 +1,21 @@
-//! Safety checks no mode waives: protected paths (writes always ask) and `rm` aimed at critical paths.
+//! Safety checks no mode waives: protected paths (writes always ask: version control, editor and agent folders,
+//! ssh, shell start-up files, the XDG configuration of tools that run commands) and `rm` aimed at critical paths.
 
 use std::path::Path;
 
 use super::path_pattern::CASE_INSENSITIVE_FS;
 
-const PROTECTED_DIRS: &[&str] = &[".git", ".claude", ".vscode", ".idea"];
+const PROTECTED_DIRS: &[&str] = &[".git", ".claude", ".vscode", ".idea", ".ssh"];
+/// Folders under `.config` (the XDG configuration home) whose files make tools run commands or start programs:
+/// git's global configuration, fish's start-up files, user services and autostart entries.
+const PROTECTED_XDG: &[&str] = &[
+    "git",
+    "fish",
+    "systemd",
+    "autostart",
+    "environment.d",
+    "nvim",
+];
 const PROTECTED_FILES: &[&str] = &[
     ".bashrc",
     ".bash_profile",
@@ -52,6 +63,14 @@ pub fn protected(path: &Path) -> Option<(bool, String)> {
                     .is_some_and(|next| CLAUDE_EXEMPT.iter().any(|e| same(next, e)))
                 && i + 2 < parts.len();
             return Some((exempt, format!("{dir}/")));
+        }
+    }
+    for (i, part) in parts.iter().enumerate() {
+        if same(part, ".config")
+            && let Some(tool) = parts.get(i + 1)
+            && let Some(dir) = PROTECTED_XDG.iter().find(|d| same(tool, d))
+        {
+            return Some((false, format!(".config/{dir}/")));
         }
     }
     let name = parts.last()?;

@@ -183,15 +183,7 @@ pub fn save_allow_rules(file: &Path, rules: &[String]) -> Result<(), SaveError> 
 /// everything else; items already present are not added twice. Written to a temporary file, then renamed over.
 pub(crate) fn add_to_list(file: &Path, keys: &[&str], items: &[String]) -> Result<(), SaveError> {
     let path = file.display().to_string();
-    let mut root = match std::fs::read_to_string(file) {
-        Ok(text) if text.trim().is_empty() => Value::Object(Map::new()),
-        Ok(text) => serde_json::from_str::<Value>(&text).map_err(|e| SaveError::Malformed {
-            path: path.clone(),
-            message: e.to_string(),
-        })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Value::Object(Map::new()),
-        Err(source) => return Err(SaveError::Read { path, source }),
-    };
+    let mut root = super::rule_file::read_root(file)?;
     let Some((last, objects)) = keys.split_last() else {
         return Ok(());
     };

@@ -10,13 +10,16 @@ use tandem_protocol::{
     TraceCheck, TraceStep,
 };
 
-use super::bash_check::unanalysable_reason;
+use super::bash_check::{trace_notes, unanalysable_reason};
 use super::decide::{CallView, evaluate_asking, rule_beneath_check};
 use super::path_forms::PathForms;
 use super::rule::RuleBehavior;
+use super::rule::canonical_tool_name;
 use super::safety::protected;
 use super::verdict::no_one_to_ask;
+use super::walk::{Covered, covered_under};
 use super::{PermissionContext, PermissionSubject};
+use crate::tool::names;
 
 /// How many matching rules a trace names at most (the deciding one and those it shadows).
 const MAX_RULES: usize = 6;
@@ -153,7 +156,24 @@ fn check_steps(
         }
     };
     match call.subject {
-        PermissionSubject::ReadPath(path) => outside(ctx, path, &mut push),
+        PermissionSubject::ReadPath(path) => {
+            outside(ctx, path, &mut push);
+            let tool = canonical_tool_name(call.tool_name);
+            if matches!(tool, names::GLOB | names::GREP)
+                && let Some(Covered::Path(id, found)) =
+                    covered_under(ctx, RuleBehavior::Deny, tool, &PathForms::of(path), true)
+            {
+                push(
+                    TraceCheck::WalksCoveredFiles,
+                    format!(
+                        "{tool} searches {}; the deny rule `{}` covers {}, which it leaves out",
+                        path.display(),
+                        ctx.rules.rule(id).text,
+                        found.display()
+                    ),
+                );
+            }
+        }
         PermissionSubject::WritePath(path) => {
             if let Some((_, what)) = protected(path) {
                 push(
@@ -169,6 +189,9 @@ fn check_steps(
                     TraceCheck::UnanalysableCommand,
                     format!("the command cannot be analysed ({why})"),
                 );
+            }
+            for (check, detail) in trace_notes(ctx, command) {
+                push(check, detail);
             }
         }
         _ => {}

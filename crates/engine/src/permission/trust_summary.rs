@@ -70,7 +70,7 @@ fn mcp_server_lines(file: &Path) -> Vec<String> {
     let Some(value) = readable
         .then(|| std::fs::read_to_string(file).ok())
         .flatten()
-        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+        .and_then(|text| crate::settings::parse_jsonc(&text).ok().flatten())
     else {
         return Vec::new();
     };

@@ -161,28 +161,28 @@ pub(crate) fn by_mode(ctx: &PermissionContext, want: Want, reason: String) -> Ev
     }
 }
 
-/// Turns an allow into a forced ask when a settings file could not be read (it may hold deny rules), except for
-/// what only reads inside the working directories.
+/// Turns every answer but a deny into a forced ask while a settings file could not be read: it may hold deny rules
+/// that would stop anything (a Read deny stops even reads inside the working directories), so nothing runs without
+/// the person's say until the file is fixed.
 pub(crate) fn unreadable_settings(ctx: &PermissionContext, eval: Evaluation) -> Evaluation {
-    if let Some(file) = ctx.unreadable_settings.first()
-        && eval.behavior() == DecisionBehavior::Allow
-        && !matches!(
-            eval.decision.decided_by,
-            Some(DecisionSource::WorkingDirectories | DecisionSource::Tool { .. })
-        )
+    let Some(broken) = ctx.unreadable_settings.first() else {
+        return eval;
+    };
+    if eval.behavior() == DecisionBehavior::Deny
+        || (eval.forced && eval.behavior() == DecisionBehavior::Ask)
     {
-        return Evaluation::forced_ask(
-            format!(
-                "the settings file {file} could not be read and may hold deny rules, so only read-only actions \
-                 inside the working directories run without asking (was: {})",
-                eval.decision.reason
-            ),
-            DecisionSource::SafetyCheck {
-                check: SafetyCheck::UnreadableSettings,
-            },
-        );
+        return eval;
     }
-    eval
+    Evaluation::forced_ask(
+        format!(
+            "the settings file {} {}; it may hold deny rules, so nothing runs without asking until it is fixed \
+             (without it: {})",
+            broken.file, broken.message, eval.decision.reason
+        ),
+        DecisionSource::SafetyCheck {
+            check: SafetyCheck::UnreadableSettings,
+        },
+    )
 }
 
 /// Why no one may be asked in `ctx` (dontAsk mode, a background agent without a UI), with what then decides that

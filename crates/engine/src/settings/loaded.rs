@@ -1,7 +1,8 @@
 //! Settings sources: the managed policy, `--settings` files, command-line flags, the project's local and shared
 //! settings and the user's settings. Rule arrays are concatenated (highest priority first) and de-duplicated;
-//! scalars come from the highest-priority source that sets them. A broken file or entry is reported and the rest
-//! still applies.
+//! scalars come from the highest-priority source that sets them. Files are JSONC (comments, trailing commas). A
+//! broken entry is reported and the rest still applies; a file that cannot be read or parsed is reported and kept
+//! as unreadable, so that what its deny rules might deny never runs without asking.
 
 use std::path::{Path, PathBuf};
 
@@ -9,6 +10,7 @@ use serde_json::Value;
 use tandem_protocol::PermissionMode;
 
 use super::hooks::{HookSet, parse_hooks};
+use super::jsonc::parse_jsonc;
 use super::mcp::McpSettings;
 use super::paths::{CliSettings, SettingsPaths};
 use super::sandbox::{SandboxLayer, parse_sandbox};
@@ -36,28 +38,12 @@ pub struct LoadedSettings {
     /// The `sandbox` object of each source that has one, in priority order.
     pub sandbox: Vec<SandboxLayer>,
     pub issues: Vec<SettingsIssue>,
-    /// Settings files that could not be read or parsed and may hold deny rules (their text mentions `deny`, or it
-    /// could not be seen at all): what those rules might deny cannot be allowed without asking.
-    pub unreadable: Vec<String>,
+    /// Settings files that exist but could not be read or parsed, each with what is wrong. Any of them may hold deny
+    /// rules, so nothing they could deny runs without asking (the command line refuses to run at all).
+    pub unreadable: Vec<SettingsIssue>,
 }
 
-/// Whether a settings file that failed to load may have carried deny rules: its text mentions them, or the text
-/// could not be read (or was too large to read).
-fn may_hold_denies(path: &Path) -> bool {
-    let regular =
-        std::fs::metadata(path).is_ok_and(|m| m.is_file() && too_large(m.len()).is_none());
-    if !regular {
-        return true;
-    }
-    match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes)
-            .to_ascii_lowercase()
-            .contains("deny"),
-        Err(_) => true,
-    }
-}
-
-/// Reads a settings file: `Ok(None)` when it does not exist.
+/// Reads a settings file: `Ok(None)` when it does not exist or holds nothing.
 fn read_json(path: &Path) -> Result<Option<Value>, String> {
     // A FIFO or a device would block the read (or never end): only regular files are settings files.
     match std::fs::metadata(path) {
@@ -75,11 +61,9 @@ fn read_json(path: &Path) -> Result<Option<Value>, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot be read: {e}")),
     };
-    if text.trim().is_empty() {
+    let Some(value) = parse_jsonc(&text).map_err(|e| format!("is not valid JSON: {e}"))? else {
         return Ok(None);
-    }
-    let value: Value =
-        serde_json::from_str(&text).map_err(|e| format!("is not valid JSON: {e}"))?;
+    };
     if !value.is_object() {
         return Err("must hold a JSON object".into());
     }
@@ -110,13 +94,19 @@ impl LoadedSettings {
             Ok(Some(v)) => v,
             Ok(None) => return,
             Err(message) => {
-                if may_hold_denies(path) {
-                    self.unreadable.push(path.display().to_string());
-                }
-                self.issues.push(SettingsIssue {
-                    file: path.display().to_string(),
+                let file = path.display().to_string();
+                self.unreadable.push(SettingsIssue {
+                    file: file.clone(),
                     rule: None,
-                    message: format!("the settings file {message}; its settings are not applied"),
+                    message: message.clone(),
+                });
+                self.issues.push(SettingsIssue {
+                    file,
+                    rule: None,
+                    message: format!(
+                        "the settings file {message}; its settings are not applied, and since it may hold deny \
+                         rules every tool call asks until it is fixed"
+                    ),
                 });
                 return;
             }

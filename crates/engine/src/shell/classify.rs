@@ -3,6 +3,7 @@
 //! be analysed at all.
 
 use super::interpreters::interpreter_code;
+use super::option_table::{Role as OptionRole, options_of};
 use super::options::{abbreviates, option_files, runs_code};
 use super::word::Word;
 pub use super::word::base_name;
@@ -139,14 +140,20 @@ pub fn embedded_scripts(words: &[Word]) -> Vec<String> {
                 out.push(script.text().to_string());
             }
             if program == "watch" {
-                out.push(
-                    words[1..]
-                        .iter()
-                        .filter(|w| !w.text().starts_with('-'))
-                        .map(|w| w.text().to_string())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                );
+                // The command is every word after the options (and the interval `-n` takes).
+                let mut skip_next = false;
+                let mut text = Vec::new();
+                for w in &words[1..] {
+                    let t = w.text();
+                    if skip_next {
+                        skip_next = false;
+                    } else if text.is_empty() && t.starts_with('-') {
+                        skip_next = matches!(t, "-n" | "--interval" | "--shotsdir");
+                    } else {
+                        text.push(t.to_string());
+                    }
+                }
+                out.push(text.join(" "));
             }
             out
         }
@@ -204,6 +211,56 @@ pub fn runner_inner(words: &[Word]) -> Option<usize> {
     }
     (i < words.len()).then_some(i)
 }
+
+/// Wrappers that run the command given after their options (output-collecting, pseudo-terminal, scheduling,
+/// environment and sandbox wrappers): deny and ask rules see the command they run; no prefix rule approves them.
+const RUNNERS: &[&str] = &[
+    "unbuffer",
+    "chronic",
+    "ifne",
+    "zrun",
+    "eatmydata",
+    "nocache",
+    "fakechroot",
+    "winpty",
+    "tsocks",
+    "lckdo",
+    "faketime",
+    "gosu",
+    "su-exec",
+    "setarch",
+    "linux32",
+    "linux64",
+    "runcon",
+    "numactl",
+    "cgexec",
+    "setpriv",
+    "prlimit",
+    "valgrind",
+    "firejail",
+    "proxychains",
+    "proxychains4",
+    "torsocks",
+    "xvfb-run",
+    "dbus-run-session",
+    "dbus-launch",
+    "ssh-agent",
+    "rlwrap",
+    "caffeinate",
+    "tini",
+    "dumb-init",
+    "systemd-run",
+    "pee",
+    "mispipe",
+    "hyperfine",
+    "sg",
+    "entr",
+    "script",
+    "catchsegv",
+    "fakeroot",
+    "strace",
+    "ltrace",
+];
 
 /// Whether a command runs another command in a way no prefix rule may approve, and the index where that inner
 /// command starts (for deny and ask rules), if it can be found.
@@ -298,6 +355,7 @@ pub fn exec_wrapper(words: &[Word]) -> Option<(&'static str, Option<usize>)> {
             None
         }
         "sed" => sed_is_dangerous(words).then_some(("sed can run commands or write files", None)),
+        p if RUNNERS.contains(&p) => Some(("runs the command given after its options", None)),
         "rg" if words.iter().any(|w| w.text().starts_with("--pre")) => {
             Some(("rg --pre runs a command on each file", None))
         }
@@ -563,6 +621,10 @@ pub fn sed_script_is_dangerous(script: &str) -> bool {
 pub struct FileOps {
     pub reads: Vec<usize>,
     pub writes: Vec<usize>,
+    /// Words after which the program writes files the analysis cannot name (`patch --unsafe-paths`).
+    pub unknown_writes: Vec<usize>,
+    /// Backup copies: each written file's name plus the suffix (`cp -S .bak`, `--suffix=rc`), as paths.
+    pub backups: Vec<Word>,
 }
 
 fn operands(words: &[Word]) -> Vec<usize> {
@@ -598,6 +660,31 @@ pub fn file_ops(words: &[Word]) -> FileOps {
             list.push(i);
         }
     }
+    for found in options_of(program, words) {
+        match found.opt.role {
+            OptionRole::UnknownWrites => ops.unknown_writes.push(found.at),
+            OptionRole::BackupSuffix => {
+                let Some(suffix) = found.value.as_ref() else {
+                    continue;
+                };
+                for &i in &ops.writes {
+                    let target = &words[i];
+                    ops.backups
+                        .push(match (target.value.as_deref(), suffix.value.as_deref()) {
+                            (Some(t), Some(x)) => Word {
+                                tilde: target.tilde,
+                                ..Word::literal(&format!("{t}{x}"))
+                            },
+                            _ => Word {
+                                raw: format!("{}{}", target.raw, suffix.raw),
+                                ..Word::default()
+                            },
+                        });
+                }
+            }
+            _ => {}
+        }
+    }
     ops
 }
 
@@ -618,11 +705,13 @@ fn file_ops_of(
             FileOps {
                 reads: ops,
                 writes: Vec::new(),
+                ..FileOps::default()
             }
         }
         "uniq" => FileOps {
             reads: ops.first().copied().into_iter().collect(),
             writes: ops.get(1).copied().into_iter().collect(),
+            ..FileOps::default()
         },
         "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "jq" | "awk" => {
             let has_pattern_flag = words.iter().any(|w| {
@@ -633,6 +722,7 @@ fn file_ops_of(
             FileOps {
                 reads: ops.into_iter().skip(skip).collect(),
                 writes: Vec::new(),
+                ..FileOps::default()
             }
         }
         "find" => {
@@ -659,11 +749,13 @@ fn file_ops_of(
                 FileOps {
                     reads: Vec::new(),
                     writes,
+                    ..FileOps::default()
                 }
             } else {
                 FileOps {
                     reads: starts,
                     writes,
+                    ..FileOps::default()
                 }
             }
         }
@@ -672,24 +764,37 @@ fn file_ops_of(
                 FileOps {
                     reads: Vec::new(),
                     writes: ops,
+                    ..FileOps::default()
                 }
             } else {
                 FileOps {
                     reads: ops,
                     writes: Vec::new(),
+                    ..FileOps::default()
                 }
             }
         }
         "cp" | "ln" | "install" | "rsync" => {
             let mut reads = ops.clone();
             let writes = reads.pop().into_iter().collect();
-            FileOps { reads, writes }
+            FileOps {
+                reads,
+                writes,
+                ..FileOps::default()
+            }
         }
-        "dd" | "curl" | "wget" | "patch" | "gcc" | "cc" | "clang" => FileOps::default(),
+        "dd" | "curl" | "wget" | "gcc" | "cc" | "clang" => FileOps::default(),
+        // `patch [ORIGINALFILE [PATCHFILE]]`: the first is patched (written), the second read.
+        "patch" => FileOps {
+            writes: ops.first().copied().into_iter().collect(),
+            reads: ops.get(1).copied().into_iter().collect(),
+            ..FileOps::default()
+        },
         // What tar stores (or, in an old-style `tar czf`, its mode and archive too): read.
         "tar" | "zip" | "source" | "." | "scp" => FileOps {
             reads: ops,
             writes: Vec::new(),
+            ..FileOps::default()
         },
         "mv" | "rm" | "rmdir" | "touch" | "mkdir" | "tee" | "truncate" | "shred" | "unlink"
         | "chmod" | "chown" | "chgrp" => {
@@ -697,6 +802,7 @@ fn file_ops_of(
             FileOps {
                 reads: Vec::new(),
                 writes: ops.into_iter().skip(skip).collect(),
+                ..FileOps::default()
             }
         }
         "sed" => {
@@ -705,11 +811,13 @@ fn file_ops_of(
                 FileOps {
                     reads: Vec::new(),
                     writes: args.files,
+                    ..FileOps::default()
                 }
             } else {
                 FileOps {
                     reads: args.files,
                     writes: Vec::new(),
+                    ..FileOps::default()
                 }
             }
         }

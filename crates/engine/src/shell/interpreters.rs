@@ -216,6 +216,15 @@ fn interpreter_words(words: &[Word], program_position: bool) -> Option<String> {
             if interp.code_subcommands.contains(&t) {
                 return code(t);
             }
+            // `python3 /dev/stdin`, `node <(curl …)`: the program comes from a stream, not a file.
+            if !operand
+                && (t.starts_with("/dev/") || t.starts_with("/proc/") || word.raw.starts_with("<("))
+            {
+                return Some(format!(
+                    "`{name}` reads the code it runs from `{}`",
+                    word.raw
+                ));
+            }
             operand = true;
             if !interp.options_anywhere {
                 break;

@@ -3,16 +3,23 @@
 //! Used by the permission engine and by the Bash tool (read-only detection for concurrency and the transcript).
 
 mod brace;
+mod carried;
 mod classify;
 mod destructive;
 mod exit_status;
+mod git_config;
 mod interpreters;
+mod known;
+mod option_table;
 mod options;
 mod parse;
 mod strip;
+mod variables;
+mod walks;
 mod word;
 mod wrap;
 
+pub use carried::{Carried, CarriedWhat, assignments, carried, variable_writes};
 pub use classify::{
     CommandClass, FileOps, SedArgs, base_name, class_of, embedded_scripts, exec_wrapper, file_ops,
     git_dir_args, is_read_only, is_shell, looks_like_path, read_only_paths, runner_inner, sed_args,
@@ -20,11 +27,14 @@ pub use classify::{
 };
 pub use destructive::destructive_warnings;
 pub use exit_status::deciding_program;
+pub use git_config::{GitKey, git_key};
+pub use option_table::{Role as OptionRole, git_subcommand_at, options_of};
 pub use options::{abbreviates, option_files, option_value, runs_code};
 pub use parse::{
     Assignment, ParsedScript, Redirect, RedirectKind, SimpleCommand, parse_script, parse_tree,
 };
 pub use strip::{assignment_name, is_safe_variable, strip_for_allow, strip_for_deny, wrapper_len};
+pub use walks::{Walked, respects_ignores, walked};
 pub use word::Word;
 pub use wrap::{Inner, inner};
 
@@ -62,6 +72,9 @@ pub struct Part {
     /// The part runs in a directory only known when it runs (`env -C DIR CMD`, `chroot DIR CMD`): its relative
     /// paths cannot be resolved.
     pub elsewhere: bool,
+    /// What runs this part when it is a command carried by an option value or a variable ("the `--exec` option of
+    /// `git rebase`"), for the reasons a person reads.
+    pub carrier: Option<String>,
 }
 
 impl Part {
@@ -185,8 +198,27 @@ fn push_part(cmd: SimpleCommand, deny_only: bool, analysis: &mut Analysis, embed
     let mut scripts = embedded_scripts(words);
     let mut inner_commands = Vec::new();
     let elsewhere = part.elsewhere || wrap::changes_directory(words);
+    let program_at = if part.cmd.keyword || part.cmd.words.is_empty() {
+        0
+    } else {
+        strip_for_deny(&part.cmd.words).0
+    };
+    let assigned = carried::assignments(&part.cmd.assignments, &part.cmd.words, program_at);
+    let carried = carried::carried(words, &assigned);
+    for c in &carried {
+        if let CarriedWhat::Unknown(why) = &c.what {
+            part.unanalysable.get_or_insert_with(|| why.clone());
+        }
+    }
     match wrap::inner(words) {
-        Inner::None => {}
+        Inner::None => {
+            if let Some((at, why)) = suspect_runner(words) {
+                inner_commands.push(words[at..].to_vec());
+                if let Some(why) = why {
+                    part.unanalysable.get_or_insert(why);
+                }
+            }
+        }
         Inner::Commands(cmds) => inner_commands = cmds,
         Inner::Script(script) => {
             part.unanalysable
@@ -204,6 +236,11 @@ fn push_part(cmd: SimpleCommand, deny_only: bool, analysis: &mut Analysis, embed
         for script in scripts {
             analyse_into(&script, analysis, embed + 1);
         }
+        for c in carried {
+            push_carried(c, deny_only, analysis, embed + 1, elsewhere, depth);
+        }
+    } else if !carried.is_empty() && analysis.unanalysable.is_none() {
+        analysis.unanalysable = Some("commands nested too deeply".into());
     }
     if wrap < MAX_WRAP_DEPTH {
         for words in inner_commands {
@@ -216,6 +253,79 @@ fn push_part(cmd: SimpleCommand, deny_only: bool, analysis: &mut Analysis, embed
         }
     } else if !inner_commands.is_empty() && analysis.unanalysable.is_none() {
         analysis.unanalysable = Some("wrappers nested too deeply".into());
+    }
+}
+
+/// For a program the analysis does not know whose first argument names a command (`mytool rm -rf x`): where that
+/// command starts (deny and ask rules see it), and, when the command is a dangerous one, why the whole cannot be
+/// vouched for.
+fn suspect_runner(words: &[Word]) -> Option<(usize, Option<String>)> {
+    let first = words.first()?;
+    let program = base_name(first.value.as_deref()?);
+    if known::is_known(program)
+        || wrap::is_wrapper(program)
+        || is_shell(program)
+        || class_of(words) != CommandClass::Other
+    {
+        return None;
+    }
+    let at = words
+        .iter()
+        .skip(1)
+        .position(|w| !w.text().starts_with('-'))
+        .map(|p| p + 1)?;
+    let name = words[at].value.as_deref()?;
+    if !known::looks_like_command(name) {
+        return None;
+    }
+    let why = known::is_dangerous(name).then(|| {
+        format!(
+            "`{program}` is not a program the analysis knows, and its first argument `{name}` is a command it may run"
+        )
+    });
+    Some((at, why))
+}
+
+/// Adds a command carried by an option value or a variable: a part like any other (allow rules must approve it
+/// too, unless it came from text only deny rules look at), named by what carries it.
+fn push_carried(
+    c: Carried,
+    deny_only: bool,
+    analysis: &mut Analysis,
+    embed: u32,
+    elsewhere: bool,
+    depth: u32,
+) {
+    let at = analysis.parts.len();
+    match c.what {
+        CarriedWhat::Unknown(_) => return,
+        CarriedWhat::Script(text) => {
+            let parsed = parse_script(&text);
+            if let Some(error) = parsed.error
+                && analysis.unanalysable.is_none()
+            {
+                analysis.unanalysable = Some(format!(
+                    "{} gives a command that cannot be read ({error})",
+                    c.by
+                ));
+            }
+            for mut cmd in parsed.commands {
+                cmd.depth += depth + 1;
+                push_part(cmd, deny_only, analysis, embed, 0);
+            }
+        }
+        CarriedWhat::Words(words) => {
+            let cmd = SimpleCommand {
+                words,
+                depth: depth + 1,
+                ..SimpleCommand::default()
+            };
+            push_part(cmd, deny_only, analysis, embed, 0);
+        }
+    }
+    for part in &mut analysis.parts[at..] {
+        part.carrier.get_or_insert_with(|| c.by.clone());
+        part.elsewhere |= elsewhere || c.elsewhere;
     }
 }
 
@@ -240,26 +350,8 @@ fn git_subcommand(argv: &[Word]) -> Option<&[Word]> {
     if argv.first().map(|w| base_name(w.text())) != Some("git") {
         return None;
     }
-    let mut i = 1;
-    while let Some(w) = argv.get(i) {
-        let t = w.text();
-        if matches!(
-            t,
-            "-C" | "-c"
-                | "--git-dir"
-                | "--work-tree"
-                | "--namespace"
-                | "--config-env"
-                | "--super-prefix"
-        ) {
-            i += 2;
-        } else if t.starts_with('-') {
-            i += 1;
-        } else {
-            break;
-        }
-    }
-    (i > 1 && i < argv.len()).then(|| &argv[i..])
+    let (at, _) = git_subcommand_at(argv)?;
+    (at > 1).then(|| &argv[at..])
 }
 
 /// Analyses one simple command.
@@ -363,6 +455,7 @@ pub fn analyse_command(cmd: SimpleCommand, deny_only: bool) -> Part {
         class,
         deny_only,
         elsewhere: false,
+        carrier: None,
         cmd,
     }
 }

@@ -12,6 +12,8 @@ use super::word::{Word, eval_word, eval_words, node_text};
 pub struct Assignment {
     pub name: String,
     pub raw: String,
+    /// The value given, evaluated like a word (`Word::value` is `None` when only known when the command runs).
+    pub value: Word,
 }
 
 /// What a redirection does.
@@ -212,8 +214,14 @@ impl Walker<'_, '_> {
             "comment" | "heredoc_start" | "heredoc_end" | "heredoc_content" | "string_content"
             | "raw_string" | "ansi_c_string" | "word" | "variable_name" | "file_descriptor" => {}
             "expansion" => {
-                if node_text(node, self.src).contains("@P") {
+                let text = node_text(node, self.src);
+                if text.contains("@P") {
                     self.fail("a prompt expansion (${var@P}) can run commands");
+                }
+                if is_indirect(text) {
+                    self.fail(
+                        "an indirect expansion (${!name}) evaluates the text of another variable, which can run commands",
+                    );
                 }
                 self.visit_children(node, depth);
             }
@@ -253,9 +261,14 @@ impl Walker<'_, '_> {
             .unwrap_or("");
         // `a[i]=x` names the array `a`.
         let name = name.split('[').next().unwrap_or(name).to_string();
+        let value = node
+            .child_by_field_name("value")
+            .map(|v| eval_word(v, self.src))
+            .unwrap_or_else(|| Word::literal(""));
         Assignment {
             name,
             raw: node_text(node, self.src).to_string(),
+            value,
         }
     }
 
@@ -517,4 +530,17 @@ fn is_word_like(node: Node<'_>) -> bool {
                 | "variable_assignment"
                 | "comment"
         )
+}
+
+/// Whether an expansion is indirect (`${!name}`, `${!name:-x}`, `${!name[1]}`): bash expands the variable the value
+/// names, and an array subscript in that name (`a[$(cmd)]`) runs a command. Listing names or keys (`${!prefix*}`,
+/// `${!prefix@}`, `${!array[@]}`, `${!array[*]}`) evaluates nothing.
+fn is_indirect(text: &str) -> bool {
+    let Some(inner) = text.strip_prefix("${!").and_then(|t| t.strip_suffix('}')) else {
+        return false;
+    };
+    let name_end = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len());
+    !matches!(&inner[name_end..], "*" | "@" | "[@]" | "[*]")
 }

@@ -37,6 +37,8 @@ struct Spec {
     positional: usize,
     /// `NAME=VALUE` words before the command are assignments (`env`, `sudo`).
     assignments: bool,
+    /// Every `--name` and `--name=value` is an option with no separate value (`valgrind`, `firejail`, `prlimit`).
+    loose_long: bool,
 }
 
 const NONE: &[&str] = &[];
@@ -52,8 +54,99 @@ fn spec(program: &str) -> Option<Spec> {
         long_script: NONE,
         positional: 0,
         assignments: false,
+        loose_long: false,
+    };
+    let loose = |short_value, short_flag| Spec {
+        loose_long: true,
+        ..s(short_value, short_flag, NONE, NONE)
     };
     Some(match program {
+        // Output-collecting, pseudo-terminal and environment wrappers: each runs the command after its options.
+        "unbuffer" => s("", "p", NONE, NONE),
+        "chronic" => s("", "ev", NONE, NONE),
+        "ifne" => s("", "n", NONE, NONE),
+        "zrun" | "eatmydata" | "nocache" | "fakechroot" | "winpty" | "tsocks" => {
+            s("", "", NONE, NONE)
+        }
+        "lckdo" => Spec {
+            positional: 1,
+            ..s("", "qw", NONE, NONE)
+        },
+        "faketime" => Spec {
+            positional: 1,
+            ..s("", "mf", &["date-prog"], &["exclude-monotonic"])
+        },
+        "gosu" | "su-exec" => Spec {
+            positional: 1,
+            ..s("", "", NONE, NONE)
+        },
+        "setarch" => Spec {
+            positional: 1,
+            ..loose("", "vRFZLXBIST3")
+        },
+        "linux32" | "linux64" => loose("", "vRFZLXBIST3"),
+        "runcon" => s(
+            "urtl",
+            "c",
+            &["user", "role", "type", "range"],
+            &["compute"],
+        ),
+        "numactl" => loose("iNmpCP", "alsH"),
+        "cgexec" => s("g", "", NONE, &["sticky"]),
+        "setpriv" => loose("", "d"),
+        "prlimit" => loose("p", "v"),
+        "valgrind" | "firejail" => loose("", "qv"),
+        "proxychains" | "proxychains4" => s("f", "q", NONE, NONE),
+        "torsocks" => s(
+            "uapP",
+            "idq",
+            &["user", "pass", "address", "port"],
+            &["isolate", "quiet"],
+        ),
+        "xvfb-run" => s(
+            "nsefwp",
+            "alh",
+            &[
+                "server-num",
+                "server-args",
+                "error-file",
+                "auth-file",
+                "wait",
+                "xauth-protocol",
+            ],
+            &["auto-servernum", "listen-tcp", "help"],
+        ),
+        "dbus-run-session" => loose("", ""),
+        "dbus-launch" => loose("", ""),
+        "ssh-agent" => s("aEPOt", "csDdk", NONE, NONE),
+        "rlwrap" => s("bCfHlopPqsStwzgDeMO", "acimnrRUWv", NONE, NONE),
+        "caffeinate" => s("tw", "dimsu", NONE, NONE),
+        "tini" | "dumb-init" => loose("seglpw", "vcr"),
+        "systemd-run" => Spec {
+            loose_long: true,
+            ..s(
+                "uMpEHjsG",
+                "qdrtPSGr",
+                &[
+                    "unit",
+                    "property",
+                    "description",
+                    "slice",
+                    "setenv",
+                    "working-directory",
+                    "uid",
+                    "gid",
+                    "nice",
+                    "machine",
+                    "host",
+                    "service-type",
+                    "on-active",
+                    "on-boot",
+                    "on-calendar",
+                ],
+                NONE,
+            )
+        },
         "sudo" => Spec {
             assignments: true,
             ..s(
@@ -351,6 +444,10 @@ fn read(program: &str, words: &[Word], spec: &Spec) -> Inner {
             let exact = all.clone().find(|o| **o == name);
             let matches: Vec<&&str> = all.filter(|o| o.starts_with(name)).collect();
             let Some(option) = exact.or((matches.len() == 1).then(|| matches[0])) else {
+                if spec.loose_long {
+                    i += 1;
+                    continue;
+                }
                 return unknown(t);
             };
             let takes = spec.long_value.contains(option) || spec.long_script.contains(option);
@@ -441,6 +538,33 @@ fn read(program: &str, words: &[Word], spec: &Spec) -> Inner {
     } else {
         Inner::None
     }
+}
+
+/// Whether `program` is a wrapper this module reads (whatever it is given).
+pub fn is_wrapper(program: &str) -> bool {
+    spec(program).is_some()
+        || matches!(
+            program,
+            "time"
+                | "nice"
+                | "timeout"
+                | "stdbuf"
+                | "command"
+                | "builtin"
+                | "coproc"
+                | "direnv"
+                | "kubectl"
+                | "oc"
+                | "docker"
+                | "podman"
+                | "find"
+                | "parallel"
+                | "pee"
+                | "mispipe"
+                | "hyperfine"
+                | "sg"
+                | "entr"
+        )
 }
 
 /// A word standing for what a command gets only when it runs (a `find` match, a line `xargs` reads).
@@ -546,7 +670,32 @@ pub fn inner(words: &[Word]) -> Inner {
                 Inner::Commands(out)
             }
         }
-        "parallel" => Inner::Unknown("`parallel` builds its commands from its input".into()),
+        "parallel" => parallel(words),
+        // Each argument is shell text: `pee CMD...`, `mispipe CMD1 CMD2`, `hyperfine CMD...` (with its setup,
+        // prepare and cleanup commands).
+        "pee" | "mispipe" | "hyperfine" => scripts_of(program, words),
+        // `sg GROUP [-c] CMD`: the command runs through `/bin/sh -c`.
+        "sg" => match words.get(2).map(|w| w.text()) {
+            Some("-c") => script_word(words.get(3), program),
+            Some(_) => script_word(words.get(2), program),
+            None => Inner::None,
+        },
+        // `entr -s CMD` runs shell text; otherwise the utility after its flags.
+        "entr" => {
+            let flags: Vec<&str> = words[1..]
+                .iter()
+                .map(|w| w.text())
+                .take_while(|t| t.starts_with('-'))
+                .collect();
+            let at = 1 + flags.len();
+            if flags.iter().any(|f| f.contains('s')) {
+                script_word(words.get(at), program)
+            } else if at < words.len() {
+                Inner::Commands(vec![words[at..].to_vec()])
+            } else {
+                Inner::None
+            }
+        }
         // `flock FILE -c STRING`: the option may follow the file.
         "flock"
             if let Some(at) = words
@@ -592,6 +741,182 @@ pub fn inner(words: &[Word]) -> Inner {
     }
 }
 
+/// The shell text one word holds, or why it is unknown.
+fn script_word(word: Option<&Word>, program: &str) -> Inner {
+    match word {
+        None => Inner::None,
+        Some(w) => match &w.value {
+            Some(text) => Inner::Script(text.clone()),
+            None => Inner::Unknown(format!(
+                "`{program}` runs a command only known when it runs"
+            )),
+        },
+    }
+}
+
+/// Programs whose every operand (and the values of a few options) is shell text: all of them, as one script.
+fn scripts_of(program: &str, words: &[Word]) -> Inner {
+    // hyperfine's options whose values are data (commands are `--prepare`, `--setup`, `--cleanup`, `--conclude`).
+    const DATA: &[&str] = &[
+        "-w",
+        "--warmup",
+        "-r",
+        "--runs",
+        "-m",
+        "--min-runs",
+        "-M",
+        "--max-runs",
+        "-S",
+        "--shell",
+        "-n",
+        "--command-name",
+        "-u",
+        "--time-unit",
+        "--style",
+        "--sort",
+        "--export-json",
+        "--export-csv",
+        "--export-markdown",
+        "--export-asciidoc",
+        "--export-orgmode",
+        "-P",
+        "--parameter-scan",
+        "-L",
+        "--parameter-list",
+        "-D",
+        "--parameter-step-size",
+        "--output",
+        "--input",
+        "-i",
+        "--ignore-failure",
+    ];
+    let mut texts = Vec::new();
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        let t = w.text();
+        if program == "hyperfine" && t.starts_with('-') {
+            let takes_script = matches!(
+                t,
+                "-p" | "--prepare" | "-s" | "--setup" | "-c" | "--cleanup" | "--conclude"
+            );
+            let skip = match t {
+                "-P" | "--parameter-scan" => 3,
+                "-L" | "--parameter-list" => 2,
+                "-i" | "--ignore-failure" => 0,
+                _ if takes_script || DATA.contains(&t) => 1,
+                _ => 0,
+            };
+            if takes_script {
+                match words.get(i + 1).and_then(|w| w.value.clone()) {
+                    Some(text) => texts.push(text),
+                    None => {
+                        return Inner::Unknown(format!(
+                            "`{program}` runs a command only known when it runs"
+                        ));
+                    }
+                }
+            }
+            i += 1 + skip;
+            continue;
+        }
+        match &w.value {
+            Some(text) => texts.push(text.clone()),
+            None => {
+                return Inner::Unknown(format!(
+                    "`{program}` runs a command only known when it runs"
+                ));
+            }
+        }
+        i += 1;
+    }
+    if texts.is_empty() {
+        Inner::None
+    } else {
+        Inner::Script(texts.join("\n"))
+    }
+}
+
+/// `parallel [OPTIONS] COMMAND ::: ARGS`: the command (shell text, with `{}` standing for each argument) runs once
+/// per argument; without a command it runs the lines it reads as commands.
+fn parallel(words: &[Word]) -> Inner {
+    const VALUE: &[&str] = &[
+        "-j",
+        "--jobs",
+        "-P",
+        "--max-procs",
+        "-a",
+        "--arg-file",
+        "-d",
+        "--delimiter",
+        "-I",
+        "-N",
+        "-n",
+        "--max-args",
+        "-L",
+        "--max-lines",
+        "-S",
+        "--sshlogin",
+        "--joblog",
+        "--results",
+        "--colsep",
+        "-C",
+        "--halt",
+        "--timeout",
+        "--retries",
+        "--delay",
+        "--tmpdir",
+        "--workdir",
+        "--env",
+        "--memfree",
+        "--load",
+        "--tagstring",
+        "-E",
+        "--eof",
+        "-s",
+        "--max-chars",
+        "--sshloginfile",
+        "--slf",
+        "--basefile",
+        "--bf",
+        "--return",
+        "--transfer-file",
+        "--tf",
+        "--block",
+        "--block-size",
+        "--recstart",
+        "--recend",
+        "--header",
+        "--shebang-wrap",
+    ];
+    let mut i = 1;
+    while let Some(t) = words.get(i).map(|w| w.text()) {
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if !t.starts_with('-') || t.starts_with(":::") {
+            break;
+        }
+        i += if VALUE.contains(&t) { 2 } else { 1 };
+    }
+    let end = words[i.min(words.len())..]
+        .iter()
+        .position(|w| w.text().starts_with(":::"))
+        .map_or(words.len(), |p| p + i);
+    if i >= end {
+        return Inner::Unknown("`parallel` runs the commands it reads from its input".into());
+    }
+    let cmd = &words[i..end];
+    if cmd.iter().any(|w| w.value.is_none()) {
+        return Inner::Unknown("`parallel` runs a command only known when it runs".into());
+    }
+    let text: Vec<String> = cmd
+        .iter()
+        .map(|w| w.text().replace("{}", "\"$1\""))
+        .collect();
+    Inner::Script(text.join(" "))
+}
+
 /// A wrapper with no options.
 fn no_options() -> Spec {
     Spec {
@@ -604,6 +929,7 @@ fn no_options() -> Spec {
         long_script: NONE,
         positional: 0,
         assignments: false,
+        loose_long: false,
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::collections::BinaryHeap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -16,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::permission::PermissionSubject;
 use crate::tool::names;
-use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
+use crate::tool::{InterruptBehavior, ReadDenied, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::paths;
 use crate::tools::file_io::unreadable::Unreadable;
 
@@ -172,27 +173,31 @@ impl Newest {
     }
 }
 
-/// The files under `base` matching `glob` (the walk honours ignore files and skips hidden files): how many, and the
-/// `keep` most recently modified with their modification times, the newest first (then by path); folders that
-/// could not be listed go to `unreadable`. The walking threads
-/// take each file as they list its folder — match, modification time, rank — so files never go through the walk's
-/// work queue, no second pass reads their metadata, and only the files ranking first are kept.
+/// The files under `base` matching `glob` (the walk honours ignore files and skips hidden files), leaving out what
+/// `denied` forbids reading (a denied folder is not entered): how many, the `keep` most recently modified with their
+/// modification times, the newest first (then by path), and how many files and folders were left out; folders that
+/// could not be listed go to `unreadable`. The walking threads take each file as they list its folder — match,
+/// modification time, rank — so files never go through the walk's work queue, no second pass reads their metadata,
+/// and only the files ranking first are kept.
 pub fn find_files(
     base: &Path,
     glob: &NameGlob,
     keep: usize,
     cancel: &CancellationToken,
+    denied: Option<ReadDenied>,
     unreadable: &Unreadable,
-) -> (usize, Vec<(PathBuf, SystemTime)>) {
+) -> (usize, Vec<(PathBuf, SystemTime)>, usize) {
     let found = Arc::new(Mutex::new(Newest {
         keep,
         ..Newest::default()
     }));
-    let (sink, glob, root, cancel) = (
+    let skipped = Arc::new(AtomicUsize::new(0));
+    let (sink, glob, root, cancel, left_out) = (
         found.clone(),
         glob.clone(),
         base.to_path_buf(),
         cancel.clone(),
+        skipped.clone(),
     );
     let walker = WalkBuilder::new(base)
         .add_custom_ignore_filename(".fdignore")
@@ -204,6 +209,10 @@ pub fn find_files(
             let Some(kind) = entry.file_type() else {
                 return false;
             };
+            if denied.as_ref().is_some_and(|d| d.denies(entry.path())) {
+                left_out.fetch_add(1, Ordering::Relaxed);
+                return false;
+            }
             if kind.is_dir() {
                 return true;
             }
@@ -235,7 +244,7 @@ pub fn find_files(
         .into_iter()
         .map(|r| (r.path, r.mtime))
         .collect();
-    (newest.total, files)
+    (newest.total, files, skipped.load(Ordering::Relaxed))
 }
 
 fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
@@ -254,7 +263,14 @@ fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     }
     let glob = NameGlob::new(&pattern).map_err(ToolError::to_model)?;
     let unreadable = Unreadable::default();
-    let (total, files) = find_files(&base, &glob, MAX_RESULTS, &ctx.cancel, &unreadable);
+    let (total, files, skipped) = find_files(
+        &base,
+        &glob,
+        MAX_RESULTS,
+        &ctx.cancel,
+        ctx.read_denied.clone(),
+        &unreadable,
+    );
     if ctx.cancel.is_cancelled() {
         return Err(ToolError::Cancelled);
     }
@@ -265,6 +281,13 @@ fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     } else {
         listed.join("\n")
     };
+    if skipped > 0 {
+        text.push_str(&format!(
+            "\n[{skipped} path{} not listed: a deny rule forbids reading {}.]",
+            if skipped == 1 { " was" } else { "s were" },
+            if skipped == 1 { "it" } else { "them" }
+        ));
+    }
     if truncated {
         text.push_str(&format!(
             "\n(Results are truncated: showing the {MAX_RESULTS} most recently modified of {total} files. Use a more \

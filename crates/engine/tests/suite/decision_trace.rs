@@ -535,3 +535,64 @@ async fn a_hook_that_denies_is_named_with_its_exit_and_reason() {
     assert_eq!(out.outcome, tandem_protocol::ToolOutcome::Denied);
     assert!(approver.asked().is_empty());
 }
+
+/// The details of the trace's check steps of one kind.
+fn details(trace: &DecisionTrace, kind: tandem_protocol::TraceCheck) -> Vec<String> {
+    trace
+        .steps
+        .iter()
+        .filter_map(|s| match s {
+            TraceStep::Check { check, detail } if *check == kind => Some(detail.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_trace_names_carried_commands_and_folders_read_past_a_rule() {
+    use tandem_protocol::TraceCheck;
+    let p = Project::new().expect("project");
+    std::fs::create_dir_all(p.root.join("secrets")).expect("mkdir");
+    std::fs::write(p.root.join("secrets/key.pem"), "k").expect("write");
+    let ctx = p.ctx(
+        &[("deny", "Bash(rm *)"), ("deny", "Read(secrets/**)")],
+        PermissionMode::BypassPermissions,
+    );
+    let bash = |command: &str| check(&ctx, "Bash", json!({ "command": command }));
+
+    let a = bash("git rebase --exec 'rm -rf x' HEAD~2");
+    let trace = a.trace.expect("a trace");
+    assert!(
+        lines(&trace).contains(&"decided deny Bash(rm *)".to_string()),
+        "{trace:?}"
+    );
+    let carried = details(&trace, TraceCheck::CarriedCommand);
+    assert!(
+        carried
+            .iter()
+            .any(|d| d.contains("rm -rf x") && d.contains("--exec")),
+        "{carried:?}"
+    );
+
+    let a = bash("PAGER='rm -rf x' git log");
+    let carried = details(&a.trace.expect("a trace"), TraceCheck::CarriedCommand);
+    assert!(carried.iter().any(|d| d.contains("PAGER")), "{carried:?}");
+
+    let a = bash("grep -r KEY .");
+    assert_eq!(a.decision, DecisionBehavior::Ask, "{}", a.reason);
+    let walks = details(&a.trace.expect("a trace"), TraceCheck::WalksCoveredFiles);
+    assert!(
+        walks
+            .iter()
+            .any(|d| d.contains("Read(secrets/**)") && d.contains("key.pem")),
+        "{walks:?}"
+    );
+
+    let a = check(&ctx, "Glob", json!({"pattern": "**/*"}));
+    assert_eq!(a.decision, DecisionBehavior::Allow, "{}", a.reason);
+    let walks = details(&a.trace.expect("a trace"), TraceCheck::WalksCoveredFiles);
+    assert!(
+        walks.iter().any(|d| d.contains("Read(secrets/**)")),
+        "{walks:?}"
+    );
+}

@@ -4,6 +4,7 @@ mod app_settings;
 mod background_agents;
 mod background_shells;
 mod bash;
+mod carried_commands;
 mod checkpoints;
 mod common;
 mod decision_sources;

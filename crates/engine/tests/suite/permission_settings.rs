@@ -241,8 +241,24 @@ fn broken_files_and_invalid_rules_are_reported_and_the_rest_applies() {
     assert!(ctx.issues.iter().any(|i| i.message.contains("sideways")));
     assert!(ctx.issues.iter().any(|i| i.message.contains("NotAnEvent")));
     assert!(ctx.issues.iter().any(|i| i.message.contains("matcher")));
-    // The valid rules of every file still apply.
+    // The file that cannot be parsed may hold deny rules: nothing runs without asking, reads included.
+    let a = s.bash("ls");
+    assert_eq!(a.decision, DecisionBehavior::Ask, "{}", a.reason);
+    assert!(a.reason.contains(&project), "{}", a.reason);
+    // Written as editors write it (a comment, trailing commas), it is read; the valid rules of every file apply.
+    std::fs::write(
+        s.p.root.join(".claude/settings.json"),
+        "// shared rules\n{\"permissions\": {\"deny\": [\"Bash(rm *)\",],},}\n",
+    )
+    .expect("write");
+    let ctx = s.ctx();
+    assert!(
+        ctx.unreadable_settings.is_empty(),
+        "{:#?}",
+        ctx.unreadable_settings
+    );
     assert_eq!(s.bash("ls").decision, DecisionBehavior::Allow);
+    assert_eq!(s.bash("rm -rf x").decision, DecisionBehavior::Deny);
     assert!(rules(&ctx).contains(&("deny", "Agent(model:opus)".into())));
     // An unanchored allow glob approves nothing.
     let a = check(&ctx, "mcp__x__y", json!({}));
@@ -276,18 +292,36 @@ fn a_settings_file_that_is_not_a_regular_file_is_reported_not_read() {
 }
 
 #[test]
-fn a_broken_settings_file_that_may_hold_deny_rules_lets_only_read_only_actions_through() {
+fn a_settings_file_that_cannot_be_read_lets_nothing_run_without_asking() {
     let s = Sources::new();
     let broken = s.p.root.join(".claude/settings.local.json");
     std::fs::create_dir_all(broken.parent().expect("a parent")).expect("mkdir");
-    std::fs::write(&broken, "{\"permissions\": {\"deny\": [\"Bash(rm *)\",]}}").expect("write");
+    std::fs::write(s.p.root.join(".env"), "SECRET=1").expect("write");
     s.user(json!({"permissions": {"allow": ["Bash(make *)"]}}));
-    let bash = |mode: PermissionMode, command: &str| {
-        tandem_engine::testing::check_bash(&s.ctx_with(Some(mode), Vec::new()), command)
-    };
-
-    let ctx = s.ctx();
     let shown = broken.display().to_string();
+    let env = s.p.path(".env");
+    // A byte-order mark, comments and trailing commas are read: the deny rule holds.
+    std::fs::write(
+        &broken,
+        "\u{feff}{\n  // secrets\n  \"permissions\": {\"deny\": [\"Read(.env)\",]},\n}\n",
+    )
+    .expect("write");
+    let read = |mode: PermissionMode| {
+        check(
+            &s.ctx_with(Some(mode), Vec::new()),
+            "Read",
+            json!({"file_path": env}),
+        )
+    };
+    assert_eq!(
+        read(PermissionMode::Default).decision,
+        DecisionBehavior::Deny
+    );
+
+    // Cut off, or unreadable: nothing the lost rules might deny runs without asking, reads inside the project
+    // included, in every mode; where no one can be asked it is refused.
+    std::fs::write(&broken, "{\"permissions\": {\"deny\": [\"Read(.en").expect("write");
+    let ctx = s.ctx();
     assert!(
         ctx.issues
             .iter()
@@ -295,11 +329,15 @@ fn a_broken_settings_file_that_may_hold_deny_rules_lets_only_read_only_actions_t
         "the file and the line are reported: {:#?}",
         ctx.issues
     );
-    // What the lost rules might deny is not allowed without asking, by a mode or by an allow rule.
+    let bash = |mode: PermissionMode, command: &str| {
+        tandem_engine::testing::check_bash(&s.ctx_with(Some(mode), Vec::new()), command)
+    };
     for (mode, command) in [
         (PermissionMode::BypassPermissions, "rm -rf build"),
         (PermissionMode::AcceptEdits, "echo x > out.txt"),
         (PermissionMode::Default, "make all"),
+        (PermissionMode::Default, "cat .env"),
+        (PermissionMode::BypassPermissions, "ls"),
     ] {
         let a = bash(mode, command);
         assert_eq!(
@@ -310,23 +348,28 @@ fn a_broken_settings_file_that_may_hold_deny_rules_lets_only_read_only_actions_t
         );
         assert!(a.reason.contains(&shown), "{}", a.reason);
     }
-    // No one to ask: refused.
+    let a = read(PermissionMode::Default);
+    assert_eq!(a.decision, DecisionBehavior::Ask, "{}", a.reason);
+    assert!(a.reason.contains("line 1"), "{}", a.reason);
     assert_eq!(
         bash(PermissionMode::DontAsk, "make all").decision,
         DecisionBehavior::Deny
     );
-    // Read-only commands inside the project still run.
-    assert_eq!(
-        bash(PermissionMode::Default, "ls").decision,
-        DecisionBehavior::Allow
-    );
 
-    // A broken file that never mentions deny rules only loses its own settings.
-    std::fs::write(&broken, "{\"permissions\": {\"allow\": [\"Bash(ls\",]}}").expect("write");
-    assert_eq!(
-        bash(PermissionMode::Default, "make all").decision,
-        DecisionBehavior::Allow
-    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(&broken, "{\"permissions\": {\"deny\": [\"Read(.env)\"]}}").expect("write");
+        std::fs::set_permissions(&broken, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+        // Root reads any file: only check when the permission really stops the read.
+        if std::fs::read(&broken).is_err() {
+            assert_eq!(
+                read(PermissionMode::BypassPermissions).decision,
+                DecisionBehavior::Ask
+            );
+        }
+        std::fs::set_permissions(&broken, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    }
 }
 
 #[test]

@@ -62,3 +62,62 @@ async fn without_deny_rules_nothing_is_skipped() {
     assert!(r.text.contains("API_TOKEN=dev"), "{}", r.text);
     assert!(!r.text.contains("not searched"), "{}", r.text);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn glob_never_lists_what_a_read_deny_rule_covers_in_the_project_or_the_home_folder() {
+    let p = Project::new().expect("project");
+    std::fs::create_dir_all(p.root.join("secrets")).expect("mkdir");
+    std::fs::write(p.root.join("secrets/prod.pem"), "k").expect("write");
+    std::fs::write(p.root.join("src/app.pem"), "public").expect("write");
+    std::fs::create_dir_all(p.home.join("keys")).expect("mkdir");
+    std::fs::write(p.home.join("keys/id.pem"), "k").expect("write");
+    std::fs::write(p.home.join("notes.pem"), "n").expect("write");
+    let rules = [("deny", "Read(secrets/**)"), ("deny", "Read(~/keys/**)")];
+    let ctx = p.ctx(&rules, PermissionMode::BypassPermissions);
+    let rt = TestRuntime::new(&p.root).permissions(ctx.clone()).build();
+
+    let r = call(&rt, "Glob", &json!({"pattern": "**/*.pem"})).await;
+    assert!(r.ok, "{}", r.text);
+    assert!(r.text.contains("app.pem"), "{}", r.text);
+    assert!(
+        !r.text.contains("prod.pem"),
+        "a denied path was listed: {}",
+        r.text
+    );
+    assert!(r.text.contains("not listed: a deny rule"), "{}", r.text);
+
+    let home = p.home.display().to_string();
+    let r = call(&rt, "Glob", &json!({"pattern": "**/*.pem", "path": home})).await;
+    assert!(r.ok, "{}", r.text);
+    assert!(r.text.contains("notes.pem"), "{}", r.text);
+    assert!(
+        !r.text.contains("id.pem"),
+        "a denied path was listed: {}",
+        r.text
+    );
+
+    // The decisions name the deny that limits the search; a search aimed at the covered folder is denied.
+    let answer = tandem_engine::testing::check(&ctx, "Glob", json!({"pattern": "**/*.pem"}));
+    assert!(
+        answer.reason.contains("Read(secrets/**)"),
+        "{}",
+        answer.reason
+    );
+    let answer = tandem_engine::testing::check(&ctx, "Grep", json!({"pattern": "k"}));
+    assert!(
+        answer.reason.contains("Read(secrets/**)"),
+        "{}",
+        answer.reason
+    );
+    let answer = tandem_engine::testing::check(
+        &ctx,
+        "Glob",
+        json!({"pattern": "*", "path": p.path("secrets")}),
+    );
+    assert_eq!(
+        answer.decision,
+        tandem_protocol::DecisionBehavior::Deny,
+        "{}",
+        answer.reason
+    );
+}

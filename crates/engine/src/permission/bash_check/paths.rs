@@ -130,11 +130,50 @@ pub(super) fn touches(part: &Part, cwds: &[PathBuf], home: Option<&Path>) -> Vec
             });
         }
     }
+    // Files variables make the program write (`GIT_TRACE=/tmp/t`, `LESSHISTFILE=…`), `export` included.
+    let program_at = if part.cmd.keyword {
+        0
+    } else {
+        shell::strip_for_deny(&part.cmd.words).0
+    };
+    let assigned = shell::assignments(&part.cmd.assignments, &part.cmd.words, program_at);
+    for (what, word) in shell::variable_writes(&assigned) {
+        let vague = word.value.is_none() || word.glob;
+        for forms in resolve(&word, cwds, home) {
+            out.push(Touch {
+                forms,
+                text: what.clone(),
+                write: true,
+                redirect: false,
+                vague,
+            });
+        }
+    }
     let argv = part.argv();
     if argv.is_empty() || part.cmd.keyword {
         return out;
     }
     let ops = file_ops(argv);
+    for &i in &ops.unknown_writes {
+        out.push(Touch {
+            forms: None,
+            text: format!("the files `{}` lets it write", argv[i].raw),
+            write: true,
+            redirect: false,
+            vague: true,
+        });
+    }
+    for word in &ops.backups {
+        for forms in resolve(word, cwds, home) {
+            out.push(Touch {
+                forms,
+                text: format!("{} (a backup copy)", word.raw),
+                write: true,
+                redirect: false,
+                vague: word.value.is_none(),
+            });
+        }
+    }
     for (indexes, write) in [(&ops.reads, false), (&ops.writes, true)] {
         for &i in indexes {
             let Some(word) = argv.get(i) else { continue };

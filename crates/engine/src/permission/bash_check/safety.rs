@@ -96,7 +96,7 @@ fn critical_find_delete(
     ))
 }
 
-/// The forced ask for `git config` setting a key that is not on a short harmless list: it writes `.git/config` or
+/// The forced ask for `git config` setting a key the git key table does not call harmless to store: it writes `.git/config` or
 /// `~/.gitconfig` (protected paths), and keys such as `core.hooksPath`, `alias.*` or `core.pager` run commands.
 pub(super) fn git_config_write(part: &Part) -> Option<Evaluation> {
     let (start, _) = shell::strip_for_deny(&part.cmd.words);
@@ -142,18 +142,10 @@ pub(super) fn git_config_write(part: &Part) -> Option<Evaluation> {
         .first()
         .map(|k| k.to_ascii_lowercase())
         .unwrap_or_default();
-    let harmless = [
-        "user.",
-        "color.",
-        "advice.",
-        "init.defaultbranch",
-        "core.quotepath",
-        "log.",
-        "pull.rebase",
-        "push.default",
-    ]
-    .iter()
-    .any(|k| key.starts_with(k));
+    let harmless = matches!(
+        shell::git_key(&key),
+        shell::GitKey::Harmless { storable: true }
+    );
     if harmless && !rest.iter().any(|w| matches!(w.text(), "-e" | "--edit")) {
         return None;
     }

@@ -23,8 +23,9 @@ pub fn is_settings_file(path: &Path) -> bool {
 
 /// Checks that `text` is a valid settings file; `Err` says what is wrong.
 pub fn validate_settings(text: &str) -> Result<(), String> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| format!("it is not valid JSON ({e})"))?;
+    let value: Value = crate::settings::parse_jsonc(text)
+        .map_err(|e| format!("it is not valid JSON ({e})"))?
+        .unwrap_or(Value::Object(serde_json::Map::new()));
     let obj = value
         .as_object()
         .ok_or("its top level must be a JSON object")?;
