@@ -371,7 +371,7 @@ fn walked_past_rules(ctx: &PermissionContext, scan: &Scan) -> Step {
                 Covered::Path(id, path) => (id, format!("{} there", path.display())),
                 Covered::Perhaps(id) => (
                     id,
-                    "perhaps something there (too many files to check)".to_string(),
+                    "perhaps something there (not every file there could be checked)".to_string(),
                 ),
             };
             let rule = ctx.rules.rule(id);

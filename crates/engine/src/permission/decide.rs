@@ -15,6 +15,7 @@ use super::domain::{is_preapproved_host, url_host};
 use super::path_forms::PathForms;
 use super::rule::{RuleBehavior, canonical_tool_name};
 use super::suggest;
+use super::unusable::unusable_rules;
 use super::verdict::{
     Evaluation, Want, by_check, by_mode, by_the_mode, common, convert_ask, families, is_unc,
     path_rule, protected_write, unreadable_settings,
@@ -76,7 +77,7 @@ pub(crate) fn evaluate_asking(ctx: &PermissionContext, call: &CallView<'_>) -> E
             by_tool(tool),
         ),
     };
-    unreadable_settings(ctx, eval)
+    unusable_rules(ctx, tool, unreadable_settings(ctx, eval))
 }
 
 fn evaluate_tool(ctx: &PermissionContext, tool: &str, call: &CallView<'_>) -> Evaluation {

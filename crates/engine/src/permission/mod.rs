@@ -27,6 +27,7 @@ mod suggest;
 mod trace;
 mod trust;
 mod trust_summary;
+mod unusable;
 mod verdict;
 mod walk;
 
@@ -55,7 +56,7 @@ pub use rule::{
 pub use rule_file::{add_rules, move_rule, remove_rule, validate_rule};
 pub use rule_id::RuleId;
 pub use rules_view::rule_listing;
-pub use ruleset::{RuleEntry, RuleSet, SettingsIssue, WAITS_FOR_TRUST};
+pub use ruleset::{RuleEntry, RuleSet, SettingsIssue, UnusableRule, WAITS_FOR_TRUST};
 pub use safety::{critical_for_rm, protected};
 pub use sandbox_allow::{SandboxAllowance, allow_sandbox_violation, sandbox_allowance};
 pub use suggest::{SaveError, bash_rule as suggest_bash_rule, save_allow_rules};

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
 use super::rule::{RuleBehavior, RuleSource};
 use super::rule_id::RuleId;
@@ -144,39 +144,109 @@ fn literal_prefix(glob: &str) -> PathBuf {
     out
 }
 
-/// The path rules of one list for one tool family, as a glob set.
+/// How the compiled globs of an index are matched.
+#[derive(Debug, Clone)]
+enum Matcher {
+    /// All of them as one set (the usual case).
+    One(GlobSet),
+    /// One set per glob, in the order of the ids: the globs could not be combined into one set (together they
+    /// exceed what the matcher may build), so each is matched on its own rather than dropped.
+    Each(Vec<GlobSet>),
+}
+
+/// The path rules of one list for one tool family, as a glob set, with the rules whose pattern cannot be compiled.
 #[derive(Debug, Clone)]
 pub struct PathIndex {
-    set: GlobSet,
+    matcher: Matcher,
     ids: Vec<RuleId>,
     /// Per rule, the folder every path its glob matches lies in (the glob's segments before its first wildcard).
     prefixes: Vec<PathBuf>,
+    /// Deny and ask rules whose pattern cannot be compiled, each with the folder its pattern names before anything
+    /// that could be a wildcard: every path there may be one it was written for.
+    broken: Vec<(RuleId, PathBuf)>,
+}
+
+fn compile(glob: &str) -> Result<Glob, String> {
+    GlobBuilder::new(glob)
+        .literal_separator(true)
+        .case_insensitive(CASE_INSENSITIVE_FS)
+        .backslash_escape(true)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+fn one_set(glob: Glob) -> Result<GlobSet, String> {
+    let mut builder = GlobSetBuilder::new();
+    builder.add(glob);
+    builder.build().map_err(|e| e.to_string())
 }
 
 impl PathIndex {
-    /// Builds the index from `(rule id, absolute glob)` pairs; globs that fail to compile are returned.
-    pub fn build(globs: Vec<(RuleId, String)>) -> (Self, Vec<(RuleId, String)>) {
-        let mut builder = GlobSetBuilder::new();
-        let mut ids = Vec::new();
-        let mut prefixes = Vec::new();
+    /// Builds the index from `(rule id, absolute glob, or why the rule has none)`. Returns the rules that cannot be
+    /// compiled, each with why; with `keep_broken` (deny and ask lists) they stay in the index and match every path
+    /// under the folder their pattern names before its first wildcard, so that what they might cover asks rather
+    /// than running as if they were not there.
+    pub fn build(
+        globs: Vec<(RuleId, Result<String, String>)>,
+        keep_broken: bool,
+    ) -> (Self, Vec<(RuleId, String)>) {
+        let mut compiled: Vec<(RuleId, Glob, PathBuf)> = Vec::new();
         let mut failed = Vec::new();
+        let mut broken = Vec::new();
         for (id, glob) in globs {
-            match GlobBuilder::new(&glob)
-                .literal_separator(true)
-                .case_insensitive(CASE_INSENSITIVE_FS)
-                .backslash_escape(true)
-                .build()
-            {
-                Ok(g) => {
-                    builder.add(g);
-                    ids.push(id);
-                    prefixes.push(literal_prefix(&glob));
+            let (prefix, result) = match glob {
+                Ok(glob) => (literal_prefix(&glob), compile(&glob)),
+                Err(why) => (PathBuf::from("/"), Err(why)),
+            };
+            match result {
+                Ok(g) => compiled.push((id, g, prefix)),
+                Err(why) => {
+                    failed.push((id, why));
+                    broken.push((id, prefix));
                 }
-                Err(e) => failed.push((id, e.to_string())),
             }
         }
-        let set = builder.build().unwrap_or_else(|_| GlobSet::empty());
-        (Self { set, ids, prefixes }, failed)
+        let mut builder = GlobSetBuilder::new();
+        for (_, g, _) in &compiled {
+            builder.add(g.clone());
+        }
+        let (matcher, ids, prefixes) = match builder.build() {
+            Ok(set) => {
+                let (ids, prefixes) = compiled.into_iter().map(|(id, _, p)| (id, p)).unzip();
+                (Matcher::One(set), ids, prefixes)
+            }
+            Err(_) => {
+                let mut sets = Vec::new();
+                let mut ids = Vec::new();
+                let mut prefixes = Vec::new();
+                for (id, g, prefix) in compiled {
+                    match one_set(g) {
+                        Ok(set) => {
+                            sets.push(set);
+                            ids.push(id);
+                            prefixes.push(prefix);
+                        }
+                        Err(why) => {
+                            failed.push((id, why));
+                            broken.push((id, prefix));
+                        }
+                    }
+                }
+                (Matcher::Each(sets), ids, prefixes)
+            }
+        };
+        if !keep_broken {
+            broken.clear();
+        }
+        (
+            Self {
+                matcher,
+                ids,
+                prefixes,
+                broken,
+            },
+            failed,
+        )
     }
 
     /// Each rule with the folder every path it matches lies in.
@@ -185,11 +255,23 @@ impl PathIndex {
             .iter()
             .copied()
             .zip(self.prefixes.iter().map(PathBuf::as_path))
+            .chain(self.broken.iter().map(|(id, p)| (*id, p.as_path())))
     }
 
     /// The first rule matching `path` or one of its ancestors (gitignore semantics: a matched directory covers
-    /// everything inside it).
+    /// everything inside it); only when none does, the first rule that cannot be compiled whose folder holds
+    /// `path`.
     pub fn first_match(&self, path: &Path) -> Option<RuleId> {
+        self.first_compiled(path).or_else(|| {
+            self.broken
+                .iter()
+                .filter(|(_, prefix)| path.starts_with(prefix))
+                .map(|(id, _)| *id)
+                .min()
+        })
+    }
+
+    fn first_compiled(&self, path: &Path) -> Option<RuleId> {
         if self.ids.is_empty() {
             return None;
         }
@@ -199,9 +281,20 @@ impl PathIndex {
             if p.parent().is_none() {
                 break;
             }
-            for i in self.set.matches(p) {
-                let id = self.ids[i];
-                best = Some(best.map_or(id, |b| b.min(id)));
+            match &self.matcher {
+                Matcher::One(set) => {
+                    for i in set.matches(p) {
+                        let id = self.ids[i];
+                        best = Some(best.map_or(id, |b| b.min(id)));
+                    }
+                }
+                Matcher::Each(sets) => {
+                    for (set, id) in sets.iter().zip(&self.ids) {
+                        if set.is_match(p) {
+                            best = Some(best.map_or(*id, |b| b.min(*id)));
+                        }
+                    }
+                }
             }
             cur = p.parent();
         }

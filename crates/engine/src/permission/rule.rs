@@ -56,6 +56,9 @@ pub struct Rule {
     pub source: RuleSource,
     pub tool: ToolPattern,
     pub spec: Specifier,
+    /// Why the rule cannot be compiled (its path pattern does not compile, or cannot be anchored). A deny or ask
+    /// rule is kept anyway: what it might cover asks, naming it. An allow rule like this approves nothing.
+    pub broken: Option<String>,
 }
 
 /// Tools that read paths (`Read(...)` rules govern them all).
@@ -292,6 +295,15 @@ fn tool_pattern(tool: &str, behavior: RuleBehavior) -> Result<ToolPattern, Strin
         return Ok(ToolPattern::Exact(tool.to_string()));
     }
     Ok(ToolPattern::Exact(canonical_tool_name(tool).to_string()))
+}
+
+/// The tools a rule that does not parse was meant for, as far as its text tells: the name before its `(` when that
+/// is a tool name; `None` when even that cannot be read (the rule could be meant for any tool).
+pub fn named_tool(text: &str) -> Option<ToolPattern> {
+    let text = text.trim();
+    let name = text.split(['(', ')']).next().unwrap_or(text);
+    // Read as a deny rule's: a tool-name wildcard then names the tools it covers.
+    tool_pattern(name.trim(), RuleBehavior::Deny).ok()
 }
 
 /// A parse result: the rule's tool and specifier, and a warning that does not make it invalid.

@@ -69,10 +69,22 @@ pub fn rule_listing(ctx: &PermissionContext) -> Vec<RuleListing> {
                 Ok(p) if auto_mode && !waits(entry) => set_aside_reason(text, entry.behavior, p),
                 _ => None,
             };
+            let broken = || {
+                ctx.rules
+                    .rules()
+                    .iter()
+                    .find(|r| {
+                        r.text == text && r.behavior == entry.behavior && r.source == entry.source
+                    })
+                    .and_then(|r| r.broken.clone())
+            };
             let (applies, problem) = match result {
                 Err(message) => (false, Some(message.clone())),
                 Ok(_) if waits(entry) => (false, Some(WAITS_FOR_TRUST.to_string())),
-                Ok(p) => (set_aside.is_none(), p.warning.clone()),
+                Ok(p) => match broken() {
+                    Some(why) => (false, Some(why)),
+                    None => (set_aside.is_none(), p.warning.clone()),
+                },
             };
             let shadowed_by = match result {
                 Ok(a) if entry.behavior == RuleBehavior::Allow => parsed

@@ -10,8 +10,9 @@ use super::auto_set_aside::set_aside_reason;
 use super::bash_pattern::BashIndex;
 use super::domain::domain_matches;
 use super::path_pattern::{Anchors, PathIndex, absolute_glob};
-use super::rule::{Rule, RuleBehavior, Specifier, parse_rule, wildcard};
+use super::rule::{Rule, RuleBehavior, Specifier, ToolPattern, named_tool, parse_rule, wildcard};
 use super::rule_id::RuleId;
+pub use super::unusable::UnusableRule;
 pub use crate::settings::{RuleEntry, SettingsIssue};
 
 #[derive(Debug, Clone, Default)]
@@ -24,12 +25,19 @@ struct List {
     paths: HashMap<String, PathIndex>,
 }
 
-/// Every valid rule in force, indexed.
+/// Every valid rule in force, indexed, and the deny and ask rules that cannot be used.
 #[derive(Debug, Clone, Default)]
 pub struct RuleSet {
     rules: Vec<Rule>,
     lists: [List; 3],
+    unusable: Vec<UnusableRule>,
 }
+
+/// What the report of a deny or ask rule that cannot be used adds: it is not dropped.
+const UNTIL_FIXED: &str = "; until it is fixed, the calls it might cover ask";
+
+/// Per tool family, the path rules of one list: each rule's absolute glob, or why it has none.
+type PathGlobs = HashMap<String, Vec<(RuleId, Result<String, String>)>>;
 
 fn slot(b: RuleBehavior) -> usize {
     match b {
@@ -65,7 +73,7 @@ impl RuleSet {
         let mut set = RuleSet::default();
         let mut issues = Vec::new();
         let mut seen: HashSet<(RuleBehavior, &str)> = HashSet::new();
-        let mut path_globs: [HashMap<String, Vec<(RuleId, String)>>; 3] = Default::default();
+        let mut path_globs: [PathGlobs; 3] = Default::default();
         for entry in entries {
             let text = entry.text.trim();
             // A rule that waits for trust does not hide the same rule from a source that applies (a rule saved from
@@ -84,7 +92,18 @@ impl RuleSet {
             let parsed = match parse_rule(text, entry.behavior) {
                 Ok(p) => p,
                 Err(message) => {
-                    issues.push(issue(message));
+                    if entry.behavior == RuleBehavior::Allow {
+                        issues.push(issue(message));
+                    } else {
+                        issues.push(issue(format!("{message}{UNTIL_FIXED}")));
+                        set.unusable.push(UnusableRule {
+                            text: text.to_string(),
+                            behavior: entry.behavior,
+                            source: entry.source.clone(),
+                            tool: named_tool(text),
+                            why: message,
+                        });
+                    }
                     continue;
                 }
             };
@@ -106,22 +125,34 @@ impl RuleSet {
                 (Specifier::Bash(p), _) => list.bash.insert(id, p.clone()),
                 (Specifier::Domain(_), _) => list.domains.push(id),
                 (Specifier::Name(_), _) => list.names.push(id),
-                (Specifier::Path(p), super::rule::ToolPattern::Exact(tool)) => {
-                    match absolute_glob(p, &entry.source, entry.behavior, anchors) {
-                        Some(glob) => path_globs[slot(entry.behavior)]
-                            .entry(tool.clone())
-                            .or_default()
-                            .push((id, glob)),
-                        None => {
-                            issues.push(issue(
-                                "the pattern cannot be anchored (no home directory)".into(),
-                            ));
-                            continue;
-                        }
+                (Specifier::Path(p), ToolPattern::Exact(tool)) => {
+                    let glob = absolute_glob(p, &entry.source, entry.behavior, anchors)
+                        .ok_or_else(|| "the pattern cannot be anchored (no home directory)".into());
+                    if glob.is_err() && entry.behavior == RuleBehavior::Allow {
+                        issues.push(issue(
+                            "the pattern cannot be anchored (no home directory)".into(),
+                        ));
+                        continue;
                     }
+                    path_globs[slot(entry.behavior)]
+                        .entry(tool.clone())
+                        .or_default()
+                        .push((id, glob));
                 }
-                (Specifier::Path(_), _) => {
-                    issues.push(issue("a path rule must name one tool".into()));
+                (Specifier::Path(_), tool) => {
+                    let why = "a path rule must name one tool".to_string();
+                    if entry.behavior == RuleBehavior::Allow {
+                        issues.push(issue(why));
+                    } else {
+                        issues.push(issue(format!("{why}{UNTIL_FIXED}")));
+                        set.unusable.push(UnusableRule {
+                            text: text.to_string(),
+                            behavior: entry.behavior,
+                            source: entry.source.clone(),
+                            tool: Some(tool.clone()),
+                            why,
+                        });
+                    }
                     continue;
                 }
             }
@@ -131,18 +162,22 @@ impl RuleSet {
                 source: entry.source.clone(),
                 tool: parsed.tool,
                 spec: parsed.spec,
+                broken: None,
             });
         }
         for (i, families) in path_globs.into_iter().enumerate() {
             for (family, globs) in families {
-                let (index, failed) = PathIndex::build(globs);
+                let keep_broken = i != slot(RuleBehavior::Allow);
+                let (index, failed) = PathIndex::build(globs, keep_broken);
                 for (id, message) in failed {
-                    if let Some(rule) = set.rules.get(id.index()) {
+                    if let Some(rule) = set.rules.get_mut(id.index()) {
+                        let until = if keep_broken { UNTIL_FIXED } else { "" };
                         issues.push(SettingsIssue {
                             file: rule.source.label(),
                             rule: Some(format!("{}: {}", rule.behavior.as_str(), rule.text)),
-                            message: format!("the path pattern does not compile: {message}"),
+                            message: format!("the path pattern does not compile: {message}{until}"),
                         });
+                        rule.broken = Some(format!("its path pattern does not compile: {message}"));
                     }
                 }
                 set.lists[i].paths.insert(family, index);
@@ -154,6 +189,18 @@ impl RuleSet {
     /// Every rule in force, highest priority first within each list.
     pub fn rules(&self) -> &[Rule] {
         &self.rules
+    }
+
+    /// The deny and ask rules that do not parse: kept so that the calls they might cover ask.
+    pub fn unusable(&self) -> &[UnusableRule] {
+        &self.unusable
+    }
+
+    /// Of two matching rules of one list, the one that decides: a rule that can be compiled before one that cannot
+    /// (a deny stays a deny), then the higher priority.
+    pub fn prefer(&self, a: RuleId, b: RuleId) -> RuleId {
+        let key = |id: RuleId| (self.rules[id.index()].broken.is_some(), id);
+        if key(b) < key(a) { b } else { a }
     }
 
     /// The rule with id `id`.

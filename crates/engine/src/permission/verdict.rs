@@ -53,9 +53,30 @@ impl Evaluation {
         }
     }
 
-    /// A decision made by rule `id` of the context.
+    /// A decision made by rule `id` of the context. A deny or ask rule that cannot be compiled asks (forced): it
+    /// might cover the call.
     pub(crate) fn by_rule(ctx: &PermissionContext, id: RuleId, what: &str) -> Self {
         let rule = ctx.rules.rule(id);
+        if let Some(why) = &rule.broken {
+            return Self {
+                decision: PermissionDecision::by_rule(
+                    DecisionBehavior::Ask,
+                    format!(
+                        "{what} might be covered by the {} rule `{}` ({}), which cannot be used ({why}); it asks \
+                         until the rule is fixed",
+                        rule.behavior.as_str(),
+                        rule.text,
+                        rule.source.label()
+                    ),
+                    rule.text.clone(),
+                    scope_of(&rule.source),
+                    file_of(&rule.source),
+                ),
+                forced: true,
+                suggestions: Vec::new(),
+                converted_ask: false,
+            };
+        }
         let decision = match rule.behavior {
             RuleBehavior::Allow => DecisionBehavior::Allow,
             RuleBehavior::Deny => DecisionBehavior::Deny,
@@ -275,10 +296,10 @@ pub(crate) fn path_rule(
                 .both()
                 .iter()
                 .filter_map(|p| ctx.rules.path(b, fam, p))
-                .min()
+                .reduce(|a, b| ctx.rules.prefer(a, b))
         };
         if let Some(id) = hit {
-            best = Some(best.map_or(id, |b| b.min(id)));
+            best = Some(best.map_or(id, |b| ctx.rules.prefer(b, id)));
         }
     }
     best

@@ -1,8 +1,9 @@
 //! Whether a folder holds anything a read deny (or ask) rule covers: for commands and tools that read every file
 //! under a folder (`grep -r`, `rg`, `git log -p`, `tar c`, the Grep and Glob tools). The folder is walked as it is on
 //! disk (without following links), skipping what `.gitignore` excludes when the reader does too, up to a bound:
-//! past it the answer is "perhaps", which asks.
+//! past it, or where a folder cannot be listed, the answer is "perhaps", which asks.
 
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use super::PermissionContext;
@@ -19,7 +20,8 @@ const MAX_ENTRIES: usize = 20_000;
 pub(crate) enum Covered {
     /// This path is covered by this rule.
     Path(RuleId, PathBuf),
-    /// The folder holds more than can be checked, and rules of this kind exist: rule `RuleId` may cover something.
+    /// The folder holds more than can be checked, or a folder that cannot be listed, and rules of this kind exist:
+    /// rule `RuleId` may cover something.
     Perhaps(RuleId),
 }
 
@@ -58,7 +60,8 @@ pub(crate) fn covered_under(
         return None;
     }
     // Where a covered path could be: a whole-family rule or a rule whose folder holds the root means anywhere under
-    // the root; a rule whose folder lies under the root, only there (and only if that folder exists).
+    // the root; a rule whose folder lies under the root, only there (and only if that folder may exist: one this
+    // process cannot look into is walked, and the walk's error answers "perhaps").
     let mut starts: Vec<PathBuf> = Vec::new();
     for fam in &fams {
         if ctx.rules.tool_level(b, fam).is_some() {
@@ -72,7 +75,7 @@ pub(crate) fn covered_under(
             ] {
                 if base.starts_with(&prefix) {
                     starts.push(form.clone());
-                } else if prefix.starts_with(base) && prefix.exists() {
+                } else if prefix.starts_with(base) && prefix.try_exists().unwrap_or(true) {
                     let rel = prefix.strip_prefix(base).unwrap_or(Path::new(""));
                     starts.push(form.join(rel));
                 }
@@ -113,8 +116,18 @@ fn walk_from(
         .parents(ignores)
         .follow_links(false)
         .build();
-    for entry in walker.flatten() {
+    for entry in walker {
         *seen += 1;
+        let entry = match entry {
+            Ok(entry) => entry,
+            // Gone since it was listed: it holds nothing to read.
+            Err(e) if e.io_error().map(std::io::Error::kind) == Some(ErrorKind::NotFound) => {
+                continue;
+            }
+            // A folder that cannot be listed here may hold what the rules cover (a command run with more rights
+            // than this process, `sudo grep -r`, would read it).
+            Err(_) => return first_rule(ctx, b, fams).map(Covered::Perhaps),
+        };
         if *seen > MAX_ENTRIES {
             return first_rule(ctx, b, fams).map(Covered::Perhaps);
         }

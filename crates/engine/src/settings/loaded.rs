@@ -114,6 +114,24 @@ impl LoadedSettings {
         self.add_value(source, &value, base, home);
     }
 
+    /// Records that part of the file `file` that could hold deny or ask rules cannot be read (`message` says what):
+    /// like a file that cannot be read, until it is fixed nothing runs without asking. The rest of the file applies.
+    fn unreadable_part(&mut self, file: &str, message: String) {
+        self.unreadable.push(SettingsIssue {
+            file: file.to_string(),
+            rule: None,
+            message: message.clone(),
+        });
+        self.issues.push(SettingsIssue {
+            file: file.to_string(),
+            rule: None,
+            message: format!(
+                "the settings file {message}; since that part may hold deny rules every tool call asks until it is \
+                 fixed"
+            ),
+        });
+    }
+
     /// Adds a settings object from `source`.
     pub fn add_value(
         &mut self,
@@ -130,11 +148,14 @@ impl LoadedSettings {
                 message,
             })
         };
-        if let Some(perms) = value.get("permissions") {
-            let Some(perms) = perms.as_object() else {
-                report(&mut self.issues, "`permissions` must be an object".into());
-                return;
-            };
+        let perms = value.get("permissions");
+        if let Some(perms) = perms
+            && !perms.is_object()
+        {
+            // What it was meant to deny cannot be told: like a file that cannot be read.
+            self.unreadable_part(&file, "has a `permissions` that is not an object".into());
+        }
+        if let Some(perms) = perms.and_then(Value::as_object) {
             for (key, behavior) in [
                 ("deny", RuleBehavior::Deny),
                 ("ask", RuleBehavior::Ask),
@@ -142,10 +163,13 @@ impl LoadedSettings {
             ] {
                 let Some(list) = perms.get(key) else { continue };
                 let Some(list) = list.as_array() else {
-                    report(
-                        &mut self.issues,
-                        format!("`permissions.{key}` must be an array of rules"),
-                    );
+                    let message =
+                        format!("has a `permissions.{key}` that is not an array of rules");
+                    if behavior == RuleBehavior::Allow {
+                        report(&mut self.issues, message);
+                    } else {
+                        self.unreadable_part(&file, message);
+                    }
                     continue;
                 };
                 for item in list {
@@ -155,11 +179,15 @@ impl LoadedSettings {
                             behavior,
                             text: text.to_string(),
                         }),
-                        None => self.issues.push(SettingsIssue {
+                        None if behavior == RuleBehavior::Allow => self.issues.push(SettingsIssue {
                             file: file.clone(),
                             rule: Some(format!("{key}: {item}")),
                             message: "a rule must be a string".into(),
                         }),
+                        None => self.unreadable_part(
+                            &file,
+                            format!("has a `permissions.{key}` entry that is not a rule (a string): {item}"),
+                        ),
                     }
                 }
             }

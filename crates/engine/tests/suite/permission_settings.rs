@@ -257,7 +257,10 @@ fn broken_files_and_invalid_rules_are_reported_and_the_rest_applies() {
         "{:#?}",
         ctx.unreadable_settings
     );
-    assert_eq!(s.bash("ls").decision, DecisionBehavior::Allow);
+    // The deny rule that cannot be used is not dropped: what it might cover (reads, so the shell too) asks.
+    let a = s.bash("ls");
+    assert_eq!(a.decision, DecisionBehavior::Ask, "{}", a.reason);
+    assert!(a.reason.contains("Read(file_path:x)"), "{}", a.reason);
     assert_eq!(s.bash("rm -rf x").decision, DecisionBehavior::Deny);
     assert!(rules(&ctx).contains(&("deny", "Agent(model:opus)".into())));
     // An unanchored allow glob approves nothing.
@@ -370,6 +373,64 @@ fn a_settings_file_that_cannot_be_read_lets_nothing_run_without_asking() {
         }
         std::fs::set_permissions(&broken, std::fs::Permissions::from_mode(0o644)).expect("chmod");
     }
+}
+
+#[test]
+fn deny_and_ask_lists_that_cannot_be_read_let_nothing_run_without_asking() {
+    let s = Sources::new();
+    std::fs::write(s.p.root.join(".env"), "SECRET=1").expect("write");
+    let env = s.p.path(".env");
+    let shown =
+        s.p.root
+            .join(".claude/settings.local.json")
+            .display()
+            .to_string();
+    let read = |s: &Sources| check(&s.ctx(), "Read", json!({"file_path": env}));
+    // Each of these loses a deny or ask rule; the rest of the file (here an allow rule) still applies.
+    for (permissions, what) in [
+        (json!({"deny": "Read(.env)"}), "`permissions.deny`"),
+        (json!({"ask": {"Read": ".env"}}), "`permissions.ask`"),
+        (
+            json!({"deny": [{"Read": ".env"}]}),
+            "`permissions.deny` entry",
+        ),
+        (json!(["deny", "Read(.env)"]), "`permissions`"),
+    ] {
+        s.local(json!({"permissions": permissions, "hooks": {}}));
+        s.user(json!({"permissions": {"allow": ["Bash(make *)"]}}));
+        let ctx = s.ctx();
+        assert!(
+            ctx.unreadable_settings
+                .iter()
+                .any(|i| i.file == shown && i.message.contains(what)),
+            "{what}: {:#?}",
+            ctx.unreadable_settings
+        );
+        let a = read(&s);
+        assert_eq!(a.decision, DecisionBehavior::Ask, "{what}: {}", a.reason);
+        assert!(a.reason.contains(&shown), "{}", a.reason);
+        let a = tandem_engine::testing::check_bash(
+            &s.ctx_with(Some(PermissionMode::BypassPermissions), Vec::new()),
+            "cat .env",
+        );
+        assert_eq!(a.decision, DecisionBehavior::Ask, "{what}: {}", a.reason);
+    }
+    // A malformed allow list only loses what it would have allowed.
+    s.local(json!({"permissions": {"allow": "Bash(curl *)", "deny": ["Bash(rm *)"]}}));
+    let ctx = s.ctx();
+    assert!(
+        ctx.unreadable_settings.is_empty(),
+        "{:#?}",
+        ctx.unreadable_settings
+    );
+    assert!(
+        ctx.issues
+            .iter()
+            .any(|i| i.message.contains("`permissions.allow`"))
+    );
+    assert_eq!(read(&s).decision, DecisionBehavior::Allow);
+    assert_eq!(s.bash("curl x").decision, DecisionBehavior::Ask);
+    assert_eq!(s.bash("rm x").decision, DecisionBehavior::Deny);
 }
 
 #[test]
