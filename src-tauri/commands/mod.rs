@@ -26,6 +26,7 @@ pub mod mcp;
 pub mod prompt;
 pub mod rules;
 pub mod session;
+pub mod unreadable;
 pub mod worktrees;
 
 /// What the window needs to know when it starts.

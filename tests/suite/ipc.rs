@@ -337,3 +337,65 @@ fn a_session_rewinds_its_files_and_conversation_over_ipc() {
     assert_eq!(messages.as_array().expect("messages").len(), 1);
     assert_eq!(messages[0]["content"][0]["text"], "again");
 }
+
+#[test]
+fn an_unreadable_settings_file_is_listed_shown_and_accepted_over_ipc() {
+    let project = tempfile::tempdir().expect("project");
+    let root = std::fs::canonicalize(project.path()).expect("canonical");
+    let broken = root.join(".claude/settings.local.json");
+    std::fs::create_dir_all(broken.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&broken, "{\"permissions\": {\"deny\": [\"Read(.env)\",").expect("write");
+    std::fs::write(root.join("README.md"), "hello\n").expect("write");
+    let app = app(ModelConfig::default());
+    let info = invoke(
+        &app,
+        "open_session",
+        json!({"path": root, "onEvent": "__CHANNEL__:3"}),
+    )
+    .expect("opens");
+    let session_id = info["session_id"].as_str().expect("id").to_string();
+    let file = broken.display().to_string();
+    let read = json!({"sessionId": session_id, "tool": "Read", "input": {"file_path": root.join("README.md")}});
+
+    let listed = invoke(
+        &app,
+        "unreadable_settings",
+        json!({"sessionId": session_id}),
+    )
+    .expect("unreadable_settings");
+    assert_eq!(listed[0]["file"], json!(file));
+    assert_eq!(listed[0]["accepted"], json!(false));
+    assert_eq!(
+        invoke(&app, "check_call", read.clone()).expect("check")["decision"],
+        "ask"
+    );
+    let text = invoke(
+        &app,
+        "unreadable_settings_text",
+        json!({"sessionId": session_id, "file": file}),
+    )
+    .expect("text");
+    assert!(
+        text.as_str().is_some_and(|t| t.contains("Read(.env)")),
+        "{text}"
+    );
+
+    let refused = invoke(
+        &app,
+        "accept_unreadable_settings",
+        json!({"sessionId": session_id, "file": root.join("README.md")}),
+    )
+    .expect_err("not a broken settings file");
+    assert_eq!(refused["code"], "settings");
+    let accepted = invoke(
+        &app,
+        "accept_unreadable_settings",
+        json!({"sessionId": session_id, "file": file}),
+    )
+    .expect("accepted");
+    assert_eq!(accepted[0]["accepted"], json!(true));
+    assert_eq!(
+        invoke(&app, "check_call", read).expect("check")["decision"],
+        "allow"
+    );
+}

@@ -31,6 +31,7 @@ import type {
   SessionSummary,
   SlashCommand,
   MentionCompletion,
+  UnreadableSettingsFile,
 } from './generated/protocol';
 
 /** Whether a command rejected with `value` (every command rejects with a `CommandError`). */
@@ -159,6 +160,21 @@ export function trustFolder(sessionId: string): Promise<FolderTrust> {
 /** Withdraws trust in the session's folder; resolves to the new state. */
 export function revokeTrust(sessionId: string): Promise<FolderTrust> {
   return invoke<FolderTrust>('revoke_trust', { sessionId });
+}
+
+/** The settings files that could not be read or parsed, each with whether the person accepted running without it. */
+export function unreadableSettings(sessionId: string): Promise<UnreadableSettingsFile[]> {
+  return invoke<UnreadableSettingsFile[]>('unreadable_settings', { sessionId });
+}
+
+/** Runs without the unreadable settings file `file` until it changes on disk; resolves to the files as they are now. */
+export function acceptUnreadableSettings(sessionId: string, file: string): Promise<UnreadableSettingsFile[]> {
+  return invoke<UnreadableSettingsFile[]>('accept_unreadable_settings', { sessionId, file });
+}
+
+/** What the unreadable settings file `file` holds now (or why it cannot be read). */
+export function unreadableSettingsText(sessionId: string, file: string): Promise<string> {
+  return invoke<string>('unreadable_settings_text', { sessionId, file });
 }
 
 /** Every file the session changed, with its text before the session's first change and now. */

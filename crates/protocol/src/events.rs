@@ -108,6 +108,18 @@ pub struct FolderTrust {
     pub mcp_servers: Vec<String>,
 }
 
+/// A settings file that exists but could not be read or parsed. It may hold deny rules, so until it is fixed every
+/// tool call asks; in the window the person may instead accept running without it (until it changes on disk).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct UnreadableSettingsFile {
+    /// The file's path.
+    pub file: String,
+    /// What is wrong with it (`is not valid JSON: … at line 3 column 1`).
+    pub problem: String,
+    /// The person accepted running without it, and it has not changed since.
+    pub accepted: bool,
+}
+
 /// One session in the window's list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct SessionSummary {
@@ -213,6 +225,9 @@ pub enum SessionEvent {
     Error { message: String },
     /// Information for the person that is not an error.
     Notice { message: String },
+    /// The settings files that could not be read or parsed, as they are now (at the session's start, and when one
+    /// changes, is fixed or is accepted): empty when there are none left.
+    UnreadableSettings { files: Vec<UnreadableSettingsFile> },
     /// An MCP server changed state (connecting, ready, failed, needs approval, disabled) or its tools changed.
     McpServerChanged { server: McpServerStatus },
     /// Something that happened in a sub-agent's own conversation, started by the parent's tool call

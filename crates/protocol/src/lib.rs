@@ -38,7 +38,7 @@ pub use elicitation::{
 };
 pub use events::{
     BriefStatus, EventBatch, EventEnvelope, FolderTrust, SessionEvent, SessionInfo, SessionSummary,
-    ToolCallStatus, ToolOutcome, TurnStopReason, Usage,
+    ToolCallStatus, ToolOutcome, TurnStopReason, UnreadableSettingsFile, Usage,
 };
 pub use interaction::{
     PlanAnswer, PlanChoice, PlanRequest, Question, QuestionAnswer, QuestionOption, QuestionOutcome,

@@ -32,6 +32,9 @@ pub enum TraceCheck {
     PrivateAddress,
     /// A settings file that could not be read.
     UnreadableSettings,
+    /// A settings file that could not be read, which the person accepted running without: the call went on past
+    /// the check for unreadable settings.
+    UnreadableSettingsAccepted,
     /// A path outside the working directories.
     OutsideWorkingDirectories,
     /// A shell command that cannot be analysed (so no rule or mode can approve it).

@@ -77,6 +77,7 @@ pub fn render() -> String {
         decl::<MentionCompletion>(&cfg),
         decl::<SessionInfo>(&cfg),
         decl::<FolderTrust>(&cfg),
+        decl::<UnreadableSettingsFile>(&cfg),
         decl::<RulesView>(&cfg),
         decl::<SessionSummary>(&cfg),
         decl::<RewindScope>(&cfg),

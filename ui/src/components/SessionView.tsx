@@ -39,6 +39,7 @@ import { SetupHint } from './SetupHint';
 import { StatusBar } from './StatusBar';
 import { Transcript } from './Transcript';
 import { TrustDialog } from './TrustDialog';
+import { UnreadableSettingsNotice } from './UnreadableSettingsNotice';
 import { postponeTrust, trustPostponed } from '../state/trust';
 import { Icon } from './Icon';
 
@@ -353,6 +354,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
           />
           <div className="session-center">
             {info.setup_hint && <SetupHint hint={info.setup_hint} />}
+            <UnreadableSettingsNotice sessionId={info.session_id} files={transcript.unreadableSettings} root={info.cwd} />
             <main className="session-main">
               <RewindContext.Provider value={running ? null : onRewindRequest}>
                 <SandboxAllowContext.Provider value={allowSandbox}>

@@ -42,7 +42,7 @@ decided_by: DecisionSource | null, };
 
 export type RuleRole = "decided" | "shadowed";
 
-export type TraceCheck = "protected_path" | "critical_removal" | "network_path" | "private_address" | "unreadable_settings" | "outside_working_directories" | "unanalysable_command" | "carried_command" | "walks_covered_files";
+export type TraceCheck = "protected_path" | "critical_removal" | "network_path" | "private_address" | "unreadable_settings" | "unreadable_settings_accepted" | "outside_working_directories" | "unanalysable_command" | "carried_command" | "walks_covered_files";
 
 export type TraceStep = { "type": "mode", mode: PermissionMode, } | { "type": "rule", 
 /**
@@ -713,6 +713,20 @@ hooks: Array<string>,
  */
 mcp_servers: Array<string>, };
 
+export type UnreadableSettingsFile = { 
+/**
+ * The file's path.
+ */
+file: string, 
+/**
+ * What is wrong with it (`is not valid JSON: … at line 3 column 1`).
+ */
+problem: string, 
+/**
+ * The person accepted running without it, and it has not changed since.
+ */
+accepted: boolean, };
+
 export type RulesView = { 
 /**
  * Every rule of every source, highest priority first.
@@ -927,7 +941,7 @@ export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?:
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "elicitation_requested", request: ElicitationRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "model_changed", model: string, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, } | { "type": "background_shell_changed", shell: BackgroundShell, } | { "type": "team_changed", team: TeamInfo, } | { "type": "brief", 
+detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "elicitation_requested", request: ElicitationRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "model_changed", model: string, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "unreadable_settings", files: Array<UnreadableSettingsFile>, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, } | { "type": "background_shell_changed", shell: BackgroundShell, } | { "type": "team_changed", team: TeamInfo, } | { "type": "brief", 
 /**
  * The summary, as markdown.
  */

@@ -174,6 +174,9 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'tasks_changed':
       state.tasks = event.tasks;
       return;
+    case 'unreadable_settings':
+      state.unreadableSettings = event.files;
+      return;
     case 'mcp_server_changed':
       state.mcpServers = { ...state.mcpServers, [event.server.name]: event.server };
       return;

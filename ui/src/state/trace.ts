@@ -12,6 +12,7 @@ const TRACE_CHECKS: Record<TraceCheck, string> = {
   network_path: 'network path',
   private_address: 'loopback or private address',
   unreadable_settings: 'unreadable settings file',
+  unreadable_settings_accepted: 'unreadable settings file, accepted by you',
   outside_working_directories: 'outside the working directories',
   unanalysable_command: 'command that cannot be analysed',
   carried_command: 'command run from an option, a variable or a wrapper',

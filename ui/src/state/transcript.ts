@@ -20,6 +20,7 @@ import type {
   ToolDetail,
   ToolOutcome,
   TurnStopReason,
+  UnreadableSettingsFile,
   Usage,
 } from '../generated/protocol';
 
@@ -99,6 +100,8 @@ export type Transcript = {
   teams: readonly TeamInfo[];
   /** The session's MCP servers as the engine last reported them, by name. */
   mcpServers: Readonly<Record<string, McpServerStatus>>;
+  /** The settings files that could not be read or parsed, as the engine last reported them. */
+  unreadableSettings: readonly UnreadableSettingsFile[];
   /** Whether a turn is running. */
   running: boolean;
   /**
@@ -130,6 +133,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     backgroundShells: [],
     teams: [],
     mcpServers: {},
+    unreadableSettings: [],
     running: false,
     turnsEnded: 0,
     usage: null,

@@ -12,6 +12,7 @@ use super::path_forms::PathForms;
 use super::path_pattern::{Anchors, normalise, resolve_links};
 use super::rule::{RuleBehavior, RuleSource};
 use super::ruleset::{RuleEntry, RuleSet, SettingsIssue};
+use super::unreadable::AcceptedSettings;
 use crate::settings::{HookSet, LoadedSettings, env_override, find_bwrap, git_root, merge_sandbox};
 use crate::tool::ContextChange;
 use crate::tool::SandboxConfig;
@@ -39,6 +40,9 @@ pub struct PermissionContext {
     /// Settings files that exist but could not be read or parsed, with what is wrong: they may hold deny rules, so
     /// while there are any nothing runs without asking.
     pub unreadable_settings: Arc<Vec<SettingsIssue>>,
+    /// Unreadable settings files the person accepted running without, each as it was on disk then (the window's
+    /// "Accept and continue without this file"): while a file is unchanged, it no longer makes calls ask.
+    pub accepted_unreadable: Arc<Vec<AcceptedSettings>>,
     /// The hooks in force (a snapshot; on-disk changes apply after review).
     pub hooks: Arc<HookSet>,
     /// Whether hooks from outside the settings files (an agent's frontmatter) may run: not when `disableAllHooks`
@@ -119,6 +123,7 @@ impl PermissionContext {
             rules: Arc::new(rules),
             issues: Arc::new(Vec::new()),
             unreadable_settings: Arc::new(Vec::new()),
+            accepted_unreadable: Arc::new(Vec::new()),
             hooks: Arc::new(HookSet::default()),
             extra_hooks_allowed: true,
             bypass_available: true,
@@ -212,6 +217,7 @@ impl PermissionContext {
             rules: Arc::new(RuleSet::default()),
             issues: Arc::new(Vec::new()),
             unreadable_settings: Arc::new(loaded.unreadable.clone()),
+            accepted_unreadable: Arc::new(Vec::new()),
             hooks: Arc::new(hooks),
             extra_hooks_allowed: !loaded.disable_all_hooks && !loaded.managed_hooks_only,
             bypass_available,

@@ -15,10 +15,11 @@ use super::domain::{is_preapproved_host, url_host};
 use super::path_forms::PathForms;
 use super::rule::{RuleBehavior, canonical_tool_name};
 use super::suggest;
+use super::unreadable::unreadable_settings;
 use super::unusable::unusable_rules;
 use super::verdict::{
     Evaluation, Want, by_check, by_mode, by_the_mode, common, convert_ask, families, is_unc,
-    path_rule, protected_write, unreadable_settings,
+    path_rule, protected_write,
 };
 use super::walk::{Covered, covered_under};
 use super::{PermissionContext, PermissionSubject};

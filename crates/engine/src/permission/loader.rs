@@ -96,6 +96,8 @@ impl PermissionLoader {
         context.pre_plan_mode = current.pre_plan_mode;
         context.avoid_prompts = current.avoid_prompts;
         context.classifier = current.classifier.clone();
+        // An acceptance names the file as it was then: once the file changes it no longer holds.
+        context.accepted_unreadable = current.accepted_unreadable.clone();
         Reloaded {
             context,
             changed_hooks,

@@ -27,6 +27,7 @@ mod suggest;
 mod trace;
 mod trust;
 mod trust_summary;
+mod unreadable;
 mod unusable;
 mod verdict;
 mod walk;
@@ -62,4 +63,5 @@ pub use sandbox_allow::{SandboxAllowance, allow_sandbox_violation, sandbox_allow
 pub use suggest::{SaveError, bash_rule as suggest_bash_rule, save_allow_rules};
 pub use trace::{explain, trace_check};
 pub use trust::TrustStore;
+pub use unreadable::{AcceptError, AcceptedSettings};
 pub use verdict::Evaluation;

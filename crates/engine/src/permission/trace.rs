@@ -16,6 +16,7 @@ use super::path_forms::PathForms;
 use super::rule::RuleBehavior;
 use super::rule::canonical_tool_name;
 use super::safety::protected;
+use super::unreadable::accepted_steps;
 use super::verdict::no_one_to_ask;
 use super::walk::{Covered, covered_under};
 use super::{PermissionContext, PermissionSubject};
@@ -62,6 +63,9 @@ pub fn explain(
     let deciding = asked.as_ref().unwrap_or(decided);
     rule_steps(ctx, call, deciding, &mut steps);
     check_steps(ctx, call, deciding, &mut steps);
+    steps.extend(accepted_steps(ctx, |without| {
+        evaluate_asking(without, call).decision.decided_by
+    }));
     if let Some(DecisionSource::Classifier { reason }) = &decided.decided_by {
         steps.push(TraceStep::Classifier {
             decision: decided.decision,

@@ -182,30 +182,6 @@ pub(crate) fn by_mode(ctx: &PermissionContext, want: Want, reason: String) -> Ev
     }
 }
 
-/// Turns every answer but a deny into a forced ask while a settings file could not be read: it may hold deny rules
-/// that would stop anything (a Read deny stops even reads inside the working directories), so nothing runs without
-/// the person's say until the file is fixed.
-pub(crate) fn unreadable_settings(ctx: &PermissionContext, eval: Evaluation) -> Evaluation {
-    let Some(broken) = ctx.unreadable_settings.first() else {
-        return eval;
-    };
-    if eval.behavior() == DecisionBehavior::Deny
-        || (eval.forced && eval.behavior() == DecisionBehavior::Ask)
-    {
-        return eval;
-    }
-    Evaluation::forced_ask(
-        format!(
-            "the settings file {} {}; it may hold deny rules, so nothing runs without asking until it is fixed \
-             (without it: {})",
-            broken.file, broken.message, eval.decision.reason
-        ),
-        DecisionSource::SafetyCheck {
-            check: SafetyCheck::UnreadableSettings,
-        },
-    )
-}
-
 /// Why no one may be asked in `ctx` (dontAsk mode, a background agent without a UI), with what then decides that
 /// an ask is denied; `None` where a person can be asked.
 pub(crate) fn no_one_to_ask(ctx: &PermissionContext) -> Option<(&'static str, DecisionSource)> {

@@ -29,6 +29,7 @@ mod team;
 mod team_member;
 pub mod tool_list;
 pub mod transcript;
+mod unreadable_settings;
 
 pub use builder::SessionBuilder;
 pub use lead_mail::wake_for_mail;
@@ -523,6 +524,9 @@ impl Session {
             closed: CancellationToken::new(),
         };
         session.report_settings_issues();
+        if !session.unreadable_settings().is_empty() {
+            session.announce_unreadable_settings();
+        }
         session.report_agent_issues(&catalog.issues);
         for issue in &session.commands.issues {
             session
@@ -1291,12 +1295,21 @@ fn watch_settings(
         };
         // Re-read under the context's lock, so that a rule granted or a mode chosen meanwhile is kept.
         let mut changed_hooks = None;
+        let mut unreadable = None;
         runtime.update_permission_context(|current| {
             let reloaded = loader.reload(current);
             changed_hooks = reloaded.changed_hooks;
+            // A file fixed, broken, or changed since the person accepted running without it: the window's notice
+            // is told the files as they are now.
+            let after = reloaded.context.unreadable_files();
+            unreadable =
+                (!current.unreadable_settings.is_empty() || !after.is_empty()).then_some(after);
             reloaded.context
         });
         let events = &runtime.events;
+        if let Some(files) = unreadable {
+            events.emit(tandem_protocol::SessionEvent::UnreadableSettings { files });
+        }
         if let Some(hooks) = changed_hooks {
             if let Ok(mut p) = pending.lock() {
                 *p = Some(hooks);

@@ -4,6 +4,7 @@
 
 mod app_settings;
 mod credentials;
+mod file_state;
 mod hook_event;
 mod hooks;
 mod json_words;
@@ -21,6 +22,7 @@ pub use app_settings::{
     load_model_config,
 };
 pub use credentials::{CredentialError, CredentialStore, NO_KEYRING_ENV};
+pub use file_state::FileState;
 pub use hook_event::HookEvent;
 pub use hooks::{DEFAULT_TIMEOUT_SECS, HookCommand, HookMatcher, HookSet, parse_hooks};
 pub use json_words::{json_kind, json_shown};

@@ -53,6 +53,7 @@ mod sub_agents;
 mod suggestions;
 mod teams;
 mod tool_search;
+mod unreadable_settings;
 mod web_fetch;
 mod web_search;
 mod work_lists;
