@@ -829,7 +829,7 @@ impl Session {
         if let Ok(mut slot) = self.current_turn.lock() {
             *slot = None;
         }
-        self.transcript.sync(&history);
+        self.transcript.sync(history);
         if let Some(recorder) = &self.recorder {
             // The model wrapper stored the history as it grew; this stores the tail no request carried (the last
             // tool results of an interrupted turn) and waits for the commit, so a caller that exits after `send`
