@@ -57,6 +57,9 @@ pub fn open_session<R: Runtime>(
         .approver(approver)
         .events(Arc::new(sink))
         .watch_settings(true)
+        // Commands run outside the app's async runtime: the session's servers start on it, from whichever
+        // command (opening, approving, reconnecting).
+        .runtime(tauri::async_runtime::handle().inner().clone())
         .build()?;
     for problem in settings_problem
         .into_iter()

@@ -13,7 +13,7 @@ use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedTurn};
 const BIN: &str = env!("CARGO_BIN_EXE_tandem-app");
 
 /// tauri-driver, killed with the WebKitWebDriver it started when dropped.
-struct Driver(Child);
+pub(super) struct Driver(pub(super) Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
@@ -25,14 +25,14 @@ impl Drop for Driver {
     }
 }
 
-fn free_port() -> u16 {
+pub(super) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("a free port")
 }
 
-fn start_driver(port: u16, env: &[(&str, String)]) -> Driver {
+pub(super) fn start_driver(port: u16, env: &[(&str, String)]) -> Driver {
     let program = std::env::var("TAURI_DRIVER").unwrap_or_else(|_| "tauri-driver".into());
     let mut cmd = Command::new(program);
     cmd.args([
@@ -52,13 +52,13 @@ fn start_driver(port: u16, env: &[(&str, String)]) -> Driver {
     )
 }
 
-async fn connect(port: u16, folder: &Path) -> Client {
+pub(super) async fn connect(port: u16, folder: &Path) -> Client {
     let caps =
         json!({"browserName": "wry", "tauri:options": {"application": BIN, "args": [folder]}});
     connect_retry(port, caps, Instant::now()).await
 }
 
-async fn connect_retry(port: u16, caps: serde_json::Value, start: Instant) -> Client {
+pub(super) async fn connect_retry(port: u16, caps: serde_json::Value, start: Instant) -> Client {
     loop {
         let map = caps
             .as_object()
@@ -84,7 +84,7 @@ async fn connect_retry(port: u16, caps: serde_json::Value, start: Instant) -> Cl
 }
 
 /// Waits until `css` matches an element whose text contains `text`.
-async fn wait_for_text(client: &Client, css: &str, text: &str) {
+pub(super) async fn wait_for_text(client: &Client, css: &str, text: &str) {
     let start = Instant::now();
     loop {
         if let Ok(elements) = client.find_all(Locator::Css(css)).await {
@@ -119,7 +119,7 @@ async fn wait_for_text(client: &Client, css: &str, text: &str) {
 
 /// Waits until the app's log file at `path` holds every one of `needles` (each command's span logs a line when it
 /// closes).
-async fn wait_for_log(path: &Path, needles: &[&str]) {
+pub(super) async fn wait_for_log(path: &Path, needles: &[&str]) {
     let start = Instant::now();
     loop {
         let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -137,7 +137,7 @@ async fn wait_for_log(path: &Path, needles: &[&str]) {
 
 /// Starts the app on `project` through tauri-driver, pointed at `server`, with a home of its own under `dir`, the
 /// project already trusted (the trust question is tested on its own).
-async fn launch(server: &FakeServer, dir: &Path, project: &Path) -> (Driver, Client) {
+pub(super) async fn launch(server: &FakeServer, dir: &Path, project: &Path) -> (Driver, Client) {
     let trust = dir.join("home/.local/share/tandem/trust.json");
     std::fs::create_dir_all(trust.parent().expect("parent")).expect("data dir");
     std::fs::write(&trust, json!({"trusted": [project]}).to_string()).expect("trust record");
@@ -145,7 +145,11 @@ async fn launch(server: &FakeServer, dir: &Path, project: &Path) -> (Driver, Cli
 }
 
 /// Starts the app like [`launch`], leaving the project's trust as the home under `dir` records it.
-async fn launch_untrusted(server: &FakeServer, dir: &Path, project: &Path) -> (Driver, Client) {
+pub(super) async fn launch_untrusted(
+    server: &FakeServer,
+    dir: &Path,
+    project: &Path,
+) -> (Driver, Client) {
     let home = dir.join("home");
     std::fs::create_dir_all(&home).expect("home");
     let port = free_port();
@@ -169,7 +173,7 @@ async fn launch_untrusted(server: &FakeServer, dir: &Path, project: &Path) -> (D
 }
 
 /// Waits for the window to show the project, then types `prompt` and sends it.
-async fn send_prompt(client: &Client, prompt: &str) {
+pub(super) async fn send_prompt(client: &Client, prompt: &str) {
     wait_for_text(client, "[data-testid=folder-name]", "demo-project").await;
     let input = client
         .find(Locator::Css("[data-testid=prompt-input]"))
@@ -185,7 +189,7 @@ async fn send_prompt(client: &Client, prompt: &str) {
         .expect("click");
 }
 
-async fn click(client: &Client, testid: &str) {
+pub(super) async fn click(client: &Client, testid: &str) {
     client
         .find(Locator::Css(&format!("[data-testid={testid}]")))
         .await
@@ -196,7 +200,7 @@ async fn click(client: &Client, testid: &str) {
 }
 
 /// Waits until the element `css` is gone.
-async fn wait_gone(client: &Client, css: &str) {
+pub(super) async fn wait_gone(client: &Client, css: &str) {
     let start = Instant::now();
     while client
         .find_all(Locator::Css(css))
@@ -211,7 +215,7 @@ async fn wait_gone(client: &Client, css: &str) {
     }
 }
 
-fn fixture() -> (tempfile::TempDir, PathBuf) {
+pub(super) fn fixture() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
     let project = dir.path().join("demo-project");
     std::fs::create_dir_all(&project).expect("mkdir");
@@ -477,7 +481,7 @@ async fn a_rule_saved_with_dont_ask_again_applies_at_once_and_after_a_restart_on
 }
 
 /// Waits until the status bar's mode switcher shows `mode`.
-async fn wait_for_mode(client: &Client, mode: &str) {
+pub(super) async fn wait_for_mode(client: &Client, mode: &str) {
     let start = Instant::now();
     loop {
         if let Ok(switcher) = client

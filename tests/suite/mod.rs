@@ -2,6 +2,7 @@
 
 mod bridge;
 mod e2e;
+mod e2e_mcp;
 mod generated_types;
 mod ipc;
 mod logging;

@@ -52,6 +52,7 @@ pub struct SessionBuilder {
     work_list: WorkListFamily,
     features: Features,
     mcp: McpCliConfig,
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 /// Everything [`Session::assemble`] puts together.
@@ -77,6 +78,8 @@ pub(super) struct Parts {
     pub lists: (Vec<TodoItem>, Vec<TaskItem>),
     /// The switchable tools offered.
     pub features: Features,
+    /// Where background work (MCP servers) runs; `None`: the runtime current when the session is built.
+    pub runtime: Option<tokio::runtime::Handle>,
 }
 
 impl SessionBuilder {
@@ -98,6 +101,7 @@ impl SessionBuilder {
             work_list: WorkListFamily::from_env(),
             features: Features::from_env(),
             mcp: McpCliConfig::default(),
+            runtime: None,
         }
     }
 
@@ -224,6 +228,15 @@ impl SessionBuilder {
         self
     }
 
+    /// The Tokio runtime the session's background work runs on (its MCP servers, whenever they start: at once, when
+    /// approved or reconnected). Needed when the session is built or driven from a thread outside any runtime (a
+    /// window's command handlers); by default the runtime current at [`Self::build`] is used, and without one
+    /// the servers are listed as failed.
+    pub fn runtime(mut self, handle: tokio::runtime::Handle) -> Self {
+        self.runtime = Some(handle);
+        self
+    }
+
     /// Treat the folder as trusted for this session only, without recording it (command-line runs).
     pub fn assume_trusted(mut self) -> Self {
         self.assume_trusted = true;
@@ -338,6 +351,9 @@ impl SessionBuilder {
             work_list: self.work_list,
             features: self.features,
             lists,
+            runtime: self
+                .runtime
+                .or_else(|| tokio::runtime::Handle::try_current().ok()),
         });
         for event in closing {
             session.runtime.events.emit(event);

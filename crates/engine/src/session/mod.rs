@@ -246,6 +246,7 @@ impl Session {
             work_list,
             lists,
             features,
+            runtime: background,
         } = parts;
         let model_switch = Arc::new(SwitchableModel::new(model));
         let model: Arc<dyn Model> = model_switch.clone();
@@ -272,7 +273,13 @@ impl Session {
                     max_tokens: 256,
                 })));
         let hidden_by = permission_context.rules.clone();
-        let mcp = start_mcp(&cwd, &permission_loader, &mcp_cli, events.clone());
+        let mcp = start_mcp(
+            &cwd,
+            &permission_loader,
+            &mcp_cli,
+            events.clone(),
+            background,
+        );
         let checkpoints = session_checkpoints(&id);
         crate::fsutil::pending::clean_stale_once();
         // Only with the app's own database: a test's or another file's sessions say nothing about this folder.
@@ -939,13 +946,15 @@ impl Session {
         }
     }
 
-    /// Records that the user trusts this folder and applies its project allow rules, directories and hooks.
+    /// Records that the user trusts this folder and applies its project allow rules, directories and hooks; the
+    /// project's MCP servers that waited for approval (the trust question lists them) are approved and start.
     pub fn trust_folder(&self) -> std::io::Result<()> {
         let loader = self.loader();
         if let Some(store) = &loader.trust {
             store.trust(&self.cwd)?;
         }
         self.reload_with(&loader);
+        self.mcp.approve_waiting(&ApprovalStore::standard())?;
         Ok(())
     }
 
@@ -1189,6 +1198,7 @@ fn start_mcp(
     loader: &PermissionLoader,
     cli: &McpCliConfig,
     events: Arc<dyn EventSink>,
+    runtime: Option<tokio::runtime::Handle>,
 ) -> McpManager {
     let settings = crate::settings::load_settings(
         &loader.paths,
@@ -1200,7 +1210,7 @@ fn start_mcp(
     let plan = crate::mcp::plan(cwd, &settings.mcp, cli, Some(&store), &|name| {
         std::env::var(name).ok()
     });
-    McpManager::start(cwd, plan, Limits::from_env(), events)
+    McpManager::start_on(runtime, cwd, plan, Limits::from_env(), events)
 }
 
 /// The folder where a session keeps its files (saved tool results), in the app's data directory.
