@@ -87,6 +87,9 @@ pub struct SessionInfo {
     pub context_window: u64,
     #[serde(default)]
     pub compact_at_percent: u32,
+    /// Whether auto mode can be chosen: the session has a classifier model to decide what would ask.
+    #[serde(default)]
+    pub auto_mode_available: bool,
 }
 
 /// Workspace trust of a session's folder: until the person trusts it, the project's own settings may restrict but

@@ -29,7 +29,9 @@ pub use approval::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
 };
 pub use decision_source::{DecisionSource, RuleScope, SafetyCheck};
-pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail, WebLink};
+pub use detail::{
+    DiffHunk, FileRevision, NotebookCellChange, ReadContent, TaskStatus, ToolDetail, WebLink,
+};
 pub use events::{
     BriefStatus, EventBatch, EventEnvelope, FolderTrust, SessionEvent, SessionInfo, SessionSummary,
     ToolCallStatus, ToolOutcome, TurnStopReason, Usage,

@@ -37,6 +37,7 @@ import { StatusBar } from './StatusBar';
 import { Transcript } from './Transcript';
 import { TrustDialog } from './TrustDialog';
 import { postponeTrust, trustPostponed } from '../state/trust';
+import { switchableModes } from '../state/modes';
 import { Icon } from './Icon';
 
 export type SessionViewProps = {
@@ -390,6 +391,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
         </StopSubAgentContext.Provider>
         <StatusBar
           mode={mode}
+          modes={switchableModes(info.auto_mode_available)}
           onModeChange={changeMode}
           model={info.model}
           usage={transcript.usage}

@@ -163,6 +163,44 @@ describe('tool calls', () => {
   });
 });
 
+describe('revised file changes', () => {
+  it('shows a partly accepted edit as it is on disk and says it was revised', async () => {
+    const before = "greeting = 'hi'\nfarewell = 'bye'\n";
+    const written = "greeting = 'hello'\nfarewell = 'bye'\n";
+    renderEvents([
+      { type: 'tool_call_started', tool_use_id: 'e', name: 'Edit' },
+      {
+        type: 'tool_call_input',
+        tool_use_id: 'e',
+        name: 'Edit',
+        input: { file_path: '/p/app.py', old_string: before, new_string: "greeting = 'hello'\nfarewell = 'goodbye'\n" },
+        hints: hints('edit', 'Edit app.py'),
+      },
+      {
+        type: 'tool_call_result',
+        tool_use_id: 'e',
+        outcome: 'success',
+        content: 'The file /p/app.py has been updated with the parts of the change the user accepted.',
+        detail: {
+          type: 'file_change',
+          path: '/p/app.py',
+          created: false,
+          replacements: null,
+          hunks: [{ old_start: 1, old_lines: 2, new_start: 1, new_lines: 2, lines: ["-greeting = 'hi'", "+greeting = 'hello'", " farewell = 'bye'"] }],
+          diff: { path: '/p/app.py', old_text: before, new_text: written, is_new_file: false },
+          cell: null,
+          revised: { rejected_hunks: [2], total_hunks: 2, edited: false },
+        },
+      },
+    ]);
+    expect(screen.getByTestId('tool-facts')).toHaveTextContent('Revised: you accepted 1 of 2 hunks; the diff shows the file as written');
+    await userEvent.click(screen.getByTestId('tool-diff-toggle'));
+    const diff = screen.getByTestId('tool-diff');
+    expect(diff).toHaveTextContent("greeting = 'hello'");
+    expect(diff).not.toHaveTextContent('goodbye');
+  });
+});
+
 describe('folding read-only calls', () => {
   const events: SessionEvent[] = [
     { type: 'text_delta', text: 'Looking around.' },

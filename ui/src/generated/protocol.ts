@@ -429,6 +429,20 @@ export type DiffHunk = { old_start: number, old_lines: number, new_start: number
  */
 lines: Array<string>, };
 
+export type FileRevision = { 
+/**
+ * The proposal's hunks the person rejected, numbered from 1.
+ */
+rejected_hunks: Array<number>, 
+/**
+ * How many hunks the proposal had.
+ */
+total_hunks: number, 
+/**
+ * Whether the person edited the proposed text by hand.
+ */
+edited: boolean, };
+
 export type NotebookCellChange = { 
 /**
  * The cell's id, when the edit named one.
@@ -481,7 +495,12 @@ cell: NotebookCellChange | null,
 /**
  * The sub-agent that made the change (`None`: the session's own agent).
  */
-changed_by?: SubAgentOrigin, } | { "type": "shell", exit_code: number | null, 
+changed_by?: SubAgentOrigin, 
+/**
+ * Set when the person revised the proposal before accepting it (rejected hunks, edited the text): the
+ * hunks and diff above are then of the file as written, not of the proposal.
+ */
+revised?: FileRevision, } | { "type": "shell", exit_code: number | null, 
 /**
  * The directory the next command starts in.
  */
@@ -628,7 +647,11 @@ trust: FolderTrust,
  * The model's context window in tokens, and the share of it (percent) at which the conversation is
  * compacted: the status bar's context meter.
  */
-context_window: number, compact_at_percent: number, };
+context_window: number, compact_at_percent: number, 
+/**
+ * Whether auto mode can be chosen: the session has a classifier model to decide what would ask.
+ */
+auto_mode_available: boolean, };
 
 export type FolderTrust = { trusted: boolean, 
 /**

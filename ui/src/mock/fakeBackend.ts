@@ -116,6 +116,7 @@ export function installFakeBackend(): void {
             trust: folderTrust(path, trusted.has(path) || !path.includes('untrusted')),
             context_window: 200_000,
             compact_at_percent: 80,
+            auto_mode_available: true,
           };
           infos.set(id, info);
           return info;

@@ -13,7 +13,7 @@ const info: SessionInfo = {
   mode: 'default',
   setup_hint: null,
   trust: { trusted: true, allow_rules: [], directories: [], hooks: [], mcp_servers: [] },
-  context_window: 200000, compact_at_percent: 80,
+  context_window: 200000, compact_at_percent: 80, auto_mode_available: false,
 };
 
 function opened(events: SessionEvent[] = []): Session {

@@ -20,7 +20,7 @@ export function sessionInfo(overrides: Partial<SessionInfo> = {}): SessionInfo {
     mode: 'default',
     setup_hint: null,
     trust: { trusted: true, allow_rules: [], directories: [], hooks: [], mcp_servers: [] },
-    context_window: 200000, compact_at_percent: 80,
+    context_window: 200000, compact_at_percent: 80, auto_mode_available: false,
     ...overrides,
   };
 }

@@ -393,6 +393,8 @@ fn revised_change(
     let (proposal, revision) = proposal.zip(revision)?;
     (revision.text != proposal.new_text).then(|| RevisedChange {
         path: proposal.path.into(),
+        original: proposal.old_text,
+        created: proposal.is_new_file,
         proposed: proposal.new_text,
         revision,
         message,

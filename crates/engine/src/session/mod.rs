@@ -414,6 +414,7 @@ impl Session {
             deferred,
             team: teams.as_ref().map(Teams::lead_seat),
             mailbox: Some(lead_mailbox),
+            mode_notes: Some(Arc::new(crate::exec::ModeNotes::default())),
         };
         runtime.deferred.configure(
             &runtime.pool.all(),
@@ -609,7 +610,14 @@ impl Session {
             context_window: self.config.compaction.context_window,
             compact_at_percent: u32::try_from(self.config.compaction.threshold_percent)
                 .unwrap_or(u32::MAX),
+            auto_mode_available: self.auto_mode_available(),
         }
+    }
+
+    /// Whether auto mode can be chosen: a classifier judges calls and its model can be reached.
+    pub fn auto_mode_available(&self) -> bool {
+        self.runtime.permission_context().classifier.is_some()
+            && self.model_config().setup_hint().is_none()
     }
 
     /// Whether the folder is trusted and what trusting it enables.

@@ -247,6 +247,7 @@ fn run(input: &NotebookEditInput, ctx: &ToolContext, key: &Path) -> Result<ToolO
                 summary,
             }),
             changed_by: None,
+            revised: None,
         }),
     )
 }
