@@ -7,8 +7,9 @@ use std::sync::Arc;
 use serde::Serialize;
 use tandem_engine::session::Session;
 use tandem_protocol::{
-    ApprovalAnswer, ChangedFile, DecisionBehavior, EventBatch, FolderTrust, PermissionMode,
-    RewindOutcome, RewindPoint, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary,
+    ApprovalAnswer, ChangedFile, DecisionBehavior, EventBatch, EventEnvelope, FolderTrust,
+    PermissionMode, RewindOutcome, RewindPoint, RewindScope, RuleScope, SessionEvent, SessionInfo,
+    SessionSummary,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};

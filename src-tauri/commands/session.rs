@@ -23,6 +23,7 @@ pub fn open_session<R: Runtime>(
             just_closed |= !keep && resume.as_deref() == Some(id.as_str());
             keep
         });
+        state.sinks.retain(|id| sessions.contains_key(id));
         if let Some(id) = &resume
             && sessions.contains_key(id)
         {
@@ -44,18 +45,15 @@ pub fn open_session<R: Runtime>(
         (None, _) => Session::builder(&PathBuf::from(&path))?.store(state.store.clone()),
     };
     let session_id = builder.session_id();
-    let sink = match builder.stored() {
-        Some(loaded) => {
-            let sink = ChannelSink::starting_at(session_id, on_event, loaded.next_seq());
-            sink.replay(loaded.events.iter().map(|e| (e.seq, e.event.clone())));
-            sink
-        }
-        None => ChannelSink::new(session_id, on_event),
-    };
+    let sink = Arc::new(ChannelSink::new(session_id.clone(), on_event));
+    if let Some(loaded) = builder.stored() {
+        sink.replay(loaded.events.iter().map(|e| e.event.clone()));
+    }
+    state.sinks.insert(session_id, sink.clone());
     let session = builder
         .model(model)
         .approver(approver)
-        .events(Arc::new(sink))
+        .events(sink)
         .watch_settings(true)
         // Commands run outside the app's async runtime: the session's servers start on it, from whichever
         // command (opening, approving, reconnecting).
@@ -80,6 +78,29 @@ pub fn open_session<R: Runtime>(
         sessions.insert(info.session_id.clone(), Arc::new(session));
     }
     Ok(info)
+}
+
+/// The events of the open session `session_id` numbered after `after_seq` (`None`: all kept), for a window that
+/// missed some: a gap in the numbers, or nothing heard while a turn runs.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn session_events(
+    state: State<'_, AppState>,
+    session_id: String,
+    after_seq: Option<u64>,
+) -> Result<Vec<EventEnvelope>, CommandError> {
+    let sink = state.sinks.get(&session_id).ok_or_else(|| {
+        CommandError::new(
+            ErrorCode::NoSession,
+            format!("no session {session_id} is open"),
+        )
+    })?;
+    sink.since(after_seq).map_err(|missed| {
+        CommandError::new(
+            ErrorCode::EventsMissed,
+            format!("the window missed events of this session that are no longer kept ({missed}): reopen it from the sidebar"),
+        )
+    })
 }
 
 /// Reopens the stored session `id`. When this window has just closed it, its store lock is let go a moment later
@@ -184,7 +205,14 @@ pub fn set_mode(
     session_id: String,
     mode: PermissionMode,
 ) -> Result<(), CommandError> {
-    session_of(&state, &session_id)?.set_mode(mode);
+    let session = session_of(&state, &session_id)?;
+    if mode == PermissionMode::Auto && !session.auto_mode_available() {
+        return Err(CommandError::new(
+            ErrorCode::Model,
+            "auto mode needs a model to judge the calls that would ask: set up the model in Settings first",
+        ));
+    }
+    session.set_mode(mode);
     Ok(())
 }
 

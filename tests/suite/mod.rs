@@ -3,6 +3,7 @@
 mod bridge;
 mod e2e;
 mod e2e_mcp;
+mod e2e_turn_end;
 mod generated_types;
 mod ipc;
 mod logging;

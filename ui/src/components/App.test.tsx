@@ -265,6 +265,31 @@ describe('App', () => {
     await userEvent.click(await screen.findByTestId('open-folder-button'));
     expect(await screen.findByTestId('notice')).toHaveTextContent('Loaded CLAUDE.md');
   });
+
+  it('fetches a batch that never arrived when the next one shows the gap', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('folder-name');
+    ipc.push({ type: 'turn_started', prompt: 'Touch the files' }, { type: 'text_delta', text: 'First, ' });
+    ipc.lose({ type: 'text_delta', text: 'the lost part, ' });
+    ipc.push({ type: 'text_delta', text: 'then the answer.' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    await waitFor(() => expect(screen.getByTestId('assistant-text')).toHaveTextContent('First, the lost part, then the answer.'));
+    expect(screen.queryByTestId('working')).not.toBeInTheDocument();
+    expect(ipc.argsOf('session_events')[0]).toEqual({ sessionId: 'session-1', afterSeq: 1 });
+  });
+
+  it('fetches the end of a turn whose last batch never arrived once the channel stays quiet', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('folder-name');
+    ipc.push({ type: 'turn_started', prompt: 'Touch the files' });
+    await screen.findByTestId('working');
+    ipc.lose({ type: 'text_delta', text: 'Final answer.' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    await waitFor(() => expect(screen.getByTestId('assistant-text')).toHaveTextContent('Final answer.'), { timeout: 20_000 });
+    expect(screen.queryByTestId('working')).not.toBeInTheDocument();
+  }, 30_000);
 });
 
 function usage(input: number, output: number) {

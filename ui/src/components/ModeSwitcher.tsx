@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { PermissionMode } from '../generated/protocol';
 import { MODE_LABELS } from '../format';
 import { isShiftTab, MODE_DESCRIPTIONS, nextMode } from '../state/modes';
+import { Chevron } from './Chevron';
 
 export type ModeSwitcherProps = {
   mode: PermissionMode;
@@ -64,8 +65,8 @@ export function ModeSwitcher({ mode, modes, onChange }: ModeSwitcherProps) {
       >
         <span className="mode-dot" aria-hidden="true" />
         {MODE_LABELS[mode]}
-        <span className="mode-caret" aria-hidden="true">
-          ▴
+        <span className="mode-caret">
+          <Chevron open={open} />
         </span>
       </button>
       {open && (

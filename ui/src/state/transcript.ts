@@ -3,6 +3,7 @@
 import type {
   BackgroundAgent,
   BriefStatus,
+  EventEnvelope,
   McpServerStatus,
   ApprovalRequest,
   PermissionDecision,
@@ -73,8 +74,16 @@ export type UsageTotals = {
 export type Transcript = {
   /** Events of any other session are ignored once this is set. */
   sessionId: string | null;
-  /** Highest `seq` folded in; events at or below it are duplicates. */
+  /**
+   * The `seq` of the last event folded in. A session's events are numbered 0, 1, 2, … without gaps and are folded
+   * strictly in that order: an event at or below it is a duplicate.
+   */
   lastSeq: number;
+  /**
+   * Events that arrived after a gap (some event between `lastSeq` and them has not), in `seq` order, held until
+   * the gap is filled. Not empty means events are missing: the window asks the backend for them.
+   */
+  pending: readonly EventEnvelope[];
   items: readonly TranscriptItem[];
   /** tool_use_id -> index of its item in `items`. */
   toolIndex: Readonly<Record<string, number>>;
@@ -112,6 +121,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
   return {
     sessionId,
     lastSeq: -1,
+    pending: [],
     items: [],
     toolIndex: {},
     approvals: [],
