@@ -8,3 +8,4 @@ mod e2e_turn_end;
 mod generated_types;
 mod ipc;
 mod logging;
+mod menu;
