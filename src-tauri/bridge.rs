@@ -40,11 +40,11 @@ pub struct Missed {
     pub oldest: u64,
 }
 
-/// The numbering of a session's events and the latest of them.
-#[derive(Default)]
+/// The numbering of a session's events, the latest of them and where they are queued.
 struct Sent {
     next_seq: u64,
     recent: VecDeque<EventEnvelope>,
+    tx: mpsc::UnboundedSender<EventEnvelope>,
 }
 
 /// An event sink that numbers a session's events, keeps the latest and sends them to the webview in batches.
@@ -53,29 +53,63 @@ pub struct ChannelSink {
     /// Numbering and queueing happen under this lock, so events emitted from several tasks at once are queued in
     /// the order of their numbers.
     sent: Mutex<Sent>,
-    tx: mpsc::UnboundedSender<EventEnvelope>,
+}
+
+/// Starts the batching task that delivers to `channel`; returns its input.
+fn delivering_to(channel: Channel<EventBatch>) -> mpsc::UnboundedSender<EventEnvelope> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    tauri::async_runtime::spawn(deliver(rx, move |batch| match channel.send(batch) {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::warn!("a batch of events did not reach the window: {e}");
+            false
+        }
+    }));
+    tx
 }
 
 impl ChannelSink {
     /// A sink for `session_id` that delivers to `channel` (spawns the batching task).
     pub fn new(session_id: String, channel: Channel<EventBatch>) -> Self {
-        let (tx, rx) = mpsc::unbounded_channel();
-        tauri::async_runtime::spawn(deliver(rx, move |batch| match channel.send(batch) {
-            Ok(()) => true,
-            Err(e) => {
-                tracing::warn!("a batch of events did not reach the window: {e}");
-                false
-            }
-        }));
-        Self::queued_to(session_id, tx)
+        Self::queued_to(session_id, delivering_to(channel))
     }
 
     /// A sink that queues its numbered events on `tx` (the batching task's input; tests read it directly).
     pub fn queued_to(session_id: String, tx: mpsc::UnboundedSender<EventEnvelope>) -> Self {
         Self {
             session_id,
-            sent: Mutex::new(Sent::default()),
-            tx,
+            sent: Mutex::new(Sent {
+                next_seq: 0,
+                recent: VecDeque::new(),
+                tx,
+            }),
+        }
+    }
+
+    /// Sends the session's events to `channel` from now on, all of them again first (a reloaded webview, while a
+    /// turn runs in the session). Fails when the first events are no longer kept.
+    pub fn reattach(&self, channel: Channel<EventBatch>) -> Result<(), Missed> {
+        self.resend_to(delivering_to(channel))
+    }
+
+    /// [`Self::reattach`] to the batching input `tx`.
+    pub fn resend_to(&self, tx: mpsc::UnboundedSender<EventEnvelope>) -> Result<(), Missed> {
+        let mut sent = self.lock();
+        let oldest = sent.recent.front().map_or(sent.next_seq, |e| e.seq);
+        if oldest > 0 {
+            return Err(Missed { after: 0, oldest });
+        }
+        for envelope in &sent.recent {
+            let _ = tx.send(envelope.clone());
+        }
+        sent.tx = tx;
+        Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Sent> {
+        match self.sent.lock() {
+            Ok(s) => s,
+            Err(p) => p.into_inner(),
         }
     }
 
@@ -88,10 +122,7 @@ impl ChannelSink {
 
     /// The kept events numbered after `after` (`None`: from the first), in order; empty when none is newer.
     pub fn since(&self, after: Option<u64>) -> Result<Vec<EventEnvelope>, Missed> {
-        let sent = match self.sent.lock() {
-            Ok(s) => s,
-            Err(p) => p.into_inner(),
-        };
+        let sent = self.lock();
         let first = after.map_or(0, |a| a + 1);
         let oldest = sent.recent.front().map_or(sent.next_seq, |e| e.seq);
         if first < oldest {
@@ -130,10 +161,7 @@ pub async fn deliver(
 
 impl EventSink for ChannelSink {
     fn emit(&self, event: SessionEvent) {
-        let mut sent = match self.sent.lock() {
-            Ok(s) => s,
-            Err(p) => p.into_inner(),
-        };
+        let mut sent = self.lock();
         let envelope = EventEnvelope {
             session_id: self.session_id.clone(),
             seq: sent.next_seq,
@@ -144,7 +172,7 @@ impl EventSink for ChannelSink {
             sent.recent.pop_front();
         }
         sent.recent.push_back(envelope.clone());
-        let _ = self.tx.send(envelope);
+        let _ = sent.tx.send(envelope);
     }
 }
 

@@ -3,7 +3,8 @@
 use super::*;
 
 /// Opens a session on `path` (or reopens the stored session `resume`); its events arrive on `on_event`. A
-/// reopened session first replays its stored events, so the window rebuilds its transcript.
+/// reopened session first replays its stored events, so the window rebuilds its transcript; a session a turn still
+/// runs in (the webview reloaded) sends its events to `on_event` from then on, all of them again first.
 #[tauri::command]
 #[tracing::instrument(skip(app, state, on_event), err(Display))]
 pub fn open_session<R: Runtime>(
@@ -25,12 +26,16 @@ pub fn open_session<R: Runtime>(
         });
         state.sinks.retain(|id| sessions.contains_key(id));
         if let Some(id) = &resume
-            && sessions.contains_key(id)
+            && let Some(running) = sessions.get(id)
         {
-            return Err(CommandError::new(
-                ErrorCode::SessionBusy,
-                "a turn is still running in that session; wait for it to end or stop it, then open it again",
-            ));
+            // A turn runs in it (the webview reloaded): its events go to the new channel, all of them again.
+            return match state.sinks.get(id).map(|sink| sink.reattach(on_event)) {
+                Some(Ok(())) => Ok(running.info()),
+                _ => Err(CommandError::new(
+                    ErrorCode::SessionBusy,
+                    "a turn is still running in that session; wait for it to end or stop it, then open it again",
+                )),
+            };
         }
     }
     let approver = Arc::new(WindowApprover(state.approvals.clone()));

@@ -134,3 +134,30 @@ fn a_replayed_log_is_numbered_like_new_events_and_the_latest_are_kept_for_a_webv
         ]
     );
 }
+
+#[test]
+fn a_reloaded_webview_gets_every_event_again_then_the_new_ones() {
+    let (tx, mut old) = mpsc::unbounded_channel();
+    let sink = ChannelSink::queued_to("s".into(), tx);
+    sink.emit(text(0));
+    sink.emit(text(1));
+    let (tx, mut new) = mpsc::unbounded_channel();
+    sink.resend_to(tx).expect("every event is kept");
+    sink.emit(text(2));
+    let seqs = |rx: &mut mpsc::UnboundedReceiver<EventEnvelope>| {
+        let mut seqs = Vec::new();
+        while let Ok(envelope) = rx.try_recv() {
+            seqs.push(envelope.seq);
+        }
+        seqs
+    };
+    assert_eq!(seqs(&mut old), vec![0, 1]);
+    assert_eq!(seqs(&mut new), vec![0, 1, 2]);
+
+    // Once the first events are no longer kept, the webview cannot be given the whole session again.
+    for n in 0..KEPT_EVENTS {
+        sink.emit(text(n));
+    }
+    let (tx, _rx) = mpsc::unbounded_channel();
+    assert!(sink.resend_to(tx).is_err());
+}

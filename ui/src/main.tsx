@@ -9,12 +9,14 @@ import './styles/index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
+import { guardContextMenu } from './contextMenu';
 
 async function start(): Promise<void> {
   if (import.meta.env.MODE === 'e2e') {
     const { installFakeBackend } = await import('./mock/fakeBackend');
     installFakeBackend();
   }
+  guardContextMenu();
   const root = document.getElementById('root');
   if (!root) throw new Error('#root is missing from index.html');
   createRoot(root).render(

@@ -296,6 +296,33 @@ function usage(input: number, output: number) {
   return { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 }
 
+describe('reloading the page', () => {
+  it('opens the session the window showed, and the folder anew when that session was never stored', async () => {
+    let resumable = true;
+    const ipc = installFakeIpc({
+      open_session: (args) => {
+        if (args.resume && !resumable) throw { code: 'unknown_session', message: 'no stored session session-7' };
+        return sessionInfo({ session_id: args.resume ? String(args.resume) : 'session-8', cwd: String(args.path) });
+      },
+    });
+    sessionStorage.setItem('tandem.open', JSON.stringify({ cwd: '/other/folder', sessionId: 'session-7' }));
+    const first = render(<App />);
+    await screen.findByTestId('session');
+    expect(ipc.argsOf('open_session').map((args) => [args.path, args.resume])).toEqual([['/other/folder', 'session-7']]);
+    first.unmount();
+
+    resumable = false;
+    render(<App />);
+    await waitFor(() => expect(screen.getByTestId('session')).toHaveAttribute('data-session-id', 'session-8'));
+    expect(ipc.argsOf('open_session').slice(1).map((args) => [args.path, args.resume ?? null])).toEqual([
+      ['/other/folder', 'session-7'],
+      ['/other/folder', null],
+    ]);
+    expect(screen.queryByTestId('error-banner')).not.toBeInTheDocument();
+    expect(JSON.parse(sessionStorage.getItem('tandem.open') ?? '{}')).toEqual({ cwd: '/other/folder', sessionId: 'session-8' });
+  });
+});
+
 describe('Retry', () => {
   it('rewinds a failed turn’s prompt and sends it again', async () => {
     const ipc = installFakeIpc({

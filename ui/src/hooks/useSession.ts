@@ -15,6 +15,7 @@ import type {
   SessionInfo,
 } from '../generated/protocol';
 import * as ipc from '../ipc';
+import { rememberOpen } from '../state/reload';
 import { sessionReducer, type Session } from '../state/session';
 
 export type SessionControls = {
@@ -24,8 +25,8 @@ export type SessionControls = {
   /** Why the last open failed, or why the last command failed. */
   error: string | null;
   clearError: () => void;
-  /** Opens a new session on `path`, or reopens the stored session `resume`. */
-  open: (path: string, resume?: string | null) => Promise<void>;
+  /** Opens a new session on `path`, or reopens the stored session `resume`; resolves to whether it opened. */
+  open: (path: string, resume?: string | null) => Promise<boolean>;
   sendPrompt: (prompt: string) => Promise<boolean>;
   answer: (answer: ApprovalAnswer) => Promise<boolean>;
   interrupt: () => Promise<void>;
@@ -79,11 +80,14 @@ export function useSession(): SessionControls {
         if (early) early.push(...batch.events);
         else dispatch({ type: 'events', events: batch.events });
       }, resume);
-      if (current !== generation.current) return;
+      if (current !== generation.current) return false;
       dispatch({ type: 'opened', info, events: early });
       early = null;
+      rememberOpen({ cwd: info.cwd, sessionId: info.session_id });
+      return true;
     } catch (cause) {
       if (current === generation.current) setError(ipc.errorMessage(cause));
+      return false;
     } finally {
       if (current === generation.current) setOpening(false);
     }
