@@ -302,7 +302,7 @@ describe('reloading the page', () => {
     const ipc = installFakeIpc({
       open_session: (args) => {
         if (args.resume && !resumable) throw { code: 'unknown_session', message: 'no stored session session-7' };
-        return sessionInfo({ session_id: args.resume ? String(args.resume) : 'session-8', cwd: String(args.path) });
+        return sessionInfo({ session_id: args.resume ? (args.resume as string) : 'session-8', cwd: String(args.path) });
       },
     });
     sessionStorage.setItem('tandem.open', JSON.stringify({ cwd: '/other/folder', sessionId: 'session-7' }));
