@@ -1,7 +1,7 @@
 // Tests of transcript rendering: each kind of row, tool call attributes and states, the folding
 // of read-only calls into a summary that expands, markdown with highlighted code, and that a
 // large transcript keeps only what is on screen in the DOM, and sub-agents nested in their calls.
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PermissionDecision, SessionEvent } from '../generated/protocol';
@@ -160,6 +160,30 @@ describe('tool calls', () => {
     expect(screen.queryByTestId('tool-result')).not.toBeInTheDocument();
     await userEvent.click(within(screen.getByTestId('tool-call')).getByRole('button'));
     expect(screen.getByTestId('tool-result')).toHaveTextContent('exit 0');
+  });
+});
+
+describe('following the turn', () => {
+  it('brings the view back to the bottom when a new prompt is sent while scrolled up', () => {
+    const first = applyEvents(emptyTranscript(), envelopes([
+      { type: 'turn_started', prompt: 'First' },
+      { type: 'text_delta', text: 'A long answer' },
+      { type: 'turn_ended', stop_reason: 'end_turn' },
+    ]));
+    const { rerender } = render(<Transcript items={first.items} />);
+    const scroller = screen.getByTestId('transcript');
+    Object.defineProperty(scroller, 'scrollHeight', { configurable: true, get: () => 5000 });
+    // The person scrolls up to read: the view stops following.
+    scroller.scrollTop = 4200;
+    fireEvent.scroll(scroller);
+    scroller.scrollTop = 1000;
+    fireEvent.scroll(scroller);
+    expect(screen.getByTestId('scroll-to-bottom')).toBeInTheDocument();
+
+    const second = applyEvents(first, envelopes([{ type: 'turn_started', prompt: 'Second' }], 3));
+    rerender(<Transcript items={second.items} />);
+    expect(scroller.scrollTop).toBe(5000);
+    expect(screen.queryByTestId('scroll-to-bottom')).not.toBeInTheDocument();
   });
 });
 
