@@ -36,7 +36,7 @@ import { SetupHint } from './SetupHint';
 import { StatusBar } from './StatusBar';
 import { Transcript } from './Transcript';
 import { TrustDialog } from './TrustDialog';
-import { postponeTrust, trustPostponed } from '../state/trust';
+import { asksForTrust, postponeTrust } from '../state/trust';
 import { switchableModes } from '../state/modes';
 import { Icon } from './Icon';
 
@@ -91,8 +91,9 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const [draft, setDraft] = useState({ text: '', nonce: 0 });
   /** A prompt typed while a turn runs: sent when the turn ends (more prompts join it), or taken back. */
   const [queued, setQueued] = useState<string | null>(null);
-  /** The trust dialog: asked at once for an untrusted folder (unless put off), else opened from the status bar. */
-  const [trustOpen, setTrustOpen] = useState(() => !info.trust.trusted && !trustPostponed(info.cwd));
+  /** The trust dialog: asked at once for an untrusted folder whose settings grant something (unless put off), else
+   * opened from the status bar. */
+  const [trustOpen, setTrustOpen] = useState(() => asksForTrust(info.cwd, info.trust));
   const closeTrust = useCallback(() => {
     if (!info.trust.trusted) postponeTrust(info.cwd);
     setTrustOpen(false);
