@@ -119,6 +119,26 @@ describe('tool calls', () => {
     ]);
   });
 
+  it('says a call the person allowed was allowed, not that it needs approval', () => {
+    const asked = { decision: 'ask', reason: 'needs approval: `touch b.txt` changes files', rule: null, source: null, decided_by: { type: 'mode', mode: 'default' } } as const;
+    renderEvents([
+      ...bash('w', [
+        { type: 'tool_call_decision', tool_use_id: 'w', decision: asked },
+        { type: 'tool_call_status_changed', tool_use_id: 'w', status: 'waiting_for_approval' },
+      ]),
+      ...bash('y', [
+        { type: 'tool_call_decision', tool_use_id: 'y', decision: asked },
+        { type: 'tool_call_status_changed', tool_use_id: 'y', status: 'waiting_for_approval' },
+        { type: 'tool_call_status_changed', tool_use_id: 'y', status: 'executing' },
+        { type: 'tool_call_result', tool_use_id: 'y', outcome: 'success', content: '', detail: null },
+      ]),
+    ]);
+    const [waiting, allowed] = screen.getAllByTestId('tool-decision').map((node) => node.textContent);
+    expect(waiting).toMatch(/^needs approval: `touch b.txt` changes files/);
+    expect(allowed).toMatch(/^Allowed by you — it asked because `touch b.txt` changes files/);
+    expect(allowed).not.toContain('needs approval');
+  });
+
   it('switches on the kind of work and the detail, not on the tool name', () => {
     renderEvents([
       { type: 'tool_call_started', tool_use_id: 's', name: 'RunInSandbox' },
