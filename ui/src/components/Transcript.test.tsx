@@ -44,6 +44,19 @@ describe('rows', () => {
     expect(container.querySelectorAll('[data-testid="transcript"] .transcript-row')).toHaveLength(5);
   });
 
+  it('stops counting down a retry once the request is answered or has failed for good', () => {
+    renderEvents([
+      { type: 'turn_started', prompt: 'Go' },
+      { type: 'retrying', attempt: 2, wait_ms: 1000, reason: 'overloaded_error' },
+      { type: 'retrying', attempt: 3, wait_ms: 0, reason: 'overloaded_error' },
+      { type: 'error', message: 'the model is overloaded' },
+      { type: 'turn_ended', stop_reason: 'error' },
+    ]);
+    const retry = screen.getByTestId('retry-notice');
+    expect(retry).toHaveTextContent('Tried 3 times · overloaded_error');
+    expect(retry).not.toHaveTextContent('Retrying in');
+  });
+
   it('keeps links from navigating the webview', async () => {
     renderEvents([{ type: 'text_delta', text: 'See [docs](https://example.com).' }]);
     const link = await screen.findByRole('link', { name: 'docs' });

@@ -87,6 +87,11 @@ export function applyEvent(state: Transcript, envelope: EventEnvelope): Transcri
 
 function applyOne(draft: Draft, event: SessionEvent, key: string): void {
   const { state, items } = draft;
+  // A retry wait is over once anything else happens: its line stops counting down.
+  const last = items[items.length - 1];
+  if (last?.kind === 'retry' && !last.settled && event.type !== 'retrying' && event.type !== 'usage_updated') {
+    items[items.length - 1] = { ...last, settled: true };
+  }
   switch (event.type) {
     case 'turn_started':
       state.running = true;

@@ -61,7 +61,9 @@ export type TranscriptItem =
   | { kind: 'notice'; key: string; message: string }
   /** The agent's brief for the person (the Brief tool), shown apart from its answers. */
   | { kind: 'brief'; key: string; message: string; status: BriefStatus }
-  | { kind: 'retry'; key: string; attempt: number; waitMs: number; reason: string }
+  /** A wait before the model request is tried again; `settled` once something came after it (the retried
+   * request answered, or failed for good). */
+  | { kind: 'retry'; key: string; attempt: number; waitMs: number; reason: string; settled?: boolean }
   /** A turn that ended other than normally (interrupted, max tokens, ...). */
   | { kind: 'turn_end'; key: string; stopReason: TurnStopReason };
 
