@@ -843,6 +843,14 @@ font_size: number,
  */
 overridden_by_env: Array<string>, 
 /**
+ * The base URL and model sessions use now: the environment's, else the saved ones, else the defaults.
+ */
+base_url_in_use: string, model_in_use: string, 
+/**
+ * Whether a key is saved (keyring, credentials file or settings file), whatever the environment sets.
+ */
+key_saved: boolean, 
+/**
  * The settings file.
  */
 file: string, };

@@ -35,6 +35,9 @@ export function appSettings(overrides: Partial<AppSettings> = {}): AppSettings {
     font_size: 14,
     overridden_by_env: [],
     file: '/home/me/.config/tandem/settings.json',
+    base_url_in_use: 'https://api.anthropic.com',
+    model_in_use: 'claude-sonnet-4-5',
+    key_saved: false,
     ...overrides,
   };
 }

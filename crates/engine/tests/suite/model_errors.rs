@@ -150,8 +150,14 @@ async fn no_api_key_is_reported_without_a_request() {
     assert!(said.contains("no API key"), "{said}");
     // The way the window and the README give: Settings (the key goes to the keyring), or the environment —
     // never a key written into a plain settings file.
-    assert!(said.contains("Settings") && said.contains("keyring"), "{said}");
-    assert!(!said.contains("apiKey") && !said.contains("settings.json"), "{said}");
+    assert!(
+        said.contains("Settings") && said.contains("keyring"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("apiKey") && !said.contains("settings.json"),
+        "{said}"
+    );
     assert!(fake.requests().is_empty());
 }
 
