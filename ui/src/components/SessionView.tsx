@@ -3,7 +3,7 @@
 // the approval dialog for the first pending request (the diff dialog when it changes a file).
 // Esc stops a running turn. A prompt row's rewind action opens the rewind dialog; after a rewind a
 // notice says what happened, and a rewound prompt goes back into the prompt box to edit and resend.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ApprovalAnswer, RewindOutcome, RewindScope, SandboxViolation } from '../generated/protocol';
 import type { SessionControls } from '../hooks/useSession';
 import { useSessionList } from '../hooks/useSessionList';
@@ -52,7 +52,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const { info, mode, transcript } = session;
   const { running, approvals, planReviews, questions } = transcript;
   const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind, setTrust, changes } = controls;
-  const list = useSessionList(info.cwd, info.session_id, running, transcript.turnsEnded);
+  const promptCount = useMemo(() => promptItems(transcript.items).length, [transcript.items]);
+  const list = useSessionList(info.cwd, info.session_id, running, transcript.turnsEnded, promptCount);
   // Answered requests hide at once, before the engine's approval_resolved arrives.
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
   const pending = approvals.find((request) => !answered.has(request.id));
