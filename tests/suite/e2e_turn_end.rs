@@ -63,6 +63,22 @@ async fn a_turn_with_a_trusted_rule_and_a_saved_rule_always_shows_its_answer() {
             "touch agent-b.txt",
         )
         .await;
+        // The working line is drawn below the last row's reason line, not over it.
+        let gap = client
+            .execute(
+                r#"const working = document.querySelector('[data-testid=working]');
+                   const reasons = [...document.querySelectorAll('[data-testid=tool-decision]')];
+                   const last = reasons[reasons.length - 1];
+                   if (!working || !last) return null;
+                   return working.getBoundingClientRect().top - last.getBoundingClientRect().bottom;"#,
+                vec![],
+            )
+            .await
+            .expect("script");
+        assert!(
+            gap.as_f64().is_some_and(|gap| gap >= 0.0),
+            "run {run}: the working line against the last reason line: {gap}"
+        );
         click(&client, "approval-allow-always").await;
 
         wait_for_text(

@@ -220,6 +220,28 @@ describe('following the turn', () => {
   });
 });
 
+describe('the working line', () => {
+  it('is drawn inside the last row, so the row and the line are measured together', () => {
+    const state = applyEvents(emptyTranscript(), envelopes([
+      { type: 'turn_started', prompt: 'Touch the files' },
+      ...bash('t', [
+        { type: 'tool_call_decision', tool_use_id: 't', decision: { decision: 'allow', reason: 'the command is allowed by the allow rule', rule: 'Bash(touch *)', source: '.claude/settings.json', decided_by: null } },
+      ]),
+    ]));
+    render(<Transcript items={state.items} footer={<div data-testid="working">Working…</div>} />);
+    const rows = [...document.querySelectorAll('.transcript-row')];
+    const last = rows.at(-1);
+    expect(last?.querySelector('[data-testid="tool-decision"]')).not.toBeNull();
+    expect(last?.querySelector('[data-testid="working"]')).not.toBeNull();
+    expect(screen.getAllByTestId('working')).toHaveLength(1);
+  });
+
+  it('shows on its own before there is any row', () => {
+    render(<Transcript items={[]} footer={<div data-testid="working">Working…</div>} />);
+    expect(screen.getByTestId('working')).toBeInTheDocument();
+  });
+});
+
 describe('revised file changes', () => {
   it('shows a partly accepted edit as it is on disk and says it was revised', async () => {
     const before = "greeting = 'hi'\nfarewell = 'bye'\n";

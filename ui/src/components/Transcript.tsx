@@ -50,6 +50,7 @@ export function Transcript({ items, empty, footer }: TranscriptProps) {
             {virtualizer.getVirtualItems().map((virtual) => {
               const row = rows[virtual.index];
               if (!row) return null;
+              const last = virtual.index === rows.length - 1;
               return (
                 <div
                   key={virtual.key}
@@ -59,11 +60,14 @@ export function Transcript({ items, empty, footer }: TranscriptProps) {
                   style={{ transform: `translateY(${virtual.start}px)` }}
                 >
                   <TranscriptRow row={row} />
+                  {/* The footer is part of the last row: measured with it, it cannot be drawn over the row when
+                      the row grows (a reason line, output) before the list has measured it again. */}
+                  {last && footer}
                 </div>
               );
             })}
           </div>
-          {footer}
+          {rows.length === 0 && footer}
         </div>
       </div>
       {!pinned && (
