@@ -6,20 +6,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope, SessionEvent, SessionInfo, Usage } from '../generated/protocol';
 import { approvalRequest, envelopes, hints, SESSION } from '../test/events';
+import { sessionInfo } from '../test/fakeIpc';
 import { sessionReducer, type Session, type SessionAction } from './session';
 
-const info: SessionInfo = {
+const info: SessionInfo = sessionInfo({
   session_id: SESSION,
-  cwd: '/p',
-  folder_name: 'p',
-  model: 'm',
-  mode: 'default',
-  setup_hint: null,
   trust: { trusted: false, allow_rules: ['Bash(touch trusted-*)'], directories: [], hooks: [], mcp_servers: [] },
-  context_window: 200000,
-  compact_at_percent: 80,
-  auto_mode_available: false,
-};
+});
 const trusted: SessionInfo['trust'] = { ...info.trust, trusted: true };
 const saved: SessionInfo = { ...info, model: 'm2', trust: trusted };
 

@@ -39,7 +39,7 @@ pub fn keep_out_of_git(file: &Path) -> std::io::Result<bool> {
     } else {
         "\n"
     };
-    write!(out, "{separator}/{pattern}\n")?;
+    writeln!(out, "{separator}/{pattern}")?;
     Ok(true)
 }
 
