@@ -86,9 +86,10 @@ pub fn open_session<R: Runtime>(
 }
 
 /// The events of the open session `session_id` numbered after `after_seq` (`None`: all kept), for a window that
-/// missed some: a gap in the numbers, or nothing heard while a turn runs.
+/// missed some: a gap in the numbers, or nothing heard while a turn runs. Asked every few seconds while a turn waits,
+/// so it logs at debug level only.
 #[tauri::command]
-#[tracing::instrument(skip(state), err(Display))]
+#[tracing::instrument(level = "debug", skip(state), err(Display))]
 pub fn session_events(
     state: State<'_, AppState>,
     session_id: String,
