@@ -7,7 +7,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use tandem_engine::session::{EndReason, Session, StartSource};
 use tandem_protocol::{
-    ApprovalAnswer, BackgroundShell, ChangedFile, DecisionBehavior, EventBatch, FolderTrust,
+    ApprovalAnswer, BackgroundShell, ChangedFile, DecisionBehavior, EventBatch, EventEnvelope,
+    FolderTrust,
     PermissionMode, RewindOutcome, RewindPoint, RewindScope, RuleScope, SessionEvent, SessionInfo,
     SessionSummary,
 };
