@@ -9,7 +9,9 @@ use std::time::Duration;
 use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, TaskItem, TodoItem, Usage};
 
 use super::lifecycle::{IDLE_NOTIFICATION_AFTER, StartSource};
-use super::{Session, SessionError, SessionOptions, closing, open_folder, prompt_ids};
+use super::{
+    Session, SessionError, SessionOptions, closing, open_folder, prompt_ids, unreadable_settings,
+};
 use crate::approver::{Approver, FixedApprover};
 use crate::events::{EventSink, NullSink};
 use crate::mcp::McpCliConfig;
@@ -57,6 +59,7 @@ pub struct SessionBuilder {
     interactive: bool,
     start_source: Option<StartSource>,
     idle_after: Option<Duration>,
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 /// Everything [`Session::assemble`] puts together.
@@ -90,6 +93,8 @@ pub(super) struct Parts {
     pub start_source: StartSource,
     /// When Notification hooks hear that the model waits idle (`None`: never).
     pub idle_after: Option<Duration>,
+    /// Where background work (MCP servers) runs; `None`: the runtime current when the session is built.
+    pub runtime: Option<tokio::runtime::Handle>,
 }
 
 impl SessionBuilder {
@@ -114,6 +119,7 @@ impl SessionBuilder {
             interactive: false,
             start_source: None,
             idle_after: None,
+            runtime: None,
         }
     }
 
@@ -240,6 +246,15 @@ impl SessionBuilder {
         self
     }
 
+    /// The Tokio runtime the session's background work runs on (its MCP servers, whenever they start: at once, when
+    /// approved or reconnected). Needed when the session is built or driven from a thread outside any runtime (a
+    /// window's command handlers); by default the runtime current at [`Self::build`] is used, and without one
+    /// the servers are listed as failed.
+    pub fn runtime(mut self, handle: tokio::runtime::Handle) -> Self {
+        self.runtime = Some(handle);
+        self
+    }
+
     /// Treat the folder as trusted for this session only, without recording it (command-line runs).
     pub fn assume_trusted(mut self) -> Self {
         self.assume_trusted = true;
@@ -317,6 +332,7 @@ impl SessionBuilder {
             Start::Resume { .. } => StartSource::Resume,
         };
         let mut first_prompt_id = 0;
+        let mut stale_unreadable = false;
         let (cwd, recorder, history, usage, stored_mode, closing) = match self.start {
             Start::New { cwd } => {
                 let recorder = self.store.as_ref().map(|store| {
@@ -347,6 +363,7 @@ impl SessionBuilder {
             } => {
                 let recorder = Arc::new(SessionRecorder::resume(store, &loaded).holding(lock));
                 let closing: Vec<SessionEvent> = closing::closing_events(&loaded.events);
+                stale_unreadable = unreadable_settings::announced_some(&loaded.events);
                 let mut loaded = *loaded;
                 lists = (loaded.todos.clone(), loaded.tasks.clone());
                 // A history stored before prompts kept their ids gets the ids it had (the next sync stores them).
@@ -390,9 +407,16 @@ impl SessionBuilder {
                 .interactive
                 .then(|| self.idle_after.unwrap_or(IDLE_NOTIFICATION_AFTER)),
             lists,
+            runtime: self
+                .runtime
+                .or_else(|| tokio::runtime::Handle::try_current().ok()),
         });
         for event in closing {
             session.runtime.events.emit(event);
+        }
+        // The stored events name unreadable settings files that are fine now: the window would show them still.
+        if stale_unreadable && session.unreadable_settings().is_empty() {
+            session.announce_unreadable_settings();
         }
         session
     }

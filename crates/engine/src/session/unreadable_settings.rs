@@ -9,6 +9,20 @@ use tandem_protocol::{SessionEvent, UnreadableSettingsFile};
 use super::Session;
 use crate::permission::AcceptError;
 use crate::settings::MAX_SETTINGS_BYTES;
+use crate::store::StoredEvent;
+
+/// Whether the last list of unreadable settings files that `events` (a reopened session's stored events) announced
+/// held any file: the window replays it, so the session must say so when there are none now.
+pub(super) fn announced_some(events: &[StoredEvent]) -> bool {
+    events
+        .iter()
+        .rev()
+        .find_map(|stored| match &stored.event {
+            SessionEvent::UnreadableSettings { files } => Some(!files.is_empty()),
+            _ => None,
+        })
+        .unwrap_or(false)
+}
 
 impl Session {
     /// The settings files that could not be read or parsed, each with whether the person accepted running without

@@ -6,13 +6,14 @@ use std::sync::Arc;
 
 use serde_json::json;
 use tandem_engine::events::RecordingSink;
+use tandem_engine::store::SessionStore;
 use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn, Workspace};
 use tandem_protocol::{
     ApprovalChoice, DecisionBehavior, DecisionSource, SafetyCheck, SessionEvent, ToolOutcome,
     TraceCheck, TraceStep, UnreadableSettingsFile,
 };
 
-use super::common::{server, session};
+use super::common::{server, session, stored_session};
 
 const BROKEN: &str = "{\"permissions\": {\"deny\": [\"Bash(rm *)\",";
 
@@ -130,4 +131,37 @@ async fn accepting_an_unreadable_settings_file_holds_until_it_changes() {
             .contains("Bash(rm *)")
     );
     assert!(s.unreadable_settings_text(&readme).is_err());
+}
+
+/// The files a stored session's events last announced as unreadable.
+fn stored_announcement(store: &SessionStore, id: &str) -> Option<Vec<UnreadableSettingsFile>> {
+    let loaded = store.load_session(id).expect("load").expect("stored");
+    loaded.events.into_iter().rev().find_map(|e| match e.event {
+        SessionEvent::UnreadableSettings { files } => Some(files),
+        _ => None,
+    })
+}
+
+#[tokio::test]
+async fn a_reopened_session_says_when_its_unreadable_settings_file_was_fixed() {
+    let ws = Workspace::new(&[(".claude/settings.local.json", BROKEN)]).expect("workspace");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Arc::new(SessionStore::open(&dir.path().join("sessions.db")).expect("store"));
+    let fake = server(Script::turns([ScriptedTurn::text("first")])).await;
+    let id = {
+        let s = stored_session(ws.root(), store.clone(), &fake, None);
+        s.send("hello").await.expect("turn");
+        s.id().to_string()
+    };
+    let before = stored_announcement(&store, &id).expect("announced");
+    assert_eq!(before.len(), 1, "{before:?}");
+
+    // Still broken when reopened: announced again, as it is now.
+    drop(stored_session(ws.root(), store.clone(), &fake, Some(&id)));
+    assert_eq!(stored_announcement(&store, &id).map(|f| f.len()), Some(1));
+
+    // Fixed since: the window, replaying the stored events, is told there is none now.
+    std::fs::write(ws.path(".claude/settings.local.json"), "{}").expect("write");
+    drop(stored_session(ws.root(), store.clone(), &fake, Some(&id)));
+    assert_eq!(stored_announcement(&store, &id), Some(Vec::new()));
 }
