@@ -9,6 +9,7 @@ mod large_files;
 mod mcp;
 mod permissions;
 mod prompt_commands;
+mod rewind_lock;
 mod signals;
 mod unreadable;
 mod window;

@@ -10,7 +10,7 @@ use std::sync::{Mutex, MutexGuard};
 use super::blobs::Blobs;
 use super::journal::{Checkpoint, CheckpointInfo, Journal, Version};
 use super::watcher::DirWatcher;
-use crate::fsutil::write_atomic;
+use crate::fsutil::{FolderLock, FolderLockError, LOCK_WAIT, write_atomic};
 
 /// A checkpoint operation that failed.
 #[derive(Debug, thiserror::Error)]
@@ -21,6 +21,8 @@ pub enum CheckpointError {
     Journal { path: PathBuf, message: String },
     #[error("there is no checkpoint for prompt {0}")]
     UnknownPrompt(String),
+    #[error("the files were not rewound: {0}")]
+    Busy(FolderLockError),
 }
 
 /// What a rewind did, or would have done.
@@ -265,6 +267,12 @@ impl CheckpointStore {
 
     /// Rewinds every file changed since `prompt_id` began to the content it had then. Files changed outside
     /// Tandem since Tandem last wrote them are conflicts: without `force` nothing is touched and they are reported.
+    ///
+    /// The check and the writes run while the folders of the files are locked against other processes (the lock
+    /// the file tools take for their check-then-replace), so an edit from another process lands either before the
+    /// check (and is a conflict) or after the rewind. Waits for another process's change; `Busy` when one held a
+    /// folder too long. Must not be called while a file tool of this store's session runs (see
+    /// [`CheckpointStore::rewind_files`]): it holds the store while it waits.
     pub fn rewind(&self, prompt_id: &str, force: bool) -> Result<RewindReport, CheckpointError> {
         let mut state = self.lock();
         Self::refresh_suspects(&mut state);
@@ -284,6 +292,15 @@ impl CheckpointStore {
                     .or_insert_with(|| version.clone());
             }
         }
+        let paths: Vec<&Path> = targets.keys().map(PathBuf::as_path).collect();
+        let mut held = match FolderLock::for_files(&paths, LOCK_WAIT) {
+            Ok(held) => Some(held),
+            Err(e @ FolderLockError::Busy(_)) => return Err(CheckpointError::Busy(e)),
+            Err(e @ FolderLockError::Unavailable(..)) => {
+                tracing::warn!("rewinding files without a lock: {e}");
+                None
+            }
+        };
         let mut report = RewindReport::default();
         for path in targets.keys() {
             let last = state.journal.last_written.get(path);
@@ -313,6 +330,11 @@ impl CheckpointStore {
                     let bytes = contents.remove(path.as_path()).unwrap_or_default();
                     if let Some(dir) = path.parent() {
                         fs::create_dir_all(dir).map_err(io_err(path))?;
+                        // A folder this rewind made: a process finding it there now waits for the rewind.
+                        if let Some(held) = held.as_mut() {
+                            held.extend_to(dir, LOCK_WAIT)
+                                .map_err(CheckpointError::Busy)?;
+                        }
                     }
                     let like = fs::metadata(path).ok();
                     write_atomic(path, &[&bytes], like.as_ref()).map_err(io_err(path))?;

@@ -34,16 +34,31 @@ impl FolderLock {
     /// Locks the folder `target` is (or will be) in: its parent, or the nearest existing ancestor when the parent
     /// does not exist yet. Waits up to `wait` for another process's lock.
     pub fn for_file(target: &Path, wait: Duration) -> Result<Self, FolderLockError> {
-        let folder = target.parent().unwrap_or(Path::new("."));
+        Self::for_files(&[target], wait)
+    }
+
+    /// Locks the folders all of `targets` are (or will be) in, each folder once (as [`FolderLock::for_file`] picks
+    /// it), in path order: a parent before its children, so that changes taking several folders, and a change
+    /// that locks a folder it made after its parent, never each hold a lock the other waits for.
+    pub fn for_files(targets: &[&Path], wait: Duration) -> Result<Self, FolderLockError> {
+        let folders_now = || {
+            let mut folders: Vec<PathBuf> = targets
+                .iter()
+                .map(|t| nearest_existing(t.parent().unwrap_or(Path::new("."))))
+                .collect();
+            folders.sort();
+            folders.dedup();
+            folders
+        };
         loop {
-            let existing = nearest_existing(folder);
-            let file = lock(&existing, wait)?;
-            // The folder may have been created while this process waited on its ancestor: then the change belongs
-            // under the new folder's lock.
-            if nearest_existing(folder) == existing {
-                return Ok(Self {
-                    held: vec![(existing, file)],
-                });
+            let folders = folders_now();
+            let mut held = Vec::with_capacity(folders.len());
+            for folder in &folders {
+                held.push((folder.clone(), lock(folder, wait)?));
+            }
+            // A folder may have been created while this process waited: its files belong under its own lock.
+            if folders_now() == folders {
+                return Ok(Self { held });
             }
         }
     }
@@ -53,10 +68,10 @@ impl FolderLock {
         self.held.last().is_some_and(|(held, _)| held == folder)
     }
 
-    /// Also locks `folder` (an existing folder below the one locked, made by this change), so that a process
-    /// that finds the new folder already there waits for this change.
+    /// Also locks `folder` (an existing folder below one locked, made by this change), so that a process that
+    /// finds the new folder already there waits for this change. A folder already locked is not locked again.
     pub fn extend_to(&mut self, folder: &Path, wait: Duration) -> Result<(), FolderLockError> {
-        if !self.covers(folder) {
+        if !self.held.iter().any(|(held, _)| held == folder) {
             let file = lock(folder, wait)?;
             self.held.push((folder.to_path_buf(), file));
         }
@@ -111,6 +126,30 @@ mod tests {
         drop(first);
         // (A process another test forks in this moment holds a copy of the handle until it execs: wait for that.)
         FolderLock::for_file(&file, LOCK_WAIT).expect("free again");
+    }
+
+    #[test]
+    fn files_in_several_folders_lock_each_folder_once() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let sub = dir.path().join("sub");
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        let files = [
+            sub.join("b.txt"),
+            dir.path().join("a.txt"),
+            sub.join("c.txt"),
+            dir.path().join("missing/d.txt"),
+        ];
+        let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+        // Two files of one folder (and a missing folder's nearest ancestor) do not wait for each other's lock.
+        let held = FolderLock::for_files(&paths, Duration::from_millis(20)).expect("locks");
+        let folders: Vec<&Path> = held.held.iter().map(|(f, _)| f.as_path()).collect();
+        assert_eq!(folders, [dir.path(), sub.as_path()]);
+        for file in &files {
+            let err = FolderLock::for_file(file, Duration::from_millis(20)).expect_err("held");
+            assert!(matches!(err, FolderLockError::Busy(_)), "{err}");
+        }
+        drop(held);
+        FolderLock::for_file(&files[0], LOCK_WAIT).expect("free again");
     }
 
     #[test]

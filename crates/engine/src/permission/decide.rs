@@ -12,6 +12,7 @@ use tandem_protocol::{
 
 use super::bash_check::evaluate_bash;
 use super::domain::{is_preapproved_host, url_host};
+use super::links_memo::LinksMemo;
 use super::path_forms::PathForms;
 use super::rule::{RuleBehavior, canonical_tool_name};
 use super::suggest;
@@ -53,6 +54,8 @@ pub fn evaluate(ctx: &PermissionContext, call: &CallView<'_>) -> Evaluation {
 /// [`evaluate`] where a person could be asked: an ask stays an ask even in dontAsk mode (the decision trace names
 /// what asked before the mode turned it into a deny).
 pub(crate) fn evaluate_asking(ctx: &PermissionContext, call: &CallView<'_>) -> Evaluation {
+    // One decision resolves each path's links once, however many of its checks look at the path.
+    let _memo = LinksMemo::start();
     let tool = canonical_tool_name(call.tool_name);
     if let Some(e) = common(ctx, tool, call.input, RuleBehavior::Deny) {
         return e;

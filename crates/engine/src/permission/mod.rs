@@ -12,6 +12,7 @@ mod classifier;
 mod context;
 mod decide;
 mod domain;
+mod links_memo;
 mod loader;
 mod path_forms;
 mod path_pattern;

@@ -1,10 +1,12 @@
 //! Path rules: gitignore-style patterns with the four anchors (`//` root, `~/` home, `/` the settings file's
 //! project, otherwise the working directory), compiled into one glob set per list and tool family.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
+use super::links_memo::{canonical, is_link};
 use super::rule::{RuleBehavior, RuleSource};
 use super::rule_id::RuleId;
 pub use crate::fsutil::normalise;
@@ -27,12 +29,11 @@ pub fn resolve_links(path: &Path) -> PathBuf {
 }
 
 fn resolve_depth(path: &Path, depth: u32) -> PathBuf {
-    if let Ok(p) = std::fs::canonicalize(path) {
+    if let Some(p) = canonical(path) {
         return p;
     }
     if depth < 16
-        && let Ok(meta) = std::fs::symlink_metadata(path)
-        && meta.file_type().is_symlink()
+        && is_link(path)
         && let Ok(target) = std::fs::read_link(path)
     {
         let joined = match path.parent() {
@@ -46,12 +47,10 @@ fn resolve_depth(path: &Path, depth: u32) -> PathBuf {
     while let Some(name) = cur.file_name().map(|n| n.to_os_string()) {
         cur.pop();
         rest.push(name);
-        let base = if depth < 16
-            && std::fs::symlink_metadata(&cur).is_ok_and(|m| m.file_type().is_symlink())
-        {
+        let base = if depth < 16 && is_link(&cur) {
             Some(resolve_depth(&cur, depth + 1))
         } else {
-            std::fs::canonicalize(&cur).ok()
+            canonical(&cur)
         };
         if let Some(mut base) = base {
             for part in rest.iter().rev() {
@@ -161,6 +160,8 @@ pub struct PathIndex {
     ids: Vec<RuleId>,
     /// Per rule, the folder every path its glob matches lies in (the glob's segments before its first wildcard).
     prefixes: Vec<PathBuf>,
+    /// Those folders, each once: a path none of them holds matches no rule, and is not matched against the globs.
+    folders: HashSet<PathBuf>,
     /// Deny and ask rules whose pattern cannot be compiled, each with the folder its pattern names before anything
     /// that could be a wildcard: every path there may be one it was written for.
     broken: Vec<(RuleId, PathBuf)>,
@@ -238,11 +239,13 @@ impl PathIndex {
         if !keep_broken {
             broken.clear();
         }
+        let folders = prefixes.iter().cloned().collect();
         (
             Self {
                 matcher,
                 ids,
                 prefixes,
+                folders,
                 broken,
             },
             failed,
@@ -275,6 +278,24 @@ impl PathIndex {
         if self.ids.is_empty() {
             return None;
         }
+        if self.outside_every_folder(path) {
+            return None;
+        }
+        self.glob_match(path)
+    }
+
+    /// Whether `path` is known to match no compiled glob without matching it: every path a glob matches (and so
+    /// every path below one) lies in the glob's folder, so on a file system that compares names exactly an absolute
+    /// path none of whose ancestors is such a folder matches none. Globs match names as written (links are resolved
+    /// by the caller, which asks about each form of a path), so the test is exact for every anchor.
+    fn outside_every_folder(&self, path: &Path) -> bool {
+        !CASE_INSENSITIVE_FS
+            && path.is_absolute()
+            && !path.ancestors().any(|a| self.folders.contains(a))
+    }
+
+    /// The first compiled rule matching `path` or one of its ancestors, every glob matched.
+    fn glob_match(&self, path: &Path) -> Option<RuleId> {
         let mut best: Option<RuleId> = None;
         let mut cur = Some(path);
         while let Some(p) = cur {
@@ -299,5 +320,153 @@ impl PathIndex {
             cur = p.parent();
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Patterns with every anchor (the working directory, `./`, `/` the project, `~/`, `//` the root), wildcards
+    /// early and late, a folder with glob characters in its name, and `..` and `.` spelled in the pattern.
+    const PATTERNS: &[&str] = &[
+        "src/**",
+        "./build/",
+        "*.env",
+        ".env",
+        "/secrets/**",
+        "/docs/*.md",
+        "~/.ssh/**",
+        "~",
+        "//etc/passwd",
+        "//var/**/log/*",
+        "//**/id_rsa",
+        "//opt/we[i]rd/**",
+        "//tmp/a{b,c}/x",
+        "//srv/../srv/x/**",
+        "//srv/./y/**",
+        "node_modules/**",
+    ];
+
+    /// Paths in, beside and outside every rule's folder: absolute, relative, with doubled slashes, `.` and `..`.
+    const PATHS: &[&str] = &[
+        "/work/proj/src/main.rs",
+        "/work/proj/sub/src/lib.rs",
+        "/work/proj/build/out.o",
+        "/work/proj/.env",
+        "/work/proj/deep/x/prod.env",
+        "/work/proj/secrets/key",
+        "/work/proj/docs/a.md",
+        "/work/proj/docs/sub/a.md",
+        "/home/me/.ssh/id_ed25519",
+        "/home/me/notes.txt",
+        "/home/me",
+        "/etc/passwd",
+        "/etc/passwd/x",
+        "/etc/shadow",
+        "/var/lib/log/syslog",
+        "/var/log/syslog",
+        "/root/.ssh/id_rsa",
+        "/opt/weird/file",
+        "/opt/we[i]rd/file",
+        "/tmp/ab/x",
+        "/tmp/ac/x",
+        "/srv/../srv/x/f",
+        "/srv/x/f",
+        "/srv/./y/f",
+        "/srv/y/f",
+        "/work/proj//src/main.rs",
+        "/work/proj/./src/main.rs",
+        "/work/other/src/main.rs",
+        "/usr/bin/ls",
+        "/",
+        "src/main.rs",
+        "proj/.env",
+        "",
+    ];
+
+    fn index(behavior: RuleBehavior) -> PathIndex {
+        let anchors = Anchors {
+            cwd: PathBuf::from("/work/proj"),
+            project_root: PathBuf::from("/work/proj"),
+            home: Some(PathBuf::from("/home/me")),
+        };
+        let source = RuleSource::Project(PathBuf::from("/work/proj/.claude/settings.json"));
+        let globs = PATTERNS
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let glob = absolute_glob(p, &source, behavior, &anchors).ok_or("no home".into());
+                (RuleId::at(i), glob)
+            })
+            .collect();
+        let (index, failed) = PathIndex::build(globs, behavior != RuleBehavior::Allow);
+        assert!(failed.is_empty(), "{failed:?}");
+        index
+    }
+
+    #[test]
+    fn skipping_paths_outside_every_rules_folder_never_changes_a_match() {
+        for behavior in [RuleBehavior::Allow, RuleBehavior::Deny] {
+            let index = index(behavior);
+            let mut matched = 0;
+            for path in PATHS {
+                let path = Path::new(path);
+                let found = index.first_compiled(path);
+                assert_eq!(
+                    found,
+                    index.glob_match(path),
+                    "{behavior:?} {}",
+                    path.display()
+                );
+                matched += usize::from(found.is_some());
+            }
+            // The table exercises matches, not only misses.
+            assert!(
+                matched >= PATHS.len() / 2,
+                "{behavior:?}: {matched} matched"
+            );
+        }
+    }
+
+    #[test]
+    fn the_skip_applies_to_absolute_paths_outside_every_folder_only() {
+        // `//**/id_rsa` makes the root a rule's folder: no absolute path is skipped.
+        let wide = index(RuleBehavior::Deny);
+        let globs: Vec<_> = ["/work/proj/src/**", "/home/me/.ssh/**", "/etc/passwd"]
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (RuleId::at(i), Ok((*g).to_string())))
+            .collect();
+        let (narrow, _) = PathIndex::build(globs, true);
+        let cases: &[(&str, bool)] = &[
+            ("/usr/bin/ls", true),
+            ("/work/other/src/main.rs", true),
+            ("/home/you/.ssh/id_rsa", true),
+            ("/work/proj/srcs/main.rs", true),
+            ("/work/proj/src/main.rs", false),
+            ("/work/proj//src/main.rs", false),
+            ("/work/proj/src", false),
+            ("/home/me/.ssh/id_rsa", false),
+            ("/etc/passwd", false),
+            ("/etc/passwd/x", false),
+            ("src/main.rs", false),
+            ("", false),
+        ];
+        for (path, outside) in cases {
+            let path = Path::new(path);
+            assert!(!wide.outside_every_folder(path), "{}", path.display());
+            assert_eq!(
+                narrow.outside_every_folder(path),
+                *outside && !CASE_INSENSITIVE_FS,
+                "{}",
+                path.display()
+            );
+            assert_eq!(narrow.first_compiled(path), narrow.glob_match(path));
+        }
+        // Case differs: on a system that compares names without case, the globs decide.
+        let upper = Path::new("/WORK/proj/src/main.rs");
+        assert_eq!(narrow.outside_every_folder(upper), !CASE_INSENSITIVE_FS);
+        assert_eq!(narrow.first_compiled(upper), narrow.glob_match(upper));
     }
 }
