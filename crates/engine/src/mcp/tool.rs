@@ -1,7 +1,9 @@
 //! A remote tool as a [`DynTool`]: named `mcp__<server>__<tool>`, its input checked against the server's
 //! `inputSchema` before anything is sent, its annotations deciding concurrency (`readOnlyHint`) and
 //! destructiveness (`destructiveHint`), its result converted to content blocks, `isError` made a tool error and the
-//! structured content checked against the `outputSchema` and kept for the window.
+//! structured content checked against the `outputSchema` and kept for the window. Its listing entry stays JSON (see
+//! `listing`: one tool that does not fit the protocol's types must cost only itself); results are the protocol's
+//! types.
 
 use std::sync::{Arc, OnceLock};
 
