@@ -6,6 +6,7 @@ pub mod approver;
 pub mod checkpoint;
 pub mod events;
 pub mod exec;
+pub mod frontmatter;
 pub mod fsutil;
 pub mod hooks;
 pub mod mcp;
