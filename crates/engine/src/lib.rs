@@ -15,6 +15,7 @@ pub mod permission;
 pub mod process_group;
 pub mod query;
 pub mod registry;
+pub mod sandbox;
 pub mod session;
 pub mod settings;
 pub mod shell;
