@@ -30,6 +30,7 @@ pub fn build_app<R: Runtime>(
         .invoke_handler(tauri::generate_handler![
             commands::app_state,
             commands::session::open_session,
+            commands::session::session_events,
             commands::session::list_sessions,
             commands::pick_folder,
             commands::session::send_prompt,

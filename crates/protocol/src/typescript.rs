@@ -74,6 +74,7 @@ pub fn render() -> String {
         decl::<ToolOutcome>(&cfg),
         decl::<TurnStopReason>(&cfg),
         decl::<DiffHunk>(&cfg),
+        decl::<FileRevision>(&cfg),
         decl::<NotebookCellChange>(&cfg),
         decl::<TaskStatus>(&cfg),
         decl::<ReadContent>(&cfg),

@@ -121,6 +121,8 @@ struct Inner {
     /// Bumped on every change, so that callers can wait for a state.
     version: watch::Sender<u64>,
     auth: ClientSetup,
+    /// Where the servers' tasks run (`None`: no runtime was at hand; servers cannot start).
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 /// The MCP servers of one session.
@@ -720,11 +722,11 @@ fn launch(inner: &Arc<Inner>, name: &str) {
         slot.stop = Some(stop.clone());
         (config.clone(), slot.link.clone(), stop)
     };
-    match tokio::runtime::Handle::try_current() {
-        Ok(handle) => {
+    match &inner.runtime {
+        Some(handle) => {
             handle.spawn(run_server(inner.clone(), config, link, stop));
         }
-        Err(_) => inner.update(
+        None => inner.update(
             name,
             failed("no async runtime to start the server on".into(), None),
             None,
@@ -737,6 +739,26 @@ impl McpManager {
     /// servers are listed as failed). Problems with whole files are sent as notices.
     pub fn start(folder: &Path, plan: Plan, limits: Limits, events: Arc<dyn EventSink>) -> Self {
         Self::start_with(folder, plan, limits, events, KnownTools::standard())
+    }
+
+    /// [`Self::start`] on the runtime `runtime` (`None`: the current one): every server this manager starts —
+    /// now, when approved, when reconnected or restarted — runs there, whichever thread asks.
+    pub fn start_on(
+        runtime: Option<tokio::runtime::Handle>,
+        folder: &Path,
+        plan: Plan,
+        limits: Limits,
+        events: Arc<dyn EventSink>,
+    ) -> Self {
+        Self::start_in(
+            runtime.or_else(|| tokio::runtime::Handle::try_current().ok()),
+            folder,
+            plan,
+            limits,
+            events,
+            KnownTools::standard(),
+            ClientSetup::standard(),
+        )
     }
 
     /// [`Self::start`] with a given store of the tools servers listed before (`None`: every server starts
@@ -753,6 +775,26 @@ impl McpManager {
 
     /// [`Self::start_with`] with a given place for sign-ins and way of showing authorization pages.
     pub fn start_signed(
+        folder: &Path,
+        plan: Plan,
+        limits: Limits,
+        events: Arc<dyn EventSink>,
+        known: Option<KnownTools>,
+        auth: ClientSetup,
+    ) -> Self {
+        Self::start_in(
+            tokio::runtime::Handle::try_current().ok(),
+            folder,
+            plan,
+            limits,
+            events,
+            known,
+            auth,
+        )
+    }
+
+    pub(crate) fn start_in(
+        runtime: Option<tokio::runtime::Handle>,
         folder: &Path,
         plan: Plan,
         limits: Limits,
@@ -777,6 +819,7 @@ impl McpManager {
             shutdown: CancellationToken::new(),
             version,
             auth,
+            runtime,
         });
         {
             let mut slots = inner.lock();
@@ -970,6 +1013,30 @@ impl McpManager {
                 .update(name, McpServerState::Disabled, Some(Vec::new()));
         }
         Ok(())
+    }
+
+    /// Approves every server that waits for the person's approval (those the project itself defines), records the
+    /// answers and starts them: trusting a folder whose trust question listed its servers. Returns their names.
+    pub fn approve_waiting(&self, store: &ApprovalStore) -> std::io::Result<Vec<String>> {
+        let waiting: Vec<String> = self
+            .inner
+            .lock()
+            .iter()
+            .filter(|(_, slot)| {
+                matches!(
+                    slot.planned,
+                    Planned::Server {
+                        approval: Approval::NeedsApproval,
+                        ..
+                    }
+                )
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in &waiting {
+            self.approve(name, true, store)?;
+        }
+        Ok(waiting)
     }
 
     /// Turns the MCP tool `tool` (full name) on or off for the model; the statuses of its server change.

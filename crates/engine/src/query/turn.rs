@@ -176,6 +176,13 @@ pub async fn run_turn(
             });
         }
         deliver_notifications(runtime, history);
+        if let Some(note) = runtime
+            .mode_notes
+            .as_ref()
+            .and_then(|notes| notes.note(runtime.permission_context().mode, requests == 0))
+        {
+            push_user_text(history, &note);
+        }
         counted_messages = history.len();
         requests += 1;
         let request = ModelRequest {
