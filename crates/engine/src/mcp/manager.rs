@@ -17,7 +17,7 @@ use super::config::{ServerConfig, Transport};
 use super::known_tools::KnownTools;
 use super::limits::{Limits, REQUEST_TIMEOUT};
 use super::link::ServerLink;
-use super::oauth::{self, Opener, SignInOptions, SystemOpener, TokenStore};
+use super::oauth::{self, Opener, SignInOptions, TokenStore};
 use super::prompts::McpPrompt;
 use super::sources::{Approval, ApprovalStore, Plan, Planned};
 use super::tool::McpTool;
@@ -42,11 +42,11 @@ pub struct ClientSetup {
 }
 
 impl ClientSetup {
-    /// The person's token store and the desktop's browser.
+    /// The person's token store and the browser of this process ([`oauth::standard_opener`]).
     pub fn standard() -> Self {
         Self {
             tokens: TokenStore::standard(),
-            opener: Arc::new(SystemOpener),
+            opener: oauth::standard_opener(),
             elicitor: None,
         }
     }

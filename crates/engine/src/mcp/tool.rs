@@ -16,7 +16,8 @@ use super::link::ServerLink;
 use super::names;
 use crate::settings::json_kind;
 use crate::tool::{
-    DynTool, InterruptBehavior, PermissionSubject, PreparedCall, ToolContext, ToolError, ToolOutput,
+    DynTool, InterruptBehavior, PermissionSubject, PreparedCall, ToolContext, ToolError,
+    ToolOutput, schema_errors,
 };
 
 /// The longest tool description sent to the model.
@@ -145,22 +146,6 @@ impl McpTool {
     }
 }
 
-fn violations(validator: &jsonschema::Validator, value: &Value) -> Option<String> {
-    let errors: Vec<String> = validator
-        .iter_errors(value)
-        .take(5)
-        .map(|e| {
-            let at = e.instance_path().to_string();
-            if at.is_empty() {
-                e.to_string()
-            } else {
-                format!("{at}: {e}")
-            }
-        })
-        .collect();
-    (!errors.is_empty()).then(|| errors.join("; "))
-}
-
 impl DynTool for McpTool {
     fn name(&self) -> &str {
         &self.0.info.name
@@ -197,7 +182,7 @@ impl DynTool for McpTool {
             })
         });
         let validator = validator.as_ref().map_err(Clone::clone)?;
-        if let Some(errors) = violations(validator, input) {
+        if let Some(errors) = schema_errors(validator, input) {
             return Err(format!(
                 "InputValidationError: the input for {} does not fit its schema: {errors}",
                 self.0.info.name
@@ -247,7 +232,7 @@ impl Call {
             None => Err(format!(
                 "MCP server `{server}`: `{tool}` declares an output schema but returned no structured content"
             )),
-            Some(value) => match violations(validator, value) {
+            Some(value) => match schema_errors(validator, value) {
                 Some(errors) => Err(format!(
                     "MCP server `{server}`: the result of `{tool}` does not fit the output schema it declares: {errors}"
                 )),

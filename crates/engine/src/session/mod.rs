@@ -1227,13 +1227,13 @@ impl Session {
     pub fn allow_sandbox_violation(
         &self,
         violation: &tandem_protocol::SandboxViolation,
-    ) -> Result<crate::permission::SandboxAllowance, crate::permission::SaveError> {
+    ) -> Result<crate::sandbox::SandboxAllowance, crate::permission::SaveError> {
         let file = self
             .runtime
             .permission_context()
             .local_settings_file
             .clone();
-        let added = crate::permission::allow_sandbox_violation(&file, violation)?;
+        let added = crate::sandbox::allow_sandbox_violation(&file, violation)?;
         self.reload_with(&self.loader());
         Ok(added)
     }
