@@ -3,7 +3,7 @@
 // with Yes / Yes and don't ask again (when a rule is suggested) / No with an optional message.
 // Keyboard (useApprovalAnswer): Enter = Yes, Esc = No (Enter inside the message box sends No with
 // the message), and the numbers shown beside the choices pick them.
-import { useEffect, useId, useRef } from 'react';
+import { useRef } from 'react';
 import type { ApprovalAnswer, ApprovalRequest } from '../generated/protocol';
 import { prettyJson } from '../format';
 import { useApprovalAnswer } from '../hooks/useApprovalAnswer';
@@ -13,6 +13,7 @@ import { DecisionTraceView } from './DecisionTraceView';
 import { AskedBy } from './AskedBy';
 import { ToolDiff } from './ToolDiff';
 import { Icon } from './Icon';
+import { Modal, ModalTitle } from './Modal';
 
 export type ApprovalDialogProps = {
   request: ApprovalRequest;
@@ -25,103 +26,98 @@ export type ApprovalDialogProps = {
 };
 
 export function ApprovalDialog({ request, onAnswer, error = null, root }: ApprovalDialogProps) {
-  const { message, setMessage, busy, answer } = useApprovalAnswer(request, onAnswer);
-  const titleId = useId();
+  const { message, setMessage, busy, answer, escape } = useApprovalAnswer(request, onAnswer);
   const allowRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => allowRef.current?.focus(), [request.id]);
 
   return (
-    <div className="modal-backdrop">
-      <div
-        className="modal approval-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid="approval-dialog"
-        data-request-id={request.id}
-      >
-        <header className="modal-header">
-          <span className="approval-tool" data-testid="approval-tool-name">
-            {request.tool_name}
-          </span>
-          <h2 id={titleId} className="modal-title" data-testid="approval-title">
-            {request.title}
-          </h2>
-        </header>
-        <AskedBy request={request} />
-        <p className="approval-reason" data-testid="approval-reason">
-          {request.reason}
-        </p>
-        <DecisionSourceLine source={request.decided_by} root={root} />
-        <DecisionTraceView trace={request.trace} root={root} />
-        <ApprovalInput request={request} />
-        <ApprovalWarnings warnings={request.warnings ?? []} />
-        {(request.previews ?? []).length > 0 && (
-          <div className="approval-previews" data-testid="approval-previews">
-            <p className="dim">What the command would change:</p>
-            {(request.previews ?? []).map((diff, index) => (
-              <ToolDiff key={diff.path} callId={`preview:${request.id}:${index}`} diff={diff} />
-            ))}
-          </div>
-        )}
-        {error && <ErrorBanner message={error} />}
-        <div className="approval-actions">
-          <button
-            ref={allowRef}
-            type="button"
-            className="button button-primary approval-choice"
-            data-testid="approval-allow"
-            data-answer="allow"
-            disabled={busy}
-            onClick={() => void answer('allow')}
-          >
-            <span className="choice-key">1</span> Yes <kbd aria-label="Enter"><Icon name="enter" /></kbd>
-          </button>
-          {request.suggestion && (
-            <button
-              type="button"
-              className="button approval-choice"
-              data-testid="approval-allow-always"
-            data-answer="allow_always"
-              disabled={busy}
-              onClick={() => void answer('allow_always')}
-            >
-              <span className="choice-key">2</span>
-              <span>
-                Yes, and don't ask again for{' '}
-                {request.suggestion.rules.map((rule, index) => (
-                  <span key={rule}>
-                    {index > 0 && ', '}
-                    <code>{rule}</code>
-                  </span>
-                ))}{' '}
-                <span className="dim">(saved to {request.suggestion.destination})</span>
-              </span>
-            </button>
-          )}
-          <button
-            type="button"
-            className="button button-danger approval-choice"
-            data-testid="approval-deny"
-            data-answer="deny"
-            disabled={busy}
-            onClick={() => void answer('deny')}
-          >
-            <span className="choice-key">{request.suggestion ? 3 : 2}</span> No <kbd>Esc</kbd>
-          </button>
+    <Modal
+      className="approval-dialog"
+      onEscape={escape}
+      initialFocus={allowRef}
+      data-testid="approval-dialog"
+      data-request-id={request.id}
+    >
+      <header className="modal-header">
+        <span className="approval-tool" data-testid="approval-tool-name">
+          {request.tool_name}
+        </span>
+        <ModalTitle className="modal-title" data-testid="approval-title">
+          {request.title}
+        </ModalTitle>
+      </header>
+      <AskedBy request={request} />
+      <p className="approval-reason" data-testid="approval-reason">
+        {request.reason}
+      </p>
+      <DecisionSourceLine source={request.decided_by} root={root} />
+      <DecisionTraceView trace={request.trace} root={root} />
+      <ApprovalInput request={request} />
+      <ApprovalWarnings warnings={request.warnings ?? []} />
+      {(request.previews ?? []).length > 0 && (
+        <div className="approval-previews" data-testid="approval-previews">
+          <p className="dim">What the command would change:</p>
+          {(request.previews ?? []).map((diff, index) => (
+            <ToolDiff key={diff.path} callId={`preview:${request.id}:${index}`} diff={diff} />
+          ))}
         </div>
-        <textarea
-          className="approval-message"
-          data-testid="approval-message"
-          aria-label="Message to the agent"
-          rows={2}
-          value={message}
+      )}
+      {error && <ErrorBanner message={error} />}
+      <div className="approval-actions">
+        <button
+          ref={allowRef}
+          type="button"
+          className="button button-primary approval-choice"
+          data-testid="approval-allow"
+          data-answer="allow"
           disabled={busy}
-          placeholder="No, and tell the agent what to do instead… (Enter sends No)"
-          onChange={(event) => setMessage(event.target.value)}
-        />
+          onClick={() => void answer('allow')}
+        >
+          <span className="choice-key">1</span> Yes <kbd aria-label="Enter"><Icon name="enter" /></kbd>
+        </button>
+        {request.suggestion && (
+          <button
+            type="button"
+            className="button approval-choice"
+            data-testid="approval-allow-always"
+          data-answer="allow_always"
+            disabled={busy}
+            onClick={() => void answer('allow_always')}
+          >
+            <span className="choice-key">2</span>
+            <span>
+              Yes, and don't ask again for{' '}
+              {request.suggestion.rules.map((rule, index) => (
+                <span key={rule}>
+                  {index > 0 && ', '}
+                  <code>{rule}</code>
+                </span>
+              ))}{' '}
+              <span className="dim">(saved to {request.suggestion.destination})</span>
+            </span>
+          </button>
+        )}
+        <button
+          type="button"
+          className="button button-danger approval-choice"
+          data-testid="approval-deny"
+          data-answer="deny"
+          disabled={busy}
+          onClick={() => void answer('deny')}
+        >
+          <span className="choice-key">{request.suggestion ? 3 : 2}</span> No <kbd>Esc</kbd>
+        </button>
       </div>
-    </div>
+      <textarea
+        className="approval-message"
+        data-testid="approval-message"
+        aria-label="Message to the agent"
+        rows={2}
+        value={message}
+        disabled={busy}
+        placeholder="No, and tell the agent what to do instead… (Enter sends No)"
+        onChange={(event) => setMessage(event.target.value)}
+      />
+    </Modal>
   );
 }
 

@@ -1,8 +1,7 @@
 // The changes view: every file the session changed, each with one combined diff from its content
 // before the session's first change to now (read only), each naming the sub-agents that changed it, and above them the worktrees agents left
 // with changes, to merge or discard. Opened from the status bar; Esc closes.
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useEscape } from '../hooks/useEscape';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useHighlighter } from '../diff/highlighter';
 import { buildDiffModel } from '../diff/model';
 import type { ChangedFile } from '../generated/protocol';
@@ -14,6 +13,7 @@ import { FilePath } from './diff/FilePath';
 import { ViewToggle } from './diff/ViewToggle';
 import { originLabel } from '../state/teams';
 import { ErrorBanner } from './ErrorBanner';
+import { Modal, ModalTitle } from './Modal';
 import { KeptWorktrees, type KeptWorktreesProps } from './KeptWorktrees';
 
 export type ChangesViewProps = {
@@ -31,7 +31,6 @@ function relative(path: string, root: string): string {
 }
 
 export function ChangesView({ load, root, onClose, worktrees }: ChangesViewProps) {
-  const titleId = useId();
   const [files, setFiles] = useState<ChangedFile[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState(0);
@@ -52,8 +51,6 @@ export function ChangesView({ load, root, onClose, worktrees }: ChangesViewProps
       live = false;
     };
   }, [load]);
-  useEffect(() => closeRef.current?.focus(), []);
-  useEscape(onClose);
 
   const hljs = useHighlighter();
   const models = useMemo(
@@ -69,60 +66,64 @@ export function ChangesView({ load, root, onClose, worktrees }: ChangesViewProps
   const model = models[selected] ?? null;
 
   return (
-    <div className="modal-backdrop diff-backdrop">
-      <div className="modal diff-dialog changes-view" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="changes-view">
-        <header className="diff-dialog-header">
-          <h2 id={titleId} className="diff-dialog-title">
-            Changes in this session
-          </h2>
-          <span className="dim">{files ? `${files.length} ${files.length === 1 ? 'file' : 'files'}` : 'Loading…'}</span>
-          <span className="status-spacer" />
-          <ViewToggle mode={view} onChange={setView} />
-          <button ref={closeRef} type="button" className="button" data-testid="changes-close" onClick={onClose}>
-            Close <kbd>Esc</kbd>
-          </button>
-        </header>
-        {error && <ErrorBanner message={error} />}
-        {worktrees && <KeptWorktrees load={worktrees.load} settle={worktrees.settle} />}
-        <div className="changes-columns">
-          <ul className="changes-list" aria-label="Changed files">
-            {(files ?? []).map((each, index) => {
-              const stats = models[index];
-              return (
-                <li key={each.path}>
-                  <button
-                    type="button"
-                    className={`changes-file${index === selected ? ' is-selected' : ''}`}
-                    data-testid="changes-file"
-                    data-path={each.path}
-                    aria-current={index === selected}
-                    onClick={() => setSelected(index)}
-                  >
-                    <FilePath path={relative(each.path, root)} />
-                    {each.before === null && <span className="diff-badge">New</span>}
-                    {each.after === null && each.omitted === null && <span className="diff-badge">Deleted</span>}
-                    {stats && <DiffStats added={stats.added} removed={stats.removed} />}
-                    {(each.changed_by ?? []).map((origin) => (
-                      <span key={origin.agent_id} className="diff-badge changes-by" data-testid="changes-by" title={originLabel(origin)}>
-                        {origin.name ?? origin.agent_type}
-                      </span>
-                    ))}
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-          <div className="changes-diff">
-            {files && files.length === 0 && !error && <p className="dim changes-empty">This session has not changed any file yet.</p>}
-            {file && file.omitted !== null && (
-              <p className="dim changes-empty" data-testid="changes-omitted">
-                {relative(file.path, root)}: {file.omitted}
-              </p>
-            )}
-            {model && <DiffBody key={file?.path} model={model} view={model.isNewFile ? 'unified' : view} className="diff-dialog-body" />}
-          </div>
+    <Modal
+      className="diff-dialog changes-view"
+      backdropClassName="diff-backdrop"
+      onEscape={onClose}
+      initialFocus={closeRef}
+      data-testid="changes-view"
+    >
+      <header className="diff-dialog-header">
+        <ModalTitle className="diff-dialog-title">
+          Changes in this session
+        </ModalTitle>
+        <span className="dim">{files ? `${files.length} ${files.length === 1 ? 'file' : 'files'}` : 'Loading…'}</span>
+        <span className="status-spacer" />
+        <ViewToggle mode={view} onChange={setView} />
+        <button ref={closeRef} type="button" className="button" data-testid="changes-close" onClick={onClose}>
+          Close <kbd>Esc</kbd>
+        </button>
+      </header>
+      {error && <ErrorBanner message={error} />}
+      {worktrees && <KeptWorktrees load={worktrees.load} settle={worktrees.settle} />}
+      <div className="changes-columns">
+        <ul className="changes-list" aria-label="Changed files">
+          {(files ?? []).map((each, index) => {
+            const stats = models[index];
+            return (
+              <li key={each.path}>
+                <button
+                  type="button"
+                  className={`changes-file${index === selected ? ' is-selected' : ''}`}
+                  data-testid="changes-file"
+                  data-path={each.path}
+                  aria-current={index === selected}
+                  onClick={() => setSelected(index)}
+                >
+                  <FilePath path={relative(each.path, root)} />
+                  {each.before === null && <span className="diff-badge">New</span>}
+                  {each.after === null && each.omitted === null && <span className="diff-badge">Deleted</span>}
+                  {stats && <DiffStats added={stats.added} removed={stats.removed} />}
+                  {(each.changed_by ?? []).map((origin) => (
+                    <span key={origin.agent_id} className="diff-badge changes-by" data-testid="changes-by" title={originLabel(origin)}>
+                      {origin.name ?? origin.agent_type}
+                    </span>
+                  ))}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+        <div className="changes-diff">
+          {files && files.length === 0 && !error && <p className="dim changes-empty">This session has not changed any file yet.</p>}
+          {file && file.omitted !== null && (
+            <p className="dim changes-empty" data-testid="changes-omitted">
+              {relative(file.path, root)}: {file.omitted}
+            </p>
+          )}
+          {model && <DiffBody key={file?.path} model={model} view={model.isNewFile ? 'unified' : view} className="diff-dialog-body" />}
         </div>
       </div>
-    </div>
+    </Modal>
   );
 }

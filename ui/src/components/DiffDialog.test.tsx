@@ -1,6 +1,6 @@
 // Tests of the diff dialog inside the session window, answering through a mocked IPC: what it
 // shows, both layouts, word marks, folds, each answer and its keyboard, and a 5,000-line file.
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest, FileDiff } from '../generated/protocol';
@@ -93,8 +93,7 @@ describe('DiffDialog', () => {
 
   it('Enter accepts, Esc rejects', async () => {
     const ipc = await openWith(editRequest('r1', 't1', edited));
-    fireEvent.keyDown(window, { key: 'Escape' });
-    await act(async () => {});
+    await userEvent.keyboard('{Escape}');
     expect(ipc.argsOf('answer_approval')[0]).toMatchObject({ answer: { choice: 'deny' } });
   });
 

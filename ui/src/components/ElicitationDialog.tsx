@@ -8,6 +8,7 @@ import { errorMessage } from '../ipc';
 import { type FieldValue, formContent, formProblems, initialValues } from '../state/elicitation';
 import { ErrorBanner } from './ErrorBanner';
 import { Icon } from './Icon';
+import { Modal, ModalTitle } from './Modal';
 
 export type ElicitationDialogProps = {
   request: ElicitationRequest;
@@ -22,13 +23,10 @@ const PLACEHOLDERS: Record<string, string> = {
 };
 
 export function ElicitationDialog({ request, onAnswer }: ElicitationDialogProps) {
-  const titleId = useId();
   const [values, setValues] = useState<Record<string, FieldValue>>(() => initialValues(request.fields));
   const [showProblems, setShowProblems] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const dialogRef = useRef<HTMLDivElement>(null);
-  useEffect(() => dialogRef.current?.focus(), [request.id]);
   const problems = formProblems(request.fields, values);
 
   const send = async (action: ElicitationAction) => {
@@ -57,10 +55,7 @@ export function ElicitationDialog({ request, onAnswer }: ElicitationDialogProps)
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       const target = event.target instanceof HTMLElement ? event.target : null;
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        void latest.current('cancel');
-      } else if (event.key === 'Enter' && !event.isComposing && target?.tagName !== 'BUTTON' && target?.tagName !== 'TEXTAREA') {
+      if (event.key === 'Enter' && !event.isComposing && target?.tagName !== 'BUTTON' && target?.tagName !== 'TEXTAREA') {
         event.preventDefault();
         void latest.current('accept');
       }
@@ -72,53 +67,47 @@ export function ElicitationDialog({ request, onAnswer }: ElicitationDialogProps)
   const set = (name: string, value: FieldValue) => setValues((previous) => ({ ...previous, [name]: value }));
 
   return (
-    <div className="modal-backdrop">
-      <div
-        ref={dialogRef}
-        tabIndex={-1}
-        className="modal question-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid="elicitation-dialog"
-        data-request-id={request.id}
-      >
-        <header className="modal-header">
-          <span className="approval-tool">MCP {request.server}</span>
-          <h2 id={titleId} className="modal-title">
-            The server {request.server} asks for information
-          </h2>
-        </header>
-        {request.message && (
-          <p className="elicitation-message" data-testid="elicitation-message">
-            {request.message}
-          </p>
-        )}
-        {request.fields.map((field) => (
-          <Field
-            key={field.name}
-            field={field}
-            value={values[field.name]}
-            problem={showProblems ? (problems[field.name] ?? null) : null}
-            disabled={busy}
-            onChange={(value) => set(field.name, value)}
-          />
-        ))}
-        <p className="dim">What you send goes to the MCP server {request.server}, not to the agent.</p>
-        {error && <ErrorBanner message={error} />}
-        <div className="approval-actions">
-          <button type="button" className="button button-primary" data-testid="elicitation-accept" disabled={busy} onClick={() => void send('accept')}>
-            Send <kbd aria-label="Enter"><Icon name="enter" /></kbd>
-          </button>
-          <button type="button" className="button" data-testid="elicitation-decline" disabled={busy} onClick={() => void send('decline')}>
-            Decline
-          </button>
-          <button type="button" className="button" data-testid="elicitation-cancel" disabled={busy} onClick={() => void send('cancel')}>
-            Cancel <kbd>Esc</kbd>
-          </button>
-        </div>
+    <Modal
+      className="question-dialog"
+      onEscape={() => void send('cancel')}
+      data-testid="elicitation-dialog"
+      data-request-id={request.id}
+    >
+      <header className="modal-header">
+        <span className="approval-tool">MCP {request.server}</span>
+        <ModalTitle className="modal-title">
+          The server {request.server} asks for information
+        </ModalTitle>
+      </header>
+      {request.message && (
+        <p className="elicitation-message" data-testid="elicitation-message">
+          {request.message}
+        </p>
+      )}
+      {request.fields.map((field) => (
+        <Field
+          key={field.name}
+          field={field}
+          value={values[field.name]}
+          problem={showProblems ? (problems[field.name] ?? null) : null}
+          disabled={busy}
+          onChange={(value) => set(field.name, value)}
+        />
+      ))}
+      <p className="dim">What you send goes to the MCP server {request.server}, not to the agent.</p>
+      {error && <ErrorBanner message={error} />}
+      <div className="approval-actions">
+        <button type="button" className="button button-primary" data-testid="elicitation-accept" disabled={busy} onClick={() => void send('accept')}>
+          Send <kbd aria-label="Enter"><Icon name="enter" /></kbd>
+        </button>
+        <button type="button" className="button" data-testid="elicitation-decline" disabled={busy} onClick={() => void send('decline')}>
+          Decline
+        </button>
+        <button type="button" className="button" data-testid="elicitation-cancel" disabled={busy} onClick={() => void send('cancel')}>
+          Cancel <kbd>Esc</kbd>
+        </button>
       </div>
-    </div>
+    </Modal>
   );
 }
 

@@ -2,12 +2,12 @@
 // comes from (and whether it is in force: a project's hooks wait for trust). The tester runs one hook for real on an
 // input the person edits (prefilled with a sample of the event's stdin) and shows its exit, stdout and stderr and the
 // decision it would produce. Esc closes.
-import { useEffect, useId, useRef, useState } from 'react';
-import { useEscape } from '../hooks/useEscape';
+import { useEffect, useRef, useState } from 'react';
 import type { HookListing, HookTestResult } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { shown } from '../state/decisionSource';
 import { ErrorBanner } from './ErrorBanner';
+import { Modal, ModalTitle } from './Modal';
 
 export type HooksPanelProps = {
   load: () => Promise<HookListing[]>;
@@ -18,7 +18,6 @@ export type HooksPanelProps = {
 };
 
 export function HooksPanel({ load, test, root, onClose }: HooksPanelProps) {
-  const titleId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
   const [hooks, setHooks] = useState<HookListing[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -33,57 +32,53 @@ export function HooksPanel({ load, test, root, onClose }: HooksPanelProps) {
       current = false;
     };
   }, [load]);
-  useEffect(() => closeRef.current?.focus(), []);
-  useEscape(onClose);
 
   const events = [...new Set((hooks ?? []).map((hook) => hook.event))];
   return (
-    <div className="modal-backdrop">
-      <div className="modal hooks-panel" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="hooks-panel">
-        <header className="modal-header">
-          <h2 id={titleId} className="modal-title">
-            Hooks
-          </h2>
-          <span className="status-spacer" />
-          <button ref={closeRef} type="button" className="button" data-testid="hooks-close" onClick={onClose}>
-            Close <kbd>Esc</kbd>
-          </button>
-        </header>
-        {error && <ErrorBanner message={error} />}
-        {hooks !== null && hooks.length === 0 && (
-          <p className="dim" data-testid="hooks-none">
-            No hook is configured. Add them under <code>hooks</code> in <code>.claude/settings.json</code> or your user settings.
-          </p>
-        )}
-        {events.map((event) => (
-          <section key={event} className="rules-section" data-testid="hooks-event" data-event={event}>
-            <h3 className="rules-heading">{event}</h3>
-            <ul className="hooks-list">
-              {(hooks ?? [])
-                .filter((hook) => hook.event === event)
-                .map((hook, index) => (
-                  <li
-                    key={`${hook.command}:${hook.source}:${index}`}
-                    className={`hook-item${hook.active ? '' : ' hook-inactive'}`}
-                    data-testid="hook-item"
-                    data-active={hook.active}
-                  >
-                    <code className="hook-command">{hook.command}</code>
-                    <span className="dim">
-                      {hook.matcher ? ` on ${hook.matcher}` : ''} · {hook.timeout_secs} s · from {shown(hook.source, root)}
-                      {hook.active ? '' : ' · not in force (waits for trust or review)'}
-                    </span>{' '}
-                    <button type="button" className="button" data-testid="hook-try" onClick={() => setChosen(hook)}>
-                      Try it
-                    </button>
-                  </li>
-                ))}
-            </ul>
-          </section>
-        ))}
-        {chosen && <HookTester key={`${chosen.event}:${chosen.command}`} hook={chosen} test={test} />}
-      </div>
-    </div>
+    <Modal className="hooks-panel" onEscape={onClose} initialFocus={closeRef} data-testid="hooks-panel">
+      <header className="modal-header">
+        <ModalTitle className="modal-title">
+          Hooks
+        </ModalTitle>
+        <span className="status-spacer" />
+        <button ref={closeRef} type="button" className="button" data-testid="hooks-close" onClick={onClose}>
+          Close <kbd>Esc</kbd>
+        </button>
+      </header>
+      {error && <ErrorBanner message={error} />}
+      {hooks !== null && hooks.length === 0 && (
+        <p className="dim" data-testid="hooks-none">
+          No hook is configured. Add them under <code>hooks</code> in <code>.claude/settings.json</code> or your user settings.
+        </p>
+      )}
+      {events.map((event) => (
+        <section key={event} className="rules-section" data-testid="hooks-event" data-event={event}>
+          <h3 className="rules-heading">{event}</h3>
+          <ul className="hooks-list">
+            {(hooks ?? [])
+              .filter((hook) => hook.event === event)
+              .map((hook, index) => (
+                <li
+                  key={`${hook.command}:${hook.source}:${index}`}
+                  className={`hook-item${hook.active ? '' : ' hook-inactive'}`}
+                  data-testid="hook-item"
+                  data-active={hook.active}
+                >
+                  <code className="hook-command">{hook.command}</code>
+                  <span className="dim">
+                    {hook.matcher ? ` on ${hook.matcher}` : ''} · {hook.timeout_secs} s · from {shown(hook.source, root)}
+                    {hook.active ? '' : ' · not in force (waits for trust or review)'}
+                  </span>{' '}
+                  <button type="button" className="button" data-testid="hook-try" onClick={() => setChosen(hook)}>
+                    Try it
+                  </button>
+                </li>
+              ))}
+          </ul>
+        </section>
+      ))}
+      {chosen && <HookTester key={`${chosen.event}:${chosen.command}`} hook={chosen} test={test} />}
+    </Modal>
   );
 }
 

@@ -1,12 +1,13 @@
 // The plan review: the agent's plan as markdown, approved into default mode (Enter) or with edits
-// accepted automatically, or kept in plan mode with feedback for the agent (Esc, or Enter inside
-// the feedback box).
-import { useEffect, useId, useRef, useState } from 'react';
+// accepted automatically, or kept in plan mode with feedback for the agent (Esc, through the Modal, or Enter
+// inside the feedback box).
+import { useEffect, useRef, useState } from 'react';
 import type { PlanAnswer, PlanChoice, PlanRequest } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { ErrorBanner } from './ErrorBanner';
 import { LazyMarkdown } from './LazyMarkdown';
 import { Icon } from './Icon';
+import { Modal, ModalTitle } from './Modal';
 
 export type PlanDialogProps = {
   request: PlanRequest;
@@ -14,12 +15,10 @@ export type PlanDialogProps = {
 };
 
 export function PlanDialog({ request, onAnswer }: PlanDialogProps) {
-  const titleId = useId();
   const approveRef = useRef<HTMLButtonElement>(null);
   const [feedback, setFeedback] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => approveRef.current?.focus(), [request.id]);
 
   const send = async (choice: PlanChoice) => {
     if (busy) return;
@@ -40,10 +39,7 @@ export function PlanDialog({ request, onAnswer }: PlanDialogProps) {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       const target = event.target instanceof HTMLElement ? event.target : null;
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        sendRef.current.keepPlanning();
-      } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         if (target?.tagName === 'BUTTON') return;
         event.preventDefault();
         if (target?.tagName === 'TEXTAREA') sendRef.current.keepPlanning();
@@ -55,54 +51,58 @@ export function PlanDialog({ request, onAnswer }: PlanDialogProps) {
   }, [request.id]);
 
   return (
-    <div className="modal-backdrop">
-      <div className="modal plan-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="plan-dialog" data-request-id={request.id}>
-        <header className="modal-header">
-          <span className="approval-tool">Plan</span>
-          <h2 id={titleId} className="modal-title">
-            Ready to start on this plan?
-          </h2>
-        </header>
-        <div className="plan-body" data-testid="plan-body">
-          <LazyMarkdown text={request.plan} />
-        </div>
-        {error && <ErrorBanner message={error} />}
-        <textarea
-          className="approval-message"
-          data-testid="plan-feedback"
-          aria-label="Feedback for the agent"
-          rows={2}
-          value={feedback}
-          disabled={busy}
-          placeholder="Keep planning: tell the agent what to change… (Enter sends)"
-          onChange={(event) => setFeedback(event.target.value)}
-        />
-        <div className="approval-actions">
-          <button
-            ref={approveRef}
-            type="button"
-            className="button button-primary"
-            data-testid="plan-approve"
-            disabled={busy}
-            onClick={() => void send({ choice: 'approve', mode: 'default' })}
-          >
-            Approve and start <kbd aria-label="Enter"><Icon name="enter" /></kbd>
-          </button>
-          <button
-            type="button"
-            className="button"
-            data-testid="plan-approve-accept-edits"
-            disabled={busy}
-            title="Start with file edits accepted without asking"
-            onClick={() => void send({ choice: 'approve', mode: 'acceptEdits' })}
-          >
-            Approve, accept edits automatically
-          </button>
-          <button type="button" className="button" data-testid="plan-keep-planning" disabled={busy} onClick={keepPlanning}>
-            Keep planning <kbd>Esc</kbd>
-          </button>
-        </div>
+    <Modal
+      className="plan-dialog"
+      onEscape={keepPlanning}
+      initialFocus={approveRef}
+      data-testid="plan-dialog"
+      data-request-id={request.id}
+    >
+      <header className="modal-header">
+        <span className="approval-tool">Plan</span>
+        <ModalTitle className="modal-title">
+          Ready to start on this plan?
+        </ModalTitle>
+      </header>
+      <div className="plan-body" data-testid="plan-body">
+        <LazyMarkdown text={request.plan} />
       </div>
-    </div>
+      {error && <ErrorBanner message={error} />}
+      <textarea
+        className="approval-message"
+        data-testid="plan-feedback"
+        aria-label="Feedback for the agent"
+        rows={2}
+        value={feedback}
+        disabled={busy}
+        placeholder="Keep planning: tell the agent what to change… (Enter sends)"
+        onChange={(event) => setFeedback(event.target.value)}
+      />
+      <div className="approval-actions">
+        <button
+          ref={approveRef}
+          type="button"
+          className="button button-primary"
+          data-testid="plan-approve"
+          disabled={busy}
+          onClick={() => void send({ choice: 'approve', mode: 'default' })}
+        >
+          Approve and start <kbd aria-label="Enter"><Icon name="enter" /></kbd>
+        </button>
+        <button
+          type="button"
+          className="button"
+          data-testid="plan-approve-accept-edits"
+          disabled={busy}
+          title="Start with file edits accepted without asking"
+          onClick={() => void send({ choice: 'approve', mode: 'acceptEdits' })}
+        >
+          Approve, accept edits automatically
+        </button>
+        <button type="button" className="button" data-testid="plan-keep-planning" disabled={busy} onClick={keepPlanning}>
+          Keep planning <kbd>Esc</kbd>
+        </button>
+      </div>
+    </Modal>
   );
 }

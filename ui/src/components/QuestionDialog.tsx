@@ -1,12 +1,13 @@
 // The agent's questions (one to four, each with two to four options, one or several to pick, or an
 // answer of one's own under "Other"). Keyboard: the digits pick options of the first question still
 // unanswered (the last digit is "Other"), Enter submits once every question has an answer, Esc
-// declines to answer.
-import { useEffect, useId, useRef, useState } from 'react';
+// declines to answer. The dialog box takes focus on open (the Modal's default), so the digits pick options.
+import { useEffect, useRef, useState } from 'react';
 import type { QuestionAnswer, QuestionOutcome, QuestionReply, QuestionRequest } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { ErrorBanner } from './ErrorBanner';
 import { Icon } from './Icon';
+import { Modal, ModalTitle } from './Modal';
 
 export type QuestionDialogProps = {
   request: QuestionRequest;
@@ -18,14 +19,10 @@ type Draft = { selected: string[]; other: string | null };
 const answered = (draft: Draft) => draft.selected.length > 0 || (draft.other ?? '').trim() !== '';
 
 export function QuestionDialog({ request, onAnswer }: QuestionDialogProps) {
-  const titleId = useId();
   const [drafts, setDrafts] = useState<Draft[]>(() => request.questions.map(() => ({ selected: [], other: null })));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const otherRefs = useRef<(HTMLInputElement | null)[]>([]);
-  const dialogRef = useRef<HTMLDivElement>(null);
-  // Focus leaves the prompt box, so the digits pick options.
-  useEffect(() => dialogRef.current?.focus(), [request.id]);
   const complete = drafts.every(answered);
 
   const pick = (index: number, label: string) => {
@@ -73,19 +70,17 @@ export function QuestionDialog({ request, onAnswer }: QuestionDialogProps) {
     void send({ outcome: 'answered', replies });
   };
 
-  const latest = useRef({ submit, decline: () => void send({ outcome: 'declined', message: null }), drafts, pick });
+  const decline = () => void send({ outcome: 'declined', message: null });
+  const latest = useRef({ submit, drafts, pick });
   useEffect(() => {
-    latest.current = { submit, decline: () => void send({ outcome: 'declined', message: null }), drafts, pick };
+    latest.current = { submit, drafts, pick };
   });
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       const target = event.target instanceof HTMLElement ? event.target : null;
       const typing =
         target?.tagName === 'TEXTAREA' || (target instanceof HTMLInputElement && target.type === 'text');
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        latest.current.decline();
-      } else if (event.key === 'Enter' && !event.isComposing) {
+      if (event.key === 'Enter' && !event.isComposing) {
         if (target?.tagName === 'BUTTON') return;
         event.preventDefault();
         latest.current.submit();
@@ -106,67 +101,65 @@ export function QuestionDialog({ request, onAnswer }: QuestionDialogProps) {
   }, [request]);
 
   return (
-    <div className="modal-backdrop">
-      <div ref={dialogRef} tabIndex={-1} className="modal question-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="question-dialog" data-request-id={request.id}>
-        <header className="modal-header">
-          <span className="approval-tool">Question</span>
-          <h2 id={titleId} className="modal-title">
-            {request.questions.length === 1 ? 'The agent asks' : `The agent asks ${request.questions.length} questions`}
-          </h2>
-        </header>
-        {request.questions.map((question, index) => {
-          const draft = drafts[index] ?? { selected: [], other: null };
-          return (
-            <fieldset key={question.question} className="question" data-testid="question" data-answered={answered(draft)}>
-              <legend className="question-text">
-                <span className="question-header">{question.header}</span> {question.question}
-                {question.multi_select && <span className="dim"> (pick any)</span>}
-              </legend>
-              {question.options.map((option, n) => {
-                const chosen = draft.selected.includes(option.label);
-                return (
-                  <label key={option.label} className={`question-option${chosen ? ' is-chosen' : ''}`}>
-                    <input
-                      type={question.multi_select ? 'checkbox' : 'radio'}
-                      name={`${request.id}-${index}`}
-                      data-testid="question-option"
-                      checked={chosen}
-                      disabled={busy}
-                      onChange={() => pick(index, option.label)}
-                    />
-                    <span className="choice-key">{n + 1}</span>
-                    <span className="question-option-label">{option.label}</span>
-                    <span className="dim question-option-description">{option.description}</span>
-                  </label>
-                );
-              })}
-              <label className="question-option question-other">
-                <span className="choice-key">{question.options.length + 1}</span>
-                <input
-                  ref={(element) => {
-                    otherRefs.current[index] = element;
-                  }}
-                  className="question-other-input"
-                  data-testid="question-other"
-                  placeholder="Other: type your own answer"
-                  value={draft.other ?? ''}
-                  disabled={busy}
-                  onChange={(event) => setOther(index, event.target.value)}
-                />
-              </label>
-            </fieldset>
-          );
-        })}
-        {error && <ErrorBanner message={error} />}
-        <div className="approval-actions">
-          <button type="button" className="button button-primary" data-testid="question-submit" disabled={busy || !complete} onClick={submit}>
-            Answer <kbd aria-label="Enter"><Icon name="enter" /></kbd>
-          </button>
-          <button type="button" className="button" data-testid="question-decline" disabled={busy} onClick={() => void send({ outcome: 'declined', message: null })}>
-            Don’t answer <kbd>Esc</kbd>
-          </button>
-        </div>
+    <Modal className="question-dialog" onEscape={decline} data-testid="question-dialog" data-request-id={request.id}>
+      <header className="modal-header">
+        <span className="approval-tool">Question</span>
+        <ModalTitle className="modal-title">
+          {request.questions.length === 1 ? 'The agent asks' : `The agent asks ${request.questions.length} questions`}
+        </ModalTitle>
+      </header>
+      {request.questions.map((question, index) => {
+        const draft = drafts[index] ?? { selected: [], other: null };
+        return (
+          <fieldset key={question.question} className="question" data-testid="question" data-answered={answered(draft)}>
+            <legend className="question-text">
+              <span className="question-header">{question.header}</span> {question.question}
+              {question.multi_select && <span className="dim"> (pick any)</span>}
+            </legend>
+            {question.options.map((option, n) => {
+              const chosen = draft.selected.includes(option.label);
+              return (
+                <label key={option.label} className={`question-option${chosen ? ' is-chosen' : ''}`}>
+                  <input
+                    type={question.multi_select ? 'checkbox' : 'radio'}
+                    name={`${request.id}-${index}`}
+                    data-testid="question-option"
+                    checked={chosen}
+                    disabled={busy}
+                    onChange={() => pick(index, option.label)}
+                  />
+                  <span className="choice-key">{n + 1}</span>
+                  <span className="question-option-label">{option.label}</span>
+                  <span className="dim question-option-description">{option.description}</span>
+                </label>
+              );
+            })}
+            <label className="question-option question-other">
+              <span className="choice-key">{question.options.length + 1}</span>
+              <input
+                ref={(element) => {
+                  otherRefs.current[index] = element;
+                }}
+                className="question-other-input"
+                data-testid="question-other"
+                placeholder="Other: type your own answer"
+                value={draft.other ?? ''}
+                disabled={busy}
+                onChange={(event) => setOther(index, event.target.value)}
+              />
+            </label>
+          </fieldset>
+        );
+      })}
+      {error && <ErrorBanner message={error} />}
+      <div className="approval-actions">
+        <button type="button" className="button button-primary" data-testid="question-submit" disabled={busy || !complete} onClick={submit}>
+          Answer <kbd aria-label="Enter"><Icon name="enter" /></kbd>
+        </button>
+        <button type="button" className="button" data-testid="question-decline" disabled={busy} onClick={decline}>
+          Don’t answer <kbd>Esc</kbd>
+        </button>
       </div>
-    </div>
+    </Modal>
   );
 }

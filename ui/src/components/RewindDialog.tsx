@@ -3,12 +3,12 @@
 // files a rewind restores, and offers files and conversation (the default), files only,
 // conversation only, or Cancel. When files were changed outside Tandem the rewind changes nothing
 // and the dialog lists them, with Overwrite them (the same rewind, forced) or Cancel. Esc cancels.
-import { useEffect, useId, useRef, useState } from 'react';
-import { useEscape } from '../hooks/useEscape';
+import { useEffect, useRef, useState } from 'react';
 import type { RewindOutcome, RewindPoint, RewindScope } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { matchRewindPoint } from '../state/rewind';
 import { ErrorBanner } from './ErrorBanner';
+import { Modal, ModalTitle } from './Modal';
 
 export type RewindDialogProps = {
   /** The prompt row: its place among the prompt rows (0-based) and its text. */
@@ -41,7 +41,6 @@ export function RewindDialog({ ordinal, text, promptId, loadPoints, rewind, onRe
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const titleId = useId();
   const firstRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
@@ -63,9 +62,8 @@ export function RewindDialog({ ordinal, text, promptId, loadPoints, rewind, onRe
     };
   }, [loadPoints, ordinal, text, promptId]);
 
+  // Each phase focuses its first choice.
   useEffect(() => firstRef.current?.focus(), [phase.kind]);
-
-  useEscape(onCancel, { enabled: !busy });
 
   const runFork = async (point: RewindPoint) => {
     if (!fork) return;
@@ -98,119 +96,117 @@ export function RewindDialog({ ordinal, text, promptId, loadPoints, rewind, onRe
 
   const files = phase.kind === 'choose' || phase.kind === 'conflicts' ? phase.point.files_changed_since : [];
   return (
-    <div className="modal-backdrop">
-      <div className="modal rewind-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="rewind-dialog">
-        <header className="modal-header">
-          <h2 id={titleId} className="modal-title">
-            Rewind to before this prompt
-          </h2>
-        </header>
-        <blockquote className="rewind-prompt" data-testid="rewind-prompt">
-          {phase.kind === 'choose' || phase.kind === 'conflicts' ? phase.point.prompt : text}
-        </blockquote>
-        {phase.kind === 'loading' && <p className="dim">Looking up the session’s prompts…</p>}
-        {phase.kind === 'unmatched' && !error && (
-          <p className="rewind-unmatched" data-testid="rewind-unmatched">
-            The agent’s conversation has no prompt that matches this one (it may have been compacted or rewound
-            already), so it can’t be rewound from here.
+    <Modal className="rewind-dialog" onEscape={busy ? undefined : onCancel} data-testid="rewind-dialog">
+      <header className="modal-header">
+        <ModalTitle className="modal-title">
+          Rewind to before this prompt
+        </ModalTitle>
+      </header>
+      <blockquote className="rewind-prompt" data-testid="rewind-prompt">
+        {phase.kind === 'choose' || phase.kind === 'conflicts' ? phase.point.prompt : text}
+      </blockquote>
+      {phase.kind === 'loading' && <p className="dim">Looking up the session’s prompts…</p>}
+      {phase.kind === 'unmatched' && !error && (
+        <p className="rewind-unmatched" data-testid="rewind-unmatched">
+          The agent’s conversation has no prompt that matches this one (it may have been compacted or rewound
+          already), so it can’t be rewound from here.
+        </p>
+      )}
+      {(phase.kind === 'choose' || phase.kind === 'conflicts') && (
+        <div className="rewind-files" data-testid="rewind-files-list">
+          {files.length === 0 ? (
+            <p className="dim">No file was changed by Tandem from this prompt on.</p>
+          ) : (
+            <>
+              <p className="rewind-files-title">
+                {files.length === 1 ? 'This file goes back' : `These ${files.length} files go back`} to how they were
+                before the prompt:
+              </p>
+              <ul>
+                {files.map((path) => (
+                  <li key={path} data-testid="rewind-file">
+                    <code>{path}</code>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      )}
+      {phase.kind === 'conflicts' && (
+        <div className="rewind-conflicts" data-testid="rewind-conflicts" role="alert">
+          <p>
+            {phase.conflicts.length === 1 ? 'This file was' : 'These files were'} changed outside Tandem since it
+            wrote {phase.conflicts.length === 1 ? 'it' : 'them'}. Nothing was rewound.
           </p>
-        )}
-        {(phase.kind === 'choose' || phase.kind === 'conflicts') && (
-          <div className="rewind-files" data-testid="rewind-files-list">
-            {files.length === 0 ? (
-              <p className="dim">No file was changed by Tandem from this prompt on.</p>
-            ) : (
-              <>
-                <p className="rewind-files-title">
-                  {files.length === 1 ? 'This file goes back' : `These ${files.length} files go back`} to how they were
-                  before the prompt:
-                </p>
-                <ul>
-                  {files.map((path) => (
-                    <li key={path} data-testid="rewind-file">
-                      <code>{path}</code>
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-          </div>
+          <ul>
+            {phase.conflicts.map((path) => (
+              <li key={path} data-testid="rewind-conflict">
+                <code>{path}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {error && <ErrorBanner message={error} />}
+      <div className="rewind-actions">
+        {phase.kind === 'choose' &&
+          CHOICES.map((choice, index) => (
+            <button
+              key={choice.scope}
+              ref={index === 0 ? firstRef : undefined}
+              type="button"
+              className={`button approval-choice${index === 0 ? ' button-primary' : ''}`}
+              data-testid={`rewind-${choice.scope}`}
+              disabled={busy}
+              onClick={() => void run(phase.point, choice.scope, false)}
+            >
+              <span>
+                {choice.label}
+                <span className="rewind-choice-detail">{choice.detail}</span>
+              </span>
+            </button>
+          ))}
+        {phase.kind === 'choose' && fork && (
+          <button
+            type="button"
+            className="button approval-choice"
+            data-testid="rewind-fork"
+            disabled={busy}
+            onClick={() => void runFork(phase.point)}
+          >
+            <span>
+              Fork a new session from here
+              <span className="rewind-choice-detail">Start a session with the conversation before this prompt; this one and the files stay as they are</span>
+            </span>
+          </button>
         )}
         {phase.kind === 'conflicts' && (
-          <div className="rewind-conflicts" data-testid="rewind-conflicts" role="alert">
-            <p>
-              {phase.conflicts.length === 1 ? 'This file was' : 'These files were'} changed outside Tandem since it
-              wrote {phase.conflicts.length === 1 ? 'it' : 'them'}. Nothing was rewound.
-            </p>
-            <ul>
-              {phase.conflicts.map((path) => (
-                <li key={path} data-testid="rewind-conflict">
-                  <code>{path}</code>
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-        {error && <ErrorBanner message={error} />}
-        <div className="rewind-actions">
-          {phase.kind === 'choose' &&
-            CHOICES.map((choice, index) => (
-              <button
-                key={choice.scope}
-                ref={index === 0 ? firstRef : undefined}
-                type="button"
-                className={`button approval-choice${index === 0 ? ' button-primary' : ''}`}
-                data-testid={`rewind-${choice.scope}`}
-                disabled={busy}
-                onClick={() => void run(phase.point, choice.scope, false)}
-              >
-                <span>
-                  {choice.label}
-                  <span className="rewind-choice-detail">{choice.detail}</span>
-                </span>
-              </button>
-            ))}
-          {phase.kind === 'choose' && fork && (
-            <button
-              type="button"
-              className="button approval-choice"
-              data-testid="rewind-fork"
-              disabled={busy}
-              onClick={() => void runFork(phase.point)}
-            >
-              <span>
-                Fork a new session from here
-                <span className="rewind-choice-detail">Start a session with the conversation before this prompt; this one and the files stay as they are</span>
-              </span>
-            </button>
-          )}
-          {phase.kind === 'conflicts' && (
-            <button
-              ref={firstRef}
-              type="button"
-              className="button button-danger approval-choice"
-              data-testid="rewind-force"
-              disabled={busy}
-              onClick={() => void run(phase.point, phase.scope, true)}
-            >
-              <span>
-                Overwrite them
-                <span className="rewind-choice-detail">and rewind anyway; the changes made outside Tandem are lost</span>
-              </span>
-            </button>
-          )}
           <button
-            ref={phase.kind === 'loading' || phase.kind === 'unmatched' ? firstRef : undefined}
+            ref={firstRef}
             type="button"
-            className="button button-ghost approval-choice"
-            data-testid="rewind-cancel"
+            className="button button-danger approval-choice"
+            data-testid="rewind-force"
             disabled={busy}
-            onClick={onCancel}
+            onClick={() => void run(phase.point, phase.scope, true)}
           >
-            Cancel <kbd>Esc</kbd>
+            <span>
+              Overwrite them
+              <span className="rewind-choice-detail">and rewind anyway; the changes made outside Tandem are lost</span>
+            </span>
           </button>
-        </div>
+        )}
+        <button
+          ref={phase.kind === 'loading' || phase.kind === 'unmatched' ? firstRef : undefined}
+          type="button"
+          className="button button-ghost approval-choice"
+          data-testid="rewind-cancel"
+          disabled={busy}
+          onClick={onCancel}
+        >
+          Cancel <kbd>Esc</kbd>
+        </button>
       </div>
-    </div>
+    </Modal>
   );
 }

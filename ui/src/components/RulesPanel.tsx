@@ -4,8 +4,7 @@
 // is added (to the local, project or user settings, checked by the engine's parser, its error shown), removed or moved
 // between those scopes. Below: which rule decided each call of this session, a "test a command" box answering a tool
 // call with its decision trace, and the folder's trust with a revoke button. Esc closes.
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useEscape } from '../hooks/useEscape';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type {
   CallCheck,
   DecisionBehavior,
@@ -18,6 +17,7 @@ import { decisionSourceText, shown } from '../state/decisionSource';
 import { EDITABLE_SCOPES, isEditable, type PastCall } from '../state/rulesPanel';
 import { DecisionTraceView } from './DecisionTraceView';
 import { ErrorBanner } from './ErrorBanner';
+import { Modal, ModalTitle } from './Modal';
 
 export type RulesPanelProps = {
   load: () => Promise<RulesView>;
@@ -37,7 +37,6 @@ export type RulesPanelProps = {
 const BEHAVIORS: readonly DecisionBehavior[] = ['allow', 'ask', 'deny'];
 
 export function RulesPanel({ load, add, remove, move, check, revokeTrust, calls, root, onClose }: RulesPanelProps) {
-  const titleId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
   const [view, setView] = useState<RulesView | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -45,8 +44,6 @@ export function RulesPanel({ load, add, remove, move, check, revokeTrust, calls,
     load().then(setView, (cause: unknown) => setError(errorMessage(cause)));
   }, [load]);
   useEffect(reload, [reload]);
-  useEffect(() => closeRef.current?.focus(), []);
-  useEscape(onClose);
   /** Runs an edit, then reloads; an error stays on screen. Resolves to whether it worked. */
   const act = async (action: () => Promise<unknown>): Promise<boolean> => {
     setError(null);
@@ -61,84 +58,82 @@ export function RulesPanel({ load, add, remove, move, check, revokeTrust, calls,
   };
 
   return (
-    <div className="modal-backdrop">
-      <div className="modal rules-panel" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="rules-panel">
-        <header className="modal-header">
-          <h2 id={titleId} className="modal-title">
-            Permission rules
-          </h2>
-          <span className="status-spacer" />
-          <button ref={closeRef} type="button" className="button" data-testid="rules-close" onClick={onClose}>
-            Close <kbd>Esc</kbd>
-          </button>
-        </header>
-        {error && <ErrorBanner message={error} />}
-        <AddRule onAdd={(scope, behavior, rule) => act(() => add(scope, behavior, rule))} />
-        {view && view.rules.length === 0 && (
-          <p className="dim" data-testid="rules-none">
-            No rule is configured: the mode decides what asks.
+    <Modal className="rules-panel" onEscape={onClose} initialFocus={closeRef} data-testid="rules-panel">
+      <header className="modal-header">
+        <ModalTitle className="modal-title">
+          Permission rules
+        </ModalTitle>
+        <span className="status-spacer" />
+        <button ref={closeRef} type="button" className="button" data-testid="rules-close" onClick={onClose}>
+          Close <kbd>Esc</kbd>
+        </button>
+      </header>
+      {error && <ErrorBanner message={error} />}
+      <AddRule onAdd={(scope, behavior, rule) => act(() => add(scope, behavior, rule))} />
+      {view && view.rules.length === 0 && (
+        <p className="dim" data-testid="rules-none">
+          No rule is configured: the mode decides what asks.
+        </p>
+      )}
+      {view && view.rules.length > 0 && (
+        <table className="rules-table">
+          <thead>
+            <tr>
+              <th>Rule</th>
+              <th>List</th>
+              <th>Where</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {view.rules.map((rule, index) => (
+              <RuleRow
+                key={`${rule.behavior}:${rule.rule}:${rule.scope}:${index}`}
+                rule={rule}
+                root={root}
+                onRemove={() => void act(() => remove(rule.scope, rule.behavior, rule.rule))}
+                onMove={(to) => void act(() => move(rule.scope, to, rule.behavior, rule.rule))}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      <TestCall check={check} root={root} />
+      <section className="rules-section">
+        <h3 className="rules-heading">Decisions in this session</h3>
+        {calls.length === 0 ? (
+          <p className="dim" data-testid="rules-no-calls">
+            No tool call yet.
           </p>
+        ) : (
+          <ul className="rules-calls">
+            {calls.map((call) => (
+              <li key={call.id} data-testid="rules-call" data-decision={call.decision.decision}>
+                <span className={`rules-behavior behavior-${call.decision.decision}`}>{call.decision.decision}</span>{' '}
+                <span className="rules-call-title">{call.title}</span>
+                <span className="dim"> — {decisionSourceText(call.decision, root) ?? call.decision.reason}</span>
+                {call.asked && <span className="dim"> (you were asked)</span>}
+              </li>
+            ))}
+          </ul>
         )}
-        {view && view.rules.length > 0 && (
-          <table className="rules-table">
-            <thead>
-              <tr>
-                <th>Rule</th>
-                <th>List</th>
-                <th>Where</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {view.rules.map((rule, index) => (
-                <RuleRow
-                  key={`${rule.behavior}:${rule.rule}:${rule.scope}:${index}`}
-                  rule={rule}
-                  root={root}
-                  onRemove={() => void act(() => remove(rule.scope, rule.behavior, rule.rule))}
-                  onMove={(to) => void act(() => move(rule.scope, to, rule.behavior, rule.rule))}
-                />
-              ))}
-            </tbody>
-          </table>
-        )}
-        <TestCall check={check} root={root} />
-        <section className="rules-section">
-          <h3 className="rules-heading">Decisions in this session</h3>
-          {calls.length === 0 ? (
-            <p className="dim" data-testid="rules-no-calls">
-              No tool call yet.
+      </section>
+      {view && (
+        <section className="rules-section" data-testid="rules-trust" data-trusted={view.trust.trusted}>
+          <h3 className="rules-heading">Folder trust</h3>
+          {view.trust.trusted ? (
+            <p>
+              This folder is trusted: its allow rules, extra directories, hooks and MCP servers apply.{' '}
+              <button type="button" className="button" data-testid="rules-revoke" onClick={() => void act(revokeTrust)}>
+                Revoke trust
+              </button>
             </p>
           ) : (
-            <ul className="rules-calls">
-              {calls.map((call) => (
-                <li key={call.id} data-testid="rules-call" data-decision={call.decision.decision}>
-                  <span className={`rules-behavior behavior-${call.decision.decision}`}>{call.decision.decision}</span>{' '}
-                  <span className="rules-call-title">{call.title}</span>
-                  <span className="dim"> — {decisionSourceText(call.decision, root) ?? call.decision.reason}</span>
-                  {call.asked && <span className="dim"> (you were asked)</span>}
-                </li>
-              ))}
-            </ul>
+            <p className="dim">This folder is not trusted: its allow rules, hooks and MCP servers wait until you trust it.</p>
           )}
         </section>
-        {view && (
-          <section className="rules-section" data-testid="rules-trust" data-trusted={view.trust.trusted}>
-            <h3 className="rules-heading">Folder trust</h3>
-            {view.trust.trusted ? (
-              <p>
-                This folder is trusted: its allow rules, extra directories, hooks and MCP servers apply.{' '}
-                <button type="button" className="button" data-testid="rules-revoke" onClick={() => void act(revokeTrust)}>
-                  Revoke trust
-                </button>
-              </p>
-            ) : (
-              <p className="dim">This folder is not trusted: its allow rules, hooks and MCP servers wait until you trust it.</p>
-            )}
-          </section>
-        )}
-      </div>
-    </div>
+      )}
+    </Modal>
   );
 }
 

@@ -2,12 +2,12 @@
 // (kept in the desktop keyring or an owner-only file, never in a project; the field shows where the key
 // in use comes from and never shows the key), theme and font size. Saving applies the connection to
 // every open session at once. Esc closes without saving.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useEscape } from '../hooks/useEscape';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { SavedSettings } from '../generated/app';
 import type { AppSettings, AppSettingsUpdate, KeySource, Theme } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { ErrorBanner } from './ErrorBanner';
+import { Modal, ModalTitle } from './Modal';
 
 export type SettingsDialogProps = {
   load: () => Promise<AppSettings>;
@@ -40,7 +40,6 @@ const DEFAULT_URLS: Record<string, string> = {
 };
 
 export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogProps) {
-  const titleId = useId();
   const firstRef = useRef<HTMLSelectElement>(null);
   const [loaded, setLoaded] = useState<AppSettings | null>(null);
   const [form, setForm] = useState<AppSettingsUpdate | null>(null);
@@ -68,7 +67,6 @@ export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogP
   useEffect(() => {
     if (ready) firstRef.current?.focus();
   }, [ready]);
-  useEscape(onClose);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -90,118 +88,109 @@ export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogP
     setForm((previous) => (previous ? { ...previous, [name]: value } : previous));
 
   return (
-    <div className="modal-backdrop">
-      <form
-        className="modal settings-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid="settings-dialog"
-        onSubmit={(event) => void submit(event)}
-      >
-        <header className="modal-header">
-          <h2 id={titleId} className="modal-title">
-            Settings
-          </h2>
-        </header>
-        {error && <ErrorBanner message={error} />}
-        {form && loaded && (
-          <div className="settings-fields">
-            <fieldset className="settings-group">
-              <legend>Model</legend>
-              <label className="settings-field">
-                <span>Provider</span>
-                <select
-                  ref={firstRef}
-                  data-testid="settings-provider"
-                  value={form.provider}
-                  onChange={(event) => change('provider', event.target.value)}
-                >
-                  <option value="anthropic">Anthropic (Messages API)</option>
-                  <option value="openai">OpenAI-compatible server (Ollama, llama.cpp, vLLM)</option>
-                </select>
-              </label>
-              <label className="settings-field">
-                <span>Base URL</span>
-                <input
-                  type="url"
-                  data-testid="settings-base-url"
-                  value={form.base_url}
-                  placeholder={urlPlaceholder(loaded, form.provider)}
-                  onChange={(event) => change('base_url', event.target.value)}
-                />
-              </label>
-              <label className="settings-field">
-                <span>Model</span>
-                <input
-                  type="text"
-                  data-testid="settings-model"
-                  value={form.model}
-                  placeholder={form.provider === 'openai' ? 'a model the server serves, e.g. qwen3' : 'claude-sonnet-4-5'}
-                  onChange={(event) => change('model', event.target.value)}
-                />
-              </label>
-              <label className="settings-field">
-                <span>API key</span>
-                <input
-                  type="password"
-                  autoComplete="off"
-                  data-testid="settings-api-key"
-                  value={key}
-                  disabled={removeKey}
-                  placeholder={loaded.key_saved ? 'leave empty to keep the saved key' : 'paste a key to save it'}
-                  onChange={(event) => setKey(event.target.value)}
-                />
-              </label>
-              <p className="settings-note" data-testid="settings-key-source">
-                {KEY_SOURCES[loaded.key_source]}
-                {(loaded.key_source === 'keyring' || loaded.key_source === 'credentials_file') && (
-                  <label className="settings-inline">
-                    <input type="checkbox" data-testid="settings-remove-key" checked={removeKey} onChange={(event) => setRemoveKey(event.target.checked)} />
-                    Remove it
-                  </label>
-                )}
-              </p>
-              {loaded.overridden_by_env.length > 0 && (
-                <p className="settings-note settings-warning" data-testid="settings-env">
-                  Set in the environment, winning over what is saved here: {loaded.overridden_by_env.join(', ')}.
-                </p>
+    <Modal className="settings-dialog" onEscape={onClose} onSubmit={(event) => void submit(event)} data-testid="settings-dialog">
+      <header className="modal-header">
+        <ModalTitle className="modal-title">
+          Settings
+        </ModalTitle>
+      </header>
+      {error && <ErrorBanner message={error} />}
+      {form && loaded && (
+        <div className="settings-fields">
+          <fieldset className="settings-group">
+            <legend>Model</legend>
+            <label className="settings-field">
+              <span>Provider</span>
+              <select
+                ref={firstRef}
+                data-testid="settings-provider"
+                value={form.provider}
+                onChange={(event) => change('provider', event.target.value)}
+              >
+                <option value="anthropic">Anthropic (Messages API)</option>
+                <option value="openai">OpenAI-compatible server (Ollama, llama.cpp, vLLM)</option>
+              </select>
+            </label>
+            <label className="settings-field">
+              <span>Base URL</span>
+              <input
+                type="url"
+                data-testid="settings-base-url"
+                value={form.base_url}
+                placeholder={urlPlaceholder(loaded, form.provider)}
+                onChange={(event) => change('base_url', event.target.value)}
+              />
+            </label>
+            <label className="settings-field">
+              <span>Model</span>
+              <input
+                type="text"
+                data-testid="settings-model"
+                value={form.model}
+                placeholder={form.provider === 'openai' ? 'a model the server serves, e.g. qwen3' : 'claude-sonnet-4-5'}
+                onChange={(event) => change('model', event.target.value)}
+              />
+            </label>
+            <label className="settings-field">
+              <span>API key</span>
+              <input
+                type="password"
+                autoComplete="off"
+                data-testid="settings-api-key"
+                value={key}
+                disabled={removeKey}
+                placeholder={loaded.key_saved ? 'leave empty to keep the saved key' : 'paste a key to save it'}
+                onChange={(event) => setKey(event.target.value)}
+              />
+            </label>
+            <p className="settings-note" data-testid="settings-key-source">
+              {KEY_SOURCES[loaded.key_source]}
+              {(loaded.key_source === 'keyring' || loaded.key_source === 'credentials_file') && (
+                <label className="settings-inline">
+                  <input type="checkbox" data-testid="settings-remove-key" checked={removeKey} onChange={(event) => setRemoveKey(event.target.checked)} />
+                  Remove it
+                </label>
               )}
-            </fieldset>
-            <fieldset className="settings-group">
-              <legend>Window</legend>
-              <label className="settings-field">
-                <span>Theme</span>
-                <select data-testid="settings-theme" value={form.theme} onChange={(event) => change('theme', event.target.value as Theme)}>
-                  <option value="dark">Dark</option>
-                  <option value="light">Light</option>
-                  <option value="system">Follow the desktop</option>
-                </select>
-              </label>
-              <label className="settings-field">
-                <span>Font size</span>
-                <input
-                  type="number"
-                  min={10}
-                  max={24}
-                  data-testid="settings-font-size"
-                  value={form.font_size}
-                  onChange={(event) => change('font_size', Number(event.target.value))}
-                />
-              </label>
-            </fieldset>
-            <p className="settings-note dim">Saved in {loaded.file}.</p>
-          </div>
-        )}
-        <footer className="modal-footer">
-          <button type="button" className="button" data-testid="settings-cancel" onClick={onClose}>
-            Cancel <kbd>Esc</kbd>
-          </button>
-          <button type="submit" className="button button-primary" data-testid="settings-save" disabled={!form || saving}>
-            Save
-          </button>
-        </footer>
-      </form>
-    </div>
+            </p>
+            {loaded.overridden_by_env.length > 0 && (
+              <p className="settings-note settings-warning" data-testid="settings-env">
+                Set in the environment, winning over what is saved here: {loaded.overridden_by_env.join(', ')}.
+              </p>
+            )}
+          </fieldset>
+          <fieldset className="settings-group">
+            <legend>Window</legend>
+            <label className="settings-field">
+              <span>Theme</span>
+              <select data-testid="settings-theme" value={form.theme} onChange={(event) => change('theme', event.target.value as Theme)}>
+                <option value="dark">Dark</option>
+                <option value="light">Light</option>
+                <option value="system">Follow the desktop</option>
+              </select>
+            </label>
+            <label className="settings-field">
+              <span>Font size</span>
+              <input
+                type="number"
+                min={10}
+                max={24}
+                data-testid="settings-font-size"
+                value={form.font_size}
+                onChange={(event) => change('font_size', Number(event.target.value))}
+              />
+            </label>
+          </fieldset>
+          <p className="settings-note dim">Saved in {loaded.file}.</p>
+        </div>
+      )}
+      <footer className="modal-footer">
+        <button type="button" className="button" data-testid="settings-cancel" onClick={onClose}>
+          Cancel <kbd>Esc</kbd>
+        </button>
+        <button type="submit" className="button button-primary" data-testid="settings-save" disabled={!form || saving}>
+          Save
+        </button>
+      </footer>
+    </Modal>
   );
 }

@@ -2,12 +2,12 @@
 // enables (the project's allow rules, extra directories, hooks with their commands, MCP servers); until
 // then the project's settings may restrict but never grant. For a trusted folder it lists the same and
 // offers to revoke trust. Enter takes the highlighted choice, Esc closes without changing anything.
-import { useEffect, useId, useRef, useState } from 'react';
-import { useEscape } from '../hooks/useEscape';
+import { useRef, useState } from 'react';
 import type { FolderTrust } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { ErrorBanner } from './ErrorBanner';
 import { Icon } from './Icon';
+import { Modal, ModalTitle } from './Modal';
 
 export type TrustDialogProps = {
   folderName: string;
@@ -18,12 +18,9 @@ export type TrustDialogProps = {
 };
 
 export function TrustDialog({ folderName, trust, onChange, onClose }: TrustDialogProps) {
-  const titleId = useId();
   const primaryRef = useRef<HTMLButtonElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => primaryRef.current?.focus(), []);
-  useEscape(onClose, { enabled: !busy });
 
   const change = async (trusted: boolean) => {
     setBusy(true);
@@ -46,90 +43,87 @@ export function TrustDialog({ folderName, trust, onChange, onClose }: TrustDialo
   ].filter((group) => group.items.length > 0);
 
   return (
-    <div className="modal-backdrop">
-      <div
-        className="modal trust-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        data-testid="trust-dialog"
-        data-trusted={trust.trusted}
-      >
-        <header className="modal-header">
-          <h2 id={titleId} className="modal-title">
-            {trust.trusted ? `${folderName} is trusted` : `Do you trust the files in ${folderName}?`}
-          </h2>
-        </header>
-        <p className="trust-explainer">
-          {trust.trusted
-            ? "The folder's own settings apply: its rules can let the agent act without asking, and its hooks run."
-            : "Until you trust it, this folder's settings can only make the agent ask more, never less: its deny and ask rules apply, its allow rules, extra directories, hooks and MCP servers wait. Trust it only if you trust whoever wrote them."}
+    <Modal
+      className="trust-dialog"
+      onEscape={busy ? undefined : onClose}
+      initialFocus={primaryRef}
+      data-testid="trust-dialog"
+      data-trusted={trust.trusted}
+    >
+      <header className="modal-header">
+        <ModalTitle className="modal-title">
+          {trust.trusted ? `${folderName} is trusted` : `Do you trust the files in ${folderName}?`}
+        </ModalTitle>
+      </header>
+      <p className="trust-explainer">
+        {trust.trusted
+          ? "The folder's own settings apply: its rules can let the agent act without asking, and its hooks run."
+          : "Until you trust it, this folder's settings can only make the agent ask more, never less: its deny and ask rules apply, its allow rules, extra directories, hooks and MCP servers wait. Trust it only if you trust whoever wrote them."}
+      </p>
+      {grants.length === 0 ? (
+        <p className="dim" data-testid="trust-nothing">
+          The folder&apos;s settings grant nothing beyond your own today.
         </p>
-        {grants.length === 0 ? (
-          <p className="dim" data-testid="trust-nothing">
-            The folder&apos;s settings grant nothing beyond your own today.
-          </p>
-        ) : (
-          <div className="trust-grants" data-testid="trust-grants">
-            {grants.map((group) => (
-              <section key={group.key} className="trust-group" data-testid={`trust-${group.key}`}>
-                <h3 className="trust-group-title">
-                  {group.label} <span className="dim">{group.items.length}</span>
-                </h3>
-                <ul className="trust-list">
-                  {group.items.map((item) => (
-                    <li key={item}>
-                      <code>{item}</code>
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            ))}
-          </div>
-        )}
-        {error && <ErrorBanner message={error} />}
-        <div className="approval-actions">
-          {trust.trusted ? (
-            <>
-              <button
-                ref={primaryRef}
-                type="button"
-                className="button"
-                data-testid="trust-close"
-                disabled={busy}
-                onClick={onClose}
-              >
-                Close
-              </button>
-              <button
-                type="button"
-                className="button button-danger"
-                data-testid="trust-revoke"
-                disabled={busy}
-                onClick={() => void change(false)}
-              >
-                Revoke trust
-              </button>
-            </>
-          ) : (
-            <>
-              <button
-                ref={primaryRef}
-                type="button"
-                className="button button-primary"
-                data-testid="trust-accept"
-                disabled={busy}
-                onClick={() => void change(true)}
-              >
-                Trust this folder <kbd aria-label="Enter"><Icon name="enter" /></kbd>
-              </button>
-              <button type="button" className="button" data-testid="trust-later" disabled={busy} onClick={onClose}>
-                Not now <kbd>Esc</kbd>
-              </button>
-            </>
-          )}
+      ) : (
+        <div className="trust-grants" data-testid="trust-grants">
+          {grants.map((group) => (
+            <section key={group.key} className="trust-group" data-testid={`trust-${group.key}`}>
+              <h3 className="trust-group-title">
+                {group.label} <span className="dim">{group.items.length}</span>
+              </h3>
+              <ul className="trust-list">
+                {group.items.map((item) => (
+                  <li key={item}>
+                    <code>{item}</code>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
         </div>
+      )}
+      {error && <ErrorBanner message={error} />}
+      <div className="approval-actions">
+        {trust.trusted ? (
+          <>
+            <button
+              ref={primaryRef}
+              type="button"
+              className="button"
+              data-testid="trust-close"
+              disabled={busy}
+              onClick={onClose}
+            >
+              Close
+            </button>
+            <button
+              type="button"
+              className="button button-danger"
+              data-testid="trust-revoke"
+              disabled={busy}
+              onClick={() => void change(false)}
+            >
+              Revoke trust
+            </button>
+          </>
+        ) : (
+          <>
+            <button
+              ref={primaryRef}
+              type="button"
+              className="button button-primary"
+              data-testid="trust-accept"
+              disabled={busy}
+              onClick={() => void change(true)}
+            >
+              Trust this folder <kbd aria-label="Enter"><Icon name="enter" /></kbd>
+            </button>
+            <button type="button" className="button" data-testid="trust-later" disabled={busy} onClick={onClose}>
+              Not now <kbd>Esc</kbd>
+            </button>
+          </>
+        )}
       </div>
-    </div>
+    </Modal>
   );
 }
