@@ -2,6 +2,7 @@
 // follows the menu (Open Folder…, Open Recent, New Session, Settings…), applies the person's theme
 // and font size, and shows the welcome screen or the open session, with the settings dialog above.
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useLoad } from '../hooks/useLoad';
 import { useSession } from '../hooks/useSession';
 import * as ipc from '../ipc';
 import type { SavedSettings } from '../generated/app';
@@ -30,7 +31,11 @@ export function App() {
   );
   const onMenuFolder = useEffectEvent((path: string) => openFolder(path));
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [looks, setLooks] = useState<{ theme: Theme; fontSize: number } | null>(null);
+  // The theme and font size: as stored when the window opens, then as last saved.
+  const stored = useLoad(ipc.appSettings).data;
+  const [savedLooks, setSavedLooks] = useState<{ theme: Theme; fontSize: number } | null>(null);
+  const theme = savedLooks?.theme ?? stored?.theme ?? null;
+  const fontSize = savedLooks?.fontSize ?? stored?.font_size ?? null;
   const [app, setApp] = useState<ipc.AppStateView | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const started = useRef(false);
@@ -61,20 +66,14 @@ export function App() {
   }, [open, clearError]);
 
   useEffect(() => {
-    ipc.appSettings().then(
-      (settings) => setLooks(settings ? { theme: settings.theme, fontSize: settings.font_size } : null),
-      () => setLooks(null),
-    );
-  }, []);
-  useEffect(() => {
-    if (!looks) return;
-    applyLooks(looks.theme, looks.fontSize);
-    return looks.theme === 'system' ? followDesktopScheme(() => applyLooks(looks.theme, looks.fontSize)) : undefined;
-  }, [looks]);
+    if (theme === null || fontSize === null) return;
+    applyLooks(theme, fontSize);
+    return theme === 'system' ? followDesktopScheme(() => applyLooks(theme, fontSize)) : undefined;
+  }, [theme, fontSize]);
 
   const onSettingsSaved = useCallback(
     (saved: SavedSettings) => {
-      setLooks({ theme: saved.settings.theme, fontSize: saved.settings.font_size });
+      setSavedLooks({ theme: saved.settings.theme, fontSize: saved.settings.font_size });
       for (const info of saved.sessions) updateInfo(info);
       setSettingsOpen(false);
     },

@@ -1,17 +1,17 @@
 // The changes view: every file the session changed, each with one combined diff from its content
 // before the session's first change to now (read only), each naming the sub-agents that changed it, and above them the worktrees agents left
 // with changes, to merge or discard. Opened from the status bar; Esc closes.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useHighlighter } from '../diff/highlighter';
 import { buildDiffModel } from '../diff/model';
 import type { ChangedFile } from '../generated/protocol';
 import { useDiffViewMode } from '../hooks/useDiffViewMode';
-import { errorMessage } from '../ipc';
 import { DiffBody } from './diff/DiffBody';
 import { DiffStats } from './diff/DiffStats';
 import { FilePath } from './diff/FilePath';
 import { ViewToggle } from './diff/ViewToggle';
 import { originLabel } from '../state/teams';
+import { useLoad } from '../hooks/useLoad';
 import { ErrorBanner } from './ErrorBanner';
 import { Modal, ModalTitle } from './Modal';
 import { KeptWorktrees, type KeptWorktreesProps } from './KeptWorktrees';
@@ -30,27 +30,17 @@ function relative(path: string, root: string): string {
   return path.startsWith(prefix) ? path.slice(prefix.length) : path;
 }
 
+const NO_FILES: ChangedFile[] = [];
+
 export function ChangesView({ load, root, onClose, worktrees }: ChangesViewProps) {
-  const [files, setFiles] = useState<ChangedFile[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const changes = useLoad(load);
+  const error = changes.error;
+  // A failed load shows its error over an empty list.
+  const files = changes.data ?? (error ? NO_FILES : null);
   const [selected, setSelected] = useState(0);
   const [view, setView] = useDiffViewMode();
   const closeRef = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
-    let live = true;
-    load().then(
-      (loaded) => live && setFiles(loaded),
-      (cause: unknown) => {
-        if (!live) return;
-        setError(errorMessage(cause));
-        setFiles([]);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [load]);
 
   const hljs = useHighlighter();
   const models = useMemo(

@@ -2,10 +2,11 @@
 // comes from (and whether it is in force: a project's hooks wait for trust). The tester runs one hook for real on an
 // input the person edits (prefilled with a sample of the event's stdin) and shows its exit, stdout and stderr and the
 // decision it would produce. Esc closes.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { HookListing, HookTestResult } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { shown } from '../state/decisionSource';
+import { useLoad } from '../hooks/useLoad';
 import { ErrorBanner } from './ErrorBanner';
 import { Modal, ModalTitle } from './Modal';
 
@@ -19,19 +20,10 @@ export type HooksPanelProps = {
 
 export function HooksPanel({ load, test, root, onClose }: HooksPanelProps) {
   const closeRef = useRef<HTMLButtonElement>(null);
-  const [hooks, setHooks] = useState<HookListing[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const listed = useLoad(load);
+  const hooks = listed.data;
+  const error = listed.error;
   const [chosen, setChosen] = useState<HookListing | null>(null);
-  useEffect(() => {
-    let current = true;
-    load().then(
-      (list) => current && setHooks(list),
-      (cause: unknown) => current && setError(errorMessage(cause)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [load]);
 
   const events = [...new Set((hooks ?? []).map((hook) => hook.event))];
   return (

@@ -1,9 +1,10 @@
 // The worktrees agents left with changes (an Agent call with `isolation: "worktree"`): each branch
 // with its changed files, merged into the project's current branch or discarded with one click.
 // Shown at the top of the changes view; nothing when there is none.
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { KeptWorktree } from '../generated/protocol';
 import { errorMessage } from '../ipc';
+import { useLoad } from '../hooks/useLoad';
 import { ErrorBanner } from './ErrorBanner';
 
 export type KeptWorktreesProps = {
@@ -12,13 +13,12 @@ export type KeptWorktreesProps = {
 };
 
 export function KeptWorktrees({ load, settle }: KeptWorktreesProps) {
-  const [worktrees, setWorktrees] = useState<KeptWorktree[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const listed = useLoad(load);
+  const worktrees = listed.data ?? [];
+  const refresh = listed.reload;
+  const [actError, setError] = useState<string | null>(null);
+  const error = actError ?? listed.error;
   const [busy, setBusy] = useState<string | null>(null);
-  const refresh = useCallback(() => {
-    load().then(setWorktrees, (cause: unknown) => setError(errorMessage(cause)));
-  }, [load]);
-  useEffect(refresh, [refresh]);
 
   const act = async (branch: string, merge: boolean) => {
     setBusy(branch);

@@ -3,10 +3,11 @@
 // configured, its tools (each with a checkbox turning it off or on for the model), prompts and resources; a project
 // server is approved or refused here, a remote one signed in to, any other reconnected.
 // The list starts from `mcp_servers` and follows the engine's `mcp_server_changed` events. Esc closes.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { McpSignIn } from '../generated/app';
 import type { McpServerState, McpServerStatus } from '../generated/protocol';
 import { errorMessage } from '../ipc';
+import { useLoad } from '../hooks/useLoad';
 import { ErrorBanner } from './ErrorBanner';
 import { Modal, ModalTitle } from './Modal';
 
@@ -34,18 +35,10 @@ const STATE_LABELS: Record<McpServerState['state'], string> = {
 
 export function McpPanel({ live, load, approve, reconnect, signIn, toggleTool, onClose }: McpPanelProps) {
   const closeRef = useRef<HTMLButtonElement>(null);
-  const [loaded, setLoaded] = useState<McpServerStatus[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let current = true;
-    load().then(
-      (servers) => current && setLoaded(servers),
-      (cause: unknown) => current && setError(errorMessage(cause)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [load]);
+  const listed = useLoad(load);
+  const loaded = listed.data;
+  const [actError, setError] = useState<string | null>(null);
+  const error = actError ?? listed.error;
 
   const byName = new Map<string, McpServerStatus>();
   for (const server of loaded ?? []) byName.set(server.name, server);

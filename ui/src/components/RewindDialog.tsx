@@ -3,10 +3,11 @@
 // files a rewind restores, and offers files and conversation (the default), files only,
 // conversation only, or Cancel. When files were changed outside Tandem the rewind changes nothing
 // and the dialog lists them, with Overwrite them (the same rewind, forced) or Cancel. Esc cancels.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { RewindOutcome, RewindPoint, RewindScope } from '../generated/protocol';
 import { errorMessage } from '../ipc';
 import { matchRewindPoint } from '../state/rewind';
+import { useLoad } from '../hooks/useLoad';
 import { ErrorBanner } from './ErrorBanner';
 import { Modal, ModalTitle } from './Modal';
 
@@ -38,29 +39,20 @@ const CHOICES: { scope: RewindScope; label: string; detail: string }[] = [
 ];
 
 export function RewindDialog({ ordinal, text, promptId, loadPoints, rewind, onRewound, fork, onCancel }: RewindDialogProps) {
-  const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
+  const points = useLoad(loadPoints);
+  /** Files changed outside Tandem stopped the rewind. */
+  const [conflicts, setConflicts] = useState<Extract<Phase, { kind: 'conflicts' }> | null>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [runError, setRunError] = useState<string | null>(null);
+  const error = runError ?? points.error;
   const firstRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    let live = true;
-    loadPoints().then(
-      (points) => {
-        if (!live) return;
-        const point = matchRewindPoint(points, ordinal, text, promptId);
-        setPhase(point ? { kind: 'choose', point } : { kind: 'unmatched' });
-      },
-      (cause: unknown) => {
-        if (!live) return;
-        setError(errorMessage(cause));
-        setPhase({ kind: 'unmatched' });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [loadPoints, ordinal, text, promptId]);
+  const matched = useMemo(
+    () => (points.data ? matchRewindPoint(points.data, ordinal, text, promptId) : null),
+    [points.data, ordinal, text, promptId],
+  );
+  const phase: Phase =
+    conflicts ??
+    (matched ? { kind: 'choose', point: matched } : points.data !== null || points.error ? { kind: 'unmatched' } : { kind: 'loading' });
 
   // Each phase focuses its first choice.
   useEffect(() => firstRef.current?.focus(), [phase.kind]);
@@ -68,27 +60,27 @@ export function RewindDialog({ ordinal, text, promptId, loadPoints, rewind, onRe
   const runFork = async (point: RewindPoint) => {
     if (!fork) return;
     setBusy(true);
-    setError(null);
+    setRunError(null);
     try {
       await fork(point.prompt_id);
     } catch (cause) {
-      setError(errorMessage(cause));
+      setRunError(errorMessage(cause));
       setBusy(false);
     }
   };
 
   const run = async (point: RewindPoint, scope: RewindScope, force: boolean) => {
     setBusy(true);
-    setError(null);
+    setRunError(null);
     try {
       const outcome = await rewind(point.prompt_id, scope, force);
       if (scope !== 'conversation' && !outcome.files_rewound && outcome.conflicts.length > 0) {
-        setPhase({ kind: 'conflicts', point, scope, conflicts: outcome.conflicts });
+        setConflicts({ kind: 'conflicts', point, scope, conflicts: outcome.conflicts });
       } else {
         onRewound(outcome, scope);
       }
     } catch (cause) {
-      setError(errorMessage(cause));
+      setRunError(errorMessage(cause));
     } finally {
       setBusy(false);
     }

@@ -4,7 +4,7 @@
 // is added (to the local, project or user settings, checked by the engine's parser, its error shown), removed or moved
 // between those scopes. Below: which rule decided each call of this session, a "test a command" box answering a tool
 // call with its decision trace, and the folder's trust with a revoke button. Esc closes.
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type {
   CallCheck,
   DecisionBehavior,
@@ -16,6 +16,7 @@ import { errorMessage } from '../ipc';
 import { decisionSourceText, shown } from '../state/decisionSource';
 import { EDITABLE_SCOPES, isEditable, type PastCall } from '../state/rulesPanel';
 import { DecisionTraceView } from './DecisionTraceView';
+import { useLoad } from '../hooks/useLoad';
 import { ErrorBanner } from './ErrorBanner';
 import { Modal, ModalTitle } from './Modal';
 
@@ -38,12 +39,10 @@ const BEHAVIORS: readonly DecisionBehavior[] = ['allow', 'ask', 'deny'];
 
 export function RulesPanel({ load, add, remove, move, check, revokeTrust, calls, root, onClose }: RulesPanelProps) {
   const closeRef = useRef<HTMLButtonElement>(null);
-  const [view, setView] = useState<RulesView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const reload = useCallback(() => {
-    load().then(setView, (cause: unknown) => setError(errorMessage(cause)));
-  }, [load]);
-  useEffect(reload, [reload]);
+  const rules = useLoad(load);
+  const { data: view, reload } = rules;
+  const [actError, setError] = useState<string | null>(null);
+  const error = actError ?? rules.error;
   /** Runs an edit, then reloads; an error stays on screen. Resolves to whether it worked. */
   const act = async (action: () => Promise<unknown>): Promise<boolean> => {
     setError(null);

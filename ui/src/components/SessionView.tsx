@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ApprovalAnswer, RewindOutcome, RewindScope, SandboxViolation } from '../generated/protocol';
 import type { SessionControls } from '../hooks/useSession';
+import { useLoad } from '../hooks/useLoad';
 import { useSessionList } from '../hooks/useSessionList';
 import { describeRewind, promptItems, RewindContext } from '../state/rewind';
 import { StopSubAgentContext } from '../state/subAgentStop';
@@ -154,20 +155,11 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const [panel, setPanel] = useState<'rules' | 'hooks' | null>(null);
   // The window's own slash commands, then the session's (the engine's own, custom commands, skills and its
   // MCP servers' prompts, which the engine runs); listed again whenever a server changes.
-  const [sessionCommands, setSessionCommands] = useState<SlashCommand[]>([]);
   const mcpVersion = Object.values(transcript.mcpServers)
     .map((server) => `${server.name}:${server.state.state}:${server.tools.length}:${server.disabled_tools.length}`)
     .join(',');
-  useEffect(() => {
-    let current = true;
-    ipc.slashCommands(info.session_id).then(
-      (list) => current && setSessionCommands(list),
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [info.session_id, mcpVersion]);
+  const loadCommands = useCallback(() => ipc.slashCommands(info.session_id), [info.session_id]);
+  const sessionCommands = useLoad(loadCommands, mcpVersion).data ?? [];
   const windowCommands: Record<string, { description: string; run: () => void }> = {
     clear: { description: 'Start a new session in this folder', run: () => void open(info.cwd) },
     changes: { description: 'Show every file this session changed', run: () => setChangesOpen(true) },

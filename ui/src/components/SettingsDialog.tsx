@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { SavedSettings } from '../generated/app';
 import type { AppSettings, AppSettingsUpdate, KeySource, Theme } from '../generated/protocol';
 import { errorMessage } from '../ipc';
+import { useLoad } from '../hooks/useLoad';
 import { ErrorBanner } from './ErrorBanner';
 import { Modal, ModalTitle } from './Modal';
 
@@ -39,30 +40,24 @@ const DEFAULT_URLS: Record<string, string> = {
   openai: 'http://localhost:11434',
 };
 
+/** The editable part of the settings. */
+function formOf({ provider, base_url, model, theme, font_size }: AppSettings): AppSettingsUpdate {
+  return { provider, base_url, model, theme, font_size };
+}
+
 export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogProps) {
   const firstRef = useRef<HTMLSelectElement>(null);
-  const [loaded, setLoaded] = useState<AppSettings | null>(null);
-  const [form, setForm] = useState<AppSettingsUpdate | null>(null);
+  const settings = useLoad(load);
+  const loaded = settings.data;
+  /** The form as the person changed it; the loaded settings until then. */
+  const [edited, setEdited] = useState<AppSettingsUpdate | null>(null);
+  const form = edited ?? (loaded ? formOf(loaded) : null);
   const [key, setKey] = useState('');
   const [removeKey, setRemoveKey] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const error = saveError ?? settings.error;
   const [saving, setSaving] = useState(false);
 
-  useEffect(() => {
-    let current = true;
-    load().then(
-      (settings) => {
-        if (!current) return;
-        setLoaded(settings);
-        const { provider, base_url, model, theme, font_size } = settings;
-        setForm({ provider, base_url, model, theme, font_size });
-      },
-      (cause: unknown) => current && setError(errorMessage(cause)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [load]);
   const ready = form !== null;
   useEffect(() => {
     if (ready) firstRef.current?.focus();
@@ -72,20 +67,23 @@ export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogP
     event.preventDefault();
     if (!form || saving) return;
     setSaving(true);
-    setError(null);
+    setSaveError(null);
     const update: AppSettingsUpdate = { ...form };
     if (removeKey) update.api_key = '';
     else if (key.trim() !== '') update.api_key = key.trim();
     try {
       onSaved(await save(update));
     } catch (cause) {
-      setError(errorMessage(cause));
+      setSaveError(errorMessage(cause));
     } finally {
       setSaving(false);
     }
   };
   const change = <K extends keyof AppSettingsUpdate>(name: K, value: AppSettingsUpdate[K]) =>
-    setForm((previous) => (previous ? { ...previous, [name]: value } : previous));
+    setEdited((previous) => {
+      const base = previous ?? (loaded ? formOf(loaded) : null);
+      return base ? { ...base, [name]: value } : base;
+    });
 
   return (
     <Modal className="settings-dialog" onEscape={onClose} onSubmit={(event) => void submit(event)} data-testid="settings-dialog">
