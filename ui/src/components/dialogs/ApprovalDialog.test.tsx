@@ -93,7 +93,7 @@ describe('ApprovalDialog', () => {
   ] as const)('%s answers %s', async (testId, choice) => {
     const ipc = await openWith(approvalRequest('r1', 't1'));
     await userEvent.click(screen.getByTestId(testId));
-    expect(answers(ipc)).toEqual([{ sessionId: 'session-1', answer: { request_id: 'r1', choice, message: null } }]);
+    expect(answers(ipc)).toEqual([{ answer: { request_id: 'r1', choice, message: null } }]);
     await waitFor(() => expect(screen.queryByTestId('approval-dialog')).not.toBeInTheDocument());
   });
 
