@@ -886,7 +886,9 @@ async fn an_oversized_settings_file_is_reported_not_read() {
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(
         out.stderr.contains(".claude/settings.json")
-            && out.stderr.contains("settings files over 1 MiB are not read"),
+            && out
+                .stderr
+                .contains("settings files over 1 MiB are not read"),
         "{}",
         out.stderr
     );

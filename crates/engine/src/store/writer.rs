@@ -240,7 +240,7 @@ pub(super) fn apply(tx: &Transaction<'_>, command: &Command) -> Result<(), Store
                 session,
                 role_name(message.role),
                 json,
-                marks_json(&message)?,
+                marks_json(message)?,
                 at
             ])?;
         }
@@ -299,7 +299,7 @@ pub(super) fn apply(tx: &Transaction<'_>, command: &Command) -> Result<(), Store
             agent_id,
             list,
             ..
-        } => side_tables::write_sidechain_work_list(tx, &session, &agent_id, &list)?,
+        } => side_tables::write_sidechain_work_list(tx, session, agent_id, list)?,
         Command::Sidechain { session, chain, at } => {
             side_tables::write_sidechain(tx, session, chain, *at)?
         }
