@@ -1,9 +1,12 @@
 //! The bridge between engine and webview: engine events go to one `tauri::ipc::Channel` per session in batches (at
 //! most one message every ~16 ms, since single messages arrive too slowly in WebKitGTK to keep up with streaming),
 //! and the webview's answers to approval requests go back to the waiting engine.
+//!
+//! A session's events are numbered 0, 1, 2, … with no gaps, in the order they are sent, and the latest of them are
+//! kept: the webview applies events strictly in that order, and when it sees a gap (or hears nothing while a turn
+//! runs) it asks for what it missed ([`ChannelSink::since`]), so a batch that never arrives cannot lose a turn.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -26,44 +29,117 @@ pub const FLUSH_INTERVAL: Duration = Duration::from_millis(16);
 /// parsed copy) at the same moment, which WebKit's allocator keeps long after.
 pub const MAX_BATCH: usize = 500;
 
-/// An event sink that numbers a session's events and sends them to the webview in batches.
+/// How many of a session's latest events are kept for a webview that missed some. A gap is noticed within a few
+/// seconds, when a few hundred events have passed at most.
+pub const KEPT_EVENTS: usize = 4096;
+
+/// The events a webview asked for are no longer kept (the gap is older than [`KEPT_EVENTS`] events).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("events after {after} are no longer kept (the oldest kept is {oldest})")]
+pub struct Missed {
+    pub after: u64,
+    pub oldest: u64,
+}
+
+/// The numbering of a session's events, the latest of them and where they are queued.
+struct Sent {
+    next_seq: u64,
+    recent: VecDeque<EventEnvelope>,
+    tx: mpsc::UnboundedSender<EventEnvelope>,
+}
+
+/// An event sink that numbers a session's events, keeps the latest and sends them to the webview in batches.
 pub struct ChannelSink {
     session_id: String,
-    seq: AtomicU64,
-    tx: mpsc::UnboundedSender<EventEnvelope>,
+    /// Numbering and queueing happen under this lock, so events emitted from several tasks at once are queued in
+    /// the order of their numbers.
+    sent: Mutex<Sent>,
+}
+
+/// Starts the batching task that delivers to `channel`; returns its input.
+fn delivering_to(channel: Channel<EventBatch>) -> mpsc::UnboundedSender<EventEnvelope> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    tauri::async_runtime::spawn(deliver(rx, move |batch| match channel.send(batch) {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::warn!("a batch of events did not reach the window: {e}");
+            false
+        }
+    }));
+    tx
 }
 
 impl ChannelSink {
     /// A sink for `session_id` that delivers to `channel` (spawns the batching task).
     pub fn new(session_id: String, channel: Channel<EventBatch>) -> Self {
-        Self::starting_at(session_id, channel, 0)
+        Self::queued_to(session_id, delivering_to(channel))
     }
 
-    /// Sends stored events with their own numbers (a reopened session's transcript), ahead of new ones.
-    pub fn replay(&self, events: impl IntoIterator<Item = (u64, SessionEvent)>) {
-        for (seq, event) in events {
-            let _ = self.tx.send(EventEnvelope {
-                session_id: self.session_id.clone(),
-                seq,
-                event,
-            });
-        }
-    }
-
-    /// A sink whose first new event is numbered `first_seq`.
-    pub fn starting_at(session_id: String, channel: Channel<EventBatch>, first_seq: u64) -> Self {
-        let (tx, rx) = mpsc::unbounded_channel();
-        tauri::async_runtime::spawn(deliver(rx, move |batch| channel.send(batch).is_ok()));
+    /// A sink that queues its numbered events on `tx` (the batching task's input; tests read it directly).
+    pub fn queued_to(session_id: String, tx: mpsc::UnboundedSender<EventEnvelope>) -> Self {
         Self {
             session_id,
-            seq: AtomicU64::new(first_seq),
-            tx,
+            sent: Mutex::new(Sent {
+                next_seq: 0,
+                recent: VecDeque::new(),
+                tx,
+            }),
         }
+    }
+
+    /// Sends the session's events to `channel` from now on, all of them again first (a reloaded webview, while a
+    /// turn runs in the session). Fails when the first events are no longer kept.
+    pub fn reattach(&self, channel: Channel<EventBatch>) -> Result<(), Missed> {
+        self.resend_to(delivering_to(channel))
+    }
+
+    /// [`Self::reattach`] to the batching input `tx`.
+    pub fn resend_to(&self, tx: mpsc::UnboundedSender<EventEnvelope>) -> Result<(), Missed> {
+        let mut sent = self.lock();
+        let oldest = sent.recent.front().map_or(sent.next_seq, |e| e.seq);
+        if oldest > 0 {
+            return Err(Missed { after: 0, oldest });
+        }
+        for envelope in &sent.recent {
+            let _ = tx.send(envelope.clone());
+        }
+        sent.tx = tx;
+        Ok(())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Sent> {
+        match self.sent.lock() {
+            Ok(s) => s,
+            Err(p) => p.into_inner(),
+        }
+    }
+
+    /// Sends stored events (a reopened session's transcript) ahead of new ones, numbered like them.
+    pub fn replay(&self, events: impl IntoIterator<Item = SessionEvent>) {
+        for event in events {
+            self.emit(event);
+        }
+    }
+
+    /// The kept events numbered after `after` (`None`: from the first), in order; empty when none is newer.
+    pub fn since(&self, after: Option<u64>) -> Result<Vec<EventEnvelope>, Missed> {
+        let sent = self.lock();
+        let first = after.map_or(0, |a| a + 1);
+        let oldest = sent.recent.front().map_or(sent.next_seq, |e| e.seq);
+        if first < oldest {
+            return Err(Missed {
+                after: after.unwrap_or(0),
+                oldest,
+            });
+        }
+        let skip = usize::try_from(first - oldest).unwrap_or(usize::MAX);
+        Ok(sent.recent.iter().skip(skip).cloned().collect())
     }
 }
 
 /// Gathers events for [`FLUSH_INTERVAL`] after the first one arrives (or until [`MAX_BATCH`] are gathered), then
-/// hands the batch to `send`. Ends when the sink is dropped or `send` fails (the webview is gone).
+/// hands the batch to `send`. Ends when the sink is dropped. A batch `send` could not deliver is not retried: the
+/// webview finds the gap and asks for the missing events.
 pub async fn deliver(
     mut rx: mpsc::UnboundedReceiver<EventEnvelope>,
     send: impl Fn(EventBatch) -> bool,
@@ -80,20 +156,47 @@ pub async fn deliver(
                 _ = tokio::time::sleep_until(deadline) => break,
             }
         }
-        if !send(EventBatch { events }) {
-            return;
-        }
+        send(EventBatch { events });
     }
 }
 
 impl EventSink for ChannelSink {
     fn emit(&self, event: SessionEvent) {
-        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
-        let _ = self.tx.send(EventEnvelope {
+        let mut sent = self.lock();
+        let envelope = EventEnvelope {
             session_id: self.session_id.clone(),
-            seq,
+            seq: sent.next_seq,
             event,
-        });
+        };
+        sent.next_seq += 1;
+        if sent.recent.len() == KEPT_EVENTS {
+            sent.recent.pop_front();
+        }
+        sent.recent.push_back(envelope.clone());
+        let _ = sent.tx.send(envelope);
+    }
+}
+
+/// The sinks of the open sessions, by session id (for a webview that asks for events it missed).
+#[derive(Clone, Default)]
+pub struct SessionSinks(Arc<Mutex<HashMap<String, Arc<ChannelSink>>>>);
+
+impl SessionSinks {
+    pub fn insert(&self, id: String, sink: Arc<ChannelSink>) {
+        if let Ok(mut sinks) = self.0.lock() {
+            sinks.insert(id, sink);
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<ChannelSink>> {
+        self.0.lock().ok().and_then(|s| s.get(id).cloned())
+    }
+
+    /// Forgets the sinks of sessions `keep` says no longer run.
+    pub fn retain(&self, keep: impl Fn(&str) -> bool) {
+        if let Ok(mut sinks) = self.0.lock() {
+            sinks.retain(|id, _| keep(id));
+        }
     }
 }
 

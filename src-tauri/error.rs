@@ -41,6 +41,8 @@ pub enum ErrorCode {
     Hooks,
     /// A settings file could not be read or changed.
     Settings,
+    /// The window missed events that are no longer kept (the session must be reopened).
+    EventsMissed,
 }
 
 impl ErrorCode {
@@ -64,6 +66,7 @@ impl ErrorCode {
             Self::NoSession => "no_session",
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",
+            Self::EventsMissed => "events_missed",
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod error;
 pub mod instance;
 pub mod logging;
 pub mod menu;
+pub mod opener;
 pub mod recent;
 pub mod settings;
 pub mod state;
@@ -24,10 +25,12 @@ pub fn build_app<R: Runtime>(
     state: state::AppState,
 ) -> tauri::Builder<R> {
     builder
+        .plugin(tauri_plugin_opener::init())
         .manage(state)
         .invoke_handler(tauri::generate_handler![
             commands::app_state,
             commands::session::open_session,
+            commands::session::session_events,
             commands::session::list_sessions,
             commands::pick_folder,
             commands::session::send_prompt,
@@ -73,6 +76,8 @@ pub fn build_app<R: Runtime>(
         ])
         .setup(|app| {
             let handle = app.handle().clone();
+            logging::start(&handle);
+            opener::install(&handle);
             if let Some(window) = app.get_webview_window("main") {
                 webview_setup::configure(&window);
             }

@@ -82,9 +82,24 @@ fn fill_recent<R: Runtime>(
 
 /// Updates Open Recent in place after the list changed.
 pub fn refresh_recent<R: Runtime>(app: &AppHandle<R>, recent: &[String]) {
-    if let Some(MenuItemKind::Submenu(submenu)) = app.menu().and_then(|m| m.get(RECENT_MENU_ID)) {
+    let Some(menu) = app.menu() else {
+        return;
+    };
+    let Ok(items) = menu.items() else {
+        return;
+    };
+    if let Some(submenu) = find_submenu(items, RECENT_MENU_ID) {
         let _ = fill_recent(app, &submenu, recent);
     }
+}
+
+/// The submenu `id` anywhere in `items` (a menu's own lookup sees only its top level: Open Recent is in File).
+fn find_submenu<R: Runtime>(items: Vec<MenuItemKind<R>>, id: &str) -> Option<Submenu<R>> {
+    items.into_iter().find_map(|item| match item {
+        MenuItemKind::Submenu(submenu) if submenu.id() == id => Some(submenu),
+        MenuItemKind::Submenu(submenu) => find_submenu(submenu.items().ok()?, id),
+        _ => None,
+    })
 }
 
 /// Shows the native folder picker; `None` when cancelled or when no dialog is available.

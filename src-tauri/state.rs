@@ -10,12 +10,14 @@ use tandem_engine::session::Session;
 use tandem_engine::settings::AppSettingsFile;
 use tandem_engine::store::SessionStore;
 
-use crate::bridge::PendingApprovals;
+use crate::bridge::{PendingApprovals, SessionSinks};
 use crate::recent;
 
 /// State managed by Tauri and shared by all commands.
 pub struct AppState {
     pub sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// The event sinks of the open sessions (events the webview missed are read from them).
+    pub sinks: SessionSinks,
     pub approvals: PendingApprovals,
     pub initial_folder: Option<PathBuf>,
     /// Where recent folders are kept (`None`: not remembered).
@@ -38,6 +40,7 @@ impl AppState {
             .or_else(recent::recent_file);
         Self {
             sessions: Mutex::new(HashMap::new()),
+            sinks: SessionSinks::default(),
             approvals: PendingApprovals::default(),
             initial_folder,
             recent_file,

@@ -1,6 +1,6 @@
 //! Renders the TypeScript declarations of the app's own IPC types (the start-up state, command errors, menu event
 //! payloads) into `ui/src/generated/app.ts`, beside the protocol's. The app test `generated_types` fails when the
-//! file is stale and rewrites it when run with `TANDEM_WRITE_GENERATED=1`.
+//! file is stale; `scripts/generate-types` regenerates it together with the protocol's file.
 
 use ts_rs::{Config, TS};
 
@@ -11,8 +11,8 @@ use crate::menu::OpenFolder;
 use crate::settings::SavedSettings;
 
 /// The header written at the top of the generated file.
-const HEADER: &str = "// Generated from src-tauri by `TANDEM_WRITE_GENERATED=1 cargo test --features tandem/custom-protocol \
-                      --test app generated`. Do not edit.\n\nimport type { AppSettings, SessionInfo } from './protocol';\n";
+const HEADER: &str = "// Generated from src-tauri by `scripts/generate-types`. Do not edit.\n\n\
+                      import type { AppSettings, SessionInfo } from './protocol';\n";
 
 /// Path of the generated file relative to the workspace root.
 pub const GENERATED_PATH: &str = "ui/src/generated/app.ts";

@@ -108,6 +108,7 @@ pub fn delete_session(state: State<'_, AppState>, session_id: String) -> Result<
             ));
         }
     }
+    state.sinks.retain(|id| id != session_id);
     store
         .delete_session(&session_id)
         .map_err(|e| CommandError::new(ErrorCode::Store, e.to_string()))?;

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use serde::Serialize;
 use tandem_engine::session::{EndReason, Session, StartSource};
 use tandem_protocol::{
-    ApprovalAnswer, BackgroundShell, ChangedFile, DecisionBehavior, EventBatch, FolderTrust,
-    PermissionMode, RewindOutcome, RewindPoint, RewindScope, RuleScope, SessionEvent, SessionInfo,
-    SessionSummary,
+    ApprovalAnswer, BackgroundShell, ChangedFile, DecisionBehavior, EventBatch, EventEnvelope,
+    FolderTrust, PermissionMode, RewindOutcome, RewindPoint, RewindScope, RuleScope, SessionEvent,
+    SessionInfo, SessionSummary,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime, State};

@@ -3,7 +3,8 @@
 use super::*;
 
 /// Opens a session on `path` (or reopens the stored session `resume`); its events arrive on `on_event`. A
-/// reopened session first replays its stored events, so the window rebuilds its transcript.
+/// reopened session first replays its stored events, so the window rebuilds its transcript; a session a turn still
+/// runs in (the webview reloaded) sends its events to `on_event` from then on, all of them again first.
 #[tauri::command]
 #[tracing::instrument(skip(app, state, on_event), err(Display))]
 pub fn open_session<R: Runtime>(
@@ -27,13 +28,18 @@ pub fn open_session<R: Runtime>(
             }
             keep
         });
+        state.sinks.retain(|id| sessions.contains_key(id));
         if let Some(id) = &resume
-            && sessions.contains_key(id)
+            && let Some(running) = sessions.get(id)
         {
-            return Err(CommandError::new(
-                ErrorCode::SessionBusy,
-                "a turn is still running in that session; wait for it to end or stop it, then open it again",
-            ));
+            // A turn runs in it (the webview reloaded): its events go to the new channel, all of them again.
+            return match state.sinks.get(id).map(|sink| sink.reattach(on_event)) {
+                Some(Ok(())) => Ok(running.info()),
+                _ => Err(CommandError::new(
+                    ErrorCode::SessionBusy,
+                    "a turn is still running in that session; wait for it to end or stop it, then open it again",
+                )),
+            };
         }
     }
     // A new session in the folder of the one it replaces clears it (SessionEnd `clear`, SessionStart `clear`).
@@ -60,20 +66,20 @@ pub fn open_session<R: Runtime>(
         (None, _) => Session::builder(&PathBuf::from(&path))?.store(state.store.clone()),
     };
     let session_id = builder.session_id();
-    let sink = match builder.stored() {
-        Some(loaded) => {
-            let sink = ChannelSink::starting_at(session_id, on_event, loaded.next_seq());
-            sink.replay(loaded.events.iter().map(|e| (e.seq, e.event.clone())));
-            sink
-        }
-        None => ChannelSink::new(session_id, on_event),
-    };
+    let sink = Arc::new(ChannelSink::new(session_id.clone(), on_event));
+    if let Some(loaded) = builder.stored() {
+        sink.replay(loaded.events.iter().map(|e| e.event.clone()));
+    }
+    state.sinks.insert(session_id, sink.clone());
     let builder = builder
         .model(model)
         .approver(approver)
-        .events(Arc::new(sink))
+        .events(sink)
         .watch_settings(true)
-        .interactive(true);
+        .interactive(true)
+        // Commands run outside the app's async runtime: the session's servers start on it, from whichever
+        // command (opening, approving, reconnecting).
+        .runtime(tauri::async_runtime::handle().inner().clone());
     let builder = if clears {
         builder.start_source(StartSource::Clear)
     } else {
@@ -119,6 +125,30 @@ pub fn open_session<R: Runtime>(
         sessions.insert(info.session_id.clone(), session);
     }
     Ok(info)
+}
+
+/// The events of the open session `session_id` numbered after `after_seq` (`None`: all kept), for a window that
+/// missed some: a gap in the numbers, or nothing heard while a turn runs. Asked every few seconds while a turn waits,
+/// so it logs at debug level only.
+#[tauri::command]
+#[tracing::instrument(level = "debug", skip(state), err(Display))]
+pub fn session_events(
+    state: State<'_, AppState>,
+    session_id: String,
+    after_seq: Option<u64>,
+) -> Result<Vec<EventEnvelope>, CommandError> {
+    let sink = state.sinks.get(&session_id).ok_or_else(|| {
+        CommandError::new(
+            ErrorCode::NoSession,
+            format!("no session {session_id} is open"),
+        )
+    })?;
+    sink.since(after_seq).map_err(|missed| {
+        CommandError::new(
+            ErrorCode::EventsMissed,
+            format!("the window missed events of this session that are no longer kept ({missed}): reopen it from the sidebar"),
+        )
+    })
 }
 
 /// Reopens the stored session `id`. When this window has just closed it, its store lock is let go a moment later
@@ -267,7 +297,14 @@ pub fn set_mode(
     session_id: String,
     mode: PermissionMode,
 ) -> Result<(), CommandError> {
-    session_of(&state, &session_id)?.set_mode(mode);
+    let session = session_of(&state, &session_id)?;
+    if mode == PermissionMode::Auto && !session.auto_mode_available() {
+        return Err(CommandError::new(
+            ErrorCode::Model,
+            "auto mode needs a model to judge the calls that would ask: set up the model in Settings first",
+        ));
+    }
+    session.set_mode(mode);
     Ok(())
 }
 

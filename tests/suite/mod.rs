@@ -2,6 +2,11 @@
 
 mod bridge;
 mod e2e;
+mod e2e_keys;
+mod e2e_mcp;
+mod e2e_reload;
+mod e2e_turn_end;
 mod generated_types;
 mod ipc;
 mod logging;
+mod menu;

@@ -15,6 +15,7 @@ import type {
   RuleScope,
   RulesView,
   EventBatch,
+  EventEnvelope,
   FolderTrust,
   KeptWorktree,
   McpServerStatus,
@@ -73,6 +74,14 @@ export function openSession(
 ): Promise<SessionInfo> {
   const onEvent = new Channel<EventBatch>(onBatch);
   return invoke<SessionInfo>('open_session', { path, onEvent, resume });
+}
+
+/**
+ * The open session's events numbered after `afterSeq` (every kept one when null): the events the window
+ * missed. Rejects with code `events_missed` when they are no longer kept.
+ */
+export function sessionEvents(sessionId: string, afterSeq: number | null): Promise<EventEnvelope[]> {
+  return invoke<EventEnvelope[]>('session_events', { sessionId, afterSeq });
 }
 
 /** The folder's stored sessions (any order; the sidebar sorts them newest first). */

@@ -48,6 +48,14 @@ pub struct AppSettings {
     pub font_size: u32,
     /// Environment variables set in this process that win over the saved values (named so the person knows).
     pub overridden_by_env: Vec<String>,
+    /// The base URL and model sessions use now: the environment's, else the saved ones, else the defaults.
+    #[serde(default)]
+    pub base_url_in_use: String,
+    #[serde(default)]
+    pub model_in_use: String,
+    /// Whether a key is saved (keyring, credentials file or settings file), whatever the environment sets.
+    #[serde(default)]
+    pub key_saved: bool,
     /// The settings file.
     pub file: String,
 }

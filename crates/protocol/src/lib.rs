@@ -31,7 +31,9 @@ pub use approval::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, FileDiff, Revision, RuleSuggestion,
 };
 pub use decision_source::{DecisionSource, RuleScope, SafetyCheck};
-pub use detail::{DiffHunk, NotebookCellChange, ReadContent, TaskStatus, ToolDetail, WebLink};
+pub use detail::{
+    DiffHunk, FileRevision, NotebookCellChange, ReadContent, TaskStatus, ToolDetail, WebLink,
+};
 pub use elicitation::{
     ElicitationAction, ElicitationAnswer, ElicitationField, ElicitationRequest, EnumOption,
     FieldKind, StringFormat,

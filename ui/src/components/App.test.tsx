@@ -1,6 +1,6 @@
 // Tests of the whole window against a mocked IPC: welcome screen, opening folders (picker,
 // recent, command line, menu events, failures), streaming a turn, stopping it, switching modes.
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { emit } from '@tauri-apps/api/event';
 import { describe, expect, it } from 'vitest';
@@ -174,9 +174,14 @@ describe('App', () => {
     await userEvent.click(await screen.findByTestId('open-folder-button'));
     const switcher = await screen.findByTestId('mode-switcher');
     expect(switcher.dataset.mode).toBe('default');
-    await userEvent.click(within(switcher).getByTestId('mode-plan'));
+    const pick = async (mode: string) => {
+      await userEvent.click(within(switcher).getByTestId('mode-button'));
+      await userEvent.click(within(switcher).getByTestId(`mode-${mode}`));
+    };
+    await pick('plan');
     expect(ipc.argsOf('set_mode')).toEqual([{ sessionId: 'session-1', mode: 'plan' }]);
     await waitFor(() => expect(switcher.dataset.mode).toBe('plan'));
+    expect(screen.queryByTestId('mode-menu')).not.toBeInTheDocument();
     // Bypass asks once per session; declined, the mode stays.
     await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
     await screen.findByTestId('bypass-confirm');
@@ -184,15 +189,49 @@ describe('App', () => {
     await waitFor(() => expect(screen.queryByTestId('bypass-confirm')).not.toBeInTheDocument());
     expect(switcher.dataset.mode).toBe('plan');
     expect(ipc.argsOf('set_mode')).toHaveLength(1);
-    await userEvent.click(within(switcher).getByTestId('mode-bypassPermissions'));
+    await pick('bypassPermissions');
     await userEvent.click(await screen.findByTestId('bypass-confirm-yes'));
     await waitFor(() => expect(switcher.dataset.mode).toBe('bypassPermissions'));
     // Confirmed once, it is not asked again in this session.
-    await userEvent.click(within(switcher).getByTestId('mode-default'));
-    await userEvent.click(within(switcher).getByTestId('mode-bypassPermissions'));
+    await pick('default');
+    await pick('bypassPermissions');
     await waitFor(() => expect(switcher.dataset.mode).toBe('bypassPermissions'));
     expect(screen.queryByTestId('bypass-confirm')).not.toBeInTheDocument();
     expect(ipc.argsOf('set_mode').map((args) => args.mode)).toEqual(['plan', 'bypassPermissions', 'default', 'bypassPermissions']);
+  });
+
+  it('offers every mode the session can use, auto only with a classifier model', async () => {
+    for (const available of [false, true]) {
+      installFakeIpc({ open_session: () => sessionInfo({ auto_mode_available: available }) });
+      const { unmount } = render(<App />);
+      await userEvent.click(await screen.findByTestId('open-folder-button'));
+      const switcher = await screen.findByTestId('mode-switcher');
+      await userEvent.click(within(switcher).getByTestId('mode-button'));
+      const offered = within(screen.getByTestId('mode-menu'))
+        .getAllByRole('menuitemradio')
+        .map((item) => item.dataset.testid);
+      const expected = ['mode-default', 'mode-acceptEdits', 'mode-plan', 'mode-bypassPermissions', 'mode-dontAsk'];
+      expect(offered).toEqual(available ? [...expected, 'mode-auto'] : expected);
+      unmount();
+    }
+  });
+
+  it('switches mode on Shift+Tab as WebKitGTK on X11 reports it (key "Unidentified", code "Tab")', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    const switcher = await screen.findByTestId('mode-switcher');
+    const press = () =>
+      act(() => {
+        window.dispatchEvent(
+          new KeyboardEvent('keydown', { key: 'Unidentified', code: 'Tab', keyCode: 9, shiftKey: true, bubbles: true, cancelable: true }),
+        );
+      });
+    press();
+    await waitFor(() => expect(switcher.dataset.mode).toBe('acceptEdits'));
+    press();
+    await waitFor(() => expect(switcher.dataset.mode).toBe('plan'));
+    expect(ipc.argsOf('set_mode').map((args) => args.mode)).toEqual(['acceptEdits', 'plan']);
   });
 
   it('ignores batches of a session that was replaced', async () => {
@@ -226,11 +265,63 @@ describe('App', () => {
     await userEvent.click(await screen.findByTestId('open-folder-button'));
     expect(await screen.findByTestId('notice')).toHaveTextContent('Loaded CLAUDE.md');
   });
+
+  it('fetches a batch that never arrived when the next one shows the gap', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('folder-name');
+    ipc.push({ type: 'turn_started', prompt: 'Touch the files' }, { type: 'text_delta', text: 'First, ' });
+    ipc.lose({ type: 'text_delta', text: 'the lost part, ' });
+    ipc.push({ type: 'text_delta', text: 'then the answer.' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    await waitFor(() => expect(screen.getByTestId('assistant-text')).toHaveTextContent('First, the lost part, then the answer.'));
+    expect(screen.queryByTestId('working')).not.toBeInTheDocument();
+    expect(ipc.argsOf('session_events')[0]).toEqual({ sessionId: 'session-1', afterSeq: 1 });
+  });
+
+  it('fetches the end of a turn whose last batch never arrived once the channel stays quiet', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('folder-name');
+    ipc.push({ type: 'turn_started', prompt: 'Touch the files' });
+    await screen.findByTestId('working');
+    ipc.lose({ type: 'text_delta', text: 'Final answer.' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    await waitFor(() => expect(screen.getByTestId('assistant-text')).toHaveTextContent('Final answer.'), { timeout: 20_000 });
+    expect(screen.queryByTestId('working')).not.toBeInTheDocument();
+  }, 30_000);
 });
 
 function usage(input: number, output: number) {
   return { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
 }
+
+describe('reloading the page', () => {
+  it('opens the session the window showed, and the folder anew when that session was never stored', async () => {
+    let resumable = true;
+    const ipc = installFakeIpc({
+      open_session: (args) => {
+        if (args.resume && !resumable) throw { code: 'unknown_session', message: 'no stored session session-7' };
+        return sessionInfo({ session_id: args.resume ? (args.resume as string) : 'session-8', cwd: String(args.path) });
+      },
+    });
+    sessionStorage.setItem('tandem.open', JSON.stringify({ cwd: '/other/folder', sessionId: 'session-7' }));
+    const first = render(<App />);
+    await screen.findByTestId('session');
+    expect(ipc.argsOf('open_session').map((args) => [args.path, args.resume])).toEqual([['/other/folder', 'session-7']]);
+    first.unmount();
+
+    resumable = false;
+    render(<App />);
+    await waitFor(() => expect(screen.getByTestId('session')).toHaveAttribute('data-session-id', 'session-8'));
+    expect(ipc.argsOf('open_session').slice(1).map((args) => [args.path, args.resume ?? null])).toEqual([
+      ['/other/folder', 'session-7'],
+      ['/other/folder', null],
+    ]);
+    expect(screen.queryByTestId('error-banner')).not.toBeInTheDocument();
+    expect(JSON.parse(sessionStorage.getItem('tandem.open') ?? '{}')).toEqual({ cwd: '/other/folder', sessionId: 'session-8' });
+  });
+});
 
 describe('Retry', () => {
   it('rewinds a failed turn’s prompt and sends it again', async () => {

@@ -6,6 +6,7 @@ import { useSession } from '../hooks/useSession';
 import * as ipc from '../ipc';
 import type { SavedSettings } from '../generated/app';
 import type { Theme } from '../generated/protocol';
+import { openBeforeReload } from '../state/reload';
 import { applyLooks, followDesktopScheme } from '../settings/looks';
 import { SessionView } from './SessionView';
 import { SettingsDialog } from './SettingsDialog';
@@ -43,14 +44,21 @@ export function App() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
+    const before = openBeforeReload();
     ipc
       .appState()
-      .then((state) => {
+      .then(async (state) => {
         setApp(state);
-        if (state.folder) void open(state.folder);
+        // A reloaded window shows the session it showed; one never stored (nothing sent yet) opens anew.
+        if (before) {
+          if (!(await open(before.cwd, before.sessionId))) {
+            clearError();
+            await open(before.cwd);
+          }
+        } else if (state.folder) await open(state.folder);
       })
       .catch((cause: unknown) => setLoadError(ipc.errorMessage(cause)));
-  }, [open]);
+  }, [open, clearError]);
 
   useEffect(() => {
     ipc.appSettings().then(

@@ -15,13 +15,23 @@ export function Notice({ message }: { message: string }) {
   );
 }
 
-export function RetryNotice({ attempt, waitMs, reason }: { attempt: number; waitMs: number; reason: string }) {
+export function RetryNotice({
+  attempt,
+  waitMs,
+  reason,
+  settled = false,
+}: {
+  attempt: number;
+  waitMs: number;
+  reason: string;
+  settled?: boolean;
+}) {
   return (
-    <div className="notice notice-retry" data-testid="retry-notice">
+    <div className="notice notice-retry" data-testid="retry-notice" data-settled={settled}>
       <span className="notice-mark" aria-hidden="true">
         <Icon name="retry" />
       </span>
-      Retrying in {formatWait(waitMs)} (attempt {attempt})
+      {settled ? `Tried ${attempt} times` : `Retrying in ${formatWait(waitMs)} (attempt ${attempt})`}
       {reason && <span className="dim"> · {reason}</span>}
     </div>
   );

@@ -104,13 +104,17 @@ describe('RewindDialog', () => {
 
 describe('rewinding in the window', () => {
   it('drops the rows from the prompt on, refills the prompt box and says what happened', async () => {
+    let messages = 4;
     const ipc = installFakeIpc({
-      list_sessions: () => [],
+      list_sessions: () => [{ session_id: 'session-1', title: 'first', updated_at_ms: Date.now(), message_count: messages }],
       rewind_points: () => [
         { prompt_id: '0', prompt: 'first', files_changed_since: [] },
         { prompt_id: '2', prompt: 'second', files_changed_since: ['a.rs'] },
       ],
-      rewind: () => ({ restored: ['a.rs'], removed: [], conflicts: [], files_rewound: true, messages_removed: 2 }),
+      rewind: () => {
+        messages = 2;
+        return { restored: ['a.rs'], removed: [], conflicts: [], files_rewound: true, messages_removed: 2 };
+      },
     });
     render(<App />);
     await userEvent.click(await screen.findByTestId('open-folder-button'));
@@ -132,6 +136,8 @@ describe('rewinding in the window', () => {
     expect(screen.getByTestId('rewind-notice')).toHaveTextContent(
       'Files and conversation rewound: 1 file restored, 2 messages removed from the conversation.',
     );
+    // The sidebar counts the messages the conversation keeps.
+    await waitFor(() => expect(screen.getByTestId('session-item')).toHaveTextContent('2 messages'));
   });
 });
 

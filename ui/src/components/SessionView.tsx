@@ -39,7 +39,8 @@ import { SetupHint } from './SetupHint';
 import { StatusBar } from './StatusBar';
 import { Transcript } from './Transcript';
 import { TrustDialog } from './TrustDialog';
-import { postponeTrust, trustPostponed } from '../state/trust';
+import { asksForTrust, postponeTrust } from '../state/trust';
+import { switchableModes } from '../state/modes';
 import { Icon } from './Icon';
 
 export type SessionViewProps = {
@@ -54,7 +55,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const { info, mode, transcript } = session;
   const { running, approvals, planReviews, questions, forms } = transcript;
   const { interrupt, answer, sendPrompt, setMode, error, clearError, open, rewindPoints, rewind, setTrust, changes } = controls;
-  const list = useSessionList(info.cwd, info.session_id, running, transcript.turnsEnded);
+  const promptCount = useMemo(() => promptItems(transcript.items).length, [transcript.items]);
+  const list = useSessionList(info.cwd, info.session_id, running, transcript.turnsEnded, promptCount);
   // Answered requests hide at once, before the engine's approval_resolved arrives.
   const [answered, setAnswered] = useState<ReadonlySet<string>>(new Set());
   const pending = approvals.find((request) => !answered.has(request.id));
@@ -119,8 +121,9 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const [draft, setDraft] = useState({ text: '', nonce: 0 });
   /** A prompt typed while a turn runs: sent when the turn ends (more prompts join it), or taken back. */
   const [queued, setQueued] = useState<string | null>(null);
-  /** The trust dialog: asked at once for an untrusted folder (unless put off), else opened from the status bar. */
-  const [trustOpen, setTrustOpen] = useState(() => !info.trust.trusted && !trustPostponed(info.cwd));
+  /** The trust dialog: asked at once for an untrusted folder whose settings grant something (unless put off), else
+   * opened from the status bar. */
+  const [trustOpen, setTrustOpen] = useState(() => asksForTrust(info.cwd, info.trust));
   const closeTrust = useCallback(() => {
     if (!info.trust.trusted) postponeTrust(info.cwd);
     setTrustOpen(false);
@@ -428,6 +431,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
         </StopSubAgentContext.Provider>
         <StatusBar
           mode={mode}
+          modes={switchableModes(info.auto_mode_available)}
           onModeChange={changeMode}
           model={info.model}
           usage={transcript.usage}

@@ -48,6 +48,25 @@ describe('SettingsDialog', () => {
     expect(ipc.argsOf('save_app_settings')).toHaveLength(1);
   });
 
+  it('shows the URL the environment sets and offers no saved key to keep when nothing is saved', async () => {
+    installFakeIpc({
+      app_settings: () =>
+        appSettings({
+          key_source: 'environment',
+          key_saved: false,
+          overridden_by_env: ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'],
+          base_url_in_use: 'http://127.0.0.1:8080',
+        }),
+    });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await userEvent.click(await screen.findByTestId('model-name'));
+    const dialog = await screen.findByTestId('settings-dialog');
+    const url = await within(dialog).findByTestId('settings-base-url');
+    await waitFor(() => expect(url).toHaveAttribute('placeholder', 'http://127.0.0.1:8080 (from ANTHROPIC_BASE_URL)'));
+    expect(within(dialog).getByTestId('settings-api-key')).toHaveAttribute('placeholder', 'paste a key to save it');
+  });
+
   it('keeps the dialog open with the error when the save is refused, and removing a key sends an empty one', async () => {
     const updates: AppSettingsUpdate[] = [];
     installFakeIpc({

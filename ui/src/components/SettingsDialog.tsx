@@ -24,6 +24,16 @@ const KEY_SOURCES: Record<KeySource, string> = {
   none: 'No key is saved.',
 };
 
+/**
+ * What an empty Base URL field means: the URL in use when the environment sets it (nothing saved counts then),
+ * else the provider's default.
+ */
+function urlPlaceholder(loaded: AppSettings, provider: string): string {
+  const fromEnv = loaded.overridden_by_env.find((name) => name.endsWith('_BASE_URL'));
+  if (fromEnv && provider === loaded.provider) return `${loaded.base_url_in_use} (from ${fromEnv})`;
+  return DEFAULT_URLS[provider] ?? '';
+}
+
 const DEFAULT_URLS: Record<string, string> = {
   anthropic: 'https://api.anthropic.com',
   openai: 'http://localhost:11434',
@@ -117,7 +127,7 @@ export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogP
                   type="url"
                   data-testid="settings-base-url"
                   value={form.base_url}
-                  placeholder={DEFAULT_URLS[form.provider] ?? ''}
+                  placeholder={urlPlaceholder(loaded, form.provider)}
                   onChange={(event) => change('base_url', event.target.value)}
                 />
               </label>
@@ -139,7 +149,7 @@ export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogP
                   data-testid="settings-api-key"
                   value={key}
                   disabled={removeKey}
-                  placeholder={loaded.key_source === 'none' ? 'paste a key' : 'leave empty to keep the saved key'}
+                  placeholder={loaded.key_saved ? 'leave empty to keep the saved key' : 'paste a key to save it'}
                   onChange={(event) => setKey(event.target.value)}
                 />
               </label>

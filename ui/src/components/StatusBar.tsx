@@ -7,6 +7,8 @@ import { ModeSwitcher } from './ModeSwitcher';
 
 export type StatusBarProps = {
   mode: PermissionMode;
+  /** The modes the session offers (the switcher's menu and Shift+Tab's cycle). */
+  modes: readonly PermissionMode[];
   onModeChange: (mode: PermissionMode) => void;
   model: string;
   usage: UsageTotals | null;
@@ -33,6 +35,7 @@ export type StatusBarProps = {
 
 export function StatusBar({
   mode,
+  modes,
   onModeChange,
   model,
   usage,
@@ -58,68 +61,77 @@ export function StatusBar({
     : 0;
   return (
     <footer className="status-bar">
-      <ModeSwitcher mode={mode} onChange={onModeChange} />
-      <button
-        type="button"
-        className={`status-item status-trust ${trusted ? 'status-trust-yes' : 'status-trust-no'}`}
-        data-testid="trust-badge"
-        title={trusted ? "This folder's settings apply in full: click to review or revoke" : "This folder's allow rules, hooks and MCP servers wait until you trust it"}
-        onClick={onTrustClick}
-      >
-        {trusted ? 'Trusted folder' : 'Untrusted folder'}
-      </button>
-      <button type="button" className="status-item status-trust" data-testid="changes-button" title="Every file this session changed" onClick={onChangesClick}>
-        Changes
-      </button>
-      <button
-        type="button"
-        className={`status-item status-trust${attention ? ' status-trust-no' : ''}`}
-        data-testid="mcp-button"
-        title="MCP servers"
-        onClick={onMcpClick}
-      >
-        MCP{servers.length > 0 ? ` ${ready}/${servers.length}` : ''}
-      </button>
-      <button type="button" className="status-item status-trust" data-testid="rules-button" title="Permission rules" onClick={onRulesClick}>
-        Rules
-      </button>
-      <button type="button" className="status-item status-trust" data-testid="hooks-button" title="Hooks" onClick={onHooksClick}>
-        Hooks
-      </button>
-      <span className="status-spacer" />
-      {running && (
-        <span className="statusbar-running" data-testid="running-indicator">
-          <span className="pulse" aria-hidden="true" />
-          Working
-        </span>
-      )}
-      <ContextMeter usage={usage} window={contextWindow} compactAt={compactAtPercent} />
-      {onSettingsClick ? (
-        <button type="button" className="status-item status-trust" data-testid="model-name" title="Model: click to change the model, key or looks" onClick={onSettingsClick}>
-          {model}
+      <div className="status-group status-left">
+        <ModeSwitcher mode={mode} modes={modes} onChange={onModeChange} />
+        <button
+          type="button"
+          className={`status-item status-trust ${trusted ? 'status-trust-yes' : 'status-trust-no'}`}
+          data-testid="trust-badge"
+          title={trusted ? "This folder's settings apply in full: click to review or revoke" : "This folder's allow rules, hooks and MCP servers wait until you trust it"}
+          onClick={onTrustClick}
+        >
+          {trusted ? 'Trusted folder' : 'Untrusted folder'}
         </button>
-      ) : (
-        <span className="status-item" data-testid="model-name" title="Model">
-          {model}
-        </span>
-      )}
-      <span
-        className="status-item"
-        data-testid="token-usage"
-        title={session ? `Cache read ${formatTokens(session.cache_read_input_tokens)}, cache write ${formatTokens(session.cache_creation_input_tokens)}` : 'No tokens used yet'}
-      >
-        ↑ {formatTokens(input)} ↓ {formatTokens(session?.output_tokens ?? 0)}
-      </span>
-      <span className="status-item" data-testid="cost" title="Cost of this session">
-        {formatCost(usage?.costUsd ?? 0)}
-      </span>
-      {running && (
-        <button type="button" className="button button-stop" data-testid="stop-button" onClick={onStop} title="Stop (Esc)">
-          <span className="stop-square" aria-hidden="true" />
-          Stop
-          <kbd>Esc</kbd>
+        <button type="button" className="status-item status-trust" data-testid="changes-button" title="Every file this session changed" onClick={onChangesClick}>
+          Changes
         </button>
-      )}
+        <button
+          type="button"
+          className={`status-item status-trust${attention ? ' status-trust-no' : ''}`}
+          data-testid="mcp-button"
+          title="MCP servers"
+          onClick={onMcpClick}
+        >
+          MCP{servers.length > 0 ? ` ${ready}/${servers.length}` : ''}
+        </button>
+        <button type="button" className="status-item status-trust" data-testid="rules-button" title="Permission rules" onClick={onRulesClick}>
+          Rules
+        </button>
+        <button type="button" className="status-item status-trust" data-testid="hooks-button" title="Hooks" onClick={onHooksClick}>
+          Hooks
+        </button>
+      </div>
+      <div className="status-group status-right">
+        {running && (
+          <span className="statusbar-running" data-testid="running-indicator">
+            <span className="pulse" aria-hidden="true" />
+            Working
+          </span>
+        )}
+        <ContextMeter usage={usage} window={contextWindow} compactAt={compactAtPercent} />
+        {onSettingsClick ? (
+          <button
+            type="button"
+            className="status-item status-trust status-model"
+            data-testid="model-name"
+            title={`Model ${model}: click to change the model, key or looks`}
+            onClick={onSettingsClick}
+          >
+            {model}
+          </button>
+        ) : (
+          <span className="status-item status-model" data-testid="model-name" title={`Model ${model}`}>
+            {model}
+          </span>
+        )}
+        <span
+          className="status-item"
+          data-testid="token-usage"
+          title={session ? `Cache read ${formatTokens(session.cache_read_input_tokens)}, cache write ${formatTokens(session.cache_creation_input_tokens)}` : 'No tokens used yet'}
+        >
+          ↑ {formatTokens(input)} ↓ {formatTokens(session?.output_tokens ?? 0)}
+        </span>
+        <span className="status-item" data-testid="cost" title="Cost of this session">
+          {formatCost(usage?.costUsd ?? 0)}
+        </span>
+        {running && (
+          <button type="button" className="button button-stop" data-testid="stop-button" onClick={onStop} title="Stop (Esc)">
+            <span className="stop-square" aria-hidden="true" />
+            Stop
+            <kbd>Esc</kbd>
+          </button>
+        )}
+      </div>
     </footer>
   );
 }

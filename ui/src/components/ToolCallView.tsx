@@ -56,7 +56,7 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
       </button>
       {call.decision?.reason && decisionWorthShowing(call) && (
         <div className={`tool-decision decision-${decisionTone(call, state)}`} data-testid="tool-decision">
-          {call.decision.reason}
+          {decisionText(call.decision.reason, decisionTone(call, state))}
           {decidedBy && <span className="tool-decision-source"> · {decidedBy}</span>}
         </div>
       )}
@@ -137,6 +137,13 @@ function decisionTone(call: ToolCall, state: ToolVisualState): 'allow' | 'ask' |
   if (decision !== 'ask' || state === 'waiting' || state === 'queued') return decision;
   if (state === 'denied') return 'deny';
   return 'approved';
+}
+
+/** The decision's line: once the person allowed a call that asked, it says so instead of "needs approval". */
+function decisionText(reason: string, tone: ReturnType<typeof decisionTone>): string {
+  if (tone !== 'approved') return reason;
+  const why = reason.replace(/^needs approval:\s*/i, '');
+  return `Allowed by you — it asked because ${why}`;
 }
 
 /** A plain allow by mode is noise on every read; anything the user or a rule decided is not. */

@@ -1,7 +1,7 @@
 // Tests of transcript rendering: each kind of row, tool call attributes and states, the folding
 // of read-only calls into a summary that expands, markdown with highlighted code, and that a
 // large transcript keeps only what is on screen in the DOM, and sub-agents nested in their calls.
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PermissionDecision, SessionEvent } from '../generated/protocol';
@@ -42,6 +42,19 @@ describe('rows', () => {
     expect(screen.getByTestId('notice')).toHaveTextContent('Compacted');
     expect(screen.getByTestId('retry-notice')).toHaveTextContent('Retrying in 3 s (attempt 2)');
     expect(container.querySelectorAll('[data-testid="transcript"] .transcript-row')).toHaveLength(5);
+  });
+
+  it('stops counting down a retry once the request is answered or has failed for good', () => {
+    renderEvents([
+      { type: 'turn_started', prompt: 'Go' },
+      { type: 'retrying', attempt: 2, wait_ms: 1000, reason: 'overloaded_error' },
+      { type: 'retrying', attempt: 3, wait_ms: 0, reason: 'overloaded_error' },
+      { type: 'error', message: 'the model is overloaded' },
+      { type: 'turn_ended', stop_reason: 'error' },
+    ]);
+    const retry = screen.getByTestId('retry-notice');
+    expect(retry).toHaveTextContent('Tried 3 times · overloaded_error');
+    expect(retry).not.toHaveTextContent('Retrying in');
   });
 
   it('keeps links from navigating the webview', async () => {
@@ -119,6 +132,26 @@ describe('tool calls', () => {
     ]);
   });
 
+  it('says a call the person allowed was allowed, not that it needs approval', () => {
+    const asked = { decision: 'ask', reason: 'needs approval: `touch b.txt` changes files', rule: null, source: null, decided_by: { type: 'mode', mode: 'default' } } as const;
+    renderEvents([
+      ...bash('w', [
+        { type: 'tool_call_decision', tool_use_id: 'w', decision: asked },
+        { type: 'tool_call_status_changed', tool_use_id: 'w', status: 'waiting_for_approval' },
+      ]),
+      ...bash('y', [
+        { type: 'tool_call_decision', tool_use_id: 'y', decision: asked },
+        { type: 'tool_call_status_changed', tool_use_id: 'y', status: 'waiting_for_approval' },
+        { type: 'tool_call_status_changed', tool_use_id: 'y', status: 'executing' },
+        { type: 'tool_call_result', tool_use_id: 'y', outcome: 'success', content: '', detail: null },
+      ]),
+    ]);
+    const [waiting, allowed] = screen.getAllByTestId('tool-decision').map((node) => node.textContent);
+    expect(waiting).toMatch(/^needs approval: `touch b.txt` changes files/);
+    expect(allowed).toMatch(/^Allowed by you — it asked because `touch b.txt` changes files/);
+    expect(allowed).not.toContain('needs approval');
+  });
+
   it('switches on the kind of work and the detail, not on the tool name', () => {
     renderEvents([
       { type: 'tool_call_started', tool_use_id: 's', name: 'RunInSandbox' },
@@ -160,6 +193,90 @@ describe('tool calls', () => {
     expect(screen.queryByTestId('tool-result')).not.toBeInTheDocument();
     await userEvent.click(within(screen.getByTestId('tool-call')).getByRole('button'));
     expect(screen.getByTestId('tool-result')).toHaveTextContent('exit 0');
+  });
+});
+
+describe('following the turn', () => {
+  it('brings the view back to the bottom when a new prompt is sent while scrolled up', () => {
+    const first = applyEvents(emptyTranscript(), envelopes([
+      { type: 'turn_started', prompt: 'First' },
+      { type: 'text_delta', text: 'A long answer' },
+      { type: 'turn_ended', stop_reason: 'end_turn' },
+    ]));
+    const { rerender } = render(<Transcript items={first.items} />);
+    const scroller = screen.getByTestId('transcript');
+    Object.defineProperty(scroller, 'scrollHeight', { configurable: true, get: () => 5000 });
+    // The person scrolls up to read: the view stops following.
+    scroller.scrollTop = 4200;
+    fireEvent.scroll(scroller);
+    scroller.scrollTop = 1000;
+    fireEvent.scroll(scroller);
+    expect(screen.getByTestId('scroll-to-bottom')).toBeInTheDocument();
+
+    const second = applyEvents(first, envelopes([{ type: 'turn_started', prompt: 'Second' }], 3));
+    rerender(<Transcript items={second.items} />);
+    expect(scroller.scrollTop).toBe(5000);
+    expect(screen.queryByTestId('scroll-to-bottom')).not.toBeInTheDocument();
+  });
+});
+
+describe('the working line', () => {
+  it('is drawn inside the last row, so the row and the line are measured together', () => {
+    const state = applyEvents(emptyTranscript(), envelopes([
+      { type: 'turn_started', prompt: 'Touch the files' },
+      ...bash('t', [
+        { type: 'tool_call_decision', tool_use_id: 't', decision: { decision: 'allow', reason: 'the command is allowed by the allow rule', rule: 'Bash(touch *)', source: '.claude/settings.json', decided_by: null } },
+      ]),
+    ]));
+    render(<Transcript items={state.items} footer={<div data-testid="working">Working…</div>} />);
+    const rows = [...document.querySelectorAll('.transcript-row')];
+    const last = rows.at(-1);
+    expect(last?.querySelector('[data-testid="tool-decision"]')).not.toBeNull();
+    expect(last?.querySelector('[data-testid="working"]')).not.toBeNull();
+    expect(screen.getAllByTestId('working')).toHaveLength(1);
+  });
+
+  it('shows on its own before there is any row', () => {
+    render(<Transcript items={[]} footer={<div data-testid="working">Working…</div>} />);
+    expect(screen.getByTestId('working')).toBeInTheDocument();
+  });
+});
+
+describe('revised file changes', () => {
+  it('shows a partly accepted edit as it is on disk and says it was revised', async () => {
+    const before = "greeting = 'hi'\nfarewell = 'bye'\n";
+    const written = "greeting = 'hello'\nfarewell = 'bye'\n";
+    renderEvents([
+      { type: 'tool_call_started', tool_use_id: 'e', name: 'Edit' },
+      {
+        type: 'tool_call_input',
+        tool_use_id: 'e',
+        name: 'Edit',
+        input: { file_path: '/p/app.py', old_string: before, new_string: "greeting = 'hello'\nfarewell = 'goodbye'\n" },
+        hints: hints('edit', 'Edit app.py'),
+      },
+      {
+        type: 'tool_call_result',
+        tool_use_id: 'e',
+        outcome: 'success',
+        content: 'The file /p/app.py has been updated with the parts of the change the user accepted.',
+        detail: {
+          type: 'file_change',
+          path: '/p/app.py',
+          created: false,
+          replacements: null,
+          hunks: [{ old_start: 1, old_lines: 2, new_start: 1, new_lines: 2, lines: ["-greeting = 'hi'", "+greeting = 'hello'", " farewell = 'bye'"] }],
+          diff: { path: '/p/app.py', old_text: before, new_text: written, is_new_file: false },
+          cell: null,
+          revised: { rejected_hunks: [2], total_hunks: 2, edited: false },
+        },
+      },
+    ]);
+    expect(screen.getByTestId('tool-facts')).toHaveTextContent('Revised: you accepted 1 of 2 hunks; the diff shows the file as written');
+    await userEvent.click(screen.getByTestId('tool-diff-toggle'));
+    const diff = screen.getByTestId('tool-diff');
+    expect(diff).toHaveTextContent("greeting = 'hello'");
+    expect(diff).not.toHaveTextContent('goodbye');
   });
 });
 

@@ -1,7 +1,8 @@
 // The session's transcript: a virtualised list of rows (only what is on screen is in the DOM),
-// measured as rendered, that follows the bottom while streaming unless the user scrolled up.
+// measured as rendered, that follows the bottom while streaming unless the user scrolled up. A new
+// prompt (the person just sent it) brings the view back to the bottom and follows its turn.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useStickToBottom } from '../hooks/useStickToBottom';
 import { ExpansionContext, useExpansionState } from '../state/expansion';
 import { buildRows } from '../state/rows';
@@ -22,6 +23,13 @@ export function Transcript({ items, empty, footer }: TranscriptProps) {
   const contentRef = useRef<HTMLDivElement>(null);
   const expansion = useExpansionState();
   const { pinned, onScroll, scrollToBottom } = useStickToBottom(scrollRef, contentRef);
+  const lastPrompt = useMemo(() => items.findLast((item) => item.kind === 'user')?.key ?? null, [items]);
+  const seenPrompt = useRef(lastPrompt);
+  useEffect(() => {
+    if (lastPrompt === seenPrompt.current) return;
+    seenPrompt.current = lastPrompt;
+    scrollToBottom();
+  }, [lastPrompt, scrollToBottom]);
 
   // The virtualiser's API is not memoisable by design; this component owns it.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -42,6 +50,7 @@ export function Transcript({ items, empty, footer }: TranscriptProps) {
             {virtualizer.getVirtualItems().map((virtual) => {
               const row = rows[virtual.index];
               if (!row) return null;
+              const last = virtual.index === rows.length - 1;
               return (
                 <div
                   key={virtual.key}
@@ -51,11 +60,14 @@ export function Transcript({ items, empty, footer }: TranscriptProps) {
                   style={{ transform: `translateY(${virtual.start}px)` }}
                 >
                   <TranscriptRow row={row} />
+                  {/* The footer is part of the last row: measured with it, it cannot be drawn over the row when
+                      the row grows (a reason line, output) before the list has measured it again. */}
+                  {last && footer}
                 </div>
               );
             })}
           </div>
-          {footer}
+          {rows.length === 0 && footer}
         </div>
       </div>
       {!pinned && (

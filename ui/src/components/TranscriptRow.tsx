@@ -36,7 +36,7 @@ export const TranscriptRow = memo(function TranscriptRow({ row }: { row: Row }) 
     case 'brief':
       return <Brief message={item.message} status={item.status} />;
     case 'retry':
-      return <RetryNotice attempt={item.attempt} waitMs={item.waitMs} reason={item.reason} />;
+      return <RetryNotice attempt={item.attempt} waitMs={item.waitMs} reason={item.reason} settled={item.settled} />;
     case 'turn_end':
       return <TurnEnd stopReason={item.stopReason} />;
   }

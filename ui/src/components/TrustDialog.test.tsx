@@ -51,6 +51,23 @@ describe('TrustDialog', () => {
     expect(screen.getByTestId('trust-badge')).toHaveTextContent('Trusted folder');
   });
 
+  it('does not ask about a folder whose settings grant nothing', async () => {
+    installFakeIpc(
+      {
+        open_session: () =>
+          sessionInfo({ folder_name: 'plain', trust: { trusted: false, allow_rules: [], directories: [], hooks: [], mcp_servers: [] } }),
+      },
+      { folder: '/p/plain' },
+    );
+    render(<App />);
+    await screen.findByTestId('session');
+    expect(screen.queryByTestId('trust-dialog')).not.toBeInTheDocument();
+    // The badge still says where the folder stands and opens the question.
+    expect(screen.getByTestId('trust-badge')).toHaveTextContent('Untrusted folder');
+    await userEvent.click(screen.getByTestId('trust-badge'));
+    expect(await screen.findByTestId('trust-nothing')).toBeInTheDocument();
+  });
+
   it('revokes trust from the status bar badge', async () => {
     const ipc = untrustedFolder('/p/revoke-me');
     render(<App />);

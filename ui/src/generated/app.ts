@@ -1,4 +1,4 @@
-// Generated from src-tauri by `TANDEM_WRITE_GENERATED=1 cargo test --features tandem/custom-protocol --test app generated`. Do not edit.
+// Generated from src-tauri by `scripts/generate-types`. Do not edit.
 
 import type { AppSettings, SessionInfo } from './protocol';
 
@@ -8,7 +8,7 @@ export type AppStateView = {
  */
 folder: string | null, recent: Array<string>, version: string, };
 
-export type ErrorCode = "folder_missing" | "not_a_folder" | "folder_unreadable" | "model" | "store" | "unknown_session" | "no_session" | "no_request" | "rewind" | "trust" | "changes" | "session_busy" | "mcp" | "worktree" | "rules" | "hooks" | "settings";
+export type ErrorCode = "folder_missing" | "not_a_folder" | "folder_unreadable" | "model" | "store" | "unknown_session" | "no_session" | "no_request" | "rewind" | "trust" | "changes" | "session_busy" | "mcp" | "worktree" | "rules" | "hooks" | "settings" | "events_missed";
 
 export type CommandError = { code: ErrorCode, 
 /**

@@ -1,4 +1,4 @@
-// Generated from crates/protocol by `cargo run -p tandem-protocol --bin gen-ts`. Do not edit.
+// Generated from crates/protocol by `scripts/generate-types`. Do not edit.
 
 export type PermissionMode = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions" | "auto" | "bubble";
 
@@ -489,6 +489,20 @@ export type DiffHunk = { old_start: number, old_lines: number, new_start: number
  */
 lines: Array<string>, };
 
+export type FileRevision = { 
+/**
+ * The proposal's hunks the person rejected, numbered from 1.
+ */
+rejected_hunks: Array<number>, 
+/**
+ * How many hunks the proposal had.
+ */
+total_hunks: number, 
+/**
+ * Whether the person edited the proposed text by hand.
+ */
+edited: boolean, };
+
 export type NotebookCellChange = { 
 /**
  * The cell's id, when the edit named one.
@@ -541,7 +555,12 @@ cell: NotebookCellChange | null,
 /**
  * The sub-agent that made the change (`None`: the session's own agent).
  */
-changed_by?: SubAgentOrigin, } | { "type": "shell", exit_code: number | null, 
+changed_by?: SubAgentOrigin, 
+/**
+ * Set when the person revised the proposal before accepting it (rejected hunks, edited the text): the
+ * hunks and diff above are then of the file as written, not of the proposal.
+ */
+revised?: FileRevision, } | { "type": "shell", exit_code: number | null, 
 /**
  * The directory the next command starts in.
  */
@@ -912,6 +931,14 @@ font_size: number,
  * Environment variables set in this process that win over the saved values (named so the person knows).
  */
 overridden_by_env: Array<string>, 
+/**
+ * The base URL and model sessions use now: the environment's, else the saved ones, else the defaults.
+ */
+base_url_in_use: string, model_in_use: string, 
+/**
+ * Whether a key is saved (keyring, credentials file or settings file), whatever the environment sets.
+ */
+key_saved: boolean, 
 /**
  * The settings file.
  */

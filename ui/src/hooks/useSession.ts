@@ -1,7 +1,9 @@
 // The open session: opens folders (or reopens stored sessions) through ipc, feeds the session's
 // event channel into the reducer, and exposes the commands that act on the session (prompt,
-// approval, interrupt, mode).
-import { useCallback, useMemo, useReducer, useRef, useState } from 'react';
+// approval, interrupt, mode). Events the channel did not bring are fetched: when the reducer holds
+// events after a gap, and when a turn runs but nothing has arrived for a while (a batch that never
+// crossed would otherwise leave the window waiting for good).
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type {
   ApprovalAnswer,
   ChangedFile,
@@ -13,6 +15,7 @@ import type {
   SessionInfo,
 } from '../generated/protocol';
 import * as ipc from '../ipc';
+import { rememberOpen } from '../state/reload';
 import { sessionReducer, type Session } from '../state/session';
 
 export type SessionControls = {
@@ -22,8 +25,8 @@ export type SessionControls = {
   /** Why the last open failed, or why the last command failed. */
   error: string | null;
   clearError: () => void;
-  /** Opens a new session on `path`, or reopens the stored session `resume`. */
-  open: (path: string, resume?: string | null) => Promise<void>;
+  /** Opens a new session on `path`, or reopens the stored session `resume`; resolves to whether it opened. */
+  open: (path: string, resume?: string | null) => Promise<boolean>;
   sendPrompt: (prompt: string) => Promise<boolean>;
   answer: (answer: ApprovalAnswer) => Promise<boolean>;
   interrupt: () => Promise<void>;
@@ -43,6 +46,9 @@ export type SessionControls = {
   updateInfo: (info: SessionInfo) => void;
 };
 
+/** How long a running turn's channel may stay quiet before the window asks for events it may have missed. */
+const QUIET_MS = 2000;
+
 /** Whether a rewind's outcome means the conversation was cut (a file conflict stops everything). */
 export function conversationRewound(scope: RewindScope, outcome: RewindOutcome): boolean {
   return scope !== 'files' && (scope === 'conversation' || outcome.files_rewound);
@@ -55,6 +61,12 @@ export function useSession(): SessionControls {
   // Each open bumps the generation; batches and answers of an older open are dropped.
   const generation = useRef(0);
   const sessionId = session?.info.session_id ?? null;
+  /** When the last batch of the open session arrived (ms), and the latest state, for catching up. */
+  const lastBatchAt = useRef(0);
+  const latest = useRef(session);
+  useEffect(() => {
+    latest.current = session;
+  });
 
   const open = useCallback(async (path: string, resume: string | null = null) => {
     const current = ++generation.current;
@@ -64,18 +76,55 @@ export function useSession(): SessionControls {
     try {
       const info = await ipc.openSession(path, (batch) => {
         if (current !== generation.current) return;
+        lastBatchAt.current = Date.now();
         if (early) early.push(...batch.events);
         else dispatch({ type: 'events', events: batch.events });
       }, resume);
-      if (current !== generation.current) return;
+      if (current !== generation.current) return false;
       dispatch({ type: 'opened', info, events: early });
       early = null;
+      rememberOpen({ cwd: info.cwd, sessionId: info.session_id });
+      return true;
     } catch (cause) {
       if (current === generation.current) setError(ipc.errorMessage(cause));
+      return false;
     } finally {
       if (current === generation.current) setOpening(false);
     }
   }, []);
+
+  /** Asks the backend for the events after the last one folded in, and folds them. */
+  const fetching = useRef(false);
+  const catchUp = useCallback(async () => {
+    const open = latest.current;
+    if (!open || fetching.current) return;
+    fetching.current = true;
+    const current = generation.current;
+    const { lastSeq } = open.transcript;
+    try {
+      const events = await ipc.sessionEvents(open.info.session_id, lastSeq >= 0 ? lastSeq : null);
+      if (current === generation.current && events.length > 0) dispatch({ type: 'events', events });
+    } catch (cause) {
+      if (current !== generation.current) return;
+      if (ipc.isIpcError(cause) && cause.code === 'events_missed') dispatch({ type: 'skip_gap' });
+      setError(ipc.errorMessage(cause));
+    } finally {
+      fetching.current = false;
+    }
+  }, []);
+  const gap = (session?.transcript.pending.length ?? 0) > 0;
+  const running = session?.transcript.running ?? false;
+  useEffect(() => {
+    if (gap) void catchUp();
+  }, [gap, catchUp]);
+  useEffect(() => {
+    if (!running) return;
+    // While a turn runs, a quiet channel is checked: it may have lost the batch that ends the turn.
+    const timer = setInterval(() => {
+      if (Date.now() - lastBatchAt.current >= QUIET_MS) void catchUp();
+    }, QUIET_MS);
+    return () => clearInterval(timer);
+  }, [running, catchUp]);
 
   /** Runs a command of the open session, reporting a failure; resolves to whether it worked. */
   const run = useCallback(

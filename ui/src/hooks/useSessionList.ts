@@ -1,6 +1,7 @@
 // The stored sessions of the open folder for the sidebar, newest first: loaded when a session
-// opens and again whenever a turn ends (its title, time and message count change), counted by
-// `turnsEnded` so a turn whose start and end arrived together still reloads it.
+// opens, again whenever a turn ends (its title, time and message count change), counted by
+// `turnsEnded` so a turn whose start and end arrived together still reloads it, and when the
+// conversation's prompts change otherwise (a rewind removed some).
 import { useCallback, useEffect, useState } from 'react';
 import type { SessionSummary } from '../generated/protocol';
 import * as ipc from '../ipc';
@@ -12,7 +13,13 @@ export type SessionList = {
   refresh: () => void;
 };
 
-export function useSessionList(cwd: string, sessionId: string, running: boolean, turnsEnded: number): SessionList {
+export function useSessionList(
+  cwd: string,
+  sessionId: string,
+  running: boolean,
+  turnsEnded: number,
+  prompts: number,
+): SessionList {
   const [sessions, setSessions] = useState<readonly SessionSummary[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
@@ -35,7 +42,7 @@ export function useSessionList(cwd: string, sessionId: string, running: boolean,
     return () => {
       current = false;
     };
-  }, [cwd, sessionId, running, turnsEnded, generation]);
+  }, [cwd, sessionId, running, turnsEnded, prompts, generation]);
 
   return { sessions, error, refresh };
 }

@@ -48,6 +48,9 @@ export function installFakeBackend(): void {
     theme: 'dark',
     font_size: 14,
     overridden_by_env: [],
+    base_url_in_use: 'https://api.anthropic.com',
+    model_in_use: 'claude-sonnet-4-5',
+    key_saved: true,
     file: '/home/dev/.config/tandem/settings.json',
   };
   /** The rules the rules panel shows and edits. */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope, SessionEvent, Usage } from '../generated/protocol';
 import { approvalRequest, envelopes, hints, readCall, SESSION } from '../test/events';
-import { applyEvent, applyEvents } from './reduce';
+import { applyEvent, applyEvents, skipGap } from './reduce';
 import { emptyTranscript, type Transcript, type TranscriptItem } from './transcript';
 
 function fold(events: readonly SessionEvent[]): Transcript {
@@ -287,8 +287,14 @@ describe('ordering and duplicates', () => {
       lastSeq: 2,
     },
     { name: 'a duplicate within a batch', batches: [[text(0, 'a'), text(0, 'a'), text(1, 'b')]], text: 'ab', lastSeq: 1 },
-    { name: 'an old batch replayed', batches: [[text(5, 'x')], [text(3, 'y'), text(4, 'z')]], text: 'x', lastSeq: 5 },
-    { name: 'gaps in seq are fine', batches: [[text(3, 'a'), text(10, 'b')]], text: 'ab', lastSeq: 10 },
+    { name: 'a batch that arrives late is folded in order', batches: [[text(1, 'b'), text(2, 'c')], [text(0, 'a')]], text: 'abc', lastSeq: 2 },
+    { name: 'events after a gap wait for the missing ones', batches: [[text(0, 'a'), text(2, 'c')]], text: 'a', lastSeq: 0 },
+    {
+      name: 'a gap filled by a later batch',
+      batches: [[text(0, 'a'), text(3, 'd')], [text(2, 'c')], [text(1, 'b'), text(2, 'c')]],
+      text: 'abcd',
+      lastSeq: 3,
+    },
     {
       name: 'another session is ignored',
       batches: [[text(0, 'a')], [text(1, 'b', 'other')], [text(1, 'c')]],
@@ -300,6 +306,15 @@ describe('ordering and duplicates', () => {
     const state = batches.reduce(applyEvents, emptyTranscript());
     expect(shapes(state)).toEqual([`assistant:${expected}`]);
     expect(state.lastSeq).toBe(lastSeq);
+  });
+
+  it('holds the events after a gap, and folds them as they are once the gap is skipped', () => {
+    const held = applyEvents(emptyTranscript(), [text(0, 'a'), text(2, 'c'), text(3, 'd')]);
+    expect(held.pending.map((envelope) => envelope.seq)).toEqual([2, 3]);
+    const skipped = skipGap(held);
+    expect(shapes(skipped)).toEqual(['assistant:acd']);
+    expect(skipped.pending).toEqual([]);
+    expect(skipped.lastSeq).toBe(3);
   });
 
   it('returns the same object when nothing applies', () => {

@@ -1,6 +1,8 @@
 // The pure transcript reducer: folds a session's `EventEnvelope`s into a `Transcript`.
-// Events are applied in `seq` order; anything at or below the last seen `seq` (a duplicate or a
-// replay across a batch boundary) and anything from another session is ignored.
+// A session's events are numbered 0, 1, 2, … without gaps and are folded strictly in that order, whatever
+// batches they arrive in: one at or below the last folded is a duplicate (dropped), one beyond a gap is held
+// in `pending` until the events before it arrive (the session hook asks the backend for them). Events of
+// another session are ignored.
 import type { EventEnvelope, SessionEvent } from '../generated/protocol';
 import { flatten } from './flatString';
 import { violationKey } from './sandbox';
@@ -15,13 +17,11 @@ type Draft = {
   grown: Set<number>;
 };
 
-/** Folds a batch of envelopes into the transcript; returns the same object when nothing applied. */
+/** Folds a batch of envelopes into the transcript; returns the same object when nothing changed. */
 export function applyEvents(state: Transcript, envelopes: readonly EventEnvelope[]): Transcript {
   let draft: Draft | null = null;
-  for (const envelope of envelopes) {
-    const current: Transcript = draft ? draft.state : state;
-    if (current.sessionId !== null && envelope.session_id !== current.sessionId) continue;
-    if (envelope.seq <= current.lastSeq) continue;
+  const current = (): Transcript => (draft ? draft.state : state);
+  const fold = (envelope: EventEnvelope) => {
     if (!draft) {
       draft = { state: { ...state }, items: state.items.slice(), toolIndex: { ...state.toolIndex }, grown: new Set() };
       draft.state.items = draft.items;
@@ -30,9 +30,44 @@ export function applyEvents(state: Transcript, envelopes: readonly EventEnvelope
     draft.state.sessionId = envelope.session_id;
     draft.state.lastSeq = envelope.seq;
     applyOne(draft, envelope.event, String(envelope.seq));
+  };
+  /** Folds `envelope` if it is the next one; true when it came after a gap (to hold). */
+  const offer = (envelope: EventEnvelope): boolean => {
+    const now = current();
+    if (now.sessionId !== null && envelope.session_id !== now.sessionId) return false;
+    if (envelope.seq <= now.lastSeq) return false;
+    if (envelope.seq !== now.lastSeq + 1) return true;
+    fold(envelope);
+    return false;
+  };
+  let held: EventEnvelope[] | null = null;
+  for (const envelope of envelopes) {
+    if (offer(envelope)) (held ??= []).push(envelope);
   }
-  if (draft) flattenGrown(draft);
-  return draft ? draft.state : state;
+  let pending = state.pending;
+  if (held || (draft && pending.length > 0)) {
+    // What waited after a gap, and what this batch brought beyond one: fold what now follows on, hold the rest.
+    const waiting = [...pending, ...(held ?? [])].sort((a, b) => a.seq - b.seq);
+    const rest: EventEnvelope[] = [];
+    for (const envelope of waiting) {
+      if (offer(envelope) && rest.at(-1)?.seq !== envelope.seq) rest.push(envelope);
+    }
+    if (rest.length !== pending.length || rest.some((envelope, i) => envelope !== pending[i])) pending = rest;
+  }
+  const folded = draft as Draft | null;
+  if (folded) {
+    flattenGrown(folded);
+    folded.state.pending = pending;
+    return folded.state;
+  }
+  return pending === state.pending ? state : { ...state, pending };
+}
+
+/** Folds the held events as if the missing ones had arrived: when they can no longer be had. */
+export function skipGap(state: Transcript): Transcript {
+  const [first] = state.pending;
+  if (!first) return state;
+  return applyEvents({ ...state, lastSeq: first.seq - 1, pending: [] }, state.pending);
 }
 
 /** Flattens the texts that grew by appends in this batch, once each (see flatString.ts). */
@@ -52,6 +87,11 @@ export function applyEvent(state: Transcript, envelope: EventEnvelope): Transcri
 
 function applyOne(draft: Draft, event: SessionEvent, key: string): void {
   const { state, items } = draft;
+  // A retry wait is over once anything else happens: its line stops counting down.
+  const last = items[items.length - 1];
+  if (last?.kind === 'retry' && !last.settled && event.type !== 'retrying' && event.type !== 'usage_updated') {
+    items[items.length - 1] = { ...last, settled: true };
+  }
   switch (event.type) {
     case 'turn_started':
       state.running = true;

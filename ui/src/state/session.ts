@@ -3,7 +3,7 @@
 // user's switcher and also the engine's `mode_changed` events (e.g. a tool entering plan mode); the model
 // follows `model_changed` (the person typed `/model name`).
 import type { EventEnvelope, FolderTrust, PermissionMode, SessionInfo } from '../generated/protocol';
-import { applyEvents } from './reduce';
+import { applyEvents, skipGap } from './reduce';
 import { truncateBeforePrompt } from './rewind';
 import { emptyTranscript, type Transcript } from './transcript';
 
@@ -17,6 +17,8 @@ export type SessionAction =
   /** A session was opened; `events` are those that arrived before `open_session` resolved. */
   | { type: 'opened'; info: SessionInfo; events: readonly EventEnvelope[] }
   | { type: 'events'; events: readonly EventEnvelope[] }
+  /** The events missing before the held ones can no longer be had: fold the held ones as they are. */
+  | { type: 'skip_gap' }
   | { type: 'mode'; mode: PermissionMode }
   /** The conversation was rewound to before the `ordinal`-th prompt row (0-based): it and every row after it go. */
   | { type: 'rewound'; ordinal: number }
@@ -32,9 +34,11 @@ export function sessionReducer(state: Session | null, action: SessionAction): Se
       // A reopened session's model is the one its info names (a `/model` switch lasts for the session it was made in).
       return { info: action.info, mode: transcript.mode ?? action.info.mode, transcript };
     }
-    case 'events': {
+    case 'events':
+    case 'skip_gap': {
       if (!state) return state;
-      const transcript = applyEvents(state.transcript, action.events);
+      const transcript =
+        action.type === 'events' ? applyEvents(state.transcript, action.events) : skipGap(state.transcript);
       if (transcript === state.transcript) return state;
       const engineMode = transcript.mode !== state.transcript.mode ? transcript.mode : null;
       const model = transcript.model !== state.transcript.model ? transcript.model : null;

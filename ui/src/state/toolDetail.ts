@@ -1,6 +1,6 @@
 // The one-line facts a completed tool call's typed detail adds to the transcript ("Lines 1–40 of 120",
 // "12 matches in 3 files", "Exit code 2"), chosen by the detail's tag; and the file diff of a file change.
-import type { FileDiff, ReadContent, ToolDetail } from '../generated/protocol';
+import type { FileDiff, FileRevision, ReadContent, ToolDetail } from '../generated/protocol';
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
@@ -37,12 +37,25 @@ function hunkStats(detail: Extract<ToolDetail, { type: 'file_change' }>): string
   return `+${added} −${removed}`;
 }
 
+/** How the person revised the change: the diff shown is then of the file as written, not the proposal. */
+function revisedLine(revised: FileRevision): string {
+  const rejected = revised.rejected_hunks.length;
+  const parts: string[] = [];
+  if (rejected > 0) {
+    parts.push(`you accepted ${revised.total_hunks - rejected} of ${plural(revised.total_hunks, 'hunk')}`);
+  }
+  if (revised.edited) parts.push('you edited the text');
+  const what = parts.length ? parts.join(' and ') : 'you revised it';
+  return `Revised: ${what}; the diff shows the file as written`;
+}
+
 /** The facts worth a line under the call, or null when the rest of the row already says it all. */
 export function detailLine(detail: ToolDetail): string | null {
   switch (detail.type) {
     case 'file_change': {
       const parts: string[] = [];
       if (detail.cell) parts.push(detail.cell.summary);
+      if (detail.revised) parts.push(revisedLine(detail.revised));
       // Without the texts there is no diff to show: the hunks still give its size.
       if (!detail.diff && detail.hunks.length > 0) parts.push(`${hunkStats(detail)} (too large to show)`);
       return parts.length ? parts.join(' · ') : null;

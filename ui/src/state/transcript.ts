@@ -4,6 +4,7 @@ import type {
   BackgroundAgent,
   BackgroundShell,
   BriefStatus,
+  EventEnvelope,
   McpServerStatus,
   ApprovalRequest,
   PermissionDecision,
@@ -62,7 +63,9 @@ export type TranscriptItem =
   | { kind: 'notice'; key: string; message: string }
   /** The agent's brief for the person (the Brief tool), shown apart from its answers. */
   | { kind: 'brief'; key: string; message: string; status: BriefStatus }
-  | { kind: 'retry'; key: string; attempt: number; waitMs: number; reason: string }
+  /** A wait before the model request is tried again; `settled` once something came after it (the retried
+   * request answered, or failed for good). */
+  | { kind: 'retry'; key: string; attempt: number; waitMs: number; reason: string; settled?: boolean }
   /** A turn that ended other than normally (interrupted, max tokens, ...). */
   | { kind: 'turn_end'; key: string; stopReason: TurnStopReason };
 
@@ -75,8 +78,16 @@ export type UsageTotals = {
 export type Transcript = {
   /** Events of any other session are ignored once this is set. */
   sessionId: string | null;
-  /** Highest `seq` folded in; events at or below it are duplicates. */
+  /**
+   * The `seq` of the last event folded in. A session's events are numbered 0, 1, 2, … without gaps and are folded
+   * strictly in that order: an event at or below it is a duplicate.
+   */
   lastSeq: number;
+  /**
+   * Events that arrived after a gap (some event between `lastSeq` and them has not), in `seq` order, held until
+   * the gap is filled. Not empty means events are missing: the window asks the backend for them.
+   */
+  pending: readonly EventEnvelope[];
   items: readonly TranscriptItem[];
   /** tool_use_id -> index of its item in `items`. */
   toolIndex: Readonly<Record<string, number>>;
@@ -118,6 +129,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
   return {
     sessionId,
     lastSeq: -1,
+    pending: [],
     items: [],
     toolIndex: {},
     approvals: [],

@@ -2,7 +2,7 @@
 // per-test handlers, and pushes session events into the channel that open_session received.
 import { act } from '@testing-library/react';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { AppSettings, SessionEvent, SessionInfo } from '../generated/protocol';
+import type { AppSettings, EventEnvelope, SessionEvent, SessionInfo } from '../generated/protocol';
 import type { AppStateView } from '../generated/app';
 import { ChannelSender, isChannelArg } from '../mock/channel';
 
@@ -36,6 +36,9 @@ export function appSettings(overrides: Partial<AppSettings> = {}): AppSettings {
     font_size: 14,
     overridden_by_env: [],
     file: '/home/me/.config/tandem/settings.json',
+    base_url_in_use: 'https://api.anthropic.com',
+    model_in_use: 'claude-sonnet-4-5',
+    key_saved: false,
     ...overrides,
   };
 }
@@ -48,11 +51,14 @@ export type FakeIpc = {
   push: (...events: SessionEvent[]) => void;
   /** Sends events to the channel of the `index`th open_session call. */
   pushOn: (index: number, ...events: SessionEvent[]) => void;
+  /** Numbers events on the latest session channel without sending them (a batch that never crossed); the
+   * backend's `session_events` still has them. */
+  lose: (...events: SessionEvent[]) => void;
 };
 
 export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Partial<AppStateView> = {}): FakeIpc {
   const calls: Call[] = [];
-  const channels: { sender: ChannelSender; sessionId: string; seq: number }[] = [];
+  const channels: { sender: ChannelSender; sessionId: string; seq: number; log: EventEnvelope[] }[] = [];
   const defaults: Record<string, Handler> = {
     app_state: () => ({ folder: null, recent: [], version: '0.0.0-test', ...app }),
     pick_folder: () => FOLDER,
@@ -61,6 +67,12 @@ export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Part
     kept_worktrees: () => [],
     app_settings: () => appSettings(),
     open_session: (args) => sessionInfo({ cwd: String(args.path), folder_name: String(args.path).split('/').pop() ?? '' }),
+    // The backend keeps every event it numbered: those after `afterSeq` of the session's latest channel.
+    session_events: (args) => {
+      const channel = channels.findLast((each) => each.sessionId === args.sessionId);
+      const after = typeof args.afterSeq === 'number' ? args.afterSeq : -1;
+      return channel ? channel.log.filter((envelope) => envelope.seq > after) : [];
+    },
   };
   mockIPC(
     (cmd, payload) => {
@@ -70,7 +82,7 @@ export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Part
       const result = handler ? handler(args) : null;
       if (cmd === 'open_session' && isChannelArg(args.onEvent)) {
         const sessionId = (result as SessionInfo | null)?.session_id ?? 'session-1';
-        channels.push({ sender: new ChannelSender(args.onEvent), sessionId, seq: 0 });
+        channels.push({ sender: new ChannelSender(args.onEvent), sessionId, seq: 0, log: [] });
       }
       return result;
     },
@@ -81,12 +93,19 @@ export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Part
     argsOf: (cmd) => calls.filter((call) => call.cmd === cmd).map((call) => call.args),
     push: (...events) => pushOn(channels.length - 1, events),
     pushOn: (index, ...events) => pushOn(index, events),
+    lose: (...events) => void number(channels.length - 1, events),
   };
 
-  function pushOn(index: number, events: SessionEvent[]): void {
+  function number(index: number, events: SessionEvent[]) {
     const channel = channels[index];
     if (!channel) throw new Error(`no session channel ${index}`);
     const envelopes = events.map((event) => ({ session_id: channel.sessionId, seq: channel.seq++, event }));
+    channel.log.push(...envelopes);
+    return { channel, envelopes };
+  }
+
+  function pushOn(index: number, events: SessionEvent[]): void {
+    const { channel, envelopes } = number(index, events);
     act(() => channel.sender.send({ events: envelopes }));
   }
 }

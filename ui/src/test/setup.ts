@@ -1,5 +1,5 @@
-// Vitest setup for jsdom: jest-dom matchers, cleanup between tests, Tauri mocks and localStorage (drafts,
-// preferences) cleared, and the
+// Vitest setup for jsdom: jest-dom matchers, cleanup between tests, Tauri mocks, localStorage (drafts,
+// preferences) and sessionStorage (the session a reload reopens) cleared, and the
 // layout facts jsdom lacks that the virtualised transcript needs to render its rows.
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
@@ -16,6 +16,7 @@ afterEach(async () => {
   await new Promise((resolve) => setTimeout(resolve, 0));
   clearMocks();
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 // jsdom has no layout: give scroll containers a viewport so the virtualiser renders rows.

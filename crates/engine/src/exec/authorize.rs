@@ -30,7 +30,7 @@ pub(super) enum Authorized {
         prepared: Box<dyn PreparedCall>,
         observable: Value,
         context: Option<String>,
-        revised: Option<RevisedChange>,
+        revised: Option<Box<RevisedChange>>,
     },
     /// Do not run it: the outcome and the message for the model; `ends_turn` when a hook's `continue: false`
     /// stops the turn after this call (with the hook's reason).
@@ -114,7 +114,7 @@ impl Gate<'_> {
         input: CallInput,
         ends_turn: &mut Option<String>,
         context: &mut Option<String>,
-        revised: &mut Option<RevisedChange>,
+        revised: &mut Option<Box<RevisedChange>>,
     ) -> Result<CallInput, Stop> {
         let permissions = self.rt.permission_context();
         let (pre, input) = self.pre_tool_hooks(&permissions, input, ends_turn).await?;
@@ -316,7 +316,7 @@ impl Gate<'_> {
         evaluation: &Evaluation,
         input: &CallInput,
         hooks: Vec<TraceStep>,
-    ) -> Result<Option<RevisedChange>, Stop> {
+    ) -> Result<Option<Box<RevisedChange>>, Stop> {
         let decision = &evaluation.decision;
         let trace = self.trace(permissions, decision, input, hooks);
         status(self.rt, self.id, ToolCallStatus::WaitingForApproval);
@@ -386,13 +386,17 @@ fn revised_change(
     proposal: Option<tandem_protocol::FileDiff>,
     revision: Option<tandem_protocol::Revision>,
     message: Option<String>,
-) -> Option<RevisedChange> {
+) -> Option<Box<RevisedChange>> {
     let (proposal, revision) = proposal.zip(revision)?;
-    (revision.text != proposal.new_text).then(|| RevisedChange {
-        path: proposal.path.into(),
-        proposed: proposal.new_text,
-        revision,
-        message,
+    (revision.text != proposal.new_text).then(|| {
+        Box::new(RevisedChange {
+            path: proposal.path.into(),
+            original: proposal.old_text,
+            created: proposal.is_new_file,
+            proposed: proposal.new_text,
+            revision,
+            message,
+        })
     })
 }
 

@@ -4,6 +4,7 @@
 mod authorize;
 pub mod batch;
 pub mod hook_gate;
+pub mod mode_notes;
 mod phase_times;
 mod pipeline;
 mod planned;
@@ -13,6 +14,7 @@ pub mod streaming;
 mod traits;
 
 pub use batch::{Batch, partition_tool_calls, run_tools};
+pub use mode_notes::ModeNotes;
 pub use pipeline::{
     CancelReason, ToolCallOutcome, run_planned, run_planned_explained, run_tool_use,
 };

@@ -274,13 +274,7 @@ async fn run_steps(
     times.enter(Phase::Finish);
     // A change the person revised is written as they left it once the proposal is in place.
     let result = match (result, revised) {
-        (Ok(mut output), Some(revised)) => match super::revision::apply(&rt.file_state, &revised) {
-            Ok(note) => {
-                output.content = hook_gate::append_text(output.content, &note);
-                Ok(output)
-            }
-            Err(e) => Err(e),
-        },
+        (Ok(output), Some(revised)) => super::revision::apply(&rt.file_state, &revised, output),
         (result, _) => result,
     };
     // What PreToolUse hooks added for the model comes with the result.

@@ -1,20 +1,30 @@
 //! A file change the person revised in the diff dialog (some hunks rejected, or the proposed text edited): once the
 //! tool has written its proposal, the file is written as the person left it (checkpointed, atomically, in the
-//! file's encoding and line endings), and the model is told exactly how the file differs from what it proposed.
+//! file's encoding and line endings). The call's result then describes the file as written — the model's `cat -n`
+//! snippet, the transcript's diff and hunks — and tells the model exactly how that differs from its proposal.
 
 use std::path::PathBuf;
 
 use similar::TextDiff;
-use tandem_protocol::Revision;
+use tandem_protocol::{FileRevision, Revision, ToolDetail};
 
-use crate::tool::{FileStateStore, ToolError};
-use crate::tools::file_io::{LineEnding, change, encoding, line_endings};
+use crate::model::ToolResultContent;
+use crate::tool::{FileStateStore, ToolError, ToolOutput};
+use crate::tools::file_io::{LineEnding, change, encoding, line_endings, patch, preview};
+use crate::tools::read::number_lines;
+
+/// The most lines of the written file the model is shown around the first change.
+const SNIPPET_LINES: usize = 40;
 
 /// A proposal the person approved in a revised form.
 #[derive(Debug, Clone)]
 pub(super) struct RevisedChange {
     /// The file (the read-state key the tool used).
     pub path: PathBuf,
+    /// The file's text before the change (empty for a new file).
+    pub original: String,
+    /// Whether the change creates the file.
+    pub created: bool,
     /// The file's text as the tool proposed it.
     pub proposed: String,
     pub revision: Revision,
@@ -22,9 +32,20 @@ pub(super) struct RevisedChange {
     pub message: Option<String>,
 }
 
-/// Writes the person's version over the tool's proposal and returns the note for the model. Fails (changing
-/// nothing) when the file no longer holds the proposal, is not text, or cannot be written.
-pub(super) fn apply(store: &FileStateStore, change_: &RevisedChange) -> Result<String, ToolError> {
+/// Writes the person's version over the tool's proposal and returns the tool's `output` rewritten to describe the
+/// file as written. Fails (changing nothing) when the file no longer holds the proposal, is not text, or cannot be
+/// written.
+pub(super) fn apply(
+    store: &FileStateStore,
+    change_: &RevisedChange,
+    output: ToolOutput,
+) -> Result<ToolOutput, ToolError> {
+    let written = write(store, change_)?;
+    Ok(describe(change_, &written, output))
+}
+
+/// Writes the person's version (keeping the file's CRLF endings); returns the text written.
+fn write(store: &FileStateStore, change_: &RevisedChange) -> Result<String, ToolError> {
     let _guard = store.write_guard();
     let mut lock = change::lock(&change_.path)?;
     let current = change::load(&change_.path)?;
@@ -50,7 +71,52 @@ pub(super) fn apply(store: &FileStateStore, change_: &RevisedChange) -> Result<S
     };
     let bytes = encoding::encode(&text, file.encoding);
     change::commit(store, &mut lock, &current, &[&bytes])?;
-    Ok(note(change_, &text))
+    Ok(text)
+}
+
+/// The tool's output rewritten for the file as `written`: the model's text (a snippet of the file now, then the
+/// note) and the file change's hunks and diff, marked as revised.
+fn describe(change_: &RevisedChange, written: &str, mut output: ToolOutput) -> ToolOutput {
+    let path = change_.path.display();
+    let hunks = patch::hunks_of(&change_.original, written, 0);
+    let summary = if written == change_.original {
+        format!("The user accepted none of the change: {path} is as it was.")
+    } else {
+        let first = hunks.first().map_or(1, |h| h.new_start.max(1));
+        let span = hunks
+            .first()
+            .map_or(1, |h| h.new_lines.max(1))
+            .min(SNIPPET_LINES);
+        let (snippet, _) = number_lines(written, first, span);
+        let done = if change_.created {
+            format!("The file {path} was created")
+        } else {
+            format!("The file {path} has been updated")
+        };
+        format!(
+            "{done} with the parts of the change the user accepted. Here's the result of running `cat -n` on a \
+             snippet of the file as it is now:\n{snippet}"
+        )
+    };
+    output.content = ToolResultContent::Text(format!("{summary}\n{}", note(change_, written)));
+    if let Some(ToolDetail::FileChange {
+        hunks: shown,
+        diff,
+        replacements,
+        revised,
+        ..
+    }) = output.detail.as_mut()
+    {
+        *shown = hunks;
+        *diff = preview::file_diff(&change_.path, &change_.original, written, change_.created);
+        *replacements = None;
+        *revised = Some(FileRevision {
+            rejected_hunks: change_.revision.rejected_hunks.clone(),
+            total_hunks: change_.revision.total_hunks,
+            edited: change_.revision.edited,
+        });
+    }
+    output
 }
 
 /// What the model is told: which hunks were rejected, whether the text was edited, the difference between its

@@ -5,6 +5,7 @@ use std::sync::{Arc, RwLock};
 
 use tandem_protocol::SessionEvent;
 
+use super::mode_notes::ModeNotes;
 use crate::approver::Approver;
 use crate::events::EventSink;
 use crate::model::ToolSpec;
@@ -35,6 +36,8 @@ pub struct ToolRuntime {
     pub team: Option<TeamSeat>,
     /// This agent's mailbox: its messages are added to the next request (`None`: nobody can message it).
     pub mailbox: Option<Arc<Mailbox>>,
+    /// What the model was told about plan mode (the session's main conversation; `None`: it is not told).
+    pub mode_notes: Option<Arc<ModeNotes>>,
 }
 
 impl ToolRuntime {

@@ -13,6 +13,7 @@ use super::pipeline::finish_without_output;
 use super::planned::PlannedCall;
 use super::traits::CallTraits;
 use super::{CancelReason, ToolCallOutcome, ToolRuntime, run_planned_explained};
+use crate::tool::ContextChange;
 
 /// Environment variable capping how many concurrency-safe calls run at once.
 pub const MAX_CONCURRENCY_ENV: &str = "CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY";
@@ -235,6 +236,12 @@ impl StreamingExecutor {
         {
             self.runtime
                 .update_permission_context(|current| current.apply(change));
+            // The tool's result tells the model of the mode it switched to.
+            if let (ContextChange::SetMode(_) | ContextChange::LeavePlanMode(_), Some(notes)) =
+                (change, &self.runtime.mode_notes)
+            {
+                notes.told(self.runtime.permission_context().mode);
+            }
         }
         self.calls[index].state = State::Completed(Box::new(outcome));
         self.process_queue();

@@ -17,7 +17,7 @@ use super::config::{ServerConfig, Transport};
 use super::known_tools::KnownTools;
 use super::limits::{Limits, REQUEST_TIMEOUT};
 use super::link::ServerLink;
-use super::oauth::{self, Opener, SignInOptions, SystemOpener, TokenStore};
+use super::oauth::{self, Opener, SignInOptions, TokenStore};
 use super::prompts::McpPrompt;
 use super::sources::{Approval, ApprovalStore, Plan, Planned};
 use super::tool::McpTool;
@@ -42,11 +42,11 @@ pub struct ClientSetup {
 }
 
 impl ClientSetup {
-    /// The person's token store and the desktop's browser.
+    /// The person's token store and the browser of this process ([`oauth::standard_opener`]).
     pub fn standard() -> Self {
         Self {
             tokens: TokenStore::standard(),
-            opener: Arc::new(SystemOpener),
+            opener: oauth::standard_opener(),
             elicitor: None,
         }
     }
@@ -121,6 +121,8 @@ struct Inner {
     /// Bumped on every change, so that callers can wait for a state.
     version: watch::Sender<u64>,
     auth: ClientSetup,
+    /// Where the servers' tasks run (`None`: no runtime was at hand; servers cannot start).
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 /// The MCP servers of one session.
@@ -312,7 +314,7 @@ async fn prompts_of(connection: &Connection, server: &str) -> Vec<McpPrompt> {
     match connection.list_prompts(REQUEST_TIMEOUT).await {
         Ok(listing) => listing
             .iter()
-            .filter_map(|p| McpPrompt::from_listing(server, p))
+            .map(|p| McpPrompt::from_listing(server, p))
             .collect(),
         Err(e) => {
             tracing::warn!("MCP server {server}: prompts/list failed: {e}");
@@ -328,12 +330,10 @@ async fn resources_of(connection: &Connection, server: &str) -> Vec<McpResourceE
     }
     match connection.list_resources(REQUEST_TIMEOUT).await {
         Ok(listing) => listing
-            .iter()
-            .filter_map(|r| {
-                Some(McpResourceEntry {
-                    uri: r.get("uri")?.as_str()?.to_string(),
-                    name: r.get("name").and_then(|n| n.as_str()).map(str::to_string),
-                })
+            .into_iter()
+            .map(|r| McpResourceEntry {
+                uri: r.uri.clone(),
+                name: Some(r.name.clone()),
             })
             .collect(),
         Err(e) => {
@@ -720,11 +720,11 @@ fn launch(inner: &Arc<Inner>, name: &str) {
         slot.stop = Some(stop.clone());
         (config.clone(), slot.link.clone(), stop)
     };
-    match tokio::runtime::Handle::try_current() {
-        Ok(handle) => {
+    match &inner.runtime {
+        Some(handle) => {
             handle.spawn(run_server(inner.clone(), config, link, stop));
         }
-        Err(_) => inner.update(
+        None => inner.update(
             name,
             failed("no async runtime to start the server on".into(), None),
             None,
@@ -737,6 +737,26 @@ impl McpManager {
     /// servers are listed as failed). Problems with whole files are sent as notices.
     pub fn start(folder: &Path, plan: Plan, limits: Limits, events: Arc<dyn EventSink>) -> Self {
         Self::start_with(folder, plan, limits, events, KnownTools::standard())
+    }
+
+    /// [`Self::start`] on the runtime `runtime` (`None`: the current one): every server this manager starts —
+    /// now, when approved, when reconnected or restarted — runs there, whichever thread asks.
+    pub fn start_on(
+        runtime: Option<tokio::runtime::Handle>,
+        folder: &Path,
+        plan: Plan,
+        limits: Limits,
+        events: Arc<dyn EventSink>,
+    ) -> Self {
+        Self::start_in(
+            runtime.or_else(|| tokio::runtime::Handle::try_current().ok()),
+            folder,
+            plan,
+            limits,
+            events,
+            KnownTools::standard(),
+            ClientSetup::standard(),
+        )
     }
 
     /// [`Self::start`] with a given store of the tools servers listed before (`None`: every server starts
@@ -753,6 +773,26 @@ impl McpManager {
 
     /// [`Self::start_with`] with a given place for sign-ins and way of showing authorization pages.
     pub fn start_signed(
+        folder: &Path,
+        plan: Plan,
+        limits: Limits,
+        events: Arc<dyn EventSink>,
+        known: Option<KnownTools>,
+        auth: ClientSetup,
+    ) -> Self {
+        Self::start_in(
+            tokio::runtime::Handle::try_current().ok(),
+            folder,
+            plan,
+            limits,
+            events,
+            known,
+            auth,
+        )
+    }
+
+    pub(crate) fn start_in(
+        runtime: Option<tokio::runtime::Handle>,
         folder: &Path,
         plan: Plan,
         limits: Limits,
@@ -777,6 +817,7 @@ impl McpManager {
             shutdown: CancellationToken::new(),
             version,
             auth,
+            runtime,
         });
         {
             let mut slots = inner.lock();
@@ -970,6 +1011,30 @@ impl McpManager {
                 .update(name, McpServerState::Disabled, Some(Vec::new()));
         }
         Ok(())
+    }
+
+    /// Approves every server that waits for the person's approval (those the project itself defines), records the
+    /// answers and starts them: trusting a folder whose trust question listed its servers. Returns their names.
+    pub fn approve_waiting(&self, store: &ApprovalStore) -> std::io::Result<Vec<String>> {
+        let waiting: Vec<String> = self
+            .inner
+            .lock()
+            .iter()
+            .filter(|(_, slot)| {
+                matches!(
+                    slot.planned,
+                    Planned::Server {
+                        approval: Approval::NeedsApproval,
+                        ..
+                    }
+                )
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in &waiting {
+            self.approve(name, true, store)?;
+        }
+        Ok(waiting)
     }
 
     /// Turns the MCP tool `tool` (full name) on or off for the model; the statuses of its server change.

@@ -5,7 +5,8 @@
 pub enum ModelError {
     /// No API key is configured.
     #[error(
-        "no API key: set ANTHROPIC_API_KEY or add \"apiKey\" to ~/.config/tandem/settings.json"
+        "no API key: add one in Settings (in the window, click the model name in the status bar or choose File ▸ \
+         Settings…; it is kept in the desktop keyring), or set ANTHROPIC_API_KEY in the environment"
     )]
     MissingApiKey,
     /// The server answered with an HTTP error.

@@ -21,7 +21,7 @@ mod types;
 use std::sync::Arc;
 
 pub use anthropic::AnthropicModel;
-pub use config::{ModelConfig, Provider};
+pub use config::{DEFAULT_ANTHROPIC_URL, DEFAULT_MODEL, DEFAULT_OPENAI_URL, ModelConfig, Provider};
 pub use error::ModelError;
 pub use openai::OpenAiModel;
 pub use renamed::{RenamedModel, claude_alias};

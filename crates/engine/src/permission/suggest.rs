@@ -239,7 +239,25 @@ pub(crate) fn add_to_list(file: &Path, keys: &[&str], items: &[String]) -> Resul
     let tmp = file.with_extension("json.tandem-tmp");
     std::fs::write(&tmp, text)
         .and_then(|_| std::fs::rename(&tmp, file))
-        .map_err(|source| SaveError::Write { path, source })
+        .map_err(|source| SaveError::Write { path, source })?;
+    keep_local_settings_out_of_git(file);
+    Ok(())
+}
+
+/// The project's local settings are the person's own: once written, they are kept out of the repository (see
+/// [`crate::fsutil::keep_out_of_git`]). Failing to do so does not fail the save.
+fn keep_local_settings_out_of_git(file: &Path) {
+    let local = file.file_name().is_some_and(|n| n == "settings.local.json")
+        && file
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == ".claude");
+    if local && let Err(e) = crate::fsutil::keep_out_of_git(file) {
+        tracing::warn!(
+            "{} was not added to the repository's ignore list: {e}",
+            file.display()
+        );
+    }
 }
 
 fn display_keys(walked: &str) -> &str {

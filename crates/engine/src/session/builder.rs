@@ -57,6 +57,7 @@ pub struct SessionBuilder {
     interactive: bool,
     start_source: Option<StartSource>,
     idle_after: Option<Duration>,
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 /// Everything [`Session::assemble`] puts together.
@@ -90,6 +91,8 @@ pub(super) struct Parts {
     pub start_source: StartSource,
     /// When Notification hooks hear that the model waits idle (`None`: never).
     pub idle_after: Option<Duration>,
+    /// Where background work (MCP servers) runs; `None`: the runtime current when the session is built.
+    pub runtime: Option<tokio::runtime::Handle>,
 }
 
 impl SessionBuilder {
@@ -114,6 +117,7 @@ impl SessionBuilder {
             interactive: false,
             start_source: None,
             idle_after: None,
+            runtime: None,
         }
     }
 
@@ -237,6 +241,15 @@ impl SessionBuilder {
     /// When deferred tools are sent as names only, instead of what `ENABLE_TOOL_SEARCH` says.
     pub fn tool_search(mut self, mode: ToolSearchMode) -> Self {
         self.tool_search = Some(mode);
+        self
+    }
+
+    /// The Tokio runtime the session's background work runs on (its MCP servers, whenever they start: at once, when
+    /// approved or reconnected). Needed when the session is built or driven from a thread outside any runtime (a
+    /// window's command handlers); by default the runtime current at [`Self::build`] is used, and without one
+    /// the servers are listed as failed.
+    pub fn runtime(mut self, handle: tokio::runtime::Handle) -> Self {
+        self.runtime = Some(handle);
         self
     }
 
@@ -390,6 +403,9 @@ impl SessionBuilder {
                 .interactive
                 .then(|| self.idle_after.unwrap_or(IDLE_NOTIFICATION_AFTER)),
             lists,
+            runtime: self
+                .runtime
+                .or_else(|| tokio::runtime::Handle::try_current().ok()),
         });
         for event in closing {
             session.runtime.events.emit(event);

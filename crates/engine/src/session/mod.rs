@@ -275,6 +275,7 @@ impl Session {
             interactive,
             start_source,
             idle_after,
+            runtime: background,
         } = parts;
         let model_switch = Arc::new(SwitchableModel::new(model));
         let model: Arc<dyn Model> = model_switch.clone();
@@ -320,7 +321,14 @@ impl Session {
             approver: approver.clone(),
             events: events.clone(),
         });
-        let mcp = start_mcp(&cwd, &permission_loader, &mcp_cli, events.clone(), elicitor);
+        let mcp = start_mcp(
+            &cwd,
+            &permission_loader,
+            &mcp_cli,
+            events.clone(),
+            elicitor,
+            background,
+        );
         let checkpoints = session_checkpoints(&id);
         crate::fsutil::pending::clean_stale_once();
         // Only with the app's own database: a test's or another file's sessions say nothing about this folder.
@@ -478,6 +486,7 @@ impl Session {
             deferred,
             team: teams.as_ref().map(Teams::lead_seat),
             mailbox: Some(lead_mailbox),
+            mode_notes: Some(Arc::new(crate::exec::ModeNotes::default())),
         };
         runtime.deferred.configure(
             &runtime.pool.all(),
@@ -1073,13 +1082,15 @@ impl Session {
         }
     }
 
-    /// Records that the user trusts this folder and applies its project allow rules, directories and hooks.
+    /// Records that the user trusts this folder and applies its project allow rules, directories and hooks; the
+    /// project's MCP servers that waited for approval (the trust question lists them) are approved and start.
     pub fn trust_folder(&self) -> std::io::Result<()> {
         let loader = self.loader();
         if let Some(store) = &loader.trust {
             store.trust(&self.cwd)?;
         }
         self.reload_with(&loader);
+        self.mcp.approve_waiting(&ApprovalStore::standard())?;
         Ok(())
     }
 
@@ -1210,13 +1221,13 @@ impl Session {
     pub fn allow_sandbox_violation(
         &self,
         violation: &tandem_protocol::SandboxViolation,
-    ) -> Result<crate::permission::SandboxAllowance, crate::permission::SaveError> {
+    ) -> Result<crate::sandbox::SandboxAllowance, crate::permission::SaveError> {
         let file = self
             .runtime
             .permission_context()
             .local_settings_file
             .clone();
-        let added = crate::permission::allow_sandbox_violation(&file, violation)?;
+        let added = crate::sandbox::allow_sandbox_violation(&file, violation)?;
         self.reload_with(&self.loader());
         Ok(added)
     }
@@ -1326,6 +1337,7 @@ fn start_mcp(
     cli: &McpCliConfig,
     events: Arc<dyn EventSink>,
     elicitor: Arc<dyn crate::mcp::Elicitor>,
+    runtime: Option<tokio::runtime::Handle>,
 ) -> McpManager {
     let settings = crate::settings::load_settings(
         &loader.paths,
@@ -1337,7 +1349,8 @@ fn start_mcp(
     let plan = crate::mcp::plan(cwd, &settings.mcp, cli, Some(&store), &|name| {
         std::env::var(name).ok()
     });
-    McpManager::start_signed(
+    McpManager::start_in(
+        runtime.or_else(|| tokio::runtime::Handle::try_current().ok()),
         cwd,
         plan,
         Limits::from_env(),

@@ -443,6 +443,7 @@ async fn run_in(
         deferred: Default::default(),
         team: member.as_ref().map(|m| m.seat.clone()),
         mailbox: member.as_ref().map(|m| m.mailbox.clone()),
+        mode_notes: None,
     };
     let mut system = vec![system_prompt(&agent, &parts, &cwd)];
     if let Some(role) = &member {

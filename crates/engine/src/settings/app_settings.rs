@@ -112,14 +112,28 @@ impl AppSettingsFile {
             .map(|name| format!("{prefix}_{name}"))
             .filter(|var| env(var).is_some_and(|v| !v.is_empty()))
             .collect();
-        let key_source = if overridden_by_env.iter().any(|v| v.ends_with("_API_KEY")) {
-            KeySource::Environment
-        } else if !text("apiKey").is_empty() {
+        let saved = if !text("apiKey").is_empty() {
             KeySource::SettingsFile
         } else {
             self.credentials
                 .get(provider)
                 .map_or(KeySource::None, |(_, source)| source)
+        };
+        let key_source = if overridden_by_env.iter().any(|v| v.ends_with("_API_KEY")) {
+            KeySource::Environment
+        } else {
+            saved
+        };
+        // What sessions use, as the person wrote it: the environment's value, else the saved one, else the default.
+        let in_use = |name: &str, saved: String, default: &str| {
+            env(&format!("{prefix}_{name}"))
+                .filter(|v| !v.is_empty())
+                .or_else(|| (!saved.is_empty()).then_some(saved))
+                .unwrap_or_else(|| default.to_string())
+        };
+        let default_url = match provider {
+            Provider::Anthropic => crate::model::DEFAULT_ANTHROPIC_URL,
+            Provider::OpenAiCompatible => crate::model::DEFAULT_OPENAI_URL,
         };
         Ok(AppSettings {
             provider: provider.id().to_string(),
@@ -138,6 +152,9 @@ impl AppSettingsFile {
                 .filter(|n| FONT_SIZES.contains(n))
                 .unwrap_or(DEFAULT_FONT_SIZE),
             overridden_by_env,
+            base_url_in_use: in_use("BASE_URL", text("baseUrl"), default_url),
+            model_in_use: in_use("MODEL", text("model"), crate::model::DEFAULT_MODEL),
+            key_saved: saved != KeySource::None,
             file: self.path.display().to_string(),
         })
     }

@@ -103,6 +103,7 @@ impl TestRuntime {
             sub_agents: None,
             team: None,
             mailbox: None,
+            mode_notes: None,
             completer: None,
             deferred: Default::default(),
         }

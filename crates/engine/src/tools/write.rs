@@ -123,6 +123,7 @@ fn run(input: &WriteInput, ctx: &ToolContext, key: &Path) -> Result<ToolOutput, 
             diff: preview::file_diff(key, &planned.old_text, &planned.text, created),
             cell: None,
             changed_by: None,
+            revised: None,
         }),
     )
 }

@@ -105,6 +105,42 @@ fn the_environment_wins_and_is_named() {
 }
 
 #[test]
+fn the_window_is_told_what_is_in_use_and_whether_a_key_is_saved_when_the_environment_sets_them() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = settings_in(dir.path());
+    let env = |k: &str| match k {
+        "ANTHROPIC_API_KEY" => Some("sk-env".to_string()),
+        "ANTHROPIC_BASE_URL" => Some("http://127.0.0.1:9".to_string()),
+        _ => None,
+    };
+    // Nothing saved: the environment's URL is the one in use, and there is no saved key to keep.
+    let shown = file.read(env).expect("read");
+    assert_eq!(shown.base_url, "");
+    assert_eq!(shown.base_url_in_use, "http://127.0.0.1:9");
+    assert_eq!(shown.key_source, KeySource::Environment);
+    assert!(!shown.key_saved);
+
+    file.save(&update("anthropic", Some("sk-saved")))
+        .expect("save");
+    let shown = file.read(env).expect("read");
+    assert_eq!(shown.key_source, KeySource::Environment);
+    assert!(shown.key_saved);
+    // Without the environment, the saved URL is the one in use; with nothing saved, the provider's default.
+    assert_eq!(
+        file.read(no_env).expect("read").base_url_in_use,
+        "http://127.0.0.1:9/v1/"
+    );
+    let fresh = tempfile::tempdir().expect("dir");
+    assert_eq!(
+        settings_in(fresh.path())
+            .read(no_env)
+            .expect("read")
+            .base_url_in_use,
+        "https://api.anthropic.com"
+    );
+}
+
+#[test]
 fn an_empty_key_removes_the_saved_one_and_no_key_keeps_it() {
     let dir = tempfile::tempdir().expect("dir");
     let file = settings_in(dir.path());

@@ -645,6 +645,19 @@ async fn pipeline_permission_request_hook_and_allow_always() {
         saved["permissions"]["allow"][0],
         suggestion.rules[0].as_str()
     );
+    // The saved rules are the person's own: git now ignores the file (through the clone's .git/info/exclude).
+    let ignored = std::process::Command::new("git")
+        .arg("-C")
+        .arg(&p.root)
+        .args(["check-ignore", "-q", ".claude/settings.local.json"])
+        .status()
+        .expect("git check-ignore");
+    assert!(ignored.success(), "git does not ignore the local settings");
+    assert!(
+        std::fs::read_to_string(p.root.join(".git/info/exclude"))
+            .expect("exclude")
+            .contains("/.claude/settings.local.json")
+    );
     // The grant applies at once: the second read is not asked.
     let out = run_tool_use(
         &rt,

@@ -322,3 +322,46 @@ async fn a_tool_turned_off_is_not_offered_and_stays_off_in_later_sessions() {
             .is_empty()
     );
 }
+
+/// Runs `f` on a plain thread, outside any async runtime (as a window's command handlers run).
+fn off_runtime<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::spawn(f).join().expect("the thread ends")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_built_and_driven_outside_a_runtime_starts_its_servers_on_the_one_given() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    ws.write(
+        ".mcp.json",
+        &json!({"mcpServers": {"proj": stdio(&[])}}).to_string(),
+    )
+    .expect("write");
+    let root = ws.root();
+    let handle = tokio::runtime::Handle::current();
+    let session = Arc::new(off_runtime(move || {
+        Session::builder(&root)
+            .expect("builder")
+            .model(fake_config("http://127.0.0.1:9"))
+            .mcp_config(McpCliConfig {
+                configs: vec![json!({"mcpServers": {"cli": stdio(&[])}}).to_string()],
+                strict: false,
+            })
+            .runtime(handle)
+            .build()
+            .expect("session")
+    }));
+    ready(session.mcp(), "cli").await;
+
+    // Approving and reconnecting from outside the runtime start the servers on it too.
+    let approving = session.clone();
+    off_runtime(move || approving.approve_mcp_server("proj", true)).expect("approved");
+    ready(session.mcp(), "proj").await;
+    let reconnecting = session.clone();
+    off_runtime(move || reconnecting.reconnect_mcp_server("cli"));
+    ready(session.mcp(), "cli").await;
+    for name in ["cli", "proj"] {
+        let status = session.mcp().status(name).expect("listed");
+        assert_eq!(status.state, McpServerState::Ready, "{name}: {status:?}");
+    }
+    off_runtime(move || drop(session));
+}

@@ -150,7 +150,18 @@ async fn no_api_key_is_reported_without_a_request() {
     s.set_mode(tandem_protocol::PermissionMode::Auto);
     assert_eq!(s.info().mode, tandem_protocol::PermissionMode::Default);
     let err = s.send("hi").await.expect_err("no key");
-    assert!(err.to_string().contains("no API key"), "{err}");
+    let said = err.to_string();
+    assert!(said.contains("no API key"), "{said}");
+    // The way the window and the README give: Settings (the key goes to the keyring), or the environment —
+    // never a key written into a plain settings file.
+    assert!(
+        said.contains("Settings") && said.contains("keyring"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("apiKey") && !said.contains("settings.json"),
+        "{said}"
+    );
     assert!(fake.requests().is_empty());
 }
 

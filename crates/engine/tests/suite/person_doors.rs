@@ -299,3 +299,56 @@ async fn auto_mode_is_offered_where_the_classifier_can_reach_its_model() {
     s.set_mode(PermissionMode::Auto);
     assert_eq!(s.info().mode, PermissionMode::Auto);
 }
+
+/// The last message of request `n` as JSON text.
+fn last_message(fake: &tandem_engine::testing::FakeServer, n: usize) -> String {
+    let requests = fake.requests();
+    requests[n].body["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .map(Value::to_string)
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn the_model_is_told_when_the_person_switches_into_and_out_of_plan_mode() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let fake = server(Script::turns([
+        ScriptedTurn::text("planning"),
+        ScriptedTurn::text("still planning"),
+        ScriptedTurn::text("building"),
+        ScriptedTurn::text("building more"),
+        ScriptedTurn::tool_use("e1", "EnterPlanMode", json!({})),
+        ScriptedTurn::text("planning on my own"),
+    ]))
+    .await;
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
+    let session = session(&ws.root(), &fake, approver, RecordingSink::default());
+
+    session.set_mode(PermissionMode::Plan);
+    session.send("design the cache").await.expect("turn 1");
+    let first = last_message(&fake, 0);
+    assert!(first.contains("design the cache"), "{first}");
+    assert!(first.contains("Plan mode is on"), "{first}");
+    assert!(first.contains("ExitPlanMode"), "{first}");
+    session.send("and the eviction").await.expect("turn 2");
+    assert!(last_message(&fake, 1).contains("Plan mode is still on"));
+
+    session.set_mode(PermissionMode::AcceptEdits);
+    session.send("build it").await.expect("turn 3");
+    let left = last_message(&fake, 2);
+    assert!(left.contains("Plan mode has ended"), "{left}");
+    assert!(left.contains("acceptEdits"), "{left}");
+    session.send("more").await.expect("turn 4");
+    assert!(!last_message(&fake, 3).contains("system-reminder"));
+
+    // A switch the model made with its own tool is told by that tool's result, not again.
+    session.send("plan the next part").await.expect("turn 5");
+    assert_eq!(
+        session.runtime().permission_context().mode,
+        PermissionMode::Plan
+    );
+    let after_tool = last_message(&fake, 5);
+    assert!(after_tool.contains("Entered plan mode"), "{after_tool}");
+    assert!(!after_tool.contains("Plan mode is on"), "{after_tool}");
+}

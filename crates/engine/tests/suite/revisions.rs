@@ -152,3 +152,87 @@ async fn a_revision_equal_to_the_proposal_is_a_plain_acceptance() {
     assert_eq!(fs::read_to_string(root.join("a.txt")).expect("read"), "b\n");
     assert!(!result_text(&out.block).contains("reviewed"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_partly_accepted_edit_is_reported_as_it_is_on_disk() {
+    use tandem_engine::testing::RecordingSink;
+    use tandem_protocol::{FileRevision, SessionEvent, ToolDetail};
+    let ws = Workspace::new(&[]).expect("workspace");
+    let root = ws.root();
+    let old = "greeting = 'hi'\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\nfarewell = 'bye'\n";
+    fs::write(root.join("app.py"), old).expect("write");
+    // One Edit changes both ends of the file (two hunks); the person rejects the second.
+    let approver = reviewer(|proposed| {
+        (
+            proposed.replace("farewell = 'goodbye'", "farewell = 'bye'"),
+            vec![2],
+            2,
+            false,
+        )
+    });
+    let events = RecordingSink::default();
+    let mut rt = TestRuntime::new(&root)
+        .events(Arc::new(events.clone()))
+        .build();
+    rt.approver = Arc::new(approver);
+    let cancel = CancellationToken::new();
+    run_tool_use(&rt, "r", "Read", &json!({"file_path": "app.py"}), &cancel).await;
+    let input = json!({"file_path": "app.py", "old_string": old.trim_end(), "new_string":
+        old.trim_end().replace("'hi'", "'hello'").replace("'bye'", "'goodbye'")});
+    let out = run_tool_use(&rt, "e", "Edit", &input, &cancel).await;
+    assert_eq!(out.outcome, ToolOutcome::Success, "{:?}", out.block);
+    let on_disk = fs::read_to_string(root.join("app.py")).expect("read");
+    assert_eq!(on_disk, old.replace("'hi'", "'hello'"));
+
+    // The model's snippet shows the file as written; the rejected line appears only in the note's diff.
+    let text = result_text(&out.block);
+    let (snippet, note) = text
+        .split_once("The user reviewed")
+        .expect("the note follows the snippet");
+    assert!(snippet.contains("greeting = 'hello'"), "{text}");
+    assert!(!snippet.contains("goodbye"), "{text}");
+    assert!(!snippet.contains("has been updated. Here's"), "{text}");
+    assert!(note.contains("rejected hunk 2 of the 2"), "{note}");
+    assert!(note.contains("-farewell = 'goodbye'"), "{note}");
+
+    // The transcript's row gets the same: the diff and hunks of what is on disk, marked as revised.
+    let detail = events
+        .events()
+        .into_iter()
+        .find_map(|e| match e {
+            SessionEvent::ToolCallResult {
+                tool_use_id,
+                detail,
+                content,
+                ..
+            } if tool_use_id == "e" => Some((detail, content)),
+            _ => None,
+        })
+        .expect("a result event");
+    assert_eq!(detail.1, text, "the window shows what the model is told");
+    let Some(ToolDetail::FileChange {
+        hunks,
+        diff,
+        revised,
+        ..
+    }) = detail.0
+    else {
+        panic!("a file change: {:?}", detail.0);
+    };
+    let diff = diff.expect("the texts");
+    assert_eq!(diff.old_text, old);
+    assert_eq!(diff.new_text, on_disk);
+    assert_eq!(hunks.len(), 1, "{hunks:?}");
+    assert!(
+        hunks[0].lines.iter().all(|l| !l.contains("goodbye")),
+        "{hunks:?}"
+    );
+    assert_eq!(
+        revised,
+        Some(FileRevision {
+            rejected_hunks: vec![2],
+            total_hunks: 2,
+            edited: false
+        })
+    );
+}

@@ -85,6 +85,7 @@ pub(super) fn upgrade(value: &Value) -> Option<ToolDetail> {
             diff: p.diff,
             cell: None,
             changed_by: None,
+            revised: None,
         }),
         Some("notebook_edit") => read::<NotebookEdit>(value).map(|n| ToolDetail::FileChange {
             path: n.path,
@@ -97,6 +98,7 @@ pub(super) fn upgrade(value: &Value) -> Option<ToolDetail> {
                 summary: n.summary,
             }),
             changed_by: None,
+            revised: None,
         }),
         Some("files") => read::<Files>(value).map(|f| ToolDetail::FileList {
             files: f.files,

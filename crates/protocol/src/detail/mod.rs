@@ -83,6 +83,17 @@ pub struct WebLink {
     pub page_age: Option<String>,
 }
 
+/// How the person revised a proposed file change before accepting it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct FileRevision {
+    /// The proposal's hunks the person rejected, numbered from 1.
+    pub rejected_hunks: Vec<u32>,
+    /// How many hunks the proposal had.
+    pub total_hunks: u32,
+    /// Whether the person edited the proposed text by hand.
+    pub edited: bool,
+}
+
 /// Structured data for the window about one tool result; never sent to the model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 // Serde's derives become inherent functions here: the trait impls below wrap them to make reading lenient.
@@ -107,6 +118,11 @@ pub enum ToolDetail {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         changed_by: Option<Box<crate::SubAgentOrigin>>,
+        /// Set when the person revised the proposal before accepting it (rejected hunks, edited the text): the
+        /// hunks and diff above are then of the file as written, not of the proposal.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        revised: Option<FileRevision>,
     },
     /// A shell command ran in the foreground and ended.
     Shell {

@@ -120,6 +120,7 @@ fn run(
             diff: preview::file_diff(key, &old_text, &planned.new_text, planned.created),
             cell: None,
             changed_by: None,
+            revised: None,
         }),
     )
 }

@@ -249,6 +249,7 @@ fn run(input: &NotebookEditInput, ctx: &ToolContext, key: &Path) -> Result<ToolO
                 summary,
             }),
             changed_by: None,
+            revised: None,
         }),
     )
 }

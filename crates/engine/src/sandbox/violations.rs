@@ -22,7 +22,7 @@ pub fn refused_writes(output: &str, cwd: &Path, writable: &[PathBuf]) -> Vec<Pat
         } else {
             cwd.join(path)
         };
-        let path = crate::permission::normalise(&path);
+        let path = crate::fsutil::normalise(&path);
         if writable.iter().any(|w| path.starts_with(w)) || path.starts_with("/tmp") {
             continue;
         }

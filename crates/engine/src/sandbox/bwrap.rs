@@ -11,7 +11,7 @@ use super::bridge::BridgeProgram;
 /// A bubblewrap sandbox.
 #[derive(Debug, Clone)]
 pub struct Sandbox {
-    pub(super) bwrap: PathBuf,
+    bwrap: PathBuf,
 }
 
 /// The way out of the sandbox for one command: the proxy's socket and the program that bridges it inside.
@@ -25,6 +25,11 @@ impl Sandbox {
     /// The sandbox run by the `bwrap` at `bwrap`.
     pub fn at(bwrap: PathBuf) -> Self {
         Self { bwrap }
+    }
+
+    /// The `bwrap` program this sandbox runs.
+    pub fn bwrap(&self) -> &Path {
+        &self.bwrap
     }
 
     /// The sandbox if `bwrap` is on the `PATH`.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use tandem_protocol::SandboxViolation;
 
-use super::suggest::{SaveError, add_to_list};
+use crate::permission::{SaveError, add_to_list};
 
 /// What allowing a violation adds: the settings key and the value.
 #[derive(Debug, Clone, PartialEq, Eq)]
