@@ -16,7 +16,7 @@ struct Args {
 
 fn main() {
     // Inside the shell sandbox, the app started with `__sandbox-bridge …` carries the command's traffic to the proxy.
-    if let Some(code) = tandem_engine::tools::bash::bridge_if_asked() {
+    if let Some(code) = tandem_engine::sandbox::bridge_if_asked() {
         std::process::exit(code);
     }
     let args = Args::parse();

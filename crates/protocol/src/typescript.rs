@@ -1,11 +1,21 @@
-//! Renders the TypeScript declarations of every protocol type into one file, `ui/src/generated/protocol.ts`.
+//! Renders the TypeScript declarations of every protocol type into one file, `ui/src/generated/protocol.ts`, and
+//! holds what both generated files share (the app renders `ui/src/generated/app.ts` the same way): the one command
+//! that regenerates them and the check that fails on a stale file.
 
 use ts_rs::{Config, TS};
 
 use crate::*;
 
+/// The one command that regenerates both generated files (it runs each file's staleness test with
+/// [`WRITE_ENV`] set).
+pub const REGENERATE: &str = "scripts/generate-types";
+
+/// Set (to anything) while the staleness tests run, they write the fresh file instead of failing.
+pub const WRITE_ENV: &str = "TANDEM_WRITE_GENERATED";
+
 /// The header written at the top of the generated file.
-const HEADER: &str = "// Generated from crates/protocol by `cargo run -p tandem-protocol --bin gen-ts`. Do not edit.\n";
+const HEADER: &str =
+    "// Generated from crates/protocol by `scripts/generate-types`. Do not edit.\n";
 
 fn decl<T: TS>(cfg: &Config) -> String {
     format!("export {}\n", T::decl(cfg))
@@ -114,3 +124,52 @@ pub fn render() -> String {
 
 /// Path of the generated file relative to the workspace root.
 pub const GENERATED_PATH: &str = "ui/src/generated/protocol.ts";
+
+/// The staleness check of a generated file at `path` whose fresh content is `fresh`: with [`WRITE_ENV`] set it
+/// writes `fresh` (to a temporary file, then renamed) and passes; otherwise `Err` names the stale file and the
+/// command that regenerates it.
+pub fn check_or_write(path: &std::path::Path, fresh: &str) -> Result<(), String> {
+    check_or_write_as(path, fresh, std::env::var_os(WRITE_ENV).is_some())
+}
+
+fn check_or_write_as(path: &std::path::Path, fresh: &str, write: bool) -> Result<(), String> {
+    if write {
+        let temporary = path.with_extension("ts.tmp");
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&temporary, fresh))
+            .and_then(|()| std::fs::rename(&temporary, path));
+        return written.map_err(|e| format!("could not write {}: {e}", path.display()));
+    }
+    let on_disk = std::fs::read_to_string(path).unwrap_or_default();
+    if on_disk == fresh {
+        Ok(())
+    } else {
+        Err(format!("{} is stale: run `{REGENERATE}`", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stale_file_fails_naming_the_command_until_it_is_written() {
+        let dir = std::env::temp_dir().join(format!("tandem-ts-check-{}", std::process::id()));
+        let path = dir.join("generated").join("x.ts");
+        let missing = check_or_write_as(&path, "new", false).expect_err("missing");
+        assert!(
+            missing.contains("is stale") && missing.contains(REGENERATE),
+            "{missing}"
+        );
+        check_or_write_as(&path, "old", true).expect("written");
+        let stale = check_or_write_as(&path, "new", false).expect_err("stale");
+        assert!(stale.contains(REGENERATE), "{stale}");
+        check_or_write_as(&path, "old", false).expect("fresh");
+        check_or_write_as(&path, "new", true).expect("rewritten");
+        check_or_write_as(&path, "new", false).expect("fresh again");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "new");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

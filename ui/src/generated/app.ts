@@ -1,4 +1,4 @@
-// Generated from src-tauri by `TANDEM_WRITE_GENERATED=1 cargo test --features tandem/custom-protocol --test app generated`. Do not edit.
+// Generated from src-tauri by `scripts/generate-types`. Do not edit.
 
 import type { AppSettings, SessionInfo } from './protocol';
 

@@ -1,4 +1,4 @@
-// Generated from crates/protocol by `cargo run -p tandem-protocol --bin gen-ts`. Do not edit.
+// Generated from crates/protocol by `scripts/generate-types`. Do not edit.
 
 export type PermissionMode = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions" | "auto" | "bubble";
 

@@ -1,8 +1,8 @@
 //! `tandem-sandbox-bridge`: runs inside the shell sandbox to carry the command's traffic to Tandem's proxy (see
-//! `tandem_engine::tools::bash::bridge_main`).
+//! `tandem_engine::sandbox::bridge_main`).
 
 fn main() {
-    std::process::exit(tandem_engine::tools::bash::bridge_main_os(
+    std::process::exit(tandem_engine::sandbox::bridge_main_os(
         std::env::args_os().skip(1),
     ));
 }

@@ -14,7 +14,8 @@ use tokio_util::sync::CancellationToken;
 use super::ToolRuntime;
 use super::hook_gate as hooks;
 use super::revision::RevisedChange;
-use crate::hooks::{HookDecision, HookEvent, HookVerdict};
+use crate::hooks::payload::{ToolCall, ToolFailure, ToolSuccess};
+use crate::hooks::{EventInput, HookDecision, HookVerdict};
 use crate::model::ToolResultContent;
 use crate::permission::{
     CallView, Evaluation, PermissionContext, classify_if_auto, evaluate, explain, save_allow_rules,
@@ -155,9 +156,9 @@ impl Gate<'_> {
         }
     }
 
-    /// The fields of a tool event's hook input, with paths made absolute.
-    fn hook_fields(&self, input: &CallInput) -> serde_json::Map<String, Value> {
-        hooks::tool_fields(
+    /// The call a tool event's hooks read, with paths made absolute.
+    fn hook_call(&self, input: &CallInput) -> ToolCall {
+        hooks::tool_call(
             self.tool.name(),
             &hooks::absolute_paths(&input.observable, &self.ctx.cwd),
             self.id,
@@ -204,9 +205,7 @@ impl Gate<'_> {
         let pre = hooks::run_event(
             permissions,
             &self.rt.session_id,
-            HookEvent::PreToolUse,
-            Some(self.tool.name()),
-            self.hook_fields(&input),
+            EventInput::PreToolUse(self.hook_call(&input)),
         )
         .await;
         let Some(verdict) = &pre else {
@@ -266,9 +265,7 @@ impl Gate<'_> {
         let answered = hooks::run_event(
             permissions,
             &self.rt.session_id,
-            HookEvent::PermissionRequest,
-            Some(self.tool.name()),
-            self.hook_fields(input),
+            EventInput::PermissionRequest(self.hook_call(input)),
         )
         .await;
         let Some(verdict) = answered else {
@@ -428,16 +425,10 @@ pub(super) async fn post_tool_hooks(
             let post = hooks::run_event(
                 &permissions,
                 &rt.session_id,
-                HookEvent::PostToolUse,
-                Some(tool.name()),
-                {
-                    let mut f = hooks::tool_fields(tool.name(), observable, id);
-                    f.insert(
-                        "tool_response".into(),
-                        serde_json::Value::String(output.content.as_text()),
-                    );
-                    f
-                },
+                EventInput::PostToolUse(ToolSuccess {
+                    call: hooks::tool_call(tool.name(), observable, id),
+                    tool_response: output.content.as_text(),
+                }),
             )
             .await;
             if let Some(verdict) = &post {
@@ -461,13 +452,10 @@ pub(super) async fn post_tool_hooks(
             let post = hooks::run_event(
                 &permissions,
                 &rt.session_id,
-                HookEvent::PostToolUseFailure,
-                Some(tool.name()),
-                {
-                    let mut f = hooks::tool_fields(tool.name(), observable, id);
-                    f.insert("error".into(), serde_json::Value::String(message.clone()));
-                    f
-                },
+                EventInput::PostToolUseFailure(ToolFailure {
+                    call: hooks::tool_call(tool.name(), observable, id),
+                    error: message.clone(),
+                }),
             )
             .await;
             let mut message = message;

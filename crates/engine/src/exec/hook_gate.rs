@@ -4,23 +4,24 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionDecision, PermissionMode};
 
+use crate::hooks::payload::ToolCall;
 use crate::hooks::{
-    HookDecision, HookEvent, HookInput, HookVerdict, combine, run_hooks, trace_step,
+    EventInput, HookDecision, HookInput, HookVerdict, combine, run_hooks, trace_step,
 };
 use crate::permission::{Evaluation, PermissionContext};
 
-/// Runs the hooks of `event` for `tool` (if any are configured) and combines their answers.
+/// Runs the hooks of `input`'s event that match it (if any are configured) with `input` on their stdin, and
+/// combines their answers.
 pub async fn run_event(
     ctx: &PermissionContext,
     session_id: &str,
-    event: HookEvent,
-    tool: Option<&str>,
-    extra: Map<String, Value>,
+    input: EventInput,
 ) -> Option<HookVerdict> {
-    let commands = ctx.hooks.commands_for(event, tool);
+    let event = input.event();
+    let commands = ctx.hooks.commands_for(event, input.matched());
     if commands.is_empty() {
         return None;
     }
@@ -31,7 +32,7 @@ pub async fn run_event(
         permission_mode: ctx.mode.as_str().to_string(),
         project_dir: ctx.project_root.clone(),
     };
-    let input = base.json(event, extra);
+    let input = base.payload(input);
     let runs = run_hooks(&commands, &input, &ctx.cwd, &ctx.project_root).await;
     let mut verdict = combine(event, &runs);
     verdict.steps = runs
@@ -42,13 +43,13 @@ pub async fn run_event(
     Some(verdict)
 }
 
-/// The fields of a tool event's stdin.
-pub fn tool_fields(tool: &str, input: &Value, tool_use_id: &str) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("tool_name".into(), Value::String(tool.to_string()));
-    m.insert("tool_input".into(), input.clone());
-    m.insert("tool_use_id".into(), Value::String(tool_use_id.to_string()));
-    m
+/// The tool call a tool event's hooks read.
+pub fn tool_call(tool: &str, input: &Value, tool_use_id: &str) -> ToolCall {
+    ToolCall {
+        tool_name: tool.to_string(),
+        tool_input: input.clone(),
+        tool_use_id: tool_use_id.to_string(),
+    }
 }
 
 fn hook_source(v: &HookVerdict) -> Option<String> {

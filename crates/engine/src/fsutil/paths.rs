@@ -1,7 +1,28 @@
-//! Lexical path helpers shared by the permission engine and the file tools, so that both agree on what a path is:
-//! normalising `.` and `..` without touching the disk, and spotting UNC (network) paths.
+//! Lexical path helpers shared by the permission engine, the settings and the file tools, so that all agree on what
+//! a path is: `~` for the home directory, normalising `.` and `..` without touching the disk, and spotting UNC
+//! (network) paths.
 
 use std::path::{Component, Path, PathBuf};
+
+/// What follows the `~` when `text` names the home directory or a path under it: `""` for `~`, `a/b` for `~/a/b`;
+/// `None` for any other text (`~user` and `a/~` are not the home directory).
+pub fn under_home(text: &str) -> Option<&str> {
+    if text == "~" {
+        Some("")
+    } else {
+        text.strip_prefix("~/")
+    }
+}
+
+/// `text` with a leading `~` expanded to `home` (see [`under_home`]), and a relative result resolved against `base`.
+/// Without a home directory `~` is an ordinary name, resolved against `base` like any other.
+pub fn resolve_path(text: &str, base: &Path, home: Option<&Path>) -> PathBuf {
+    match (under_home(text), home) {
+        (Some(""), Some(home)) => home.to_path_buf(),
+        (Some(rest), Some(home)) => home.join(rest),
+        _ => base.join(text),
+    }
+}
 
 /// Removes `.` components, duplicate separators and `..` lexically (symlinks are not resolved). `..` never climbs
 /// above the root of an absolute path; a relative path keeps the `..` it cannot resolve (`a/../../b` → `../b`); a
@@ -38,6 +59,27 @@ pub fn is_unc(path: impl AsRef<Path>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn home_is_expanded_and_the_rest_resolved_against_the_base() {
+        let home = Some(Path::new("/home/u"));
+        for (text, home, want) in [
+            ("~", home, "/home/u"),
+            ("~/a/b", home, "/home/u/a/b"),
+            ("~user/a", home, "/p/~user/a"),
+            ("a/~", home, "/p/a/~"),
+            ("/abs", home, "/abs"),
+            ("rel", home, "/p/rel"),
+            ("~", None, "/p/~"),
+            ("~/a", None, "/p/~/a"),
+        ] {
+            let got = resolve_path(text, Path::new("/p"), home);
+            assert_eq!(got.to_string_lossy(), want, "{text} with {home:?}");
+        }
+        assert_eq!(under_home("~"), Some(""));
+        assert_eq!(under_home("~/x"), Some("x"));
+        assert_eq!(under_home("~x"), None);
+    }
 
     #[test]
     fn normalise_is_lexical_and_stops_at_the_root() {

@@ -5,8 +5,11 @@
 
 use serde_json::Value;
 
+use super::output::{
+    Behavior, Given, HookOutput, LegacyDecision, PermissionAnswer, SpecificOutput,
+};
 use super::run::HookRun;
-use crate::settings::{HookEvent, json_shown};
+use crate::settings::HookEvent;
 
 /// The most characters of one text a hook gives (a reason, a context, its stderr) that are passed on.
 pub const MAX_HOOK_TEXT: usize = 10_000;
@@ -125,36 +128,36 @@ impl HookVerdict {
         }
     }
 
-    /// Takes a successful run's JSON output: the common fields, the event-specific ones, the legacy decision.
-    fn take_json(
+    /// Takes a successful run's output: the common fields, the event-specific ones, the legacy decision.
+    fn take_output(
         &mut self,
         event: HookEvent,
         run: &HookRun,
-        json: &Value,
+        output: &HookOutput,
         updated: &mut Vec<Rewrite>,
     ) {
-        self.common_fields(run, json);
-        let decision = match json.get("hookSpecificOutput") {
+        self.common_fields(run, output);
+        let decision = match output.hook_specific_output.fits() {
             Some(specific) => self.specific_output(event, run, specific, updated),
             None => None,
         };
-        if let Some(d) = json.get("decision").and_then(Value::as_str) {
-            self.legacy_decision(event, run, d, text(json.get("reason")), decision.is_some());
+        if let Some(d) = output.decision.fits() {
+            self.legacy_decision(event, run, *d, text(&output.reason), decision.is_some());
         }
     }
 
     /// `continue`, `stopReason`, `systemMessage` and `suppressOutput`.
-    fn common_fields(&mut self, run: &HookRun, json: &Value) {
-        if json.get("continue").and_then(Value::as_bool) == Some(false) && self.stop.is_none() {
+    fn common_fields(&mut self, run: &HookRun, output: &HookOutput) {
+        if output.continue_.fits() == Some(&false) && self.stop.is_none() {
             self.stop = Some(
-                text(json.get("stopReason"))
+                text(&output.stop_reason)
                     .unwrap_or_else(|| format!("hook `{}` stopped the turn", run.command)),
             );
         }
-        if let Some(m) = text(json.get("systemMessage")) {
+        if let Some(m) = text(&output.system_message) {
             self.system_messages.push(m);
         }
-        if json.get("suppressOutput").and_then(Value::as_bool) == Some(true) {
+        if output.suppress_output.fits() == Some(&true) {
             self.suppress_output = true;
         }
     }
@@ -165,42 +168,39 @@ impl HookVerdict {
         &mut self,
         event: HookEvent,
         run: &HookRun,
-        s: &Value,
+        s: &SpecificOutput,
         updated: &mut Vec<Rewrite>,
     ) -> Option<HookDecision> {
         let mut decision = None;
-        if let Some(d) = s.get("permissionDecision").and_then(Value::as_str) {
-            decision = match d {
-                "allow" => Some(HookDecision::Allow),
-                "ask" => Some(HookDecision::Ask),
-                "deny" => Some(HookDecision::Deny),
-                _ => None,
+        if let Some(d) = s.permission_decision.fits() {
+            let d = match d {
+                PermissionAnswer::Allow => HookDecision::Allow,
+                PermissionAnswer::Ask => HookDecision::Ask,
+                PermissionAnswer::Deny => HookDecision::Deny,
             };
-            if let Some(d) = decision {
-                self.decide(d, text(s.get("permissionDecisionReason")), &run.command);
-            }
+            decision = Some(d);
+            self.decide(d, text(&s.permission_decision_reason), &run.command);
         }
-        if let Some(d) = s.get("decision").filter(|d| d.is_object()) {
-            decision = match d.get("behavior").and_then(Value::as_str) {
-                Some("allow") => Some(HookDecision::Allow),
-                Some("deny") => Some(HookDecision::Deny),
-                _ => None,
-            };
+        if let Some(d) = s.decision.fits() {
+            decision = d.behavior.fits().map(|b| match b {
+                Behavior::Allow => HookDecision::Allow,
+                Behavior::Deny => HookDecision::Deny,
+            });
             if let Some(dec) = decision {
-                self.decide(dec, text(d.get("message")), &run.command);
+                self.decide(dec, text(&d.message), &run.command);
             }
-            if let Some(u) = d.get("updatedInput").filter(|u| u.is_object()) {
-                updated.push((decision, u.clone()));
+            if let Some(u) = d.updated_input.fits() {
+                updated.push((decision, Value::Object(u.clone())));
             }
         }
-        if let Some(u) = s.get("updatedInput").filter(|u| u.is_object()) {
-            updated.push((decision, u.clone()));
+        if let Some(u) = s.updated_input.fits() {
+            updated.push((decision, Value::Object(u.clone())));
         }
-        if let Some(c) = text(s.get("additionalContext")) {
+        if let Some(c) = text(&s.additional_context) {
             self.additional_context.push(c);
         }
         if event == HookEvent::PostToolUse
-            && let Some(o) = s.get("updatedMCPToolOutput")
+            && let Some(o) = s.updated_mcp_tool_output.fits()
         {
             self.updated_mcp_output = Some(o.clone());
         }
@@ -213,18 +213,20 @@ impl HookVerdict {
         &mut self,
         event: HookEvent,
         run: &HookRun,
-        d: &str,
+        d: LegacyDecision,
         reason: Option<String>,
         specific_given: bool,
     ) {
         match (event, d) {
-            (HookEvent::PreToolUse, "approve") if !specific_given => {
+            (HookEvent::PreToolUse, LegacyDecision::Approve) if !specific_given => {
                 self.decide(HookDecision::Allow, reason, &run.command)
             }
-            (HookEvent::PreToolUse, "block") if !specific_given => {
+            (HookEvent::PreToolUse, LegacyDecision::Block) if !specific_given => {
                 self.decide(HookDecision::Deny, reason, &run.command)
             }
-            (_, "block") if event != HookEvent::PreToolUse && self.block.is_none() => {
+            (_, LegacyDecision::Block)
+                if event != HookEvent::PreToolUse && self.block.is_none() =>
+            {
                 self.block =
                     Some(reason.unwrap_or_else(|| format!("blocked by hook `{}`", run.command)));
             }
@@ -233,105 +235,9 @@ impl HookVerdict {
     }
 }
 
-/// One typed field of the hook output format: where it is (a JSON pointer), what fits, and what is wanted.
-type OutputField = (&'static str, fn(&Value) -> bool, &'static str);
-
-/// The typed fields of the hook output format.
-const OUTPUT_FIELDS: &[OutputField] = &[
-    ("/continue", Value::is_boolean, "true or false"),
-    ("/suppressOutput", Value::is_boolean, "true or false"),
-    ("/stopReason", Value::is_string, "a string"),
-    ("/systemMessage", Value::is_string, "a string"),
-    ("/reason", Value::is_string, "a string"),
-    ("/decision", is_legacy_decision, "\"approve\" or \"block\""),
-    ("/hookSpecificOutput", Value::is_object, "an object"),
-    (
-        "/hookSpecificOutput/hookEventName",
-        Value::is_string,
-        "a string",
-    ),
-    (
-        "/hookSpecificOutput/permissionDecision",
-        is_permission_decision,
-        "\"allow\", \"deny\" or \"ask\"",
-    ),
-    (
-        "/hookSpecificOutput/permissionDecisionReason",
-        Value::is_string,
-        "a string",
-    ),
-    (
-        "/hookSpecificOutput/updatedInput",
-        Value::is_object,
-        "an object",
-    ),
-    (
-        "/hookSpecificOutput/additionalContext",
-        Value::is_string,
-        "a string",
-    ),
-    (
-        "/hookSpecificOutput/decision",
-        Value::is_object,
-        "an object",
-    ),
-    (
-        "/hookSpecificOutput/decision/behavior",
-        is_behavior,
-        "\"allow\" or \"deny\"",
-    ),
-    (
-        "/hookSpecificOutput/decision/message",
-        Value::is_string,
-        "a string",
-    ),
-    (
-        "/hookSpecificOutput/decision/updatedInput",
-        Value::is_object,
-        "an object",
-    ),
-];
-
-fn is_legacy_decision(v: &Value) -> bool {
-    matches!(v.as_str(), Some("approve" | "block"))
-}
-
-fn is_permission_decision(v: &Value) -> bool {
-    matches!(v.as_str(), Some("allow" | "deny" | "ask"))
-}
-
-fn is_behavior(v: &Value) -> bool {
-    matches!(v.as_str(), Some("allow" | "deny"))
-}
-
-/// What is wrong with a hook's JSON output for `event`: fields of the wrong type or with a value the format does
-/// not have, or answers meant for another event. Empty when the output can be used.
-pub fn output_problems(event: HookEvent, json: &Value) -> Vec<String> {
-    let mut problems: Vec<String> = OUTPUT_FIELDS
-        .iter()
-        .filter_map(|(at, fits, wanted)| {
-            let value = json.pointer(at).filter(|v| !fits(v))?;
-            let name = at[1..].replace('/', ".");
-            Some(format!(
-                "`{name}` must be {wanted}, not {}",
-                json_shown(value)
-            ))
-        })
-        .collect();
-    if let Some(named) = json
-        .pointer("/hookSpecificOutput/hookEventName")
-        .and_then(Value::as_str)
-        .filter(|named| *named != event.as_str())
-    {
-        problems.push(format!(
-            "`hookSpecificOutput.hookEventName` is \"{named}\", but the hook ran for {event}"
-        ));
-    }
-    problems
-}
-
-fn text(v: Option<&Value>) -> Option<String> {
-    v.and_then(Value::as_str).map(capped)
+/// A text field of the output, cut to [`MAX_HOOK_TEXT`].
+fn text(field: &Given<String>) -> Option<String> {
+    field.fits().map(|t| capped(t))
 }
 
 /// A rewritten input a hook gave, with the decision it came with.
@@ -345,17 +251,15 @@ pub fn combine(event: HookEvent, runs: &[HookRun]) -> HookVerdict {
         let Some(json) = out.exit_status(event, run) else {
             continue;
         };
-        let problems = output_problems(event, &json);
-        if problems.is_empty() {
-            out.take_json(event, run, &json, &mut updated);
-        } else {
+        match HookOutput::read(event, json) {
+            Ok(output) => out.take_output(event, run, &output, &mut updated),
             // Output that does not say what it means is a failed hook: shown to the person, and the call goes on
             // as if the hook had not answered.
-            out.errors.push(format!(
+            Err(problems) => out.errors.push(format!(
                 "hook `{}` printed JSON that does not fit the hook output format, so it was ignored: {}",
                 run.command,
                 problems.join("; ")
-            ));
+            )),
         }
     }
     // The rewritten input of the winning decision, else the first one given.

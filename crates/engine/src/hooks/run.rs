@@ -6,13 +6,14 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::{Map, Value};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 
+use super::payload::{EventInput, HookPayload};
 use crate::process_group::GroupGuard;
-use crate::settings::{HookCommand, HookEvent};
+use crate::settings::HookCommand;
 
-/// The common fields of every hook's stdin.
+/// What every hook input of one session shares: the common fields of its stdin, and the project root its commands
+/// see as `CLAUDE_PROJECT_DIR`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HookInput {
     pub session_id: String,
@@ -23,25 +24,15 @@ pub struct HookInput {
 }
 
 impl HookInput {
-    /// The stdin JSON for `event` with the event's own fields added.
-    pub fn json(&self, event: HookEvent, extra: Map<String, Value>) -> Value {
-        let mut obj = Map::new();
-        obj.insert("session_id".into(), Value::String(self.session_id.clone()));
-        obj.insert(
-            "transcript_path".into(),
-            Value::String(self.transcript_path.clone()),
-        );
-        obj.insert("cwd".into(), Value::String(self.cwd.display().to_string()));
-        obj.insert(
-            "permission_mode".into(),
-            Value::String(self.permission_mode.clone()),
-        );
-        obj.insert(
-            "hook_event_name".into(),
-            Value::String(event.as_str().to_string()),
-        );
-        obj.extend(extra);
-        Value::Object(obj)
+    /// The stdin of a hook of `event` (the event and its own fields).
+    pub fn payload(&self, event: EventInput) -> HookPayload {
+        HookPayload {
+            session_id: self.session_id.clone(),
+            transcript_path: self.transcript_path.clone(),
+            cwd: self.cwd.display().to_string(),
+            permission_mode: self.permission_mode.clone(),
+            event,
+        }
     }
 }
 
@@ -187,14 +178,16 @@ impl Captured {
     }
 }
 
-/// Runs `hooks` in parallel with `input` on stdin, in `cwd`, with `CLAUDE_PROJECT_DIR` set. Results come back in
-/// the order of `hooks`. Identical commands are expected to be de-duplicated already ([`super::HookSet::commands_for`]).
+/// Runs `hooks` in parallel with `input` on stdin as JSON (a [`HookPayload`], or the document the person edited in
+/// the hooks panel), in `cwd`, with `CLAUDE_PROJECT_DIR` set. Results come back in the order of `hooks`. Identical
+/// commands are expected to be de-duplicated already ([`super::HookSet::commands_for`]).
 pub async fn run_hooks(
     hooks: &[HookCommand],
-    input: &Value,
+    input: &(impl serde::Serialize + ?Sized),
     cwd: &Path,
     project_dir: &Path,
 ) -> Vec<HookRun> {
-    let stdin = input.to_string().into_bytes();
+    // Serialising a payload or a JSON value cannot fail: every map key is a string.
+    let stdin = serde_json::to_vec(input).unwrap_or_default();
     futures::future::join_all(hooks.iter().map(|h| run_one(h, &stdin, cwd, project_dir))).await
 }

@@ -3,11 +3,16 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tandem_protocol::{HookListing, HookTestResult};
 
 use super::combine::{HookDecision, combine};
+use super::payload::{
+    EventInput, Notification, PreCompact, PromptSubmit, SessionEnd, SessionStart, StopInput,
+    SubagentStart, SubagentStop, ToolCall, ToolFailure, ToolSuccess,
+};
 use super::run::{HookInput, run_hooks};
+use crate::model::ModelConfig;
 use crate::settings::{HookCommand, HookEvent, HookSet};
 
 /// Every hook of `all` by event (in configuration order); `active` is the set in force now.
@@ -58,11 +63,17 @@ fn matcher_or<'a>(matcher: Option<&'a str>, default: &'a str) -> &'a str {
         .unwrap_or(default)
 }
 
-/// A sample of the stdin of `event` (for a tool event, a call of the tool the matcher names).
+/// A sample of the stdin of `event` (for a tool event, a call of the tool the matcher names), built from the same
+/// types as the real input, so that it has the same fields.
 pub fn sample_input(event: HookEvent, matcher: Option<&str>, input: &HookInput) -> Value {
-    let mut extra = Map::new();
-    let tool = sample_tool(matcher);
-    let file = input.cwd.join("src/main.rs").display().to_string();
+    let payload = input.payload(sample_event(event, matcher, &input.cwd));
+    // A payload always serialises: every map key is a string.
+    serde_json::to_value(payload).unwrap_or_default()
+}
+
+/// The sample call of tool `tool` (its input) in `cwd`.
+fn sample_call(tool: String, cwd: &Path) -> ToolCall {
+    let file = cwd.join("src/main.rs").display().to_string();
     let tool_input = match tool.as_str() {
         "Bash" => json!({"command": "npm test", "description": "Run the tests"}),
         "Edit" | "MultiEdit" => {
@@ -73,30 +84,55 @@ pub fn sample_input(event: HookEvent, matcher: Option<&str>, input: &HookInput) 
         "WebFetch" => json!({"url": "https://example.com", "prompt": "Summarise"}),
         _ => json!({}),
     };
-    if event.has_tool() {
-        extra.insert("tool_name".into(), Value::String(tool));
-        extra.insert("tool_input".into(), tool_input);
-        extra.insert("tool_use_id".into(), json!("toolu_sample"));
+    ToolCall {
+        tool_name: tool,
+        tool_input,
+        tool_use_id: "toolu_sample".into(),
     }
+}
+
+/// The event's own fields in a sample (a sub-agent of the type the matcher names, a session started for the reason
+/// it names, …).
+fn sample_event(event: HookEvent, matcher: Option<&str>, cwd: &Path) -> EventInput {
+    let call = || sample_call(sample_tool(matcher), cwd);
+    let agent = || SubagentStart {
+        agent_id: "agent_sample".into(),
+        agent_type: matcher_or(matcher, "general-purpose").into(),
+    };
     match event {
-        HookEvent::PostToolUse => {
-            extra.insert("tool_response".into(), json!("ok"));
-        }
-        HookEvent::PostToolUseFailure => {
-            extra.insert("error".into(), json!("the command failed"));
-        }
-        HookEvent::UserPromptSubmit => {
-            extra.insert("prompt".into(), json!("Fix the failing test"));
-        }
-        HookEvent::Stop | HookEvent::SubagentStop => {
-            extra.insert("stop_hook_active".into(), json!(false));
-        }
+        HookEvent::PreToolUse => EventInput::PreToolUse(call()),
+        HookEvent::PermissionRequest => EventInput::PermissionRequest(call()),
+        HookEvent::PostToolUse => EventInput::PostToolUse(ToolSuccess {
+            call: call(),
+            tool_response: "ok".into(),
+        }),
+        HookEvent::PostToolUseFailure => EventInput::PostToolUseFailure(ToolFailure {
+            call: call(),
+            error: "the command failed".into(),
+        }),
+        HookEvent::UserPromptSubmit => EventInput::UserPromptSubmit(PromptSubmit {
+            prompt: "Fix the failing test".into(),
+        }),
+        HookEvent::Stop => EventInput::Stop(StopInput {
+            stop_hook_active: false,
+        }),
+        HookEvent::SubagentStart => EventInput::SubagentStart(agent()),
+        HookEvent::SubagentStop => EventInput::SubagentStop(SubagentStop {
+            agent: agent(),
+            stop_hook_active: false,
+            agent_transcript_path: String::new(),
+        }),
         HookEvent::SessionStart => {
-            extra.insert("source".into(), json!(matcher_or(matcher, "startup")));
+            let source = matcher_or(matcher, "startup");
+            EventInput::SessionStart(SessionStart {
+                source: source.into(),
+                // Only the start after a compaction has no model.
+                model: (source != "compact").then(|| ModelConfig::default().model),
+            })
         }
-        HookEvent::SessionEnd => {
-            extra.insert("reason".into(), json!(matcher_or(matcher, "other")));
-        }
+        HookEvent::SessionEnd => EventInput::SessionEnd(SessionEnd {
+            reason: matcher_or(matcher, "other").into(),
+        }),
         HookEvent::Notification => {
             let kind = matcher_or(matcher, "permission_prompt");
             let message = if kind == "idle_prompt" {
@@ -104,16 +140,17 @@ pub fn sample_input(event: HookEvent, matcher: Option<&str>, input: &HookInput) 
             } else {
                 "Tandem needs your permission to use Bash"
             };
-            extra.insert("message".into(), json!(message));
-            extra.insert("title".into(), json!("Tandem"));
-            extra.insert("notification_type".into(), json!(kind));
+            EventInput::Notification(Notification {
+                message: message.into(),
+                title: "Tandem".into(),
+                notification_type: kind.into(),
+            })
         }
-        HookEvent::PreCompact => {
-            extra.insert("trigger".into(), json!("manual"));
-        }
-        _ => {}
+        HookEvent::PreCompact => EventInput::PreCompact(PreCompact {
+            trigger: "manual".into(),
+            custom_instructions: String::new(),
+        }),
     }
-    input.json(event, extra)
 }
 
 /// Runs `hook` of `event` once, for real, with `stdin` as its input (in `cwd`, with its timeout), and says what it

@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CancelledNotification, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientNotification, ClientRequest, GetPromptRequestParams,
-    Implementation, ProgressNotificationParam, ProgressToken, ProtocolVersion,
-    ReadResourceRequestParams, ServerResult,
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotification,
+    CancelledNotificationParam, ClientCapabilities, ClientConfig, ClientNotification,
+    ClientRequest, GetPromptRequestParams, GetPromptResult, Implementation,
+    ProgressNotificationParam, ProgressToken, Prompt, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResult, Resource, ServerResult,
 };
 use rmcp::model::{
     ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability,
@@ -107,7 +108,7 @@ pub enum ElicitReply {
 
 /// Answers a server's elicitation request (a form it wants filled in).
 ///
-/// Contract: `answer` gets the server's name and the request (`message`, `requestedSchema`) as JSON and resolves to
+/// Contract: `answer` gets the server's name and the request (`message`, `requestedSchema`, in the protocol's types) and resolves to
 /// the reply; it never fails (a request it cannot show is declined). It is dropped (and the server gets no answer)
 /// when the connection ends or the request is cancelled. Without an elicitor the client does not declare the
 /// capability and servers do not ask.
@@ -115,7 +116,7 @@ pub trait Elicitor: Send + Sync {
     fn answer<'a>(
         &'a self,
         server: &'a str,
-        request: Value,
+        request: ElicitRequestParams,
     ) -> futures::future::BoxFuture<'a, ElicitReply>;
 }
 
@@ -171,9 +172,9 @@ impl ClientHandler for Handler {
         request: ElicitRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
-        let answer = match (&self.elicitor, serde_json::to_value(&request)) {
-            (Some(elicitor), Ok(json)) => elicitor.answer(&self.server, json).await,
-            _ => ElicitReply::Decline,
+        let answer = match &self.elicitor {
+            Some(elicitor) => elicitor.answer(&self.server, request).await,
+            None => ElicitReply::Decline,
         };
         Ok(match answer {
             ElicitReply::Accept(content) => {
@@ -643,59 +644,49 @@ impl Connection {
             })
     }
 
-    /// Every resource of the server, as JSON (`uri`, `name`, `description`, `mimeType`).
-    pub async fn list_resources(&self, timeout: Duration) -> Result<Vec<Value>, ClientError> {
-        let resources = self
-            .bounded(timeout, self.peer.list_all_resources())
+    /// Every resource of the server (`uri`, `name`, `description`, `mimeType`).
+    pub async fn list_resources(&self, timeout: Duration) -> Result<Vec<Resource>, ClientError> {
+        self.bounded(timeout, self.peer.list_all_resources())
             .await?
-            .map_err(|e| self.service_error(e))?;
-        Ok(resources
-            .iter()
-            .filter_map(|r| serde_json::to_value(r).ok())
-            .collect())
+            .map_err(|e| self.service_error(e))
     }
 
-    /// Reads one resource; the result as JSON (`contents`: `uri`, `mimeType`, `text` | `blob`).
-    pub async fn read_resource(&self, uri: &str, timeout: Duration) -> Result<Value, ClientError> {
-        let result = self
-            .bounded(
-                timeout,
-                self.peer
-                    .read_resource(ReadResourceRequestParams::new(uri.to_string())),
-            )
-            .await?
-            .map_err(|e| self.service_error(e))?;
-        serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))
+    /// Reads one resource (`contents`: `uri`, `mimeType`, `text` | `blob`).
+    pub async fn read_resource(
+        &self,
+        uri: &str,
+        timeout: Duration,
+    ) -> Result<ReadResourceResult, ClientError> {
+        self.bounded(
+            timeout,
+            self.peer
+                .read_resource(ReadResourceRequestParams::new(uri.to_string())),
+        )
+        .await?
+        .map_err(|e| self.service_error(e))
     }
 
-    /// Every prompt of the server, as JSON (`name`, `title`, `description`, `arguments`).
-    pub async fn list_prompts(&self, timeout: Duration) -> Result<Vec<Value>, ClientError> {
-        let prompts = self
-            .bounded(timeout, self.peer.list_all_prompts())
+    /// Every prompt of the server (`name`, `title`, `description`, `arguments`).
+    pub async fn list_prompts(&self, timeout: Duration) -> Result<Vec<Prompt>, ClientError> {
+        self.bounded(timeout, self.peer.list_all_prompts())
             .await?
-            .map_err(|e| self.service_error(e))?;
-        Ok(prompts
-            .iter()
-            .filter_map(|p| serde_json::to_value(p).ok())
-            .collect())
+            .map_err(|e| self.service_error(e))
     }
 
-    /// Gets prompt `name` with `arguments`; the result as JSON (`description`, `messages`: `role`, `content`).
+    /// Gets prompt `name` with `arguments` (`description`, `messages`: `role`, `content`).
     pub async fn get_prompt(
         &self,
         name: &str,
         arguments: serde_json::Map<String, Value>,
         timeout: Duration,
-    ) -> Result<Value, ClientError> {
+    ) -> Result<GetPromptResult, ClientError> {
         let params = GetPromptRequestParams::new(name).with_arguments(arguments);
-        let result = self
-            .bounded(timeout, self.peer.get_prompt(params))
+        self.bounded(timeout, self.peer.get_prompt(params))
             .await?
             .map_err(|e| match e {
                 rmcp::ServiceError::McpError(e) => ClientError::Protocol(e.message.to_string()),
                 e => self.service_error(e),
-            })?;
-        serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))
+            })
     }
 
     /// Whether the server offers prompts.
@@ -738,7 +729,7 @@ impl Connection {
     }
 
     /// Calls tool `name`: progress goes to `progress`; `cancel` sends `notifications/cancelled` and returns
-    /// [`ClientError::Cancelled`]; the result as JSON.
+    /// [`ClientError::Cancelled`].
     pub async fn call_tool(
         &self,
         name: &str,
@@ -746,7 +737,7 @@ impl Connection {
         timeout: Option<Duration>,
         progress: ProgressSink,
         cancel: &CancellationToken,
-    ) -> Result<Value, ClientError> {
+    ) -> Result<CallToolResult, ClientError> {
         let mut params = CallToolRequestParams::new(name.to_string());
         params.arguments = arguments;
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
@@ -789,9 +780,7 @@ impl Connection {
         }
         drop(guard);
         match outcome? {
-            Ok(ServerResult::CallToolResult(result)) => {
-                serde_json::to_value(result).map_err(|e| ClientError::Protocol(e.to_string()))
-            }
+            Ok(ServerResult::CallToolResult(result)) => Ok(result),
             Ok(other) => Err(ClientError::Protocol(format!(
                 "the server answered tools/call with something else: {}",
                 serde_json::to_string(&other)

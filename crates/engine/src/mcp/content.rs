@@ -1,8 +1,9 @@
-//! Turns what an MCP server answers (a `tools/call` or `resources/read` result, as JSON) into the content blocks the
-//! model is given: text as text, images as images, embedded resources as their text (a binary resource is named,
-//! not inlined, unless its type is text and its bytes UTF-8; an image resource is shown), audio and resource links
-//! as a line saying what they are.
+//! Turns what an MCP server answers (a `tools/call` or `resources/read` result, in the protocol's types) into the
+//! content blocks the model is given: text as text, images as images, embedded resources as their text (a binary
+//! resource is named, not inlined, unless its type is text and its bytes UTF-8; an image resource is shown), audio
+//! and resource links as a line saying what they are.
 
+use rmcp::model::{CallToolResult, ContentBlock as McpContent, ResourceContents};
 use serde_json::Value;
 
 use crate::model::{ImageSource, ResultBlock, ToolResultContent};
@@ -18,10 +19,6 @@ pub struct Converted {
     pub is_error: bool,
     /// `structuredContent`, when sent.
     pub structured: Option<Value>,
-}
-
-fn str_of<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
-    value.get(key).and_then(Value::as_str)
 }
 
 fn image(media_type: &str, data: &str) -> ResultBlock {
@@ -50,72 +47,68 @@ fn textual_blob(mime: &str, blob: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
-/// One resource's contents (`{uri, mimeType, text | blob}`) as a block.
-pub fn resource_block(resource: &Value) -> ResultBlock {
-    let uri = str_of(resource, "uri").unwrap_or("");
-    let mime = str_of(resource, "mimeType").unwrap_or("");
-    if let Some(text) = str_of(resource, "text") {
-        return ResultBlock::Text {
+/// One resource's contents (text or a base64 blob) as a block.
+pub fn resource_block(resource: &ResourceContents) -> ResultBlock {
+    match resource {
+        ResourceContents::TextResourceContents { uri, text, .. } => ResultBlock::Text {
             text: if uri.is_empty() {
-                text.to_string()
+                text.clone()
             } else {
                 format!("[Resource {uri}]\n{text}")
             },
-        };
-    }
-    if let Some(blob) = str_of(resource, "blob") {
-        if IMAGE_TYPES.contains(&mime) {
-            return image(mime, blob);
+        },
+        ResourceContents::BlobResourceContents {
+            uri,
+            mime_type,
+            blob,
+            ..
+        } => {
+            let mime = mime_type.as_deref().unwrap_or("");
+            if IMAGE_TYPES.contains(&mime) {
+                return image(mime, blob);
+            }
+            if let Some(text) = textual_blob(mime, blob) {
+                return ResultBlock::Text {
+                    text: format!("[Resource {uri}]\n{text}"),
+                };
+            }
+            ResultBlock::Text {
+                text: format!(
+                    "[Binary resource {uri} ({}, {} bytes base64) not shown]",
+                    if mime.is_empty() { "no type" } else { mime },
+                    blob.len()
+                ),
+            }
         }
-        if let Some(text) = textual_blob(mime, blob) {
-            return ResultBlock::Text {
-                text: format!("[Resource {uri}]\n{text}"),
-            };
-        }
-        return ResultBlock::Text {
-            text: format!(
-                "[Binary resource {uri} ({}, {} bytes base64) not shown]",
-                if mime.is_empty() { "no type" } else { mime },
-                blob.len()
-            ),
-        };
-    }
-    ResultBlock::Text {
-        text: format!("[Resource {uri}]"),
+        // A kind of contents newer than this client knows.
+        _ => ResultBlock::Text {
+            text: "[Resource contents of an unknown kind not shown]".into(),
+        },
     }
 }
 
 /// One content block of a result or a prompt message.
-pub fn content_block(item: &Value) -> ResultBlock {
+pub fn content_block(item: &McpContent) -> ResultBlock {
     let text = |t: String| ResultBlock::Text { text: t };
-    match str_of(item, "type") {
-        Some("text") => text(str_of(item, "text").unwrap_or("").to_string()),
-        Some("image") => {
-            let mime = str_of(item, "mimeType").unwrap_or("");
-            match str_of(item, "data") {
-                Some(data) if IMAGE_TYPES.contains(&mime) => image(mime, data),
-                _ => text(format!("[Image of type {mime} not shown]")),
-            }
+    match item {
+        McpContent::Text(t) => text(t.text.clone()),
+        McpContent::Image(i) if IMAGE_TYPES.contains(&i.mime_type.as_str()) => {
+            image(&i.mime_type, &i.data)
         }
-        Some("audio") => text(format!(
-            "[Audio ({}) not shown]",
-            str_of(item, "mimeType").unwrap_or("unknown type")
-        )),
-        Some("resource") => match item.get("resource") {
-            Some(resource) => resource_block(resource),
-            None => text("[Empty resource]".into()),
-        },
-        Some("resource_link") => text(format!(
+        McpContent::Image(i) => text(format!("[Image of type {} not shown]", i.mime_type)),
+        McpContent::Audio(a) => text(format!("[Audio ({}) not shown]", a.mime_type)),
+        McpContent::Resource(r) => resource_block(&r.resource),
+        McpContent::ResourceLink(link) => text(format!(
             "[Resource link: {}{}]",
-            str_of(item, "uri").unwrap_or(""),
-            str_of(item, "name")
-                .map(|n| format!(" ({n})"))
-                .unwrap_or_default()
+            link.uri,
+            if link.name.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", link.name)
+            }
         )),
-        other => text(format!(
-            "[Content of type {} not shown]",
-            other.unwrap_or("unknown")
-        )),
+        // A kind of content newer than this client knows.
+        _ => text("[Content of an unknown type not shown]".into()),
     }
 }
 
@@ -136,14 +129,11 @@ pub fn simplify(blocks: Vec<ResultBlock>) -> ToolResultContent {
 }
 
 /// Converts a `tools/call` result.
-pub fn convert_call_result(result: &Value) -> Converted {
-    let blocks: Vec<ResultBlock> = result
-        .get("content")
-        .and_then(Value::as_array)
-        .map(|items| items.iter().map(content_block).collect())
-        .unwrap_or_default();
+pub fn convert_call_result(result: &CallToolResult) -> Converted {
+    let blocks: Vec<ResultBlock> = result.content.iter().map(content_block).collect();
     let structured = result
-        .get("structuredContent")
+        .structured_content
+        .as_ref()
         .filter(|v| !v.is_null())
         .cloned();
     let mut content = simplify(blocks);
@@ -155,7 +145,7 @@ pub fn convert_call_result(result: &Value) -> Converted {
     }
     Converted {
         content,
-        is_error: result.get("isError").and_then(Value::as_bool) == Some(true),
+        is_error: result.is_error == Some(true),
         structured,
     }
 }
@@ -165,9 +155,14 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A `tools/call` result as a server sends it on the wire.
+    fn wire(result: Value) -> CallToolResult {
+        serde_json::from_value(result).expect("a tools/call result")
+    }
+
     #[test]
     fn text_images_and_resources_become_blocks() {
-        let converted = convert_call_result(&json!({
+        let converted = convert_call_result(&wire(json!({
             "content": [
                 {"type": "text", "text": "hello"},
                 {"type": "image", "data": "AAAA", "mimeType": "image/png"},
@@ -177,7 +172,7 @@ mod tests {
                 {"type": "resource_link", "uri": "file:///c", "name": "c"}
             ],
             "structuredContent": {"n": 1}
-        }));
+        })));
         assert!(!converted.is_error);
         assert_eq!(converted.structured, Some(json!({"n": 1})));
         let ToolResultContent::Blocks(blocks) = converted.content else {
@@ -213,12 +208,14 @@ mod tests {
 
     #[test]
     fn errors_and_structured_only_results() {
-        let err = convert_call_result(
-            &json!({"content": [{"type": "text", "text": "boom"}], "isError": true}),
-        );
+        let err = convert_call_result(&wire(
+            json!({"content": [{"type": "text", "text": "boom"}], "isError": true}),
+        ));
         assert!(err.is_error);
         assert_eq!(err.content, ToolResultContent::Text("boom".into()));
-        let only = convert_call_result(&json!({"content": [], "structuredContent": {"a": [1]}}));
+        let only = convert_call_result(&wire(
+            json!({"content": [], "structuredContent": {"a": [1]}}),
+        ));
         assert_eq!(only.content, ToolResultContent::Text("{\"a\":[1]}".into()));
     }
 }

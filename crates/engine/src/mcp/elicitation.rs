@@ -3,6 +3,12 @@
 //! one-of-several and several-of-several with labels), and the person's values checked against it before they go
 //! back to the server.
 
+use std::borrow::Cow;
+
+use rmcp::model::{
+    ConstTitle, ElicitRequestParams, EnumSchema, MultiSelectEnumSchema, PrimitiveSchemaDefinition,
+    SingleSelectEnumSchema, StringFormat as McpFormat,
+};
 use serde_json::{Map, Value};
 use tandem_protocol::{ElicitationField, EnumOption, FieldKind, StringFormat};
 
@@ -13,151 +19,191 @@ pub struct Form {
     pub fields: Vec<ElicitationField>,
 }
 
-/// Reads a request (`message`, `requestedSchema`); an error says why it cannot be shown (a request for a web page
-/// rather than a form, a field of a kind the specification does not allow).
-pub fn read_form(request: &Value) -> Result<Form, String> {
-    if let Some(mode) = request.get("mode").and_then(Value::as_str)
-        && mode != "form"
-    {
-        return Err(format!(
-            "it asked for a {mode} elicitation, which Tandem does not take"
-        ));
-    }
-    let message = request
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let schema = request.get("requestedSchema").unwrap_or(&Value::Null);
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let mut fields = Vec::new();
-    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-        for (name, property) in properties {
-            fields.push(ElicitationField {
-                name: name.clone(),
-                title: text(property, "title"),
-                description: text(property, "description"),
-                required: required.contains(&name.as_str()),
-                kind: field_kind(name, property)?,
-            });
+/// Reads a request (`message`, `requestedSchema`, already parsed into the protocol's types, which take only the
+/// specification's field kinds); an error says why it cannot be shown (a request for a web page rather than a form,
+/// a field of a kind newer than this client knows). Fields keep the order the server sent them in.
+pub fn read_form(request: &ElicitRequestParams) -> Result<Form, String> {
+    let (message, schema) = match request {
+        ElicitRequestParams::FormElicitationParams {
+            message,
+            requested_schema,
+            ..
+        } => (message.clone(), requested_schema),
+        ElicitRequestParams::UrlElicitationParams { .. } => {
+            return Err("it asked for a url elicitation, which Tandem does not take".into());
         }
+        _ => return Err("it asked for a kind of elicitation Tandem does not take".into()),
+    };
+    let required = schema.required.clone().unwrap_or_default();
+    let order: Vec<&String> = match &schema.property_order {
+        Some(order) => order.iter().collect(),
+        None => schema.properties.keys().collect(),
+    };
+    let mut fields = Vec::new();
+    for name in order {
+        let Some(property) = schema.properties.get(name) else {
+            continue;
+        };
+        let (title, description) = labels(property);
+        fields.push(ElicitationField {
+            name: name.clone(),
+            title,
+            description,
+            required: required.contains(name),
+            kind: field_kind(name, property)?,
+        });
     }
     Ok(Form { message, fields })
 }
 
-fn text(value: &Value, key: &str) -> Option<String> {
-    value.get(key).and_then(Value::as_str).map(str::to_string)
+fn owned(text: &Option<Cow<'static, str>>) -> Option<String> {
+    text.as_ref().map(|t| t.to_string())
 }
 
-fn count(value: &Value, key: &str) -> Option<u32> {
-    value
-        .get(key)
-        .and_then(Value::as_u64)
-        .map(|n| u32::try_from(n).unwrap_or(u32::MAX))
-}
-
-/// The options of a choice: `enum` (with `enumNames` for labels), or `oneOf` / `anyOf` of `{const, title}`.
-fn options(property: &Value) -> Option<Vec<EnumOption>> {
-    if let Some(values) = property.get("enum").and_then(Value::as_array) {
-        let names = property.get("enumNames").and_then(Value::as_array);
-        return Some(
-            values
-                .iter()
-                .enumerate()
-                .filter_map(|(i, v)| {
-                    let value = v.as_str()?.to_string();
-                    let label = names
-                        .and_then(|n| n.get(i))
-                        .and_then(Value::as_str)
-                        .map_or_else(|| value.clone(), str::to_string);
-                    Some(EnumOption { value, label })
-                })
-                .collect(),
-        );
+/// A field's title and description.
+fn labels(property: &PrimitiveSchemaDefinition) -> (Option<String>, Option<String>) {
+    use PrimitiveSchemaDefinition as P;
+    match property {
+        P::String(s) => (owned(&s.title), owned(&s.description)),
+        P::Number(n) => (owned(&n.title), owned(&n.description)),
+        P::Integer(i) => (owned(&i.title), owned(&i.description)),
+        P::Boolean(b) => (owned(&b.title), owned(&b.description)),
+        P::Enum(EnumSchema::Single(SingleSelectEnumSchema::Untitled(e))) => {
+            (owned(&e.title), owned(&e.description))
+        }
+        P::Enum(EnumSchema::Single(SingleSelectEnumSchema::Titled(e))) => {
+            (owned(&e.title), owned(&e.description))
+        }
+        P::Enum(EnumSchema::Multi(MultiSelectEnumSchema::Untitled(e))) => {
+            (owned(&e.title), owned(&e.description))
+        }
+        P::Enum(EnumSchema::Multi(MultiSelectEnumSchema::Titled(e))) => {
+            (owned(&e.title), owned(&e.description))
+        }
+        P::Enum(EnumSchema::Legacy(e)) => (owned(&e.title), owned(&e.description)),
+        _ => (None, None),
     }
-    let choices = property
-        .get("oneOf")
-        .or_else(|| property.get("anyOf"))
-        .and_then(Value::as_array)?;
-    Some(
-        choices
-            .iter()
-            .filter_map(|c| {
-                let value = c.get("const")?.as_str()?.to_string();
-                let label = text(c, "title").unwrap_or_else(|| value.clone());
-                Some(EnumOption { value, label })
-            })
-            .collect(),
-    )
 }
 
-fn field_kind(name: &str, property: &Value) -> Result<FieldKind, String> {
-    let kind = property.get("type").and_then(Value::as_str).unwrap_or("");
-    match kind {
-        "string" => {
-            if let Some(options) = options(property) {
-                return Ok(FieldKind::Enum {
-                    options,
-                    default: text(property, "default"),
-                });
-            }
-            let format = match property.get("format").and_then(Value::as_str) {
+/// Options whose value is also their label.
+fn plain(values: &[String]) -> Vec<EnumOption> {
+    values
+        .iter()
+        .map(|value| EnumOption {
+            value: value.clone(),
+            label: value.clone(),
+        })
+        .collect()
+}
+
+/// Options of `{const, title}`.
+fn titled(choices: &[ConstTitle]) -> Vec<EnumOption> {
+    choices
+        .iter()
+        .map(|c| EnumOption {
+            value: c.const_.clone(),
+            label: if c.title.is_empty() {
+                c.const_.clone()
+            } else {
+                c.title.clone()
+            },
+        })
+        .collect()
+}
+
+/// A count from the schema, capped at `u32::MAX`.
+fn count(n: Option<u64>) -> Option<u32> {
+    n.map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+fn multi(
+    options: Vec<EnumOption>,
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+    default: &Option<Vec<String>>,
+) -> FieldKind {
+    FieldKind::MultiSelect {
+        options,
+        min_items: count(min_items),
+        max_items: count(max_items),
+        default: default.clone().unwrap_or_default(),
+    }
+}
+
+fn field_kind(name: &str, property: &PrimitiveSchemaDefinition) -> Result<FieldKind, String> {
+    use PrimitiveSchemaDefinition as P;
+    Ok(match property {
+        P::String(s) => FieldKind::String {
+            format: match s.format {
                 None => None,
-                Some("email") => Some(StringFormat::Email),
-                Some("uri") => Some(StringFormat::Uri),
-                Some("date") => Some(StringFormat::Date),
-                Some("date-time") => Some(StringFormat::DateTime),
+                Some(McpFormat::Email) => Some(StringFormat::Email),
+                Some(McpFormat::Uri) => Some(StringFormat::Uri),
+                Some(McpFormat::Date) => Some(StringFormat::Date),
+                Some(McpFormat::DateTime) => Some(StringFormat::DateTime),
                 Some(other) => {
                     return Err(format!(
                         "the field `{name}` has the unknown format {other:?}"
                     ));
                 }
-            };
-            Ok(FieldKind::String {
-                format,
-                min_length: count(property, "minLength"),
-                max_length: count(property, "maxLength"),
-                default: text(property, "default"),
-            })
+            },
+            min_length: s.min_length,
+            max_length: s.max_length,
+            default: s.default.clone(),
+        },
+        P::Number(n) => FieldKind::Number {
+            integer: false,
+            minimum: n.minimum,
+            maximum: n.maximum,
+            default: n.default,
+        },
+        P::Integer(i) => FieldKind::Number {
+            integer: true,
+            minimum: i.minimum.map(|n| n as f64),
+            maximum: i.maximum.map(|n| n as f64),
+            default: i.default.map(|n| n as f64),
+        },
+        P::Boolean(b) => FieldKind::Boolean { default: b.default },
+        P::Enum(EnumSchema::Single(SingleSelectEnumSchema::Untitled(e))) => FieldKind::Enum {
+            options: plain(&e.enum_),
+            default: e.default.clone(),
+        },
+        P::Enum(EnumSchema::Single(SingleSelectEnumSchema::Titled(e))) => FieldKind::Enum {
+            options: titled(&e.one_of),
+            default: e.default.clone(),
+        },
+        P::Enum(EnumSchema::Legacy(e)) => FieldKind::Enum {
+            options: e
+                .enum_
+                .iter()
+                .enumerate()
+                .map(|(i, value)| EnumOption {
+                    value: value.clone(),
+                    label: e
+                        .enum_names
+                        .as_ref()
+                        .and_then(|names| names.get(i))
+                        .unwrap_or(value)
+                        .clone(),
+                })
+                .collect(),
+            default: e.default.clone(),
+        },
+        P::Enum(EnumSchema::Multi(MultiSelectEnumSchema::Untitled(e))) => {
+            multi(plain(&e.items.enum_), e.min_items, e.max_items, &e.default)
         }
-        "number" | "integer" => Ok(FieldKind::Number {
-            integer: kind == "integer",
-            minimum: property.get("minimum").and_then(Value::as_f64),
-            maximum: property.get("maximum").and_then(Value::as_f64),
-            default: property.get("default").and_then(Value::as_f64),
-        }),
-        "boolean" => Ok(FieldKind::Boolean {
-            default: property.get("default").and_then(Value::as_bool),
-        }),
-        "array" => {
-            let options = property
-                .get("items")
-                .and_then(options)
-                .ok_or_else(|| format!("the list `{name}` offers no options to choose from"))?;
-            Ok(FieldKind::MultiSelect {
-                options,
-                min_items: count(property, "minItems"),
-                max_items: count(property, "maxItems"),
-                default: property
-                    .get("default")
-                    .and_then(Value::as_array)
-                    .map(|d| {
-                        d.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            })
+        P::Enum(EnumSchema::Multi(MultiSelectEnumSchema::Titled(e))) => multi(
+            titled(&e.items.any_of),
+            e.min_items,
+            e.max_items,
+            &e.default,
+        ),
+        _ => {
+            return Err(format!(
+                "the field `{name}` is of a kind Tandem does not know; a form holds only text, numbers, booleans \
+                 and choices"
+            ));
         }
-        other => Err(format!(
-            "the field `{name}` is of type {other:?}; a form holds only text, numbers, booleans and choices"
-        )),
-    }
+    })
 }
 
 /// Checks the person's values against the form: every required field present, each value of its field's kind and
@@ -303,8 +349,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Reads a request as a server sends it on the wire; a request the protocol's types refuse is an error too.
+    fn read(request: Value) -> Result<Form, String> {
+        let request: ElicitRequestParams = serde_json::from_value(request)
+            .map_err(|e| format!("refused by the protocol's types: {e}"))?;
+        read_form(&request)
+    }
+
     fn form() -> Form {
-        read_form(&json!({
+        read(json!({
             "message": "Who are you?",
             "requestedSchema": {
                 "type": "object",
@@ -390,8 +443,11 @@ mod tests {
                 "hostname",
             ),
         ] {
-            let err = read_form(&request).expect_err("not a form Tandem shows");
-            assert!(err.contains(says), "{err}");
+            let err = read(request).expect_err("not a form Tandem shows");
+            assert!(
+                err.contains(says) || err.contains("refused by the protocol"),
+                "{err}"
+            );
         }
     }
 

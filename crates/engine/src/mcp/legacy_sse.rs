@@ -5,10 +5,13 @@
 
 use std::collections::HashMap;
 
+use futures::Stream;
 use futures::channel::mpsc;
 use futures::{SinkExt, StreamExt};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use tokio_util::sync::CancellationToken;
+
+use crate::model::sse::{self, SseError};
 
 /// Why the event stream could not be opened.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -24,57 +27,42 @@ pub enum LegacySseError {
 /// One server-sent event.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Event {
+    /// The event's name; `message` when the server gave none.
     pub name: String,
     pub data: String,
 }
 
-/// Splits an event stream's bytes into events (`event:` and `data:` lines, ended by a blank line; comments and other
-/// fields are skipped).
-#[derive(Debug, Default)]
-pub struct EventParser {
-    buffer: Vec<u8>,
-    current: Event,
-    has_data: bool,
-}
-
-impl EventParser {
-    /// Feeds bytes; the events they complete.
-    pub fn feed(&mut self, bytes: &[u8]) -> Vec<Event> {
-        self.buffer.extend_from_slice(bytes);
-        let mut events = Vec::new();
-        while let Some(end) = self.buffer.iter().position(|b| *b == b'\n') {
-            let line: Vec<u8> = self.buffer.drain(..=end).collect();
-            let line = String::from_utf8_lossy(&line);
-            let line = line.trim_end_matches(['\n', '\r']);
-            if line.is_empty() {
-                if self.has_data || !self.current.name.is_empty() {
-                    let mut event = std::mem::take(&mut self.current);
-                    if event.name.is_empty() {
-                        event.name = "message".into();
-                    }
-                    events.push(event);
+/// The events of an event stream's body (parsed by [`crate::model::sse`]), ending after an error of the body
+/// itself (its text); a line that is not server-sent events is logged and skipped.
+pub fn events<S, E>(body: S) -> impl Stream<Item = Result<Event, String>> + Send
+where
+    S: Stream<Item = Result<bytes::Bytes, E>> + Send + 'static,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let mut broken = false;
+    sse::events(body)
+        .take_while(move |item| {
+            let go_on = !broken;
+            broken = matches!(item, Err(SseError::Body(_)));
+            std::future::ready(go_on)
+        })
+        .filter_map(|item| async move {
+            match item {
+                Ok(event) => Some(Ok(Event {
+                    name: if event.event.is_empty() {
+                        "message".into()
+                    } else {
+                        event.event
+                    },
+                    data: event.data,
+                })),
+                Err(SseError::Body(e)) => Some(Err(e.to_string())),
+                Err(e) => {
+                    tracing::warn!("legacy SSE: {e}");
+                    None
                 }
-                self.has_data = false;
-                continue;
             }
-            let (field, value) = match line.split_once(':') {
-                Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
-                None => (line, ""),
-            };
-            match field {
-                "event" => self.current.name = value.to_string(),
-                "data" => {
-                    if self.has_data {
-                        self.current.data.push('\n');
-                    }
-                    self.current.data.push_str(value);
-                    self.has_data = true;
-                }
-                _ => {}
-            }
-        }
-        events
-    }
+        })
 }
 
 /// Passes a `message` event on; `false` when the connection is gone.
@@ -123,20 +111,13 @@ pub async fn connect(
     if !response.status().is_success() {
         return Err(open(format!("the server answered {}", response.status())));
     }
-    let mut body = response.bytes_stream();
-    let mut parser = EventParser::default();
-    let mut pending = Vec::new();
-    let endpoint = 'found: loop {
-        let Some(chunk) = body.next().await else {
-            return Err(LegacySseError::NoEndpoint);
-        };
-        let chunk = chunk.map_err(|e| open(e.to_string()))?;
-        let mut events = parser.feed(&chunk).into_iter();
-        while let Some(event) = events.next() {
-            if event.name == "endpoint" {
-                pending.extend(events);
-                break 'found event.data;
-            }
+    let mut events = Box::pin(events(response.bytes_stream()));
+    let endpoint = loop {
+        match events.next().await {
+            None => return Err(LegacySseError::NoEndpoint),
+            Some(Err(reason)) => return Err(open(reason)),
+            Some(Ok(event)) if event.name == "endpoint" => break event.data,
+            Some(Ok(_)) => {}
         }
     };
     let base = reqwest::Url::parse(url).map_err(|e| open(e.to_string()))?;
@@ -149,24 +130,15 @@ pub async fn connect(
     let reader_close = close.clone();
     tokio::spawn(async move {
         let mut in_tx = in_tx;
-        for event in pending {
-            if !deliver(event, &mut in_tx).await {
-                return;
-            }
-        }
         loop {
-            let chunk = tokio::select! {
-                c = body.next() => c,
+            let event = tokio::select! {
+                e = events.next() => e,
                 _ = reader_close.cancelled() => return,
             };
-            let Some(Ok(chunk)) = chunk else {
-                // The stream ended: dropping the sender ends the connection.
+            // The stream ended or broke: dropping the sender ends the connection.
+            let Some(Ok(event)) = event else { return };
+            if !deliver(event, &mut in_tx).await {
                 return;
-            };
-            for event in parser.feed(&chunk) {
-                if !deliver(event, &mut in_tx).await {
-                    return;
-                }
             }
         }
     });

@@ -17,7 +17,7 @@ use super::config::{ServerConfig, Transport};
 use super::known_tools::KnownTools;
 use super::limits::{Limits, REQUEST_TIMEOUT};
 use super::link::ServerLink;
-use super::oauth::{self, Opener, SignInOptions, SystemOpener, TokenStore};
+use super::oauth::{self, Opener, SignInOptions, TokenStore};
 use super::prompts::McpPrompt;
 use super::sources::{Approval, ApprovalStore, Plan, Planned};
 use super::tool::McpTool;
@@ -42,11 +42,11 @@ pub struct ClientSetup {
 }
 
 impl ClientSetup {
-    /// The person's token store and the desktop's browser.
+    /// The person's token store and the browser of this process ([`oauth::standard_opener`]).
     pub fn standard() -> Self {
         Self {
             tokens: TokenStore::standard(),
-            opener: Arc::new(SystemOpener),
+            opener: oauth::standard_opener(),
             elicitor: None,
         }
     }
@@ -314,7 +314,7 @@ async fn prompts_of(connection: &Connection, server: &str) -> Vec<McpPrompt> {
     match connection.list_prompts(REQUEST_TIMEOUT).await {
         Ok(listing) => listing
             .iter()
-            .filter_map(|p| McpPrompt::from_listing(server, p))
+            .map(|p| McpPrompt::from_listing(server, p))
             .collect(),
         Err(e) => {
             tracing::warn!("MCP server {server}: prompts/list failed: {e}");
@@ -330,12 +330,10 @@ async fn resources_of(connection: &Connection, server: &str) -> Vec<McpResourceE
     }
     match connection.list_resources(REQUEST_TIMEOUT).await {
         Ok(listing) => listing
-            .iter()
-            .filter_map(|r| {
-                Some(McpResourceEntry {
-                    uri: r.get("uri")?.as_str()?.to_string(),
-                    name: r.get("name").and_then(|n| n.as_str()).map(str::to_string),
-                })
+            .into_iter()
+            .map(|r| McpResourceEntry {
+                uri: r.uri.clone(),
+                name: Some(r.name.clone()),
             })
             .collect(),
         Err(e) => {

@@ -2,7 +2,7 @@
 //! with `resources/read` and attached to the prompt as content blocks (text, images; other binary content named),
 //! each capped in size. A mention that cannot be read is reported, and the prompt still goes.
 
-use serde_json::Value;
+use rmcp::model::ResourceContents;
 use tandem_protocol::McpServerState;
 
 use super::content::resource_block;
@@ -95,7 +95,7 @@ pub async fn attach(manager: &McpManager, mentions: &[Mention], max_chars: usize
     attached
 }
 
-async fn read(manager: &McpManager, mention: &Mention) -> Result<Vec<Value>, String> {
+async fn read(manager: &McpManager, mention: &Mention) -> Result<Vec<ResourceContents>, String> {
     let state = manager
         .settle(&mention.server, manager.limits().startup)
         .await;
@@ -109,11 +109,7 @@ async fn read(manager: &McpManager, mention: &Mention) -> Result<Vec<Value>, Str
         .read_resource(&mention.uri, REQUEST_TIMEOUT)
         .await
         .map_err(|e| link.describe(&e, &connection))?;
-    Ok(result
-        .get("contents")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default())
+    Ok(result.contents)
 }
 
 /// Why a server cannot be used, in the person's words.
@@ -132,7 +128,7 @@ pub fn not_connected(server: &str, state: Option<&McpServerState>) -> String {
 }
 
 /// One content item as a block, its text cut at `max_chars` and an oversized image named instead.
-fn capped(item: &Value, max_chars: usize) -> ContentBlock {
+fn capped(item: &ResourceContents, max_chars: usize) -> ContentBlock {
     match to_content(resource_block(item)) {
         ContentBlock::Text { text } if text.chars().count() > max_chars => {
             let mut cut: String = text.chars().take(max_chars).collect();
@@ -157,7 +153,12 @@ fn capped(item: &Value, max_chars: usize) -> ContentBlock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    /// A resource's contents as a server sends them on the wire.
+    fn wire(contents: Value) -> ResourceContents {
+        serde_json::from_value(contents).expect("resource contents")
+    }
 
     #[test]
     fn mentions_are_found_for_configured_servers_only() {
@@ -187,7 +188,7 @@ mod tests {
 
     #[test]
     fn long_texts_are_cut_and_big_images_named() {
-        let text = capped(&json!({"uri": "u", "text": "abcdefghij"}), 15);
+        let text = capped(&wire(json!({"uri": "u", "text": "abcdefghij"})), 15);
         let ContentBlock::Text { text } = text else {
             panic!("text")
         };
@@ -195,7 +196,7 @@ mod tests {
         assert!(text.contains("cut: the resource has"), "{text}");
         let big = "A".repeat(MAX_IMAGE_BASE64 + 1);
         let image = capped(
-            &json!({"uri": "u", "mimeType": "image/png", "blob": big}),
+            &wire(json!({"uri": "u", "mimeType": "image/png", "blob": big})),
             100,
         );
         assert!(
@@ -203,7 +204,7 @@ mod tests {
             "{image:?}"
         );
         let small = capped(
-            &json!({"uri": "u", "mimeType": "image/png", "blob": "AAAA"}),
+            &wire(json!({"uri": "u", "mimeType": "image/png", "blob": "AAAA"})),
             100,
         );
         assert!(matches!(small, ContentBlock::Image { .. }));

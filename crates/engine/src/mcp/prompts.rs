@@ -2,6 +2,7 @@
 //! arguments typed after the command bound to the prompt's declared arguments (in order, or `key=value`), and the
 //! messages `prompts/get` returns turned into the content of the person's prompt.
 
+use rmcp::model::{GetPromptResult, Prompt};
 use serde_json::{Map, Value};
 
 use super::content::content_block;
@@ -30,35 +31,30 @@ pub struct McpPrompt {
 }
 
 impl McpPrompt {
-    /// A prompt from a `prompts/list` entry (`None` without a name).
-    pub fn from_listing(server: &str, listing: &Value) -> Option<Self> {
-        let remote = listing.get("name")?.as_str()?.to_string();
-        let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+    /// A prompt from a `prompts/list` entry.
+    pub fn from_listing(server: &str, listing: &Prompt) -> Self {
         let arguments = listing
-            .get("arguments")
-            .and_then(Value::as_array)
-            .map(|args| {
-                args.iter()
-                    .filter_map(|a| {
-                        Some(PromptArgument {
-                            name: text(a, "name")?,
-                            description: text(a, "description"),
-                            required: a.get("required").and_then(Value::as_bool) == Some(true),
-                        })
-                    })
-                    .collect()
+            .arguments
+            .iter()
+            .flatten()
+            .map(|a| PromptArgument {
+                name: a.name.clone(),
+                description: a.description.clone(),
+                required: a.required == Some(true),
             })
+            .collect();
+        let description = listing
+            .description
+            .clone()
+            .or_else(|| listing.title.clone())
             .unwrap_or_default();
-        let description = text(listing, "description")
-            .or_else(|| text(listing, "title"))
-            .unwrap_or_default();
-        Some(Self {
+        Self {
             server: server.to_string(),
-            command: names::tool_name(server, &remote),
-            remote,
+            command: names::tool_name(server, &listing.name),
+            remote: listing.name.clone(),
             description,
             arguments,
-        })
+        }
     }
 
     /// How to call it: `/command <arg> [optional]`.
@@ -185,22 +181,12 @@ fn split_words(typed: &str) -> Result<Vec<String>, String> {
 
 /// The content of a `prompts/get` result: every message's content in order (the person sends it all as one
 /// prompt, as the command-line agent does), images as images, embedded resources as their text.
-pub fn prompt_content(result: &Value) -> Vec<ContentBlock> {
-    let mut blocks = Vec::new();
-    for message in result
-        .get("messages")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let items: Vec<&Value> = match message.get("content") {
-            Some(Value::Array(items)) => items.iter().collect(),
-            Some(item) => vec![item],
-            None => Vec::new(),
-        };
-        blocks.extend(items.into_iter().map(|i| to_content(content_block(i))));
-    }
-    blocks
+pub fn prompt_content(result: &GetPromptResult) -> Vec<ContentBlock> {
+    result
+        .messages
+        .iter()
+        .map(|message| to_content(content_block(&message.content)))
+        .collect()
 }
 
 /// A result block as a block of the person's message.
@@ -217,11 +203,10 @@ mod tests {
     use serde_json::json;
 
     fn prompt(args: Value) -> McpPrompt {
-        McpPrompt::from_listing(
-            "srv",
-            &json!({"name": "p", "description": "d", "arguments": args}),
-        )
-        .expect("prompt")
+        let listing =
+            serde_json::from_value(json!({"name": "p", "description": "d", "arguments": args}))
+                .expect("a prompts/list entry");
+        McpPrompt::from_listing("srv", &listing)
     }
 
     #[test]
@@ -282,12 +267,14 @@ mod tests {
 
     #[test]
     fn messages_become_the_prompt_content() {
-        let content = prompt_content(&json!({"messages": [
+        let result = serde_json::from_value(json!({"messages": [
             {"role": "user", "content": {"type": "text", "text": "first"}},
             {"role": "assistant", "content": {"type": "image", "data": "AAAA", "mimeType": "image/png"}},
             {"role": "user", "content": {"type": "resource",
                 "resource": {"uri": "x://r", "mimeType": "text/plain", "text": "inside"}}}
-        ]}));
+        ]}))
+        .expect("a prompts/get result");
+        let content = prompt_content(&result);
         assert_eq!(content.len(), 3);
         assert_eq!(
             content[0],

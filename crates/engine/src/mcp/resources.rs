@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
+use rmcp::model::Resource;
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 use tandem_protocol::{RenderHints, ToolKind};
 
 use super::content::{resource_block, simplify};
@@ -36,6 +36,14 @@ fn find(links: &Links, server: &str) -> Result<Arc<ServerLink>, ToolError> {
 
 /// Lists resources.
 pub struct ListResources(pub Links);
+
+/// One listed resource as the model reads it: the server's entry and the server's name.
+#[derive(Serialize)]
+struct Listed {
+    #[serde(flatten)]
+    resource: Resource,
+    server: String,
+}
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -96,14 +104,10 @@ impl Tool for ListResources {
                 _ = ctx.cancel.cancelled() => return Err(ToolError::Cancelled),
             };
             match listed {
-                Ok(resources) => {
-                    for mut r in resources {
-                        if let Some(obj) = r.as_object_mut() {
-                            obj.insert("server".into(), Value::String(link.server.clone()));
-                        }
-                        all.push(r);
-                    }
-                }
+                Ok(resources) => all.extend(resources.into_iter().map(|resource| Listed {
+                    server: link.server.clone(),
+                    resource,
+                })),
                 Err(e) => problems.push(link.describe(&e, &connection)),
             }
         }
@@ -168,11 +172,7 @@ impl Tool for ReadResource {
             _ = ctx.cancel.cancelled() => return Err(ToolError::Cancelled),
         };
         let result = read.map_err(|e| ToolError::ToModel(link.describe(&e, &connection)))?;
-        let blocks: Vec<_> = result
-            .get("contents")
-            .and_then(Value::as_array)
-            .map(|items| items.iter().map(resource_block).collect())
-            .unwrap_or_default();
+        let blocks: Vec<_> = result.contents.iter().map(resource_block).collect();
         if blocks.is_empty() {
             return Ok(ToolOutput::text(format!("{} has no content.", input.uri)));
         }

@@ -1,7 +1,9 @@
 //! A remote tool as a [`DynTool`]: named `mcp__<server>__<tool>`, its input checked against the server's
 //! `inputSchema` before anything is sent, its annotations deciding concurrency (`readOnlyHint`) and
 //! destructiveness (`destructiveHint`), its result converted to content blocks, `isError` made a tool error and the
-//! structured content checked against the `outputSchema` and kept for the window.
+//! structured content checked against the `outputSchema` and kept for the window. Its listing entry stays JSON (see
+//! `listing`: one tool that does not fit the protocol's types must cost only itself); results are the protocol's
+//! types.
 
 use std::sync::{Arc, OnceLock};
 
@@ -14,7 +16,8 @@ use super::link::ServerLink;
 use super::names;
 use crate::settings::json_kind;
 use crate::tool::{
-    DynTool, InterruptBehavior, PermissionSubject, PreparedCall, ToolContext, ToolError, ToolOutput,
+    DynTool, InterruptBehavior, PermissionSubject, PreparedCall, ToolContext, ToolError,
+    ToolOutput, schema_errors,
 };
 
 /// The longest tool description sent to the model.
@@ -143,22 +146,6 @@ impl McpTool {
     }
 }
 
-fn violations(validator: &jsonschema::Validator, value: &Value) -> Option<String> {
-    let errors: Vec<String> = validator
-        .iter_errors(value)
-        .take(5)
-        .map(|e| {
-            let at = e.instance_path().to_string();
-            if at.is_empty() {
-                e.to_string()
-            } else {
-                format!("{at}: {e}")
-            }
-        })
-        .collect();
-    (!errors.is_empty()).then(|| errors.join("; "))
-}
-
 impl DynTool for McpTool {
     fn name(&self) -> &str {
         &self.0.info.name
@@ -195,7 +182,7 @@ impl DynTool for McpTool {
             })
         });
         let validator = validator.as_ref().map_err(Clone::clone)?;
-        if let Some(errors) = violations(validator, input) {
+        if let Some(errors) = schema_errors(validator, input) {
             return Err(format!(
                 "InputValidationError: the input for {} does not fit its schema: {errors}",
                 self.0.info.name
@@ -245,7 +232,7 @@ impl Call {
             None => Err(format!(
                 "MCP server `{server}`: `{tool}` declares an output schema but returned no structured content"
             )),
-            Some(value) => match violations(validator, value) {
+            Some(value) => match schema_errors(validator, value) {
                 Some(errors) => Err(format!(
                     "MCP server `{server}`: the result of `{tool}` does not fit the output schema it declares: {errors}"
                 )),

@@ -1,6 +1,7 @@
 //! What both wire protocols share: the HTTP client, sending a streaming POST with retries, turning HTTP error
 //! responses into [`ModelError`]s, and feeding the SSE body through a protocol's [`Assembler`].
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -10,7 +11,7 @@ use serde_json::Value;
 use tracing::Instrument;
 
 use super::retry::{retry_after, status_is_retryable};
-use super::sse::{SseEvent, SseParser};
+use super::sse::{self, SseError, SseEvent};
 use super::{ModelConfig, ModelError, ModelEvent, ModelStream, RetryPolicy};
 
 /// Folds one protocol's SSE events into [`ModelEvent`]s.
@@ -219,12 +220,18 @@ pub(super) fn stream_with_retries<A: Assembler>(
             return;
         };
         let mut received = Received::of(&response);
-        let mut bytes = response.bytes_stream();
-        let mut parser = SseParser::default();
+        let start = Arc::clone(&received.start);
+        let bytes = response.bytes_stream().inspect(move |chunk| {
+            if let (Ok(chunk), Ok(mut start)) = (chunk, start.lock()) {
+                let room = START_BYTES.saturating_sub(start.len());
+                start.extend_from_slice(&chunk[..room.min(chunk.len())]);
+            }
+        });
+        let mut events = std::pin::pin!(sse::events(bytes));
         let deadline = tokio::time::Instant::now() + policy.response_timeout;
         let mut content_deadline = tokio::time::Instant::now() + policy.content_timeout;
         loop {
-            let Ok(next) = tokio::time::timeout_at(deadline.min(content_deadline), bytes.next()).await else {
+            let Ok(next) = tokio::time::timeout_at(deadline.min(content_deadline), events.next()).await else {
                 if tokio::time::Instant::now() >= deadline {
                     Err(ModelError::Connection(format!(
                         "the response did not end within {} s",
@@ -239,32 +246,30 @@ pub(super) fn stream_with_retries<A: Assembler>(
                 }
                 break;
             };
-            let Some(chunk) = next else {
-                break;
-            };
-            let chunk = chunk.map_err(|e| ModelError::Connection(format!("the stream broke off: {}", with_causes(&e))))?;
-            received.keep_start(&chunk);
-            for event in parser.push(&chunk) {
-                if received.count(&event) {
-                    content_deadline = tokio::time::Instant::now() + policy.content_timeout;
-                }
-                for out in assembler.handle(&event)? {
-                    yield out;
-                }
-                if assembler.is_finished() {
+            let event = match next {
+                None => break,
+                Some(Ok(event)) => event,
+                Some(Err(SseError::Body(e))) => {
+                    Err(ModelError::Connection(format!("the stream broke off: {}", with_causes(e.as_ref()))))?;
                     break;
                 }
+                Some(Err(SseError::Syntax(why))) => {
+                    Err(ModelError::Protocol(if received.events == 0 {
+                        received.describe()
+                    } else {
+                        format!("the event stream broke off with a line that is not server-sent events ({why})")
+                    }))?;
+                    break;
+                }
+            };
+            if received.count(&event) {
+                content_deadline = tokio::time::Instant::now() + policy.content_timeout;
+            }
+            for out in assembler.handle(&event)? {
+                yield out;
             }
             if assembler.is_finished() {
                 break;
-            }
-        }
-        if !assembler.is_finished()
-            && let Some(event) = parser.finish()
-        {
-            received.count(&event);
-            for out in assembler.handle(&event)? {
-                yield out;
             }
         }
         if !assembler.is_finished() {
@@ -284,8 +289,8 @@ pub(super) fn stream_with_retries<A: Assembler>(
 struct Received {
     content_type: Option<String>,
     content_encoding: Option<String>,
-    /// The first bytes of the body.
-    start: Vec<u8>,
+    /// The first bytes of the body (filled as the body is read).
+    start: Arc<Mutex<Vec<u8>>>,
     /// SSE events parsed, keep-alive pings included.
     events: usize,
     pings: usize,
@@ -300,16 +305,10 @@ impl Received {
         Self {
             content_type: text("content-type"),
             content_encoding: text("content-encoding"),
-            start: Vec::new(),
+            start: Arc::default(),
             events: 0,
             pings: 0,
         }
-    }
-
-    fn keep_start(&mut self, chunk: &[u8]) {
-        let room = START_BYTES.saturating_sub(self.start.len());
-        self.start
-            .extend_from_slice(&chunk[..room.min(chunk.len())]);
     }
 
     /// Counts `event`; whether it is content (not a keep-alive ping).
@@ -343,14 +342,15 @@ impl Received {
                 " (a web page: is the base URL the API's, not a website or a proxy's login page?)",
             );
         }
-        if self.start.is_empty() {
+        let start = self.start.lock().map(|s| s.clone()).unwrap_or_default();
+        if start.is_empty() {
             text.push_str(", with an empty body");
         } else {
-            let shown: String = String::from_utf8_lossy(&self.start)
+            let shown: String = String::from_utf8_lossy(&start)
                 .chars()
                 .map(|c| if c.is_control() && c != ' ' { ' ' } else { c })
                 .collect();
-            let cut = if self.start.len() >= START_BYTES {
+            let cut = if start.len() >= START_BYTES {
                 "…"
             } else {
                 ""

@@ -149,6 +149,18 @@ impl MessageMarks {
     }
 }
 
+/// The text blocks of `blocks` joined with `separator` (thinking, tool calls, results and images left out).
+pub fn text_of(blocks: &[ContentBlock], separator: &str) -> String {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
+            ContentBlock::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
 impl Message {
     /// A message of `role` with `content` and no marks.
     pub fn new(role: Role, content: Vec<ContentBlock>) -> Self {
@@ -166,13 +178,7 @@ impl Message {
 
     /// The text blocks of this message, joined (thinking, tool calls and images left out).
     pub fn text(&self) -> String {
-        self.content
-            .iter()
-            .filter_map(|b| match b {
-                ContentBlock::Text { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect()
+        text_of(&self.content, "")
     }
 
     /// The `tool_use` blocks of this message.

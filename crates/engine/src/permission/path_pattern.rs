@@ -10,6 +10,7 @@ use super::links_memo::{canonical, is_link};
 use super::rule::{RuleBehavior, RuleSource};
 use super::rule_id::RuleId;
 pub use crate::fsutil::normalise;
+use crate::fsutil::under_home;
 
 /// The directories rule anchors resolve against.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,8 +99,8 @@ pub fn absolute_glob(
 ) -> Option<String> {
     let (base, rest): (PathBuf, &str) = if let Some(rest) = pattern.strip_prefix("//") {
         (PathBuf::from("/"), rest)
-    } else if pattern == "~" || pattern.starts_with("~/") {
-        (anchors.home.clone()?, pattern.get(2..).unwrap_or(""))
+    } else if let Some(rest) = under_home(pattern) {
+        (anchors.home.clone()?, rest)
     } else if let Some(rest) = pattern.strip_prefix('/') {
         (settings_anchor(source, anchors), rest)
     } else if let Some(rest) = pattern.strip_prefix("./") {

@@ -2,13 +2,13 @@
 //! replaced by the summary; the most recent turns are kept as they are. The PreCompact hook runs first.
 
 use futures::StreamExt;
-use serde_json::{Map, Value};
 use tandem_protocol::SessionEvent;
 
 pub use super::config::CompactionPolicy;
 use super::config::QueryConfig;
 use crate::exec::ToolRuntime;
-use crate::hooks::HookEvent;
+use crate::hooks::EventInput;
+use crate::hooks::payload::{PreCompact, SessionStart};
 use crate::model::{
     ContentBlock, Message, MessageMarks, Model, ModelError, ModelEvent, ModelRequest, Role,
 };
@@ -90,19 +90,14 @@ pub async fn compact_with(
     let Some(split) = split_point(history, keep) else {
         return Ok(0);
     };
-    let mut fields = Map::new();
-    fields.insert("trigger".into(), Value::String(trigger_name.into()));
-    fields.insert(
-        "custom_instructions".into(),
-        Value::String(instructions.to_string()),
-    );
     let permissions = runtime.permission_context();
     if let Some(verdict) = crate::exec::hook_gate::run_event(
         &permissions,
         &runtime.session_id,
-        HookEvent::PreCompact,
-        Some(trigger_name),
-        fields,
+        EventInput::PreCompact(PreCompact {
+            trigger: trigger_name.into(),
+            custom_instructions: instructions.to_string(),
+        }),
     )
     .await
     {
@@ -166,14 +161,13 @@ pub async fn compact_with(
     tail[0] = first;
     *history = tail;
     // The conversation starts again from the summary: SessionStart hooks (source `compact`) may add to it.
-    let mut fields = Map::new();
-    fields.insert("source".into(), Value::String("compact".into()));
     if let Some(verdict) = crate::exec::hook_gate::run_event(
         &permissions,
         &runtime.session_id,
-        HookEvent::SessionStart,
-        Some("compact"),
-        fields,
+        EventInput::SessionStart(SessionStart {
+            source: "compact".into(),
+            model: None,
+        }),
     )
     .await
     {

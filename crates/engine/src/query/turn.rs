@@ -9,7 +9,7 @@ use super::config::QueryConfig;
 use super::step::{StepEnd, stream_and_execute};
 use crate::exec::ToolRuntime;
 use crate::model::{
-    ContentBlock, Message, Model, ModelError, ModelRequest, Role, StopReason, pricing,
+    ContentBlock, Message, Model, ModelError, ModelRequest, Role, StopReason, pricing, text_of,
 };
 
 /// How a turn ended.
@@ -47,14 +47,7 @@ pub struct UserPrompt {
 impl UserPrompt {
     /// The text of the content (its text blocks, one after the other), as hooks see the prompt.
     pub fn text(&self) -> String {
-        self.content
-            .iter()
-            .filter_map(|b| match b {
-                ContentBlock::Text { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n\n")
+        text_of(&self.content, "\n\n")
     }
 }
 

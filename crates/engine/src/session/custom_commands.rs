@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use tandem_protocol::SlashCommandSource;
 
-use crate::tools::agent::frontmatter::{self, Value};
+use crate::frontmatter::{self, Value};
 
 /// Folders deeper than this under `commands` are not searched (a link loop or a vendored tree).
 const MAX_DEPTH: usize = 4;

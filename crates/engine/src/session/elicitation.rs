@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
+use rmcp::model::ElicitRequestParams;
 use serde_json::Value;
 use tandem_protocol::{ElicitationAction, ElicitationRequest, SessionEvent};
 
@@ -36,7 +37,7 @@ impl AskThePerson {
         self.events.emit(SessionEvent::Notice { message });
     }
 
-    async fn ask(&self, server: &str, request: Value) -> ElicitReply {
+    async fn ask(&self, server: &str, request: ElicitRequestParams) -> ElicitReply {
         let form = match read_form(&request) {
             Ok(form) => form,
             Err(why) => {
@@ -87,7 +88,11 @@ impl AskThePerson {
 }
 
 impl Elicitor for AskThePerson {
-    fn answer<'a>(&'a self, server: &'a str, request: Value) -> BoxFuture<'a, ElicitReply> {
+    fn answer<'a>(
+        &'a self,
+        server: &'a str,
+        request: ElicitRequestParams,
+    ) -> BoxFuture<'a, ElicitReply> {
         Box::pin(self.ask(server, request))
     }
 }

@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use serde_json::{Map, Value};
 use tandem_protocol::{
     ApprovalAnswer, ApprovalRequest, PlanAnswer, PlanRequest, QuestionAnswer, QuestionRequest,
 };
@@ -18,8 +17,9 @@ use super::Session;
 use crate::approver::{Approver, NoAnswer};
 use crate::events::EventSink;
 use crate::exec::hook_gate;
+use crate::hooks::EventInput;
+use crate::hooks::payload;
 use crate::permission::PermissionContext;
-use crate::settings::HookEvent;
 
 /// How long the model waits for the next prompt before Notification hooks are told (`idle_prompt`).
 pub const IDLE_NOTIFICATION_AFTER: Duration = Duration::from_secs(60);
@@ -109,22 +109,12 @@ impl Session {
         self.lifecycle
             .started
             .get_or_init(|| async {
-                let mut fields = Map::new();
-                let source = self.lifecycle.source.as_str();
-                fields.insert("source".into(), Value::String(source.into()));
-                fields.insert(
-                    "model".into(),
-                    Value::String(self.model.model_name().to_string()),
-                );
+                let start = EventInput::SessionStart(payload::SessionStart {
+                    source: self.lifecycle.source.as_str().into(),
+                    model: Some(self.model.model_name().to_string()),
+                });
                 let permissions = self.runtime.permission_context();
-                let verdict = hook_gate::run_event(
-                    &permissions,
-                    &self.id,
-                    HookEvent::SessionStart,
-                    Some(source),
-                    fields,
-                )
-                .await;
+                let verdict = hook_gate::run_event(&permissions, &self.id, start).await;
                 if let Some(verdict) = verdict {
                     hook_gate::notify(self.runtime.events.as_ref(), &verdict);
                     if let Ok(mut pending) = self.lifecycle.pending_context.lock() {
@@ -154,18 +144,11 @@ impl Session {
         if let Ok(history) = self.history.try_lock() {
             self.transcript.sync(&history);
         }
-        let mut fields = Map::new();
-        fields.insert("reason".into(), Value::String(reason.as_str().into()));
+        let end = EventInput::SessionEnd(payload::SessionEnd {
+            reason: reason.as_str().into(),
+        });
         let permissions = self.runtime.permission_context();
-        if let Some(verdict) = hook_gate::run_event(
-            &permissions,
-            &self.id,
-            HookEvent::SessionEnd,
-            Some(reason.as_str()),
-            fields,
-        )
-        .await
-        {
+        if let Some(verdict) = hook_gate::run_event(&permissions, &self.id, end).await {
             hook_gate::notify(self.runtime.events.as_ref(), &verdict);
         }
     }
@@ -222,19 +205,12 @@ async fn notify(
     kind: &str,
     message: &str,
 ) {
-    let mut fields = Map::new();
-    fields.insert("message".into(), Value::String(message.into()));
-    fields.insert("title".into(), Value::String("Tandem".into()));
-    fields.insert("notification_type".into(), Value::String(kind.into()));
-    if let Some(verdict) = hook_gate::run_event(
-        permissions,
-        session_id,
-        HookEvent::Notification,
-        Some(kind),
-        fields,
-    )
-    .await
-    {
+    let notification = EventInput::Notification(payload::Notification {
+        message: message.into(),
+        title: "Tandem".into(),
+        notification_type: kind.into(),
+    });
+    if let Some(verdict) = hook_gate::run_event(permissions, session_id, notification).await {
         hook_gate::notify(events, &verdict);
     }
 }

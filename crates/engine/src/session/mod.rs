@@ -48,6 +48,8 @@ use crate::checkpoint::CheckpointStore;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
+use crate::hooks::EventInput;
+use crate::hooks::payload::{PromptSubmit, StopInput};
 use crate::mcp::{ApprovalStore, Limits, McpCliConfig, McpManager};
 use crate::model::{
     Message, Model, ModelConfig, ModelError, SwitchableModel, TurnModel, TurnModelClient,
@@ -59,7 +61,7 @@ use crate::query::{
     QueryConfig, QueryError, TurnOutcome, UserPrompt, build_system_prompt, run_turn, skills_prompt,
 };
 use crate::registry::{ToolPool, builtin_tools_with, erase};
-use crate::settings::{HookEvent, HookSet, RuleBehavior, RuleSource};
+use crate::settings::{HookSet, RuleBehavior, RuleSource};
 use crate::store::{
     PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
 };
@@ -917,17 +919,10 @@ impl Session {
                     });
             }
         };
-        let mut fields = serde_json::Map::new();
-        fields.insert("prompt".into(), serde_json::Value::String(prompt.text()));
-        if let Some(v) = hooks::run_event(
-            &permissions,
-            &self.id,
-            HookEvent::UserPromptSubmit,
-            None,
-            fields,
-        )
-        .await
-        {
+        let submitted = EventInput::UserPromptSubmit(PromptSubmit {
+            prompt: prompt.text(),
+        });
+        if let Some(v) = hooks::run_event(&permissions, &self.id, submitted).await {
             notify(&v.errors);
             notify(&v.system_messages);
             if let Some(why) = v.block.or(v.stop) {
@@ -963,11 +958,10 @@ impl Session {
         .await?;
         let mut active = false;
         for _ in 0..3 {
-            let mut fields = serde_json::Map::new();
-            fields.insert("stop_hook_active".into(), serde_json::Value::Bool(active));
-            let Some(v) =
-                hooks::run_event(&permissions, &self.id, HookEvent::Stop, None, fields).await
-            else {
+            let stop = EventInput::Stop(StopInput {
+                stop_hook_active: active,
+            });
+            let Some(v) = hooks::run_event(&permissions, &self.id, stop).await else {
                 break;
             };
             notify(&v.errors);
@@ -1231,13 +1225,13 @@ impl Session {
     pub fn allow_sandbox_violation(
         &self,
         violation: &tandem_protocol::SandboxViolation,
-    ) -> Result<crate::permission::SandboxAllowance, crate::permission::SaveError> {
+    ) -> Result<crate::sandbox::SandboxAllowance, crate::permission::SaveError> {
         let file = self
             .runtime
             .permission_context()
             .local_settings_file
             .clone();
-        let added = crate::permission::allow_sandbox_violation(&file, violation)?;
+        let added = crate::sandbox::allow_sandbox_violation(&file, violation)?;
         self.reload_with(&self.loader());
         Ok(added)
     }

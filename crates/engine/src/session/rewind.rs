@@ -12,7 +12,7 @@
 use super::prompt_ids::mark_legacy;
 use super::session_dir;
 use crate::checkpoint::{CheckpointError, CheckpointInfo, CheckpointStore, RewindReport};
-use crate::model::{ContentBlock, Message};
+use crate::model::{Message, text_of};
 use crate::store::{SessionStore, StoreError};
 
 pub use tandem_protocol::{RewindOutcome, RewindPoint, RewindScope};
@@ -38,15 +38,7 @@ pub enum RewindError {
 /// The text of a prompt's message as the person wrote it (a compaction's summary left out), shortened.
 fn prompt_text(message: &Message) -> String {
     let skip = usize::from(message.marks.has_summary());
-    message
-        .content
-        .iter()
-        .skip(skip)
-        .filter_map(|b| match b {
-            ContentBlock::Text { text } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect::<String>()
+    text_of(message.content.get(skip..).unwrap_or_default(), "")
         .chars()
         .take(200)
         .collect()

@@ -10,7 +10,6 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
-use serde_json::{Map, Value};
 use tandem_protocol::{
     BackgroundAgent, BackgroundAgentStatus, SessionEvent, SubAgentOrigin, Usage,
 };
@@ -21,11 +20,13 @@ use crate::approver::Approver;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
+use crate::hooks::EventInput;
+use crate::hooks::payload::{SubagentStart, SubagentStop};
 use crate::model::{Message, Model, RenamedModel, TurnModel, claude_alias};
 use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, run_turn};
 use crate::registry::{ToolPool, builtin_tools_with, erase};
-use crate::settings::{HookEvent, HookSet, RuleSource};
+use crate::settings::{HookSet, RuleSource};
 use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::{
     DynTool, FileStateStore, Mailbox, ModelCompleter, SubAgentError, SubAgentReport,
@@ -473,18 +474,14 @@ async fn run_in(
 
     let notify = |message: String| sink.parent.emit(SessionEvent::Notice { message });
     let mut prompt = request.prompt.clone();
-    let ids = |extra: &mut Map<String, Value>| {
-        extra.insert("agent_id".into(), Value::String(agent_id.clone()));
-        extra.insert("agent_type".into(), Value::String(agent.name.clone()));
+    let ids = || SubagentStart {
+        agent_id: agent_id.clone(),
+        agent_type: agent.name.clone(),
     };
-    let mut fields = Map::new();
-    ids(&mut fields);
     if let Some(v) = hooks::run_event(
         &context,
         &parts.session_id,
-        HookEvent::SubagentStart,
-        Some(&agent.name),
-        fields,
+        EventInput::SubagentStart(ids()),
     )
     .await
     {
@@ -530,20 +527,16 @@ async fn run_in(
         if request.cancel.is_cancelled() {
             break;
         }
-        let mut fields = Map::new();
-        ids(&mut fields);
-        fields.insert("stop_hook_active".into(), Value::Bool(active));
         transcript.sync(&history);
-        fields.insert(
-            "agent_transcript_path".into(),
-            Value::String(crate::hooks::given_path(&transcript_path)),
-        );
+        let stop = SubagentStop {
+            agent: ids(),
+            stop_hook_active: active,
+            agent_transcript_path: crate::hooks::given_path(&transcript_path),
+        };
         let Some(v) = hooks::run_event(
             &read(&runtime.permissions),
             &parts.session_id,
-            HookEvent::SubagentStop,
-            Some(&agent.name),
-            fields,
+            EventInput::SubagentStop(stop),
         )
         .await
         else {

@@ -15,7 +15,7 @@ use super::mcp::McpSettings;
 use super::paths::{CliSettings, SettingsPaths};
 use super::sandbox::{SandboxLayer, parse_sandbox};
 use super::source::{RuleBehavior, RuleEntry, RuleSource, SettingsIssue};
-use crate::fsutil::too_large;
+use crate::fsutil::{resolve_path, too_large};
 
 /// Everything read from the settings sources.
 #[derive(Debug, Clone, Default)]
@@ -68,23 +68,6 @@ fn read_json(path: &Path) -> Result<Option<Value>, String> {
         return Err("must hold a JSON object".into());
     }
     Ok(Some(value))
-}
-
-fn expand_dir(text: &str, base: &Path, home: Option<&Path>) -> PathBuf {
-    if text == "~" {
-        return home
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from(text));
-    }
-    if let (Some(rest), Some(home)) = (text.strip_prefix("~/"), home) {
-        return home.join(rest);
-    }
-    let p = Path::new(text);
-    if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        base.join(p)
-    }
 }
 
 impl LoadedSettings {
@@ -207,7 +190,7 @@ impl LoadedSettings {
                             match d.as_str() {
                                 Some(d) => self
                                     .additional_dirs
-                                    .push((expand_dir(d, base, home), source.clone())),
+                                    .push((resolve_path(d, base, home), source.clone())),
                                 None => report(
                                     &mut self.issues,
                                     format!("an additional directory must be a string, not {d}"),

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::source::{RuleSource, SettingsIssue};
+use crate::fsutil::resolve_path;
 use crate::tool::SandboxConfig;
 
 /// The environment variable that overrides `sandbox.enabled` (`1`/`true`/`yes` or `0`/`false`/`no`).
@@ -93,7 +94,7 @@ pub fn parse_sandbox(
                         "allowWrite" => {
                             layer.allow_write = strings(&name, v, &mut report)
                                 .iter()
-                                .map(|d| expand(d, base, home))
+                                .map(|d| resolve_path(d, base, home))
                                 .collect()
                         }
                         _ => other(&name, &mut report),
@@ -156,23 +157,6 @@ fn object<'a>(
             report(format!("`sandbox.{key}` must be an object, not {v}"));
             EMPTY.get_or_init(Map::new).iter().collect()
         }
-    }
-}
-
-fn expand(text: &str, base: &Path, home: Option<&Path>) -> PathBuf {
-    if let Some(home) = home {
-        if text == "~" {
-            return home.to_path_buf();
-        }
-        if let Some(rest) = text.strip_prefix("~/") {
-            return home.join(rest);
-        }
-    }
-    let p = Path::new(text);
-    if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        base.join(p)
     }
 }
 

@@ -213,16 +213,6 @@ impl ToolContext {
 
     /// Resolves a path the model gave against the working directory (`~` expands to the home directory).
     pub fn resolve(&self, path: &str) -> PathBuf {
-        if let Some(rest) = path.strip_prefix("~/")
-            && let Some(home) = dirs::home_dir()
-        {
-            return home.join(rest);
-        }
-        let p = Path::new(path);
-        if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            self.cwd.join(p)
-        }
+        crate::fsutil::resolve_path(path, &self.cwd, dirs::home_dir().as_deref())
     }
 }

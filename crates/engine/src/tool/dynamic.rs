@@ -116,8 +116,9 @@ pub fn schema_for<I: schemars::JsonSchema>() -> Value {
     schema
 }
 
-/// Formats the schema violations of `input` for the model, or `None` when it fits.
-fn schema_errors(validator: &jsonschema::Validator, input: &Value) -> Option<String> {
+/// Formats the schema violations of `input` (the first five, each at its place in the input), or `None` when it
+/// fits. Used for every tool's input and for MCP tools' structured results.
+pub fn schema_errors(validator: &jsonschema::Validator, input: &Value) -> Option<String> {
     let errors: Vec<String> = validator
         .iter_errors(input)
         .take(5)

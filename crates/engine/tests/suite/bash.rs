@@ -496,7 +496,7 @@ async fn a_turn_runs_echo_without_asking_and_asks_before_touch() {
 
 #[tokio::test]
 async fn the_sandbox_keeps_writes_inside_the_project_and_has_no_network() {
-    let Some(sandbox) = tandem_engine::tools::bash::Sandbox::find() else {
+    let Some(sandbox) = tandem_engine::sandbox::Sandbox::find() else {
         assert_eq!(
             std::env::var("TANDEM_TEST_NO_BWRAP").as_deref(),
             Ok("1"),

@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tandem_engine::exec::hook_gate::{resolve, run_event, tool_fields};
+use tandem_engine::exec::hook_gate::{resolve, run_event, tool_call};
 use tandem_engine::exec::{ToolRuntime, run_tool_use};
+use tandem_engine::hooks::EventInput;
+use tandem_engine::hooks::payload::PromptSubmit;
 use tandem_engine::hooks::{HookDecision, HookEvent, HookSet, parse_hooks};
 use tandem_engine::permission::{PermissionContext, RuleSource, evaluate};
 use tandem_engine::testing::{Project, ScriptedApprover, TestRuntime};
@@ -49,9 +51,7 @@ async fn pre_verdict(
     run_event(
         ctx,
         "s1",
-        HookEvent::PreToolUse,
-        Some(tool),
-        tool_fields(tool, &input, "t1"),
+        EventInput::PreToolUse(tool_call(tool, &input, "t1")),
     )
     .await
 }
@@ -828,17 +828,12 @@ async fn a_flood_from_a_hook_is_cut_with_a_marker_before_it_goes_anywhere() {
     let context = script(&p.outside, "flood_out.sh", flood);
     let set =
         hooks(json!({"UserPromptSubmit": [{"hooks": [{"type": "command", "command": context}]}]}));
-    let mut fields = serde_json::Map::new();
-    fields.insert("prompt".into(), json!("hello"));
-    let v = run_event(
-        &base.with_hooks(set),
-        "s1",
-        HookEvent::UserPromptSubmit,
-        None,
-        fields,
-    )
-    .await
-    .expect("ran");
+    let prompt = EventInput::UserPromptSubmit(PromptSubmit {
+        prompt: "hello".into(),
+    });
+    let v = run_event(&base.with_hooks(set), "s1", prompt)
+        .await
+        .expect("ran");
     assert_eq!(v.additional_context.len(), 1);
     assert!(
         v.additional_context[0].len() < 11_000

@@ -10,7 +10,7 @@ use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Redirect};
 use serde_json::{Value, json};
 use tandem_engine::events::RecordingSink;
-use tandem_engine::mcp::legacy_sse::{Event, EventParser};
+use tandem_engine::mcp::legacy_sse::{Event, events};
 use tandem_engine::mcp::oauth::TokenStore;
 use tandem_engine::mcp::{ClientSetup, McpCliConfig, McpManager, auth_tool, plan};
 use tandem_engine::settings::McpSettings;
@@ -279,11 +279,17 @@ fn the_event_stream_parser_splits_events_across_chunks() {
         ),
     ];
     for (chunks, want) in table {
-        let mut parser = EventParser::default();
-        let got: Vec<Event> = chunks
-            .iter()
-            .flat_map(|c| parser.feed(c.as_bytes()))
-            .collect();
+        let body = futures::stream::iter(
+            chunks
+                .iter()
+                .map(|c| Ok::<_, std::io::Error>(bytes::Bytes::from(c.to_string())))
+                .collect::<Vec<_>>(),
+        );
+        let got: Vec<Event> =
+            futures::executor::block_on(futures::StreamExt::collect::<Vec<_>>(events(body)))
+                .into_iter()
+                .map(|e| e.expect("no body error"))
+                .collect();
         let want: Vec<Event> = want
             .iter()
             .map(|(name, data)| Event {

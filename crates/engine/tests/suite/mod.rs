@@ -14,6 +14,7 @@ mod edit_pipeline;
 mod executor;
 mod file_scenarios;
 mod forks;
+mod hook_payloads;
 mod hooks;
 mod lifecycle_hooks;
 mod mcp_conformance;

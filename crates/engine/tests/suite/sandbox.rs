@@ -7,13 +7,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
-use tandem_engine::permission::{
-    ContextOptions, LoadedSettings, PermissionContext, RuleSource, allow_sandbox_violation,
-};
+use tandem_engine::permission::{ContextOptions, LoadedSettings, PermissionContext, RuleSource};
+use tandem_engine::sandbox::{allow_sandbox_violation, set_bridge_program};
 use tandem_engine::settings::find_bwrap;
 use tandem_engine::testing::{Workspace, check};
 use tandem_engine::tool::{SandboxConfig, Tool, ToolContext, ToolError, ToolOutput, ViolationSink};
-use tandem_engine::tools::bash::{BashInput, BashTool, ShellSession, set_bridge_program};
+use tandem_engine::tools::bash::{BashInput, BashTool, ShellSession};
 use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode, SandboxViolation};
 
 /// bubblewrap, or `None` (with the reason printed) when `TANDEM_TEST_NO_BWRAP=1` allows skipping; panics otherwise.

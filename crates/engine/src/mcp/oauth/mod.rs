@@ -11,6 +11,6 @@ pub mod tokens;
 pub mod unattended;
 
 pub use flow::{SignIn, SignInError, SignInOptions, begin};
-pub use opener::{BrowserOpener, Opener, SystemOpener};
+pub use opener::{BrowserOpener, Opener, SystemOpener, set_standard_opener, standard_opener};
 pub use tokens::{ServerTokens, TokenStore};
 pub use unattended::client_credentials;

@@ -1,7 +1,9 @@
 //! Opening an authorization URL for the person: the desktop's URL opener (`xdg-open`, `open`), behind a trait so
-//! that a program without a person (a test, the conformance adapter) follows the URL itself.
+//! that a program without a person (a test, the conformance adapter) follows the URL itself, and the desktop app
+//! opens it through its own opener plugin ([`set_standard_opener`]). The engine has no GUI library, so its own
+//! opener runs the desktop's program by hand.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Shows an authorization URL to whoever signs in.
 ///
@@ -39,3 +41,54 @@ impl BrowserOpener for SystemOpener {
 
 /// The shared opener type.
 pub type Opener = Arc<dyn BrowserOpener>;
+
+static STANDARD: OnceLock<Opener> = OnceLock::new();
+
+/// Sets the opener sessions of this process show authorization pages with (the app's opener plugin); the first
+/// call wins. Without one, [`standard_opener`] is the desktop's program ([`SystemOpener`]).
+pub fn set_standard_opener(opener: Opener) {
+    let _ = STANDARD.set(opener);
+}
+
+/// The opener set for this process, else [`SystemOpener`].
+pub fn standard_opener() -> Opener {
+    STANDARD
+        .get()
+        .cloned()
+        .unwrap_or_else(|| Arc::new(SystemOpener))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    struct Recording(Mutex<Vec<String>>);
+
+    impl BrowserOpener for Recording {
+        fn open(&self, url: &str) -> Result<(), String> {
+            self.0
+                .lock()
+                .map_err(|e| e.to_string())?
+                .push(url.to_string());
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_opener_set_for_the_process_is_the_standard_one() {
+        let recording = Arc::new(Recording(Mutex::new(Vec::new())));
+        set_standard_opener(recording.clone());
+        set_standard_opener(Arc::new(SystemOpener));
+        let setup = crate::mcp::ClientSetup::standard();
+        setup
+            .opener
+            .open("https://auth.example/authorize")
+            .expect("opened");
+        assert_eq!(
+            *recording.0.lock().expect("lock"),
+            vec!["https://auth.example/authorize".to_string()]
+        );
+    }
+}

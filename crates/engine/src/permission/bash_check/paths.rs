@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::super::PermissionContext;
 use super::super::path_forms::PathForms;
 use super::super::path_pattern::normalise;
+use crate::fsutil::under_home;
 use crate::shell::{self, Analysis, Part, RedirectKind, Word, file_ops, is_null_device};
 
 /// A file a part touches, resolved.
@@ -39,9 +40,9 @@ pub(super) fn resolve(
         },
         _ => text,
     };
-    let expanded: PathBuf = if word.tilde && (literal == "~" || literal.starts_with("~/")) {
+    let expanded: PathBuf = if let Some(rest) = under_home(literal).filter(|_| word.tilde) {
         match home {
-            Some(h) => h.join(literal.trim_start_matches('~').trim_start_matches('/')),
+            Some(h) => h.join(rest.trim_start_matches('/')),
             None => return vec![None],
         }
     } else if word.tilde {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use tandem_protocol::PermissionMode;
 
 use super::definition::{AgentDefinition, AgentSource, built_in_agents};
-use super::frontmatter::{self, Value};
+use crate::frontmatter::{self, Value};
 use crate::settings::RuleSource;
 
 /// A problem with one agent file.
@@ -119,8 +119,8 @@ impl AgentCatalog {
 fn load_file(path: &Path, source: AgentSource) -> Result<(AgentDefinition, Vec<String>), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot be read: {e}"))?;
     let doc = frontmatter::parse(&text)?;
-    let field = |key: &str| doc.fields.iter().find(|(k, _)| k == key).map(|(_, v)| v);
-    let text_of = |key: &str| field(key).map(Value::text).filter(|t| !t.trim().is_empty());
+    let field = |key: &str| doc.get(key);
+    let text_of = |key: &str| doc.text(key);
     let name = text_of("name").ok_or("the frontmatter has no `name`")?;
     if name.contains(|c: char| c.is_whitespace() || c == '(' || c == ')') {
         return Err(format!(
@@ -157,7 +157,11 @@ fn load_file(path: &Path, source: AgentSource) -> Result<(AgentDefinition, Vec<S
                 AgentSource::Project(_) => RuleSource::Project(file.clone()),
                 _ => RuleSource::User(file.clone()),
             };
-            let (hooks, problems) = super::own_hooks::agent_hooks(&block.text(), &from);
+            let value = match block {
+                Value::Block(value) => value.clone(),
+                other => serde_json::Value::String(other.text()),
+            };
+            let (hooks, problems) = super::own_hooks::agent_hooks(&value, &from);
             warnings.extend(problems);
             hooks
         }

@@ -4,7 +4,6 @@
 
 pub mod catalog;
 pub mod definition;
-pub(crate) mod frontmatter;
 mod own_hooks;
 
 use std::sync::Arc;

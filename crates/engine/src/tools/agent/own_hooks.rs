@@ -1,24 +1,14 @@
 //! An agent's own hooks: `hooks:` in its file's frontmatter, in the settings files' format written as YAML, in force
 //! while that agent runs. Its `Stop` hooks run when it stops, as SubagentStop hooks.
 
-use serde_json::{Map, Value};
-use yaml_rust2::{Yaml, YamlLoader};
+use serde_json::Value;
 
 use crate::settings::{HookSet, RuleSource, parse_hooks};
 
-/// The hooks of the frontmatter block `block` of a file from `source`, and what is wrong in it (each problem
-/// leaves out only what it concerns).
-pub fn agent_hooks(block: &str, source: &RuleSource) -> (HookSet, Vec<String>) {
-    let documents = match YamlLoader::load_from_str(block) {
-        Ok(documents) => documents,
-        Err(e) => {
-            return (
-                HookSet::default(),
-                vec![format!("`hooks` is not valid YAML: {e}")],
-            );
-        }
-    };
-    let mut value = documents.first().map(to_json).unwrap_or(Value::Null);
+/// The hooks of the frontmatter value `hooks` of a file from `source`, and what is wrong in it (each problem leaves
+/// out only what it concerns).
+pub fn agent_hooks(hooks: &Value, source: &RuleSource) -> (HookSet, Vec<String>) {
+    let mut value = hooks.clone();
     if let Some(events) = value.as_object_mut()
         && let Some(stop) = events.remove("Stop")
     {
@@ -43,45 +33,29 @@ pub fn agent_hooks(block: &str, source: &RuleSource) -> (HookSet, Vec<String>) {
     )
 }
 
-/// A YAML value as JSON (keys as text; aliases and bad values as null).
-fn to_json(yaml: &Yaml) -> Value {
-    match yaml {
-        Yaml::Real(text) => text
-            .parse::<f64>()
-            .ok()
-            .and_then(serde_json::Number::from_f64)
-            .map_or(Value::Null, Value::Number),
-        Yaml::Integer(n) => Value::from(*n),
-        Yaml::String(text) => Value::String(text.clone()),
-        Yaml::Boolean(b) => Value::Bool(*b),
-        Yaml::Array(items) => Value::Array(items.iter().map(to_json).collect()),
-        Yaml::Hash(entries) => {
-            let mut map = Map::new();
-            for (key, value) in entries {
-                let key = match key {
-                    Yaml::String(text) | Yaml::Real(text) => text.clone(),
-                    Yaml::Integer(n) => n.to_string(),
-                    Yaml::Boolean(b) => b.to_string(),
-                    _ => continue,
-                };
-                map.insert(key, to_json(value));
-            }
-            Value::Object(map)
-        }
-        Yaml::Alias(_) | Yaml::Null | Yaml::BadValue => Value::Null,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::frontmatter::{self, Value as Field};
     use crate::settings::HookEvent;
+
+    /// The `hooks:` value of a frontmatter block holding `yaml` under it.
+    fn hooks_value(yaml: &str) -> Value {
+        let indented: String = yaml.lines().map(|l| format!("  {l}\n")).collect();
+        let doc = frontmatter::parse(&format!("---\nhooks:\n{indented}---\n")).expect("parses");
+        match doc.get("hooks") {
+            Some(Field::Block(value)) => value.clone(),
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn hooks_read_from_yaml_with_stop_as_subagent_stop() {
         let source = RuleSource::Project("/p/.claude/agents/guarded.md".into());
         let (hooks, issues) = agent_hooks(
-            "PreToolUse:\n  - matcher: Bash\n    hooks:\n      - type: command\n        command: ./check.sh\n        timeout: 5\nStop:\n  - hooks:\n      - type: command\n        command: ./done.sh\n",
+            &hooks_value(
+                "PreToolUse:\n  - matcher: Bash\n    hooks:\n      - type: command\n        command: ./check.sh\n        timeout: 5\nStop:\n  - hooks:\n      - type: command\n        command: ./done.sh\n",
+            ),
             &source,
         );
         assert!(issues.is_empty(), "{issues:?}");
@@ -99,13 +73,11 @@ mod tests {
         assert_eq!(stop[0].command, "./done.sh");
         assert_eq!(stop[0].source, source);
 
-        let (hooks, issues) = agent_hooks("Nonsense:\n  - hooks: []\n", &source);
+        let (hooks, issues) = agent_hooks(&hooks_value("Nonsense:\n  - hooks: []\n"), &source);
         assert!(hooks.is_empty());
         assert!(
             issues[0].contains("unknown hook event `Nonsense`"),
             "{issues:?}"
         );
-        let (_, issues) = agent_hooks("PreToolUse: [\n", &source);
-        assert!(issues[0].contains("not valid YAML"), "{issues:?}");
     }
 }

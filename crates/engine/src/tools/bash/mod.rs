@@ -2,51 +2,41 @@
 //! as progress and returned cleaned; a timeout or an interrupt kills its whole process group; background runs with
 //! TaskOutput and TaskStop, and running commands moved to the background (by the person, at their timeout where a
 //! person follows the session, after the assistant mode's budget); read-only detection from the shell analysis; an
-//! optional bubblewrap sandbox.
+//! optional bubblewrap sandbox (run by [`crate::sandbox`]).
 
 mod background;
-mod bridge;
 mod classify;
 mod cwd;
 mod error;
 mod input;
 mod output;
-mod proxy;
 mod pty;
 mod run;
-mod sandbox;
 mod script;
 mod sed_preview;
 mod semantics;
 mod session;
 mod task_output;
 mod task_stop;
-mod violations;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use tandem_protocol::{BackgroundReason, RenderHints, ToolDetail, ToolKind};
 
-pub use crate::settings::SANDBOX_ENV;
 pub use background::{Adoption, BackgroundTask, TaskState};
-pub use bridge::{
-    BRIDGE_ARG, BRIDGE_BIN, BRIDGE_ENV, BridgeProgram, bridge_if_asked, bridge_main,
-    bridge_main_os, set_bridge_program,
-};
 pub use classify::{is_destructive, is_read_only};
 pub use error::BashError;
 pub use input::{BashInput, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
 pub use output::MAX_OUTPUT_CHARS;
-pub use proxy::{Proxy, admits};
 pub use pty::Exit;
-pub use sandbox::{NetworkBridge, Sandbox};
 pub use semantics::{ExitReading, read_exit};
 pub use session::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
 pub use task_output::{TaskOutputInput, TaskOutputTool};
 pub use task_stop::{TaskStopInput, TaskStopTool};
 
 use crate::permission::PermissionSubject;
+use crate::sandbox::{BridgeProgram, NetworkBridge, Proxy, Sandbox, violations};
 use crate::tool::erase;
 use crate::tool::names;
 use crate::tool::{
@@ -109,7 +99,7 @@ impl BashTool {
             Some(None) => SandboxConfig::default(),
             Some(Some(sandbox)) => SandboxConfig {
                 enabled: true,
-                bwrap: Some(sandbox.bwrap.clone()),
+                bwrap: Some(sandbox.bwrap().to_path_buf()),
                 ..(*ctx.sandbox).clone()
             },
         }

@@ -11,9 +11,8 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::background::BackgroundShells;
-use super::proxy::Proxy;
-use super::sandbox::Sandbox;
 use crate::events::EventSink;
+use crate::sandbox::{Proxy, Sandbox};
 
 /// A session's shell state.
 #[derive(Debug)]

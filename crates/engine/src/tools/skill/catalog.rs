@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::tools::agent::frontmatter::{self, Value};
+use crate::frontmatter::{self, Value};
 
 /// Where a skill comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,8 +115,8 @@ impl SkillCatalog {
 fn load_file(path: &Path, source: SkillSource) -> Result<SkillDefinition, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot be read: {e}"))?;
     let doc = frontmatter::parse(&text)?;
-    let field = |key: &str| doc.fields.iter().find(|(k, _)| k == key).map(|(_, v)| v);
-    let text_of = |key: &str| field(key).map(Value::text).filter(|t| !t.trim().is_empty());
+    let field = |key: &str| doc.get(key);
+    let text_of = |key: &str| doc.text(key);
     let folder_name = path
         .parent()
         .and_then(Path::file_name)
