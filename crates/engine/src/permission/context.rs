@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use tandem_protocol::PermissionMode;
 
+use super::accepted::AcceptedSettings;
 use super::classifier::ClassifierHandle;
 use super::path_forms::PathForms;
 use super::path_pattern::{Anchors, normalise, resolve_links};
 use super::rule::{RuleBehavior, RuleSource};
 use super::ruleset::{RuleEntry, RuleSet, SettingsIssue};
-use super::unreadable::AcceptedSettings;
 use crate::settings::{HookSet, LoadedSettings, env_override, find_bwrap, git_root, merge_sandbox};
 use crate::tool::ContextChange;
 use crate::tool::SandboxConfig;

@@ -3,6 +3,7 @@
 //! [`decide`] that answers allow, ask or deny for a tool call and says why (docs/permissions.md), and
 //! [`check_call`], which answers a call given its tool without running it.
 
+mod accepted;
 mod auto;
 mod auto_set_aside;
 mod bash_check;
@@ -29,6 +30,7 @@ mod trust;
 mod trust_summary;
 mod unreadable;
 mod unusable;
+mod unusable_rule;
 mod verdict;
 mod walk;
 
@@ -37,6 +39,7 @@ pub use crate::settings::{
     managed_settings_path,
 };
 pub use crate::tool::PermissionSubject;
+pub use accepted::AcceptedSettings;
 pub use auto::classify_if_auto;
 pub use auto_set_aside::set_aside_reason;
 pub use bash_pattern::{BashIndex, BashPattern};
@@ -63,5 +66,5 @@ pub(crate) use suggest::add_to_list;
 pub use suggest::{SaveError, bash_rule as suggest_bash_rule, save_allow_rules};
 pub use trace::{explain, trace_check};
 pub use trust::TrustStore;
-pub use unreadable::{AcceptError, AcceptedSettings};
+pub use unreadable::AcceptError;
 pub use verdict::Evaluation;

@@ -12,7 +12,7 @@ use super::domain::domain_matches;
 use super::path_pattern::{Anchors, PathIndex, absolute_glob};
 use super::rule::{Rule, RuleBehavior, Specifier, ToolPattern, named_tool, parse_rule, wildcard};
 use super::rule_id::RuleId;
-pub use super::unusable::UnusableRule;
+pub use super::unusable_rule::UnusableRule;
 pub use crate::settings::{RuleEntry, SettingsIssue};
 
 #[derive(Debug, Clone, Default)]

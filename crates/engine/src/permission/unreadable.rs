@@ -9,16 +9,10 @@ use tandem_protocol::{
 };
 
 use super::PermissionContext;
+use super::accepted::AcceptedSettings;
 use super::ruleset::SettingsIssue;
 use super::verdict::Evaluation;
 use crate::settings::FileState;
-
-/// A settings file the person accepted running without, as it was on disk then.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AcceptedSettings {
-    pub file: String,
-    pub state: FileState,
-}
 
 /// Why a settings file cannot be accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
