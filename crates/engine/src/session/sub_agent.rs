@@ -15,6 +15,7 @@ use tandem_protocol::{
 };
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use crate::approver::Approver;
 use crate::events::EventSink;
@@ -347,8 +348,27 @@ pub(super) async fn run_member(
     run_in(parts, request, false, cwd, Some(role)).await
 }
 
-/// Runs one sub-agent to its end with `cwd` as its working directory (a team member: until it is stopped).
+/// Runs one sub-agent to its end with `cwd` as its working directory (a team member: until it is stopped), in a
+/// `sub_agent` span naming its type, its id and the call that started it.
 async fn run_in(
+    parts: Arc<SubAgentParts>,
+    request: SubAgentRequest,
+    background: bool,
+    cwd: PathBuf,
+    member: Option<MemberRole>,
+) -> Outcome {
+    let span = tracing::info_span!(
+        "sub_agent",
+        agent_type = %request.agent_type,
+        agent_id = tracing::field::Empty,
+        tool_use = %request.parent_tool_use_id,
+    );
+    run_agent(parts, request, background, cwd, member)
+        .instrument(span)
+        .await
+}
+
+async fn run_agent(
     parts: Arc<SubAgentParts>,
     request: SubAgentRequest,
     background: bool,
@@ -361,6 +381,7 @@ async fn run_in(
         Some(role) => role.agent_id.clone(),
         None => format!("{}", uuid::Uuid::new_v4().simple()),
     };
+    tracing::Span::current().record("agent_id", tracing::field::display(&agent_id));
     let origin = SubAgentOrigin {
         agent_type: agent.name.clone(),
         description: request.description.clone(),

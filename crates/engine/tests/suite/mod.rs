@@ -54,6 +54,7 @@ mod sub_agents;
 mod suggestions;
 mod teams;
 mod tool_search;
+mod tracing_spans;
 mod web_fetch;
 mod web_search;
 mod work_lists;
