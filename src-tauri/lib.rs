@@ -2,6 +2,7 @@
 //! the app's log file. Thin by design: every decision lives in `tandem-engine`. The command line is `tandem-cli`.
 
 pub mod bridge;
+pub mod command_table;
 pub mod commands;
 pub mod error;
 pub mod instance;
@@ -18,16 +19,12 @@ use std::path::PathBuf;
 
 use tauri::{Manager, Runtime};
 
-/// Registers `state`, the commands and the menu on `builder`. Generic over the runtime so tests can use the mock
-/// runtime.
-pub fn build_app<R: Runtime>(
-    builder: tauri::Builder<R>,
-    state: state::AppState,
-) -> tauri::Builder<R> {
-    builder
-        .plugin(tauri_plugin_opener::init())
-        .manage(state)
-        .invoke_handler(tauri::generate_handler![
+/// Calls the macro `$then` with the path of every command the webview may call. The invoke handler is built from this
+/// list and `registered_commands` reads it, so the table of typed bindings (command_table.rs) is checked against what
+/// the app really registers.
+macro_rules! with_commands {
+    ($($then:ident)::+) => {
+        $($then)::+![
             commands::app_state,
             commands::session::open_session,
             commands::session::session_events,
@@ -73,7 +70,33 @@ pub fn build_app<R: Runtime>(
             commands::rules::test_hook,
             settings::app_settings,
             settings::save_app_settings,
-        ])
+        ]
+    };
+}
+
+/// The names of the commands the app's invoke handler registers.
+pub fn registered_commands() -> Vec<&'static str> {
+    macro_rules! names {
+        ($($($segment:ident)::+),* $(,)?) => {
+            [$(stringify!($($segment)::+)),*]
+        };
+    }
+    with_commands!(names)
+        .iter()
+        .map(|path| path.rsplit("::").next().unwrap_or(path).trim())
+        .collect()
+}
+
+/// Registers `state`, the commands and the menu on `builder`. Generic over the runtime so tests can use the mock
+/// runtime.
+pub fn build_app<R: Runtime>(
+    builder: tauri::Builder<R>,
+    state: state::AppState,
+) -> tauri::Builder<R> {
+    builder
+        .plugin(tauri_plugin_opener::init())
+        .manage(state)
+        .invoke_handler(with_commands!(tauri::generate_handler))
         .setup(|app| {
             let handle = app.handle().clone();
             logging::start(&handle);

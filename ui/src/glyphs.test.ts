@@ -1,6 +1,6 @@
 // Every character the UI's sources draw is covered by the fonts it bundles (Inter and JetBrains
 // Mono, Latin subset, imported in main.tsx), so nothing depends on a font the machine may lack.
-// Icons are inline SVG (components/Icon.tsx). Comments are not drawn and are skipped.
+// Icons are inline SVG (components/common/Icon.tsx). Comments are not drawn and are skipped.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -27,7 +27,7 @@ describe('ipc', () => {
     await ipc.appState();
     await ipc.pickFolder();
     await ipc.sendPrompt('s1', 'hi');
-    await ipc.answerApproval('s1', { request_id: 'r', choice: 'deny', message: 'no' });
+    await ipc.answerApproval({ request_id: 'r', choice: 'deny', message: 'no' });
     await ipc.interrupt('s1');
     await ipc.setMode('s1', 'plan');
     await ipc.rewindPoints('s1');
@@ -36,7 +36,7 @@ describe('ipc', () => {
       { cmd: 'app_state', args: {} },
       { cmd: 'pick_folder', args: {} },
       { cmd: 'send_prompt', args: { sessionId: 's1', prompt: 'hi' } },
-      { cmd: 'answer_approval', args: { sessionId: 's1', answer: { request_id: 'r', choice: 'deny', message: 'no' } } },
+      { cmd: 'answer_approval', args: { answer: { request_id: 'r', choice: 'deny', message: 'no' } } },
       { cmd: 'interrupt', args: { sessionId: 's1' } },
       { cmd: 'set_mode', args: { sessionId: 's1', mode: 'plan' } },
       { cmd: 'rewind_points', args: { sessionId: 's1' } },

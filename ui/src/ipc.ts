@@ -1,6 +1,7 @@
-// The webview's only door to the Rust side: typed wrappers around Tauri commands, the per-session
-// event channel and the app-level events. No other module imports @tauri-apps/api/core or /event.
-import { Channel, invoke } from '@tauri-apps/api/core';
+// The webview's only door to the Rust side: the app's commands (through the typed bindings generated from the
+// app's command table, generated/commands.ts), the per-session event channel and the app-level events. No other
+// module imports @tauri-apps/api/core or /event.
+import { Channel } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { AppStateView, CommandError, McpSignIn, OpenFolder, SavedSettings } from './generated/app';
 import type {
@@ -33,6 +34,7 @@ import type {
   SlashCommand,
   MentionCompletion,
 } from './generated/protocol';
+import * as commands from './generated/commands';
 
 /** Whether a command rejected with `value` (every command rejects with a `CommandError`). */
 export function isIpcError(value: unknown): value is CommandError {
@@ -54,12 +56,12 @@ export function errorMessage(error: unknown): string {
 
 /** What the app knows at start: the folder from the command line, if any, and recent folders. */
 export function appState(): Promise<AppStateView> {
-  return invoke<AppStateView>('app_state');
+  return commands.appState();
 }
 
 /** Shows the native folder picker; null when the user cancelled. */
 export function pickFolder(): Promise<string | null> {
-  return invoke<string | null>('pick_folder');
+  return commands.pickFolder();
 }
 
 /**
@@ -73,7 +75,7 @@ export function openSession(
   resume: string | null = null,
 ): Promise<SessionInfo> {
   const onEvent = new Channel<EventBatch>(onBatch);
-  return invoke<SessionInfo>('open_session', { path, onEvent, resume });
+  return commands.openSession(path, onEvent, resume);
 }
 
 /**
@@ -81,31 +83,32 @@ export function openSession(
  * missed. Rejects with code `events_missed` when they are no longer kept.
  */
 export function sessionEvents(sessionId: string, afterSeq: number | null): Promise<EventEnvelope[]> {
-  return invoke<EventEnvelope[]>('session_events', { sessionId, afterSeq });
+  return commands.sessionEvents(sessionId, afterSeq);
 }
 
 /** The folder's stored sessions (any order; the sidebar sorts them newest first). */
 export function listSessions(path: string): Promise<SessionSummary[]> {
-  return invoke<SessionSummary[]>('list_sessions', { path });
+  return commands.listSessions(path);
 }
 
 /** Resolves when the turn has started; its events stream on the session's channel. */
 export function sendPrompt(sessionId: string, prompt: string): Promise<void> {
-  return invoke<void>('send_prompt', { sessionId, prompt });
+  return commands.sendPrompt(sessionId, prompt);
 }
 
-export function answerApproval(sessionId: string, answer: ApprovalAnswer): Promise<void> {
-  return invoke<void>('answer_approval', { sessionId, answer });
+/** The person's answer to a permission request (the request's id names its session). */
+export function answerApproval(answer: ApprovalAnswer): Promise<void> {
+  return commands.answerApproval(answer);
 }
 
 /** Stops the running turn. */
 export function interrupt(sessionId: string): Promise<void> {
-  return invoke<void>('interrupt', { sessionId });
+  return commands.interrupt(sessionId);
 }
 
 /** Stops one sub-agent (the one the Agent call or background task `id` started); the turn goes on. */
 export function stopSubAgent(sessionId: string, id: string): Promise<boolean> {
-  return invoke<boolean>('stop_sub_agent', { sessionId, id });
+  return commands.stopSubAgent(sessionId, id);
 }
 
 /**
@@ -113,26 +116,26 @@ export function stopSubAgent(sessionId: string, id: string): Promise<boolean> {
  * where it goes on; resolves with how many moved.
  */
 export function sendToBackground(sessionId: string, toolUseId: string | null): Promise<number> {
-  return invoke<number>('send_to_background', { sessionId, toolUseId });
+  return commands.sendToBackground(sessionId, toolUseId);
 }
 
 /** The tail of a background shell's output (terminal escapes kept); null when there is no such shell. */
 export function backgroundShellOutput(sessionId: string, taskId: string): Promise<string | null> {
-  return invoke<string | null>('background_shell_output', { sessionId, taskId });
+  return commands.backgroundShellOutput(sessionId, taskId);
 }
 
 /** Stops a background shell with everything it started; resolves with whether it was running. */
 export function stopBackgroundShell(sessionId: string, taskId: string): Promise<boolean> {
-  return invoke<boolean>('stop_background_shell', { sessionId, taskId });
+  return commands.stopBackgroundShell(sessionId, taskId);
 }
 
 export function setMode(sessionId: string, mode: PermissionMode): Promise<void> {
-  return invoke<void>('set_mode', { sessionId, mode });
+  return commands.setMode(sessionId, mode);
 }
 
 /** The prompts the session can be rewound to, oldest first (`prompt_id` is the prompt's place in the history). */
 export function rewindPoints(sessionId: string): Promise<RewindPoint[]> {
-  return invoke<RewindPoint[]>('rewind_points', { sessionId });
+  return commands.rewindPoints(sessionId);
 }
 
 /**
@@ -140,7 +143,7 @@ export function rewindPoints(sessionId: string): Promise<RewindPoint[]> {
  * outside Tandem stop it: nothing changes, `files_rewound` is false and `conflicts` lists them.
  */
 export function rewind(sessionId: string, promptId: string, scope: RewindScope, force: boolean): Promise<RewindOutcome> {
-  return invoke<RewindOutcome>('rewind', { sessionId, promptId, scope, force });
+  return commands.rewind(sessionId, promptId, scope, force);
 }
 
 /** File > Open Folder... / Open Recent chose a folder. */
@@ -162,143 +165,143 @@ export type { AppStateView, CommandError, UnlistenFn };
 
 /** Trusts the session's folder (its allow rules, directories and hooks apply at once); resolves to the new state. */
 export function trustFolder(sessionId: string): Promise<FolderTrust> {
-  return invoke<FolderTrust>('trust_folder', { sessionId });
+  return commands.trustFolder(sessionId);
 }
 
 /** Withdraws trust in the session's folder; resolves to the new state. */
 export function revokeTrust(sessionId: string): Promise<FolderTrust> {
-  return invoke<FolderTrust>('revoke_trust', { sessionId });
+  return commands.revokeTrust(sessionId);
 }
 
 /** Every file the session changed, with its text before the session's first change and now. */
 export function sessionChanges(sessionId: string): Promise<ChangedFile[]> {
-  return invoke<ChangedFile[]>('session_changes', { sessionId });
+  return commands.sessionChanges(sessionId);
 }
 
 export function renameSession(sessionId: string, title: string): Promise<void> {
-  return invoke<void>('rename_session', { sessionId, title });
+  return commands.renameSession(sessionId, title);
 }
 
 /** Deletes a stored session with its files; refused while a turn runs in it. */
 export function deleteSession(sessionId: string): Promise<void> {
-  return invoke<void>('delete_session', { sessionId });
+  return commands.deleteSession(sessionId);
 }
 
 /** The person's decision about the agent's plan. */
 export function answerPlan(answer: PlanAnswer): Promise<void> {
-  return invoke<void>('answer_plan', { answer });
+  return commands.answerPlan(answer);
 }
 
 /** The person's answers to the agent's questions (or their refusal). */
 export function answerQuestions(answer: QuestionAnswer): Promise<void> {
-  return invoke<void>('answer_questions', { answer });
+  return commands.answerQuestions(answer);
 }
 
 /** The person's answer to an MCP server's form: send the values, decline, or cancel. */
 export function answerElicitation(answer: ElicitationAnswer): Promise<void> {
-  return invoke<void>('answer_elicitation', { answer });
+  return commands.answerElicitation(answer);
 }
 
 /** The session's MCP servers: state, transport, tools. */
 export function mcpServers(sessionId: string): Promise<McpServerStatus[]> {
-  return invoke<McpServerStatus[]>('mcp_servers', { sessionId });
+  return commands.mcpServers(sessionId);
 }
 
 /** Approves (or refuses) a project MCP server for this folder; it starts (or stops) at once. */
 export function approveMcpServer(sessionId: string, name: string, approved: boolean): Promise<void> {
-  return invoke<void>('approve_mcp_server', { sessionId, name, approved });
+  return commands.approveMcpServer(sessionId, name, approved);
 }
 
 /** Allows what the shell sandbox refused (a host or a folder) in the project's local settings; resolves to what was added. */
 export function allowSandboxViolation(sessionId: string, violation: SandboxViolation): Promise<string> {
-  return invoke<string>('allow_sandbox_violation', { sessionId, violation });
+  return commands.allowSandboxViolation(sessionId, violation);
 }
 
 export function reconnectMcpServer(sessionId: string, name: string): Promise<void> {
-  return invoke<void>('reconnect_mcp_server', { sessionId, name });
+  return commands.reconnectMcpServer(sessionId, name);
 }
 
 /** Starts signing in to a remote MCP server: its sign-in page opens in the browser; resolves to the page's URL. */
 export function signInMcpServer(sessionId: string, name: string): Promise<McpSignIn> {
-  return invoke<McpSignIn>('sign_in_mcp_server', { sessionId, name });
+  return commands.signInMcpServer(sessionId, name);
 }
 
 /** Turns one MCP tool off (or on again) for the model; saved in the project's local settings. */
 export function setMcpToolEnabled(sessionId: string, tool: string, enabled: boolean): Promise<void> {
-  return invoke<void>('set_mcp_tool_enabled', { sessionId, tool, enabled });
+  return commands.setMcpToolEnabled(sessionId, tool, enabled);
 }
 
 /** The session's slash commands (engine, custom, skills, MCP prompts), offered after `/` in the prompt box. */
 export function slashCommands(sessionId: string): Promise<SlashCommand[]> {
-  return invoke<SlashCommand[]>('slash_commands', { sessionId });
+  return commands.slashCommands(sessionId);
 }
 
 /** What `@query` in the prompt box may complete to: the folder's files, then MCP servers. */
 export function completeMention(sessionId: string, query: string): Promise<MentionCompletion[]> {
-  return invoke<MentionCompletion[]>('complete_mention', { sessionId, query });
+  return commands.completeMention(sessionId, query);
 }
 
 /** Every tool of the session: offered to the model now or not, and why not. */
 export function toolList(sessionId: string): Promise<ToolListing[]> {
-  return invoke<ToolListing[]>('tool_list', { sessionId });
+  return commands.toolList(sessionId);
 }
 
 /** The worktrees agents left with changes. */
 export function keptWorktrees(sessionId: string): Promise<KeptWorktree[]> {
-  return invoke<KeptWorktree[]>('kept_worktrees', { sessionId });
+  return commands.keptWorktrees(sessionId);
 }
 
 /** Merges a kept worktree into the project's current branch (`merge`), or discards it with its branch. */
 export function settleWorktree(sessionId: string, branch: string, merge: boolean): Promise<void> {
-  return invoke<void>('settle_worktree', { sessionId, branch, merge });
+  return commands.settleWorktree(sessionId, branch, merge);
 }
 
 /** Every rule of every settings source with its scope, file and conflicts; the editable files; the folder's trust. */
 export function rulesView(sessionId: string): Promise<RulesView> {
-  return invoke<RulesView>('rules_view', { sessionId });
+  return commands.rulesView(sessionId);
 }
 
 /** Adds a rule (checked by the engine's parser) to the settings file of `scope`; it applies at once. */
 export function addRule(sessionId: string, scope: RuleScope, behavior: DecisionBehavior, rule: string): Promise<void> {
-  return invoke<void>('add_rule', { sessionId, scope, behavior, rule });
+  return commands.addRule(sessionId, scope, behavior, rule);
 }
 
 /** Removes a rule from the settings file of `scope`. */
 export function removeRule(sessionId: string, scope: RuleScope, behavior: DecisionBehavior, rule: string): Promise<void> {
-  return invoke<void>('remove_rule', { sessionId, scope, behavior, rule });
+  return commands.removeRule(sessionId, scope, behavior, rule);
 }
 
 /** Moves a rule from the settings file of `from` to that of `to`. */
 export function moveRule(sessionId: string, from: RuleScope, to: RuleScope, behavior: DecisionBehavior, rule: string): Promise<void> {
-  return invoke<void>('move_rule', { sessionId, from, to, behavior, rule });
+  return commands.moveRule(sessionId, from, to, behavior, rule);
 }
 
 /** What the rules in force answer for a call of `tool` with `input`, with the decision's trace (nothing runs). */
 export function checkCall(sessionId: string, tool: string, input: unknown): Promise<CallCheck> {
-  return invoke<CallCheck>('check_call', { sessionId, tool, input });
+  return commands.checkCall(sessionId, tool, input);
 }
 
 /** Every configured hook by event, with its source and a sample input. */
 export function hooksView(sessionId: string): Promise<HookListing[]> {
-  return invoke<HookListing[]>('hooks_view', { sessionId });
+  return commands.hooksView(sessionId);
 }
 
 /** Runs one hook for real on `input` and says what it did and would decide. */
 export function testHook(sessionId: string, event: string, command: string, input: unknown): Promise<HookTestResult> {
-  return invoke<HookTestResult>('test_hook', { sessionId, event, command, input });
+  return commands.testHook(sessionId, event, command, input);
 }
 
 /** The person's settings: connection, where the key is kept, theme, font size. */
 export function appSettings(): Promise<AppSettings> {
-  return invoke<AppSettings>('app_settings');
+  return commands.appSettings();
 }
 
 /** Saves the settings; the open sessions use the new connection from their next request. */
 export function saveAppSettings(update: AppSettingsUpdate): Promise<SavedSettings> {
-  return invoke<SavedSettings>('save_app_settings', { update });
+  return commands.saveAppSettings(update);
 }
 
 /** Forks the stored session before prompt `promptId` (all of it with `null`); resolves to the new session's id. */
 export function forkSession(sessionId: string, promptId: string | null): Promise<string> {
-  return invoke<string>('fork_session', { sessionId, promptId });
+  return commands.forkSession(sessionId, promptId);
 }

@@ -7,7 +7,7 @@ import '@fontsource/jetbrains-mono/latin-400.css';
 import './styles/index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './components/App';
+import { App } from './components/app/App';
 import { guardContextMenu } from './contextMenu';
 
 async function start(): Promise<void> {

@@ -1,8 +1,8 @@
 // Answering one approval request, shared by the permission dialog and the diff dialog: the
 // optional message to the agent, the person's revision of a file change, the busy state while the
 // answer is sent, and the keyboard — Enter = allow (also after a click on a view toggle or a hunk:
-// only the answer buttons answer by themselves), Esc = deny (Enter inside the message box sends
-// deny with the message), and the numbers shown beside the choices pick them.
+// only the answer buttons answer by themselves), Esc = deny (`escape`, given to the dialog's Modal; Enter
+// inside the message box sends deny with the message), and the numbers shown beside the choices pick them.
 import { useEffect, useRef, useState } from 'react';
 import type { ApprovalAnswer, ApprovalChoice, ApprovalRequest, Revision } from '../generated/protocol';
 
@@ -11,6 +11,8 @@ export type ApprovalAnswering = {
   setMessage: (message: string) => void;
   busy: boolean;
   answer: (choice: ApprovalChoice) => Promise<void>;
+  /** Esc: deny, unless it was pressed in the diff dialog's text editor. */
+  escape: (event: KeyboardEvent) => void;
 };
 
 /** The key of each choice: 1 allow, 2 allow always (when offered), then deny. */
@@ -57,18 +59,13 @@ export function useApprovalAnswer(
     const byNumber = choiceKeys(hasSuggestion);
     const onKeyDown = (event: KeyboardEvent) => {
       const target = event.target instanceof HTMLElement ? event.target : null;
-      // The diff dialog's text editor takes every key as text.
-      if (target?.dataset.editor !== undefined) return;
+      if (isEditor(target)) return;
       const typing = target?.tagName === 'TEXTAREA';
       const choice = byNumber[event.key];
       if (choice && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
         event.preventDefault();
         event.stopPropagation();
         void answerRef.current(choice);
-      } else if (event.key === 'Escape') {
-        event.preventDefault();
-        event.stopPropagation();
-        void answerRef.current('deny');
       } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         if (target?.tagName === 'BUTTON' && target.dataset.answer !== undefined) return; // an answer button answers by itself
         event.preventDefault();
@@ -80,5 +77,13 @@ export function useApprovalAnswer(
     return () => window.removeEventListener('keydown', onKeyDown, true);
   }, [request.id, hasSuggestion]);
 
-  return { message, setMessage, busy, answer };
+  const escape = (event: KeyboardEvent) => {
+    if (!isEditor(event.target)) void answer('deny');
+  };
+  return { message, setMessage, busy, answer, escape };
+}
+
+/** The diff dialog's text editor, which takes every key as text. */
+function isEditor(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && target.dataset.editor !== undefined;
 }

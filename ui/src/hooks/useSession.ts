@@ -146,7 +146,7 @@ export function useSession(): SessionControls {
     [run],
   );
   const answer = useCallback(
-    (value: ApprovalAnswer) => run((id) => ipc.answerApproval(id, value)),
+    (value: ApprovalAnswer) => run(() => ipc.answerApproval(value)),
     [run],
   );
   const interrupt = useCallback(async () => {

@@ -130,9 +130,14 @@ export function installFakeBackend(): void {
           session(args).startTurn(text(args, 'prompt'));
           touched.set(text(args, 'sessionId'), Date.now());
           return null;
-        case 'answer_approval':
-          session(args).answer(args.answer as ApprovalAnswer);
+        case 'answer_approval': {
+          // As in the app, the request's id names the session that asked.
+          const answer = args.answer as ApprovalAnswer;
+          const asking = [...sessions.values()].find((each) => each.asks(answer.request_id));
+          if (!asking) throw { code: 'no_request', message: `No pending request ${answer.request_id}` };
+          asking.answer(answer);
           return null;
+        }
         case 'interrupt':
           session(args).interrupt();
           return null;

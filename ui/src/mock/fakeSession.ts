@@ -114,6 +114,11 @@ export class FakeSession implements ScriptHost {
     return this.earlierIds.has(base) ? `${base}_t${this.turnOrdinal}` : base;
   }
 
+  /** Whether this session asked the permission request `requestId` and waits for its answer. */
+  asks(requestId: string): boolean {
+    return this.approvals.has(requestId);
+  }
+
   answer(answer: ApprovalAnswer): void {
     const resolve = this.approvals.get(answer.request_id);
     if (!resolve) throw { code: 'unknown_request', message: `No pending request ${answer.request_id}` };

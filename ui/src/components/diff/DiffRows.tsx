@@ -4,7 +4,7 @@
 import type { Fold } from '../../diff/fold';
 import type { DiffModel } from '../../diff/model';
 import { DiffCode } from './DiffCode';
-import { Icon } from '../Icon';
+import { Icon } from '../common/Icon';
 
 const SIGNS = { context: ' ', del: '−', add: '+' } as const;
 

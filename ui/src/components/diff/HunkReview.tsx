@@ -1,7 +1,7 @@
 // The per-hunk review strip of the diff dialog: one toggle per hunk of the proposal (accepted by
 // default; a rejected hunk keeps the old lines), and the switch to edit the proposed text by hand.
 import type { Hunk } from '../../diff/hunks';
-import { Icon } from '../Icon';
+import { Icon } from '../common/Icon';
 
 export type HunkReviewProps = {
   hunks: readonly Hunk[];

@@ -1,0 +1,157 @@
+// The root of the webview: loads the app state, opens the command-line folder if there is one,
+// follows the menu (Open Folder…, Open Recent, New Session, Settings…), applies the person's theme
+// and font size, and shows the welcome screen or the open session, with the settings dialog above.
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useLoad } from '../../hooks/useLoad';
+import { useSession } from '../../hooks/useSession';
+import * as ipc from '../../ipc';
+import type { SavedSettings } from '../../generated/app';
+import type { Theme } from '../../generated/protocol';
+import { openBeforeReload } from '../../state/reload';
+import { applyLooks, followDesktopScheme } from '../../settings/looks';
+import { SessionView } from '../session/SessionView';
+import { SettingsDialog } from '../dialogs/SettingsDialog';
+import { SwitchFolderConfirm } from '../dialogs/SwitchFolderConfirm';
+import { Welcome } from './Welcome';
+
+export function App() {
+  const controls = useSession();
+  const { session, open, opening, error, clearError, updateInfo, interrupt } = controls;
+  /** A folder asked for while a turn runs, waiting for the person's confirmation. */
+  const [switchTo, setSwitchTo] = useState<string | null>(null);
+  const running = session?.transcript.running ?? false;
+  const sessionCwd = session?.info.cwd ?? null;
+  // Opening another folder replaces the session: while a turn runs, ask first.
+  const openFolder = useCallback(
+    (path: string) => {
+      if (running && path !== sessionCwd) setSwitchTo(path);
+      else void open(path);
+    },
+    [running, sessionCwd, open],
+  );
+  const onMenuFolder = useEffectEvent((path: string) => openFolder(path));
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  // The theme and font size: as stored when the window opens, then as last saved.
+  const stored = useLoad(ipc.appSettings).data;
+  const [savedLooks, setSavedLooks] = useState<{ theme: Theme; fontSize: number } | null>(null);
+  const theme = savedLooks?.theme ?? stored?.theme ?? null;
+  const fontSize = savedLooks?.fontSize ?? stored?.font_size ?? null;
+  const [app, setApp] = useState<ipc.AppStateView | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const started = useRef(false);
+  // The menu's New Session opens the folder of the session open at that moment (read when the event
+  // arrives, which may be before this render's effects ran).
+  const currentCwd = session?.info.cwd ?? null;
+  const newSession = useEffectEvent(() => {
+    if (currentCwd) void open(currentCwd);
+  });
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const before = openBeforeReload();
+    ipc
+      .appState()
+      .then(async (state) => {
+        setApp(state);
+        // A reloaded window shows the session it showed; one never stored (nothing sent yet) opens anew.
+        if (before) {
+          if (!(await open(before.cwd, before.sessionId))) {
+            clearError();
+            await open(before.cwd);
+          }
+        } else if (state.folder) await open(state.folder);
+      })
+      .catch((cause: unknown) => setLoadError(ipc.errorMessage(cause)));
+  }, [open, clearError]);
+
+  useEffect(() => {
+    if (theme === null || fontSize === null) return;
+    applyLooks(theme, fontSize);
+    return theme === 'system' ? followDesktopScheme(() => applyLooks(theme, fontSize)) : undefined;
+  }, [theme, fontSize]);
+
+  const onSettingsSaved = useCallback(
+    (saved: SavedSettings) => {
+      setSavedLooks({ theme: saved.settings.theme, fontSize: saved.settings.font_size });
+      for (const info of saved.sessions) updateInfo(info);
+      setSettingsOpen(false);
+    },
+    [updateInfo],
+  );
+  const openSettings = useCallback(() => setSettingsOpen(true), []);
+  const closeSettings = useCallback(() => setSettingsOpen(false), []);
+
+  useEffect(() => {
+    const subscriptions = [
+      ipc.onOpenSettings(openSettings),
+      ipc.onOpenFolder((path) => onMenuFolder(path)),
+      ipc.onNewSession(() => newSession()),
+    ];
+    return () => {
+      for (const subscription of subscriptions) void subscription.then((unlisten) => unlisten());
+    };
+  }, [open, openSettings]);
+
+  const pickFolder = useCallback(async () => {
+    try {
+      const path = await ipc.pickFolder();
+      if (path) openFolder(path);
+    } catch (cause) {
+      setLoadError(ipc.errorMessage(cause));
+    }
+  }, [openFolder]);
+
+  const settings = settingsOpen && (
+    <SettingsDialog load={ipc.appSettings} save={ipc.saveAppSettings} onSaved={onSettingsSaved} onClose={closeSettings} />
+  );
+  const confirmSwitch = switchTo !== null && session && (
+    <SwitchFolderConfirm
+      current={session.info.cwd}
+      next={switchTo}
+      onConfirm={() => {
+        setSwitchTo(null);
+        void interrupt().then(() => open(switchTo));
+      }}
+      onCancel={() => setSwitchTo(null)}
+    />
+  );
+  if (session) {
+    // Keyed by session: a new session starts with fresh view state (expanded rows, answered requests).
+    return (
+      <>
+        <div className="app-layer" inert={settingsOpen || switchTo !== null}>
+          <SessionView
+            key={session.info.session_id}
+            session={session}
+            controls={controls}
+            onPickFolder={() => void pickFolder()}
+            onOpenSettings={openSettings}
+          />
+        </div>
+        {settings}
+        {confirmSwitch}
+      </>
+    );
+  }
+  return (
+    <>
+      <div className="app-layer" inert={settingsOpen}>
+        <Welcome
+      recent={app?.recent ?? []}
+      version={app?.version ?? null}
+      opening={opening}
+      error={error ?? loadError}
+      onDismissError={() => {
+        clearError();
+        setLoadError(null);
+      }}
+      onPickFolder={() => void pickFolder()}
+      onOpenRecent={(path) => void open(path)}
+      onOpenSettings={openSettings}
+        />
+      </div>
+      {settings}
+    </>
+  );
+}

@@ -1,0 +1,195 @@
+// The window with an open session: header, sessions sidebar, setup hint, transcript, the composer (notices, the
+// background lists, the prompt box) and the status bar; above them the request waiting on the person, the rewind
+// dialog (a prompt row's rewind action, or `/rewind`) or one of the session's dialogs and panels, with everything
+// behind inert meanwhile. Esc stops a running turn; Ctrl+B moves its running shell commands to the background.
+// The state lives in hooks (hooks/session/): the requests' queue, the overlays, rewinding, the queued prompt.
+import { useCallback, useMemo } from 'react';
+import type { SandboxViolation } from '../../generated/protocol';
+import { useBackgroundControls } from '../../hooks/session/useBackgroundControls';
+import { useDraft } from '../../hooks/session/useDraft';
+import { useOverlays } from '../../hooks/session/useOverlays';
+import { usePromptQueue } from '../../hooks/session/usePromptQueue';
+import { useRequestQueue } from '../../hooks/session/useRequestQueue';
+import { useRewinding } from '../../hooks/session/useRewinding';
+import { useSessionKeys } from '../../hooks/session/useSessionKeys';
+import { useSlashCommands, type WindowCommand } from '../../hooks/session/useSlashCommands';
+import type { SessionControls } from '../../hooks/useSession';
+import { useSessionList } from '../../hooks/useSessionList';
+import * as ipc from '../../ipc';
+import { switchableModes } from '../../state/modes';
+import { promptItems, RewindContext } from '../../state/rewind';
+import { SandboxAllowContext } from '../../state/sandbox';
+import type { Session } from '../../state/session';
+import { ShellControlsContext } from '../../state/shells';
+import { StopSubAgentContext } from '../../state/subAgentStop';
+import { TeamsContext } from '../../state/teams';
+import { RewindDialog } from '../dialogs/RewindDialog';
+import { SessionSidebar } from '../sidebar/SessionSidebar';
+import { StatusBar } from '../statusbar/StatusBar';
+import { EmptyTranscript } from '../transcript/EmptyTranscript';
+import { Transcript } from '../transcript/Transcript';
+import { WorkingLine } from '../transcript/WorkingLine';
+import { Composer } from './Composer';
+import { Header } from './Header';
+import { RequestDialog } from './RequestDialog';
+import { SessionOverlay } from './SessionOverlay';
+import { SetupHint } from './SetupHint';
+
+export type SessionViewProps = {
+  session: Session;
+  controls: SessionControls;
+  onPickFolder: () => void;
+  /** Opens the settings dialog. */
+  onOpenSettings?: () => void;
+};
+
+export function SessionView({ session, controls, onPickFolder, onOpenSettings }: SessionViewProps) {
+  const { info, mode, transcript } = session;
+  const { running } = transcript;
+  const { interrupt, sendPrompt, open, rewind } = controls;
+  const sessionId = info.session_id;
+  const promptCount = useMemo(() => promptItems(transcript.items).length, [transcript.items]);
+  const list = useSessionList(info.cwd, sessionId, running, transcript.turnsEnded, promptCount);
+  const requests = useRequestQueue(transcript, controls.answer);
+  const background = useBackgroundControls(sessionId);
+  const { draft, putBack } = useDraft();
+  const queue = usePromptQueue(running, sendPrompt, putBack);
+  const rewinds = useRewinding(transcript, rewind, sendPrompt, putBack);
+  const overlays = useOverlays(info, { asking: requests.asking, rewinding: rewinds.rewinding !== null }, controls.setMode);
+  const stop = useCallback(() => void interrupt(), [interrupt]);
+  const { toBackground } = background.shellControls;
+  const allToBackground = useCallback(() => toBackground(null), [toBackground]);
+  useSessionKeys(running, stop, allToBackground);
+
+  const { open: openOverlay } = overlays;
+  const { rewindLast } = rewinds;
+  const windowCommands = useMemo<Record<string, WindowCommand>>(
+    () => ({
+      clear: { description: 'Start a new session in this folder', run: () => void open(info.cwd) },
+      changes: { description: 'Show every file this session changed', run: () => openOverlay('changes') },
+      mcp: { description: 'Show the MCP servers', run: () => openOverlay('mcp') },
+      rules: { description: 'Show and edit the permission rules', run: () => openOverlay('rules') },
+      hooks: { description: 'Show and try the hooks', run: () => openOverlay('hooks') },
+      trust: { description: "Review this folder's trust", run: () => openOverlay('trust') },
+      rewind: { description: 'Rewind the conversation or files to before the last prompt', run: rewindLast },
+    }),
+    [open, info.cwd, openOverlay, rewindLast],
+  );
+  const commands = useSlashCommands(sessionId, transcript.mcpServers, windowCommands);
+  const completeMentions = useCallback((query: string) => ipc.completeMention(sessionId, query), [sessionId]);
+  // The window runs its own commands; a prompt sent while a turn runs waits for its end.
+  const onPrompt = async (prompt: string): Promise<boolean> => {
+    const own = /^\/(\w+)\s*$/.exec(prompt);
+    const command = own?.[1] ? windowCommands[own[1]] : undefined;
+    if (command) {
+      command.run();
+      return true;
+    }
+    if (running) {
+      queue.enqueue(prompt);
+      return true;
+    }
+    return sendPrompt(prompt);
+  };
+  const allowSandbox = useCallback(
+    (violation: SandboxViolation) => ipc.allowSandboxViolation(sessionId, violation),
+    [sessionId],
+  );
+  const { rewinding } = rewinds;
+  const inert = requests.asking || rewinding !== null || overlays.shown !== null;
+
+  return (
+    <div className="session" data-testid="session" data-session-id={sessionId}>
+      <div className="session-body" inert={inert}>
+        <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
+        <StopSubAgentContext.Provider value={background.stopSubAgent}>
+          <ShellControlsContext.Provider value={background.shellControls}>
+            <TeamsContext.Provider value={transcript.teams}>
+              <div className="session-columns">
+                <SessionSidebar
+                  sessions={list.sessions}
+                  currentId={sessionId}
+                  error={list.error}
+                  onOpen={(id) => void open(info.cwd, id)}
+                  onNew={() => void open(info.cwd)}
+                  onRename={async (id, title) => {
+                    await ipc.renameSession(id, title);
+                    list.refresh();
+                  }}
+                  onDelete={async (id) => {
+                    await ipc.deleteSession(id);
+                    list.refresh();
+                  }}
+                />
+                <div className="session-center">
+                  {info.setup_hint && <SetupHint hint={info.setup_hint} />}
+                  <main className="session-main">
+                    <RewindContext.Provider value={running ? null : rewinds.request}>
+                      <SandboxAllowContext.Provider value={allowSandbox}>
+                        <Transcript
+                          items={transcript.items}
+                          empty={<EmptyTranscript folder={info.folder_name} />}
+                          footer={running ? <WorkingLine /> : null}
+                        />
+                      </SandboxAllowContext.Provider>
+                    </RewindContext.Provider>
+                  </main>
+                  <Composer
+                    transcript={transcript}
+                    error={requests.approval ? null : controls.error}
+                    onDismissError={controls.clearError}
+                    backgroundError={background.error}
+                    onDismissBackgroundError={background.clearError}
+                    rewinds={rewinds}
+                    queue={queue}
+                    draft={draft}
+                    draftKey={sessionId}
+                    onSend={onPrompt}
+                    commands={commands}
+                    completeMentions={completeMentions}
+                  />
+                </div>
+              </div>
+            </TeamsContext.Provider>
+          </ShellControlsContext.Provider>
+        </StopSubAgentContext.Provider>
+        <StatusBar
+          mode={mode}
+          modes={switchableModes(info.auto_mode_available)}
+          onModeChange={overlays.changeMode}
+          model={info.model}
+          usage={transcript.usage}
+          running={running}
+          onStop={stop}
+          trusted={info.trust.trusted}
+          onTrustClick={() => openOverlay('trust')}
+          onChangesClick={() => openOverlay('changes')}
+          mcpServers={transcript.mcpServers}
+          onMcpClick={() => openOverlay('mcp')}
+          onRulesClick={() => openOverlay('rules')}
+          onHooksClick={() => openOverlay('hooks')}
+          onSettingsClick={onOpenSettings}
+          contextWindow={info.context_window}
+          compactAtPercent={info.compact_at_percent}
+        />
+      </div>
+      <RequestDialog requests={requests} error={controls.error} root={info.cwd} />
+      <SessionOverlay session={session} overlays={overlays} mode={mode} setTrust={controls.setTrust} changes={controls.changes} />
+      {rewinding && !requests.asking && (
+        <RewindDialog
+          ordinal={rewinding.ordinal}
+          text={rewinding.text}
+          promptId={rewinding.promptId}
+          loadPoints={controls.rewindPoints}
+          rewind={(promptId, scope, force) => rewind(promptId, rewinding.ordinal, scope, force)}
+          onRewound={rewinds.onRewound}
+          fork={async (promptId) => {
+            const forked = await ipc.forkSession(sessionId, promptId);
+            await open(info.cwd, forked);
+          }}
+          onCancel={rewinds.close}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+// Tests of the sessions sidebar in the session window with a mocked IPC: the list newest first
+// with the current session highlighted, reopening a stored session (its replayed events rebuild
+// the transcript), New Session, refreshing after a turn, and collapsing.
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { SessionSummary } from '../../generated/protocol';
+import { FOLDER, installFakeIpc, sessionInfo } from '../../test/fakeIpc';
+import { App } from '../app/App';
+
+const now = Date.now();
+const stored: SessionSummary[] = [
+  { session_id: 'old', title: 'An older session', updated_at_ms: now - 3 * 86_400_000, message_count: 8 },
+  { session_id: 'session-1', title: 'Fix the build', updated_at_ms: now - 60_000, message_count: 2 },
+  { session_id: 'mid', title: 'Yesterday’s work', updated_at_ms: now - 26 * 3_600_000, message_count: 1 },
+];
+
+async function openFolder(list: () => SessionSummary[] = () => stored) {
+  const ipc = installFakeIpc({
+    list_sessions: () => list(),
+    open_session: (args) => sessionInfo({ session_id: typeof args.resume === 'string' ? args.resume : 'session-1' }),
+  });
+  render(<App />);
+  await userEvent.click(await screen.findByTestId('open-folder-button'));
+  await screen.findByTestId('folder-name');
+  await waitFor(() => expect(screen.getAllByTestId('session-item')).toHaveLength(3));
+  return ipc;
+}
+
+const items = () => screen.getAllByTestId('session-item');
+
+beforeEach(() => localStorage.clear());
+
+describe('SessionSidebar', () => {
+  it('lists the folder’s sessions newest first, the current one highlighted', async () => {
+    const ipc = await openFolder();
+    expect(ipc.argsOf('list_sessions')[0]).toEqual({ path: FOLDER });
+    expect(items().map((item) => item.dataset.sessionId)).toEqual(['session-1', 'mid', 'old']);
+    expect(items()[0]).toHaveAttribute('aria-current', 'true');
+    expect(items()[0]).toHaveTextContent('Fix the build');
+    expect(items()[0]).toHaveTextContent('1 min ago · 2 messages');
+    expect(items()[1]).toHaveTextContent('yesterday · 1 message');
+    expect(items()[2]).toHaveTextContent('3 days ago · 8 messages');
+  });
+
+  it('reopens a stored session, whose replayed events rebuild the transcript', async () => {
+    const ipc = await openFolder();
+    await userEvent.click(items()[2] as HTMLElement);
+    await waitFor(() => expect(ipc.argsOf('open_session')).toHaveLength(2));
+    expect(ipc.argsOf('open_session')[1]).toMatchObject({ path: FOLDER, resume: 'old' });
+    ipc.push(
+      { type: 'turn_started', prompt: 'An older session' },
+      { type: 'text_delta', text: 'Restored answer' },
+      { type: 'turn_ended', stop_reason: 'end_turn' },
+      { type: 'mode_changed', mode: 'plan' },
+    );
+    expect(await screen.findByText('Restored answer')).toBeInTheDocument();
+    expect(screen.getByTestId('session')).toHaveAttribute('data-session-id', 'old');
+    expect(screen.getByTestId('mode-switcher')).toHaveAttribute('data-mode', 'plan');
+    await waitFor(() => expect(items().find((item) => item.dataset.sessionId === 'old')).toHaveAttribute('aria-current', 'true'));
+  });
+
+  it('New Session opens a new session on the folder', async () => {
+    const ipc = await openFolder();
+    await userEvent.click(screen.getByTestId('new-session-button'));
+    await waitFor(() => expect(ipc.argsOf('open_session')).toHaveLength(2));
+    expect(ipc.argsOf('open_session')[1]).toMatchObject({ path: FOLDER, resume: null });
+  });
+
+  it('shows a new session that is not stored yet, and refreshes the list when a turn ends', async () => {
+    let list = stored.filter((each) => each.session_id !== 'session-1');
+    const ipc = await openFolder(() => list);
+    expect(items()[0]).toHaveTextContent('New session');
+    expect(items()[0]).toHaveAttribute('aria-current', 'true');
+    const loads = ipc.argsOf('list_sessions').length;
+    list = stored;
+    ipc.push({ type: 'turn_started', prompt: 'Fix the build' });
+    ipc.push({ type: 'turn_ended', stop_reason: 'end_turn' });
+    await waitFor(() => expect(items()[0]).toHaveTextContent('Fix the build'));
+    expect(ipc.argsOf('list_sessions').length).toBe(loads + 1);
+  });
+
+  it('refreshes the list after a turn whose start and end arrive in one batch', async () => {
+    let list = stored.filter((each) => each.session_id !== 'session-1');
+    const ipc = await openFolder(() => list);
+    const loads = ipc.argsOf('list_sessions').length;
+    list = stored;
+    ipc.push({ type: 'turn_started', prompt: 'Fix the build' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    await waitFor(() => expect(items()[0]).toHaveTextContent('Fix the build'));
+    expect(ipc.argsOf('list_sessions').length).toBe(loads + 1);
+  });
+
+  it('collapses to a rail and remembers it', async () => {
+    await openFolder();
+    const sidebar = screen.getByTestId('session-sidebar');
+    await userEvent.click(within(sidebar).getByTestId('session-sidebar-toggle'));
+    expect(sidebar).toHaveAttribute('data-collapsed', 'true');
+    expect(screen.queryAllByTestId('session-item')).toHaveLength(0);
+    expect(within(sidebar).getByTestId('new-session-button')).toBeInTheDocument();
+    expect(localStorage.getItem('tandem.sidebarCollapsed')).toBe('true');
+  });
+});
