@@ -1,6 +1,7 @@
 //! A session: one conversation on one project folder, with its model, tools, permission context, approval door and
 //! event sink. The desktop app, the command line and tests all drive the engine through this type.
 
+mod agents;
 mod builder;
 mod builtin_run;
 mod changes;
@@ -22,11 +23,6 @@ mod prompt_menu;
 pub mod rewind;
 mod shells;
 pub mod slash;
-mod sub_agent;
-mod sub_agent_doors;
-mod sub_agent_stop;
-mod team;
-mod team_member;
 pub mod tool_list;
 pub mod transcript;
 
@@ -76,10 +72,9 @@ use crate::tools::sleep::SleepTool;
 use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::work_list::{self, WorkBoard};
 use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
+use agents::{SubAgentParts, SubAgents, Teams};
 use custom_commands::CommandCatalog;
 use file_index::FileIndex;
-use sub_agent::{SubAgentParts, SubAgents};
-use team::Teams;
 
 /// Why a session could not be opened.
 #[derive(Debug, thiserror::Error)]

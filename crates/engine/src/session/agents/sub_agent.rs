@@ -40,17 +40,17 @@ use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
 use crate::tools::bash::{BashTool, ShellSession};
 use crate::tools::worktree;
 
-use super::changes::Attribution;
-use super::sub_agent_doors::{Bubble, TaggedSink};
+use super::doors::{Bubble, TaggedSink};
 use super::team_member::{MemberRole, member_prompt};
-use super::transcript::{TranscriptFile, TranscriptModel, TranscriptOwner};
+use crate::session::changes::Attribution;
+use crate::session::transcript::{TranscriptFile, TranscriptModel, TranscriptOwner};
 
 /// How often a blocking SubagentStop hook may make a sub-agent go on.
 const MAX_STOP_HOOK_ROUNDS: usize = 3;
 
 /// What a sub-agent shares with its session.
 #[derive(Clone)]
-pub(super) struct SubAgentParts {
+pub(in crate::session) struct SubAgentParts {
     pub session_id: String,
     pub cwd: PathBuf,
     /// The session's model client (not the one that records the session's own history).
@@ -83,7 +83,7 @@ pub(super) struct SubAgentParts {
     pub turn_model: Arc<TurnModel>,
 }
 
-use super::sub_agent_stop::{Background, Outcome, Stop, lock, notification, status_word};
+use super::stop::{Background, Outcome, Stop, lock, notification, status_word};
 
 /// The session's sub-agent runner.
 pub struct SubAgents {
@@ -107,7 +107,7 @@ impl std::fmt::Debug for SubAgents {
 }
 
 impl SubAgents {
-    pub(super) fn new(parts: SubAgentParts) -> Self {
+    pub(in crate::session) fn new(parts: SubAgentParts) -> Self {
         Self {
             parts: Arc::new(parts),
             background: Mutex::new(HashMap::new()),
