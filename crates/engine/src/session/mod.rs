@@ -23,7 +23,6 @@ mod prompt_menu;
 pub mod rewind;
 mod shells;
 pub mod slash;
-pub mod tool_list;
 pub mod transcript;
 
 pub use builder::SessionBuilder;
@@ -55,23 +54,16 @@ use crate::permission::{
 use crate::query::{
     QueryConfig, QueryError, TurnOutcome, UserPrompt, build_system_prompt, run_turn, skills_prompt,
 };
-use crate::registry::{ToolPool, builtin_tools_with, erase};
+use crate::registry::{self, builtin_tools_with};
 use crate::settings::{HookSet, RuleBehavior, RuleSource};
 use crate::store::{
     PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
 };
 use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, names as tool_names};
-use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
-use crate::tools::ask_user::AskUserQuestionTool;
+use crate::tools::agent::{AgentCatalog, AgentFileIssue};
 use crate::tools::bash::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
-use crate::tools::brief::BriefTool;
-use crate::tools::features;
-use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
-use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool, invocation_text, slash_command};
-use crate::tools::sleep::SleepTool;
-use crate::tools::tool_search::ToolSearchTool;
-use crate::tools::work_list::{self, WorkBoard};
-use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
+use crate::tools::skill::{SkillCatalog, SkillGrants, invocation_text, slash_command};
+use crate::tools::work_list::WorkBoard;
 use agents::{SubAgentParts, SubAgents, Teams};
 use custom_commands::CommandCatalog;
 use file_index::FileIndex;
@@ -410,68 +402,28 @@ impl Session {
             .teams
             .then(|| Teams::new(Arc::new(sub_agent_parts.clone()), lead_mailbox.clone()));
         let sub_agents = Arc::new(SubAgents::new(sub_agent_parts));
-        let mut tools = builtins;
-        tools.push(erase(AgentTool::new(offered)));
         let skill_grants = Arc::new(SkillGrants::default());
-        tools.push(erase(SkillTool::new(
-            skills.clone(),
-            skill_grants.clone(),
-            turn_model.clone(),
-        )));
         let deferred = Arc::new(DeferredTools::default());
-        tools.push(erase(ToolSearchTool::new(deferred.clone())));
-        let mut missing_tools = Vec::new();
-        match tool_list::web_search_for(model_config.provider) {
-            Ok(search) => tools.push(search),
-            Err(why) => missing_tools.push((tool_names::WEB_SEARCH.to_string(), why)),
-        }
-        // The main conversation's own tools (sub-agents do not get them: they talk to the person or change the
-        // session's checklist).
-        tools.push(erase(AskUserQuestionTool));
-        tools.push(erase(EnterPlanModeTool));
-        tools.push(erase(ExitPlanModeTool));
-        tools.push(erase(EnterWorktreeTool));
-        tools.push(erase(ExitWorktreeTool));
-        tools.push(erase(BriefTool));
-        if features.sleep {
-            tools.push(erase(SleepTool));
-        } else {
-            missing_tools.push((
-                tool_names::SLEEP.to_string(),
-                format!(
-                    "switched off: set {}=1 to offer it",
-                    features::PROACTIVE_ENV
-                ),
-            ));
-        }
-        if teams.is_some() {
-            tools.extend(crate::tools::team::lead_tools());
-        } else {
-            for tool in crate::tools::team::lead_tools() {
-                missing_tools.push((
-                    tool.name().to_string(),
-                    format!("switched off: set {}=1 to offer it", features::TEAMS_ENV),
-                ));
-            }
-        }
         let work_board = Arc::new(WorkBoard::new(events.clone()));
         work_board.restore(lists.0, lists.1);
-        tools.extend(work_list::tools(work_list, &work_board));
-        if !mcp.statuses().is_empty() {
-            tools.extend(crate::mcp::resource_tools(&mcp));
-        }
-        if mcp
-            .statuses()
-            .iter()
-            .any(|s| s.transport == "http" || s.transport == "sse")
-        {
-            tools.push(crate::mcp::auth_tool(&mcp));
-        }
+        let session_tools = registry::session_tools(registry::SessionToolInputs {
+            builtins: &builtins,
+            agents: offered,
+            skills: skills.clone(),
+            skill_grants: skill_grants.clone(),
+            turn_model: turn_model.clone(),
+            deferred: deferred.clone(),
+            provider: model_config.provider,
+            features,
+            teams: teams.is_some(),
+            work_list,
+            work_board: &work_board,
+            mcp: &mcp,
+        });
         let runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
-            pool: ToolPool::assemble(&tools, &extra_tools, |name| hidden_by.hides(name))
-                .with_live_mcp(mcp.tools()),
+            pool: session_tools.pool(&extra_tools, |name| hidden_by.hides(name), mcp.tools()),
             permissions,
             approver,
             events,
@@ -503,7 +455,7 @@ impl Session {
             model_switch,
             model_config: Mutex::new(model_config),
             runtime,
-            missing_tools,
+            missing_tools: session_tools.missing,
             skills,
             skill_grants,
             turn_model,
@@ -634,9 +586,9 @@ impl Session {
     }
 
     /// Every tool of the session: offered to the model or not, and why not.
-    pub fn tool_list(&self) -> Vec<tool_list::ToolListing> {
+    pub fn tool_list(&self) -> Vec<registry::ToolListing> {
         let ctx = self.runtime.permission_context();
-        tool_list::tool_listing(
+        registry::tool_listing(
             &self.runtime.pool,
             |name| ctx.rules.hides(name),
             &self.runtime.deferred,

@@ -26,18 +26,17 @@ use crate::hooks::payload::{SubagentStart, SubagentStop};
 use crate::model::{Message, Model, RenamedModel, TurnModel, claude_alias};
 use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, run_turn};
-use crate::registry::{ToolPool, builtin_tools_with, erase};
+use crate::registry::{self, SubAgentToolInputs, builtin_tools_with};
 use crate::settings::{HookSet, RuleSource};
 use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::{
     DynTool, FileStateStore, Mailbox, ModelCompleter, SubAgentError, SubAgentReport,
     SubAgentRequest, SubAgentRunner, WorktreeReport,
 };
-use crate::tools::agent::{AgentCatalog, AgentDefinition, TEAM_MEMBER_TOOLS};
-use crate::tools::team::member_tools;
-use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
+use crate::tools::agent::{AgentCatalog, AgentDefinition};
+use crate::tools::work_list::{WorkBoard, WorkListFamily};
 
-use crate::tools::bash::{BashTool, ShellSession};
+use crate::tools::bash::ShellSession;
 use crate::tools::worktree;
 
 use super::doors::{Bubble, TaggedSink};
@@ -419,33 +418,19 @@ async fn run_agent(
         shell: shell.clone(),
         agent_id: agent_id.clone(),
     };
-    let mut tools: Vec<Arc<dyn DynTool>> = base
-        .into_iter()
-        .filter(|t| t.name() != crate::tool::names::BASH)
-        .collect();
-    tools.push(erase(BashTool::for_agent(shell, &agent_id)));
     // Its own checklist, shown under its transcript (the events are wrapped like its others).
     let board = Arc::new(WorkBoard::new(sink.clone()));
-    tools.extend(work_list::tools(parts.work_list, &board));
-    if member.is_some() {
-        tools.extend(member_tools());
-    }
-    let pool = ToolPool::assemble(
-        &tools
-            .iter()
-            .filter(|t| {
-                agent.allows(t.name())
-                    || (member.is_some() && TEAM_MEMBER_TOOLS.contains(&t.name()))
-            })
-            .cloned()
-            .collect::<Vec<_>>(),
-        &parts
-            .mcp
-            .snapshot()
-            .iter()
-            .filter(|t| agent.allows(t.name()))
-            .cloned()
-            .collect::<Vec<_>>(),
+    let pool = registry::sub_agent_pool(
+        SubAgentToolInputs {
+            builtins: base,
+            shell,
+            agent_id: &agent_id,
+            agent: &agent,
+            member: member.is_some(),
+            work_list: parts.work_list,
+            work_board: &board,
+            mcp: &parts.mcp,
+        },
         |name| context.rules.hides(name),
     );
     let runtime = ToolRuntime {
