@@ -264,44 +264,11 @@ impl Session {
             idle_after,
             runtime: background,
         } = parts;
-        let model_switch = Arc::new(SwitchableModel::new(model));
-        let model: Arc<dyn Model> = model_switch.clone();
-        // The conversation's model stores the history as it grows; side requests (the classifier) use `model`.
-        let (conversation_model, events): (Arc<dyn Model>, Arc<dyn EventSink>) = match &recorder {
-            Some(recorder) => (
-                Arc::new(PersistingModel::new(model.clone(), recorder.clone())),
-                Arc::new(RecordingStoreSink::new(recorder.clone(), events)),
-            ),
-            None => (model.clone(), events),
-        };
-        // The transcript file hooks read, written as the conversation grows (the whole history of a reopened one).
-        let transcript = Arc::new(transcript::TranscriptFile::open(
-            crate::hooks::transcript_path(&id),
-            transcript::TranscriptOwner {
-                session_id: id.clone(),
-                cwd: cwd.clone(),
-                agent_id: None,
-            },
-            &history,
-        ));
-        let conversation_model: Arc<dyn Model> = Arc::new(transcript::TranscriptModel::new(
-            conversation_model,
-            transcript.clone(),
-        ));
+        let wired = wire_model(model, recorder.as_ref(), events, &id, &cwd, &history);
+        let (model_switch, model, events) = (wired.switch, wired.side, wired.events);
         let today = today();
-        // Settings from every source; the UI's default mode lets `defaultMode` decide.
-        let mut permission_loader = PermissionLoader::standard(&cwd, command_line);
-        if assume_trusted {
-            permission_loader.trust = None;
-        }
-        let chosen = (mode != PermissionMode::Default).then_some(mode);
-        let permission_context =
-            permission_loader
-                .load(chosen, &[])
-                .with_classifier(ClassifierHandle(Arc::new(ModelClassifier {
-                    model: model.clone(),
-                    max_tokens: 256,
-                })));
+        let (permission_loader, permission_context) =
+            load_permissions(&cwd, command_line, assume_trusted, mode, &model);
         let hidden_by = permission_context.rules.clone();
         let elicitor = Arc::new(elicitation::AskThePerson {
             session_id: id.clone(),
@@ -377,16 +344,26 @@ impl Session {
         let lead_mailbox = Arc::new(crate::tool::Mailbox::default());
         let turn_model = Arc::new(TurnModel::default());
         let attribution = Arc::new(changes::Attribution::default());
-        let sub_agent_parts = SubAgentParts {
-            completer: Some(completer.clone()),
+        // What every call runs against; the session's own doors are added below, a sub-agent's its own.
+        let base_runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
+            pool: Default::default(),
+            permissions,
+            approver,
+            events,
+            file_state,
+            sub_agents: None,
+            completer: Some(completer),
+            deferred: Default::default(),
+            team: None,
+            mailbox: None,
+            mode_notes: None,
+        };
+        let sub_agent_parts = SubAgentParts {
+            runtime: base_runtime.clone(),
             model: model.clone(),
             config: config.clone(),
-            permissions: permissions.clone(),
-            approver: approver.clone(),
-            events: events.clone(),
-            file_state: file_state.clone(),
             tools: builtins.clone(),
             catalog: offered.clone(),
             today: today.clone(),
@@ -404,7 +381,7 @@ impl Session {
         let sub_agents = Arc::new(SubAgents::new(sub_agent_parts));
         let skill_grants = Arc::new(SkillGrants::default());
         let deferred = Arc::new(DeferredTools::default());
-        let work_board = Arc::new(WorkBoard::new(events.clone()));
+        let work_board = Arc::new(WorkBoard::new(base_runtime.events.clone()));
         work_board.restore(lists.0, lists.1);
         let session_tools = registry::session_tools(registry::SessionToolInputs {
             builtins: &builtins,
@@ -421,19 +398,13 @@ impl Session {
             mcp: &mcp,
         });
         let runtime = ToolRuntime {
-            session_id: id.clone(),
-            cwd: cwd.clone(),
             pool: session_tools.pool(&extra_tools, |name| hidden_by.hides(name), mcp.tools()),
-            permissions,
-            approver,
-            events,
-            file_state,
             sub_agents: Some(sub_agents),
-            completer: Some(completer),
             deferred,
             team: teams.as_ref().map(Teams::lead_seat),
             mailbox: Some(lead_mailbox),
             mode_notes: Some(Arc::new(crate::exec::ModeNotes::default())),
+            ..base_runtime
         };
         runtime.deferred.configure(
             &runtime.pool.all(),
@@ -451,7 +422,7 @@ impl Session {
             id,
             file_index: FileIndex::new(&cwd),
             cwd,
-            model: conversation_model,
+            model: wired.conversation,
             model_switch,
             model_config: Mutex::new(model_config),
             runtime,
@@ -476,37 +447,31 @@ impl Session {
             attribution,
             teams,
             shell,
-            transcript,
+            transcript: wired.transcript,
             lifecycle: lifecycle::Lifecycle::new(start_source, idle_after),
             closed: CancellationToken::new(),
         };
         session.report_settings_issues();
         session.report_agent_issues(&catalog.issues);
-        for issue in &session.commands.issues {
-            session
-                .runtime
-                .events
-                .emit(tandem_protocol::SessionEvent::Notice {
-                    message: format!(
-                        "Command file {} was not loaded: {}",
-                        issue.path.display(),
-                        issue.message
-                    ),
-                });
-        }
-        for issue in &skill_catalog.issues {
-            session
-                .runtime
-                .events
-                .emit(tandem_protocol::SessionEvent::Notice {
-                    message: format!(
-                        "Skill file {} was not loaded: {}",
-                        issue.path.display(),
-                        issue.message
-                    ),
-                });
-        }
+        session.report_file_issues(&skill_catalog.issues);
         session
+    }
+
+    /// Tells the person about command and skill files that could not be loaded.
+    fn report_file_issues(&self, skill_issues: &[crate::tools::skill::SkillFileIssue]) {
+        let commands = self
+            .commands
+            .issues
+            .iter()
+            .map(|i| ("Command", &i.path, &i.message));
+        let skills = skill_issues.iter().map(|i| ("Skill", &i.path, &i.message));
+        for (what, path, message) in commands.chain(skills) {
+            self.runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::Notice {
+                    message: format!("{what} file {} was not loaded: {message}", path.display()),
+                });
+        }
     }
 
     /// Tells the person about agent files that could not be loaded (or had unknown keys); the others still load.
@@ -1274,6 +1239,80 @@ impl Drop for Session {
             cleanup::drop_unstored(&session_dir(&self.id));
         }
     }
+}
+
+/// The session's model handles: the switch every request goes through, the model for side requests (the
+/// classifier, completions), and the conversation's model, which stores the history as it grows (with a recorder)
+/// and writes the transcript file hooks read (the whole history of a reopened session); with a recorder, the sink
+/// records every event.
+struct WiredModel {
+    switch: Arc<SwitchableModel>,
+    side: Arc<dyn Model>,
+    conversation: Arc<dyn Model>,
+    events: Arc<dyn EventSink>,
+    transcript: Arc<transcript::TranscriptFile>,
+}
+
+fn wire_model(
+    model: Arc<dyn Model>,
+    recorder: Option<&Arc<SessionRecorder>>,
+    events: Arc<dyn EventSink>,
+    id: &str,
+    cwd: &Path,
+    history: &[Message],
+) -> WiredModel {
+    let switch = Arc::new(SwitchableModel::new(model));
+    let side: Arc<dyn Model> = switch.clone();
+    let (conversation, events): (Arc<dyn Model>, Arc<dyn EventSink>) = match recorder {
+        Some(recorder) => (
+            Arc::new(PersistingModel::new(side.clone(), recorder.clone())),
+            Arc::new(RecordingStoreSink::new(recorder.clone(), events)),
+        ),
+        None => (side.clone(), events),
+    };
+    let transcript = Arc::new(transcript::TranscriptFile::open(
+        crate::hooks::transcript_path(id),
+        transcript::TranscriptOwner {
+            session_id: id.to_string(),
+            cwd: cwd.to_path_buf(),
+            agent_id: None,
+        },
+        history,
+    ));
+    let conversation: Arc<dyn Model> = Arc::new(transcript::TranscriptModel::new(
+        conversation,
+        transcript.clone(),
+    ));
+    WiredModel {
+        switch,
+        side,
+        conversation,
+        events,
+        transcript,
+    }
+}
+
+/// Settings from every source and the permission context they make, with auto mode's classifier asking `model`;
+/// the UI's default mode lets `defaultMode` decide.
+fn load_permissions(
+    cwd: &Path,
+    command_line: CliSettings,
+    assume_trusted: bool,
+    mode: PermissionMode,
+    model: &Arc<dyn Model>,
+) -> (PermissionLoader, crate::permission::PermissionContext) {
+    let mut loader = PermissionLoader::standard(cwd, command_line);
+    if assume_trusted {
+        loader.trust = None;
+    }
+    let chosen = (mode != PermissionMode::Default).then_some(mode);
+    let context = loader
+        .load(chosen, &[])
+        .with_classifier(ClassifierHandle(Arc::new(ModelClassifier {
+            model: model.clone(),
+            max_tokens: 256,
+        })));
+    (loader, context)
 }
 
 /// Reads the MCP configuration of every source and starts the approved servers in the background; their forms

@@ -17,8 +17,6 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::approver::Approver;
-use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
 use crate::hooks::EventInput;
@@ -30,8 +28,8 @@ use crate::registry::{self, SubAgentToolInputs, builtin_tools_with};
 use crate::settings::{HookSet, RuleSource};
 use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::{
-    DynTool, FileStateStore, Mailbox, ModelCompleter, SubAgentError, SubAgentReport,
-    SubAgentRequest, SubAgentRunner, WorktreeReport,
+    DynTool, Mailbox, SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner,
+    WorktreeReport,
 };
 use crate::tools::agent::{AgentCatalog, AgentDefinition};
 use crate::tools::work_list::{WorkBoard, WorkListFamily};
@@ -50,23 +48,20 @@ const MAX_STOP_HOOK_ROUNDS: usize = 3;
 /// What a sub-agent shares with its session.
 #[derive(Clone)]
 pub(in crate::session) struct SubAgentParts {
-    pub session_id: String,
-    pub cwd: PathBuf,
+    /// What a sub-agent's calls run against, as the session's: its id, folder, permission context (shared, so
+    /// grants and reloads apply to both), approver, event sink, file state and completer. Each sub-agent's runtime
+    /// is made from it with its own folder, tools, doors and sink; the session's own doors (sub-agents, teams,
+    /// mailbox, mode notes) are not in it.
+    pub runtime: ToolRuntime,
     /// The session's model client (not the one that records the session's own history).
     pub model: Arc<dyn Model>,
     pub config: QueryConfig,
-    pub permissions: Arc<RwLock<Arc<PermissionContext>>>,
-    pub approver: Arc<dyn Approver>,
-    pub events: Arc<dyn EventSink>,
-    pub file_state: Arc<FileStateStore>,
     /// Every tool a sub-agent could have (the Agent tool is not among them).
     pub tools: Vec<Arc<dyn DynTool>>,
     pub catalog: Arc<AgentCatalog>,
     pub today: String,
     /// The session's MCP tools (those ready when a sub-agent starts are offered to it).
     pub mcp: crate::mcp::McpTools,
-    /// Single completions for the tools (WebFetch).
-    pub completer: Option<Arc<dyn ModelCompleter>>,
     /// Where each sub-agent's conversation is stored as a sidechain of the session (`None`: not stored).
     pub recorder: Option<Arc<SessionRecorder>>,
     /// Which checklist tools a sub-agent gets (each keeps its own list).
@@ -100,7 +95,7 @@ pub struct SubAgents {
 impl std::fmt::Debug for SubAgents {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubAgents")
-            .field("session_id", &self.parts.session_id)
+            .field("session_id", &self.parts.runtime.session_id)
             .finish()
     }
 }
@@ -184,6 +179,7 @@ impl SubAgentRunner for SubAgents {
             status: BackgroundAgentStatus::Running,
         };
         self.parts
+            .runtime
             .events
             .emit(SessionEvent::BackgroundAgentChanged {
                 agent: listed.clone(),
@@ -195,7 +191,7 @@ impl SubAgentRunner for SubAgents {
         let parts = self.parts.clone();
         let notifications = self.notifications.clone();
         tokio::spawn(async move {
-            let events = parts.events.clone();
+            let events = parts.runtime.events.clone();
             let outcome = stop.explain(run(parts.clone(), request, true).await);
             let (status, text) = match &outcome {
                 Ok(report) => (BackgroundAgentStatus::Completed, report.final_text.clone()),
@@ -298,11 +294,11 @@ fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAg
 /// without changes is removed afterwards, one with changes is kept and named in the report.
 async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bool) -> Outcome {
     if !request.worktree {
-        let cwd = parts.cwd.clone();
+        let cwd = parts.runtime.cwd.clone();
         return run_in(parts, request, background, cwd, None).await;
     }
     let name = format!("agent-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-    let wt = worktree::create(&parts.cwd, &name)
+    let wt = worktree::create(&parts.runtime.cwd, &name)
         .map_err(|e| SubAgentError::Failed(format!("its git worktree could not be made: {e}")))?;
     let outcome = run_in(parts, request, background, wt.path.clone(), None).await;
     let end = match worktree::finish(&wt) {
@@ -343,7 +339,7 @@ pub(super) async fn run_member(
     request: SubAgentRequest,
     role: MemberRole,
 ) -> Outcome {
-    let cwd = parts.cwd.clone();
+    let cwd = parts.runtime.cwd.clone();
     run_in(parts, request, false, cwd, Some(role)).await
 }
 
@@ -389,13 +385,13 @@ async fn run_agent(
         name: member.as_ref().map(|m| m.name.clone()),
     };
     let sink = Arc::new(TaggedSink {
-        parent: parts.events.clone(),
+        parent: parts.runtime.events.clone(),
         origin: origin.clone(),
         tool_calls: AtomicU32::new(0),
         attribution: parts.attribution.clone(),
     });
-    let mut permissions = child_permissions(&parts.permissions, &agent, background);
-    if cwd != parts.cwd {
+    let mut permissions = child_permissions(&parts.runtime.permissions, &agent, background);
+    if cwd != parts.runtime.cwd {
         // Its own folder: relative paths resolve there, and it counts as a working directory.
         let mut moved = read(&permissions).with_working_dir(&cwd);
         moved.cwd = cwd.clone();
@@ -403,12 +399,12 @@ async fn run_agent(
     }
     let context = read(&permissions);
     // In its own folder it gets its own shell (the session's shell keeps the session's directory).
-    let shell = if cwd == parts.cwd {
+    let shell = if cwd == parts.runtime.cwd {
         parts.shell.clone()
     } else {
-        Arc::new(ShellSession::temporary().with_events(parts.events.clone()))
+        Arc::new(ShellSession::temporary().with_events(parts.runtime.events.clone()))
     };
-    let base = if cwd == parts.cwd {
+    let base = if cwd == parts.runtime.cwd {
         parts.tools.clone()
     } else {
         builtin_tools_with(shell.clone())
@@ -434,22 +430,18 @@ async fn run_agent(
         |name| context.rules.hides(name),
     );
     let runtime = ToolRuntime {
-        session_id: parts.session_id.clone(),
         cwd: cwd.clone(),
         pool,
         permissions,
         approver: Arc::new(Bubble {
-            parent: parts.approver.clone(),
+            parent: parts.runtime.approver.clone(),
             origin,
         }),
         events: sink.clone(),
-        file_state: parts.file_state.clone(),
-        sub_agents: None,
-        completer: parts.completer.clone(),
         deferred: Default::default(),
         team: member.as_ref().map(|m| m.seat.clone()),
         mailbox: member.as_ref().map(|m| m.mailbox.clone()),
-        mode_notes: None,
+        ..parts.runtime.clone()
     };
     let mut system = vec![system_prompt(&agent, &parts, &cwd)];
     if let Some(role) = &member {
@@ -466,11 +458,11 @@ async fn run_agent(
         &parts.turn_model,
     );
     // Its own transcript file, for hooks (`agent_transcript_path`).
-    let transcript_path = crate::hooks::agent_transcript_path(&parts.session_id, &agent_id);
+    let transcript_path = crate::hooks::agent_transcript_path(&parts.runtime.session_id, &agent_id);
     let transcript = Arc::new(TranscriptFile::open(
         transcript_path.clone(),
         TranscriptOwner {
-            session_id: parts.session_id.clone(),
+            session_id: parts.runtime.session_id.clone(),
             cwd: cwd.clone(),
             agent_id: Some(agent_id.clone()),
         },
@@ -486,7 +478,7 @@ async fn run_agent(
     };
     if let Some(v) = hooks::run_event(
         &context,
-        &parts.session_id,
+        &parts.runtime.session_id,
         EventInput::SubagentStart(ids()),
     )
     .await
@@ -541,7 +533,7 @@ async fn run_agent(
         };
         let Some(v) = hooks::run_event(
             &read(&runtime.permissions),
-            &parts.session_id,
+            &parts.runtime.session_id,
             EventInput::SubagentStop(stop),
         )
         .await

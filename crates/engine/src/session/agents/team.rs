@@ -88,6 +88,7 @@ impl Teams {
 
     fn announce(&self, team: &TeamInfo) {
         self.parts
+            .runtime
             .events
             .emit(SessionEvent::TeamChanged { team: team.clone() });
     }
