@@ -4,7 +4,7 @@
 //! [`SessionEvent::SubAgent`]). Implements [`SubAgentRunner`] for the Agent tool.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
@@ -390,59 +390,19 @@ async fn run_agent(
         tool_calls: AtomicU32::new(0),
         attribution: parts.attribution.clone(),
     });
-    let mut permissions = child_permissions(&parts.runtime.permissions, &agent, background);
-    if cwd != parts.runtime.cwd {
-        // Its own folder: relative paths resolve there, and it counts as a working directory.
-        let mut moved = read(&permissions).with_working_dir(&cwd);
-        moved.cwd = cwd.clone();
-        permissions = Arc::new(RwLock::new(Arc::new(moved)));
-    }
-    let context = read(&permissions);
-    // In its own folder it gets its own shell (the session's shell keeps the session's directory).
-    let shell = if cwd == parts.runtime.cwd {
-        parts.shell.clone()
-    } else {
-        Arc::new(ShellSession::temporary().with_events(parts.runtime.events.clone()))
-    };
-    let base = if cwd == parts.runtime.cwd {
-        parts.tools.clone()
-    } else {
-        builtin_tools_with(shell.clone())
-    };
-    // Its Bash calls are its own: the background shells they start end when it does.
-    let _own_shells = OwnShells {
-        shell: shell.clone(),
-        agent_id: agent_id.clone(),
-    };
-    // Its own checklist, shown under its transcript (the events are wrapped like its others).
-    let board = Arc::new(WorkBoard::new(sink.clone()));
-    let pool = registry::sub_agent_pool(
-        SubAgentToolInputs {
-            builtins: base,
-            shell,
-            agent_id: &agent_id,
+    // Declared first, dropped last: the runtime goes before its background shells are stopped.
+    let (_own_shells, context, runtime) = child_runtime(
+        &parts,
+        Child {
             agent: &agent,
-            member: member.is_some(),
-            work_list: parts.work_list,
-            work_board: &board,
-            mcp: &parts.mcp,
-        },
-        |name| context.rules.hides(name),
-    );
-    let runtime = ToolRuntime {
-        cwd: cwd.clone(),
-        pool,
-        permissions,
-        approver: Arc::new(Bubble {
-            parent: parts.runtime.approver.clone(),
+            agent_id: &agent_id,
             origin,
-        }),
-        events: sink.clone(),
-        deferred: Default::default(),
-        team: member.as_ref().map(|m| m.seat.clone()),
-        mailbox: member.as_ref().map(|m| m.mailbox.clone()),
-        ..parts.runtime.clone()
-    };
+            sink: sink.clone(),
+            background,
+            cwd: &cwd,
+            member: member.as_ref(),
+        },
+    );
     let mut system = vec![system_prompt(&agent, &parts, &cwd)];
     if let Some(role) = &member {
         system.push(member_prompt(role));
@@ -596,6 +556,90 @@ async fn run_agent(
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         worktree: None,
     })
+}
+
+/// Who a sub-agent's runtime is for.
+struct Child<'a> {
+    agent: &'a AgentDefinition,
+    agent_id: &'a str,
+    origin: SubAgentOrigin,
+    /// Its events, wrapped.
+    sink: Arc<TaggedSink>,
+    background: bool,
+    cwd: &'a Path,
+    member: Option<&'a MemberRole>,
+}
+
+/// A sub-agent's runtime, made from the session's: its permission context (moved to its folder when it has one of
+/// its own), its shell and tools, its approver naming it, its sink and (a member) its team doors; with the guard
+/// that stops its background shells when it ends and the context it starts with.
+fn child_runtime(
+    parts: &SubAgentParts,
+    child: Child<'_>,
+) -> (OwnShells, Arc<PermissionContext>, ToolRuntime) {
+    let Child {
+        agent,
+        agent_id,
+        origin,
+        sink,
+        background,
+        cwd,
+        member,
+    } = child;
+    let mut permissions = child_permissions(&parts.runtime.permissions, agent, background);
+    if cwd != parts.runtime.cwd {
+        // Its own folder: relative paths resolve there, and it counts as a working directory.
+        let mut moved = read(&permissions).with_working_dir(cwd);
+        moved.cwd = cwd.to_path_buf();
+        permissions = Arc::new(RwLock::new(Arc::new(moved)));
+    }
+    let context = read(&permissions);
+    // In its own folder it gets its own shell (the session's shell keeps the session's directory).
+    let shell = if cwd == parts.runtime.cwd {
+        parts.shell.clone()
+    } else {
+        Arc::new(ShellSession::temporary().with_events(parts.runtime.events.clone()))
+    };
+    let base = if cwd == parts.runtime.cwd {
+        parts.tools.clone()
+    } else {
+        builtin_tools_with(shell.clone())
+    };
+    // Its Bash calls are its own: the background shells they start end when it does.
+    let own_shells = OwnShells {
+        shell: shell.clone(),
+        agent_id: agent_id.to_string(),
+    };
+    // Its own checklist, shown under its transcript (the events are wrapped like its others).
+    let board = Arc::new(WorkBoard::new(sink.clone()));
+    let pool = registry::sub_agent_pool(
+        SubAgentToolInputs {
+            builtins: base,
+            shell,
+            agent_id: agent_id,
+            agent: agent,
+            member: member.is_some(),
+            work_list: parts.work_list,
+            work_board: &board,
+            mcp: &parts.mcp,
+        },
+        |name| context.rules.hides(name),
+    );
+    let runtime = ToolRuntime {
+        cwd: cwd.to_path_buf(),
+        pool,
+        permissions,
+        approver: Arc::new(Bubble {
+            parent: parts.runtime.approver.clone(),
+            origin,
+        }),
+        events: sink.clone(),
+        deferred: Default::default(),
+        team: member.map(|m| m.seat.clone()),
+        mailbox: member.map(|m| m.mailbox.clone()),
+        ..parts.runtime.clone()
+    };
+    (own_shells, context, runtime)
 }
 
 /// The background shells a sub-agent started: stopped when it ends, however it ends.
