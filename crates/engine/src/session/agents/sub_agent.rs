@@ -616,8 +616,8 @@ fn child_runtime(
         SubAgentToolInputs {
             builtins: base,
             shell,
-            agent_id: agent_id,
-            agent: agent,
+            agent_id,
+            agent,
             member: member.is_some(),
             work_list: parts.work_list,
             work_board: &board,
