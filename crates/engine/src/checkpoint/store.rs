@@ -190,7 +190,13 @@ impl CheckpointStore {
             cp.files.insert(path.to_path_buf(), version);
         }
         state.watcher.track(path);
-        self.save(&state.journal)
+        self.save(&state.journal)?;
+        tracing::debug!(
+            path = %path.display(),
+            existed = current.is_some(),
+            "checkpoint kept the content before a change"
+        );
+        Ok(())
     }
 
     /// Records the content Tandem just left `path` with (`None`: Tandem removed it).
@@ -206,7 +212,9 @@ impl CheckpointStore {
             .last_written
             .insert(path.to_path_buf(), version);
         state.suspects.remove(path);
-        self.save(&state.journal)
+        self.save(&state.journal)?;
+        tracing::debug!(path = %path.display(), removed = new.is_none(), "checkpoint noted a change");
+        Ok(())
     }
 
     /// Every file the session changed, with the content it had before the session first changed it (`None`: it
@@ -274,6 +282,7 @@ impl CheckpointStore {
     /// folder too long. Must not be called while a file tool of this store's session runs (see
     /// [`CheckpointStore::rewind_files`]): it holds the store while it waits.
     pub fn rewind(&self, prompt_id: &str, force: bool) -> Result<RewindReport, CheckpointError> {
+        tracing::debug!(prompt = prompt_id, force, "checkpoint rewind");
         let mut state = self.lock();
         Self::refresh_suspects(&mut state);
         let Some(start) = state

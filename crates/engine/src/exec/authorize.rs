@@ -12,6 +12,7 @@ use tandem_protocol::{
 use tokio_util::sync::CancellationToken;
 
 use super::ToolRuntime;
+use super::decision_log;
 use super::hook_gate as hooks;
 use super::revision::RevisedChange;
 use crate::hooks::payload::{ToolCall, ToolFailure, ToolSuccess};
@@ -249,6 +250,7 @@ impl Gate<'_> {
         let evaluation = hooks::resolve(pre, evaluation, permissions.mode);
         let evaluation =
             classify_if_auto(permissions, self.tool.name(), &input.observable, evaluation).await;
+        decision_log::decided(&evaluation.decision);
         self.rt.events.emit(SessionEvent::ToolCallDecision {
             tool_use_id: self.id.to_string(),
             decision: evaluation.decision.clone(),
@@ -353,6 +355,7 @@ impl Gate<'_> {
         self.rt
             .events
             .emit(SessionEvent::ApprovalResolved { request_id });
+        decision_log::answered(answer.as_ref().map(|a| &a.choice));
         let Some(answer) = answer else {
             return Err(Stop(
                 ToolOutcome::Cancelled,

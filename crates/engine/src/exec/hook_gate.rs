@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionDecision, PermissionMode};
+use tracing::Instrument;
 
 use crate::hooks::payload::ToolCall;
 use crate::hooks::{
@@ -14,7 +15,7 @@ use crate::hooks::{
 use crate::permission::{Evaluation, PermissionContext};
 
 /// Runs the hooks of `input`'s event that match it (if any are configured) with `input` on their stdin, and
-/// combines their answers.
+/// combines their answers. They run in a `hooks` span naming the event and what its matchers saw.
 pub async fn run_event(
     ctx: &PermissionContext,
     session_id: &str,
@@ -32,8 +33,11 @@ pub async fn run_event(
         permission_mode: ctx.mode.as_str().to_string(),
         project_dir: ctx.project_root.clone(),
     };
+    let span = tracing::info_span!("hooks", event = %event, matched = input.matched());
     let input = base.payload(input);
-    let runs = run_hooks(&commands, &input, &ctx.cwd, &ctx.project_root).await;
+    let runs = run_hooks(&commands, &input, &ctx.cwd, &ctx.project_root)
+        .instrument(span)
+        .await;
     let mut verdict = combine(event, &runs);
     verdict.steps = runs
         .iter()

@@ -3,6 +3,7 @@
 
 mod authorize;
 pub mod batch;
+mod decision_log;
 pub mod hook_gate;
 pub mod mode_notes;
 mod phase_times;

@@ -8,6 +8,7 @@ use tandem_protocol::{RenderHints, SessionEvent, ToolCallStatus, ToolKind, ToolO
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use super::pipeline::finish_without_output;
 use super::planned::PlannedCall;
@@ -190,10 +191,14 @@ impl StreamingExecutor {
         let reason = self.abort_reason.clone();
         // Reap the tasks that have ended so the set holds only running ones.
         while self.tasks.try_join_next().is_some() {}
-        self.tasks.spawn(async move {
-            let outcome = run_planned_explained(&runtime, planned, &cancel, &reason).await;
-            let _ = done.send((index, outcome));
-        });
+        // The call runs in the span of the turn that started it (its log lines name the turn).
+        self.tasks.spawn(
+            async move {
+                let outcome = run_planned_explained(&runtime, planned, &cancel, &reason).await;
+                let _ = done.send((index, outcome));
+            }
+            .in_current_span(),
+        );
     }
 
     /// A call that never started: it gets a result saying why.

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tracing::Instrument;
 
 use super::payload::{EventInput, HookPayload};
 use crate::process_group::GroupGuard;
@@ -93,6 +94,7 @@ async fn run_one(hook: &HookCommand, stdin: &[u8], cwd: &Path, project_dir: &Pat
         Ok(c) => c,
         Err(e) => {
             run.spawn_error = Some(e.to_string());
+            tracing::debug!(outcome = %run.outcome(), "hook ended");
             return run;
         }
     };
@@ -128,6 +130,7 @@ async fn run_one(hook: &HookCommand, stdin: &[u8], cwd: &Path, project_dir: &Pat
     if let Some(w) = writer {
         w.abort();
     }
+    tracing::debug!(outcome = %run.outcome(), "hook ended");
     run
 }
 
@@ -180,7 +183,8 @@ impl Captured {
 
 /// Runs `hooks` in parallel with `input` on stdin as JSON (a [`HookPayload`], or the document the person edited in
 /// the hooks panel), in `cwd`, with `CLAUDE_PROJECT_DIR` set. Results come back in the order of `hooks`. Identical
-/// commands are expected to be de-duplicated already ([`super::HookSet::commands_for`]).
+/// commands are expected to be de-duplicated already ([`super::HookSet::commands_for`]). Each hook runs in a `hook`
+/// span naming its command.
 pub async fn run_hooks(
     hooks: &[HookCommand],
     input: &(impl serde::Serialize + ?Sized),
@@ -189,5 +193,9 @@ pub async fn run_hooks(
 ) -> Vec<HookRun> {
     // Serialising a payload or a JSON value cannot fail: every map key is a string.
     let stdin = serde_json::to_vec(input).unwrap_or_default();
-    futures::future::join_all(hooks.iter().map(|h| run_one(h, &stdin, cwd, project_dir))).await
+    futures::future::join_all(hooks.iter().map(|h| {
+        let span = tracing::info_span!("hook", command = %h.command);
+        run_one(h, &stdin, cwd, project_dir).instrument(span)
+    }))
+    .await
 }

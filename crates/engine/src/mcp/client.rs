@@ -29,6 +29,7 @@ use serde_json::Value;
 use tokio::io::AsyncReadExt;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use super::config::{ServerConfig, Transport};
 use super::failure_text::plain;
@@ -234,6 +235,8 @@ impl Drop for CallGuard {
 
 /// A live connection. Dropping it closes the connection and kills a stdio server with its process group.
 pub struct Connection {
+    /// The server's name (what the log lines of its requests say).
+    server: String,
     peer: Peer<RoleClient>,
     news: mpsc::UnboundedSender<ServerNews>,
     progress: Arc<Mutex<HashMap<ProgressToken, ProgressSink>>>,
@@ -598,6 +601,7 @@ impl Connection {
             let _ = ended_tx.send(true);
         });
         Ok(Self {
+            server: config.name.clone(),
             peer,
             news,
             progress,
@@ -657,13 +661,20 @@ impl Connection {
         uri: &str,
         timeout: Duration,
     ) -> Result<ReadResourceResult, ClientError> {
-        self.bounded(
-            timeout,
-            self.peer
-                .read_resource(ReadResourceRequestParams::new(uri.to_string())),
-        )
-        .await?
-        .map_err(|e| self.service_error(e))
+        let span = tracing::info_span!("mcp_read", server = %self.server, uri = %uri);
+        let read = async {
+            let result = self
+                .bounded(
+                    timeout,
+                    self.peer
+                        .read_resource(ReadResourceRequestParams::new(uri.to_string())),
+                )
+                .await?
+                .map_err(|e| self.service_error(e));
+            log_end(&result, "MCP resource read ended");
+            result
+        };
+        read.instrument(span).await
     }
 
     /// Every prompt of the server (`name`, `title`, `description`, `arguments`).
@@ -681,12 +692,19 @@ impl Connection {
         timeout: Duration,
     ) -> Result<GetPromptResult, ClientError> {
         let params = GetPromptRequestParams::new(name).with_arguments(arguments);
-        self.bounded(timeout, self.peer.get_prompt(params))
-            .await?
-            .map_err(|e| match e {
-                rmcp::ServiceError::McpError(e) => ClientError::Protocol(e.message.to_string()),
-                e => self.service_error(e),
-            })
+        let span = tracing::info_span!("mcp_prompt", server = %self.server, prompt = %name);
+        let get = async {
+            let result = self
+                .bounded(timeout, self.peer.get_prompt(params))
+                .await?
+                .map_err(|e| match e {
+                    rmcp::ServiceError::McpError(e) => ClientError::Protocol(e.message.to_string()),
+                    e => self.service_error(e),
+                });
+            log_end(&result, "MCP prompt ended");
+            result
+        };
+        get.instrument(span).await
     }
 
     /// Whether the server offers prompts.
@@ -729,8 +747,27 @@ impl Connection {
     }
 
     /// Calls tool `name`: progress goes to `progress`; `cancel` sends `notifications/cancelled` and returns
-    /// [`ClientError::Cancelled`].
+    /// [`ClientError::Cancelled`]. The call runs in an `mcp_call` span naming the server and the tool.
     pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        timeout: Option<Duration>,
+        progress: ProgressSink,
+        cancel: &CancellationToken,
+    ) -> Result<CallToolResult, ClientError> {
+        let span = tracing::info_span!("mcp_call", server = %self.server, tool = %name);
+        let call = async {
+            let result = self
+                .call_tool_unlogged(name, arguments, timeout, progress, cancel)
+                .await;
+            log_end(&result, "MCP tool call ended");
+            result
+        };
+        call.instrument(span).await
+    }
+
+    async fn call_tool_unlogged(
         &self,
         name: &str,
         arguments: Option<serde_json::Map<String, Value>>,
@@ -796,5 +833,13 @@ impl Connection {
             Err(rmcp::ServiceError::TransportClosed) => Err(ClientError::Closed),
             Err(e) => Err(self.service_error(e)),
         }
+    }
+}
+
+/// Logs (at debug) the end of a request to a server, with its error if it failed.
+fn log_end<T>(result: &Result<T, ClientError>, what: &str) {
+    match result {
+        Ok(_) => tracing::debug!(ok = true, "{what}"),
+        Err(e) => tracing::debug!(ok = false, error = %e, "{what}"),
     }
 }

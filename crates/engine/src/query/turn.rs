@@ -3,6 +3,7 @@
 
 use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use super::compact::{compact, estimate_tokens, needs_compaction};
 use super::config::QueryConfig;
@@ -107,6 +108,9 @@ fn deliver_notifications(runtime: &ToolRuntime, history: &mut Vec<Message>) {
 /// Runs one turn: `prompt` is added to `history`, usage is added to `session_usage`, and the assistant's messages
 /// and tool results are appended as they complete. On an error or an interrupt the history keeps what happened (a
 /// cut-off message keeps its completed blocks) and every tool_use in it has its result, so the next request is valid.
+///
+/// The turn runs in a `turn` span naming the session and the prompt, so that what its requests, tool calls and hooks
+/// log can be told apart from another turn's (a sub-agent's, a team member's) running at the same time.
 pub async fn run_turn(
     model: &dyn Model,
     runtime: &ToolRuntime,
@@ -116,7 +120,34 @@ pub async fn run_turn(
     prompt: impl Into<UserPrompt>,
     cancel: &CancellationToken,
 ) -> Result<TurnOutcome, QueryError> {
+    let span = tracing::info_span!(
+        "turn",
+        session = %runtime.session_id,
+        prompt = tracing::field::Empty
+    );
     let prompt: UserPrompt = prompt.into();
+    turn(
+        model,
+        runtime,
+        config,
+        history,
+        session_usage,
+        prompt,
+        cancel,
+    )
+    .instrument(span)
+    .await
+}
+
+async fn turn(
+    model: &dyn Model,
+    runtime: &ToolRuntime,
+    config: &QueryConfig,
+    history: &mut Vec<Message>,
+    session_usage: &mut Usage,
+    prompt: UserPrompt,
+    cancel: &CancellationToken,
+) -> Result<TurnOutcome, QueryError> {
     let events = runtime.events.clone();
     // Without an id of its own, the prompt is named by the place of the user message that holds it.
     let prompt_id = prompt.id.clone().unwrap_or_else(|| {
@@ -126,6 +157,7 @@ pub async fn run_turn(
         }
         .to_string()
     });
+    tracing::Span::current().record("prompt", tracing::field::display(&prompt_id));
     events.emit(SessionEvent::TurnStarted {
         prompt: prompt.shown.clone(),
         prompt_id: Some(prompt_id),
@@ -142,6 +174,7 @@ pub async fn run_turn(
     // How many messages the last request carried (what `context_tokens` covers).
     let mut counted_messages = 0usize;
     let finish = |reason: TurnStopReason, final_text: String, usage: Usage, requests: u32| {
+        tracing::debug!(stop_reason = ?reason, requests, "turn ended");
         events.emit(SessionEvent::TurnEnded {
             stop_reason: reason,
         });
@@ -205,6 +238,7 @@ pub async fn run_turn(
         }
         match step.end {
             StepEnd::Failed(err) => {
+                tracing::debug!(error = %err, requests, "turn failed");
                 events.emit(SessionEvent::Error {
                     message: err.to_string(),
                 });

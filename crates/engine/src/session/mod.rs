@@ -1,6 +1,7 @@
 //! A session: one conversation on one project folder, with its model, tools, permission context, approval door and
 //! event sink. The desktop app, the command line and tests all drive the engine through this type.
 
+mod agents;
 mod builder;
 mod builtin_run;
 mod changes;
@@ -22,12 +23,6 @@ mod prompt_menu;
 pub mod rewind;
 mod shells;
 pub mod slash;
-mod sub_agent;
-mod sub_agent_doors;
-mod sub_agent_stop;
-mod team;
-mod team_member;
-pub mod tool_list;
 pub mod transcript;
 mod unreadable_settings;
 
@@ -60,27 +55,19 @@ use crate::permission::{
 use crate::query::{
     QueryConfig, QueryError, TurnOutcome, UserPrompt, build_system_prompt, run_turn, skills_prompt,
 };
-use crate::registry::{ToolPool, builtin_tools_with, erase};
+use crate::registry::{self, builtin_tools_with};
 use crate::settings::{HookSet, RuleBehavior, RuleSource};
 use crate::store::{
     PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore, StoreError,
 };
 use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, names as tool_names};
-use crate::tools::agent::{AgentCatalog, AgentFileIssue, AgentTool};
-use crate::tools::ask_user::AskUserQuestionTool;
+use crate::tools::agent::{AgentCatalog, AgentFileIssue};
 use crate::tools::bash::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
-use crate::tools::brief::BriefTool;
-use crate::tools::features;
-use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
-use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool, invocation_text, slash_command};
-use crate::tools::sleep::SleepTool;
-use crate::tools::tool_search::ToolSearchTool;
-use crate::tools::work_list::{self, WorkBoard};
-use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
+use crate::tools::skill::{SkillCatalog, SkillGrants, invocation_text, slash_command};
+use crate::tools::work_list::WorkBoard;
+use agents::{SubAgentParts, SubAgents, Teams};
 use custom_commands::CommandCatalog;
 use file_index::FileIndex;
-use sub_agent::{SubAgentParts, SubAgents};
-use team::Teams;
 
 /// Why a session could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -278,44 +265,11 @@ impl Session {
             idle_after,
             runtime: background,
         } = parts;
-        let model_switch = Arc::new(SwitchableModel::new(model));
-        let model: Arc<dyn Model> = model_switch.clone();
-        // The conversation's model stores the history as it grows; side requests (the classifier) use `model`.
-        let (conversation_model, events): (Arc<dyn Model>, Arc<dyn EventSink>) = match &recorder {
-            Some(recorder) => (
-                Arc::new(PersistingModel::new(model.clone(), recorder.clone())),
-                Arc::new(RecordingStoreSink::new(recorder.clone(), events)),
-            ),
-            None => (model.clone(), events),
-        };
-        // The transcript file hooks read, written as the conversation grows (the whole history of a reopened one).
-        let transcript = Arc::new(transcript::TranscriptFile::open(
-            crate::hooks::transcript_path(&id),
-            transcript::TranscriptOwner {
-                session_id: id.clone(),
-                cwd: cwd.clone(),
-                agent_id: None,
-            },
-            &history,
-        ));
-        let conversation_model: Arc<dyn Model> = Arc::new(transcript::TranscriptModel::new(
-            conversation_model,
-            transcript.clone(),
-        ));
+        let wired = wire_model(model, recorder.as_ref(), events, &id, &cwd, &history);
+        let (model_switch, model, events) = (wired.switch, wired.side, wired.events);
         let today = today();
-        // Settings from every source; the UI's default mode lets `defaultMode` decide.
-        let mut permission_loader = PermissionLoader::standard(&cwd, command_line);
-        if assume_trusted {
-            permission_loader.trust = None;
-        }
-        let chosen = (mode != PermissionMode::Default).then_some(mode);
-        let permission_context =
-            permission_loader
-                .load(chosen, &[])
-                .with_classifier(ClassifierHandle(Arc::new(ModelClassifier {
-                    model: model.clone(),
-                    max_tokens: 256,
-                })));
+        let (permission_loader, permission_context) =
+            load_permissions(&cwd, command_line, assume_trusted, mode, &model);
         let hidden_by = permission_context.rules.clone();
         let elicitor = Arc::new(elicitation::AskThePerson {
             session_id: id.clone(),
@@ -391,16 +345,26 @@ impl Session {
         let lead_mailbox = Arc::new(crate::tool::Mailbox::default());
         let turn_model = Arc::new(TurnModel::default());
         let attribution = Arc::new(changes::Attribution::default());
-        let sub_agent_parts = SubAgentParts {
-            completer: Some(completer.clone()),
+        // What every call runs against; the session's own doors are added below, a sub-agent's its own.
+        let base_runtime = ToolRuntime {
             session_id: id.clone(),
             cwd: cwd.clone(),
+            pool: Default::default(),
+            permissions,
+            approver,
+            events,
+            file_state,
+            sub_agents: None,
+            completer: Some(completer),
+            deferred: Default::default(),
+            team: None,
+            mailbox: None,
+            mode_notes: None,
+        };
+        let sub_agent_parts = SubAgentParts {
+            runtime: base_runtime.clone(),
             model: model.clone(),
             config: config.clone(),
-            permissions: permissions.clone(),
-            approver: approver.clone(),
-            events: events.clone(),
-            file_state: file_state.clone(),
             tools: builtins.clone(),
             catalog: offered.clone(),
             today: today.clone(),
@@ -416,78 +380,32 @@ impl Session {
             .teams
             .then(|| Teams::new(Arc::new(sub_agent_parts.clone()), lead_mailbox.clone()));
         let sub_agents = Arc::new(SubAgents::new(sub_agent_parts));
-        let mut tools = builtins;
-        tools.push(erase(AgentTool::new(offered)));
         let skill_grants = Arc::new(SkillGrants::default());
-        tools.push(erase(SkillTool::new(
-            skills.clone(),
-            skill_grants.clone(),
-            turn_model.clone(),
-        )));
         let deferred = Arc::new(DeferredTools::default());
-        tools.push(erase(ToolSearchTool::new(deferred.clone())));
-        let mut missing_tools = Vec::new();
-        match tool_list::web_search_for(model_config.provider) {
-            Ok(search) => tools.push(search),
-            Err(why) => missing_tools.push((tool_names::WEB_SEARCH.to_string(), why)),
-        }
-        // The main conversation's own tools (sub-agents do not get them: they talk to the person or change the
-        // session's checklist).
-        tools.push(erase(AskUserQuestionTool));
-        tools.push(erase(EnterPlanModeTool));
-        tools.push(erase(ExitPlanModeTool));
-        tools.push(erase(EnterWorktreeTool));
-        tools.push(erase(ExitWorktreeTool));
-        tools.push(erase(BriefTool));
-        if features.sleep {
-            tools.push(erase(SleepTool));
-        } else {
-            missing_tools.push((
-                tool_names::SLEEP.to_string(),
-                format!(
-                    "switched off: set {}=1 to offer it",
-                    features::PROACTIVE_ENV
-                ),
-            ));
-        }
-        if teams.is_some() {
-            tools.extend(crate::tools::team::lead_tools());
-        } else {
-            for tool in crate::tools::team::lead_tools() {
-                missing_tools.push((
-                    tool.name().to_string(),
-                    format!("switched off: set {}=1 to offer it", features::TEAMS_ENV),
-                ));
-            }
-        }
-        let work_board = Arc::new(WorkBoard::new(events.clone()));
+        let work_board = Arc::new(WorkBoard::new(base_runtime.events.clone()));
         work_board.restore(lists.0, lists.1);
-        tools.extend(work_list::tools(work_list, &work_board));
-        if !mcp.statuses().is_empty() {
-            tools.extend(crate::mcp::resource_tools(&mcp));
-        }
-        if mcp
-            .statuses()
-            .iter()
-            .any(|s| s.transport == "http" || s.transport == "sse")
-        {
-            tools.push(crate::mcp::auth_tool(&mcp));
-        }
+        let session_tools = registry::session_tools(registry::SessionToolInputs {
+            builtins: &builtins,
+            agents: offered,
+            skills: skills.clone(),
+            skill_grants: skill_grants.clone(),
+            turn_model: turn_model.clone(),
+            deferred: deferred.clone(),
+            provider: model_config.provider,
+            features,
+            teams: teams.is_some(),
+            work_list,
+            work_board: &work_board,
+            mcp: &mcp,
+        });
         let runtime = ToolRuntime {
-            session_id: id.clone(),
-            cwd: cwd.clone(),
-            pool: ToolPool::assemble(&tools, &extra_tools, |name| hidden_by.hides(name))
-                .with_live_mcp(mcp.tools()),
-            permissions,
-            approver,
-            events,
-            file_state,
+            pool: session_tools.pool(&extra_tools, |name| hidden_by.hides(name), mcp.tools()),
             sub_agents: Some(sub_agents),
-            completer: Some(completer),
             deferred,
             team: teams.as_ref().map(Teams::lead_seat),
             mailbox: Some(lead_mailbox),
             mode_notes: Some(Arc::new(crate::exec::ModeNotes::default())),
+            ..base_runtime
         };
         runtime.deferred.configure(
             &runtime.pool.all(),
@@ -505,11 +423,11 @@ impl Session {
             id,
             file_index: FileIndex::new(&cwd),
             cwd,
-            model: conversation_model,
+            model: wired.conversation,
             model_switch,
             model_config: Mutex::new(model_config),
             runtime,
-            missing_tools,
+            missing_tools: session_tools.missing,
             skills,
             skill_grants,
             turn_model,
@@ -530,7 +448,7 @@ impl Session {
             attribution,
             teams,
             shell,
-            transcript,
+            transcript: wired.transcript,
             lifecycle: lifecycle::Lifecycle::new(start_source, idle_after),
             closed: CancellationToken::new(),
         };
@@ -539,31 +457,25 @@ impl Session {
             session.announce_unreadable_settings();
         }
         session.report_agent_issues(&catalog.issues);
-        for issue in &session.commands.issues {
-            session
-                .runtime
-                .events
-                .emit(tandem_protocol::SessionEvent::Notice {
-                    message: format!(
-                        "Command file {} was not loaded: {}",
-                        issue.path.display(),
-                        issue.message
-                    ),
-                });
-        }
-        for issue in &skill_catalog.issues {
-            session
-                .runtime
-                .events
-                .emit(tandem_protocol::SessionEvent::Notice {
-                    message: format!(
-                        "Skill file {} was not loaded: {}",
-                        issue.path.display(),
-                        issue.message
-                    ),
-                });
-        }
+        session.report_file_issues(&skill_catalog.issues);
         session
+    }
+
+    /// Tells the person about command and skill files that could not be loaded.
+    fn report_file_issues(&self, skill_issues: &[crate::tools::skill::SkillFileIssue]) {
+        let commands = self
+            .commands
+            .issues
+            .iter()
+            .map(|i| ("Command", &i.path, &i.message));
+        let skills = skill_issues.iter().map(|i| ("Skill", &i.path, &i.message));
+        for (what, path, message) in commands.chain(skills) {
+            self.runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::Notice {
+                    message: format!("{what} file {} was not loaded: {message}", path.display()),
+                });
+        }
     }
 
     /// Tells the person about agent files that could not be loaded (or had unknown keys); the others still load.
@@ -643,9 +555,9 @@ impl Session {
     }
 
     /// Every tool of the session: offered to the model or not, and why not.
-    pub fn tool_list(&self) -> Vec<tool_list::ToolListing> {
+    pub fn tool_list(&self) -> Vec<registry::ToolListing> {
         let ctx = self.runtime.permission_context();
-        tool_list::tool_listing(
+        registry::tool_listing(
             &self.runtime.pool,
             |name| ctx.rules.hides(name),
             &self.runtime.deferred,
@@ -1340,6 +1252,80 @@ impl Drop for Session {
             cleanup::drop_unstored(&session_dir(&self.id));
         }
     }
+}
+
+/// The session's model handles: the switch every request goes through, the model for side requests (the
+/// classifier, completions), and the conversation's model, which stores the history as it grows (with a recorder)
+/// and writes the transcript file hooks read (the whole history of a reopened session); with a recorder, the sink
+/// records every event.
+struct WiredModel {
+    switch: Arc<SwitchableModel>,
+    side: Arc<dyn Model>,
+    conversation: Arc<dyn Model>,
+    events: Arc<dyn EventSink>,
+    transcript: Arc<transcript::TranscriptFile>,
+}
+
+fn wire_model(
+    model: Arc<dyn Model>,
+    recorder: Option<&Arc<SessionRecorder>>,
+    events: Arc<dyn EventSink>,
+    id: &str,
+    cwd: &Path,
+    history: &[Message],
+) -> WiredModel {
+    let switch = Arc::new(SwitchableModel::new(model));
+    let side: Arc<dyn Model> = switch.clone();
+    let (conversation, events): (Arc<dyn Model>, Arc<dyn EventSink>) = match recorder {
+        Some(recorder) => (
+            Arc::new(PersistingModel::new(side.clone(), recorder.clone())),
+            Arc::new(RecordingStoreSink::new(recorder.clone(), events)),
+        ),
+        None => (side.clone(), events),
+    };
+    let transcript = Arc::new(transcript::TranscriptFile::open(
+        crate::hooks::transcript_path(id),
+        transcript::TranscriptOwner {
+            session_id: id.to_string(),
+            cwd: cwd.to_path_buf(),
+            agent_id: None,
+        },
+        history,
+    ));
+    let conversation: Arc<dyn Model> = Arc::new(transcript::TranscriptModel::new(
+        conversation,
+        transcript.clone(),
+    ));
+    WiredModel {
+        switch,
+        side,
+        conversation,
+        events,
+        transcript,
+    }
+}
+
+/// Settings from every source and the permission context they make, with auto mode's classifier asking `model`;
+/// the UI's default mode lets `defaultMode` decide.
+fn load_permissions(
+    cwd: &Path,
+    command_line: CliSettings,
+    assume_trusted: bool,
+    mode: PermissionMode,
+    model: &Arc<dyn Model>,
+) -> (PermissionLoader, crate::permission::PermissionContext) {
+    let mut loader = PermissionLoader::standard(cwd, command_line);
+    if assume_trusted {
+        loader.trust = None;
+    }
+    let chosen = (mode != PermissionMode::Default).then_some(mode);
+    let context = loader
+        .load(chosen, &[])
+        .with_classifier(ClassifierHandle(Arc::new(ModelClassifier {
+            model: model.clone(),
+            max_tokens: 256,
+        })));
+    (loader, context)
 }
 
 /// Reads the MCP configuration of every source and starts the approved servers in the background; their forms

@@ -123,6 +123,7 @@ impl TranscriptFile {
             .and_then(|mut f| f.write_all(&bytes));
         match appended {
             Ok(()) => {
+                tracing::trace!(path = %self.path.display(), "transcript line appended");
                 written.messages.push(message.clone());
                 written.uuids.push(uuid);
             }
@@ -157,6 +158,7 @@ impl TranscriptFile {
             .and_then(|()| crate::fsutil::write_atomic_private(&self.path, &[text.as_bytes()]));
         match result {
             Ok(()) => {
+                tracing::debug!(path = %self.path.display(), messages = history.len(), "transcript rewritten");
                 written.messages = history.to_vec();
                 written.uuids = uuids;
             }

@@ -129,6 +129,7 @@ impl SessionStore {
     }
 
     pub(crate) fn enqueue(&self, command: Command) {
+        tracing::trace!(write = command.kind(), "session store write queued");
         let sent = self.tx.as_ref().map(|tx| tx.send(command).is_ok());
         if sent != Some(true) {
             tracing::error!("session store: the writer thread is gone; a write was lost");

@@ -134,7 +134,28 @@ pub enum Command {
     Flush(Reply),
 }
 
-/// The serde name of a unit enum value (`"snake_case"` strings).
+impl Command {
+    /// What the command writes, as the log names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Command::Create { .. } => "create",
+            Command::Event { .. } => "event",
+            Command::Messages { .. } => "messages",
+            Command::Append { .. } => "append",
+            Command::ToolCall { .. } => "tool_call",
+            Command::Usage { .. } => "usage",
+            Command::Title { .. } => "title",
+            Command::Mode { .. } => "mode",
+            Command::Delete { .. } => "delete",
+            Command::WorkList { .. } => "work_list",
+            Command::SidechainWorkList { .. } => "sidechain_work_list",
+            Command::Sidechain { .. } => "sidechain",
+            Command::SidechainMessages { .. } => "sidechain_messages",
+            Command::Flush(_) => "flush",
+        }
+    }
+}
+
 /// The marks column of a message: its marks as JSON, NULL when it has none.
 fn marks_json(message: &Message) -> Result<Option<String>, serde_json::Error> {
     if message.marks.is_empty() {
@@ -143,6 +164,7 @@ fn marks_json(message: &Message) -> Result<Option<String>, serde_json::Error> {
     serde_json::to_string(&message.marks).map(Some)
 }
 
+/// The serde name of a unit enum value (`"snake_case"` strings).
 pub fn enum_name<T: Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
         Ok(Value::String(s)) => s,

@@ -29,8 +29,11 @@ pub const MAX_BATCH: usize = 512;
 pub const MAX_KEPT: usize = 100_000;
 
 /// Runs until every sender is dropped, then returns after committing what was queued. Every failure is also kept
-/// in `health`, and each flush first checks that the database file is still the one opened.
+/// in `health`, and each flush first checks that the database file is still the one opened. Its log lines are in a
+/// `session_store` span naming the file; each committed batch is logged at debug.
 pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>) {
+    let span = tracing::info_span!("session_store", path = %health.path().display());
+    let _entered = span.enter();
     let mut pending_error: Option<String> = None;
     let mut kept = Kept::default();
     while let Ok(first) = rx.recv() {
@@ -89,8 +92,14 @@ fn write(
     if commands.is_empty() {
         return;
     }
+    let started = std::time::Instant::now();
     match apply_batch(conn, &commands, pending_error) {
         Ok(()) => {
+            tracing::debug!(
+                commands = commands.len(),
+                ms = started.elapsed().as_secs_f64() * 1000.0,
+                "session store batch committed"
+            );
             if let Some(message) = kept.written() {
                 tracing::info!("session store: the kept writes are saved now");
                 health.recovered(&message);

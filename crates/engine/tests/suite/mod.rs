@@ -54,6 +54,7 @@ mod sub_agents;
 mod suggestions;
 mod teams;
 mod tool_search;
+mod tracing_spans;
 mod unreadable_settings;
 mod web_fetch;
 mod web_search;

@@ -10,8 +10,8 @@ use tandem_protocol::{SessionEvent, TeamInfo, TeamMember, TeamMemberStatus};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use super::stop::lock;
 use super::sub_agent::{SubAgentParts, run_member};
-use super::sub_agent_stop::lock;
 use super::team_member::{MemberRole, message};
 use crate::tool::{
     BROADCAST, LEAD_NAME, Mailbox, MemberSpec, SubAgentRequest, TeamDoor, TeamError, TeamSeat,
@@ -62,7 +62,7 @@ fn valid_name(name: &str) -> bool {
 }
 
 impl Teams {
-    pub(super) fn new(parts: Arc<SubAgentParts>, lead: Arc<Mailbox>) -> Arc<Self> {
+    pub(in crate::session) fn new(parts: Arc<SubAgentParts>, lead: Arc<Mailbox>) -> Arc<Self> {
         Arc::new_cyclic(|me| Self {
             parts,
             lead,
@@ -74,12 +74,12 @@ impl Teams {
 
     /// Stops every member of every team (the session is closing: members hold the teams, so dropping is not
     /// enough).
-    pub(super) fn stop_all(&self) {
+    pub(in crate::session) fn stop_all(&self) {
         self.cancel.cancel();
     }
 
     /// The lead's seat (the session's own agent).
-    pub(super) fn lead_seat(self: &Arc<Self>) -> TeamSeat {
+    pub(in crate::session) fn lead_seat(self: &Arc<Self>) -> TeamSeat {
         TeamSeat {
             door: self.clone(),
             me: LEAD_NAME.to_string(),
@@ -88,6 +88,7 @@ impl Teams {
 
     fn announce(&self, team: &TeamInfo) {
         self.parts
+            .runtime
             .events
             .emit(SessionEvent::TeamChanged { team: team.clone() });
     }

@@ -1,12 +1,10 @@
-//! The tool registry: every built-in tool, filtering, the cache-stable tool pool, and lookup by name or alias.
+//! The tool pool: filtering, the cache-stable order, and lookup by name or alias.
 
 use std::sync::Arc;
 
 use crate::mcp::McpTools;
 use crate::model::ToolSpec;
 use crate::tool::DynTool;
-pub use crate::tool::erase;
-use crate::tools;
 
 /// A set of tools, in the order they are offered to the model.
 #[derive(Clone, Default)]
@@ -96,24 +94,4 @@ impl ToolPool {
             })
             .collect()
     }
-}
-
-/// Every built-in tool, the shell tools keeping their files in a fresh temporary folder.
-pub fn builtin_tools() -> Vec<Arc<dyn DynTool>> {
-    builtin_tools_with(Arc::new(tools::bash::ShellSession::temporary()))
-}
-
-/// Every built-in tool, the shell tools (Bash, TaskOutput, TaskStop) sharing `shell`: one per session.
-pub fn builtin_tools_with(shell: Arc<tools::bash::ShellSession>) -> Vec<Arc<dyn DynTool>> {
-    let mut all = vec![
-        erase(tools::read::ReadTool),
-        erase(tools::write::WriteTool),
-        erase(tools::edit::EditTool),
-        erase(tools::notebook_edit::NotebookEditTool),
-        erase(tools::glob::GlobTool),
-        erase(tools::grep::GrepTool),
-        erase(tools::web_fetch::WebFetchTool::default()),
-    ];
-    all.extend(tools::bash::tools(shell));
-    all
 }

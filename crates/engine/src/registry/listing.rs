@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 pub use tandem_protocol::ToolListing;
 
+use super::ToolPool;
 use crate::model::Provider;
-use crate::registry::ToolPool;
 use crate::tool::{DeferredTools, DynTool, names};
 use crate::tools::web_search::{WebSearchOptions, WebSearchTool};
 

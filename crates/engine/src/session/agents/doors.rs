@@ -10,9 +10,9 @@ use tandem_protocol::{
     SessionEvent, SubAgentOrigin, ToolDetail,
 };
 
-use super::changes::Attribution;
 use crate::approver::{Approver, NoAnswer};
 use crate::events::EventSink;
+use crate::session::changes::Attribution;
 
 /// Forwards a sub-agent's events to the session's sink wrapped as [`SessionEvent::SubAgent`]; its approval
 /// requests go unwrapped (the person must see them), naming the sub-agent. Counts the tool calls.

@@ -4,7 +4,7 @@
 //! [`SessionEvent::SubAgent`]). Implements [`SubAgentRunner`] for the Agent tool.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
@@ -15,9 +15,8 @@ use tandem_protocol::{
 };
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
-use crate::approver::Approver;
-use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
 use crate::hooks::EventInput;
@@ -25,48 +24,44 @@ use crate::hooks::payload::{SubagentStart, SubagentStop};
 use crate::model::{Message, Model, RenamedModel, TurnModel, claude_alias};
 use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, run_turn};
-use crate::registry::{ToolPool, builtin_tools_with, erase};
+use crate::registry::{self, SubAgentToolInputs, builtin_tools_with};
 use crate::settings::{HookSet, RuleSource};
 use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::{
-    DynTool, FileStateStore, Mailbox, ModelCompleter, SubAgentError, SubAgentReport,
-    SubAgentRequest, SubAgentRunner, WorktreeReport,
+    DynTool, Mailbox, SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner,
+    WorktreeReport,
 };
-use crate::tools::agent::{AgentCatalog, AgentDefinition, TEAM_MEMBER_TOOLS};
-use crate::tools::team::member_tools;
-use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
+use crate::tools::agent::{AgentCatalog, AgentDefinition};
+use crate::tools::work_list::{WorkBoard, WorkListFamily};
 
-use crate::tools::bash::{BashTool, ShellSession};
+use crate::tools::bash::ShellSession;
 use crate::tools::worktree;
 
-use super::changes::Attribution;
-use super::sub_agent_doors::{Bubble, TaggedSink};
+use super::doors::{Bubble, TaggedSink};
 use super::team_member::{MemberRole, member_prompt};
-use super::transcript::{TranscriptFile, TranscriptModel, TranscriptOwner};
+use crate::session::changes::Attribution;
+use crate::session::transcript::{TranscriptFile, TranscriptModel, TranscriptOwner};
 
 /// How often a blocking SubagentStop hook may make a sub-agent go on.
 const MAX_STOP_HOOK_ROUNDS: usize = 3;
 
 /// What a sub-agent shares with its session.
 #[derive(Clone)]
-pub(super) struct SubAgentParts {
-    pub session_id: String,
-    pub cwd: PathBuf,
+pub(in crate::session) struct SubAgentParts {
+    /// What a sub-agent's calls run against, as the session's: its id, folder, permission context (shared, so
+    /// grants and reloads apply to both), approver, event sink, file state and completer. Each sub-agent's runtime
+    /// is made from it with its own folder, tools, doors and sink; the session's own doors (sub-agents, teams,
+    /// mailbox, mode notes) are not in it.
+    pub runtime: ToolRuntime,
     /// The session's model client (not the one that records the session's own history).
     pub model: Arc<dyn Model>,
     pub config: QueryConfig,
-    pub permissions: Arc<RwLock<Arc<PermissionContext>>>,
-    pub approver: Arc<dyn Approver>,
-    pub events: Arc<dyn EventSink>,
-    pub file_state: Arc<FileStateStore>,
     /// Every tool a sub-agent could have (the Agent tool is not among them).
     pub tools: Vec<Arc<dyn DynTool>>,
     pub catalog: Arc<AgentCatalog>,
     pub today: String,
     /// The session's MCP tools (those ready when a sub-agent starts are offered to it).
     pub mcp: crate::mcp::McpTools,
-    /// Single completions for the tools (WebFetch).
-    pub completer: Option<Arc<dyn ModelCompleter>>,
     /// Where each sub-agent's conversation is stored as a sidechain of the session (`None`: not stored).
     pub recorder: Option<Arc<SessionRecorder>>,
     /// Which checklist tools a sub-agent gets (each keeps its own list).
@@ -82,7 +77,7 @@ pub(super) struct SubAgentParts {
     pub turn_model: Arc<TurnModel>,
 }
 
-use super::sub_agent_stop::{Background, Outcome, Stop, lock, notification, status_word};
+use super::stop::{Background, Outcome, Stop, lock, notification, status_word};
 
 /// The session's sub-agent runner.
 pub struct SubAgents {
@@ -100,13 +95,13 @@ pub struct SubAgents {
 impl std::fmt::Debug for SubAgents {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SubAgents")
-            .field("session_id", &self.parts.session_id)
+            .field("session_id", &self.parts.runtime.session_id)
             .finish()
     }
 }
 
 impl SubAgents {
-    pub(super) fn new(parts: SubAgentParts) -> Self {
+    pub(in crate::session) fn new(parts: SubAgentParts) -> Self {
         Self {
             parts: Arc::new(parts),
             background: Mutex::new(HashMap::new()),
@@ -184,6 +179,7 @@ impl SubAgentRunner for SubAgents {
             status: BackgroundAgentStatus::Running,
         };
         self.parts
+            .runtime
             .events
             .emit(SessionEvent::BackgroundAgentChanged {
                 agent: listed.clone(),
@@ -195,7 +191,7 @@ impl SubAgentRunner for SubAgents {
         let parts = self.parts.clone();
         let notifications = self.notifications.clone();
         tokio::spawn(async move {
-            let events = parts.events.clone();
+            let events = parts.runtime.events.clone();
             let outcome = stop.explain(run(parts.clone(), request, true).await);
             let (status, text) = match &outcome {
                 Ok(report) => (BackgroundAgentStatus::Completed, report.final_text.clone()),
@@ -298,11 +294,11 @@ fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAg
 /// without changes is removed afterwards, one with changes is kept and named in the report.
 async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bool) -> Outcome {
     if !request.worktree {
-        let cwd = parts.cwd.clone();
+        let cwd = parts.runtime.cwd.clone();
         return run_in(parts, request, background, cwd, None).await;
     }
     let name = format!("agent-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-    let wt = worktree::create(&parts.cwd, &name)
+    let wt = worktree::create(&parts.runtime.cwd, &name)
         .map_err(|e| SubAgentError::Failed(format!("its git worktree could not be made: {e}")))?;
     let outcome = run_in(parts, request, background, wt.path.clone(), None).await;
     let end = match worktree::finish(&wt) {
@@ -343,12 +339,31 @@ pub(super) async fn run_member(
     request: SubAgentRequest,
     role: MemberRole,
 ) -> Outcome {
-    let cwd = parts.cwd.clone();
+    let cwd = parts.runtime.cwd.clone();
     run_in(parts, request, false, cwd, Some(role)).await
 }
 
-/// Runs one sub-agent to its end with `cwd` as its working directory (a team member: until it is stopped).
+/// Runs one sub-agent to its end with `cwd` as its working directory (a team member: until it is stopped), in a
+/// `sub_agent` span naming its type, its id and the call that started it.
 async fn run_in(
+    parts: Arc<SubAgentParts>,
+    request: SubAgentRequest,
+    background: bool,
+    cwd: PathBuf,
+    member: Option<MemberRole>,
+) -> Outcome {
+    let span = tracing::info_span!(
+        "sub_agent",
+        agent_type = %request.agent_type,
+        agent_id = tracing::field::Empty,
+        tool_use = %request.parent_tool_use_id,
+    );
+    run_agent(parts, request, background, cwd, member)
+        .instrument(span)
+        .await
+}
+
+async fn run_agent(
     parts: Arc<SubAgentParts>,
     request: SubAgentRequest,
     background: bool,
@@ -361,6 +376,7 @@ async fn run_in(
         Some(role) => role.agent_id.clone(),
         None => format!("{}", uuid::Uuid::new_v4().simple()),
     };
+    tracing::Span::current().record("agent_id", tracing::field::display(&agent_id));
     let origin = SubAgentOrigin {
         agent_type: agent.name.clone(),
         description: request.description.clone(),
@@ -369,82 +385,24 @@ async fn run_in(
         name: member.as_ref().map(|m| m.name.clone()),
     };
     let sink = Arc::new(TaggedSink {
-        parent: parts.events.clone(),
+        parent: parts.runtime.events.clone(),
         origin: origin.clone(),
         tool_calls: AtomicU32::new(0),
         attribution: parts.attribution.clone(),
     });
-    let mut permissions = child_permissions(&parts.permissions, &agent, background);
-    if cwd != parts.cwd {
-        // Its own folder: relative paths resolve there, and it counts as a working directory.
-        let mut moved = read(&permissions).with_working_dir(&cwd);
-        moved.cwd = cwd.clone();
-        permissions = Arc::new(RwLock::new(Arc::new(moved)));
-    }
-    let context = read(&permissions);
-    // In its own folder it gets its own shell (the session's shell keeps the session's directory).
-    let shell = if cwd == parts.cwd {
-        parts.shell.clone()
-    } else {
-        Arc::new(ShellSession::temporary().with_events(parts.events.clone()))
-    };
-    let base = if cwd == parts.cwd {
-        parts.tools.clone()
-    } else {
-        builtin_tools_with(shell.clone())
-    };
-    // Its Bash calls are its own: the background shells they start end when it does.
-    let _own_shells = OwnShells {
-        shell: shell.clone(),
-        agent_id: agent_id.clone(),
-    };
-    let mut tools: Vec<Arc<dyn DynTool>> = base
-        .into_iter()
-        .filter(|t| t.name() != crate::tool::names::BASH)
-        .collect();
-    tools.push(erase(BashTool::for_agent(shell, &agent_id)));
-    // Its own checklist, shown under its transcript (the events are wrapped like its others).
-    let board = Arc::new(WorkBoard::new(sink.clone()));
-    tools.extend(work_list::tools(parts.work_list, &board));
-    if member.is_some() {
-        tools.extend(member_tools());
-    }
-    let pool = ToolPool::assemble(
-        &tools
-            .iter()
-            .filter(|t| {
-                agent.allows(t.name())
-                    || (member.is_some() && TEAM_MEMBER_TOOLS.contains(&t.name()))
-            })
-            .cloned()
-            .collect::<Vec<_>>(),
-        &parts
-            .mcp
-            .snapshot()
-            .iter()
-            .filter(|t| agent.allows(t.name()))
-            .cloned()
-            .collect::<Vec<_>>(),
-        |name| context.rules.hides(name),
-    );
-    let runtime = ToolRuntime {
-        session_id: parts.session_id.clone(),
-        cwd: cwd.clone(),
-        pool,
-        permissions,
-        approver: Arc::new(Bubble {
-            parent: parts.approver.clone(),
+    // Declared first, dropped last: the runtime goes before its background shells are stopped.
+    let (_own_shells, context, runtime) = child_runtime(
+        &parts,
+        Child {
+            agent: &agent,
+            agent_id: &agent_id,
             origin,
-        }),
-        events: sink.clone(),
-        file_state: parts.file_state.clone(),
-        sub_agents: None,
-        completer: parts.completer.clone(),
-        deferred: Default::default(),
-        team: member.as_ref().map(|m| m.seat.clone()),
-        mailbox: member.as_ref().map(|m| m.mailbox.clone()),
-        mode_notes: None,
-    };
+            sink: sink.clone(),
+            background,
+            cwd: &cwd,
+            member: member.as_ref(),
+        },
+    );
     let mut system = vec![system_prompt(&agent, &parts, &cwd)];
     if let Some(role) = &member {
         system.push(member_prompt(role));
@@ -460,11 +418,11 @@ async fn run_in(
         &parts.turn_model,
     );
     // Its own transcript file, for hooks (`agent_transcript_path`).
-    let transcript_path = crate::hooks::agent_transcript_path(&parts.session_id, &agent_id);
+    let transcript_path = crate::hooks::agent_transcript_path(&parts.runtime.session_id, &agent_id);
     let transcript = Arc::new(TranscriptFile::open(
         transcript_path.clone(),
         TranscriptOwner {
-            session_id: parts.session_id.clone(),
+            session_id: parts.runtime.session_id.clone(),
             cwd: cwd.clone(),
             agent_id: Some(agent_id.clone()),
         },
@@ -480,7 +438,7 @@ async fn run_in(
     };
     if let Some(v) = hooks::run_event(
         &context,
-        &parts.session_id,
+        &parts.runtime.session_id,
         EventInput::SubagentStart(ids()),
     )
     .await
@@ -535,7 +493,7 @@ async fn run_in(
         };
         let Some(v) = hooks::run_event(
             &read(&runtime.permissions),
-            &parts.session_id,
+            &parts.runtime.session_id,
             EventInput::SubagentStop(stop),
         )
         .await
@@ -598,6 +556,90 @@ async fn run_in(
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         worktree: None,
     })
+}
+
+/// Who a sub-agent's runtime is for.
+struct Child<'a> {
+    agent: &'a AgentDefinition,
+    agent_id: &'a str,
+    origin: SubAgentOrigin,
+    /// Its events, wrapped.
+    sink: Arc<TaggedSink>,
+    background: bool,
+    cwd: &'a Path,
+    member: Option<&'a MemberRole>,
+}
+
+/// A sub-agent's runtime, made from the session's: its permission context (moved to its folder when it has one of
+/// its own), its shell and tools, its approver naming it, its sink and (a member) its team doors; with the guard
+/// that stops its background shells when it ends and the context it starts with.
+fn child_runtime(
+    parts: &SubAgentParts,
+    child: Child<'_>,
+) -> (OwnShells, Arc<PermissionContext>, ToolRuntime) {
+    let Child {
+        agent,
+        agent_id,
+        origin,
+        sink,
+        background,
+        cwd,
+        member,
+    } = child;
+    let mut permissions = child_permissions(&parts.runtime.permissions, agent, background);
+    if cwd != parts.runtime.cwd {
+        // Its own folder: relative paths resolve there, and it counts as a working directory.
+        let mut moved = read(&permissions).with_working_dir(cwd);
+        moved.cwd = cwd.to_path_buf();
+        permissions = Arc::new(RwLock::new(Arc::new(moved)));
+    }
+    let context = read(&permissions);
+    // In its own folder it gets its own shell (the session's shell keeps the session's directory).
+    let shell = if cwd == parts.runtime.cwd {
+        parts.shell.clone()
+    } else {
+        Arc::new(ShellSession::temporary().with_events(parts.runtime.events.clone()))
+    };
+    let base = if cwd == parts.runtime.cwd {
+        parts.tools.clone()
+    } else {
+        builtin_tools_with(shell.clone())
+    };
+    // Its Bash calls are its own: the background shells they start end when it does.
+    let own_shells = OwnShells {
+        shell: shell.clone(),
+        agent_id: agent_id.to_string(),
+    };
+    // Its own checklist, shown under its transcript (the events are wrapped like its others).
+    let board = Arc::new(WorkBoard::new(sink.clone()));
+    let pool = registry::sub_agent_pool(
+        SubAgentToolInputs {
+            builtins: base,
+            shell,
+            agent_id,
+            agent,
+            member: member.is_some(),
+            work_list: parts.work_list,
+            work_board: &board,
+            mcp: &parts.mcp,
+        },
+        |name| context.rules.hides(name),
+    );
+    let runtime = ToolRuntime {
+        cwd: cwd.to_path_buf(),
+        pool,
+        permissions,
+        approver: Arc::new(Bubble {
+            parent: parts.runtime.approver.clone(),
+            origin,
+        }),
+        events: sink.clone(),
+        deferred: Default::default(),
+        team: member.map(|m| m.seat.clone()),
+        mailbox: member.map(|m| m.mailbox.clone()),
+        ..parts.runtime.clone()
+    };
+    (own_shells, context, runtime)
 }
 
 /// The background shells a sub-agent started: stopped when it ends, however it ends.

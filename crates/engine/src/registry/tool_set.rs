@@ -1,0 +1,173 @@
+//! Which tools a conversation offers, decided here and nowhere else: the session's own agent (the built-ins, the
+//! Agent, Skill and ToolSearch tools, WebSearch where the provider has it, the tools that talk to the person or move
+//! the session, the switchable ones, the checklist, MCP resources and sign-in), and a sub-agent or team member (the
+//! built-ins its type allows, with a Bash of its own, its own checklist, the member tools, the MCP tools its type
+//! allows). The tools a session cannot have are named with why, for the tool list.
+
+use std::sync::Arc;
+
+use super::ToolPool;
+use super::listing::web_search_for;
+use crate::mcp::{McpManager, McpTools};
+use crate::model::{Provider, TurnModel};
+use crate::tool::{DeferredTools, DynTool, erase, names};
+use crate::tools::agent::{AgentCatalog, AgentDefinition, AgentTool, TEAM_MEMBER_TOOLS};
+use crate::tools::ask_user::AskUserQuestionTool;
+use crate::tools::bash::{BashTool, ShellSession};
+use crate::tools::brief::BriefTool;
+use crate::tools::features::{self, Features};
+use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
+use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool};
+use crate::tools::sleep::SleepTool;
+use crate::tools::team::{lead_tools, member_tools};
+use crate::tools::tool_search::ToolSearchTool;
+use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
+use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
+
+/// What the session's own agent's tools are made from.
+pub struct SessionToolInputs<'a> {
+    /// The built-in tools, sharing the session's shell (sub-agents in the session's folder get the same ones).
+    pub builtins: &'a [Arc<dyn DynTool>],
+    /// The agent types the model is offered.
+    pub agents: Arc<AgentCatalog>,
+    pub skills: Arc<SkillCatalog>,
+    pub skill_grants: Arc<SkillGrants>,
+    pub turn_model: Arc<TurnModel>,
+    pub deferred: Arc<DeferredTools>,
+    pub provider: Provider,
+    pub features: Features,
+    /// Whether the session has teams (the switch is on).
+    pub teams: bool,
+    pub work_list: WorkListFamily,
+    pub work_board: &'a Arc<WorkBoard>,
+    pub mcp: &'a McpManager,
+}
+
+/// The session's own agent's tools, and those it cannot have with why.
+pub struct SessionTools {
+    pub tools: Vec<Arc<dyn DynTool>>,
+    pub missing: Vec<(String, String)>,
+}
+
+impl SessionTools {
+    /// The pool offered to the model: these tools and `extra` (tools a caller adds), without those `hidden` names
+    /// (deny rules), then the MCP servers' live tools.
+    pub fn pool(
+        &self,
+        extra: &[Arc<dyn DynTool>],
+        hidden: impl Fn(&str) -> bool,
+        live_mcp: McpTools,
+    ) -> ToolPool {
+        ToolPool::assemble(&self.tools, extra, hidden).with_live_mcp(live_mcp)
+    }
+}
+
+/// The tools of the session's own agent.
+pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
+    let mut tools = inputs.builtins.to_vec();
+    let mut missing = Vec::new();
+    tools.push(erase(AgentTool::new(inputs.agents)));
+    tools.push(erase(SkillTool::new(
+        inputs.skills,
+        inputs.skill_grants,
+        inputs.turn_model,
+    )));
+    tools.push(erase(ToolSearchTool::new(inputs.deferred)));
+    match web_search_for(inputs.provider) {
+        Ok(search) => tools.push(search),
+        Err(why) => missing.push((names::WEB_SEARCH.to_string(), why)),
+    }
+    // The main conversation's own tools (sub-agents do not get them: they talk to the person or change the
+    // session's checklist).
+    tools.push(erase(AskUserQuestionTool));
+    tools.push(erase(EnterPlanModeTool));
+    tools.push(erase(ExitPlanModeTool));
+    tools.push(erase(EnterWorktreeTool));
+    tools.push(erase(ExitWorktreeTool));
+    tools.push(erase(BriefTool));
+    if inputs.features.sleep {
+        tools.push(erase(SleepTool));
+    } else {
+        missing.push((
+            names::SLEEP.to_string(),
+            format!(
+                "switched off: set {}=1 to offer it",
+                features::PROACTIVE_ENV
+            ),
+        ));
+    }
+    if inputs.teams {
+        tools.extend(lead_tools());
+    } else {
+        for tool in lead_tools() {
+            missing.push((
+                tool.name().to_string(),
+                format!("switched off: set {}=1 to offer it", features::TEAMS_ENV),
+            ));
+        }
+    }
+    tools.extend(work_list::tools(inputs.work_list, inputs.work_board));
+    let servers = inputs.mcp.statuses();
+    if !servers.is_empty() {
+        tools.extend(crate::mcp::resource_tools(inputs.mcp));
+    }
+    if servers
+        .iter()
+        .any(|s| s.transport == "http" || s.transport == "sse")
+    {
+        tools.push(crate::mcp::auth_tool(inputs.mcp));
+    }
+    SessionTools { tools, missing }
+}
+
+/// What a sub-agent's tools are made from.
+pub struct SubAgentToolInputs<'a> {
+    /// The built-in tools it starts from (the session's, or a set with a shell of its own in its own folder).
+    pub builtins: Vec<Arc<dyn DynTool>>,
+    /// The shell its Bash runs in, and its id (the background shells it starts are its own).
+    pub shell: Arc<ShellSession>,
+    pub agent_id: &'a str,
+    pub agent: &'a AgentDefinition,
+    /// A team member gets the member tools whatever its type allows.
+    pub member: bool,
+    pub work_list: WorkListFamily,
+    /// Its own checklist.
+    pub work_board: &'a Arc<WorkBoard>,
+    /// The session's MCP tools (those ready now are offered).
+    pub mcp: &'a McpTools,
+}
+
+/// The pool of a sub-agent or team member: what its type allows of the built-ins (Bash its own), its checklist and
+/// (a member) the member tools, then the MCP tools ready now that its type allows; without those `hidden` names.
+pub fn sub_agent_pool(inputs: SubAgentToolInputs<'_>, hidden: impl Fn(&str) -> bool) -> ToolPool {
+    let SubAgentToolInputs {
+        builtins,
+        shell,
+        agent_id,
+        agent,
+        member,
+        work_list,
+        work_board,
+        mcp,
+    } = inputs;
+    let mut tools: Vec<Arc<dyn DynTool>> = builtins
+        .into_iter()
+        .filter(|t| t.name() != names::BASH)
+        .collect();
+    tools.push(erase(BashTool::for_agent(shell, agent_id)));
+    tools.extend(work_list::tools(work_list, work_board));
+    if member {
+        tools.extend(member_tools());
+    }
+    let allowed: Vec<_> = tools
+        .into_iter()
+        .filter(|t| agent.allows(t.name()) || (member && TEAM_MEMBER_TOOLS.contains(&t.name())))
+        .collect();
+    let remote: Vec<_> = mcp
+        .snapshot()
+        .iter()
+        .filter(|t| agent.allows(t.name()))
+        .cloned()
+        .collect();
+    ToolPool::assemble(&allowed, &remote, hidden)
+}

@@ -1,0 +1,11 @@
+//! The session's other agents: sub-agents (each its own query loop, a sidechain of the conversation) and teams of
+//! them, with the doors through which their events and questions reach the session.
+
+mod doors;
+mod stop;
+mod sub_agent;
+mod team;
+mod team_member;
+
+pub(super) use sub_agent::{SubAgentParts, SubAgents};
+pub(super) use team::Teams;
