@@ -149,6 +149,9 @@ pub async fn deliver(
         let deadline = tokio::time::Instant::now() + FLUSH_INTERVAL;
         while events.len() < MAX_BATCH {
             tokio::select! {
+                // Events already queued join this batch even when the deadline has passed meanwhile (a busy
+                // machine): the batch stays bounded by MAX_BATCH, and a flood crosses in as few messages as it can.
+                biased;
                 next = rx.recv() => match next {
                     Some(event) => events.push(event),
                     None => break,
