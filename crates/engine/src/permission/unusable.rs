@@ -1,10 +1,10 @@
 //! Deny and ask rules that cannot be used (they do not parse): nothing can be matched against them, but they are
 //! not dropped. The calls they might have been written for ask, naming the rule, until it is fixed.
 
-use tandem_protocol::{DecisionBehavior, PermissionDecision};
+use tandem_protocol::DecisionBehavior;
 
 use super::PermissionContext;
-use super::verdict::{Evaluation, file_of, scope_of};
+use super::verdict::Evaluation;
 
 /// Turns an answer that is neither a deny nor a forced ask into a forced ask when a deny or ask rule that cannot be
 /// used might cover a call of `tool`: the decision names that rule.
@@ -26,16 +26,11 @@ pub(crate) fn unusable_rules(ctx: &PermissionContext, tool: &str, eval: Evaluati
         rule.why,
         eval.decision.reason
     );
-    Evaluation {
-        decision: PermissionDecision::by_rule(
-            DecisionBehavior::Ask,
-            reason,
-            rule.text.clone(),
-            scope_of(&rule.source),
-            file_of(&rule.source),
-        ),
-        forced: true,
-        suggestions: Vec::new(),
-        converted_ask: false,
-    }
+    Evaluation::named_rule(
+        DecisionBehavior::Ask,
+        reason,
+        &rule.text,
+        &rule.source,
+        true,
+    )
 }

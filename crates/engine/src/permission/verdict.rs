@@ -58,24 +58,20 @@ impl Evaluation {
     pub(crate) fn by_rule(ctx: &PermissionContext, id: RuleId, what: &str) -> Self {
         let rule = ctx.rules.rule(id);
         if let Some(why) = &rule.broken {
-            return Self {
-                decision: PermissionDecision::by_rule(
-                    DecisionBehavior::Ask,
-                    format!(
-                        "{what} might be covered by the {} rule `{}` ({}), which cannot be used ({why}); it asks \
-                         until the rule is fixed",
-                        rule.behavior.as_str(),
-                        rule.text,
-                        rule.source.label()
-                    ),
-                    rule.text.clone(),
-                    scope_of(&rule.source),
-                    file_of(&rule.source),
-                ),
-                forced: true,
-                suggestions: Vec::new(),
-                converted_ask: false,
-            };
+            let reason = format!(
+                "{what} might be covered by the {} rule `{}` ({}), which cannot be used ({why}); it asks until the \
+                 rule is fixed",
+                rule.behavior.as_str(),
+                rule.text,
+                rule.source.label()
+            );
+            return Self::named_rule(
+                DecisionBehavior::Ask,
+                reason,
+                &rule.text,
+                &rule.source,
+                true,
+            );
         }
         let decision = match rule.behavior {
             RuleBehavior::Allow => DecisionBehavior::Allow,
@@ -87,20 +83,33 @@ impl Evaluation {
             RuleBehavior::Deny => "is denied by",
             RuleBehavior::Ask => "needs approval because of",
         };
-        let source = rule.source.label();
+        let reason = format!(
+            "{what} {verb} the {} rule `{}` ({})",
+            rule.behavior.as_str(),
+            rule.text,
+            rule.source.label()
+        );
+        let forced = rule.behavior == RuleBehavior::Ask;
+        Self::named_rule(decision, reason, &rule.text, &rule.source, forced)
+    }
+
+    /// A decision that names the rule `text` of `source` as what decided it.
+    pub(crate) fn named_rule(
+        decision: DecisionBehavior,
+        reason: String,
+        text: &str,
+        source: &RuleSource,
+        forced: bool,
+    ) -> Self {
         Self {
             decision: PermissionDecision::by_rule(
                 decision,
-                format!(
-                    "{what} {verb} the {} rule `{}` ({source})",
-                    rule.behavior.as_str(),
-                    rule.text
-                ),
-                rule.text.clone(),
-                scope_of(&rule.source),
-                file_of(&rule.source),
+                reason,
+                text.to_string(),
+                scope_of(source),
+                file_of(source),
             ),
-            forced: rule.behavior == RuleBehavior::Ask,
+            forced,
             suggestions: Vec::new(),
             converted_ask: false,
         }

@@ -3,7 +3,6 @@
 
 use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
 use tokio_util::sync::CancellationToken;
-use tracing::Instrument;
 
 use super::compact::{compact, estimate_tokens, needs_compaction};
 use super::config::QueryConfig;
@@ -111,6 +110,11 @@ fn deliver_notifications(runtime: &ToolRuntime, history: &mut Vec<Message>) {
 ///
 /// The turn runs in a `turn` span naming the session and the prompt, so that what its requests, tool calls and hooks
 /// log can be told apart from another turn's (a sub-agent's, a team member's) running at the same time.
+#[tracing::instrument(
+    name = "turn",
+    skip_all,
+    fields(session = %runtime.session_id, prompt = tracing::field::Empty)
+)]
 pub async fn run_turn(
     model: &dyn Model,
     runtime: &ToolRuntime,
@@ -120,34 +124,7 @@ pub async fn run_turn(
     prompt: impl Into<UserPrompt>,
     cancel: &CancellationToken,
 ) -> Result<TurnOutcome, QueryError> {
-    let span = tracing::info_span!(
-        "turn",
-        session = %runtime.session_id,
-        prompt = tracing::field::Empty
-    );
     let prompt: UserPrompt = prompt.into();
-    turn(
-        model,
-        runtime,
-        config,
-        history,
-        session_usage,
-        prompt,
-        cancel,
-    )
-    .instrument(span)
-    .await
-}
-
-async fn turn(
-    model: &dyn Model,
-    runtime: &ToolRuntime,
-    config: &QueryConfig,
-    history: &mut Vec<Message>,
-    session_usage: &mut Usage,
-    prompt: UserPrompt,
-    cancel: &CancellationToken,
-) -> Result<TurnOutcome, QueryError> {
     let events = runtime.events.clone();
     // Without an id of its own, the prompt is named by the place of the user message that holds it.
     let prompt_id = prompt.id.clone().unwrap_or_else(|| {

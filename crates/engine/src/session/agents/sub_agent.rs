@@ -15,7 +15,6 @@ use tandem_protocol::{
 };
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
-use tracing::Instrument;
 
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
@@ -345,25 +344,16 @@ pub(super) async fn run_member(
 
 /// Runs one sub-agent to its end with `cwd` as its working directory (a team member: until it is stopped), in a
 /// `sub_agent` span naming its type, its id and the call that started it.
-async fn run_in(
-    parts: Arc<SubAgentParts>,
-    request: SubAgentRequest,
-    background: bool,
-    cwd: PathBuf,
-    member: Option<MemberRole>,
-) -> Outcome {
-    let span = tracing::info_span!(
-        "sub_agent",
+#[tracing::instrument(
+    name = "sub_agent",
+    skip_all,
+    fields(
         agent_type = %request.agent_type,
         agent_id = tracing::field::Empty,
         tool_use = %request.parent_tool_use_id,
-    );
-    run_agent(parts, request, background, cwd, member)
-        .instrument(span)
-        .await
-}
-
-async fn run_agent(
+    )
+)]
+async fn run_in(
     parts: Arc<SubAgentParts>,
     request: SubAgentRequest,
     background: bool,
