@@ -9,7 +9,10 @@ pub async fn rewind_points(
     state: State<'_, AppState>,
     session_id: String,
 ) -> Result<Vec<RewindPoint>, CommandError> {
-    Ok(session_of(&state, &session_id)?.rewind_points().await)
+    Ok(session_of(&state, &session_id)?
+        .checkpoints()
+        .rewind_points()
+        .await)
 }
 
 /// Rewinds the session's files, conversation or both to before prompt `prompt_id`. Files changed outside Tandem
@@ -25,6 +28,7 @@ pub async fn rewind(
 ) -> Result<RewindOutcome, CommandError> {
     let session = session_of(&state, &session_id)?;
     session
+        .checkpoints()
         .rewind(&prompt_id, scope, force)
         .await
         .map_err(|e| CommandError::new(ErrorCode::Rewind, e.to_string()))
@@ -38,6 +42,7 @@ pub fn session_changes(
     session_id: String,
 ) -> Result<Vec<ChangedFile>, CommandError> {
     session_of(&state, &session_id)?
+        .checkpoints()
         .changes()
         .map_err(|e| CommandError::new(ErrorCode::Changes, e.to_string()))
 }

@@ -9,7 +9,7 @@ pub fn mcp_servers(
     state: State<'_, AppState>,
     session_id: String,
 ) -> Result<Vec<tandem_protocol::McpServerStatus>, CommandError> {
-    Ok(session_of(&state, &session_id)?.mcp_servers())
+    Ok(session_of(&state, &session_id)?.mcp().servers())
 }
 
 /// The person approves (or refuses) a project MCP server for this folder; it starts (or stops) at once.
@@ -22,7 +22,8 @@ pub fn approve_mcp_server(
     approved: bool,
 ) -> Result<(), CommandError> {
     session_of(&state, &session_id)?
-        .approve_mcp_server(&name, approved)
+        .mcp()
+        .approve(&name, approved)
         .map_err(|e| CommandError::new(ErrorCode::Mcp, format!("the answer was not saved: {e}")))
 }
 
@@ -36,7 +37,8 @@ pub fn set_mcp_tool_enabled(
     enabled: bool,
 ) -> Result<(), CommandError> {
     session_of(&state, &session_id)?
-        .set_mcp_tool_enabled(&tool, enabled)
+        .mcp()
+        .set_tool_enabled(&tool, enabled)
         .map_err(|e| CommandError::new(ErrorCode::Mcp, format!("the choice was not saved: {e}")))
 }
 
@@ -48,7 +50,7 @@ pub fn reconnect_mcp_server(
     session_id: String,
     name: String,
 ) -> Result<(), CommandError> {
-    session_of(&state, &session_id)?.reconnect_mcp_server(&name);
+    session_of(&state, &session_id)?.mcp().reconnect(&name);
     Ok(())
 }
 
@@ -70,7 +72,7 @@ pub async fn sign_in_mcp_server(
     name: String,
 ) -> Result<McpSignIn, CommandError> {
     let session = session_of(&state, &session_id)?;
-    let started = session.sign_in_mcp_server(&name).await.map_err(|e| {
+    let started = session.mcp().sign_in(&name).await.map_err(|e| {
         CommandError::new(ErrorCode::Mcp, format!("the sign-in could not start: {e}"))
     })?;
     Ok(McpSignIn {

@@ -12,9 +12,10 @@ pub fn trust_folder(
 ) -> Result<FolderTrust, CommandError> {
     let session = session_of(&state, &session_id)?;
     session
+        .settings()
         .trust_folder()
         .map_err(|e| CommandError::new(ErrorCode::Trust, format!("trust was not saved: {e}")))?;
-    Ok(session.folder_trust())
+    Ok(session.settings().folder_trust())
 }
 
 /// Withdraws the person's trust in the session's folder.
@@ -25,10 +26,10 @@ pub fn revoke_trust(
     session_id: String,
 ) -> Result<FolderTrust, CommandError> {
     let session = session_of(&state, &session_id)?;
-    session.revoke_trust().map_err(|e| {
+    session.settings().revoke_trust().map_err(|e| {
         CommandError::new(ErrorCode::Trust, format!("trust was not withdrawn: {e}"))
     })?;
-    Ok(session.folder_trust())
+    Ok(session.settings().folder_trust())
 }
 
 /// The person allows what the shell sandbox refused (a host or a folder): saved to the project's local settings and
@@ -41,6 +42,7 @@ pub fn allow_sandbox_violation(
     violation: tandem_protocol::SandboxViolation,
 ) -> Result<String, CommandError> {
     session_of(&state, &session_id)?
+        .settings()
         .allow_sandbox_violation(&violation)
         .map(|added| added.value)
         .map_err(|e| CommandError::new(ErrorCode::Settings, format!("it was not allowed: {e}")))
@@ -57,7 +59,7 @@ pub fn rules_view(
     state: State<'_, AppState>,
     session_id: String,
 ) -> Result<tandem_protocol::RulesView, CommandError> {
-    Ok(session_of(&state, &session_id)?.rules_view())
+    Ok(session_of(&state, &session_id)?.panels().rules_view())
 }
 
 /// Adds a rule to the settings file of `scope` (checked by the rule parser); it applies at once.
@@ -71,6 +73,7 @@ pub fn add_rule(
     rule: String,
 ) -> Result<(), CommandError> {
     session_of(&state, &session_id)?
+        .panels()
         .add_rule(scope, behavior, &rule)
         .map_err(rules_error)
 }
@@ -86,6 +89,7 @@ pub fn remove_rule(
     rule: String,
 ) -> Result<(), CommandError> {
     session_of(&state, &session_id)?
+        .panels()
         .remove_rule(scope, behavior, &rule)
         .map_err(rules_error)
 }
@@ -102,6 +106,7 @@ pub fn move_rule(
     rule: String,
 ) -> Result<(), CommandError> {
     session_of(&state, &session_id)?
+        .panels()
         .move_rule(from, to, behavior, &rule)
         .map_err(rules_error)
 }
@@ -115,7 +120,9 @@ pub fn check_call(
     tool: String,
     input: serde_json::Value,
 ) -> Result<tandem_protocol::CallCheck, CommandError> {
-    Ok(session_of(&state, &session_id)?.check_call(&tool, &input))
+    Ok(session_of(&state, &session_id)?
+        .panels()
+        .check_call(&tool, &input))
 }
 
 /// Every configured hook by event, with its source and a sample input.
@@ -125,7 +132,7 @@ pub fn hooks_view(
     state: State<'_, AppState>,
     session_id: String,
 ) -> Result<Vec<tandem_protocol::HookListing>, CommandError> {
-    Ok(session_of(&state, &session_id)?.hooks_view())
+    Ok(session_of(&state, &session_id)?.panels().hooks_view())
 }
 
 /// Runs one configured hook for real on `input` and says what it did and would decide.
@@ -140,6 +147,7 @@ pub async fn test_hook(
 ) -> Result<tandem_protocol::HookTestResult, CommandError> {
     let session = session_of(&state, &session_id)?;
     session
+        .panels()
         .test_hook(&event, &command, &input)
         .await
         .map_err(|e| CommandError::new(ErrorCode::Hooks, e.to_string()))

@@ -243,7 +243,7 @@ pub fn stop_sub_agent(
     session_id: String,
     id: String,
 ) -> Result<bool, CommandError> {
-    Ok(session_of(&state, &session_id)?.stop_sub_agent(&id))
+    Ok(session_of(&state, &session_id)?.agents().stop(&id))
 }
 
 /// Moves the running Bash command of call `tool_use_id` (every running one when absent: the window's key) to the
@@ -255,7 +255,9 @@ pub fn send_to_background(
     session_id: String,
     tool_use_id: Option<String>,
 ) -> Result<usize, CommandError> {
-    Ok(session_of(&state, &session_id)?.send_to_background(tool_use_id.as_deref()))
+    Ok(session_of(&state, &session_id)?
+        .shells()
+        .send_to_background(tool_use_id.as_deref()))
 }
 
 /// The session's background shells, oldest first.
@@ -265,7 +267,9 @@ pub fn background_shells(
     state: State<'_, AppState>,
     session_id: String,
 ) -> Result<Vec<BackgroundShell>, CommandError> {
-    Ok(session_of(&state, &session_id)?.background_shells())
+    Ok(session_of(&state, &session_id)?
+        .shells()
+        .background_shells())
 }
 
 /// The tail of one background shell's raw output (terminal escapes kept); `null` when there is no such shell.
@@ -276,7 +280,9 @@ pub fn background_shell_output(
     session_id: String,
     task_id: String,
 ) -> Result<Option<String>, CommandError> {
-    Ok(session_of(&state, &session_id)?.background_shell_output(&task_id))
+    Ok(session_of(&state, &session_id)?
+        .shells()
+        .background_shell_output(&task_id))
 }
 
 /// Stops one background shell with every process it started; returns whether it was running.
@@ -287,7 +293,9 @@ pub fn stop_background_shell(
     session_id: String,
     task_id: String,
 ) -> Result<bool, CommandError> {
-    Ok(session_of(&state, &session_id)?.stop_background_shell(&task_id))
+    Ok(session_of(&state, &session_id)?
+        .shells()
+        .stop_background_shell(&task_id))
 }
 
 #[tauri::command]

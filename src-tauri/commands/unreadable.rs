@@ -16,7 +16,9 @@ pub fn unreadable_settings(
     state: State<'_, AppState>,
     session_id: String,
 ) -> Result<Vec<UnreadableSettingsFile>, CommandError> {
-    Ok(session_of(&state, &session_id)?.unreadable_settings())
+    Ok(session_of(&state, &session_id)?
+        .settings()
+        .unreadable_settings())
 }
 
 /// Runs without the unreadable settings file `file` until it changes on disk; resolves to the files as they are now.
@@ -28,6 +30,7 @@ pub fn accept_unreadable_settings(
     file: String,
 ) -> Result<Vec<UnreadableSettingsFile>, CommandError> {
     session_of(&state, &session_id)?
+        .settings()
         .accept_unreadable_settings(&file)
         .map_err(settings_error)
 }
@@ -41,6 +44,7 @@ pub fn unreadable_settings_text(
     file: String,
 ) -> Result<String, CommandError> {
     session_of(&state, &session_id)?
+        .settings()
         .unreadable_settings_text(&file)
         .map_err(settings_error)
 }

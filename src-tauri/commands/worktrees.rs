@@ -9,7 +9,7 @@ pub fn kept_worktrees(
     state: State<'_, AppState>,
     session_id: String,
 ) -> Result<Vec<tandem_protocol::KeptWorktree>, CommandError> {
-    Ok(session_of(&state, &session_id)?.kept_worktrees())
+    Ok(session_of(&state, &session_id)?.agents().kept_worktrees())
 }
 
 /// Merges a kept worktree's branch into the project's current branch and removes the worktree (`merge`), or
@@ -24,9 +24,9 @@ pub fn settle_worktree(
 ) -> Result<(), CommandError> {
     let session = session_of(&state, &session_id)?;
     let outcome = if merge {
-        session.merge_worktree(&branch)
+        session.agents().merge_worktree(&branch)
     } else {
-        session.discard_worktree(&branch)
+        session.agents().discard_worktree(&branch)
     };
     outcome.map_err(|e| CommandError::new(ErrorCode::Worktree, e.to_string()))
 }

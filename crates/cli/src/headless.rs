@@ -370,7 +370,7 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
     // One prompt only: give the MCP servers their start-up time so that it sees their tools (unless the run is
     // stopped meanwhile).
     tokio::select! {
-        _ = session.wait_for_mcp_servers(Limits::from_env().startup) => {}
+        _ = session.mcp().wait_until_usable(Limits::from_env().startup) => {}
         _ = stop.token.cancelled() => {}
     }
     if stop.code().is_some() {

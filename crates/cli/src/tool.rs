@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tandem_engine::exec::run_tool_use;
 use tandem_engine::model::{ContentBlock, ModelConfig};
-use tandem_engine::session::{Session, SessionOptions};
+use tandem_engine::session::Session;
 use tandem_protocol::PermissionMode;
 use tokio_util::sync::CancellationToken;
 
@@ -78,33 +78,29 @@ pub async fn run(args: &ToolArgs) -> i32 {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| ".".into()),
     };
-    let cwd = match tandem_engine::session::open_folder(&cwd) {
-        Ok(cwd) => cwd,
+    // The model client is made only if a call needs the model, so that a plain call starts fast.
+    let model = ModelConfig::default();
+    let built = Session::builder(&cwd).and_then(|builder| {
+        builder
+            .model(model.clone())
+            .model_client(Arc::new(LazyModel::new(model)))
+            .mode(args.permission_mode)
+            .approver(Arc::new(StderrApprover { yes: args.yes }))
+            // Settings problems are told on stderr.
+            .events(Arc::new(StderrSink))
+            // A stream of calls may run long enough for settings to change; one call does not.
+            .watch_settings(args.calls.is_some())
+            // Command-line runs treat the folder as trusted (docs/permissions.md §2).
+            .assume_trusted()
+            .build()
+    });
+    let session = match built {
+        Ok(session) => session,
         Err(e) => {
             eprintln!("tandem: {e}");
             return 2;
         }
     };
-    // The model client is made only if a call needs the model, so that a plain call starts fast.
-    let model = ModelConfig::default();
-    let session = Session::with_model(
-        cwd.clone(),
-        Arc::new(LazyModel::new(model.clone())),
-        SessionOptions {
-            id: None,
-            cwd,
-            model,
-            mode: args.permission_mode,
-            approver: Arc::new(StderrApprover { yes: args.yes }),
-            // Settings problems are told on stderr.
-            events: Arc::new(StderrSink),
-            store: None,
-            // A stream of calls may run long enough for settings to change; one call does not.
-            watch_settings: args.calls.is_some(),
-        },
-    );
-    // Command-line runs treat the folder as trusted (docs/permissions.md §2).
-    session.assume_trusted();
     if let Some(message) =
         crate::permissions::unreadable_settings(&session.runtime().permission_context())
     {

@@ -73,10 +73,9 @@ async fn main() {
         ..ModelConfig::default()
     };
     let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
-    let session = Session::with_model(
-        ws.root(),
-        model,
-        SessionOptions {
+    let session = Session::builder(&ws.root())
+        .expect("folder")
+        .options(SessionOptions {
             id: None,
             cwd: ws.root(),
             model: config,
@@ -85,8 +84,10 @@ async fn main() {
             events: Arc::new(NullSink),
             store: None,
             watch_settings: false,
-        },
-    );
+        })
+        .model_client(model)
+        .build()
+        .expect("session");
     let (mut plain, mut start, mut finish, mut agent) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut request = 0;

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -11,7 +12,8 @@ use tandem_engine::permission::{
     CheckAnswer, CliSettings, ContextOptions, PermissionContext, SettingsIssue, SettingsPaths,
     check_call, load_settings, managed_settings_path,
 };
-use tandem_engine::registry::builtin_tools;
+use tandem_engine::registry::checking_tools;
+use tandem_engine::tool::DynTool;
 use tandem_protocol::PermissionMode;
 
 use crate::lines::{MAX_LINE_BYTES, bounded_lines};
@@ -105,9 +107,21 @@ pub fn context_for(opts: &CheckOptions) -> Result<PermissionContext, String> {
     }
 }
 
-/// Answers one check against an already-built context, with the built-in tools.
-pub fn check_in(ctx: &PermissionContext, tool: &str, input: &Value) -> CheckAnswer {
-    check_call(ctx, &builtin_tools(), tool, input)
+/// The tools a session on the context's folder offers (the folder's skills and agent types included), as the
+/// engine's tool set makes them.
+fn tools_for(ctx: &PermissionContext, opts: &CheckOptions) -> Vec<Arc<dyn DynTool>> {
+    let home = opts.home.clone().or_else(dirs::home_dir);
+    checking_tools(&ctx.project_root, home.as_deref())
+}
+
+/// Answers one check against an already-built context, with the tools a session on its folder offers.
+pub fn check_in(
+    ctx: &PermissionContext,
+    opts: &CheckOptions,
+    tool: &str,
+    input: &Value,
+) -> CheckAnswer {
+    check_call(ctx, &tools_for(ctx, opts), tool, input)
 }
 
 /// `tandem permissions check TOOL --input JSON ...`: one answer (exit code 0 whatever it is).
@@ -119,7 +133,7 @@ pub fn check(opts: &CheckOptions) -> CheckAnswer {
 pub fn check_with_issues(opts: &CheckOptions) -> (CheckAnswer, Vec<SettingsIssue>) {
     match context_for(opts) {
         Ok(ctx) => (
-            check_in(&ctx, &opts.tool, &opts.input),
+            check_in(&ctx, opts, &opts.tool, &opts.input),
             (*ctx.issues).clone(),
         ),
         Err(message) => (CheckAnswer::error(message), Vec::new()),
@@ -144,18 +158,16 @@ struct BatchLine {
     mode: Option<String>,
 }
 
-/// `tandem permissions check --batch`: one JSON request per input line, one answer line per request. Contexts are
-/// built once per (folder, mode), the tools once.
+/// `tandem permissions check --batch`: one JSON request per input line, one answer line per request. Contexts and
+/// tools are built once per (folder, mode).
 pub fn check_batch(
     input: impl BufRead,
     mut output: impl Write,
     defaults: &CheckOptions,
 ) -> std::io::Result<()> {
-    let tools = builtin_tools();
-    let mut contexts: HashMap<
-        (Option<PathBuf>, Option<PermissionMode>),
-        Result<PermissionContext, String>,
-    > = HashMap::new();
+    type Checking = (PermissionContext, Vec<Arc<dyn DynTool>>);
+    let mut contexts: HashMap<(Option<PathBuf>, Option<PermissionMode>), Result<Checking, String>> =
+        HashMap::new();
     for line in bounded_lines(input, MAX_LINE_BYTES) {
         let line = line?.into_text();
         if line.as_ref().is_ok_and(|l| l.trim().is_empty()) {
@@ -182,9 +194,13 @@ pub fn check_batch(
                                 mode,
                                 ..defaults.clone()
                             })
+                            .map(|ctx| {
+                                let tools = tools_for(&ctx, defaults);
+                                (ctx, tools)
+                            })
                         });
                         match ctx {
-                            Ok(ctx) => check_call(ctx, &tools, &req.tool, &req.input),
+                            Ok((ctx, tools)) => check_call(ctx, tools, &req.tool, &req.input),
                             Err(message) if message.contains(UNREADABLE_MARK) => {
                                 return Err(std::io::Error::other(message.clone()));
                             }

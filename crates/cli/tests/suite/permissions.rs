@@ -404,3 +404,44 @@ fn check_in_dont_ask_mode_names_what_asked_and_the_conversion() {
         assert_eq!(steps.last() == Some(&converted), was_converted, "{what}");
     }
 }
+
+/// The check answers with the tools a session on the folder offers: a skill of the folder that grants tools asks
+/// (a session would ask before granting them), one that only gives instructions is allowed, and an agent type the
+/// folder defines is judged by the Agent tool's own subject.
+#[test]
+fn check_judges_the_folders_skills_and_agents_as_a_session_would() {
+    let s = Setup::new();
+    let skill = |name: &str, grants: &str| {
+        let path = s.root.join(format!(".claude/skills/{name}/SKILL.md"));
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(
+            &path,
+            format!("---\nname: {name}\ndescription: the {name} skill\n{grants}---\nDo it.\n"),
+        )
+        .expect("write");
+    };
+    skill("release", "allowed-tools: Bash(git push *)\n");
+    skill("notes", "");
+    let answer = |tool: &str, input: Value| {
+        check(&CheckOptions {
+            tool: tool.into(),
+            input,
+            ..s.opts()
+        })
+    };
+    let release = answer("Skill", json!({"skill": "release"}));
+    assert_eq!(release.decision, DecisionBehavior::Ask, "{release:?}");
+    assert!(release.reason.contains("Bash(git push *)"), "{release:?}");
+    let notes = answer("Skill", json!({"skill": "notes"}));
+    assert_eq!(notes.decision, DecisionBehavior::Allow, "{notes:?}");
+
+    s.write(
+        &s.root.join(".claude/settings.json"),
+        json!({"permissions": {"deny": ["Agent(reviewer)"]}}),
+    );
+    let denied = answer(
+        "Agent",
+        json!({"description": "review", "prompt": "look", "subagent_type": "reviewer"}),
+    );
+    assert_eq!(denied.decision, DecisionBehavior::Deny, "{denied:?}");
+}

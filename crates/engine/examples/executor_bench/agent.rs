@@ -115,10 +115,15 @@ pub async fn run(prompt: &str, marks_path: PathBuf, with_sleep: bool) -> i32 {
         store,
         watch_settings: true,
     };
-    let mut session = Session::with_model(cwd, model.clone(), options);
+    let mut session = Session::builder(&cwd)
+        .expect("folder")
+        .options(options)
+        .model_client(model.clone())
+        .build()
+        .expect("session");
     // The script's requests all belong to one turn; the default cap (100) would end it early.
     session.set_max_turns(10_000);
-    session.assume_trusted();
+    session.settings().assume_trusted();
     let ok = if with_sleep {
         let mut runtime = session.runtime().clone();
         let mut tools = builtin_tools();

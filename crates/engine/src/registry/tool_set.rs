@@ -2,12 +2,15 @@
 //! Agent, Skill and ToolSearch tools, WebSearch where the provider has it, the tools that talk to the person or move
 //! the session, the switchable ones, the checklist, MCP resources and sign-in), and a sub-agent or team member (the
 //! built-ins its type allows, with a Bash of its own, its own checklist, the member tools, the MCP tools its type
-//! allows). The tools a session cannot have are named with why, for the tool list.
+//! allows). The tools a session cannot have are named with why, for the tool list; the command line's permission
+//! checks ask the same set.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use super::ToolPool;
 use super::listing::web_search_for;
+use crate::events::NullSink;
 use crate::mcp::{McpManager, McpTools};
 use crate::model::{Provider, TurnModel};
 use crate::tool::{DeferredTools, DynTool, erase, names};
@@ -40,7 +43,8 @@ pub struct SessionToolInputs<'a> {
     pub teams: bool,
     pub work_list: WorkListFamily,
     pub work_board: &'a Arc<WorkBoard>,
-    pub mcp: &'a McpManager,
+    /// The session's MCP servers (`None`: the set answers permission checks without a session).
+    pub mcp: Option<&'a McpManager>,
 }
 
 /// The session's own agent's tools, and those it cannot have with why.
@@ -107,17 +111,44 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         }
     }
     tools.extend(work_list::tools(inputs.work_list, inputs.work_board));
-    let servers = inputs.mcp.statuses();
-    if !servers.is_empty() {
-        tools.extend(crate::mcp::resource_tools(inputs.mcp));
-    }
-    if servers
-        .iter()
-        .any(|s| s.transport == "http" || s.transport == "sse")
-    {
-        tools.push(crate::mcp::auth_tool(inputs.mcp));
+    if let Some(mcp) = inputs.mcp {
+        let servers = mcp.statuses();
+        if !servers.is_empty() {
+            tools.extend(crate::mcp::resource_tools(mcp));
+        }
+        if servers
+            .iter()
+            .any(|s| s.transport == "http" || s.transport == "sse")
+        {
+            tools.push(crate::mcp::auth_tool(mcp));
+        }
     }
     SessionTools { tools, missing }
+}
+
+/// The tools a session on the project folder `project` offers, for answering permission checks without a
+/// session (`tandem permissions check`): the set [`session_tools`] makes, with the folder's skills and agent types,
+/// every switchable tool and no MCP server (a call to an MCP tool is checked by its name alone).
+pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynTool>> {
+    let board = Arc::new(WorkBoard::new(Arc::new(NullSink)));
+    session_tools(SessionToolInputs {
+        builtins: &super::builtin_tools(),
+        agents: Arc::new(AgentCatalog::load(project, home)),
+        skills: Arc::new(SkillCatalog::load(project, home)),
+        skill_grants: Default::default(),
+        turn_model: Default::default(),
+        deferred: Default::default(),
+        provider: Provider::Anthropic,
+        features: Features {
+            sleep: true,
+            ..Features::from_env()
+        },
+        teams: true,
+        work_list: WorkListFamily::from_env(),
+        work_board: &board,
+        mcp: None,
+    })
+    .tools
 }
 
 /// What a sub-agent's tools are made from.

@@ -9,9 +9,7 @@ use std::time::Duration;
 use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, TaskItem, TodoItem, Usage};
 
 use super::lifecycle::{IDLE_NOTIFICATION_AFTER, StartSource};
-use super::{
-    Session, SessionError, SessionOptions, closing, open_folder, prompt_ids, unreadable_settings,
-};
+use super::{Session, SessionError, SessionOptions, closing, open_folder, prompt_ids};
 use crate::approver::{Approver, FixedApprover};
 use crate::events::{EventSink, NullSink};
 use crate::mcp::McpCliConfig;
@@ -363,7 +361,7 @@ impl SessionBuilder {
             } => {
                 let recorder = Arc::new(SessionRecorder::resume(store, &loaded).holding(lock));
                 let closing: Vec<SessionEvent> = closing::closing_events(&loaded.events);
-                stale_unreadable = unreadable_settings::announced_some(&loaded.events);
+                stale_unreadable = super::handles::announced_some(&loaded.events);
                 let mut loaded = *loaded;
                 lists = (loaded.todos.clone(), loaded.tasks.clone());
                 // A history stored before prompts kept their ids gets the ids it had (the next sync stores them).
@@ -415,8 +413,8 @@ impl SessionBuilder {
             session.runtime.events.emit(event);
         }
         // The stored events name unreadable settings files that are fine now: the window would show them still.
-        if stale_unreadable && session.unreadable_settings().is_empty() {
-            session.announce_unreadable_settings();
+        if stale_unreadable && session.settings().unreadable_settings().is_empty() {
+            session.settings().announce_unreadable_settings();
         }
         session
     }

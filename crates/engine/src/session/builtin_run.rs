@@ -29,7 +29,7 @@ impl Session {
         let mut held = None;
         let result = match command {
             Builtin::Compact { instructions } => {
-                let mut history = self.history.lock().await;
+                let mut history = self.turn.history.lock().await;
                 let (result, prompt_id) = self.compact_now(&mut history, instructions).await;
                 held = Some(history);
                 started(prompt_id);
@@ -83,11 +83,11 @@ impl Session {
         history: &mut Vec<Message>,
         instructions: &str,
     ) -> (Result<String, QueryError>, Option<String>) {
-        let id = self.prompt_ids.next();
+        let id = self.turn.prompt_ids.next();
         let summarised = match compact_with(
-            self.model.as_ref(),
+            self.models.conversation.as_ref(),
             &self.runtime,
-            &self.config,
+            &self.turn.config,
             history,
             CompactTrigger::Manual {
                 instructions,

@@ -1,5 +1,5 @@
-//! The session's changes view: every file the session changed, as it was before the session first changed it and
-//! as it is now, so the window can show one combined diff per file.
+//! The session's changes view: which sub-agents changed which files, and how one file is shown — as it was before
+//! the session first changed it and as it is now, so the window can show one combined diff per file.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -7,8 +7,6 @@ use std::sync::Mutex;
 
 use tandem_protocol::{ChangedFile, SubAgentOrigin};
 
-use super::Session;
-use crate::checkpoint::CheckpointError;
 use crate::tools::file_io::encoding::decode;
 use crate::tools::file_io::preview::MAX_DIFF_BYTES;
 
@@ -40,26 +38,9 @@ impl Attribution {
     }
 }
 
-impl Session {
-    /// Every file this session changed, sorted by path (empty when the session keeps no checkpoints), each naming
-    /// the sub-agents that changed it.
-    pub fn changes(&self) -> Result<Vec<ChangedFile>, CheckpointError> {
-        let Some(store) = &self.checkpoints else {
-            return Ok(Vec::new());
-        };
-        Ok(store
-            .originals()?
-            .into_iter()
-            .map(|(path, before)| {
-                let mut file = changed_file(&path, before);
-                file.changed_by = self.attribution.of(&file.path);
-                file
-            })
-            .collect())
-    }
-}
-
-fn changed_file(path: &Path, before: Option<Vec<u8>>) -> ChangedFile {
+/// How file `path` is shown in the changes view: `before` (its contents before the session first changed it) and
+/// what it holds now, or why the two are not shown.
+pub(super) fn changed_file(path: &Path, before: Option<Vec<u8>>) -> ChangedFile {
     let after = match std::fs::metadata(path) {
         Ok(meta) if meta.is_file() => std::fs::read(path).ok(),
         _ => None,

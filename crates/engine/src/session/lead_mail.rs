@@ -12,7 +12,7 @@ impl Session {
     /// one. `None` when no message waits by then (a running turn took them) or the session has no mailbox.
     pub async fn answer_mail(&self) -> Option<Result<TurnOutcome, QueryError>> {
         let mailbox = self.runtime.mailbox.clone()?;
-        let mut history = self.history.lock().await;
+        let mut history = self.turn.history.lock().await;
         let mail = mailbox.take();
         if mail.is_empty() {
             return None;
@@ -30,7 +30,7 @@ impl Session {
             .await;
         drop(history);
         self.withdraw_skill_grants();
-        self.turn_model.set(None);
+        self.turn.model.set(None);
         Some(result)
     }
 }

@@ -111,7 +111,7 @@ impl Session {
             .get_or_init(|| async {
                 let start = EventInput::SessionStart(payload::SessionStart {
                     source: self.lifecycle.source.as_str().into(),
-                    model: Some(self.model.model_name().to_string()),
+                    model: Some(self.models.conversation.model_name().to_string()),
                 });
                 let permissions = self.runtime.permission_context();
                 let verdict = hook_gate::run_event(&permissions, &self.id, start).await;
@@ -141,7 +141,7 @@ impl Session {
         }
         self.lifecycle.idle_stop.cancel();
         // A turn still running holds the history; its own end brings the transcript up to date.
-        if let Ok(history) = self.history.try_lock() {
+        if let Ok(history) = self.turn.history.try_lock() {
             self.transcript.sync(&history);
         }
         let end = EventInput::SessionEnd(payload::SessionEnd {

@@ -12,12 +12,18 @@ impl Session {
     /// (`mcp__server__prompt`). A custom command or skill named like an engine command is listed but never runs.
     pub fn slash_commands(&self) -> Vec<SlashCommand> {
         let mut commands = slash::builtin_commands();
-        commands.extend(self.commands.commands.iter().map(|c| SlashCommand {
-            name: c.name.clone(),
-            description: c.description.clone(),
-            argument_hint: c.argument_hint.clone(),
-            source: c.source,
-        }));
+        commands.extend(
+            self.catalogs
+                .commands
+                .commands
+                .iter()
+                .map(|c| SlashCommand {
+                    name: c.name.clone(),
+                    description: c.description.clone(),
+                    argument_hint: c.argument_hint.clone(),
+                    source: c.source,
+                }),
+        );
         commands.extend(
             self.skills()
                 .into_iter()
@@ -42,6 +48,7 @@ impl Session {
     /// folder when its listing is stale.
     pub fn complete_mention(&self, query: &str, limit: usize) -> Vec<MentionCompletion> {
         let mut found: Vec<MentionCompletion> = self
+            .catalogs
             .file_index
             .complete(query, limit)
             .into_iter()
@@ -74,7 +81,7 @@ impl Session {
     /// allowed for this turn only — a project command's only in a trusted folder, since project rules need trust;
     /// otherwise a notice says they were ignored. `None` for any other prompt.
     pub(super) fn expand_custom_command(&self, prompt: &str) -> Option<CommandTurn> {
-        let (command, args) = self.commands.invoked(prompt)?;
+        let (command, args) = self.catalogs.commands.invoked(prompt)?;
         if !command.allowed_tools.is_empty() {
             let ctx = self.runtime.permission_context();
             if command.source == SlashCommandSource::Project && !ctx.trusted {
@@ -88,7 +95,7 @@ impl Session {
                         ),
                     });
             } else {
-                self.skill_grants.record(&command.allowed_tools);
+                self.turn.skill_grants.record(&command.allowed_tools);
                 self.runtime
                     .set_permission_context(ctx.with_session_rules(&command.allowed_tools));
             }

@@ -256,7 +256,7 @@ async fn a_sub_agents_background_shells_end_with_it() {
     );
     s.send("go").await.expect("turn");
 
-    let shells = s.background_shells();
+    let shells = s.shells().background_shells();
     assert_eq!(shells.len(), 1, "{shells:?}");
     assert_eq!(shells[0].tool_use_id, "b1");
     assert_eq!(shells[0].reason, BackgroundReason::Requested);
@@ -289,7 +289,7 @@ async fn the_window_moves_every_running_command_then_lists_reads_and_stops_it() 
     };
     let (outcome, moved) = tokio::join!(s.send("serve"), async {
         wait_for(ready).await;
-        s.send_to_background(None)
+        s.shells().send_to_background(None)
     });
     assert_eq!(moved, 1);
     assert_eq!(outcome.expect("turn").final_text, "it runs");
@@ -309,16 +309,16 @@ async fn the_window_moves_every_running_command_then_lists_reads_and_stops_it() 
         "{content}"
     );
 
-    let shells = s.background_shells();
+    let shells = s.shells().background_shells();
     assert_eq!(shells.len(), 1);
     assert_eq!(shells[0].status, TaskStatus::Running);
     let id = shells[0].task_id.clone();
-    let output = s.background_shell_output(&id).expect("its output");
+    let output = s.shells().background_shell_output(&id).expect("its output");
     assert!(output.contains("ready"), "{output:?}");
-    assert!(s.background_shell_output("shell_99").is_none());
-    assert!(s.stop_background_shell(&id));
-    assert!(!s.stop_background_shell(&id));
-    assert_eq!(s.background_shells()[0].status, TaskStatus::Killed);
+    assert!(s.shells().background_shell_output("shell_99").is_none());
+    assert!(s.shells().stop_background_shell(&id));
+    assert!(!s.shells().stop_background_shell(&id));
+    assert_eq!(s.shells().background_shells()[0].status, TaskStatus::Killed);
     assert_eq!(
         listed(&events).last().map(|s| s.status),
         Some(TaskStatus::Killed)

@@ -53,10 +53,9 @@ pub fn session_with(
     approver: Arc<dyn Approver>,
     events: RecordingSink,
 ) -> Session {
-    Session::with_model(
-        root.to_path_buf(),
-        model,
-        SessionOptions {
+    Session::builder(root)
+        .expect("folder")
+        .options(SessionOptions {
             id: None,
             cwd: root.to_path_buf(),
             model: config,
@@ -65,8 +64,10 @@ pub fn session_with(
             events: Arc::new(events),
             store: None,
             watch_settings: true,
-        },
-    )
+        })
+        .model_client(model)
+        .build()
+        .expect("session")
 }
 
 /// Starts the fake server with `script`.
@@ -95,7 +96,14 @@ pub fn stored_session(
         watch_settings: false,
     };
     match resume {
-        Some(id) => Session::resume_with_model(store, id, model, options).expect("resume"),
-        None => Session::with_model(root, model, options),
+        Some(id) => Session::resuming(store, id)
+            .and_then(|builder| builder.options(options).model_client(model).build())
+            .expect("resume"),
+        None => Session::builder(&root)
+            .expect("folder")
+            .options(options)
+            .model_client(model)
+            .build()
+            .expect("session"),
     }
 }

@@ -173,14 +173,14 @@ async fn every_hook_reads_the_fields_its_sample_in_the_hooks_panel_shows() {
         .interactive(true)
         .build()
         .expect("session");
-    s.assume_trusted();
+    s.settings().assume_trusted();
     s.send("go").await.expect("turn");
     s.send("once more").await.expect("turn");
     s.send("/compact").await.expect("compacted");
     s.end(EndReason::Other).await;
 
     let schema = jsonschema::validator_for(&input_schema()).expect("the input schema");
-    let listing = s.hooks_view();
+    let listing = s.panels().hooks_view();
     assert_eq!(listing.len(), HOOKED.len());
     for (n, (event, matcher, added)) in HOOKED.iter().enumerate() {
         let real = wait_for_json(&capture_file(out.path(), n)).await;

@@ -101,7 +101,7 @@ async fn session_start_fires_once_with_its_source_and_its_context_reaches_the_mo
         Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
         RecordingSink::default(),
     );
-    s.assume_trusted();
+    s.settings().assume_trusted();
     s.send("hello").await.expect("turn");
     let stdin = read(&start);
     assert_eq!(stdin["hook_event_name"], "SessionStart");
@@ -154,7 +154,7 @@ async fn a_reopened_session_starts_with_source_resume_and_session_end_fires_once
     .await;
     let id = {
         let s = stored_session(ws.root(), store.clone(), &fake, None);
-        s.assume_trusted();
+        s.settings().assume_trusted();
         s.send("hello").await.expect("turn");
         assert_eq!(read(&start)["source"], "startup");
         s.end(EndReason::Clear).await;
@@ -167,7 +167,7 @@ async fn a_reopened_session_starts_with_source_resume_and_session_end_fires_once
         s.id().to_string()
     };
     let s = stored_session(ws.root(), store.clone(), &fake, Some(&id));
-    s.assume_trusted();
+    s.settings().assume_trusted();
     s.send("back").await.expect("turn");
     assert_eq!(read(&start)["source"], "resume");
     // The reopened session's transcript holds the stored conversation and the new turn.
@@ -224,7 +224,7 @@ async fn every_hook_gets_the_transcript_kept_current_and_a_sub_agents_own_for_su
         Arc::new(FixedApprover(ApprovalChoice::Allow)),
         RecordingSink::default(),
     );
-    s.assume_trusted();
+    s.settings().assume_trusted();
     s.send("look").await.expect("turn");
 
     let path = read(&pre)["transcript_path"]
@@ -314,7 +314,7 @@ async fn notification_hooks_hear_of_a_waiting_dialog_and_of_the_model_waiting_id
     ]))
     .await;
     let s = interactive(&ws.root(), &fake.url(), Duration::from_millis(200));
-    s.assume_trusted();
+    s.settings().assume_trusted();
     s.send("write it").await.expect("turn");
 
     let stdin = wait_for_file(&asked).await;
@@ -363,7 +363,7 @@ async fn an_agents_own_hooks_apply_while_it_runs_and_its_stop_is_a_subagent_stop
         Arc::new(FixedApprover(ApprovalChoice::Allow)),
         events.clone(),
     );
-    s.assume_trusted();
+    s.settings().assume_trusted();
     s.send("go").await.expect("turn");
 
     assert!(

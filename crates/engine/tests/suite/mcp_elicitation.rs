@@ -48,7 +48,7 @@ async fn ask(
         })
         .build()
         .expect("session");
-    ready(session.mcp(), "t").await;
+    ready(session.mcp().manager(), "t").await;
     session.send("ask the user").await.expect("turn");
     let events = events.events();
     let results = (0..calls)
@@ -220,7 +220,7 @@ async fn the_reference_servers_form_is_shown_and_answered() {
         })
         .build()
         .expect("session");
-    ready(session.mcp(), "everything").await;
+    ready(session.mcp().manager(), "everything").await;
     session.send("fill in the form").await.expect("turn");
     let forms = approver.forms_asked();
     assert_eq!(forms.len(), 1);

@@ -207,16 +207,25 @@ async fn a_session_calls_mcp_tools_without_waiting_for_slow_servers_and_project_
         .mcp_config(cli)
         .build()
         .expect("session");
-    let proj = session.mcp().status("proj").expect("proj is listed");
+    let proj = session
+        .mcp()
+        .manager()
+        .status("proj")
+        .expect("proj is listed");
     assert_eq!(proj.state, McpServerState::NeedsApproval);
     assert_eq!(proj.transport, "stdio");
     assert!(proj.source.ends_with(".mcp.json"), "{}", proj.source);
 
-    ready(session.mcp(), "cli").await;
+    ready(session.mcp().manager(), "cli").await;
     let outcome = session.send("use the tools").await.expect("turn");
     assert_eq!(outcome.final_text, "done");
     assert_eq!(
-        session.mcp().status("slowpoke").expect("slowpoke").state,
+        session
+            .mcp()
+            .manager()
+            .status("slowpoke")
+            .expect("slowpoke")
+            .state,
         McpServerState::Connecting,
         "the turn ran while the slow server was still starting"
     );
@@ -241,9 +250,10 @@ async fn a_session_calls_mcp_tools_without_waiting_for_slow_servers_and_project_
     );
 
     session
-        .approve_mcp_server("proj", true)
+        .mcp()
+        .approve("proj", true)
         .expect("record the approval");
-    ready(session.mcp(), "proj").await;
+    ready(session.mcp().manager(), "proj").await;
     assert!(
         session
             .runtime()
@@ -252,10 +262,11 @@ async fn a_session_calls_mcp_tools_without_waiting_for_slow_servers_and_project_
             .any(|s| s.name == "mcp__proj__echo")
     );
     session
-        .approve_mcp_server("proj", false)
+        .mcp()
+        .approve("proj", false)
         .expect("record the refusal");
     assert_eq!(
-        session.mcp().status("proj").expect("proj").state,
+        session.mcp().manager().status("proj").expect("proj").state,
         McpServerState::Disabled
     );
     assert!(
@@ -291,14 +302,15 @@ async fn a_tool_turned_off_is_not_offered_and_stays_off_in_later_sessions() {
             .any(|spec| spec.name == name)
     };
     let session = open();
-    ready(session.mcp(), "t").await;
+    ready(session.mcp().manager(), "t").await;
     assert!(offered(&session, "mcp__t__destroy"));
     session
-        .set_mcp_tool_enabled("mcp__t__destroy", false)
+        .mcp()
+        .set_tool_enabled("mcp__t__destroy", false)
         .expect("turn it off");
     assert!(!offered(&session, "mcp__t__destroy"));
     assert!(offered(&session, "mcp__t__echo"), "the others stay");
-    let status = session.mcp().status("t").expect("t");
+    let status = session.mcp().manager().status("t").expect("t");
     assert_eq!(status.disabled_tools, ["mcp__t__destroy"]);
     assert!(status.tools.contains(&"mcp__t__destroy".to_string()));
     let saved =
@@ -307,15 +319,17 @@ async fn a_tool_turned_off_is_not_offered_and_stays_off_in_later_sessions() {
     drop(session);
 
     let later = open();
-    ready(later.mcp(), "t").await;
+    ready(later.mcp().manager(), "t").await;
     assert!(!offered(&later, "mcp__t__destroy"), "still off");
     later
-        .set_mcp_tool_enabled("mcp__t__destroy", true)
+        .mcp()
+        .set_tool_enabled("mcp__t__destroy", true)
         .expect("turn it on");
     assert!(offered(&later, "mcp__t__destroy"));
     assert!(
         later
             .mcp()
+            .manager()
             .status("t")
             .expect("t")
             .disabled_tools
@@ -350,17 +364,17 @@ async fn a_session_built_and_driven_outside_a_runtime_starts_its_servers_on_the_
             .build()
             .expect("session")
     }));
-    ready(session.mcp(), "cli").await;
+    ready(session.mcp().manager(), "cli").await;
 
     // Approving and reconnecting from outside the runtime start the servers on it too.
     let approving = session.clone();
-    off_runtime(move || approving.approve_mcp_server("proj", true)).expect("approved");
-    ready(session.mcp(), "proj").await;
+    off_runtime(move || approving.mcp().approve("proj", true)).expect("approved");
+    ready(session.mcp().manager(), "proj").await;
     let reconnecting = session.clone();
-    off_runtime(move || reconnecting.reconnect_mcp_server("cli"));
-    ready(session.mcp(), "cli").await;
+    off_runtime(move || reconnecting.mcp().reconnect("cli"));
+    ready(session.mcp().manager(), "cli").await;
     for name in ["cli", "proj"] {
-        let status = session.mcp().status(name).expect("listed");
+        let status = session.mcp().manager().status(name).expect("listed");
         assert_eq!(status.state, McpServerState::Ready, "{name}: {status:?}");
     }
     off_runtime(move || drop(session));

@@ -126,10 +126,9 @@ async fn no_api_key_is_reported_without_a_request() {
     config.api_key = None;
     let model =
         Arc::new(tandem_engine::model::AnthropicModel::new(config.clone()).expect("client"));
-    let s = tandem_engine::session::Session::with_model(
-        ws.root(),
-        model,
-        tandem_engine::session::SessionOptions {
+    let s = tandem_engine::session::Session::builder(&ws.root())
+        .expect("folder")
+        .options(tandem_engine::session::SessionOptions {
             id: None,
             cwd: ws.root(),
             model: config,
@@ -138,8 +137,10 @@ async fn no_api_key_is_reported_without_a_request() {
             events: Arc::new(RecordingSink::default()),
             store: None,
             watch_settings: true,
-        },
-    );
+        })
+        .model_client(model)
+        .build()
+        .expect("session");
     assert!(
         s.info()
             .setup_hint

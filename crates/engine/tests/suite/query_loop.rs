@@ -508,10 +508,11 @@ async fn a_deny_rule_added_while_the_session_runs_removes_the_tool_from_the_next
     };
 
     s.send("one").await.expect("turn 1");
-    s.apply_command_line_flags(tandem_engine::permission::CliSettings {
-        disallowed_tools: vec!["Bash".into()],
-        ..Default::default()
-    });
+    s.settings()
+        .apply_command_line_flags(tandem_engine::permission::CliSettings {
+            disallowed_tools: vec!["Bash".into()],
+            ..Default::default()
+        });
     s.send("two").await.expect("turn 2");
 
     let requests = fake.requests();
@@ -537,12 +538,14 @@ async fn a_deny_rule_removed_while_the_session_runs_gives_the_tool_back() {
             .iter()
             .any(|t| t["name"] == "Bash")
     };
-    s.apply_command_line_flags(tandem_engine::permission::CliSettings {
-        disallowed_tools: vec!["Bash".into()],
-        ..Default::default()
-    });
+    s.settings()
+        .apply_command_line_flags(tandem_engine::permission::CliSettings {
+            disallowed_tools: vec!["Bash".into()],
+            ..Default::default()
+        });
     s.send("one").await.expect("turn 1");
-    s.apply_command_line_flags(tandem_engine::permission::CliSettings::default());
+    s.settings()
+        .apply_command_line_flags(tandem_engine::permission::CliSettings::default());
     s.send("two").await.expect("turn 2");
 
     let requests = fake.requests();

@@ -160,22 +160,27 @@ async fn a_session_applies_rule_edits_at_once_tests_calls_and_tries_its_hooks() 
     let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny));
     let s = session(&p.root, &fake, approver, RecordingSink::default());
 
-    let before = s.check_call("Bash", &json!({"command": "rm -rf build"}));
+    let before = s
+        .panels()
+        .check_call("Bash", &json!({"command": "rm -rf build"}));
     assert_eq!(before.decision, DecisionBehavior::Ask);
-    s.add_rule(
-        RuleScope::LocalSettings,
-        DecisionBehavior::Deny,
-        "Bash(rm *)",
-    )
-    .expect("adds");
-    let after = s.check_call("Bash", &json!({"command": "rm -rf build"}));
+    s.panels()
+        .add_rule(
+            RuleScope::LocalSettings,
+            DecisionBehavior::Deny,
+            "Bash(rm *)",
+        )
+        .expect("adds");
+    let after = s
+        .panels()
+        .check_call("Bash", &json!({"command": "rm -rf build"}));
     assert_eq!(after.decision, DecisionBehavior::Deny, "{}", after.reason);
     assert!(
         serde_json::to_string(&after.trace)
             .expect("json")
             .contains("Bash(rm *)")
     );
-    let view = s.rules_view();
+    let view = s.panels().rules_view();
     let listed = view
         .rules
         .iter()
@@ -185,6 +190,7 @@ async fn a_session_applies_rule_edits_at_once_tests_calls_and_tries_its_hooks() 
     assert!(view.files.local.ends_with(".claude/settings.local.json"));
 
     let err = s
+        .panels()
         .add_rule(
             RuleScope::LocalSettings,
             DecisionBehavior::Allow,
@@ -193,43 +199,48 @@ async fn a_session_applies_rule_edits_at_once_tests_calls_and_tries_its_hooks() 
         .expect_err("invalid");
     assert!(err.to_string().contains("not a valid allow rule"), "{err}");
     let err = s
+        .panels()
         .add_rule(RuleScope::PolicySettings, DecisionBehavior::Deny, "Read")
         .expect_err("not editable");
     assert!(err.to_string().contains("cannot be edited"), "{err}");
 
-    s.move_rule(
-        RuleScope::LocalSettings,
-        RuleScope::ProjectSettings,
-        DecisionBehavior::Deny,
-        "Bash(rm *)",
-    )
-    .expect("moves");
-    let moved = s.rules_view();
+    s.panels()
+        .move_rule(
+            RuleScope::LocalSettings,
+            RuleScope::ProjectSettings,
+            DecisionBehavior::Deny,
+            "Bash(rm *)",
+        )
+        .expect("moves");
+    let moved = s.panels().rules_view();
     assert!(
         moved
             .rules
             .iter()
             .any(|r| r.rule == "Bash(rm *)" && r.scope == RuleScope::ProjectSettings)
     );
-    s.remove_rule(
-        RuleScope::ProjectSettings,
-        DecisionBehavior::Deny,
-        "Bash(rm *)",
-    )
-    .expect("removes");
+    s.panels()
+        .remove_rule(
+            RuleScope::ProjectSettings,
+            DecisionBehavior::Deny,
+            "Bash(rm *)",
+        )
+        .expect("removes");
     assert_eq!(
-        s.check_call("Bash", &json!({"command": "rm -rf build"}))
+        s.panels()
+            .check_call("Bash", &json!({"command": "rm -rf build"}))
             .decision,
         DecisionBehavior::Ask
     );
 
-    let hooks = s.hooks_view();
+    let hooks = s.panels().hooks_view();
     assert_eq!(hooks.len(), 1, "{hooks:?}");
     assert_eq!(hooks[0].event, "PreToolUse");
     assert_eq!(hooks[0].matcher.as_deref(), Some("Bash"));
     assert!(hooks[0].source.ends_with("settings.local.json"));
     assert_eq!(hooks[0].sample_input["tool_name"], "Bash");
     let tried = s
+        .panels()
         .test_hook("PreToolUse", &hooks[0].command, &hooks[0].sample_input)
         .await
         .expect("runs");
@@ -238,6 +249,7 @@ async fn a_session_applies_rule_edits_at_once_tests_calls_and_tries_its_hooks() 
     assert_eq!(tried.reason.as_deref(), Some("not today"));
     assert!(tried.stdout.contains("permissionDecision"));
     let unknown = s
+        .panels()
         .test_hook("PreToolUse", "nope", &json!({}))
         .await
         .expect_err("unknown");

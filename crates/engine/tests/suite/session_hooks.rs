@@ -34,7 +34,7 @@ async fn user_prompt_submit_can_drop_a_prompt_or_add_context() {
         Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
         events.clone(),
     );
-    s.assume_trusted();
+    s.settings().assume_trusted();
     assert!(
         !s.runtime().permission_context().hooks.is_empty(),
         "hooks loaded"
@@ -70,7 +70,7 @@ async fn a_blocking_stop_hook_makes_the_agent_go_on() {
         Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
         RecordingSink::default(),
     );
-    s.assume_trusted();
+    s.settings().assume_trusted();
     let outcome = s.send("do it").await.expect("turn");
     assert_eq!(outcome.final_text, "tests ran");
     let requests = fake.requests();
@@ -110,7 +110,7 @@ async fn pre_tool_use_context_reaches_the_model_with_the_result() {
         Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
         RecordingSink::default(),
     );
-    s.assume_trusted();
+    s.settings().assume_trusted();
 
     let outcome = s.send("read the notes").await.expect("turn");
 
@@ -140,7 +140,7 @@ async fn continue_false_from_a_tool_hook_ends_the_turn_after_that_call() {
             Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)),
             events.clone(),
         );
-        s.assume_trusted();
+        s.settings().assume_trusted();
 
         s.send("read the notes").await.expect("turn");
 
@@ -192,7 +192,7 @@ async fn a_rule_saved_from_the_dialog_applies_at_once_in_an_untrusted_folder() {
         approver.clone(),
         RecordingSink::default(),
     );
-    assert!(!s.folder_trust().trusted);
+    assert!(!s.settings().folder_trust().trusted);
     s.send("make it").await.expect("turn");
     let saved =
         std::fs::read_to_string(ws.root().join(".claude/settings.local.json")).expect("saved");

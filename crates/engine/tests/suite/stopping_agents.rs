@@ -109,7 +109,7 @@ async fn the_person_stops_one_running_sub_agent_and_the_turn_goes_on() {
     let s = hanging_session(&ws, &fake.url(), &events);
     let (outcome, stopped) = tokio::join!(s.send("look twice"), async {
         until(|| started(&events, "a1")).await;
-        s.stop_sub_agent("a1")
+        s.agents().stop("a1")
     });
     assert!(stopped, "a1 was running");
     let outcome = outcome.expect("turn");
@@ -130,8 +130,8 @@ async fn the_person_stops_one_running_sub_agent_and_the_turn_goes_on() {
     let told = last_user_text(&fake.requests()[2].body);
     assert!(told.contains("The user stopped"), "{told}");
     // Once ended there is nothing to stop.
-    assert!(!s.stop_sub_agent("a1"));
-    assert!(!s.stop_sub_agent("nothing-like-it"));
+    assert!(!s.agents().stop("a1"));
+    assert!(!s.agents().stop("nothing-like-it"));
 }
 
 #[tokio::test]
@@ -162,14 +162,14 @@ async fn the_person_stops_a_background_agent_listed_as_running() {
 
     until(|| started(&events, "b1")).await;
     // By the Agent call that started it, as the window's row does.
-    assert!(s.stop_sub_agent("b1"));
+    assert!(s.agents().stop("b1"));
     until(|| status_of("agent-b1").is_some_and(|a| a.status != BackgroundAgentStatus::Running))
         .await;
     assert_eq!(
         status_of("agent-b1").map(|a| a.status),
         Some(BackgroundAgentStatus::Stopped)
     );
-    assert!(!s.stop_sub_agent("agent-b1"), "already ended");
+    assert!(!s.agents().stop("agent-b1"), "already ended");
 
     s.send("anything new?").await.expect("turn");
     let told = last_user_text(&fake.requests()[2].body);

@@ -591,10 +591,9 @@ fn stored_session(
 ) -> Session {
     let config = fake_config(&fake.url());
     let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
-    Session::with_model(
-        root.to_path_buf(),
-        model,
-        SessionOptions {
+    Session::builder(root)
+        .expect("folder")
+        .options(SessionOptions {
             id: None,
             cwd: root.to_path_buf(),
             model: config,
@@ -603,8 +602,10 @@ fn stored_session(
             events: Arc::new(sink),
             store: Some(store.clone()),
             watch_settings: true,
-        },
-    )
+        })
+        .model_client(model)
+        .build()
+        .expect("session")
 }
 
 fn resumed_session(
@@ -615,22 +616,23 @@ fn resumed_session(
 ) -> Session {
     let config = fake_config(&fake.url());
     let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
-    Session::resume_with_model(
-        store.clone(),
-        id,
-        model,
-        SessionOptions {
-            id: None,
-            cwd: PathBuf::from("/ignored"),
-            model: config,
-            mode: PermissionMode::Default,
-            approver: deny_all(),
-            events: Arc::new(sink),
-            store: None,
-            watch_settings: true,
-        },
-    )
-    .expect("resume")
+    Session::resuming(store.clone(), id)
+        .and_then(|builder| {
+            builder
+                .options(SessionOptions {
+                    id: None,
+                    cwd: PathBuf::from("/ignored"),
+                    model: config,
+                    mode: PermissionMode::Default,
+                    approver: deny_all(),
+                    events: Arc::new(sink),
+                    store: None,
+                    watch_settings: true,
+                })
+                .model_client(model)
+                .build()
+        })
+        .expect("resume")
 }
 
 #[tokio::test]
@@ -728,21 +730,21 @@ async fn resuming_an_unknown_session_is_an_error() {
     let (_dir, store) = temp_store();
     let config = fake_config("http://127.0.0.1:9");
     let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
-    let result = Session::resume_with_model(
-        store,
-        "missing",
-        model,
-        SessionOptions {
-            id: None,
-            cwd: PathBuf::from("/"),
-            model: config,
-            mode: PermissionMode::Default,
-            approver: deny_all(),
-            events: Arc::new(RecordingSink::default()),
-            store: None,
-            watch_settings: true,
-        },
-    );
+    let result = Session::resuming(store, "missing").and_then(|builder| {
+        builder
+            .options(SessionOptions {
+                id: None,
+                cwd: PathBuf::from("/"),
+                model: config,
+                mode: PermissionMode::Default,
+                approver: deny_all(),
+                events: Arc::new(RecordingSink::default()),
+                store: None,
+                watch_settings: true,
+            })
+            .model_client(model)
+            .build()
+    });
     assert!(matches!(
         result,
         Err(tandem_engine::session::SessionError::UnknownSession(_))
@@ -803,7 +805,7 @@ async fn prompts_carry_their_rewind_id_and_a_rewind_is_stored_as_an_event() {
     for prompt in ["first", "second", "third"] {
         s.send(prompt).await.expect("turn");
     }
-    let points = s.rewind_points().await;
+    let points = s.checkpoints().rewind_points().await;
     let ids = |events: &[tandem_engine::store::StoredEvent]| -> Vec<(String, Option<String>)> {
         events
             .iter()
@@ -824,7 +826,8 @@ async fn prompts_carry_their_rewind_id_and_a_rewind_is_stored_as_an_event() {
     }
 
     let second = &points[1].prompt_id;
-    s.rewind(second, RewindScope::Conversation, false)
+    s.checkpoints()
+        .rewind(second, RewindScope::Conversation, false)
         .await
         .expect("rewind");
     s.send("second, said better").await.expect("turn");
@@ -849,7 +852,7 @@ async fn prompts_carry_their_rewind_id_and_a_rewind_is_stored_as_an_event() {
         last.1.is_some() && !used.contains(&last.1),
         "{last:?} reuses one of {used:?}"
     );
-    let points = s.rewind_points().await;
+    let points = s.checkpoints().rewind_points().await;
     assert_eq!(points.len(), 2);
     assert_eq!(points[1].prompt_id, last.1.unwrap_or_default());
 }

@@ -339,7 +339,7 @@ async fn an_agent_deny_rule_removes_the_type() {
     .await;
     let events = RecordingSink::default();
     let s = session(&ws.root(), &fake, deny_all(), events.clone());
-    s.assume_trusted();
+    s.settings().assume_trusted();
     s.send("explore").await.expect("turn");
 
     let requests = fake.requests();
@@ -412,7 +412,7 @@ async fn subagent_start_and_stop_hooks_get_the_agents_fields() {
     ]))
     .await;
     let s = session(&ws.root(), &fake, deny_all(), RecordingSink::default());
-    s.assume_trusted();
+    s.settings().assume_trusted();
     s.send("plan").await.expect("turn");
 
     let read = |p: &std::path::Path| -> Value {
@@ -552,7 +552,7 @@ async fn a_blocking_subagent_stop_hook_makes_the_child_go_on() {
     ]))
     .await;
     let s = session(&ws.root(), &fake, deny_all(), RecordingSink::default());
-    s.assume_trusted();
+    s.settings().assume_trusted();
     s.send("go").await.expect("turn");
 
     let requests = fake.requests();

@@ -501,7 +501,7 @@ async fn a_sub_agents_write_names_it_in_the_events_and_the_changes_view() {
     assert_eq!(origin.description, "Write the notes");
     assert_eq!(origin.parent_tool_use_id, "g1");
 
-    let changes = s.changes().expect("changes");
+    let changes = s.checkpoints().changes().expect("changes");
     let file = changes
         .iter()
         .find(|c| Path::new(&c.path).ends_with("notes.txt"))

@@ -158,7 +158,7 @@ async fn turns_tool_calls_hooks_and_sub_agents_are_named_on_every_line_they_log(
         Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow)),
         RecordingSink::default(),
     );
-    s.assume_trusted();
+    s.settings().assume_trusted();
     s.send("read them").await.expect("turn");
     s.send("look around").await.expect("turn");
 

@@ -78,17 +78,20 @@ async fn accepting_an_unreadable_settings_file_holds_until_it_changes() {
     assert_eq!(first[0][0].file, broken);
     assert!(first[0][0].problem.contains("not valid JSON"), "{first:?}");
     assert!(!first[0][0].accepted);
-    let check = s.check_call("Read", &json!({"file_path": readme}));
+    let check = s.panels().check_call("Read", &json!({"file_path": readme}));
     assert_eq!(check.decision, DecisionBehavior::Ask, "{}", check.reason);
     s.send("read it").await.expect("turn");
     assert_eq!(outcome(&events, "r"), ToolOutcome::Denied);
 
     // Only a file that could not be read can be accepted.
-    assert!(s.accept_unreadable_settings(&readme).is_err());
-    let files = s.accept_unreadable_settings(&broken).expect("accepted");
+    assert!(s.settings().accept_unreadable_settings(&readme).is_err());
+    let files = s
+        .settings()
+        .accept_unreadable_settings(&broken)
+        .expect("accepted");
     assert!(files[0].accepted);
     assert_eq!(announced(&events).last(), Some(&files));
-    let check = s.check_call("Read", &json!({"file_path": readme}));
+    let check = s.panels().check_call("Read", &json!({"file_path": readme}));
     assert_eq!(check.decision, DecisionBehavior::Allow, "{}", check.reason);
     assert_eq!(
         check.trace.decided_by,
@@ -107,14 +110,16 @@ async fn accepting_an_unreadable_settings_file_holds_until_it_changes() {
         check.trace
     );
     // The other files' rules still apply.
-    let rm = s.check_call("Bash", &json!({"command": "rm -rf build"}));
+    let rm = s
+        .panels()
+        .check_call("Bash", &json!({"command": "rm -rf build"}));
     assert_eq!(rm.decision, DecisionBehavior::Deny, "{}", rm.reason);
     s.send("read it again").await.expect("turn");
     assert_eq!(outcome(&events, "r2"), ToolOutcome::Success);
 
     // Changed on disk (still broken): the acceptance no longer holds.
     std::fs::write(ws.path(".claude/settings.local.json"), format!("{BROKEN} ")).expect("write");
-    let check = s.check_call("Read", &json!({"file_path": readme}));
+    let check = s.panels().check_call("Read", &json!({"file_path": readme}));
     assert_eq!(check.decision, DecisionBehavior::Ask, "{}", check.reason);
     assert_eq!(
         check.trace.decided_by,
@@ -122,15 +127,16 @@ async fn accepting_an_unreadable_settings_file_holds_until_it_changes() {
             check: SafetyCheck::UnreadableSettings
         })
     );
-    assert!(!s.unreadable_settings()[0].accepted);
+    assert!(!s.settings().unreadable_settings()[0].accepted);
     s.send("and again").await.expect("turn");
     assert_eq!(outcome(&events, "r3"), ToolOutcome::Denied);
     assert!(
-        s.unreadable_settings_text(&broken)
+        s.settings()
+            .unreadable_settings_text(&broken)
             .expect("text")
             .contains("Bash(rm *)")
     );
-    assert!(s.unreadable_settings_text(&readme).is_err());
+    assert!(s.settings().unreadable_settings_text(&readme).is_err());
 }
 
 /// The files a stored session's events last announced as unreadable.

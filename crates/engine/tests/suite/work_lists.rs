@@ -161,7 +161,7 @@ async fn todo_write_replaces_the_list_refuses_two_items_in_progress_and_survives
     let id = s.id().to_string();
     drop(s);
     let again = reopen(&id, &fake, &store, WorkListFamily::Todos);
-    assert_eq!(again.todos(), lists[1]);
+    assert_eq!(again.panels().todos(), lists[1]);
 }
 
 #[tokio::test]
@@ -234,9 +234,9 @@ async fn the_task_tools_keep_ids_dependencies_and_owners_and_survive_reopening()
     let id = s.id().to_string();
     drop(s);
     let again = reopen(&id, &fake, &store, WorkListFamily::Tasks);
-    assert_eq!(again.tasks(), lists[2]);
+    assert_eq!(again.panels().tasks(), lists[2]);
     // New ids go on after the restored ones.
     again.send("one more").await.expect("turn");
-    let tasks = again.tasks();
+    let tasks = again.panels().tasks();
     assert_eq!(tasks.last().map(|t| t.id.as_str()), Some("3"));
 }

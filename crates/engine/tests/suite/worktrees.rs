@@ -135,11 +135,13 @@ async fn an_unchanged_worktree_is_removed_with_its_branch_and_a_kept_one_can_be_
     let (_, text) = result_of(&events.events(), "a2");
     assert!(text.contains("Changed files: README.md"), "{text}");
     // The window's view of the kept worktree, and its discard.
-    let kept = s.kept_worktrees();
+    let kept = s.agents().kept_worktrees();
     assert_eq!(kept.len(), 1, "only the changed one is kept: {kept:?}");
     assert_eq!(kept[0].changed_files, ["README.md"]);
-    s.discard_worktree(&kept[0].branch).expect("discard");
-    assert!(s.kept_worktrees().is_empty());
+    s.agents()
+        .discard_worktree(&kept[0].branch)
+        .expect("discard");
+    assert!(s.agents().kept_worktrees().is_empty());
     assert!(
         git(&root, &["branch", "--list", "tandem/*"])
             .trim()

@@ -45,10 +45,9 @@ fn editing_session(
 ) -> Session {
     let config = fake_config(&fake.url());
     let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
-    Session::with_model(
-        root.to_path_buf(),
-        model,
-        SessionOptions {
+    Session::builder(root)
+        .expect("folder")
+        .options(SessionOptions {
             id: None,
             cwd: root.to_path_buf(),
             model: config,
@@ -57,8 +56,10 @@ fn editing_session(
             events: Arc::new(sink),
             store: Some(store.clone()),
             watch_settings: false,
-        },
-    )
+        })
+        .model_client(model)
+        .build()
+        .expect("session")
 }
 
 /// A turn writing `content` to `path`, then saying `done`.
@@ -123,7 +124,7 @@ async fn prompt_ids_survive_a_compaction_for_rewinds_of_files_and_conversation()
         "the row comes before what it did: {events:?}"
     );
 
-    let points = s.rewind_points().await;
+    let points = s.checkpoints().rewind_points().await;
     let ids: Vec<&str> = points.iter().map(|p| p.prompt_id.as_str()).collect();
     assert_eq!(
         ids,
@@ -135,6 +136,7 @@ async fn prompt_ids_survive_a_compaction_for_rewinds_of_files_and_conversation()
 
     // The files from before the third prompt: what the second left, not what the first did.
     let files = s
+        .checkpoints()
         .rewind("4", RewindScope::Files, false)
         .await
         .expect("rewind the files");
@@ -143,6 +145,7 @@ async fn prompt_ids_survive_a_compaction_for_rewinds_of_files_and_conversation()
 
     // Back to the /compact row: all it compacted stays, the third prompt goes.
     let outcome = s
+        .checkpoints()
         .rewind("3", RewindScope::Conversation, false)
         .await
         .expect("rewind to the /compact row");
@@ -159,7 +162,8 @@ async fn prompt_ids_survive_a_compaction_for_rewinds_of_files_and_conversation()
     assert!(history[0].text().contains("SUMMARY-4471") && history[0].text().contains("second"));
 
     // Back to before the prompt the compaction kept: the summary alone.
-    s.rewind("2", RewindScope::Conversation, false)
+    s.checkpoints()
+        .rewind("2", RewindScope::Conversation, false)
         .await
         .expect("rewind to the kept prompt");
     let history = s.history().await;
@@ -169,11 +173,12 @@ async fn prompt_ids_survive_a_compaction_for_rewinds_of_files_and_conversation()
 
     // The first prompt is only in the summary: its conversation cannot come back, its files can.
     assert!(matches!(
-        s.rewind("1", RewindScope::Both, false).await,
+        s.checkpoints().rewind("1", RewindScope::Both, false).await,
         Err(RewindError::Summarised(id)) if id == "1"
     ));
     assert!(file.exists(), "a refused rewind touches no file");
     let files = s
+        .checkpoints()
         .rewind("1", RewindScope::Files, false)
         .await
         .expect("rewind the files of a summarised prompt");
@@ -336,7 +341,8 @@ async fn a_session_stored_before_ids_were_kept_keeps_the_ids_it_had() {
         "the old ids are stored with the new one"
     );
     let s = resumed_session("old", &fake, &store, RecordingSink::default());
-    s.rewind("2", RewindScope::Conversation, false)
+    s.checkpoints()
+        .rewind("2", RewindScope::Conversation, false)
         .await
         .expect("rewind by an old id");
     assert_eq!(s.history().await.len(), 2);

@@ -69,10 +69,9 @@ fn crash_child() {
         let store = Arc::new(SessionStore::open(Path::new(&db)).expect("store"));
         let config = fake_config(&url);
         let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
-        let session = Session::with_model(
-            cwd.clone(),
-            model,
-            SessionOptions {
+        let session = Session::builder(&cwd.clone())
+            .expect("folder")
+            .options(SessionOptions {
                 id: Some(id),
                 cwd,
                 model: config,
@@ -81,8 +80,10 @@ fn crash_child() {
                 events: Arc::new(print_event),
                 store: Some(store),
                 watch_settings: true,
-            },
-        );
+            })
+            .model_client(model)
+            .build()
+            .expect("session");
         let _ = session.send(&prompt).await;
         println!("TURN-ENDED");
         futures::future::pending::<()>().await;

@@ -3,12 +3,18 @@
 
 use tandem_protocol::BackgroundShell;
 
-use super::Session;
+use crate::tools::bash::ShellSession;
 
 /// The most output of a background shell the window is given at once (its tail), in bytes.
 pub const SHELL_OUTPUT_TAIL_BYTES: u64 = 64 * 1024;
 
-impl Session {
+/// What a caller holds to move commands to the background and to list, read and stop background shells.
+#[derive(Clone, Copy)]
+pub struct ShellsHandle<'a> {
+    pub(in crate::session) shell: &'a ShellSession,
+}
+
+impl ShellsHandle<'_> {
     /// Moves the running foreground Bash command of call `tool_use_id` (every running one when `None`, as the
     /// window's key does) to the background, where it goes on; the call ends with a result giving the task's id.
     /// Returns how many commands were moved.

@@ -1,18 +1,20 @@
-//! What the rules and hooks panels ask of a session: the rules view, adding, removing and moving rules between the
-//! local, project and user settings files (applied at once), testing a call against the rules in force, the hooks
-//! by event and running one hook on a sample input.
+//! The panels' handle: the rules view, adding, removing and moving rules between the local, project and user
+//! settings files (applied at once), testing a call against the rules in force, the hooks by event and running one
+//! hook on a sample input, and the agent's to-do and task lists.
 
 use serde_json::Value;
 use tandem_protocol::{
     CallCheck, DecisionBehavior, HookListing, HookTestResult, RuleFiles, RuleScope, RulesView,
 };
 
-use super::Session;
+use super::SettingsState;
+use crate::exec::ToolRuntime;
 use crate::hooks::{HookEvent, HookInput, hook_listing, test_hook};
 use crate::permission::{
     RuleBehavior, SaveError, add_rules, check_call, load_settings, move_rule, remove_rule,
     rule_listing,
 };
+use crate::tools::work_list::WorkBoard;
 
 fn rule_behavior(b: DecisionBehavior) -> RuleBehavior {
     match b {
@@ -31,10 +33,19 @@ pub enum HookTestError {
     UnknownHook { event: String, command: String },
 }
 
-impl Session {
+/// What the rules, hooks and work-list panels hold of a session.
+#[derive(Clone, Copy)]
+pub struct PanelsHandle<'a> {
+    pub(in crate::session) id: &'a str,
+    pub(in crate::session) settings: &'a SettingsState,
+    pub(in crate::session) runtime: &'a ToolRuntime,
+    pub(in crate::session) work_board: &'a WorkBoard,
+}
+
+impl PanelsHandle<'_> {
     /// The settings file rules of `scope` are written in (local, project and user settings only).
     fn rule_file(&self, scope: RuleScope) -> Result<std::path::PathBuf, SaveError> {
-        let paths = self.loader().paths;
+        let paths = self.settings.loader().paths;
         match scope {
             RuleScope::LocalSettings => Ok(paths.local),
             RuleScope::ProjectSettings => Ok(paths.project),
@@ -49,7 +60,7 @@ impl Session {
 
     /// Every rule of every source with its scope, file and conflicts; the editable files; the folder's trust.
     pub fn rules_view(&self) -> RulesView {
-        let loader = self.loader();
+        let loader = self.settings.loader();
         let ctx = self.runtime.permission_context();
         RulesView {
             rules: rule_listing(&ctx),
@@ -74,7 +85,7 @@ impl Session {
             rule_behavior(behavior),
             &[rule.to_string()],
         )?;
-        self.reload_with(&self.loader());
+        self.settings.reload(self.runtime);
         Ok(())
     }
 
@@ -86,7 +97,7 @@ impl Session {
         rule: &str,
     ) -> Result<(), SaveError> {
         remove_rule(&self.rule_file(scope)?, rule_behavior(behavior), rule)?;
-        self.reload_with(&self.loader());
+        self.settings.reload(self.runtime);
         Ok(())
     }
 
@@ -104,7 +115,7 @@ impl Session {
             rule_behavior(behavior),
             rule,
         )?;
-        self.reload_with(&self.loader());
+        self.settings.reload(self.runtime);
         Ok(())
     }
 
@@ -123,8 +134,8 @@ impl Session {
     fn hook_input(&self) -> HookInput {
         let ctx = self.runtime.permission_context();
         HookInput {
-            session_id: self.id.clone(),
-            transcript_path: crate::hooks::given_path(&crate::hooks::transcript_path(&self.id)),
+            session_id: self.id.to_string(),
+            transcript_path: crate::hooks::given_path(&crate::hooks::transcript_path(self.id)),
             cwd: ctx.cwd.clone(),
             permission_mode: ctx.mode.as_str().to_string(),
             project_dir: ctx.project_root.clone(),
@@ -133,7 +144,7 @@ impl Session {
 
     /// Every configured hook by event, with its source, matcher, whether it is in force and a sample input.
     pub fn hooks_view(&self) -> Vec<HookListing> {
-        let loader = self.loader();
+        let loader = self.settings.loader();
         let loaded = load_settings(
             &loader.paths,
             &loader.cli,
@@ -146,14 +157,14 @@ impl Session {
 
     /// Runs the `event` hook that runs `command` once, for real, with `input` on stdin, and says what it would decide.
     pub async fn test_hook(
-        &self,
+        self,
         event: &str,
         command: &str,
         input: &Value,
     ) -> Result<HookTestResult, HookTestError> {
         let kind =
             HookEvent::parse(event).ok_or_else(|| HookTestError::UnknownEvent(event.into()))?;
-        let loader = self.loader();
+        let loader = self.settings.loader();
         let loaded = load_settings(
             &loader.paths,
             &loader.cli,
@@ -175,5 +186,15 @@ impl Session {
             })?;
         let ctx = self.runtime.permission_context();
         Ok(test_hook(&hook, kind, input, &ctx.cwd, &ctx.project_root).await)
+    }
+
+    /// The to-do list now (TodoWrite's), e.g. to pin it when a stored session is reopened.
+    pub fn todos(&self) -> Vec<tandem_protocol::TodoItem> {
+        self.work_board.todos()
+    }
+
+    /// The task list now (the task tools').
+    pub fn tasks(&self) -> Vec<tandem_protocol::TaskItem> {
+        self.work_board.tasks()
     }
 }

@@ -6,14 +6,14 @@ use std::path::Path;
 
 use tandem_protocol::{SessionEvent, UnreadableSettingsFile};
 
-use super::Session;
+use super::SettingsHandle;
 use crate::permission::AcceptError;
 use crate::settings::MAX_SETTINGS_BYTES;
 use crate::store::StoredEvent;
 
 /// Whether the last list of unreadable settings files that `events` (a reopened session's stored events) announced
 /// held any file: the window replays it, so the session must say so when there are none now.
-pub(super) fn announced_some(events: &[StoredEvent]) -> bool {
+pub(in crate::session) fn announced_some(events: &[StoredEvent]) -> bool {
     events
         .iter()
         .rev()
@@ -24,7 +24,7 @@ pub(super) fn announced_some(events: &[StoredEvent]) -> bool {
         .unwrap_or(false)
 }
 
-impl Session {
+impl SettingsHandle<'_> {
     /// The settings files that could not be read or parsed, each with whether the person accepted running without
     /// it (and it has not changed since).
     pub fn unreadable_settings(&self) -> Vec<UnreadableSettingsFile> {
@@ -84,7 +84,7 @@ impl Session {
     }
 
     /// Announces the unreadable settings files as they are now; returns them.
-    pub(super) fn announce_unreadable_settings(&self) -> Vec<UnreadableSettingsFile> {
+    pub(in crate::session) fn announce_unreadable_settings(&self) -> Vec<UnreadableSettingsFile> {
         let files = self.unreadable_settings();
         self.runtime.events.emit(SessionEvent::UnreadableSettings {
             files: files.clone(),
