@@ -18,7 +18,6 @@ use super::{
     Catalogs, ModelHandles, Session, builder, changes, cleanup, completion, elicitation, lifecycle,
     session_dir, transcript,
 };
-use crate::approver::Approver;
 use crate::checkpoint::CheckpointStore;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
@@ -31,7 +30,7 @@ use crate::query::{QueryConfig, build_system_prompt, skills_prompt};
 use crate::registry::{self, builtin_tools_with};
 use crate::settings::RuleBehavior;
 use crate::store::{PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore};
-use crate::tool::{DeferredTools, FileStateStore, ModelCompleter, names as tool_names};
+use crate::tool::{DeferredTools, FileStateStore, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue};
 use crate::tools::bash::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
 use crate::tools::features::Features;
@@ -79,14 +78,7 @@ impl Session {
             approver: approver.clone(),
             events: events.clone(),
         });
-        let mcp = start_mcp(
-            &cwd,
-            &permission_loader,
-            &mcp_cli,
-            events.clone(),
-            elicitor,
-            background,
-        );
+        let mcp = start_mcp(&cwd, &permission_loader, &mcp_cli, elicitor, background);
         let checkpoints = session_checkpoints(&id);
         tidy_up(&id, recorder.as_ref());
         let file_state = Arc::new(match &checkpoints {
@@ -97,22 +89,12 @@ impl Session {
         let config = query_config(&cwd, &id, &today, model_config.max_tokens, &loaded.skills);
         let permissions = Arc::new(RwLock::new(Arc::new(permission_context)));
         // Where a person follows the session, Notification hooks hear when a dialog waits for them.
-        let approver: Arc<dyn Approver> = if interactive {
-            Arc::new(lifecycle::NotifyingApprover {
-                inner: approver,
-                permissions: permissions.clone(),
-                events: events.clone(),
-                session_id: id.clone(),
-            })
-        } else {
-            approver
+        let approver = match interactive {
+            true => lifecycle::NotifyingApprover::wrap(approver, &permissions, &events, &id),
+            false => approver,
         };
         let shell = session_shell(&id, &events, interactive, features);
         let builtins = builtin_tools_with(shell.clone());
-        let completer: Arc<dyn ModelCompleter> = Arc::new(completion::SessionCompleter::new(
-            model.clone(),
-            completion::small_fast_model(model.model_name(), |k| std::env::var(k).ok()),
-        ));
         let lead_mailbox = Arc::new(crate::tool::Mailbox::default());
         let turn_model = Arc::new(TurnModel::default());
         let attribution = Arc::new(changes::Attribution::default());
@@ -126,7 +108,7 @@ impl Session {
             events,
             file_state,
             sub_agents: None,
-            completer: Some(completer),
+            completer: Some(completion::SessionCompleter::for_model(&model)),
             deferred: Default::default(),
             team: None,
             mailbox: None,
@@ -444,8 +426,7 @@ fn start_mcp(
     cwd: &Path,
     loader: &PermissionLoader,
     cli: &McpCliConfig,
-    events: Arc<dyn EventSink>,
-    elicitor: Arc<dyn crate::mcp::Elicitor>,
+    elicitor: Arc<elicitation::AskThePerson>,
     runtime: Option<tokio::runtime::Handle>,
 ) -> McpManager {
     let settings = crate::settings::load_settings(
@@ -463,7 +444,7 @@ fn start_mcp(
         cwd,
         plan,
         Limits::from_env(),
-        events,
+        elicitor.events.clone(),
         crate::mcp::KnownTools::standard(),
         crate::mcp::ClientSetup {
             elicitor: Some(elicitor),

@@ -40,6 +40,14 @@ impl std::fmt::Debug for SessionCompleter {
 }
 
 impl SessionCompleter {
+    /// The completer of a session whose model is `model`: the small fast model of its family answers.
+    pub fn for_model(model: &Arc<dyn Model>) -> Arc<dyn ModelCompleter> {
+        Arc::new(Self::new(
+            model.clone(),
+            small_fast_model(model.model_name(), |k| std::env::var(k).ok()),
+        ))
+    }
+
     /// Completions through `model`'s client, sending the model name `name`.
     pub fn new(model: Arc<dyn Model>, name: String) -> Self {
         Self { model, name }

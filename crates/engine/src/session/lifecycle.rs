@@ -225,6 +225,21 @@ pub(super) struct NotifyingApprover {
 }
 
 impl NotifyingApprover {
+    /// `inner`, with the Notification hooks of the session `session_id` told when it asks the person.
+    pub(super) fn wrap(
+        inner: Arc<dyn Approver>,
+        permissions: &Arc<RwLock<Arc<PermissionContext>>>,
+        events: &Arc<dyn EventSink>,
+        session_id: &str,
+    ) -> Arc<dyn Approver> {
+        Arc::new(Self {
+            inner,
+            permissions: permissions.clone(),
+            events: events.clone(),
+            session_id: session_id.to_string(),
+        })
+    }
+
     fn tell(&self, message: String) {
         let permissions = read(&self.permissions);
         let events = self.events.clone();

@@ -2,6 +2,7 @@
 //! them, with the doors through which their events and questions reach the session.
 
 mod doors;
+mod side_conversation;
 mod stop;
 mod sub_agent;
 mod team;

@@ -17,12 +17,10 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::exec::ToolRuntime;
-use crate::exec::hook_gate as hooks;
-use crate::hooks::EventInput;
-use crate::hooks::payload::{SubagentStart, SubagentStop};
-use crate::model::{Message, Model, RenamedModel, TurnModel, claude_alias};
+use crate::hooks::payload::SubagentStart;
+use crate::model::{Model, RenamedModel, TurnModel, claude_alias};
 use crate::permission::PermissionContext;
-use crate::query::{QueryConfig, run_turn};
+use crate::query::QueryConfig;
 use crate::registry::{self, SubAgentToolInputs, builtin_tools_with};
 use crate::settings::{HookSet, RuleSource};
 use crate::store::{NewSidechain, SessionRecorder};
@@ -37,12 +35,10 @@ use crate::tools::bash::ShellSession;
 use crate::tools::worktree;
 
 use super::doors::{Bubble, TaggedSink};
+use super::side_conversation::{SideConversation, agent_transcript, through_start_hooks};
 use super::team_member::{MemberRole, member_prompt};
 use crate::session::changes::Attribution;
-use crate::session::transcript::{TranscriptFile, TranscriptModel, TranscriptOwner};
-
-/// How often a blocking SubagentStop hook may make a sub-agent go on.
-const MAX_STOP_HOOK_ROUNDS: usize = 3;
+use crate::session::transcript::TranscriptModel;
 
 /// What a sub-agent shares with its session.
 #[derive(Clone)]
@@ -407,42 +403,21 @@ async fn run_in(
         request.model.as_deref().or(agent.model.as_deref()),
         &parts.turn_model,
     );
-    // Its own transcript file, for hooks (`agent_transcript_path`).
-    let transcript_path = crate::hooks::agent_transcript_path(&parts.runtime.session_id, &agent_id);
-    let transcript = Arc::new(TranscriptFile::open(
-        transcript_path.clone(),
-        TranscriptOwner {
-            session_id: parts.runtime.session_id.clone(),
-            cwd: cwd.clone(),
-            agent_id: Some(agent_id.clone()),
-        },
-        &[],
-    ));
-    let model: Arc<dyn Model> = Arc::new(TranscriptModel::new(model, transcript.clone()));
-
-    let notify = |message: String| sink.parent.emit(SessionEvent::Notice { message });
-    let mut prompt = request.prompt.clone();
-    let ids = || SubagentStart {
+    let session_id = &parts.runtime.session_id;
+    let transcript = agent_transcript(session_id, &agent_id, &cwd);
+    let hook_ids = SubagentStart {
         agent_id: agent_id.clone(),
         agent_type: agent.name.clone(),
     };
-    if let Some(v) = hooks::run_event(
+    let mut prompt = request.prompt.clone();
+    through_start_hooks(
         &context,
-        &parts.runtime.session_id,
-        EventInput::SubagentStart(ids()),
+        session_id,
+        &hook_ids,
+        sink.parent.as_ref(),
+        &mut prompt,
     )
-    .await
-    {
-        v.errors
-            .into_iter()
-            .chain(v.system_messages)
-            .for_each(&notify);
-        for extra in v.additional_context {
-            prompt.push_str("\n\n");
-            prompt.push_str(&extra);
-        }
-    }
-
+    .await;
     if let Some(recorder) = &parts.recorder {
         recorder.record_sidechain(NewSidechain {
             agent_id: agent_id.clone(),
@@ -451,89 +426,24 @@ async fn run_in(
             description: request.description.clone(),
         });
     }
-    let keep = |history: &[Message]| {
-        if let Some(recorder) = &parts.recorder {
-            recorder.sidechain_history(&agent_id, history);
-        }
+    let mut conversation = SideConversation {
+        model: Arc::new(TranscriptModel::new(model, transcript.clone())),
+        runtime: &runtime,
+        config: &config,
+        cancel: &request.cancel,
+        recorder: parts.recorder.as_ref(),
+        agent_id: &agent_id,
+        history: Vec::new(),
+        usage: Usage::default(),
     };
-    let mut history: Vec<Message> = Vec::new();
-    let mut usage = Usage::default();
-    let first = run_turn(
-        model.as_ref(),
-        &runtime,
-        &config,
-        &mut history,
-        &mut usage,
-        &prompt,
-        &request.cancel,
-    )
-    .await;
-    keep(&history);
-    let mut outcome = first.map_err(|e| SubAgentError::Failed(e.to_string()))?;
-    let mut active = false;
-    for _ in 0..MAX_STOP_HOOK_ROUNDS {
-        if request.cancel.is_cancelled() {
-            break;
-        }
-        transcript.sync(&history);
-        let stop = SubagentStop {
-            agent: ids(),
-            stop_hook_active: active,
-            agent_transcript_path: crate::hooks::given_path(&transcript_path),
-        };
-        let Some(v) = hooks::run_event(
-            &read(&runtime.permissions),
-            &parts.runtime.session_id,
-            EventInput::SubagentStop(stop),
-        )
-        .await
-        else {
-            break;
-        };
-        v.errors.into_iter().for_each(&notify);
-        match v.block {
-            Some(reason) if v.stop.is_none() => {
-                active = true;
-                let again = run_turn(
-                    model.as_ref(),
-                    &runtime,
-                    &config,
-                    &mut history,
-                    &mut usage,
-                    &format!("SubagentStop hook feedback: {reason}"),
-                    &request.cancel,
-                )
-                .await;
-                keep(&history);
-                outcome = again.map_err(|e| SubAgentError::Failed(e.to_string()))?;
-            }
-            _ => break,
-        }
-    }
+    let first = conversation.turn(&prompt).await?;
+    let mut outcome = conversation
+        .through_stop_hooks(first, &hook_ids, &transcript, sink.parent.as_ref())
+        .await?;
     if let Some(role) = &member {
-        // A member reports each turn's end to the lead, then waits for messages until it is stopped.
-        loop {
-            role.report(&outcome.final_text);
-            (role.status)(tandem_protocol::TeamMemberStatus::Idle);
-            if !role.mailbox.wait_for_mail(&request.cancel).await {
-                break;
-            }
-            (role.status)(tandem_protocol::TeamMemberStatus::Working);
-            let mail = role.mailbox.take().join("\n\n");
-            let next = run_turn(
-                model.as_ref(),
-                &runtime,
-                &config,
-                &mut history,
-                &mut usage,
-                &mail,
-                &request.cancel,
-            )
-            .await;
-            keep(&history);
-            outcome = next.map_err(|e| SubAgentError::Failed(e.to_string()))?;
-        }
+        outcome = conversation.as_member(outcome, role).await?;
     }
+    let usage = conversation.usage;
     if request.cancel.is_cancelled() {
         return Err(SubAgentError::Cancelled);
     }
