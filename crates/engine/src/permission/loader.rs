@@ -8,7 +8,7 @@ use tandem_protocol::PermissionMode;
 use super::context::{ContextOptions, PermissionContext};
 use super::rule::RuleSource;
 use super::trust::TrustStore;
-use crate::settings::{CliSettings, HookSet, SettingsPaths, load_settings};
+use crate::settings::{CliSettings, HookSet, LoadedSettings, SettingsPaths, load_settings};
 
 /// Where a session's settings come from, and how trust is looked up.
 #[derive(Debug, Clone)]
@@ -50,18 +50,23 @@ impl PermissionLoader {
             .is_none_or(|t| t.is_trusted(&self.project_root))
     }
 
+    /// Every settings source as it is on disk now.
+    pub fn read_settings(&self) -> LoadedSettings {
+        load_settings(
+            &self.paths,
+            &self.cli,
+            &self.project_root,
+            self.home.as_deref(),
+        )
+    }
+
     /// Reads every source and builds a context; `mode` is the mode chosen in the UI (settings decide when `None`).
     pub fn load(
         &self,
         mode: Option<PermissionMode>,
         session_rules: &[String],
     ) -> PermissionContext {
-        let loaded = load_settings(
-            &self.paths,
-            &self.cli,
-            &self.project_root,
-            self.home.as_deref(),
-        );
+        let loaded = self.read_settings();
         for issue in &loaded.issues {
             tracing::debug!(file = %issue.file, rule = ?issue.rule, "{}", issue.message);
         }

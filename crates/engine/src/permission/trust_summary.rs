@@ -7,17 +7,12 @@ use serde_json::Value;
 use tandem_protocol::FolderTrust;
 
 use super::loader::PermissionLoader;
-use crate::settings::{RuleBehavior, load_settings};
+use crate::settings::RuleBehavior;
 
 impl PermissionLoader {
     /// Whether the folder is trusted and what its project-level settings grant once it is.
     pub fn folder_trust(&self) -> FolderTrust {
-        let loaded = load_settings(
-            &self.paths,
-            &self.cli,
-            &self.project_root,
-            self.home.as_deref(),
-        );
+        let loaded = self.read_settings();
         let allow_rules = loaded
             .entries
             .iter()

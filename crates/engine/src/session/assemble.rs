@@ -429,12 +429,7 @@ fn start_mcp(
     elicitor: Arc<elicitation::AskThePerson>,
     runtime: Option<tokio::runtime::Handle>,
 ) -> McpManager {
-    let settings = crate::settings::load_settings(
-        &loader.paths,
-        &loader.cli,
-        &loader.project_root,
-        loader.home.as_deref(),
-    );
+    let settings = loader.read_settings();
     let store = ApprovalStore::standard();
     let plan = crate::mcp::plan(cwd, &settings.mcp, cli, Some(&store), &|name| {
         std::env::var(name).ok()

@@ -11,8 +11,7 @@ use super::SettingsState;
 use crate::exec::ToolRuntime;
 use crate::hooks::{HookEvent, HookInput, hook_listing, test_hook};
 use crate::permission::{
-    RuleBehavior, SaveError, add_rules, check_call, load_settings, move_rule, remove_rule,
-    rule_listing,
+    RuleBehavior, SaveError, add_rules, check_call, move_rule, remove_rule, rule_listing,
 };
 use crate::tools::work_list::WorkBoard;
 
@@ -144,13 +143,7 @@ impl PanelsHandle<'_> {
 
     /// Every configured hook by event, with its source, matcher, whether it is in force and a sample input.
     pub fn hooks_view(&self) -> Vec<HookListing> {
-        let loader = self.settings.loader();
-        let loaded = load_settings(
-            &loader.paths,
-            &loader.cli,
-            &loader.project_root,
-            loader.home.as_deref(),
-        );
+        let loaded = self.settings.loader().read_settings();
         let ctx = self.runtime.permission_context();
         hook_listing(&loaded.hooks, &ctx.hooks, &self.hook_input())
     }
@@ -164,13 +157,7 @@ impl PanelsHandle<'_> {
     ) -> Result<HookTestResult, HookTestError> {
         let kind =
             HookEvent::parse(event).ok_or_else(|| HookTestError::UnknownEvent(event.into()))?;
-        let loader = self.settings.loader();
-        let loaded = load_settings(
-            &loader.paths,
-            &loader.cli,
-            &loader.project_root,
-            loader.home.as_deref(),
-        );
+        let loaded = self.settings.loader().read_settings();
         let hook = loaded
             .hooks
             .events
