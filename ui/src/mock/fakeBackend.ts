@@ -4,13 +4,14 @@
 // directory, a hook and an MCP server (`trust_folder` / `revoke_trust` change it). The fake project has two stored sessions; `list_sessions`
 // lists them with the live ones, and `open_session` with `resume` replays a session's events.
 // `rewind_points` / `rewind` rewind a live session (fakeRewind.ts). The rules and hooks panels' commands answer from
-// fakeRules.ts.
+// fakeRules.ts. `answer_elicitation` answers the form of a `/elicit` turn (fakeFormTurn.ts); `session_events` gives a session's
+// events after a number, as the bridge does for a view that missed some.
 // `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files;
 // `.touch(path, content)` changes a fake file "outside Tandem"; `.storeLong(messages)` adds the stored session
 // `stored-long` with that many messages (for measuring memory).
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, FolderTrust, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
+import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, ElicitationAnswer, FolderTrust, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
 import { ChannelSender, isChannelArg } from './channel';
 import { FAKE_ROOT, initialFiles } from './fakeProject';
 import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
@@ -124,6 +125,8 @@ export function installFakeBackend(): void {
           infos.set(id, info);
           return info;
         }
+        case 'session_events':
+          return session(args).eventsAfter(typeof args.afterSeq === 'number' ? args.afterSeq : null);
         case 'list_sessions':
           return summaries(text(args, 'path'));
         case 'send_prompt':
@@ -136,6 +139,13 @@ export function installFakeBackend(): void {
           const asking = [...sessions.values()].find((each) => each.asks(answer.request_id));
           if (!asking) throw { code: 'no_request', message: `No pending request ${answer.request_id}` };
           asking.answer(answer);
+          return null;
+        }
+        case 'answer_elicitation': {
+          const answer = args.answer as ElicitationAnswer;
+          const asking = [...sessions.values()].find((each) => each.asksForm(answer.request_id));
+          if (!asking) throw { code: 'no_request', message: `No pending form ${answer.request_id}` };
+          asking.answerForm(answer);
           return null;
         }
         case 'interrupt':

@@ -2,10 +2,12 @@
 // session channel like the Rust bridge, keeps a log of them (for reopening the session), and
 // plays a turn (streamed text, read-only tool calls, a Bash call that needs approval) that an
 // interrupt or a refusal cuts short. `/edit`, `/bigdiff` and `/plan` play the scripts of
-// fakeEditTurn.ts on the host interface below.
+// fakeEditTurn.ts on the host interface below; `/elicit` plays fakeFormTurn.ts (an MCP server's form).
 import type {
   ApprovalAnswer,
   ApprovalRequest,
+  ElicitationAnswer,
+  ElicitationRequest,
   EventEnvelope,
   RenderHints,
   SessionEvent,
@@ -14,6 +16,7 @@ import type {
 } from '../generated/protocol';
 import type { ChannelSender } from './channel';
 import { playBigDiff, playEditTurn, playPlanTurn, type ScriptHost } from './fakeEditTurn';
+import { playFormTurn } from './fakeFormTurn';
 import { FAKE_ROOT } from './fakeProject';
 
 export class Interrupted extends Error {}
@@ -54,6 +57,7 @@ export class FakeSession implements ScriptHost {
   private turnIds = new Set<string>();
   private turnOrdinal = 0;
   private approvals = new Map<string, (answer: ApprovalAnswer) => void>();
+  private forms = new Map<string, (answer: ElicitationAnswer) => void>();
   private readonly sender: ChannelSender;
   /** Pause between streamed chunks, ms (the e2e build streams visibly but quickly). */
   readonly tick: number;
@@ -76,6 +80,12 @@ export class FakeSession implements ScriptHost {
     const events = this.queue;
     this.queue = [];
     if (events.length) this.sender.send({ events });
+  }
+
+  /** The events numbered after `afterSeq` (all of them when `null`), as the bridge's `session_events` gives them. */
+  eventsAfter(afterSeq: number | null): EventEnvelope[] {
+    const first = afterSeq === null ? 0 : afterSeq + 1;
+    return this.log.slice(first).map((event, at) => ({ session_id: this.id, seq: first + at, event }));
   }
 
   get isRunning(): boolean {
@@ -127,8 +137,35 @@ export class FakeSession implements ScriptHost {
     resolve(answer);
   }
 
+  /** Whether this session's fake MCP server waits for the answer to form `requestId`. */
+  asksForm(requestId: string): boolean {
+    return this.forms.has(requestId);
+  }
+
+  answerForm(answer: ElicitationAnswer): void {
+    const resolve = this.forms.get(answer.request_id);
+    if (!resolve) throw { code: 'unknown_request', message: `No pending form ${answer.request_id}` };
+    this.forms.delete(answer.request_id);
+    this.emit({ type: 'approval_resolved', request_id: answer.request_id });
+    resolve(answer);
+  }
+
+  /** Emits the form and waits for the person's answer; an interrupt cancels it. */
+  async requestForm(request: ElicitationRequest): Promise<ElicitationAnswer> {
+    const answer = new Promise<ElicitationAnswer>((resolve) => this.forms.set(request.id, resolve));
+    this.emit({ type: 'elicitation_requested', request });
+    const result = await answer;
+    if (this.interrupted) throw new Interrupted();
+    return result;
+  }
+
   interrupt(): void {
     this.interrupted = true;
+    for (const [id, resolve] of this.forms) {
+      this.emit({ type: 'approval_resolved', request_id: id });
+      resolve({ request_id: id, action: 'cancel', content: null });
+    }
+    this.forms.clear();
     for (const [id, resolve] of this.approvals) {
       this.emit({ type: 'approval_resolved', request_id: id });
       resolve({ request_id: id, choice: 'deny', message: null });
@@ -175,6 +212,7 @@ export class FakeSession implements ScriptHost {
     if (prompt.startsWith('/edit')) return playEditTurn(this);
     if (prompt.startsWith('/bigdiff')) return playBigDiff(this);
     if (prompt.startsWith('/plan')) return playPlanTurn(this);
+    if (prompt.startsWith('/elicit')) return playFormTurn(this);
     await this.sleep(this.tick * 4);
     await this.stream('thinking_delta', `The user asked: "${prompt}". I should look at the entry point and the tests first.`);
     await this.stream('text_delta', "I'll start by reading the entry point and the manifest to see how the project is laid out.");
