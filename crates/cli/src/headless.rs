@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use serde_json::json;
+use serde_json::{Value, json};
 use tandem_engine::approver::{Approver, NoAnswer};
 use tandem_engine::events::{EventSink, JsonLinesSink};
 use tandem_engine::mcp::{Limits, McpCliConfig};
@@ -117,13 +117,13 @@ impl EventSink for StderrSink {
 
 /// A run stopped by a signal: the shell's exit code for it (128 + its number), once one came.
 #[derive(Default)]
-struct Stop {
+pub(crate) struct Stop {
     code: AtomicI32,
     token: CancellationToken,
 }
 
 impl Stop {
-    fn code(&self) -> Option<i32> {
+    pub(crate) fn code(&self) -> Option<i32> {
         Some(self.code.load(Ordering::SeqCst)).filter(|c| *c != 0)
     }
 }
@@ -182,7 +182,7 @@ async fn stop_on_signals(signals: Option<Signals>, stop: Arc<Stop>) {
 
 /// Sends `prompt`; when a signal stops the run, interrupts the turn (again, should it have begun after the signal)
 /// until it ends.
-async fn send_until_stopped(
+pub(crate) async fn send_until_stopped(
     session: &Session,
     prompt: &str,
     stop: &Stop,
@@ -288,6 +288,18 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| ".".into()),
     };
+    let structured = match cli
+        .json_schema
+        .as_deref()
+        .map(crate::structured::output_tool)
+    {
+        None => None,
+        Some(Ok(tool)) => Some(tool),
+        Some(Err(message)) => {
+            eprintln!("tandem: {message}");
+            return 2;
+        }
+    };
     let (mut model, problem) = tandem_engine::settings::load_model_config();
     if let Some(problem) = problem {
         eprintln!("tandem: ignoring the settings file: {problem}");
@@ -348,6 +360,7 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
             configs: cli.mcp_config.clone(),
             strict: cli.strict_mcp_config,
         })
+        .extra_tools(structured.iter().map(|(tool, _)| tool.clone()).collect())
         // Command-line runs treat the folder as trusted (docs/permissions.md §2).
         .assume_trusted()
         .build();
@@ -376,7 +389,16 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
     if stop.code().is_some() {
         return 1;
     }
-    let sent = send_until_stopped(&session, prompt, stop).await;
+    let sent = match (
+        send_until_stopped(&session, prompt, stop).await,
+        &structured,
+    ) {
+        (Ok(outcome), Some((_, answer))) => {
+            crate::structured::until_answered(&session, answer, outcome, stop).await
+        }
+        (sent, _) => sent,
+    };
+    let answer = structured.as_ref().map(|(_, answer)| answer.get());
     // The run is over: SessionEnd hooks run before the process goes.
     session.end(EndReason::Other).await;
     if stop.code().is_some() {
@@ -384,14 +406,22 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
     }
     match sent {
         Ok(outcome) => {
-            let is_error = matches!(
-                outcome.stop_reason,
-                TurnStopReason::Error | TurnStopReason::Refusal
-            );
-            match cli.output_format {
-                OutputFormat::Text => println!("{}", terminal::for_stdout(&outcome.final_text)),
-                OutputFormat::Json | OutputFormat::StreamJson => {
-                    let result = json!({
+            let unanswered = answer.as_ref().is_some_and(Option::is_none);
+            if unanswered {
+                eprintln!("tandem: the model did not give an answer that fits --json-schema");
+            }
+            let is_error = unanswered
+                || matches!(
+                    outcome.stop_reason,
+                    TurnStopReason::Error | TurnStopReason::Refusal
+                );
+            match (cli.output_format, &answer) {
+                (OutputFormat::Text, Some(Some(value))) => println!("{value}"),
+                (OutputFormat::Text, _) => {
+                    println!("{}", terminal::for_stdout(&outcome.final_text))
+                }
+                (OutputFormat::Json | OutputFormat::StreamJson, _) => {
+                    let mut result = json!({
                         "type": "result",
                         "is_error": is_error,
                         "result": outcome.final_text,
@@ -400,6 +430,9 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
                         "num_turns": outcome.requests,
                         "usage": outcome.usage,
                     });
+                    if let Some(value) = answer {
+                        result["structured_output"] = value.unwrap_or(Value::Null);
+                    }
                     println!("{result}");
                 }
             }

@@ -7,6 +7,7 @@ mod lines;
 mod logging;
 pub mod permissions;
 mod rewind;
+mod structured;
 mod terminal;
 mod tool;
 mod window;
@@ -96,6 +97,10 @@ pub struct Cli {
     /// The most model requests one turn may make.
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u32>,
+    /// A JSON Schema (inline JSON, or a file holding it) the answer must fit: the model answers through the
+    /// StructuredOutput tool and the result carries the answer as `structured_output`.
+    #[arg(long = "json-schema", value_name = "SCHEMA|FILE", requires = "prompt")]
+    pub json_schema: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

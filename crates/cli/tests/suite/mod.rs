@@ -11,5 +11,6 @@ mod permissions;
 mod prompt_commands;
 mod rewind_lock;
 mod signals;
+mod structured_output;
 mod unreadable;
 mod window;

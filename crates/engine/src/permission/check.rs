@@ -142,6 +142,7 @@ fn fallback_subject(
         | names::TEAM_DELETE
         | names::SEND_MESSAGE
         | names::BRIEF
+        | names::STRUCTURED_OUTPUT
         | names::SLEEP => (PermissionSubject::SessionOwned, false),
         _ => (PermissionSubject::Tool, false),
     })

@@ -117,6 +117,7 @@ const KNOWN_TOOLS: &[&str] = &[
     names::CONFIG,
     names::SLEEP,
     names::BRIEF,
+    names::STRUCTURED_OUTPUT,
     names::TEAM_CREATE,
     names::TEAM_DELETE,
     names::LIST_PEERS,

@@ -84,6 +84,11 @@ pub fn erase<T: Tool>(tool: T) -> Arc<dyn DynTool> {
     Arc::new(Erased::new(tool))
 }
 
+/// Erases `tool` with an input schema known only at run time (the input must also parse as the tool's input type).
+pub fn erase_with_schema<T: Tool>(tool: T, schema: Value) -> Arc<dyn DynTool> {
+    Arc::new(Erased::with_schema(tool, schema))
+}
+
 /// Wraps a typed [`Tool`] as a [`DynTool`], computing and compiling its schema once.
 pub struct Erased<T: Tool> {
     tool: Arc<T>,
@@ -94,7 +99,10 @@ pub struct Erased<T: Tool> {
 impl<T: Tool> Erased<T> {
     /// Erases `tool`.
     pub fn new(tool: T) -> Self {
-        let schema = schema_for::<T::Input>();
+        Self::with_schema(tool, schema_for::<T::Input>())
+    }
+
+    fn with_schema(tool: T, schema: Value) -> Self {
         Self {
             tool: Arc::new(tool),
             schema,

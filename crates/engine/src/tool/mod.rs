@@ -18,7 +18,7 @@ pub use context::{
     FileHistory, FileReadState, FileStateStore, HistoryError, ProgressSink, ReadDenied, ToolContext,
 };
 pub use deferred::{DeferredTools, ToolSearchMode};
-pub use dynamic::{DynTool, PreparedCall, erase, schema_errors};
+pub use dynamic::{DynTool, PreparedCall, erase, erase_with_schema, schema_errors};
 pub use output::{ContextChange, ToolError, ToolOutput};
 pub use person::{PersonDoor, PersonError};
 pub use sandbox::{Placement, SandboxConfig, Unsandboxed, ViolationSink};

@@ -41,6 +41,8 @@ pub const LSP: &str = "LSP";
 pub const CONFIG: &str = "Config";
 pub const SLEEP: &str = "Sleep";
 pub const BRIEF: &str = "Brief";
+/// The structured-output tool (`tandem -p --json-schema`): the model gives its final answer through it.
+pub const STRUCTURED_OUTPUT: &str = "StructuredOutput";
 pub const TEAM_CREATE: &str = "TeamCreate";
 pub const TEAM_DELETE: &str = "TeamDelete";
 pub const LIST_PEERS: &str = "ListPeers";

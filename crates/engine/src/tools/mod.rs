@@ -14,6 +14,7 @@ pub mod plan_mode;
 pub mod read;
 pub mod skill;
 pub mod sleep;
+pub mod structured_output;
 pub mod team;
 pub mod tool_search;
 pub mod web_fetch;
