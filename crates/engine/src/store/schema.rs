@@ -8,7 +8,7 @@ use super::StoreError;
 
 /// The migrations, in order. Entry `n` takes a file from version `n` to `n + 1`; `user_version` counts the applied
 /// ones. Never edit an entry once released: add a new one.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
 
 /// The first schema. Times are Unix milliseconds; JSON columns hold exactly what serde writes for the engine's types.
 pub const V1: &str = r#"
@@ -103,6 +103,39 @@ pub const V3: &str = r#"
 ALTER TABLE messages ADD COLUMN marks TEXT;
 ALTER TABLE sidechains ADD COLUMN todos TEXT;
 ALTER TABLE sidechains ADD COLUMN tasks TEXT;
+"#;
+
+/// Full-text search over what was said in each session. `search_docs` holds one row per searchable text — a prompt,
+/// an answer, a tool call's input or result, each of a sub-agent's — with the event it starts at (`seq`); the FTS5
+/// index over its `body` is made by `search_index` (it is derived data, rebuilt whole when damaged). An answer
+/// streams as many deltas: it is gathered in `search_open` (one row per session and agent) and becomes a document
+/// when the next event ends it. `search_pending` lists the sessions whose events are not indexed yet: every session
+/// of a file upgraded to this version, indexed by the writer a few at a time.
+pub const V4: &str = r#"
+CREATE TABLE search_docs (
+    id         INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL,           -- the event the text starts at
+    kind       TEXT NOT NULL,              -- prompt, answer, tool_input, tool_result, sub_agent
+    agent_id   TEXT NOT NULL DEFAULT '',   -- the sub-agent's id; '' for the session's own agent
+    body       TEXT NOT NULL
+);
+-- One text per event and agent: writing one again (a write retried after a damaged index) changes nothing.
+CREATE UNIQUE INDEX search_docs_by_event ON search_docs (session_id, seq, agent_id);
+
+CREATE TABLE search_open (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    agent_id   TEXT NOT NULL,
+    seq        INTEGER NOT NULL,
+    body       TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, agent_id)
+) WITHOUT ROWID;
+
+CREATE TABLE search_pending (
+    session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE
+) WITHOUT ROWID;
+INSERT INTO search_pending (session_id) SELECT id FROM sessions;
 "#;
 
 /// Sets the pragmas every connection needs.

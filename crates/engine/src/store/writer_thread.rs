@@ -15,12 +15,17 @@
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 
+use std::sync::mpsc::TryRecvError;
+use std::time::Duration;
+
 use rusqlite::{Connection, ErrorCode, params};
 
 use super::StoreError;
 use super::health::Health;
 use super::schema::{begin_write, retry_busy};
-use super::writer::{Command, apply};
+use super::search_docs;
+use super::search_index;
+use super::writer::{Command, apply, cannot_take};
 
 /// Commands applied per transaction at most (besides those kept from batches the database could not take).
 pub const MAX_BATCH: usize = 512;
@@ -28,15 +33,37 @@ pub const MAX_BATCH: usize = 512;
 /// Commands kept at most while the database cannot take them; later ones are dropped (and the loss reported).
 pub const MAX_KEPT: usize = 100_000;
 
+/// How long the writer indexes sessions of a file upgraded to the search index in one transaction when it has
+/// nothing else to do: the longest a write queued meanwhile waits.
+pub const INDEX_STEP: Duration = Duration::from_millis(100);
+
 /// Runs until every sender is dropped, then returns after committing what was queued. Every failure is also kept
 /// in `health`, and each flush first checks that the database file is still the one opened. Its log lines are in a
-/// `session_store` span naming the file; each committed batch is logged at debug.
-pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>) {
+/// `session_store` span naming the file; each committed batch is logged at debug. `search`: the file has
+/// the search index, kept in each transaction; sessions stored before it existed are indexed while the writer
+/// would otherwise wait, [`INDEX_STEP`] at a time.
+pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>, search: bool) {
     let span = tracing::info_span!("session_store", path = %health.path().display());
     let _entered = span.enter();
     let mut pending_error: Option<String> = None;
     let mut kept = Kept::default();
-    while let Ok(first) = rx.recv() {
+    let mut indexing = search;
+    loop {
+        let first = if indexing {
+            match rx.try_recv() {
+                Ok(command) => command,
+                Err(TryRecvError::Empty) => {
+                    indexing = index_step(&conn, INDEX_STEP);
+                    continue;
+                }
+                Err(TryRecvError::Disconnected) => break,
+            }
+        } else {
+            match rx.recv() {
+                Ok(command) => command,
+                Err(_) => break,
+            }
+        };
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {
@@ -45,14 +72,34 @@ pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>) {
             }
         }
         let mut replies = Vec::new();
+        let mut rebuilds = Vec::new();
+        let mut index_all = Vec::new();
         let mut commands = kept.take();
         for command in batch {
             match command {
                 Command::Flush(reply) => replies.push(reply),
+                Command::RebuildIndex(reply) => rebuilds.push(reply),
+                Command::IndexAll(reply) => index_all.push(reply),
                 other => commands.push(other),
             }
         }
-        write(&conn, commands, &mut kept, &mut pending_error, &health);
+        write(
+            &conn,
+            commands,
+            &mut kept,
+            &mut pending_error,
+            &health,
+            search,
+        );
+        if !rebuilds.is_empty() {
+            let result = search_index::rebuild(&conn).map_err(|e| e.to_string());
+            rebuilds.into_iter().for_each(|r| r.send(result.clone()));
+        }
+        if !index_all.is_empty() {
+            let result = index_everything(&conn);
+            indexing = false;
+            index_all.into_iter().for_each(|r| r.send(result.clone()));
+        }
         if let Some(err) = &pending_error {
             health.fail(err.clone());
         }
@@ -69,7 +116,14 @@ pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>) {
     // The channel is closed: one last try for what a full disk kept back.
     let commands = kept.take();
     if !commands.is_empty() {
-        write(&conn, commands, &mut kept, &mut pending_error, &health);
+        write(
+            &conn,
+            commands,
+            &mut kept,
+            &mut pending_error,
+            &health,
+            search,
+        );
         if let Some(err) = pending_error {
             health.fail(err);
         }
@@ -81,6 +135,55 @@ pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>) {
     }
 }
 
+/// Indexes pending sessions for about `budget` in one transaction; whether some are still pending. A failure is
+/// logged and stops the indexing until a search asks for it.
+fn index_step(conn: &Connection, budget: Duration) -> bool {
+    let step = || -> Result<bool, StoreError> {
+        let tx = begin_write(conn)?;
+        let more = search_docs::index_pending(&tx, budget, chrono::Utc::now().timestamp_millis())?;
+        retry_busy(|| tx.execute_batch("COMMIT"))?;
+        let _ = tx.finish();
+        Ok(more)
+    };
+    match step() {
+        Ok(more) => more,
+        Err(err) => {
+            tracing::error!("session store: indexing stored sessions for search failed: {err}");
+            false
+        }
+    }
+}
+
+/// Indexes every pending session, a step at a time; when a step fails, rebuilds the index once and goes on.
+fn index_everything(conn: &Connection) -> Result<(), String> {
+    let mut rebuilt = false;
+    loop {
+        let step = || -> Result<bool, StoreError> {
+            let tx = begin_write(conn)?;
+            let more = search_docs::index_pending(
+                &tx,
+                Duration::from_secs(1),
+                chrono::Utc::now().timestamp_millis(),
+            )?;
+            retry_busy(|| tx.execute_batch("COMMIT"))?;
+            let _ = tx.finish();
+            Ok(more)
+        };
+        match step() {
+            Ok(true) => {}
+            Ok(false) => return Ok(()),
+            Err(err) if rebuilt || cannot_take(&err) => return Err(err.to_string()),
+            Err(err) => {
+                tracing::warn!(
+                    "session store: indexing for search failed ({err}); rebuilding the index"
+                );
+                search_index::rebuild(conn).map_err(|e| e.to_string())?;
+                rebuilt = true;
+            }
+        }
+    }
+}
+
 /// Applies `commands` in one transaction; when the database cannot take them, keeps them in `kept`.
 fn write(
     conn: &Connection,
@@ -88,12 +191,18 @@ fn write(
     kept: &mut Kept,
     pending_error: &mut Option<String>,
     health: &Health,
+    search: bool,
 ) {
     if commands.is_empty() {
         return;
     }
     let started = std::time::Instant::now();
-    match apply_batch(conn, &commands, pending_error) {
+    let mut result = apply_batch(conn, &commands, pending_error, search);
+    if matches!(result, Err(StoreError::IndexRebuilt)) {
+        // The index broke the batch's transaction and is whole again: once more.
+        result = apply_batch(conn, &commands, pending_error, search);
+    }
+    match result {
         Ok(()) => {
             tracing::debug!(
                 commands = commands.len(),
@@ -125,25 +234,6 @@ fn write(
     }
 }
 
-/// Whether `err` says the database cannot take writes now (the disk is full, the file cannot be written), rather
-/// than that one command is wrong.
-fn cannot_take(err: &StoreError) -> bool {
-    let StoreError::Sqlite(err) = err else {
-        return false;
-    };
-    matches!(
-        err.sqlite_error_code(),
-        Some(
-            ErrorCode::DiskFull
-                | ErrorCode::SystemIoFailure
-                | ErrorCode::OutOfMemory
-                | ErrorCode::ReadOnly
-                | ErrorCode::DatabaseBusy
-                | ErrorCode::DatabaseLocked
-        )
-    )
-}
-
 /// What the person is told when the database cannot take writes.
 fn unwritable(health: &Health, err: &StoreError) -> String {
     let path = health.path().display();
@@ -166,6 +256,7 @@ fn apply_batch(
     conn: &Connection,
     batch: &[Command],
     pending_error: &mut Option<String>,
+    search: bool,
 ) -> Result<(), StoreError> {
     let tx = begin_write(conn)?;
     let mut touched: Vec<(&str, i64)> = Vec::new();
@@ -176,10 +267,10 @@ fn apply_batch(
                 None => touched.push((session, at)),
             }
         }
-        if let Err(err) = apply(&tx, command) {
+        if let Err(err) = apply(&tx, command, search) {
             // A transaction the database could not take goes no further: SQLite may have rolled it back already,
             // and what followed would be written outside it (and fail for want of the rows it held).
-            if cannot_take(&err) {
+            if cannot_take(&err) || matches!(err, StoreError::IndexRebuilt) {
                 return Err(err);
             }
             tracing::error!("session store: a write failed: {err}");
@@ -210,7 +301,11 @@ fn touches(command: &Command) -> Option<(&str, i64)> {
         | Command::SidechainWorkList { session, at, .. }
         | Command::Sidechain { session, at, .. }
         | Command::SidechainMessages { session, at, .. } => Some((session, *at)),
-        Command::Create { .. } | Command::Delete { .. } | Command::Flush(_) => None,
+        Command::Create { .. }
+        | Command::Delete { .. }
+        | Command::Flush(_)
+        | Command::IndexAll(_)
+        | Command::RebuildIndex(_) => None,
     }
 }
 
@@ -311,7 +406,7 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         let writer = {
             let health = health.clone();
-            std::thread::spawn(move || run(conn, rx, health))
+            std::thread::spawn(move || run(conn, rx, health, true))
         };
         // The session's row and a long answer: more than the database has room for.
         tx.send(create("s")).expect("send");
@@ -346,6 +441,7 @@ mod tests {
             &mut kept,
             &mut pending,
             &health,
+            true,
         );
         let refused = pending.take().expect("refused");
         assert!(refused.contains("is full"), "{refused}");
@@ -356,7 +452,7 @@ mod tests {
             .expect("room again");
         let mut retried = kept.take();
         retried.push(delta("s", 1, "y".into()));
-        write(&conn, retried, &mut kept, &mut pending, &health);
+        write(&conn, retried, &mut kept, &mut pending, &health, true);
         assert_eq!(pending, None);
         assert!(kept.commands.is_empty());
         assert_eq!(health.failure(), None, "nothing was lost after all");
