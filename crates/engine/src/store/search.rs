@@ -32,7 +32,7 @@ pub fn run(
             // An index whose pages were damaged can answer without an error, but not with a document twice.
             if !seen_ids.insert(id) {
                 return Err(StoreError::Corrupt(format!(
-                    "the search index lists text {id} twice"
+                    "search_index lists text {id} twice"
                 )));
             }
             let Some(mut hit) = document(conn, id)? else {

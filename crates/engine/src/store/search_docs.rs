@@ -263,6 +263,52 @@ mod tests {
     }
 
     #[test]
+    fn pending_sessions_are_indexed_within_the_budget_one_session_at_least() {
+        let mut conn = Connection::open_in_memory().expect("open");
+        crate::store::schema::migrate(&mut conn, crate::store::MIGRATIONS).expect("migrate");
+        for i in 0..3 {
+            conn.execute(
+                "INSERT INTO sessions (id, folder, created_at, updated_at, model, mode) \
+                 VALUES (?1, '/p', 0, 0, 'm', 'default')",
+                [format!("s{i}")],
+            )
+            .expect("session");
+            let prompt = SessionEvent::TurnStarted {
+                prompt: format!("prompt {i}"),
+                prompt_id: None,
+            };
+            conn.execute(
+                "INSERT INTO events (session_id, seq, event, created_at) VALUES (?1, 0, ?2, 0)",
+                params![
+                    format!("s{i}"),
+                    serde_json::to_string(&prompt).expect("json")
+                ],
+            )
+            .expect("event");
+            conn.execute(
+                "INSERT INTO search_pending (session_id) VALUES (?1)",
+                [format!("s{i}")],
+            )
+            .expect("pending");
+        }
+        let docs = |conn: &Connection| -> i64 {
+            conn.query_row("SELECT COUNT(*) FROM search_docs", [], |r| r.get(0))
+                .expect("count")
+        };
+        // No time at all still indexes one session, so indexing always moves on.
+        assert!(index_pending(&conn, Duration::ZERO, 0).expect("step"));
+        assert_eq!(
+            (docs(&conn), pending_count(&conn).expect("pending")),
+            (1, 2)
+        );
+        assert!(!index_pending(&conn, Duration::from_secs(60), 0).expect("rest"));
+        assert_eq!(
+            (docs(&conn), pending_count(&conn).expect("pending")),
+            (3, 0)
+        );
+    }
+
+    #[test]
     fn cleaning_takes_out_markers_and_cuts_on_a_character() {
         assert_eq!(clean("a\u{E000}b\u{E001}c", 100), "a b c");
         assert_eq!(clean("héllo", 2), "h");

@@ -87,11 +87,13 @@ impl SessionStore {
         schema::configure(&conn)?;
         schema::migrate(&mut conn, migrations)?;
         let search = search_index::enabled(&conn)?;
+        let mut to_index = false;
         if search {
             // The store opens whatever state its search index is in: a search rebuilds what is still damaged.
             if let Err(err) = prepare_search(&conn) {
                 tracing::warn!("session store: the search index could not be checked: {err}");
             }
+            to_index = search_docs::pending_count(&conn)? > 0;
         }
         let reader = Connection::open(path)?;
         schema::configure(&reader)?;
@@ -100,7 +102,7 @@ impl SessionStore {
         let writer_health = health.clone();
         let writer = std::thread::Builder::new()
             .name("tandem-session-store".into())
-            .spawn(move || writer_thread::run(conn, rx, writer_health, search))
+            .spawn(move || writer_thread::run(conn, rx, writer_health, search, to_index))
             .map_err(|source| StoreError::Io {
                 path: path.to_path_buf(),
                 source,

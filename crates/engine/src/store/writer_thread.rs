@@ -40,14 +40,20 @@ pub const INDEX_STEP: Duration = Duration::from_millis(100);
 /// Runs until every sender is dropped, then returns after committing what was queued. Every failure is also kept
 /// in `health`, and each flush first checks that the database file is still the one opened. Its log lines are in a
 /// `session_store` span naming the file; each committed batch is logged at debug. `search`: the file has
-/// the search index, kept in each transaction; sessions stored before it existed are indexed while the writer
-/// would otherwise wait, [`INDEX_STEP`] at a time.
-pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>, search: bool) {
+/// the search index, kept in each transaction. `to_index`: sessions stored before it existed wait to be indexed;
+/// the writer indexes them while it would otherwise wait, [`INDEX_STEP`] at a time.
+pub fn run(
+    conn: Connection,
+    rx: Receiver<Command>,
+    health: Arc<Health>,
+    search: bool,
+    to_index: bool,
+) {
     let span = tracing::info_span!("session_store", path = %health.path().display());
     let _entered = span.enter();
     let mut pending_error: Option<String> = None;
     let mut kept = Kept::default();
-    let mut indexing = search;
+    let mut indexing = search && to_index;
     loop {
         let first = if indexing {
             match rx.try_recv() {
@@ -406,7 +412,7 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         let writer = {
             let health = health.clone();
-            std::thread::spawn(move || run(conn, rx, health, true))
+            std::thread::spawn(move || run(conn, rx, health, true, false))
         };
         // The session's row and a long answer: more than the database has room for.
         tx.send(create("s")).expect("send");
