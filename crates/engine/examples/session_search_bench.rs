@@ -102,7 +102,8 @@ fn session_events(text: &mut Text, index: usize, messages: usize) -> (Vec<Sessio
             prompt,
             prompt_id: None,
         });
-        let answer = text.words(20 + text.rng.below(60));
+        let length = 20 + text.rng.below(60);
+        let answer = text.words(length);
         let _ = writeln!(export, "answer: {answer}");
         let bytes = answer.as_bytes();
         let mut start = 0;
@@ -133,7 +134,8 @@ fn session_events(text: &mut Text, index: usize, messages: usize) -> (Vec<Sessio
                 collapsible: false,
             },
         });
-        let result = text.words(30 + text.rng.below(90));
+        let length = 30 + text.rng.below(90);
+        let result = text.words(length);
         let _ = writeln!(export, "tool_result: {result}");
         events.push(SessionEvent::ToolCallResult {
             tool_use_id: id,
