@@ -158,6 +158,8 @@ impl Command {
             Command::Sidechain { .. } => "sidechain",
             Command::SidechainMessages { .. } => "sidechain_messages",
             Command::Flush(_) => "flush",
+            Command::IndexAll(_) => "index_all",
+            Command::RebuildIndex(_) => "rebuild_index",
         }
     }
 }
