@@ -2,11 +2,12 @@
 //!
 //! - `generate DIR SESSIONS MESSAGES`: writes SESSIONS sessions of MESSAGES messages each through the store's write
 //!   path (events, the answer streamed as deltas) into `DIR/sessions.db`, and the same text as one file per session
-//!   under `DIR/text/` (for rg). Prints the time taken.
+//!   under `DIR/text/` (for rg). Prints the time the writes took and the time indexing what was left took.
 //! - `query DIR RUNS QUERY...`: each query RUNS times through `SessionStore::search` (20 hits), as one JSON line
 //!   `{"query", "hits", "p50_ms", "p99_ms"}` each.
 //! - `write DIR SESSIONS MESSAGES ROUNDS`: the write path with the index against without it (a store of the schema
-//!   before it), the same sessions into fresh files, ROUNDS times interleaved; one JSON line with the medians.
+//!   before it), the same sessions into fresh files, ROUNDS times interleaved; one JSON line with the medians: the
+//!   writes (queued and committed), and, with the index, the writes and then indexing all of them.
 //!
 //! The text is made from a fixed seed: words of a made-up vocabulary of 20,000 drawn with a Zipf-like law, so some
 //! words are in most messages and most words in few, as in real text.
@@ -193,9 +194,13 @@ fn generate(dir: &Path, sessions: usize, messages: usize) {
     std::fs::create_dir_all(&text_dir).expect("text dir");
     let store = SessionStore::open(&dir.join("sessions.db")).expect("open");
     let spent = write_sessions(&store, dir, sessions, messages, Some(&text_dir));
+    let start = Instant::now();
+    store.index_for_search().expect("index");
+    let indexing = start.elapsed();
     println!(
         "{}",
-        json!({"sessions": sessions, "messages": messages, "write_s": spent.as_secs_f64()})
+        json!({"sessions": sessions, "messages": messages, "write_s": spent.as_secs_f64(),
+               "index_s": indexing.as_secs_f64()})
     );
 }
 
@@ -228,6 +233,7 @@ fn query(dir: &Path, runs: usize, queries: &[String]) {
 
 fn write_compare(dir: &Path, sessions: usize, messages: usize, rounds: usize) {
     let mut with = Vec::new();
+    let mut with_indexed = Vec::new();
     let mut without = Vec::new();
     for round in 0..rounds {
         for indexed in [true, false] {
@@ -239,6 +245,11 @@ fn write_compare(dir: &Path, sessions: usize, messages: usize, rounds: usize) {
             }
             .expect("open");
             let spent = write_sessions(&store, dir, sessions, messages, None);
+            if indexed {
+                let start = Instant::now();
+                store.index_for_search().expect("index");
+                with_indexed.push((spent + start.elapsed()).as_secs_f64());
+            }
             drop(store);
             for suffix in ["", "-wal", "-shm"] {
                 let mut p = path.as_os_str().to_owned();
@@ -253,11 +264,17 @@ fn write_compare(dir: &Path, sessions: usize, messages: usize, rounds: usize) {
         }
     }
     with.sort_by(f64::total_cmp);
+    with_indexed.sort_by(f64::total_cmp);
     without.sort_by(f64::total_cmp);
-    let (w, wo) = (percentile(&with, 0.5), percentile(&without, 0.5));
+    let (w, wi, wo) = (
+        percentile(&with, 0.5),
+        percentile(&with_indexed, 0.5),
+        percentile(&without, 0.5),
+    );
     println!(
         "{}",
-        json!({"sessions": sessions, "messages": messages, "with_index_s": w, "without_index_s": wo, "ratio": w / wo})
+        json!({"sessions": sessions, "messages": messages, "with_index_s": w, "with_index_and_indexing_s": wi,
+               "without_index_s": wo, "ratio": w / wo, "ratio_with_indexing": wi / wo})
     );
 }
 

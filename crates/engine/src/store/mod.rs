@@ -6,8 +6,9 @@
 //! - [`SessionStore`]: the database (WAL, a writer thread with group commits, a reader connection).
 //! - [`SessionRecorder`]: one live session's writes; [`RecordingStoreSink`] and [`PersistingModel`] feed it from the
 //!   event stream and from the model's requests and answers.
-//! - [`SessionStore::search`]: full-text search (SQLite FTS5) over everything said in every session, kept in the
-//!   writer's transactions and rebuilt when damaged.
+//! - [`SessionStore::search`]: full-text search (SQLite FTS5) over everything said in every session, indexed by
+//!   the writer in large batches while it is idle (and before each search), ranked in bounded time, rebuilt when
+//!   damaged.
 //! - [`repair_history`]: makes a cut-off history valid for the next request; the text of an answer cut off while it
 //!   streamed is taken back from the events.
 
@@ -23,7 +24,9 @@ mod schema;
 mod search;
 mod search_docs;
 mod search_index;
+mod search_indexer;
 mod search_query;
+mod search_rank;
 mod search_types;
 mod session_store;
 mod side_tables;
@@ -39,7 +42,7 @@ pub use persisting_model::PersistingModel;
 pub use recorder::SessionRecorder;
 pub use repair::{INTERRUPTED_RESULT, repair_history};
 pub use schema::{MIGRATIONS, V1 as SCHEMA_V1};
-pub use search::HITS_PER_SESSION;
+pub use search::{CANDIDATES, HITS_PER_SESSION};
 pub use search_query::{MAX_QUERY_CHARS, MAX_TERMS, QueryError};
 pub use search_types::{SearchHit, SnippetPart, TextKind};
 pub use session_store::{SessionStore, canonical_folder};

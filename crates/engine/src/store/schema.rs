@@ -106,11 +106,13 @@ ALTER TABLE sidechains ADD COLUMN tasks TEXT;
 "#;
 
 /// Full-text search over what was said in each session. `search_docs` holds one row per searchable text — a prompt,
-/// an answer, a tool call's input or result, each of a sub-agent's — with the event it starts at (`seq`); the FTS5
-/// index over its `body` is made by `search_index` (it is derived data, rebuilt whole when damaged). An answer
-/// streams as many deltas: it is gathered in `search_open` (one row per session and agent) and becomes a document
-/// when the next event ends it. `search_pending` lists the sessions whose events are not indexed yet: every session
-/// of a file upgraded to this version, indexed by the writer a few at a time.
+/// an answer, a tool call's input or result, each of a sub-agent's — with the event it starts at (`seq`) and the
+/// search scope of its session's folder (a token, so that a folder's texts are found through the index itself); the
+/// FTS5 index over it is made by `search_index` (derived data, rebuilt whole when damaged). The index is not written
+/// in the writer's transactions: `search_state` keeps, per session, the first event not yet turned into texts
+/// (`indexed`; every event before it is in `search_docs`), and the writer brings sessions up to date in large
+/// batches while it has nothing else to do, or before a search. A session without a row has nothing indexed yet:
+/// every session of a file upgraded to this version.
 pub const V4: &str = r#"
 CREATE TABLE search_docs (
     id         INTEGER PRIMARY KEY,
@@ -118,24 +120,16 @@ CREATE TABLE search_docs (
     seq        INTEGER NOT NULL,           -- the event the text starts at
     kind       TEXT NOT NULL,              -- prompt, answer, tool_input, tool_result, sub_agent
     agent_id   TEXT NOT NULL DEFAULT '',   -- the sub-agent's id; '' for the session's own agent
+    scope      TEXT NOT NULL,              -- the folder's search token (see search_docs::scope_token)
     body       TEXT NOT NULL
 );
--- One text per event and agent: writing one again (a write retried after a damaged index) changes nothing.
+-- One text per event and agent: indexing the same events again (another process did) changes nothing.
 CREATE UNIQUE INDEX search_docs_by_event ON search_docs (session_id, seq, agent_id);
 
-CREATE TABLE search_open (
-    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-    agent_id   TEXT NOT NULL,
-    seq        INTEGER NOT NULL,
-    body       TEXT NOT NULL,
-    updated_at INTEGER NOT NULL,
-    PRIMARY KEY (session_id, agent_id)
+CREATE TABLE search_state (
+    session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    indexed    INTEGER NOT NULL            -- the first seq not yet in search_docs
 ) WITHOUT ROWID;
-
-CREATE TABLE search_pending (
-    session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE
-) WITHOUT ROWID;
-INSERT INTO search_pending (session_id) SELECT id FROM sessions;
 "#;
 
 /// Sets the pragmas every connection needs.

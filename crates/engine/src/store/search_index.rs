@@ -6,17 +6,19 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 use super::schema::begin_write;
 
-/// The index (external content: the text stays in `search_docs`) and the triggers that keep it in step with
-/// `search_docs` in the same statement, so it never disagrees with the documents.
+/// The index (external content: the text stays in `search_docs`) over the text and its folder's scope token, and
+/// the triggers that keep it in step with `search_docs` in the same statement, so it never disagrees with the
+/// documents. `columnsize=0`: no table of text lengths (one write less per text; the ranking counts its own).
 const INDEX: &str = r#"
 CREATE VIRTUAL TABLE search_index USING fts5(
-    body, content = 'search_docs', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
+    body, scope, content = 'search_docs', content_rowid = 'id', columnsize = 0,
+    tokenize = 'unicode61 remove_diacritics 2'
 );
 CREATE TRIGGER search_docs_insert AFTER INSERT ON search_docs BEGIN
-    INSERT INTO search_index (rowid, body) VALUES (new.id, new.body);
+    INSERT INTO search_index (rowid, body, scope) VALUES (new.id, new.body, new.scope);
 END;
 CREATE TRIGGER search_docs_delete AFTER DELETE ON search_docs BEGIN
-    INSERT INTO search_index (search_index, rowid, body) VALUES ('delete', old.id, old.body);
+    INSERT INTO search_index (search_index, rowid, body, scope) VALUES ('delete', old.id, old.body, old.scope);
 END;
 "#;
 
@@ -25,7 +27,6 @@ const OBJECTS: &[&str] = &[
     "search_index",
     "search_index_data",
     "search_index_idx",
-    "search_index_docsize",
     "search_index_config",
     "search_docs_insert",
     "search_docs_delete",

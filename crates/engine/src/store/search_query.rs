@@ -1,6 +1,6 @@
 //! A person's search words as an FTS5 query that cannot be a syntax error: every word and every "quoted phrase"
 //! becomes a quoted FTS5 string (so `AND`, `NEAR(`, `-`, `col:` are words like any other), a trailing `*` asks for
-//! words that begin so, and all of them must match.
+//! words that begin so, and all of them must match — in the text's column, and in a folder's scope when asked.
 
 /// The most characters a query may have.
 pub const MAX_QUERY_CHARS: usize = 1_000;
@@ -20,14 +20,44 @@ pub enum QueryError {
 }
 
 /// One word or phrase of the query.
-#[derive(Debug, PartialEq, Eq)]
-struct Term {
-    text: String,
-    prefix: bool,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Term {
+    pub text: String,
+    /// Its last word matches words that begin so.
+    pub prefix: bool,
 }
 
-/// The FTS5 query for `input`.
-pub fn fts_query(input: &str) -> Result<String, QueryError> {
+impl Term {
+    /// The term as an FTS5 string.
+    pub fn fts(&self) -> String {
+        let q = format!("\"{}\"", self.text.replace('"', "\"\""));
+        if self.prefix { format!("{q} *") } else { q }
+    }
+}
+
+/// The FTS5 expression matching texts that hold every term (in the text's column), of the folder whose scope token
+/// is `scope` when given.
+pub fn match_expr(terms: &[Term], scope: Option<&str>) -> String {
+    let body: Vec<String> = terms.iter().map(Term::fts).collect();
+    let mut expr = format!("body : ({})", body.join(" "));
+    if let Some(scope) = scope {
+        expr.push_str(&format!(" AND scope : \"{scope}\""));
+    }
+    expr
+}
+
+/// The FTS5 query for `input`: its terms, quoted.
+#[cfg(test)]
+fn fts_query(input: &str) -> Result<String, QueryError> {
+    Ok(terms(input)?
+        .iter()
+        .map(Term::fts)
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+/// The words and phrases of `input`.
+pub fn terms(input: &str) -> Result<Vec<Term>, QueryError> {
     let chars = input.chars().count();
     if chars > MAX_QUERY_CHARS {
         return Err(QueryError::TooLong(chars));
@@ -42,14 +72,7 @@ pub fn fts_query(input: &str) -> Result<String, QueryError> {
     if terms.len() > MAX_TERMS {
         return Err(QueryError::TooManyTerms(terms.len()));
     }
-    let quoted: Vec<String> = terms
-        .iter()
-        .map(|t| {
-            let q = format!("\"{}\"", t.text.replace('"', "\"\""));
-            if t.prefix { format!("{q} *") } else { q }
-        })
-        .collect();
-    Ok(quoted.join(" "))
+    Ok(terms)
 }
 
 /// Words split on white space, and phrases between double quotes (an unbalanced quote runs to the end).
@@ -113,6 +136,16 @@ mod tests {
             let got = fts_query(input);
             assert_eq!(got.as_deref(), want.as_ref().map(|s| *s), "{input:?}");
         }
+    }
+
+    #[test]
+    fn the_match_is_on_the_text_and_on_the_folder_when_asked() {
+        let terms = terms("a \"b c\" d*").expect("terms");
+        assert_eq!(match_expr(&terms, None), r#"body : ("a" "b c" "d" *)"#);
+        assert_eq!(
+            match_expr(&terms, Some("f00")),
+            r#"body : ("a" "b c" "d" *) AND scope : "f00""#
+        );
     }
 
     #[test]

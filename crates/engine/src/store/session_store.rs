@@ -17,7 +17,8 @@ use super::schema::{self, MIGRATIONS};
 use super::search;
 use super::search_docs;
 use super::search_index;
-use super::search_query::fts_query;
+use super::search_indexer::Indexer;
+use super::search_query;
 use super::search_types::SearchHit;
 use super::side_tables::{self, NewSidechain};
 use super::types::{
@@ -87,14 +88,16 @@ impl SessionStore {
         schema::configure(&conn)?;
         schema::migrate(&mut conn, migrations)?;
         let search = search_index::enabled(&conn)?;
-        let mut to_index = false;
+        let mut behind = Vec::new();
         if search {
             // The store opens whatever state its search index is in: a search rebuilds what is still damaged.
-            if let Err(err) = prepare_search(&conn) {
+            if let Err(err) = search_index::ensure(&conn) {
                 tracing::warn!("session store: the search index could not be checked: {err}");
             }
-            to_index = search_docs::pending_count(&conn)? > 0;
+            // Events another process (or this one, before it stopped) wrote but did not index.
+            behind = search_docs::behind(&conn)?;
         }
+        let indexer = Indexer::new(search, behind);
         let reader = Connection::open(path)?;
         schema::configure(&reader)?;
         let (tx, rx) = mpsc::channel();
@@ -102,7 +105,7 @@ impl SessionStore {
         let writer_health = health.clone();
         let writer = std::thread::Builder::new()
             .name("tandem-session-store".into())
-            .spawn(move || writer_thread::run(conn, rx, writer_health, search, to_index))
+            .spawn(move || writer_thread::run(conn, rx, writer_health, indexer))
             .map_err(|source| StoreError::Io {
                 path: path.to_path_buf(),
                 source,
@@ -209,24 +212,25 @@ impl SessionStore {
     /// that begin so; operators and punctuation are words like any other). The best `limit` hits, best first, at
     /// most a few per session.
     ///
-    /// Sessions stored before the file had an index are indexed first (once). A damaged index is rebuilt from its
-    /// documents and the search runs again. Errors: [`StoreError::BadQuery`] for a query with no words, or too
-    /// long; [`StoreError::NoSearchIndex`] for a file of an older schema.
+    /// The writer first indexes every event queued before (and what was not indexed when the store opened), so a
+    /// search sees everything written before it; an answer still streaming is found once it ends, or once its
+    /// stream has been cut off for [`STALE_OPEN`](super::search_docs::STALE_OPEN). A query whose words are in more
+    /// than [`CANDIDATES`](super::search::CANDIDATES) texts ranks the newest of them. A damaged index is rebuilt
+    /// from its documents and the search runs again. Errors: [`StoreError::BadQuery`] for a query with no words,
+    /// or too long; [`StoreError::NoSearchIndex`] for a file of an older schema.
     pub fn search(
         &self,
         query: &str,
         folder: Option<&Path>,
         limit: usize,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let fts = fts_query(query)?;
+        let terms = search_query::terms(query)?;
         if !self.search {
             return Err(StoreError::NoSearchIndex);
         }
-        if self.read(search_docs::pending_count)? > 0 {
-            self.ask_writer(Command::IndexAll)?;
-        }
+        self.ask_writer(Command::IndexAll)?;
         let folder = folder.map(canonical_folder);
-        let run = || self.read(|conn| search::run(conn, &fts, folder.as_deref(), limit));
+        let run = || self.read(|conn| search::run(conn, &terms, folder.as_deref(), limit));
         match run() {
             Err(err) if index_damaged(&err) => {
                 tracing::warn!("session store: the search index is damaged ({err}); rebuilding it");
@@ -246,12 +250,21 @@ impl SessionStore {
         self.ask_writer(Command::RebuildIndex)
     }
 
-    /// How many sessions stored before the file had a search index are still to be indexed.
+    /// How many sessions have stored events not yet indexed for search (an answer still streaming counts).
     pub fn sessions_to_index(&self) -> Result<u64, StoreError> {
         if !self.search {
             return Ok(0);
         }
-        self.read(search_docs::pending_count)
+        self.read(|conn| Ok(search_docs::behind(conn)?.len() as u64))
+    }
+
+    /// Indexes every event written before for search, and waits for it: what a search does first. Tools that
+    /// write many sessions and measure call it to count the indexing.
+    pub fn index_for_search(&self) -> Result<(), StoreError> {
+        if !self.search {
+            return Err(StoreError::NoSearchIndex);
+        }
+        self.ask_writer(Command::IndexAll)
     }
 
     /// [`Self::flush`] for async code: awaits the commit without blocking the executor.
@@ -452,24 +465,6 @@ impl SessionStore {
             _ => Ok(()),
         }
     }
-}
-
-/// Makes the search index when any part of it is missing, and ends the answers whose stream was cut off (their
-/// process died), so that what they said is searchable.
-fn prepare_search(conn: &Connection) -> Result<(), StoreError> {
-    search_index::ensure(conn)?;
-    let before = now_ms() - search_docs::STALE_OPEN.as_millis() as i64;
-    let stale: bool = conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM search_open WHERE updated_at < ?1)",
-        [before],
-        |row| row.get(0),
-    )?;
-    if stale {
-        let tx = schema::begin_write(conn)?;
-        search_docs::close_stale(&tx, before)?;
-        tx.commit()?;
-    }
-    Ok(())
 }
 
 /// Whether a search failed because the index is damaged (its pages corrupt, its tables gone) rather than because

@@ -9,7 +9,6 @@ use serde_json::Value;
 use tandem_protocol::{PermissionDecision, PermissionMode, SessionEvent, ToolOutcome, Usage};
 
 use super::StoreError;
-use super::search_docs;
 use super::search_index;
 use super::side_tables::{self, NewSidechain, WorkList};
 use super::types::NewSession;
@@ -134,7 +133,8 @@ pub enum Command {
     },
     /// Answered once everything queued before it is committed.
     Flush(Reply),
-    /// Answered once every session waiting to be indexed for search is (after what was queued before).
+    /// Answered once every event written before is indexed for search (an answer still streaming waits for its
+    /// end, or for [`STALE_OPEN`](super::search_docs::STALE_OPEN)).
     IndexAll(Reply),
     /// Rebuilds the search index from its documents, then answers.
     RebuildIndex(Reply),
@@ -272,12 +272,9 @@ fn change_index(
     }
 }
 
-/// Applies a command inside the writer's transaction; `search` says whether the file has the search index to keep.
-pub(super) fn apply(
-    tx: &Transaction<'_>,
-    command: &Command,
-    search: bool,
-) -> Result<(), StoreError> {
+/// Applies a command inside the writer's transaction. Events are not indexed for search here (the writer's indexer
+/// does it later, in large transactions); a deleted session's texts go with it.
+pub(super) fn apply(tx: &Transaction<'_>, command: &Command) -> Result<(), StoreError> {
     match command {
         Command::Create { session, at } => {
             tx.prepare_cached(
@@ -304,11 +301,6 @@ pub(super) fn apply(
             )?
             .execute(params![session, *seq as i64, json, at])?;
             project_event(tx, session, event, *at)?;
-            if search {
-                change_index(tx, |conn| {
-                    search_docs::index_event(conn, session, *seq, event, *at)
-                })?;
-            }
         }
         Command::Messages {
             session,
@@ -395,7 +387,7 @@ pub(super) fn apply(
                 .execute(params![session, mode.as_str()])?;
         }
         Command::Delete { session } => {
-            if search {
+            if search_index::enabled(tx)? {
                 change_index(tx, |conn| {
                     conn.prepare_cached("DELETE FROM search_docs WHERE session_id = ?1")?
                         .execute([session])?;
@@ -521,8 +513,7 @@ fn project_event(
         },
         _ => return Ok(()),
     };
-    // These commands are not events: the search flag does not matter to them.
-    apply(tx, &command, false)
+    apply(tx, &command)
 }
 
 /// A tool call's complete input (the row is made when the call's start was not seen).

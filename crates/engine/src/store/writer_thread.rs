@@ -15,16 +15,16 @@
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 
-use std::sync::mpsc::TryRecvError;
-use std::time::Duration;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Instant;
 
 use rusqlite::{Connection, ErrorCode, params};
 
 use super::StoreError;
 use super::health::Health;
 use super::schema::{begin_write, retry_busy};
-use super::search_docs;
 use super::search_index;
+use super::search_indexer::{IDLE, INDEX_STEP, Indexer};
 use super::writer::{Command, apply, cannot_take};
 
 /// Commands applied per transaction at most (besides those kept from batches the database could not take).
@@ -33,36 +33,28 @@ pub const MAX_BATCH: usize = 512;
 /// Commands kept at most while the database cannot take them; later ones are dropped (and the loss reported).
 pub const MAX_KEPT: usize = 100_000;
 
-/// How long the writer indexes sessions of a file upgraded to the search index in one transaction when it has
-/// nothing else to do: the longest a write queued meanwhile waits.
-pub const INDEX_STEP: Duration = Duration::from_millis(100);
-
 /// Runs until every sender is dropped, then returns after committing what was queued. Every failure is also kept
 /// in `health`, and each flush first checks that the database file is still the one opened. Its log lines are in a
-/// `session_store` span naming the file; each committed batch is logged at debug. `search`: the file has
-/// the search index, kept in each transaction. `to_index`: sessions stored before it existed wait to be indexed;
-/// the writer indexes them while it would otherwise wait, [`INDEX_STEP`] at a time.
-pub fn run(
-    conn: Connection,
-    rx: Receiver<Command>,
-    health: Arc<Health>,
-    search: bool,
-    to_index: bool,
-) {
+/// `session_store` span naming the file; each committed batch is logged at debug. `indexer`: the search index's
+/// sessions to bring up to date, in transactions of their own while the writer has nothing else to do (see
+/// `search_indexer`).
+pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>, mut indexer: Indexer) {
     let span = tracing::info_span!("session_store", path = %health.path().display());
     let _entered = span.enter();
     let mut pending_error: Option<String> = None;
     let mut kept = Kept::default();
-    let mut indexing = search && to_index;
+    // When the last write came: the indexer waits for [`IDLE`] after it (flushes and reads do not count).
+    let mut last_write = Instant::now();
     loop {
-        let first = if indexing {
-            match rx.try_recv() {
+        if indexer.has_work() && last_write.elapsed() >= IDLE {
+            // One step at a time, so that commands queued meanwhile wait one step at most.
+            index_step(&conn, &mut indexer);
+        }
+        let first = if indexer.has_work() {
+            match rx.recv_timeout(IDLE.saturating_sub(last_write.elapsed())) {
                 Ok(command) => command,
-                Err(TryRecvError::Empty) => {
-                    indexing = index_step(&conn, INDEX_STEP);
-                    continue;
-                }
-                Err(TryRecvError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
             }
         } else {
             match rx.recv() {
@@ -79,32 +71,34 @@ pub fn run(
         }
         let mut replies = Vec::new();
         let mut rebuilds = Vec::new();
-        let mut index_all = Vec::new();
+        let mut catch_ups = Vec::new();
         let mut commands = kept.take();
         for command in batch {
             match command {
                 Command::Flush(reply) => replies.push(reply),
                 Command::RebuildIndex(reply) => rebuilds.push(reply),
-                Command::IndexAll(reply) => index_all.push(reply),
+                Command::IndexAll(reply) => catch_ups.push(reply),
                 other => commands.push(other),
             }
         }
-        write(
-            &conn,
-            commands,
-            &mut kept,
-            &mut pending_error,
-            &health,
-            search,
-        );
+        if !commands.is_empty() {
+            last_write = Instant::now();
+        }
+        indexer.note(&commands);
+        write(&conn, commands, &mut kept, &mut pending_error, &health);
+        if indexer.due() {
+            index_step(&conn, &mut indexer);
+        }
         if !rebuilds.is_empty() {
             let result = search_index::rebuild(&conn).map_err(|e| e.to_string());
             rebuilds.into_iter().for_each(|r| r.send(result.clone()));
         }
-        if !index_all.is_empty() {
-            let result = index_everything(&conn);
-            indexing = false;
-            index_all.into_iter().for_each(|r| r.send(result.clone()));
+        if !catch_ups.is_empty() {
+            let result = indexer.catch_up(&conn).map_err(|e| e.to_string());
+            if let Err(err) = &result {
+                tracing::error!("session store: indexing for search failed: {err}");
+            }
+            catch_ups.into_iter().for_each(|r| r.send(result.clone()));
         }
         if let Some(err) = &pending_error {
             health.fail(err.clone());
@@ -122,14 +116,7 @@ pub fn run(
     // The channel is closed: one last try for what a full disk kept back.
     let commands = kept.take();
     if !commands.is_empty() {
-        write(
-            &conn,
-            commands,
-            &mut kept,
-            &mut pending_error,
-            &health,
-            search,
-        );
+        write(&conn, commands, &mut kept, &mut pending_error, &health);
         if let Some(err) = pending_error {
             health.fail(err);
         }
@@ -141,52 +128,10 @@ pub fn run(
     }
 }
 
-/// Indexes pending sessions for about `budget` in one transaction; whether some are still pending. A failure is
-/// logged and stops the indexing until a search asks for it.
-fn index_step(conn: &Connection, budget: Duration) -> bool {
-    let step = || -> Result<bool, StoreError> {
-        let tx = begin_write(conn)?;
-        let more = search_docs::index_pending(&tx, budget, chrono::Utc::now().timestamp_millis())?;
-        retry_busy(|| tx.execute_batch("COMMIT"))?;
-        let _ = tx.finish();
-        Ok(more)
-    };
-    match step() {
-        Ok(more) => more,
-        Err(err) => {
-            tracing::error!("session store: indexing stored sessions for search failed: {err}");
-            false
-        }
-    }
-}
-
-/// Indexes every pending session, a step at a time; when a step fails, rebuilds the index once and goes on.
-fn index_everything(conn: &Connection) -> Result<(), String> {
-    let mut rebuilt = false;
-    loop {
-        let step = || -> Result<bool, StoreError> {
-            let tx = begin_write(conn)?;
-            let more = search_docs::index_pending(
-                &tx,
-                Duration::from_secs(1),
-                chrono::Utc::now().timestamp_millis(),
-            )?;
-            retry_busy(|| tx.execute_batch("COMMIT"))?;
-            let _ = tx.finish();
-            Ok(more)
-        };
-        match step() {
-            Ok(true) => {}
-            Ok(false) => return Ok(()),
-            Err(err) if rebuilt || cannot_take(&err) => return Err(err.to_string()),
-            Err(err) => {
-                tracing::warn!(
-                    "session store: indexing for search failed ({err}); rebuilding the index"
-                );
-                search_index::rebuild(conn).map_err(|e| e.to_string())?;
-                rebuilt = true;
-            }
-        }
+/// One indexing step; a failure is logged (the sessions stay to index, and a search tries again).
+fn index_step(conn: &Connection, indexer: &mut Indexer) {
+    if let Err(err) = indexer.step(conn, INDEX_STEP) {
+        tracing::error!("session store: indexing for search failed: {err}");
     }
 }
 
@@ -197,16 +142,15 @@ fn write(
     kept: &mut Kept,
     pending_error: &mut Option<String>,
     health: &Health,
-    search: bool,
 ) {
     if commands.is_empty() {
         return;
     }
     let started = std::time::Instant::now();
-    let mut result = apply_batch(conn, &commands, pending_error, search);
+    let mut result = apply_batch(conn, &commands, pending_error);
     if matches!(result, Err(StoreError::IndexRebuilt)) {
-        // The index broke the batch's transaction and is whole again: once more.
-        result = apply_batch(conn, &commands, pending_error, search);
+        // The index broke the batch's transaction (deleting a session's texts) and is whole again: once more.
+        result = apply_batch(conn, &commands, pending_error);
     }
     match result {
         Ok(()) => {
@@ -262,7 +206,6 @@ fn apply_batch(
     conn: &Connection,
     batch: &[Command],
     pending_error: &mut Option<String>,
-    search: bool,
 ) -> Result<(), StoreError> {
     let tx = begin_write(conn)?;
     let mut touched: Vec<(&str, i64)> = Vec::new();
@@ -273,7 +216,7 @@ fn apply_batch(
                 None => touched.push((session, at)),
             }
         }
-        if let Err(err) = apply(&tx, command, search) {
+        if let Err(err) = apply(&tx, command) {
             // A transaction the database could not take goes no further: SQLite may have rolled it back already,
             // and what followed would be written outside it (and fail for want of the rows it held).
             if cannot_take(&err) || matches!(err, StoreError::IndexRebuilt) {
@@ -412,7 +355,7 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         let writer = {
             let health = health.clone();
-            std::thread::spawn(move || run(conn, rx, health, true, false))
+            std::thread::spawn(move || run(conn, rx, health, Indexer::new(true, Vec::new())))
         };
         // The session's row and a long answer: more than the database has room for.
         tx.send(create("s")).expect("send");
@@ -447,7 +390,6 @@ mod tests {
             &mut kept,
             &mut pending,
             &health,
-            true,
         );
         let refused = pending.take().expect("refused");
         assert!(refused.contains("is full"), "{refused}");
@@ -458,7 +400,7 @@ mod tests {
             .expect("room again");
         let mut retried = kept.take();
         retried.push(delta("s", 1, "y".into()));
-        write(&conn, retried, &mut kept, &mut pending, &health, true);
+        write(&conn, retried, &mut kept, &mut pending, &health);
         assert_eq!(pending, None);
         assert!(kept.commands.is_empty());
         assert_eq!(health.failure(), None, "nothing was lost after all");

@@ -286,7 +286,7 @@ fn an_answer_cut_off_mid_stream_is_found_once_the_store_opens_again() {
     }
     // The process died a while ago.
     let conn = rusqlite::Connection::open(&path).expect("raw");
-    conn.execute("UPDATE search_open SET updated_at = 0", [])
+    conn.execute("UPDATE events SET created_at = 0", [])
         .expect("age");
     drop(conn);
     let store = open(&path);
@@ -450,7 +450,6 @@ fn dropped_index_tables_are_made_again() {
     for table in [
         "search_index_data",
         "search_index_idx",
-        "search_index_docsize",
         "search_index_config",
         "search_index",
     ] {
@@ -560,4 +559,77 @@ fn queries_a_person_may_type_give_results_or_a_clear_error() {
             .is_empty()
     );
     assert_eq!(store.list_sessions(dir.path()).expect("list").len(), 1);
+}
+
+#[test]
+fn a_second_store_on_the_file_finds_what_the_first_wrote_and_did_not_index() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("sessions.db");
+    let first = open(&path);
+    session_with(
+        &first,
+        "s",
+        dir.path(),
+        &Turn {
+            prompt: "where is the quokka",
+            answer: &["in the ", "burrow"],
+            tool_input: None,
+            tool_result: None,
+        },
+    );
+    first.flush().expect("flush");
+    // Another process (here: another store) searches while the first is still open.
+    let second = open(&path);
+    let hits = second.search("quokka", None, 10).expect("search");
+    assert_eq!(sessions_of(&hits), vec!["s"]);
+    assert_eq!(second.search("burrow", None, 10).expect("answer").len(), 1);
+    // The first indexes the same events again later, which changes nothing.
+    assert_eq!(first.search("quokka", None, 10).expect("search").len(), 1);
+    assert_eq!(first.sessions_to_index().expect("behind"), 0);
+    first.check_integrity().expect("the file is sound");
+}
+
+#[test]
+fn a_word_in_more_texts_than_are_ranked_ranks_the_newest_of_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = open(&dir.path().join("sessions.db"));
+    // The oldest session says it most, but more than CANDIDATES newer texts say it too.
+    session_with(
+        &store,
+        "oldest",
+        dir.path(),
+        &Turn {
+            prompt: "common common common common",
+            answer: &["common common common"],
+            tool_input: None,
+            tool_result: None,
+        },
+    );
+    let sessions = tandem_engine::store::CANDIDATES / 2 + 10;
+    for i in 0..sessions {
+        session_with(
+            &store,
+            &format!("s{i:05}"),
+            dir.path(),
+            &Turn {
+                prompt: &format!("a common prompt number {i} with some other words"),
+                answer: &["a common answer with some other words and more of them"],
+                tool_input: None,
+                tool_result: None,
+            },
+        );
+    }
+    let hits = store.search("common", None, 20).expect("search");
+    assert_eq!(hits.len(), 20);
+    assert!(!sessions_of(&hits).contains(&"oldest"), "{hits:#?}");
+    // Ranked among themselves: the shorter texts (the prompts) first, newest first among equals.
+    assert_eq!(hits[0].session_id, format!("s{:05}", sessions - 1));
+    assert_eq!(hits[0].kind, TextKind::Prompt);
+    assert!(hits.iter().all(|h| h.kind == TextKind::Prompt), "{hits:#?}");
+    // Once no more texts hold it than are ranked, every one is ranked: the oldest session comes first.
+    for i in 0..12 {
+        store.delete_session(&format!("s{i:05}")).expect("delete");
+    }
+    let hits = store.search("common", None, 20).expect("search");
+    assert_eq!(hits[0].session_id, "oldest", "{hits:#?}");
 }
