@@ -142,8 +142,11 @@ struct Totals {
 
 impl Totals {
     fn read(conn: &Connection) -> Result<Self, StoreError> {
+        // Two subqueries: SQLite reads one end of the table for each, where max() and min() together scan it.
         let (newest, oldest): (Option<i64>, Option<i64>) = conn
-            .prepare_cached("SELECT max(id), min(id) FROM search_docs")?
+            .prepare_cached(
+                "SELECT (SELECT max(id) FROM search_docs), (SELECT min(id) FROM search_docs)",
+            )?
             .query_row([], |row| Ok((row.get(0)?, row.get(1)?)))?;
         let (newest, oldest) = (newest.unwrap_or(0), oldest.unwrap_or(0));
         // FTS5's averages record: the number of rows, then the tokens of each column, as varints.

@@ -112,8 +112,10 @@ impl Indexer {
         let now = chrono::Utc::now().timestamp_millis();
         let tx = begin_write(conn)?;
         let mut done = Vec::new();
+        let mut read = 0;
         for session in &self.dirty {
             let indexed = search_docs::index_session(&tx, session, now)?;
+            read += indexed.events;
             done.push((session.clone(), indexed.open));
             if start.elapsed() >= budget {
                 break;
@@ -128,9 +130,12 @@ impl Indexer {
                 self.waiting.insert(session);
             }
         }
-        if self.dirty.is_empty() {
-            self.events = 0;
-        }
+        // What is left waiting: a step taken because many events waited does not leave the next batch due at once.
+        self.events = if self.dirty.is_empty() {
+            0
+        } else {
+            self.events.saturating_sub(read)
+        };
         tracing::debug!(
             ms = start.elapsed().as_secs_f64() * 1000.0,
             left = self.dirty.len(),

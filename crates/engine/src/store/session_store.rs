@@ -100,6 +100,8 @@ impl SessionStore {
         let indexer = Indexer::new(search, behind);
         let reader = Connection::open(path)?;
         schema::configure(&reader)?;
+        // A search reads a few thousand texts' pages: keep more of them than SQLite's default 2 MB.
+        reader.pragma_update(None, "cache_size", -32_768)?;
         let (tx, rx) = mpsc::channel();
         let health = Arc::new(Health::new(path));
         let writer_health = health.clone();
