@@ -1,4 +1,4 @@
-//! The command line: `-p`, `tool`, `permissions` and `rewind` run headless in this process; `tandem [PATH]` starts
+//! The command line: `-p`, `tool`, `permissions`, `rewind` and `sessions` run headless in this process; `tandem [PATH]` starts
 //! the desktop app installed beside it. This crate does not link the GUI, so the headless commands start fast.
 
 mod headless;
@@ -7,6 +7,7 @@ mod lines;
 mod logging;
 pub mod permissions;
 mod rewind;
+mod sessions;
 mod structured;
 mod terminal;
 mod tool;
@@ -114,6 +115,9 @@ pub enum Command {
     /// Answer permission questions without running anything, or list the effective rules.
     #[command(subcommand)]
     Permissions(permissions::PermissionsCommand),
+    /// List the stored sessions, or search everything said in them.
+    #[command(subcommand)]
+    Sessions(sessions::SessionsCommand),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -125,6 +129,9 @@ pub fn main() -> i32 {
     logging::init();
     if let Some(Command::Permissions(command)) = &cli.command {
         return permissions::run(command);
+    }
+    if let Some(Command::Sessions(command)) = &cli.command {
+        return sessions::run(command);
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -141,6 +148,7 @@ pub fn main() -> i32 {
             (Some(Command::Tool(args)), _) => tool::run(args).await,
             (Some(Command::Permissions(command)), _) => permissions::run(command),
             (Some(Command::Rewind(args)), _) => rewind::run(args),
+            (Some(Command::Sessions(command)), _) => sessions::run(command),
             (None, Some(prompt)) => headless::run(&cli, prompt).await,
             (None, None) => 0,
         }

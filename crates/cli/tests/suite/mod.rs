@@ -10,6 +10,7 @@ mod mcp;
 mod permissions;
 mod prompt_commands;
 mod rewind_lock;
+mod sessions;
 mod signals;
 mod structured_output;
 mod unreadable;

@@ -6,6 +6,9 @@
 //! - [`SessionStore`]: the database (WAL, a writer thread with group commits, a reader connection).
 //! - [`SessionRecorder`]: one live session's writes; [`RecordingStoreSink`] and [`PersistingModel`] feed it from the
 //!   event stream and from the model's requests and answers.
+//! - [`SessionStore::search`]: full-text search (SQLite FTS5) over everything said in every session, indexed by
+//!   the writer in large batches while it is idle (and before each search), ranked in bounded time, rebuilt when
+//!   damaged.
 //! - [`repair_history`]: makes a cut-off history valid for the next request; the text of an answer cut off while it
 //!   streamed is taken back from the events.
 
@@ -18,6 +21,13 @@ mod recorder;
 mod recover;
 mod repair;
 mod schema;
+mod search;
+mod search_docs;
+mod search_index;
+mod search_indexer;
+mod search_query;
+mod search_rank;
+mod search_types;
 mod session_store;
 mod side_tables;
 mod sink;
@@ -32,6 +42,9 @@ pub use persisting_model::PersistingModel;
 pub use recorder::SessionRecorder;
 pub use repair::{INTERRUPTED_RESULT, repair_history};
 pub use schema::{MIGRATIONS, V1 as SCHEMA_V1};
+pub use search::{CANDIDATES, HITS_PER_SESSION};
+pub use search_query::{MAX_QUERY_CHARS, MAX_TERMS, QueryError};
+pub use search_types::{SearchHit, SnippetPart, TextKind};
 pub use session_store::{SessionStore, canonical_folder};
 pub use side_tables::{NewSidechain, WorkList};
 pub use sink::RecordingStoreSink;
@@ -73,4 +86,12 @@ pub enum StoreError {
     Poisoned,
     #[error("session {0} is in use by another Tandem process")]
     InUse(String),
+    #[error("{0}")]
+    BadQuery(#[from] QueryError),
+    #[error("the session database has no search index (its schema is older)")]
+    NoSearchIndex,
+    /// The search index was damaged and has been rebuilt; the writes of the transaction it broke are to be applied
+    /// again.
+    #[error("session database: the search index was rebuilt; the writes are to be applied again")]
+    IndexRebuilt,
 }

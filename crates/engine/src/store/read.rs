@@ -63,6 +63,22 @@ pub fn list(
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// Every session, most recently updated first.
+pub fn list_all(conn: &Connection) -> Result<Vec<SessionSummary>, StoreError> {
+    let sql = format!(
+        "SELECT {RECORD_COLUMNS}, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) \
+         FROM sessions s ORDER BY s.updated_at DESC, s.created_at DESC, s.rowid DESC"
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map([], |row| {
+        Ok(SessionSummary {
+            record: record(row)?,
+            message_count: row.get::<_, i64>(12)?.max(0) as u64,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 pub fn messages(conn: &Connection, id: &str) -> Result<Vec<Message>, StoreError> {
     let mut stmt = conn.prepare_cached(
         "SELECT message, marks FROM messages WHERE session_id = ?1 ORDER BY ordinal",

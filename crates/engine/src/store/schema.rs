@@ -8,7 +8,7 @@ use super::StoreError;
 
 /// The migrations, in order. Entry `n` takes a file from version `n` to `n + 1`; `user_version` counts the applied
 /// ones. Never edit an entry once released: add a new one.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
 
 /// The first schema. Times are Unix milliseconds; JSON columns hold exactly what serde writes for the engine's types.
 pub const V1: &str = r#"
@@ -103,6 +103,33 @@ pub const V3: &str = r#"
 ALTER TABLE messages ADD COLUMN marks TEXT;
 ALTER TABLE sidechains ADD COLUMN todos TEXT;
 ALTER TABLE sidechains ADD COLUMN tasks TEXT;
+"#;
+
+/// Full-text search over what was said in each session. `search_docs` holds one row per searchable text — a prompt,
+/// an answer, a tool call's input or result, each of a sub-agent's — with the event it starts at (`seq`) and the
+/// search scope of its session's folder (a token, so that a folder's texts are found through the index itself); the
+/// FTS5 index over it is made by `search_index` (derived data, rebuilt whole when damaged). The index is not written
+/// in the writer's transactions: `search_state` keeps, per session, the first event not yet turned into texts
+/// (`indexed`; every event before it is in `search_docs`), and the writer brings sessions up to date in large
+/// batches while it has nothing else to do, or before a search. A session without a row has nothing indexed yet:
+/// every session of a file upgraded to this version.
+pub const V4: &str = r#"
+CREATE TABLE search_docs (
+    id         INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL,           -- the event the text starts at
+    kind       TEXT NOT NULL,              -- prompt, answer, tool_input, tool_result, sub_agent
+    agent_id   TEXT NOT NULL DEFAULT '',   -- the sub-agent's id; '' for the session's own agent
+    scope      TEXT NOT NULL,              -- the folder's search token (see search_docs::scope_token)
+    body       TEXT NOT NULL
+);
+-- One text per event and agent: indexing the same events again (another process did) changes nothing.
+CREATE UNIQUE INDEX search_docs_by_event ON search_docs (session_id, seq, agent_id);
+
+CREATE TABLE search_state (
+    session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    indexed    INTEGER NOT NULL            -- the first seq not yet in search_docs
+) WITHOUT ROWID;
 "#;
 
 /// Sets the pragmas every connection needs.

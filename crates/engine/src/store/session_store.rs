@@ -14,6 +14,12 @@ use super::read;
 use super::recover::recover_streamed_text;
 use super::repair::repair_history;
 use super::schema::{self, MIGRATIONS};
+use super::search;
+use super::search_docs;
+use super::search_index;
+use super::search_indexer::Indexer;
+use super::search_query;
+use super::search_types::SearchHit;
 use super::side_tables::{self, NewSidechain};
 use super::types::{
     LoadedSession, NewSession, SessionRecord, SessionSummary, Sidechain, StoredEvent,
@@ -48,6 +54,8 @@ pub struct SessionStore {
     writer: Option<JoinHandle<()>>,
     reader: Mutex<Connection>,
     health: Arc<Health>,
+    /// Whether the file has the search index (files of older schemas opened as such by tests have not).
+    search: bool,
 }
 
 impl SessionStore {
@@ -79,14 +87,27 @@ impl SessionStore {
         let mut conn = Connection::open(path)?;
         schema::configure(&conn)?;
         schema::migrate(&mut conn, migrations)?;
+        let search = search_index::enabled(&conn)?;
+        let mut behind = Vec::new();
+        if search {
+            // The store opens whatever state its search index is in: a search rebuilds what is still damaged.
+            if let Err(err) = search_index::ensure(&conn) {
+                tracing::warn!("session store: the search index could not be checked: {err}");
+            }
+            // Events another process (or this one, before it stopped) wrote but did not index.
+            behind = search_docs::behind(&conn)?;
+        }
+        let indexer = Indexer::new(search, behind);
         let reader = Connection::open(path)?;
         schema::configure(&reader)?;
+        // A search reads a few thousand texts' pages: keep more of them than SQLite's default 2 MB.
+        reader.pragma_update(None, "cache_size", -32_768)?;
         let (tx, rx) = mpsc::channel();
         let health = Arc::new(Health::new(path));
         let writer_health = health.clone();
         let writer = std::thread::Builder::new()
             .name("tandem-session-store".into())
-            .spawn(move || writer_thread::run(conn, rx, writer_health))
+            .spawn(move || writer_thread::run(conn, rx, writer_health, indexer))
             .map_err(|source| StoreError::Io {
                 path: path.to_path_buf(),
                 source,
@@ -97,6 +118,7 @@ impl SessionStore {
             writer: Some(writer),
             reader: Mutex::new(reader),
             health,
+            search,
         })
     }
 
@@ -145,29 +167,106 @@ impl SessionStore {
         f(&conn)
     }
 
-    /// Runs SQLite's `integrity_check`: `Err(StoreError::Corrupt)` with its report when the file is damaged.
+    /// Runs SQLite's `integrity_check` (which checks the search index too): `Err(StoreError::Corrupt)` with its
+    /// report when the file is damaged. When the search index is what is damaged, it is rebuilt from the stored
+    /// text and checked again, so only damage to the sessions themselves is an error.
     pub fn check_integrity(&self) -> Result<(), StoreError> {
-        let report: Vec<String> = self.read(|conn| {
-            let mut stmt = conn.prepare("PRAGMA integrity_check")?;
-            let rows = stmt.query_map([], |row| row.get::<_, String>(0))?;
-            Ok(rows.collect::<Result<_, _>>()?)
-        })?;
-        if report == ["ok"] {
-            Ok(())
-        } else {
-            Err(StoreError::Corrupt(report.join("; ")))
+        let check = || -> Result<(), StoreError> {
+            let report: Vec<String> = self.read(|conn| {
+                let mut stmt = conn.prepare("PRAGMA integrity_check")?;
+                let rows = stmt.query_map([], |row| row.get::<_, String>(0))?;
+                Ok(rows.collect::<Result<_, _>>()?)
+            })?;
+            if report == ["ok"] {
+                Ok(())
+            } else {
+                Err(StoreError::Corrupt(report.join("; ")))
+            }
+        };
+        match check() {
+            Err(err) if self.search && index_damaged(&err) => {
+                tracing::warn!("session store: {err}; rebuilding the search index");
+                self.rebuild_search_index()?;
+                check()
+            }
+            other => other,
         }
     }
 
     /// Blocks until every write queued before is committed (typically well under a millisecond). Returns the error
     /// of any queued write that failed since the last flush.
     pub fn flush(&self) -> Result<(), StoreError> {
+        self.ask_writer(Command::Flush)
+    }
+
+    /// Queues a command that answers, and waits for its answer.
+    fn ask_writer(&self, command: impl FnOnce(Reply) -> Command) -> Result<(), StoreError> {
         let (tx, rx) = mpsc::channel();
-        self.enqueue(Command::Flush(Reply::Sync(tx)));
+        self.enqueue(command(Reply::Sync(tx)));
         match rx.recv() {
             Ok(result) => result.map_err(StoreError::Write),
             Err(_) => Err(StoreError::Closed),
         }
+    }
+
+    /// Searches everything said in the stored sessions — of `folder` (canonicalised) only, when given — for
+    /// `query`: the person's words, each of which must match, and "quoted phrases" (a trailing `*` matches words
+    /// that begin so; operators and punctuation are words like any other). The best `limit` hits, best first, at
+    /// most a few per session.
+    ///
+    /// The writer first indexes every event queued before (and what was not indexed when the store opened), so a
+    /// search sees everything written before it; an answer still streaming is found once it ends, or once its
+    /// stream has been cut off for [`STALE_OPEN`](super::search_docs::STALE_OPEN). A query whose words are in more
+    /// than [`CANDIDATES`](super::search::CANDIDATES) texts ranks the newest of them. A damaged index is rebuilt
+    /// from its documents and the search runs again. Errors: [`StoreError::BadQuery`] for a query with no words,
+    /// or too long; [`StoreError::NoSearchIndex`] for a file of an older schema.
+    pub fn search(
+        &self,
+        query: &str,
+        folder: Option<&Path>,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        let terms = search_query::terms(query)?;
+        if !self.search {
+            return Err(StoreError::NoSearchIndex);
+        }
+        self.ask_writer(Command::IndexAll)?;
+        let folder = folder.map(canonical_folder);
+        let run = || self.read(|conn| search::run(conn, &terms, folder.as_deref(), limit));
+        match run() {
+            Err(err) if index_damaged(&err) => {
+                tracing::warn!("session store: the search index is damaged ({err}); rebuilding it");
+                self.rebuild_search_index()?;
+                run()
+            }
+            other => other,
+        }
+    }
+
+    /// Rebuilds the search index from its documents (what a search does by itself when it finds the index
+    /// damaged).
+    pub fn rebuild_search_index(&self) -> Result<(), StoreError> {
+        if !self.search {
+            return Err(StoreError::NoSearchIndex);
+        }
+        self.ask_writer(Command::RebuildIndex)
+    }
+
+    /// How many sessions have stored events not yet indexed for search (an answer still streaming counts).
+    pub fn sessions_to_index(&self) -> Result<u64, StoreError> {
+        if !self.search {
+            return Ok(0);
+        }
+        self.read(|conn| Ok(search_docs::behind(conn)?.len() as u64))
+    }
+
+    /// Indexes every event written before for search, and waits for it: what a search does first. Tools that
+    /// write many sessions and measure call it to count the indexing.
+    pub fn index_for_search(&self) -> Result<(), StoreError> {
+        if !self.search {
+            return Err(StoreError::NoSearchIndex);
+        }
+        self.ask_writer(Command::IndexAll)
     }
 
     /// [`Self::flush`] for async code: awaits the commit without blocking the executor.
@@ -206,6 +305,11 @@ impl SessionStore {
     pub fn list_sessions(&self, folder: &Path) -> Result<Vec<SessionSummary>, StoreError> {
         let folder = canonical_folder(folder);
         self.read(|conn| read::list(conn, &folder, None))
+    }
+
+    /// Every folder's sessions, most recently updated first, with their message counts.
+    pub fn list_all_sessions(&self) -> Result<Vec<SessionSummary>, StoreError> {
+        self.read(read::list_all)
     }
 
     /// The most recently updated session of `folder`: what `--continue` resumes.
@@ -363,6 +467,23 @@ impl SessionStore {
             _ => Ok(()),
         }
     }
+}
+
+/// Whether a search failed because the index is damaged (its pages corrupt, its tables gone) rather than because
+/// the database is busy or gone.
+fn index_damaged(err: &StoreError) -> bool {
+    let err = match err {
+        StoreError::Corrupt(report) => {
+            return report.contains("search_index") || report.contains("fts5");
+        }
+        StoreError::Sqlite(err) => err,
+        _ => return false,
+    };
+    if err.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseCorrupt) {
+        return true;
+    }
+    let text = err.to_string();
+    text.contains("search_index") || text.contains("fts5")
 }
 
 impl Drop for SessionStore {

@@ -3,12 +3,13 @@
 
 use std::sync::mpsc::Sender;
 
-use rusqlite::{Transaction, params};
+use rusqlite::{Connection, ErrorCode, Transaction, params};
 use serde::Serialize;
 use serde_json::Value;
 use tandem_protocol::{PermissionDecision, PermissionMode, SessionEvent, ToolOutcome, Usage};
 
 use super::StoreError;
+use super::search_index;
 use super::side_tables::{self, NewSidechain, WorkList};
 use super::types::NewSession;
 use crate::model::{Message, Role};
@@ -132,6 +133,11 @@ pub enum Command {
     },
     /// Answered once everything queued before it is committed.
     Flush(Reply),
+    /// Answered once every event written before is indexed for search (an answer still streaming waits for its
+    /// end, or for [`STALE_OPEN`](super::search_docs::STALE_OPEN)).
+    IndexAll(Reply),
+    /// Rebuilds the search index from its documents, then answers.
+    RebuildIndex(Reply),
 }
 
 impl Command {
@@ -152,6 +158,8 @@ impl Command {
             Command::Sidechain { .. } => "sidechain",
             Command::SidechainMessages { .. } => "sidechain_messages",
             Command::Flush(_) => "flush",
+            Command::IndexAll(_) => "index_all",
+            Command::RebuildIndex(_) => "rebuild_index",
         }
     }
 }
@@ -196,6 +204,76 @@ pub fn title_from_prompt(prompt: &str) -> String {
     }
 }
 
+/// Whether `err` says the database cannot take writes now (the disk is full, the file cannot be written), rather
+/// than that one command is wrong.
+pub(super) fn cannot_take(err: &StoreError) -> bool {
+    let StoreError::Sqlite(err) = err else {
+        return false;
+    };
+    matches!(
+        err.sqlite_error_code(),
+        Some(
+            ErrorCode::DiskFull
+                | ErrorCode::SystemIoFailure
+                | ErrorCode::OutOfMemory
+                | ErrorCode::ReadOnly
+                | ErrorCode::DatabaseBusy
+                | ErrorCode::DatabaseLocked
+        )
+    )
+}
+
+/// Runs `change` to the search index inside a savepoint. When it fails for any reason but the database refusing
+/// writes, the index is taken as damaged: it is rebuilt from its documents and `change` runs again. When SQLite
+/// rolled back the whole transaction (as it does on a corrupt page), the index is rebuilt on its own and
+/// [`StoreError::IndexRebuilt`] tells the writer to apply its batch again. A change that still fails is logged and
+/// dropped — the event it indexes is stored all the same, and the next rebuild brings it.
+fn change_index(
+    conn: &Connection,
+    change: impl Fn(&Connection) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let attempt = |conn: &Connection| -> Result<(), StoreError> {
+        conn.execute_batch("SAVEPOINT search_change")?;
+        // Releasing the savepoint writes FTS5's pending changes, and may fail too.
+        let result = change(conn).and_then(|()| Ok(conn.execute_batch("RELEASE search_change")?));
+        if result.is_err() {
+            // After some failures SQLite has rolled back already, and the savepoint is gone with it.
+            let _ = conn.execute_batch("ROLLBACK TO search_change; RELEASE search_change");
+        }
+        result
+    };
+    let Err(err) = attempt(conn) else {
+        return Ok(());
+    };
+    if cannot_take(&err) {
+        return Err(err);
+    }
+    tracing::warn!("session store: the search index could not be updated ({err})");
+    if conn.is_autocommit() {
+        // SQLite rolled the whole transaction back (it does on a corrupt page): rebuild the index on its own, and
+        // let the writer apply the batch again.
+        search_index::rebuild(conn)?;
+        return Err(StoreError::IndexRebuilt);
+    }
+    if let Err(err) = search_index::rebuild_in(conn) {
+        if cannot_take(&err) {
+            return Err(err);
+        }
+        tracing::error!("session store: the search index could not be rebuilt: {err}");
+        return Ok(());
+    }
+    match attempt(conn) {
+        Err(err) if cannot_take(&err) => Err(err),
+        Err(err) => {
+            tracing::error!("session store: the search index could not be updated: {err}");
+            Ok(())
+        }
+        Ok(()) => Ok(()),
+    }
+}
+
+/// Applies a command inside the writer's transaction. Events are not indexed for search here (the writer's indexer
+/// does it later, in large transactions); a deleted session's texts go with it.
 pub(super) fn apply(tx: &Transaction<'_>, command: &Command) -> Result<(), StoreError> {
     match command {
         Command::Create { session, at } => {
@@ -309,6 +387,13 @@ pub(super) fn apply(tx: &Transaction<'_>, command: &Command) -> Result<(), Store
                 .execute(params![session, mode.as_str()])?;
         }
         Command::Delete { session } => {
+            if search_index::enabled(tx)? {
+                change_index(tx, |conn| {
+                    conn.prepare_cached("DELETE FROM search_docs WHERE session_id = ?1")?
+                        .execute([session])?;
+                    Ok(())
+                })?;
+            }
             // The other tables follow through ON DELETE CASCADE.
             tx.prepare_cached("DELETE FROM sessions WHERE id = ?1")?
                 .execute(params![session])?;
@@ -332,7 +417,7 @@ pub(super) fn apply(tx: &Transaction<'_>, command: &Command) -> Result<(), Store
             messages,
             at,
         } => side_tables::write_sidechain_messages(tx, session, agent_id, *from, messages, *at)?,
-        Command::Flush(_) => {}
+        Command::Flush(_) | Command::IndexAll(_) | Command::RebuildIndex(_) => {}
     }
     Ok(())
 }

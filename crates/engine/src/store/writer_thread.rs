@@ -15,12 +15,17 @@
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Instant;
+
 use rusqlite::{Connection, ErrorCode, params};
 
 use super::StoreError;
 use super::health::Health;
 use super::schema::{begin_write, retry_busy};
-use super::writer::{Command, apply};
+use super::search_index;
+use super::search_indexer::{IDLE, INDEX_STEP, Indexer};
+use super::writer::{Command, apply, cannot_take};
 
 /// Commands applied per transaction at most (besides those kept from batches the database could not take).
 pub const MAX_BATCH: usize = 512;
@@ -30,13 +35,33 @@ pub const MAX_KEPT: usize = 100_000;
 
 /// Runs until every sender is dropped, then returns after committing what was queued. Every failure is also kept
 /// in `health`, and each flush first checks that the database file is still the one opened. Its log lines are in a
-/// `session_store` span naming the file; each committed batch is logged at debug.
-pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>) {
+/// `session_store` span naming the file; each committed batch is logged at debug. `indexer`: the search index's
+/// sessions to bring up to date, in transactions of their own while the writer has nothing else to do (see
+/// `search_indexer`).
+pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>, mut indexer: Indexer) {
     let span = tracing::info_span!("session_store", path = %health.path().display());
     let _entered = span.enter();
     let mut pending_error: Option<String> = None;
     let mut kept = Kept::default();
-    while let Ok(first) = rx.recv() {
+    // When the last write came: the indexer waits for [`IDLE`] after it (flushes and reads do not count).
+    let mut last_write = Instant::now();
+    loop {
+        if indexer.has_work() && last_write.elapsed() >= IDLE {
+            // One step at a time, so that commands queued meanwhile wait one step at most.
+            index_step(&conn, &mut indexer);
+        }
+        let first = if indexer.has_work() {
+            match rx.recv_timeout(IDLE.saturating_sub(last_write.elapsed())) {
+                Ok(command) => command,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        } else {
+            match rx.recv() {
+                Ok(command) => command,
+                Err(_) => break,
+            }
+        };
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {
@@ -45,14 +70,36 @@ pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>) {
             }
         }
         let mut replies = Vec::new();
+        let mut rebuilds = Vec::new();
+        let mut catch_ups = Vec::new();
         let mut commands = kept.take();
         for command in batch {
             match command {
                 Command::Flush(reply) => replies.push(reply),
+                Command::RebuildIndex(reply) => rebuilds.push(reply),
+                Command::IndexAll(reply) => catch_ups.push(reply),
                 other => commands.push(other),
             }
         }
+        if !commands.is_empty() {
+            last_write = Instant::now();
+        }
+        indexer.note(&commands);
         write(&conn, commands, &mut kept, &mut pending_error, &health);
+        if indexer.due() {
+            index_step(&conn, &mut indexer);
+        }
+        if !rebuilds.is_empty() {
+            let result = search_index::rebuild(&conn).map_err(|e| e.to_string());
+            rebuilds.into_iter().for_each(|r| r.send(result.clone()));
+        }
+        if !catch_ups.is_empty() {
+            let result = indexer.catch_up(&conn).map_err(|e| e.to_string());
+            if let Err(err) = &result {
+                tracing::error!("session store: indexing for search failed: {err}");
+            }
+            catch_ups.into_iter().for_each(|r| r.send(result.clone()));
+        }
         if let Some(err) = &pending_error {
             health.fail(err.clone());
         }
@@ -81,6 +128,13 @@ pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>) {
     }
 }
 
+/// One indexing step; a failure is logged (the sessions stay to index, and a search tries again).
+fn index_step(conn: &Connection, indexer: &mut Indexer) {
+    if let Err(err) = indexer.step(conn, INDEX_STEP) {
+        tracing::error!("session store: indexing for search failed: {err}");
+    }
+}
+
 /// Applies `commands` in one transaction; when the database cannot take them, keeps them in `kept`.
 fn write(
     conn: &Connection,
@@ -93,7 +147,12 @@ fn write(
         return;
     }
     let started = std::time::Instant::now();
-    match apply_batch(conn, &commands, pending_error) {
+    let mut result = apply_batch(conn, &commands, pending_error);
+    if matches!(result, Err(StoreError::IndexRebuilt)) {
+        // The index broke the batch's transaction (deleting a session's texts) and is whole again: once more.
+        result = apply_batch(conn, &commands, pending_error);
+    }
+    match result {
         Ok(()) => {
             tracing::debug!(
                 commands = commands.len(),
@@ -123,25 +182,6 @@ fn write(
             *pending_error = Some(err.to_string());
         }
     }
-}
-
-/// Whether `err` says the database cannot take writes now (the disk is full, the file cannot be written), rather
-/// than that one command is wrong.
-fn cannot_take(err: &StoreError) -> bool {
-    let StoreError::Sqlite(err) = err else {
-        return false;
-    };
-    matches!(
-        err.sqlite_error_code(),
-        Some(
-            ErrorCode::DiskFull
-                | ErrorCode::SystemIoFailure
-                | ErrorCode::OutOfMemory
-                | ErrorCode::ReadOnly
-                | ErrorCode::DatabaseBusy
-                | ErrorCode::DatabaseLocked
-        )
-    )
 }
 
 /// What the person is told when the database cannot take writes.
@@ -179,7 +219,7 @@ fn apply_batch(
         if let Err(err) = apply(&tx, command) {
             // A transaction the database could not take goes no further: SQLite may have rolled it back already,
             // and what followed would be written outside it (and fail for want of the rows it held).
-            if cannot_take(&err) {
+            if cannot_take(&err) || matches!(err, StoreError::IndexRebuilt) {
                 return Err(err);
             }
             tracing::error!("session store: a write failed: {err}");
@@ -210,7 +250,11 @@ fn touches(command: &Command) -> Option<(&str, i64)> {
         | Command::SidechainWorkList { session, at, .. }
         | Command::Sidechain { session, at, .. }
         | Command::SidechainMessages { session, at, .. } => Some((session, *at)),
-        Command::Create { .. } | Command::Delete { .. } | Command::Flush(_) => None,
+        Command::Create { .. }
+        | Command::Delete { .. }
+        | Command::Flush(_)
+        | Command::IndexAll(_)
+        | Command::RebuildIndex(_) => None,
     }
 }
 
@@ -311,7 +355,7 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         let writer = {
             let health = health.clone();
-            std::thread::spawn(move || run(conn, rx, health))
+            std::thread::spawn(move || run(conn, rx, health, Indexer::new(true, Vec::new())))
         };
         // The session's row and a long answer: more than the database has room for.
         tx.send(create("s")).expect("send");

@@ -27,6 +27,7 @@ mod compact_rewind;
 mod crash;
 mod long_output;
 mod old_forms;
+mod search;
 mod sharing;
 
 /// A store in a fresh temporary folder (kept alive by the returned guard).

@@ -1,0 +1,201 @@
+//! `tandem sessions`: the stored sessions, listed or searched (full text over everything said in them), as text
+//! or JSON.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+use tandem_engine::store::{SearchHit, SessionStore, SessionSummary, StoreError};
+
+#[derive(Debug, Subcommand)]
+pub enum SessionsCommand {
+    /// List the stored sessions, most recently updated first.
+    List(ListArgs),
+    /// Search everything said in the stored sessions: prompts, answers, tool inputs and results, sub-agents.
+    Search(SearchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Only the sessions of this folder (default: every folder's).
+    #[arg(long, value_name = "DIR")]
+    pub folder: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The words to look for (each must match); "quoted phrases" match as written, a trailing * matches words
+    /// that begin so.
+    pub query: String,
+    /// Only the sessions of this folder (default: every folder's).
+    #[arg(long, value_name = "DIR")]
+    pub folder: Option<PathBuf>,
+    /// The most hits to print.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub limit: usize,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the command and returns the exit code: 0 done, 2 unusable (a query with no words, a store that cannot
+/// be opened).
+pub fn run(command: &SessionsCommand) -> i32 {
+    let store = match SessionStore::open_default() {
+        Ok(store) => store,
+        Err(e) => {
+            eprintln!("tandem: {e}");
+            return 2;
+        }
+    };
+    let result = match command {
+        SessionsCommand::List(args) => list(&store, args),
+        SessionsCommand::Search(args) => search(&store, args),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("tandem: {e}");
+            2
+        }
+    }
+}
+
+fn list(store: &SessionStore, args: &ListArgs) -> Result<(), StoreError> {
+    let sessions = match &args.folder {
+        Some(folder) => store.list_sessions(folder)?,
+        None => store.list_all_sessions()?,
+    };
+    if args.json {
+        let rows: Vec<Value> = sessions.iter().map(session_json).collect();
+        println!("{}", json!({ "sessions": rows }));
+        return Ok(());
+    }
+    for summary in &sessions {
+        let r = &summary.record;
+        println!(
+            "{}  {}  {:>4} messages  {}  ({})",
+            r.id,
+            time(r.updated_at),
+            summary.message_count,
+            title(&r.title),
+            r.folder.display()
+        );
+    }
+    Ok(())
+}
+
+fn search(store: &SessionStore, args: &SearchArgs) -> Result<(), StoreError> {
+    let hits = store.search(&args.query, args.folder.as_deref(), args.limit)?;
+    if args.json {
+        println!(
+            "{}",
+            json!({ "query": args.query, "hits": serde_json::to_value(&hits)? })
+        );
+        return Ok(());
+    }
+    if hits.is_empty() {
+        eprintln!("tandem: nothing matches {:?}", args.query);
+    }
+    for hit in &hits {
+        print_hit(hit);
+    }
+    Ok(())
+}
+
+fn session_json(summary: &SessionSummary) -> Value {
+    let r = &summary.record;
+    json!({
+        "session_id": r.id,
+        "folder": r.folder,
+        "title": r.title,
+        "created_at": r.created_at,
+        "updated_at": r.updated_at,
+        "model": r.model,
+        "message_count": summary.message_count,
+    })
+}
+
+/// Two lines per hit: where it is, then the snippet with each match in [brackets].
+fn print_hit(hit: &SearchHit) {
+    let agent = hit
+        .agent_id
+        .as_deref()
+        .map(|a| format!(" {a}"))
+        .unwrap_or_default();
+    println!(
+        "{}  {}  ({}, event {}, {}{})",
+        folder(&hit.folder),
+        title(&hit.title),
+        hit.session_id,
+        hit.seq,
+        hit.kind.as_str(),
+        agent
+    );
+    let snippet: String = hit
+        .snippet
+        .iter()
+        .map(|part| {
+            if part.matched {
+                format!("[{}]", part.text)
+            } else {
+                part.text.clone()
+            }
+        })
+        .collect();
+    println!("    {}", snippet.trim());
+}
+
+fn folder(path: &Path) -> String {
+    path.display().to_string()
+}
+
+fn title(title: &str) -> &str {
+    if title.is_empty() {
+        "(untitled)"
+    } else {
+        title
+    }
+}
+
+/// Unix milliseconds as UTC `YYYY-MM-DD HH:MM`.
+fn time(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rest = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        rest / 3600,
+        rest % 3600 / 60
+    )
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01.
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_print_as_utc_dates() {
+        assert_eq!(time(0), "1970-01-01 00:00");
+        assert_eq!(time(1_700_000_000_000), "2023-11-14 22:13");
+        assert_eq!(time(951_782_400_000), "2000-02-29 00:00");
+    }
+}
