@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::ToolPool;
 use super::listing::web_search_for;
+use crate::lsp::{self, LspManager};
 use crate::mcp::{McpManager, McpTools};
 use crate::model::{Provider, TurnModel};
 use crate::tool::{DeferredTools, DynTool, erase, names};
@@ -16,6 +17,7 @@ use crate::tools::ask_user::AskUserQuestionTool;
 use crate::tools::bash::{BashTool, ShellSession};
 use crate::tools::brief::BriefTool;
 use crate::tools::features::{self, Features};
+use crate::tools::lsp::LspTool;
 use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool};
 use crate::tools::sleep::SleepTool;
@@ -41,6 +43,8 @@ pub struct SessionToolInputs<'a> {
     pub work_list: WorkListFamily,
     pub work_board: &'a Arc<WorkBoard>,
     pub mcp: &'a McpManager,
+    /// The session's language servers (`None`: switched off; the `LSP` tool is then not offered).
+    pub language_servers: Option<Arc<LspManager>>,
 }
 
 /// The session's own agent's tools, and those it cannot have with why.
@@ -105,6 +109,13 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
                 format!("switched off: set {}=1 to offer it", features::TEAMS_ENV),
             ));
         }
+    }
+    match inputs.language_servers {
+        Some(manager) => tools.push(erase(LspTool::new(manager))),
+        None => missing.push((
+            names::LSP.to_string(),
+            format!("switched off: set {}=1 to offer it", lsp::ENABLE_ENV),
+        )),
     }
     tools.extend(work_list::tools(inputs.work_list, inputs.work_board));
     let servers = inputs.mcp.statuses();

@@ -296,6 +296,13 @@ impl Session {
             Some(store) => FileStateStore::with_history(store.clone()),
             None => FileStateStore::default(),
         });
+        // Language servers (when switched on) hear of every file change and answer the LSP tool.
+        let language_servers = crate::lsp::LspManager::for_session(&permission_loader);
+        file_state.set_language_servers(
+            language_servers
+                .clone()
+                .map(|m| m as Arc<dyn crate::tool::LanguageServers>),
+        );
         // A `Skill(name)` deny rule removes the skill from what the model is told about.
         let skill_catalog = SkillCatalog::load(&cwd, dirs::home_dir().as_deref());
         let commands = CommandCatalog::load(&cwd, dirs::home_dir().as_deref());
@@ -397,6 +404,7 @@ impl Session {
             work_list,
             work_board: &work_board,
             mcp: &mcp,
+            language_servers,
         });
         let runtime = ToolRuntime {
             pool: session_tools.pool(&extra_tools, |name| hidden_by.hides(name), mcp.tools()),
