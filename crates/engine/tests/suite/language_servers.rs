@@ -320,3 +320,49 @@ async fn a_missing_server_is_a_notice_and_the_edit_still_happens() {
     .await;
     assert!(!other.ok, "{}", other.text);
 }
+
+/// The tools a session on `root` offers the model, each with its description.
+fn offered(root: &Path) -> Vec<(String, String)> {
+    let config = super::common::fake_config("http://127.0.0.1:9");
+    let model: Arc<dyn tandem_engine::model::Model> =
+        Arc::new(tandem_engine::model::AnthropicModel::new(config).expect("client"));
+    let session = tandem_engine::session::Session::builder(root)
+        .expect("builder")
+        .model_client(model)
+        .build()
+        .expect("session");
+    session
+        .runtime()
+        .offered_specs()
+        .into_iter()
+        .map(|s| (s.name, s.description))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tool_is_offered_only_when_switched_on_in_the_settings() {
+    if std::env::var_os(tandem_engine::lsp::ENABLE_ENV).is_some() {
+        // The environment wins over the settings files this test writes.
+        return;
+    }
+    let off = Workspace::new(&[]).expect("workspace");
+    let tools = offered(&off.root());
+    assert!(!tools.is_empty());
+    assert!(
+        tools
+            .iter()
+            .all(|(name, description)| name != "LSP" && !description.contains("LSP")),
+        "{tools:?}"
+    );
+    let on = Workspace::new(&[(
+        ".claude/settings.json",
+        r#"{"env": {"ENABLE_LSP_TOOL": "1"}}"#,
+    )])
+    .expect("workspace");
+    let tools = offered(&on.root());
+    let lsp = tools.iter().find(|(name, _)| name == "LSP");
+    assert!(
+        lsp.is_some_and(|(_, d)| d.contains("goToDefinition") && d.contains("incomingCalls")),
+        "{tools:?}"
+    );
+}
