@@ -29,6 +29,9 @@ pub struct LspOptions {
     pub late_wait: Duration,
     /// How long one request of the `LSP` tool may take.
     pub request_timeout: Duration,
+    /// For a server that does not say which version its diagnostics are for: how long after a publication without
+    /// new errors a further one (for the same change, a later stage of its checking) is still waited for.
+    pub quiet: Duration,
 }
 
 impl Default for LspOptions {
@@ -37,6 +40,7 @@ impl Default for LspOptions {
             diagnostics_wait: Duration::from_secs(3),
             late_wait: Duration::from_secs(30),
             request_timeout: Duration::from_secs(30),
+            quiet: Duration::from_millis(300),
         }
     }
 }
@@ -168,17 +172,31 @@ impl LspManager {
         // What the file had before: the server's latest word on the text before the change.
         let before_seq = store.seq();
         let baseline = match before.map(|b| running.sync(&uri, &language, b)) {
-            Some(Synced::Sent(version)) => store
-                .wait_for(
-                    uri.as_str(),
-                    before_seq,
-                    Some(version),
-                    Instant::now() + wait,
-                    cancel,
-                    &stop,
-                )
-                .await
-                .map(|p| p.items),
+            Some(Synced::Sent(version)) => {
+                let deadline = Instant::now() + wait;
+                let mut last = store
+                    .wait_for(
+                        uri.as_str(),
+                        before_seq,
+                        Some(version),
+                        deadline,
+                        cancel,
+                        &stop,
+                    )
+                    .await;
+                // Without versions, later publications may still be for this text: take the last of a burst.
+                while let Some(p) = last.as_ref().filter(|p| p.version.is_none()) {
+                    let quiet = (Instant::now() + self.options.quiet).min(deadline);
+                    match store
+                        .wait_for(uri.as_str(), p.seq, None, quiet, cancel, &stop)
+                        .await
+                    {
+                        Some(next) => last = Some(next),
+                        None => break,
+                    }
+                }
+                last.map(|p| p.items)
+            }
             _ => store.latest(uri.as_str()).map(|p| p.items),
         }
         .unwrap_or_default();
@@ -191,12 +209,26 @@ impl LspManager {
         let shown = path.strip_prefix(&self.root).unwrap_or(path).to_path_buf();
         let name = server.config.name.clone();
         let deadline = Instant::now() + wait;
-        let published = store
-            .wait_for(uri.as_str(), after_seq, version, deadline, cancel, &stop)
-            .await;
-        if let Some(published) = published {
+        let mut seen = after_seq;
+        let mut until = deadline;
+        loop {
+            let Some(published) = store
+                .wait_for(uri.as_str(), seen, version, until, cancel, &stop)
+                .await
+            else {
+                break;
+            };
             let new = new_errors(&baseline, &published.items);
-            return (!new.is_empty()).then(|| render_errors(&name, &shown, &new));
+            if !new.is_empty() {
+                return Some(render_errors(&name, &shown, &new));
+            }
+            if published.version.is_some() {
+                // The server's word on this very version: nothing new.
+                return None;
+            }
+            // Without a version this may be an earlier stage (or the text before): wait a little for more.
+            seen = published.seq;
+            until = (Instant::now() + self.options.quiet).min(deadline);
         }
         if cancel.is_cancelled() {
             return None;
@@ -240,23 +272,23 @@ async fn late_errors(
     baseline: Vec<lsp_types::Diagnostic>,
 ) {
     let stop = running.conn.closed();
-    let published = running
+    let never = CancellationToken::new();
+    let mut seen = after_seq;
+    while let Some(published) = running
         .conn
         .diagnostics
-        .wait_for(
-            uri.as_str(),
-            after_seq,
-            version,
-            deadline,
-            &CancellationToken::new(),
-            &stop,
-        )
-        .await;
-    if let Some(published) = published {
+        .wait_for(uri.as_str(), seen, version, deadline, &never, &stop)
+        .await
+    {
         let new = new_errors(&baseline, &published.items);
         if !new.is_empty() {
             mailbox.post(render_errors(&name, &shown, &new));
+            return;
         }
+        if published.version.is_some() {
+            return;
+        }
+        seen = published.seq;
     }
 }
 
