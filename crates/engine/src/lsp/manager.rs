@@ -40,7 +40,7 @@ impl Default for LspOptions {
             diagnostics_wait: Duration::from_secs(3),
             late_wait: Duration::from_secs(30),
             request_timeout: Duration::from_secs(30),
-            quiet: Duration::from_millis(300),
+            quiet: Duration::from_millis(500),
         }
     }
 }

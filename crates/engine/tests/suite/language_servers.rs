@@ -1,8 +1,8 @@
 //! Language servers against real ones — pyright and typescript-language-server, installed into tests/lsp by
 //! scripts/install-deps: the LSP tool's operations on a small project, an Edit or Write that introduces a type
 //! error getting the server's message (and one that does not, nothing), a server that crashes mid-request, one that
-//! is not installed. The diagnostics bound is set far beyond what a server needs, so the tests wait on the server's
-//! publication, not on time.
+//! is not installed, errors that come after the bound reaching the mailbox. The diagnostics bounds are set far
+//! beyond what a server needs, so the tests wait on the server's publication, not on time.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -38,6 +38,9 @@ fn config(root: &Path, servers: Value) -> LspManager {
             diagnostics_wait: Duration::from_secs(120),
             late_wait: Duration::from_secs(1),
             request_timeout: Duration::from_secs(120),
+            // A server that publishes without versions (typescript-language-server) is waited for until its
+            // publication with the error, however long a loaded machine makes it.
+            quiet: Duration::from_secs(120),
         },
     )
 }
@@ -364,5 +367,44 @@ async fn the_tool_is_offered_only_when_switched_on_in_the_settings() {
     assert!(
         lsp.is_some_and(|(_, d)| d.contains("goToDefinition") && d.contains("incomingCalls")),
         "{tools:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_published_after_the_bound_reach_the_agent_with_its_next_request() {
+    let ws = Workspace::new(&[("lib.py", LIB_PY), ("main.py", MAIN_PY)]).expect("workspace");
+    let root = ws.root();
+    let bin = servers().join(".bin/pyright-langserver");
+    let (configs, _) = parse_config(
+        &json!({"python": {"command": bin, "args": ["--stdio"], "extensionToLanguage": {".py": "python"}}}),
+        &root,
+    );
+    // No time at all for the result: whatever the server says comes later.
+    let manager = LspManager::new(
+        &root,
+        configs,
+        LspOptions {
+            diagnostics_wait: Duration::ZERO,
+            late_wait: Duration::from_secs(120),
+            ..LspOptions::default()
+        },
+    );
+    let (mut rt, _manager) = runtime(&root, manager);
+    let mailbox = Arc::new(tandem_engine::tool::Mailbox::default());
+    rt.mailbox = Some(mailbox.clone());
+    assert!(call(&rt, "Read", &json!({"file_path": "main.py"})).await.ok);
+    let edit = call(
+        &rt,
+        "Edit",
+        &json!({"file_path": "main.py", "old_string": "return add_one(2)", "new_string": "return add_one(\"two\")"}),
+    )
+    .await;
+    assert!(edit.ok && !edit.text.contains("new error"), "{}", edit.text);
+    let cancel = tokio_util::sync::CancellationToken::new();
+    assert!(mailbox.wait_for_mail(&cancel).await);
+    let mail = mailbox.take().join("\n");
+    assert!(
+        mail.contains("reports 1 new error in main.py") && mail.contains("\"Literal['two']\""),
+        "{mail}"
     );
 }
