@@ -59,10 +59,24 @@ mod tests {
         bytes.extend(b"Content-Type: x\r\ncontent-length: 2\r\n\r\n{}");
         let mut reader = tokio::io::BufReader::new(&bytes[..]);
         assert_eq!(
-            read_message(&mut reader).await.unwrap().unwrap(),
+            read_message(&mut reader)
+                .await
+                .expect("test value")
+                .expect("test value"),
             br#"{"a":1}"#
         );
-        assert_eq!(read_message(&mut reader).await.unwrap().unwrap(), b"{}");
-        assert!(read_message(&mut reader).await.unwrap().is_none());
+        assert_eq!(
+            read_message(&mut reader)
+                .await
+                .expect("test value")
+                .expect("test value"),
+            b"{}"
+        );
+        assert!(
+            read_message(&mut reader)
+                .await
+                .expect("test value")
+                .is_none()
+        );
     }
 }

@@ -238,15 +238,16 @@ mod tests {
 
     #[test]
     fn the_switch_comes_from_the_environment_first_then_the_settings_files() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().expect("test value");
         let on = dir.path().join("on.json");
         let off = dir.path().join("off.json");
-        std::fs::write(&on, r#"{"env": {"ENABLE_LSP_TOOL": "1"}} // comment"#).unwrap();
-        std::fs::write(&off, r#"{"env": {"ENABLE_LSP_TOOL": "0"}}"#).unwrap();
+        std::fs::write(&on, r#"{"env": {"ENABLE_LSP_TOOL": "1"}} // comment"#).expect("test value");
+        std::fs::write(&off, r#"{"env": {"ENABLE_LSP_TOOL": "0"}}"#).expect("test value");
         let none = |_: &str| None;
         let env_on = |_: &str| Some("true".to_string());
         let env_off = |_: &str| Some("0".to_string());
-        let cases: &[(&dyn Fn(&str) -> Option<String>, Vec<PathBuf>, bool)] = &[
+        type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+        let cases: &[(Env<'_>, Vec<PathBuf>, bool)] = &[
             (&none, vec![], false),
             (&none, vec![on.clone()], true),
             (&none, vec![off.clone(), on.clone()], false),

@@ -245,7 +245,7 @@ impl LspManager {
             tokio::spawn(late_errors(
                 running,
                 uri,
-                after_seq,
+                seen,
                 version,
                 late_deadline,
                 mailbox,

@@ -23,9 +23,9 @@ mod tests {
     #[test]
     fn a_path_with_spaces_and_unicode_goes_there_and_back() {
         let path = Path::new("/tmp/a b/ünï.py");
-        let uri = uri_of(path).unwrap();
+        let uri = uri_of(path).expect("test value");
         assert_eq!(uri.as_str(), "file:///tmp/a%20b/%C3%BCn%C3%AF.py");
-        assert_eq!(path_of(&uri).unwrap(), path);
+        assert_eq!(path_of(&uri).expect("test value"), path);
         assert!(uri_of(Path::new("relative.py")).is_none());
     }
 }

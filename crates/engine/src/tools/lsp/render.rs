@@ -284,7 +284,7 @@ mod tests {
 
     #[test]
     fn places_are_one_based_and_relative() {
-        let uri = Uri::from_str("file:///p/src/a.py").unwrap();
+        let uri = Uri::from_str("file:///p/src/a.py").expect("test value");
         let l = Location::new(
             uri.clone(),
             Range::new(Position::new(2, 4), Position::new(2, 9)),
