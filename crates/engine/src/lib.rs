@@ -9,6 +9,7 @@ pub mod exec;
 pub mod frontmatter;
 pub mod fsutil;
 pub mod hooks;
+pub mod lsp;
 pub mod mcp;
 pub mod model;
 pub mod permission;

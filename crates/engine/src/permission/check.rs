@@ -84,6 +84,10 @@ fn fallback_subject(
             PermissionSubject::ReadPath(ctx.resolve(need("file_path")?)),
             true,
         ),
+        names::LSP => (
+            PermissionSubject::ReadPath(ctx.resolve(need("filePath")?)),
+            true,
+        ),
         names::NOTEBOOK_READ => (
             PermissionSubject::ReadPath(ctx.resolve(need("notebook_path")?)),
             true,

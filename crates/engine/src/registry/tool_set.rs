@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::ToolPool;
 use super::listing::web_search_for;
 use crate::events::NullSink;
+use crate::lsp::{self, LspManager};
 use crate::mcp::{McpManager, McpTools};
 use crate::model::{Provider, TurnModel};
 use crate::tool::{DeferredTools, DynTool, erase, names};
@@ -19,6 +20,7 @@ use crate::tools::ask_user::AskUserQuestionTool;
 use crate::tools::bash::{BashTool, ShellSession};
 use crate::tools::brief::BriefTool;
 use crate::tools::features::{self, Features};
+use crate::tools::lsp::LspTool;
 use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool};
 use crate::tools::sleep::SleepTool;
@@ -45,6 +47,8 @@ pub struct SessionToolInputs<'a> {
     pub work_board: &'a Arc<WorkBoard>,
     /// The session's MCP servers (`None`: the set answers permission checks without a session).
     pub mcp: Option<&'a McpManager>,
+    /// The session's language servers (`None`: switched off; the `LSP` tool is then not offered).
+    pub language_servers: Option<Arc<LspManager>>,
 }
 
 /// The session's own agent's tools, and those it cannot have with why.
@@ -110,6 +114,13 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             ));
         }
     }
+    match inputs.language_servers {
+        Some(manager) => tools.push(erase(LspTool::new(manager))),
+        None => missing.push((
+            names::LSP.to_string(),
+            format!("switched off: set {}=1 to offer it", lsp::ENABLE_ENV),
+        )),
+    }
     tools.extend(work_list::tools(inputs.work_list, inputs.work_board));
     if let Some(mcp) = inputs.mcp {
         let servers = mcp.statuses();
@@ -147,6 +158,8 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
         work_list: WorkListFamily::from_env(),
         work_board: &board,
         mcp: None,
+        // Checked as the LSP tool's calls are (a read of `filePath`) without starting a server.
+        language_servers: None,
     })
     .tools
 }

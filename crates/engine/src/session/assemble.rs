@@ -85,6 +85,13 @@ impl Session {
             Some(store) => FileStateStore::with_history(store.clone()),
             None => FileStateStore::default(),
         });
+        // Language servers (when switched on) hear of every file change and answer the LSP tool.
+        let language_servers = crate::lsp::LspManager::for_session(&permission_loader);
+        file_state.set_language_servers(
+            language_servers
+                .clone()
+                .map(|m| m as Arc<dyn crate::tool::LanguageServers>),
+        );
         let loaded = LoadedCatalogs::load(&cwd, &hidden_by);
         let config = query_config(&cwd, &id, &today, model_config.max_tokens, &loaded.skills);
         let permissions = Arc::new(RwLock::new(Arc::new(permission_context)));
@@ -150,6 +157,7 @@ impl Session {
             work_list,
             work_board: &work_board,
             mcp: Some(&mcp),
+            language_servers,
         });
         let runtime = ToolRuntime {
             pool: session_tools.pool(&extra_tools, |name| hidden_by.hides(name), mcp.tools()),

@@ -45,13 +45,14 @@ pub trait FileHistory: Send + Sync + std::fmt::Debug {
 pub struct HistoryError(pub String);
 
 /// The session's file read states, keyed by absolute normalised path. Shared by all calls of a session. It also
-/// carries the session's file history (if any) and the lock that makes the file tools' critical sections
-/// (read, check, replace, write) exclusive within the session.
+/// carries the session's file history (if any), its language servers (if any: they hear of every change) and the
+/// lock that makes the file tools' critical sections (read, check, replace, write) exclusive within the session.
 #[derive(Debug, Default)]
 pub struct FileStateStore {
     states: Mutex<HashMap<PathBuf, FileReadState>>,
     write_lock: Mutex<()>,
     history: RwLock<Option<Arc<dyn FileHistory>>>,
+    language_servers: RwLock<Option<Arc<dyn super::LanguageServers>>>,
 }
 
 impl FileStateStore {
@@ -74,6 +75,23 @@ impl FileStateStore {
     /// The file history, if the session keeps one.
     pub fn history(&self) -> Option<Arc<dyn FileHistory>> {
         match self.history.read() {
+            Ok(slot) => slot.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Sets (or removes) the language servers the file tools tell about their changes.
+    pub fn set_language_servers(&self, servers: Option<Arc<dyn super::LanguageServers>>) {
+        let mut slot = match self.language_servers.write() {
+            Ok(slot) => slot,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        *slot = servers;
+    }
+
+    /// The language servers, if the session has them.
+    pub fn language_servers(&self) -> Option<Arc<dyn super::LanguageServers>> {
+        match self.language_servers.read() {
             Ok(slot) => slot.clone(),
             Err(poisoned) => poisoned.into_inner().clone(),
         }

@@ -5,6 +5,7 @@ mod completion;
 mod context;
 pub mod deferred;
 pub(crate) mod dynamic;
+mod language_servers;
 pub mod names;
 mod output;
 mod person;
@@ -19,6 +20,7 @@ pub use context::{
 };
 pub use deferred::{DeferredTools, ToolSearchMode};
 pub use dynamic::{DynTool, PreparedCall, erase, erase_with_schema, schema_errors};
+pub use language_servers::LanguageServers;
 pub use output::{ContextChange, ToolError, ToolOutput};
 pub use person::{PersonDoor, PersonError};
 pub use sandbox::{Placement, SandboxConfig, Unsandboxed, ViolationSink};

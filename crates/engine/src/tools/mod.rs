@@ -9,6 +9,7 @@ pub mod features;
 pub mod file_io;
 pub mod glob;
 pub mod grep;
+pub mod lsp;
 pub mod notebook_edit;
 pub mod plan_mode;
 pub mod read;

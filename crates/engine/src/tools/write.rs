@@ -12,6 +12,7 @@ use crate::permission::PermissionSubject;
 use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::change::{self, Current};
+use crate::tools::file_io::diagnostics::{Changed, with_diagnostics};
 use crate::tools::file_io::encoding::{self, Encoding};
 use crate::tools::file_io::line_endings::{self, LineEnding};
 use crate::tools::file_io::{guards, patch, paths, preview};
@@ -94,7 +95,11 @@ fn plan(key: &Path, input: &WriteInput, ctx: &ToolContext) -> Result<PlannedWrit
     })
 }
 
-fn run(input: &WriteInput, ctx: &ToolContext, key: &Path) -> Result<ToolOutput, ToolError> {
+fn run(
+    input: &WriteInput,
+    ctx: &ToolContext,
+    key: &Path,
+) -> Result<(ToolOutput, Option<Changed>), ToolError> {
     let _guard = ctx.file_state.write_guard();
     let mut lock = change::lock(key)?;
     let planned = plan(key, input, ctx)?;
@@ -107,6 +112,11 @@ fn run(input: &WriteInput, ctx: &ToolContext, key: &Path) -> Result<ToolOutput, 
     )?;
     drop(lock);
     let created = !planned.current.exists();
+    // Only what the language servers need to hear, when the session has any.
+    let changed = ctx.file_state.language_servers().map(|_| Changed {
+        before: (!created).then(|| planned.old_text.clone()),
+        after: planned.text.clone(),
+    });
     let hunks = patch::hunks_of(&planned.old_text, &planned.text, 0);
     let shown = paths::display(ctx, key);
     let message = if created {
@@ -114,7 +124,7 @@ fn run(input: &WriteInput, ctx: &ToolContext, key: &Path) -> Result<ToolOutput, 
     } else {
         format!("The file {shown} has been overwritten.")
     };
-    Ok(
+    Ok((
         ToolOutput::text(message).with_detail(ToolDetail::FileChange {
             path: key.display().to_string(),
             created,
@@ -125,7 +135,8 @@ fn run(input: &WriteInput, ctx: &ToolContext, key: &Path) -> Result<ToolOutput, 
             changed_by: None,
             revised: None,
         }),
-    )
+        changed,
+    ))
 }
 
 impl Tool for WriteTool {
@@ -190,10 +201,12 @@ impl Tool for WriteTool {
 
     async fn call(&self, input: &WriteInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         let key = precheck(input, ctx).map_err(ToolError::to_model)?;
-        let ctx = ctx.clone();
+        let call_ctx = ctx.clone();
         let input = input.clone();
-        tokio::task::spawn_blocking(move || run(&input, &ctx, &key))
+        let path = key.clone();
+        let (output, changed) = tokio::task::spawn_blocking(move || run(&input, &call_ctx, &key))
             .await
-            .map_err(|e| ToolError::to_model(format!("the write failed: {e}")))?
+            .map_err(|e| ToolError::to_model(format!("the write failed: {e}")))??;
+        Ok(with_diagnostics(output, ctx, &path, changed).await)
     }
 }

@@ -16,6 +16,7 @@ mod file_scenarios;
 mod forks;
 mod hook_payloads;
 mod hooks;
+mod language_servers;
 mod lifecycle_hooks;
 mod mcp_conformance;
 mod mcp_elicitation;

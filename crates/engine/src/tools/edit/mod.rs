@@ -15,6 +15,7 @@ use tandem_protocol::{FileDiff, RenderHints, ToolDetail, ToolKind};
 use crate::permission::PermissionSubject;
 use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
+use crate::tools::file_io::diagnostics::{Changed, with_diagnostics};
 use crate::tools::file_io::{change, encoding, guards, patch, paths, preview};
 use crate::tools::read::{backfill_path, number_lines};
 
@@ -77,7 +78,7 @@ fn run(
     input: &EditInput,
     ctx: &ToolContext,
     key: &std::path::Path,
-) -> Result<ToolOutput, ToolError> {
+) -> Result<(ToolOutput, Option<Changed>), ToolError> {
     let store = &ctx.file_state;
     let _guard = store.write_guard();
     let mut lock = change::lock(key)?;
@@ -93,6 +94,11 @@ fn run(
     )?;
     drop(lock);
     let old_text = planned.old_text();
+    // Only what the language servers need to hear, when the session has any.
+    let changed = ctx.file_state.language_servers().map(|_| Changed {
+        before: (!planned.created).then(|| old_text.to_string()),
+        after: planned.new_text.clone(),
+    });
     let hunks = patch::hunks(&old_text, &planned.new_text, planned.changed.clone());
     let shown = paths::display(ctx, key);
     let message = if planned.created {
@@ -111,7 +117,7 @@ fn run(
              edited file:\n{snippet}"
         )
     };
-    Ok(
+    Ok((
         ToolOutput::text(message).with_detail(ToolDetail::FileChange {
             path: key.display().to_string(),
             created: planned.created,
@@ -122,7 +128,8 @@ fn run(
             changed_by: None,
             revised: None,
         }),
-    )
+        changed,
+    ))
 }
 
 impl Tool for EditTool {
@@ -195,10 +202,12 @@ impl Tool for EditTool {
 
     async fn call(&self, input: &EditInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
         let key = precheck(input, ctx).map_err(ToolError::to_model)?;
-        let ctx = ctx.clone();
+        let call_ctx = ctx.clone();
         let input = input.clone();
-        tokio::task::spawn_blocking(move || run(&input, &ctx, &key))
+        let path = key.clone();
+        let (output, changed) = tokio::task::spawn_blocking(move || run(&input, &call_ctx, &key))
             .await
-            .map_err(|e| ToolError::to_model(format!("the edit failed: {e}")))?
+            .map_err(|e| ToolError::to_model(format!("the edit failed: {e}")))??;
+        Ok(with_diagnostics(output, ctx, &path, changed).await)
     }
 }

@@ -1,7 +1,9 @@
 //! What the file tools share: decoding and encoding text files, line endings, notebook cells, atomic writes, the read-state
-//! snapshot used for the staleness check, path checks (UNC, devices), and what a search could not read.
+//! snapshot used for the staleness check, path checks (UNC, devices), what a search could not read, and what the
+//! language servers say about a change.
 
 pub mod change;
+pub mod diagnostics;
 pub mod encoding;
 pub mod guards;
 pub mod line_endings;
