@@ -1,6 +1,7 @@
-//! The command line: `-p`, `tool`, `permissions` and `rewind` run headless in this process; `tandem [PATH]` starts
+//! The command line: `-p`, `tool`, `permissions`, `rewind` and `acp` run headless in this process; `tandem [PATH]` starts
 //! the desktop app installed beside it. This crate does not link the GUI, so the headless commands start fast.
 
+mod acp;
 mod headless;
 mod lazy_model;
 mod lines;
@@ -109,6 +110,8 @@ pub enum Command {
     /// Answer permission questions without running anything, or list the effective rules.
     #[command(subcommand)]
     Permissions(permissions::PermissionsCommand),
+    /// Serve sessions to an editor over the Agent Client Protocol (JSON-RPC on stdin and stdout).
+    Acp(acp::AcpArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -136,6 +139,7 @@ pub fn main() -> i32 {
             (Some(Command::Tool(args)), _) => tool::run(args).await,
             (Some(Command::Permissions(command)), _) => permissions::run(command),
             (Some(Command::Rewind(args)), _) => rewind::run(args),
+            (Some(Command::Acp(args)), _) => acp::run(args).await,
             (None, Some(prompt)) => headless::run(&cli, prompt).await,
             (None, None) => 0,
         }
