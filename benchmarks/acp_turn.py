@@ -6,7 +6,8 @@ then stdin closed and the exit waited for); the peer is a whole `tandem -p` proc
 per round, after 2 warm-up rounds. Prints the median and p90 of each and the ratio of the medians (target: at most
 1.1).
 
-Usage: benchmarks/acp_turn.py [RUNS]   (default 20; PROFILE=debug to time the debug build instead of release)"""
+Usage: benchmarks/acp_turn.py [RUNS]   (default 20; PROFILE=debug to time the debug build instead of release,
+NO_BUILD=1 to time the binaries already built)"""
 import json
 import os
 import statistics
@@ -75,7 +76,8 @@ def print_turn(tandem: str, project: str, env: dict) -> None:
 
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    build()
+    if not os.environ.get("NO_BUILD"):
+        build()
     tandem = str(TARGET / "tandem")
     with tempfile.TemporaryDirectory() as work:
         home, project = Path(work, "home"), Path(work, "project")
