@@ -194,7 +194,11 @@ impl Approver for AcpApprover {
                     "Yes, and ask before edits",
                     PermissionOptionKind::AllowOnce,
                 ),
-                PermissionOption::new(PLAN_KEEP, "No, keep planning", PermissionOptionKind::RejectOnce),
+                PermissionOption::new(
+                    PLAN_KEEP,
+                    "No, keep planning",
+                    PermissionOptionKind::RejectOnce,
+                ),
             ];
             let option = self
                 .choose(RequestPermissionRequest::new(

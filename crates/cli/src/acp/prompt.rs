@@ -97,10 +97,7 @@ mod tests {
     #[test]
     fn each_kind_of_block_becomes_prompt_text() {
         let cases: Vec<(Vec<ContentBlock>, &str)> = vec![
-            (
-                vec![ContentBlock::Text(TextContent::new("hello"))],
-                "hello",
-            ),
+            (vec![ContentBlock::Text(TextContent::new("hello"))], "hello"),
             (
                 vec![
                     ContentBlock::Text(TextContent::new("look at")),

@@ -102,14 +102,17 @@ async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
             on_receive_request!(),
         )
         .on_receive_request(
-            async move |request: NewSessionRequest, responder, cx| {
-                match for_new.open(&cx, &request.cwd, None, &request.mcp_servers) {
-                    Ok(live) => responder.respond(
-                        NewSessionResponse::new(live.session.id().to_string())
-                            .modes(modes::state(&live.session)),
-                    ),
-                    Err(message) => responder.respond_with_error(failed(message)),
-                }
+            async move |request: NewSessionRequest, responder, cx| match for_new.open(
+                &cx,
+                &request.cwd,
+                None,
+                &request.mcp_servers,
+            ) {
+                Ok(live) => responder.respond(
+                    NewSessionResponse::new(live.session.id().to_string())
+                        .modes(modes::state(&live.session)),
+                ),
+                Err(message) => responder.respond_with_error(failed(message)),
             },
             on_receive_request!(),
         )
@@ -126,10 +129,9 @@ async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
         )
         .on_receive_request(
             async move |request: ListSessionsRequest, responder, _cx| {
-                let folder = request
-                    .cwd
-                    .clone()
-                    .unwrap_or_else(|| std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")));
+                let folder = request.cwd.clone().unwrap_or_else(|| {
+                    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+                });
                 let folder = tandem_engine::session::open_folder(&folder).unwrap_or(folder);
                 match for_list.store().list_sessions(&folder) {
                     Ok(list) => responder.respond(ListSessionsResponse::new(

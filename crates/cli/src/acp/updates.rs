@@ -15,8 +15,7 @@ use agent_client_protocol::v1::schema::{
 use serde_json::Value;
 use tandem_engine::events::EventSink;
 use tandem_protocol::{
-    SessionEvent, TaskItem, TodoItem, TodoStatus, ToolCallStatus, ToolDetail, ToolKind,
-    ToolOutcome,
+    SessionEvent, TaskItem, TodoItem, TodoStatus, ToolCallStatus, ToolDetail, ToolKind, ToolOutcome,
 };
 
 /// Turns events into updates. Keeps what one event alone does not say: which calls the client has been told of and
@@ -135,7 +134,9 @@ fn chunk(text: String) -> ContentChunk {
 
 /// Text as tool call content.
 fn text_content(text: String) -> ToolCallContent {
-    ToolCallContent::Content(acp::Content::new(ContentBlock::Text(TextContent::new(text))))
+    ToolCallContent::Content(acp::Content::new(ContentBlock::Text(TextContent::new(
+        text,
+    ))))
 }
 
 /// A file change as diff content (`None` when the change was too large to carry its texts).
@@ -249,10 +250,9 @@ impl UpdateSink {
             return;
         };
         for update in translator.updates(event, replay) {
-            let _ = self.connection.send_notification(SessionNotification::new(
-                self.session_id.clone(),
-                update,
-            ));
+            let _ = self
+                .connection
+                .send_notification(SessionNotification::new(self.session_id.clone(), update));
         }
     }
 }

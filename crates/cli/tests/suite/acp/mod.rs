@@ -14,8 +14,7 @@ use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
     CancelNotification, ContentBlock, InitializeRequest, LoadSessionRequest, NewSessionRequest,
     PromptRequest, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
-    SelectedPermissionOutcome, SessionNotification, SetSessionModeRequest, StopReason,
-    TextContent,
+    SelectedPermissionOutcome, SessionNotification, SetSessionModeRequest, StopReason, TextContent,
 };
 use agent_client_protocol::{AcpAgent, AcpAgentConfig, Agent, Client};
 use serde_json::{Value, json};
@@ -46,8 +45,14 @@ impl Seen {
 fn agent(url: &str, home: &Path, wire: &Wire) -> AcpAgent {
     let config = AcpAgentConfig::new(BIN).arg("acp").envs([
         ("HOME", home.display().to_string()),
-        ("XDG_CONFIG_HOME", home.join(".config").display().to_string()),
-        ("XDG_DATA_HOME", home.join(".local/share").display().to_string()),
+        (
+            "XDG_CONFIG_HOME",
+            home.join(".config").display().to_string(),
+        ),
+        (
+            "XDG_DATA_HOME",
+            home.join(".local/share").display().to_string(),
+        ),
         ("ANTHROPIC_BASE_URL", url.to_string()),
         ("ANTHROPIC_API_KEY", "sk-acp-test".to_string()),
     ]);
@@ -165,10 +170,7 @@ async fn a_prompt_that_writes_asks_the_client_and_streams_in_order() {
     )
     .await;
 
-    assert_eq!(
-        std::fs::read_to_string(&notes).expect("written"),
-        "hello\n"
-    );
+    assert_eq!(std::fs::read_to_string(&notes).expect("written"), "hello\n");
     let updates = seen.updates();
     let asked = seen.asked();
     assert_eq!(asked.len(), 1, "{asked:?}");
@@ -181,7 +183,11 @@ async fn a_prompt_that_writes_asks_the_client_and_streams_in_order() {
         .filter_map(|o| o["optionId"].as_str())
         .collect();
     assert!(options.contains(&"allow_once") && options.contains(&"reject_once"));
-    assert!(asked[0]["_meta"]["tandem"]["reason"].is_string(), "{}", asked[0]);
+    assert!(
+        asked[0]["_meta"]["tandem"]["reason"].is_string(),
+        "{}",
+        asked[0]
+    );
 
     // In order: the text before the call, the call pending, its input, running, completed with the diff, the answer.
     let position = |what: &dyn Fn(&Value) -> bool| {
@@ -192,33 +198,37 @@ async fn a_prompt_that_writes_asks_the_client_and_streams_in_order() {
     };
     let first_text = position(&|u| u["sessionUpdate"] == "agent_message_chunk");
     let call = position(&|u| u["sessionUpdate"] == "tool_call" && u["toolCallId"] == "toolu_w1");
-    let input = position(&|u| u["toolCallId"] == "toolu_w1" && u["rawInput"]["content"] == "hello\n");
+    let input =
+        position(&|u| u["toolCallId"] == "toolu_w1" && u["rawInput"]["content"] == "hello\n");
     let running = position(&|u| u["toolCallId"] == "toolu_w1" && u["status"] == "in_progress");
     let done = position(&|u| u["toolCallId"] == "toolu_w1" && u["status"] == "completed");
     assert!(first_text < call && call < input && input < running && running < done);
     // `pending` is the protocol's default status, left out on the wire.
-    assert_eq!(updates[call]["status"].as_str().unwrap_or("pending"), "pending");
+    assert_eq!(
+        updates[call]["status"].as_str().unwrap_or("pending"),
+        "pending"
+    );
     assert_eq!(updates[input]["kind"], "edit");
     assert_eq!(updates[done]["content"][0]["type"], "diff");
     assert_eq!(updates[done]["content"][0]["newText"], "hello\n");
     let after: String = agent_text(&updates[done..]);
     assert_eq!(after, "Done: the notes are written.");
-    assert_eq!(
-        agent_text(&updates[..call]),
-        "I'll write the notes."
-    );
+    assert_eq!(agent_text(&updates[..call]), "I'll write the notes.");
     assert!(schema::validate(&wire.lines()) > 6);
 
     // An ordinary stored session: `tandem -p --resume` continues it with the editor's conversation.
     let id = session_id.lock().expect("id").clone();
     let mut cmd = tandem(Some(&server.url()), home.path());
-    cmd.current_dir(&root).args(["--resume", &id, "-p", "and now?"]);
+    cmd.current_dir(&root)
+        .args(["--resume", &id, "-p", "and now?"]);
     let out = run(cmd).await;
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("Still here."));
     let last = server.requests().pop().expect("requests");
     assert!(
-        last.body.to_string().contains("Done: the notes are written."),
+        last.body
+            .to_string()
+            .contains("Done: the notes are written."),
         "the resumed run did not carry the editor's conversation"
     );
 
@@ -244,7 +254,10 @@ async fn a_prompt_that_writes_asks_the_client_and_streams_in_order() {
                 .send_request(SetSessionModeRequest::new(id.clone(), "bubble"))
                 .block_task()
                 .await;
-            assert!(refused.is_err(), "a mode the session does not offer was taken");
+            assert!(
+                refused.is_err(),
+                "a mode the session does not offer was taken"
+            );
             Ok(())
         },
     )

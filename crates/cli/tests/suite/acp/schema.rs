@@ -101,7 +101,10 @@ fn check(validator: &jsonschema::Validator, value: &Value, what: &str) {
         .iter_errors(value)
         .map(|e| format!("{e} at {}", e.instance_path()))
         .collect();
-    assert!(errors.is_empty(), "{what} breaks the schema: {errors:?}\n{value}");
+    assert!(
+        errors.is_empty(),
+        "{what} breaks the schema: {errors:?}\n{value}"
+    );
 }
 
 /// Checks every line; returns how many messages were checked.
