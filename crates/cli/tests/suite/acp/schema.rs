@@ -110,8 +110,8 @@ fn check(validator: &jsonschema::Validator, value: &Value, what: &str) {
 /// Checks every line; returns how many messages were checked.
 pub fn validate(lines: &[(LineDirection, String)]) -> usize {
     let methods = methods();
-    // Requests by (sender, id): the method their response answers.
-    let mut pending: HashMap<(LineDirection, String), String> = HashMap::new();
+    // Requests by (sent by the agent, id): the method their response answers.
+    let mut pending: HashMap<(bool, String), String> = HashMap::new();
     for (direction, line) in lines {
         let message: Value = serde_json::from_str(line).expect("each line is one JSON message");
         assert_eq!(message["jsonrpc"], "2.0", "{line}");
@@ -121,15 +121,16 @@ pub fn validate(lines: &[(LineDirection, String)]) -> usize {
                 .unwrap_or_else(|| panic!("unexpected method {method}: {line}"));
             check(params, &message["params"], method);
             if let Some(id) = message.get("id") {
-                pending.insert((*direction, id.to_string()), method.to_string());
+                pending.insert(
+                    (*direction == LineDirection::Stdout, id.to_string()),
+                    method.to_string(),
+                );
             }
             continue;
         }
         let id = message["id"].to_string();
-        let asker = match direction {
-            LineDirection::Stdin => LineDirection::Stdout,
-            _ => LineDirection::Stdin,
-        };
+        // A response travels the other way from its request.
+        let asker = *direction != LineDirection::Stdout;
         let method = pending
             .remove(&(asker, id))
             .unwrap_or_else(|| panic!("a response to no request: {line}"));
