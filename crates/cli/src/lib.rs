@@ -1,6 +1,8 @@
-//! The command line: `-p`, `tool`, `permissions`, `rewind` and `sessions` run headless in this process; `tandem [PATH]` starts
-//! the desktop app installed beside it. This crate does not link the GUI, so the headless commands start fast.
+//! The command line: `-p`, `tool`, `permissions`, `rewind`, `sessions` and `acp` run headless in this process;
+//! `tandem [PATH]` starts the desktop app installed beside it. This crate does not link the GUI, so the headless
+//! commands start fast.
 
+mod acp;
 mod headless;
 mod lazy_model;
 mod lines;
@@ -118,6 +120,8 @@ pub enum Command {
     /// List the stored sessions, or search everything said in them.
     #[command(subcommand)]
     Sessions(sessions::SessionsCommand),
+    /// Serve sessions to an editor over the Agent Client Protocol (JSON-RPC on stdin and stdout).
+    Acp(acp::AcpArgs),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -149,6 +153,7 @@ pub fn main() -> i32 {
             (Some(Command::Permissions(command)), _) => permissions::run(command),
             (Some(Command::Rewind(args)), _) => rewind::run(args),
             (Some(Command::Sessions(command)), _) => sessions::run(command),
+            (Some(Command::Acp(args)), _) => acp::run(args).await,
             (None, Some(prompt)) => headless::run(&cli, prompt).await,
             (None, None) => 0,
         }

@@ -1,5 +1,6 @@
 //! Test modules of the command line's suite.
 
+mod acp;
 mod commands;
 mod concurrent_edits;
 mod concurrent_runs;

@@ -1,0 +1,201 @@
+//! The ACP connection on stdin/stdout: `initialize`, `session/new`, `session/load`, `session/list`,
+//! `session/prompt`, `session/cancel` and `session/set_mode`, each a call on the engine's session. A prompt runs in
+//! its own task, so that the connection keeps reading (a cancel, the answer to a permission request) while it runs.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use agent_client_protocol::schema::ProtocolVersion;
+use agent_client_protocol::v1::schema::{
+    AgentCapabilities, CancelNotification, Implementation, InitializeRequest, InitializeResponse,
+    ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse,
+    McpCapabilities, NewSessionRequest, NewSessionResponse, PromptCapabilities, PromptRequest,
+    PromptResponse, SessionCapabilities, SessionInfo, SessionListCapabilities,
+    SetSessionModeRequest, SetSessionModeResponse,
+};
+use agent_client_protocol::{Agent, Error, Stdio, on_receive_notification, on_receive_request};
+use tandem_engine::store::SessionStore;
+use tandem_protocol::PermissionMode;
+
+use super::modes;
+use super::prompt::prompt_text;
+use super::sessions::Sessions;
+
+/// `tandem acp`'s options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AcpArgs {
+    /// The model to use (overrides settings and ANTHROPIC_MODEL).
+    #[arg(long)]
+    pub model: Option<String>,
+}
+
+/// An error the client sees for a request that could not be served.
+fn failed(message: impl Into<String>) -> Error {
+    let message = message.into();
+    Error::internal_error().data(serde_json::Value::String(message))
+}
+
+fn invalid(message: impl Into<String>) -> Error {
+    let message = message.into();
+    Error::invalid_params().data(serde_json::Value::String(message))
+}
+
+fn initialize(request: &InitializeRequest) -> InitializeResponse {
+    let version = request.protocol_version.min(ProtocolVersion::V1);
+    InitializeResponse::new(version)
+        .agent_capabilities(
+            AgentCapabilities::new()
+                .load_session(true)
+                .prompt_capabilities(PromptCapabilities::new().embedded_context(true))
+                .mcp_capabilities(McpCapabilities::new().http(true).sse(true))
+                .session_capabilities(
+                    SessionCapabilities::new().list(SessionListCapabilities::new()),
+                ),
+        )
+        .agent_info(Implementation::new("tandem", env!("CARGO_PKG_VERSION")).title("Tandem"))
+}
+
+/// Serves the connection until the client closes it; returns the exit code.
+pub async fn run(args: &AcpArgs) -> i32 {
+    let (mut model, problem) = tandem_engine::settings::load_model_config();
+    if let Some(problem) = problem {
+        eprintln!("tandem: ignoring the settings file: {problem}");
+    }
+    if let Some(name) = &args.model {
+        model.model = name.clone();
+    }
+    let store = match SessionStore::open_default() {
+        Ok(store) => Arc::new(store),
+        Err(e) => {
+            eprintln!("tandem: the session database cannot be opened: {e}");
+            return 1;
+        }
+    };
+    let sessions = Arc::new(Sessions::new(store, model));
+    let served = serve(sessions.clone()).await;
+    sessions.close_all().await;
+    match served {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("tandem: the ACP connection failed: {e}");
+            1
+        }
+    }
+}
+
+async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
+    let (for_new, for_load, for_list, for_prompt, for_cancel, for_mode) = (
+        sessions.clone(),
+        sessions.clone(),
+        sessions.clone(),
+        sessions.clone(),
+        sessions.clone(),
+        sessions,
+    );
+    Agent
+        .v1()
+        .name("tandem")
+        .on_receive_request(
+            async move |request: InitializeRequest, responder, _cx| {
+                responder.respond(initialize(&request))
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: NewSessionRequest, responder, cx| match for_new.open(
+                &cx,
+                &request.cwd,
+                None,
+                &request.mcp_servers,
+            ) {
+                Ok(live) => responder.respond(
+                    NewSessionResponse::new(live.session.id().to_string())
+                        .modes(modes::state(&live.session)),
+                ),
+                Err(message) => responder.respond_with_error(failed(message)),
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: LoadSessionRequest, responder, cx| {
+                let id = request.session_id.0.to_string();
+                match for_load.open(&cx, &request.cwd, Some(&id), &request.mcp_servers) {
+                    Ok(live) => responder
+                        .respond(LoadSessionResponse::new().modes(modes::state(&live.session))),
+                    Err(message) => responder.respond_with_error(invalid(message)),
+                }
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: ListSessionsRequest, responder, _cx| {
+                let folder = request.cwd.clone().unwrap_or_else(|| {
+                    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+                });
+                let folder = tandem_engine::session::open_folder(&folder).unwrap_or(folder);
+                match for_list.store().list_sessions(&folder) {
+                    Ok(list) => responder.respond(ListSessionsResponse::new(
+                        list.into_iter()
+                            .map(|s| {
+                                let summary = s.to_protocol();
+                                SessionInfo::new(summary.session_id, folder.clone())
+                                    .title(summary.title)
+                            })
+                            .collect(),
+                    )),
+                    Err(e) => responder.respond_with_error(failed(e.to_string())),
+                }
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: PromptRequest, responder, _cx| {
+                let live = match for_prompt.get(&request.session_id.0) {
+                    Ok(live) => live,
+                    Err(message) => return responder.respond_with_error(invalid(message)),
+                };
+                let text = prompt_text(&request.prompt);
+                tokio::spawn(async move {
+                    let answer = match live.prompt(&text).await {
+                        Ok(stop) => Ok(PromptResponse::new(stop)),
+                        Err(message) => Err(failed(message)),
+                    };
+                    let _ = responder.respond_with_result(answer);
+                });
+                Ok(())
+            },
+            on_receive_request!(),
+        )
+        .on_receive_notification(
+            async move |notification: CancelNotification, _cx| {
+                if let Ok(live) = for_cancel.get(&notification.session_id.0) {
+                    live.cancel();
+                }
+                Ok(())
+            },
+            on_receive_notification!(),
+        )
+        .on_receive_request(
+            async move |request: SetSessionModeRequest, responder, _cx| {
+                let live = match for_mode.get(&request.session_id.0) {
+                    Ok(live) => live,
+                    Err(message) => return responder.respond_with_error(invalid(message)),
+                };
+                let wanted = PermissionMode::parse(&request.mode_id.0)
+                    .filter(|mode| modes::available(&live.session).contains(mode));
+                match wanted {
+                    Some(mode) => {
+                        live.session.set_mode(mode);
+                        responder.respond(SetSessionModeResponse::new())
+                    }
+                    None => responder.respond_with_error(invalid(format!(
+                        "mode {} is not available in this session",
+                        request.mode_id.0
+                    ))),
+                }
+            },
+            on_receive_request!(),
+        )
+        .connect_to(Stdio::new())
+        .await
+}
