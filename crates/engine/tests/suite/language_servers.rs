@@ -13,9 +13,10 @@ use tandem_engine::exec::ToolRuntime;
 use tandem_engine::lsp::{LspManager, LspOptions, parse_config};
 use tandem_engine::registry::builtin_tools;
 use tandem_engine::tool::{FileStateStore, LanguageServers, erase};
-use tandem_engine::tools::lsp::LspTool;
+use tandem_engine::tools::lsp::{HIDDEN_FILE, LspTool};
 
-use tandem_engine::testing::{TestRuntime, Workspace, call};
+use tandem_engine::testing::{Project, TestRuntime, Workspace, call};
+use tandem_protocol::PermissionMode;
 
 /// The installed servers' folder; a clear failure when they are missing.
 fn servers() -> PathBuf {
@@ -406,5 +407,42 @@ async fn errors_published_after_the_bound_reach_the_agent_with_its_next_request(
     assert!(
         mail.contains("reports 1 new error in main.py") && mail.contains("\"Literal['two']\""),
         "{mail}"
+    );
+}
+
+/// A place in a file a deny rule keeps from Read is not named in the LSP tool's answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn places_in_files_the_deny_rules_hide_are_not_named() {
+    let p = Project::new().expect("project");
+    std::fs::write(p.root.join("lib.py"), LIB_PY).expect("write");
+    std::fs::write(p.root.join("main.py"), MAIN_PY).expect("write");
+    let manager = Arc::new(pyright(&p.root));
+    let file_state = Arc::new(FileStateStore::default());
+    file_state.set_language_servers(Some(manager.clone() as Arc<dyn LanguageServers>));
+    let mut tools = builtin_tools();
+    tools.push(erase(LspTool::new(manager.clone())));
+    let rt = TestRuntime::new(&p.root)
+        .tools(tools)
+        .file_state(file_state)
+        .permissions(p.ctx(&[("deny", "Read(./main.py)")], PermissionMode::Default))
+        .build();
+
+    let references = lsp(&rt, "findReferences", "lib.py", 1, 5).await;
+    assert!(
+        references.contains(HIDDEN_FILE) && !references.contains("main.py"),
+        "{references}"
+    );
+    let incoming = lsp(&rt, "incomingCalls", "lib.py", 1, 5).await;
+    assert!(!incoming.contains("main.py"), "{incoming}");
+    let denied = call(
+        &rt,
+        "LSP",
+        &json!({"operation": "hover", "filePath": "main.py", "line": 5, "character": 12}),
+    )
+    .await;
+    assert!(
+        !denied.ok,
+        "the hidden file itself is not asked about: {}",
+        denied.text
     );
 }

@@ -194,13 +194,20 @@ impl Tool for LspTool {
                 text.lines().count()
             ))
         })?;
-        let shown = |p: &Path| paths::display(ctx, p);
+        // A place in a file the deny rules keep from Read is not named (its line and symbol may still show).
+        let shown = |p: &Path| match &ctx.read_denied {
+            Some(denied) if denied.denies(p) => HIDDEN_FILE.to_string(),
+            _ => paths::display(ctx, p),
+        };
         let answer = ask(&file, input, &text, position, ctx, &shown)
             .await
             .map_err(to_model)?;
         Ok(ToolOutput::text(answer))
     }
 }
+
+/// What a place in a file the deny rules hide from Read shows instead of the file's path.
+pub const HIDDEN_FILE: &str = "(a file your deny rules hide)";
 
 fn to_model(e: LspError) -> ToolError {
     match e {
