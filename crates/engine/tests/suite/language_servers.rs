@@ -426,6 +426,12 @@ async fn places_in_files_the_deny_rules_hide_are_not_named() {
         .file_state(file_state)
         .permissions(p.ctx(&[("deny", "Read(./main.py)")], PermissionMode::Default))
         .build();
+    // The server knows main.py (the person's editor, or an earlier turn, had it open).
+    let cancel = tokio_util::sync::CancellationToken::new();
+    manager
+        .open(&p.root.join("main.py"), MAIN_PY, &cancel)
+        .await
+        .expect("main.py opened");
 
     let references = lsp(&rt, "findReferences", "lib.py", 1, 5).await;
     assert!(

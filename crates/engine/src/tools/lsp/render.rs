@@ -220,19 +220,16 @@ pub fn workspace_symbols(
 }
 
 fn item_line(item: &CallHierarchyItem, shown: Shown<'_>) -> String {
+    let r = item.selection_range.start;
+    let at = place(&item.uri, r.line, r.character, shown);
+    // The detail names the item's module or file, so an item in a hidden file goes without it.
     let detail = item
         .detail
         .as_deref()
-        .filter(|d| !d.is_empty())
+        .filter(|d| !d.is_empty() && !at.starts_with(super::HIDDEN_FILE))
         .map(|d| format!(" {d}"))
         .unwrap_or_default();
-    let r = item.selection_range.start;
-    format!(
-        "{} ({}){detail} - {}",
-        item.name,
-        kind(item.kind),
-        place(&item.uri, r.line, r.character, shown)
-    )
+    format!("{} ({}){detail} - {at}", item.name, kind(item.kind))
 }
 
 /// prepareCallHierarchy.
