@@ -17,6 +17,27 @@ pub fn is_device_path(path: &Path) -> bool {
     s.starts_with("/dev/") || (s.starts_with("/proc/") && s.contains("/fd/"))
 }
 
+/// The absolute path a reading tool's input field `field` names (`raw`), or why it must not be read: empty, a UNC
+/// (network) path, or a device.
+pub fn readable(ctx: &ToolContext, field: &str, raw: &str) -> Result<PathBuf, String> {
+    if raw.trim().is_empty() {
+        return Err(format!("{field} is empty"));
+    }
+    if is_unc(raw) {
+        return Err(format!(
+            "{raw} is a UNC (network) path; Tandem does not open network paths."
+        ));
+    }
+    let path = absolute(ctx, raw);
+    if is_device_path(&path) {
+        return Err(format!(
+            "{} is a device; it cannot be read.",
+            path.display()
+        ));
+    }
+    Ok(path)
+}
+
 /// `path` relative to the working directory when it lies inside it, else as given.
 pub fn display(ctx: &ToolContext, path: &Path) -> String {
     match path.strip_prefix(&ctx.cwd) {

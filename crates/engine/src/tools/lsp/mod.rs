@@ -153,22 +153,7 @@ impl Tool for LspTool {
     }
 
     async fn validate_input(&self, input: &LspInput, ctx: &ToolContext) -> Result<(), String> {
-        if input.file_path.trim().is_empty() {
-            return Err("filePath is empty".into());
-        }
-        if paths::is_unc(&input.file_path) {
-            return Err(format!(
-                "{} is a UNC (network) path; Tandem does not open network paths.",
-                input.file_path
-            ));
-        }
-        let path = paths::absolute(ctx, &input.file_path);
-        if paths::is_device_path(&path) {
-            return Err(format!(
-                "{} is a device; it cannot be read.",
-                path.display()
-            ));
-        }
+        let path = paths::readable(ctx, "filePath", &input.file_path)?;
         if !path.is_file() {
             return Err(format!("{} is not a file.", path.display()));
         }

@@ -201,22 +201,7 @@ impl Tool for ReadTool {
     }
 
     async fn validate_input(&self, input: &ReadInput, ctx: &ToolContext) -> Result<(), String> {
-        if input.file_path.trim().is_empty() {
-            return Err("file_path is empty".into());
-        }
-        if paths::is_unc(&input.file_path) {
-            return Err(format!(
-                "{} is a UNC (network) path; Tandem does not open network paths.",
-                input.file_path
-            ));
-        }
-        let path = paths::absolute(ctx, &input.file_path);
-        if paths::is_device_path(&path) {
-            return Err(format!(
-                "{} is a device; it cannot be read.",
-                path.display()
-            ));
-        }
+        let path = paths::readable(ctx, "file_path", &input.file_path)?;
         if input.pages.is_some() && extension(&path) != "pdf" {
             return Err("`pages` is only for PDF files".into());
         }
