@@ -13,6 +13,9 @@ pub enum SessionsCommand {
     List(ListArgs),
     /// Search everything said in the stored sessions: prompts, answers, tool inputs and results, sub-agents.
     Search(SearchArgs),
+    /// Check the store and make its search index again from the stored events (for a search that misses what
+    /// was said; a damaged index is also rebuilt by the next search by itself).
+    Repair,
 }
 
 #[derive(Debug, Args)]
@@ -54,6 +57,7 @@ pub fn run(command: &SessionsCommand) -> i32 {
     let result = match command {
         SessionsCommand::List(args) => list(&store, args),
         SessionsCommand::Search(args) => search(&store, args),
+        SessionsCommand::Repair => repair(&store),
     };
     match result {
         Ok(()) => 0,
@@ -103,6 +107,21 @@ fn search(store: &SessionStore, args: &SearchArgs) -> Result<(), StoreError> {
     for hit in &hits {
         print_hit(hit);
     }
+    Ok(())
+}
+
+/// Checks the file (a damaged search index is rebuilt by the check), then indexes every session again.
+fn repair(store: &SessionStore) -> Result<(), StoreError> {
+    let started = std::time::Instant::now();
+    store.check_integrity()?;
+    let sessions = store.list_all_sessions()?.len();
+    store.reindex_search()?;
+    println!(
+        "{}: sound; the search index was made again from the stored events of {sessions} session{} in {:.1} s",
+        store.path().display(),
+        if sessions == 1 { "" } else { "s" },
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 

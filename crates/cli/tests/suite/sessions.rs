@@ -1,4 +1,4 @@
-//! `tandem sessions list` and `tandem sessions search` over sessions stored by real `tandem -p` runs: text and JSON
+//! `tandem sessions list`, `search` and `repair` over sessions stored by real `tandem -p` runs: text and JSON
 //! output, the folder filter, and a query with no words.
 
 use serde_json::Value;
@@ -140,4 +140,41 @@ async fn stored_sessions_are_listed_and_searched_as_text_and_json() {
         "{}",
         listed.stdout
     );
+}
+
+#[tokio::test]
+async fn repair_makes_the_search_index_again_from_the_stored_events() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    stored_run(
+        home.path(),
+        dir.path(),
+        "Count the numbats",
+        "There are eleven numbats.",
+    )
+    .await;
+    let db = home.path().join(".local/share/tandem/sessions.db");
+    assert!(db.is_file(), "the store is in the data folder");
+    let before = json(&sessions(home.path(), &["search", "numbats", "--json"]).await);
+    assert_eq!(before["hits"].as_array().map(Vec::len), Some(2), "{before}");
+    // The documents lost behind the index's back: the search misses the session.
+    let raw = rusqlite::Connection::open(&db).expect("raw");
+    raw.execute_batch("DELETE FROM search_docs")
+        .expect("tamper");
+    drop(raw);
+    let missing = json(&sessions(home.path(), &["search", "numbats", "--json"]).await);
+    assert_eq!(
+        missing["hits"].as_array().map(Vec::len),
+        Some(0),
+        "{missing}"
+    );
+    let repaired = sessions(home.path(), &["repair"]).await;
+    assert_eq!(repaired.code, 0, "{}", repaired.stderr);
+    assert!(
+        repaired.stdout.contains("sound") && repaired.stdout.contains("1 session "),
+        "{}",
+        repaired.stdout
+    );
+    let found = json(&sessions(home.path(), &["search", "numbats", "--json"]).await);
+    assert_eq!(found["hits"].as_array().map(Vec::len), Some(2), "{found}");
 }

@@ -89,6 +89,27 @@ pub fn rebuild(conn: &Connection) -> Result<(), StoreError> {
 /// Drops whatever is left of the index and makes it anew from `search_docs`, inside the caller's transaction.
 pub fn rebuild_in(conn: &Connection) -> Result<(), StoreError> {
     tracing::warn!("session store: rebuilding the search index");
+    drop_index(conn)?;
+    conn.execute_batch(INDEX)?;
+    conn.execute_batch("INSERT INTO search_index (search_index) VALUES ('rebuild')")?;
+    Ok(())
+}
+
+/// Forgets every document and the index over them, in one write transaction, and makes an empty index: every
+/// session is then behind and is indexed again from its stored events (what the repair command does when the
+/// documents themselves may be wrong, not only the index).
+pub fn reset(conn: &Connection) -> Result<(), StoreError> {
+    tracing::warn!("session store: forgetting the search documents, to index every session again");
+    let tx = begin_write(conn)?;
+    drop_index(&tx)?;
+    tx.execute_batch("DELETE FROM search_docs; DELETE FROM search_state;")?;
+    tx.execute_batch(INDEX)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Drops the index's table, shadow tables and triggers, whatever state they are in.
+fn drop_index(conn: &Connection) -> Result<(), StoreError> {
     conn.execute_batch(
         "DROP TRIGGER IF EXISTS search_docs_insert; DROP TRIGGER IF EXISTS search_docs_delete;",
     )?;
@@ -105,8 +126,6 @@ pub fn rebuild_in(conn: &Connection) -> Result<(), StoreError> {
     for table in SHADOW_TABLES {
         conn.execute_batch(&format!("DROP TABLE IF EXISTS {table}"))?;
     }
-    conn.execute_batch(INDEX)?;
-    conn.execute_batch("INSERT INTO search_index (search_index) VALUES ('rebuild')")?;
     Ok(())
 }
 

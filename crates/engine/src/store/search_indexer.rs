@@ -75,6 +75,13 @@ impl Indexer {
         }
     }
 
+    /// Takes `sessions` as not up to date (all of them, after the documents were forgotten).
+    pub fn mark_dirty(&mut self, sessions: Vec<String>) {
+        if self.enabled {
+            self.dirty.extend(sessions);
+        }
+    }
+
     /// Whether there is something to index when the writer is idle.
     pub fn has_work(&self) -> bool {
         !self.dirty.is_empty()

@@ -252,6 +252,16 @@ impl SessionStore {
         self.ask_writer(Command::RebuildIndex)
     }
 
+    /// Forgets every search document and indexes every session again from its stored events, and waits for it:
+    /// the repair for an index whose documents may be wrong, not only damaged (which [`Self::search`] repairs by
+    /// itself). Takes as long as indexing the whole store; other processes may write meanwhile.
+    pub fn reindex_search(&self) -> Result<(), StoreError> {
+        if !self.search {
+            return Err(StoreError::NoSearchIndex);
+        }
+        self.ask_writer(Command::Reindex)
+    }
+
     /// How many sessions have stored events not yet indexed for search (an answer still streaming counts).
     pub fn sessions_to_index(&self) -> Result<u64, StoreError> {
         if !self.search {

@@ -138,6 +138,8 @@ pub enum Command {
     IndexAll(Reply),
     /// Rebuilds the search index from its documents, then answers.
     RebuildIndex(Reply),
+    /// Forgets the search documents and indexes every session again from its stored events, then answers.
+    Reindex(Reply),
 }
 
 impl Command {
@@ -160,6 +162,7 @@ impl Command {
             Command::Flush(_) => "flush",
             Command::IndexAll(_) => "index_all",
             Command::RebuildIndex(_) => "rebuild_index",
+            Command::Reindex(_) => "reindex",
         }
     }
 }
@@ -417,7 +420,10 @@ pub(super) fn apply(tx: &Transaction<'_>, command: &Command) -> Result<(), Store
             messages,
             at,
         } => side_tables::write_sidechain_messages(tx, session, agent_id, *from, messages, *at)?,
-        Command::Flush(_) | Command::IndexAll(_) | Command::RebuildIndex(_) => {}
+        Command::Flush(_)
+        | Command::IndexAll(_)
+        | Command::RebuildIndex(_)
+        | Command::Reindex(_) => {}
     }
     Ok(())
 }

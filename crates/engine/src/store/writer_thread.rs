@@ -23,6 +23,7 @@ use rusqlite::{Connection, ErrorCode, params};
 use super::StoreError;
 use super::health::Health;
 use super::schema::{begin_write, retry_busy};
+use super::search_docs;
 use super::search_index;
 use super::search_indexer::{IDLE, INDEX_STEP, Indexer};
 use super::writer::{Command, apply, cannot_take};
@@ -72,12 +73,14 @@ pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>, mut ind
         let mut replies = Vec::new();
         let mut rebuilds = Vec::new();
         let mut catch_ups = Vec::new();
+        let mut reindexes = Vec::new();
         let mut commands = kept.take();
         for command in batch {
             match command {
                 Command::Flush(reply) => replies.push(reply),
                 Command::RebuildIndex(reply) => rebuilds.push(reply),
                 Command::IndexAll(reply) => catch_ups.push(reply),
+                Command::Reindex(reply) => reindexes.push(reply),
                 other => commands.push(other),
             }
         }
@@ -92,6 +95,10 @@ pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>, mut ind
         if !rebuilds.is_empty() {
             let result = search_index::rebuild(&conn).map_err(|e| e.to_string());
             rebuilds.into_iter().for_each(|r| r.send(result.clone()));
+        }
+        if !reindexes.is_empty() {
+            let result = reindex(&conn, &mut indexer).map_err(|e| e.to_string());
+            reindexes.into_iter().for_each(|r| r.send(result.clone()));
         }
         if !catch_ups.is_empty() {
             let result = indexer.catch_up(&conn).map_err(|e| e.to_string());
@@ -129,6 +136,13 @@ pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>, mut ind
 }
 
 /// One indexing step; a failure is logged (the sessions stay to index, and a search tries again).
+/// Forgets the search documents and indexes every session again from its stored events.
+fn reindex(conn: &Connection, indexer: &mut Indexer) -> Result<(), StoreError> {
+    search_index::reset(conn)?;
+    indexer.mark_dirty(search_docs::behind(conn)?);
+    indexer.catch_up(conn)
+}
+
 fn index_step(conn: &Connection, indexer: &mut Indexer) {
     if let Err(err) = indexer.step(conn, INDEX_STEP) {
         tracing::error!("session store: indexing for search failed: {err}");
@@ -254,7 +268,8 @@ fn touches(command: &Command) -> Option<(&str, i64)> {
         | Command::Delete { .. }
         | Command::Flush(_)
         | Command::IndexAll(_)
-        | Command::RebuildIndex(_) => None,
+        | Command::RebuildIndex(_)
+        | Command::Reindex(_) => None,
     }
 }
 

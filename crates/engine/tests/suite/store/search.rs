@@ -445,6 +445,53 @@ fn a_corrupt_index_is_rebuilt_by_the_search_that_finds_it() {
 }
 
 #[test]
+fn reindexing_makes_the_documents_again_from_the_stored_events() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("sessions.db");
+    let store = indexed_store(&path, dir.path());
+    assert_eq!(
+        store.search("tangerines", None, 50).expect("search").len(),
+        20
+    );
+    // Documents lost and one rewritten behind the index's back, while the state says all is indexed.
+    let raw = rusqlite::Connection::open(&path).expect("raw");
+    raw.execute_batch(
+        "DELETE FROM search_docs WHERE session_id IN ('s1', 's2'); \
+         UPDATE search_docs SET body = 'forged words' WHERE session_id = 's3' AND kind = 'prompt';",
+    )
+    .expect("tamper");
+    // s1 and s2 are gone from the search, and s3's prompt no longer says it.
+    assert_eq!(
+        store.search("tangerines", None, 50).expect("search").len(),
+        17
+    );
+    store.reindex_search().expect("reindex");
+    assert_eq!(store.sessions_to_index().expect("behind"), 0);
+    assert_eq!(
+        store.search("tangerines", None, 50).expect("search").len(),
+        20
+    );
+    assert!(store.search("forged", None, 50).expect("search").is_empty());
+    store.check_integrity().expect("the file is sound");
+    // The index keeps following new writes.
+    session_with(
+        &store,
+        "later",
+        dir.path(),
+        &Turn {
+            prompt: "tangerines again",
+            answer: &["and clementines"],
+            tool_input: None,
+            tool_result: None,
+        },
+    );
+    assert_eq!(
+        store.search("clementines", None, 50).expect("search").len(),
+        1
+    );
+}
+
+#[test]
 fn dropped_index_tables_are_made_again() {
     // Each part of the index dropped while no store had the file open, then while one had.
     for table in [
