@@ -220,5 +220,8 @@ pub fn commands() -> Vec<CommandSignature> {
         command("save_app_settings")
             .arg::<AppSettingsUpdate>("update")
             .returns::<SavedSettings>(),
+        command("notify_person")
+            .arg::<String>("title")
+            .arg::<String>("body"),
     ]
 }

@@ -43,6 +43,8 @@ pub enum ErrorCode {
     Settings,
     /// The window missed events that are no longer kept (the session must be reopened).
     EventsMissed,
+    /// A desktop notification could not be shown.
+    Notification,
 }
 
 impl ErrorCode {
@@ -67,6 +69,7 @@ impl ErrorCode {
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",
             Self::EventsMissed => "events_missed",
+            Self::Notification => "notification",
         }
     }
 }

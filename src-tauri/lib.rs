@@ -8,6 +8,7 @@ pub mod error;
 pub mod instance;
 pub mod logging;
 pub mod menu;
+pub mod notify;
 pub mod opener;
 pub mod recent;
 pub mod settings;
@@ -73,6 +74,7 @@ macro_rules! with_commands {
             commands::rules::test_hook,
             settings::app_settings,
             settings::save_app_settings,
+            notify::notify_person,
         ]
     };
 }
@@ -98,6 +100,7 @@ pub fn build_app<R: Runtime>(
 ) -> tauri::Builder<R> {
     builder
         .plugin(tauri_plugin_opener::init())
+        .plugin(tauri_plugin_notification::init())
         .manage(state)
         .invoke_handler(with_commands!(tauri::generate_handler))
         .setup(|app| {

@@ -317,6 +317,11 @@ export function saveAppSettings(update: AppSettingsUpdate): Promise<SavedSetting
   return commands.saveAppSettings(update);
 }
 
+/** Shows a desktop notification (rejects when the system has no notification service). */
+export function notifyPerson(title: string, body: string): Promise<void> {
+  return commands.notifyPerson(title, body);
+}
+
 /** Forks the stored session before prompt `promptId` (all of it with `null`); resolves to the new session's id. */
 export function forkSession(sessionId: string, promptId: string | null): Promise<string> {
   return commands.forkSession(sessionId, promptId);

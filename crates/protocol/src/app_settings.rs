@@ -56,8 +56,16 @@ pub struct AppSettings {
     /// Whether a key is saved (keyring, credentials file or settings file), whatever the environment sets.
     #[serde(default)]
     pub key_saved: bool,
+    /// Whether a desktop notification tells the person when a dialog waits for them or a turn ends while the
+    /// window is not focused (on unless turned off).
+    #[serde(default = "on")]
+    pub notifications: bool,
     /// The settings file.
     pub file: String,
+}
+
+fn on() -> bool {
+    true
 }
 
 /// A change the person saves in the settings dialog.
@@ -72,4 +80,8 @@ pub struct AppSettingsUpdate {
     pub api_key: Option<String>,
     pub theme: Theme,
     pub font_size: u32,
+    /// Desktop notifications on or off; `None` keeps the current choice.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notifications: Option<bool>,
 }

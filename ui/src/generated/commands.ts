@@ -196,3 +196,7 @@ export function appSettings(): Promise<AppSettings> {
 export function saveAppSettings(update: AppSettingsUpdate): Promise<SavedSettings> {
   return invoke<SavedSettings>('save_app_settings', { update });
 }
+
+export function notifyPerson(title: string, body: string): Promise<void> {
+  return invoke<void>('notify_person', { title, body });
+}

@@ -954,6 +954,11 @@ base_url_in_use: string, model_in_use: string,
  */
 key_saved: boolean, 
 /**
+ * Whether a desktop notification tells the person when a dialog waits for them or a turn ends while the
+ * window is not focused (on unless turned off).
+ */
+notifications: boolean, 
+/**
  * The settings file.
  */
 file: string, };
@@ -962,7 +967,11 @@ export type AppSettingsUpdate = { provider: string, base_url: string, model: str
 /**
  * A new API key; `None` keeps the current one, an empty string removes the saved one.
  */
-api_key?: string, theme: Theme, font_size: number, };
+api_key?: string, theme: Theme, font_size: number, 
+/**
+ * Desktop notifications on or off; `None` keeps the current choice.
+ */
+notifications?: boolean, };
 
 export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**

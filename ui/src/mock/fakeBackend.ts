@@ -8,7 +8,8 @@
 // events after a number, as the bridge does for a view that missed some.
 // `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files;
 // `.touch(path, content)` changes a fake file "outside Tandem"; `.storeLong(messages)` adds the stored session
-// `stored-long` with that many messages (for measuring memory).
+// `stored-long` with that many messages (for measuring memory). `notify_person` keeps each desktop notification
+// asked for; `.notices()` returns them.
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, ElicitationAnswer, FolderTrust, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
@@ -52,8 +53,11 @@ export function installFakeBackend(): void {
     base_url_in_use: 'https://api.anthropic.com',
     model_in_use: 'claude-sonnet-4-5',
     key_saved: true,
+    notifications: true,
     file: '/home/dev/.config/tandem/settings.json',
   };
+  /** The desktop notifications asked for, in order. */
+  const notices: { title: string; body: string }[] = [];
   /** The rules the rules panel shows and edits. */
   const rules = new FakeRules();
 
@@ -90,10 +94,13 @@ export function installFakeBackend(): void {
           return settings;
         case 'save_app_settings': {
           const update = args.update as AppSettingsUpdate;
-          settings = { ...settings, provider: update.provider, base_url: update.base_url, model: update.model, theme: update.theme, font_size: update.font_size };
+          settings = { ...settings, provider: update.provider, base_url: update.base_url, model: update.model, theme: update.theme, font_size: update.font_size, notifications: update.notifications ?? settings.notifications };
           for (const [id, info] of infos) infos.set(id, { ...info, model: update.model || info.model, setup_hint: null });
           return { settings, sessions: [...infos.values()] };
         }
+        case 'notify_person':
+          notices.push({ title: text(args, 'title'), body: text(args, 'body') });
+          return null;
         case 'open_session': {
           const path = text(args, 'path');
           if (path.includes('missing')) throw { code: 'folder_not_found', message: `Folder not found: ${path}` };
@@ -245,6 +252,7 @@ export function installFakeBackend(): void {
       emit: (event: string, payload?: unknown) => emit(event, payload),
       files: () => Object.fromEntries(files),
       touch: (path: string, content: string) => files.set(path, content),
+      notices: () => [...notices],
       storeLong: (messages: number) => {
         stored.push(longStoredSession(Date.now(), messages));
       },

@@ -35,6 +35,7 @@ export function appSettings(overrides: Partial<AppSettings> = {}): AppSettings {
     theme: 'dark',
     font_size: 14,
     overridden_by_env: [],
+    notifications: true,
     file: '/home/me/.config/tandem/settings.json',
     base_url_in_use: 'https://api.anthropic.com',
     model_in_use: 'claude-sonnet-4-5',

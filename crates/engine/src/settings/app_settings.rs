@@ -155,6 +155,10 @@ impl AppSettingsFile {
             base_url_in_use: in_use("BASE_URL", text("baseUrl"), default_url),
             model_in_use: in_use("MODEL", text("model"), crate::model::DEFAULT_MODEL),
             key_saved: saved != KeySource::None,
+            notifications: object
+                .get("notifications")
+                .and_then(Value::as_bool)
+                .unwrap_or(true),
             file: self.path.display().to_string(),
         })
     }
@@ -188,6 +192,9 @@ impl AppSettingsFile {
             serde_json::to_value(update.theme).unwrap_or(Value::Null),
         );
         object.insert("fontSize".into(), Value::from(update.font_size));
+        if let Some(on) = update.notifications {
+            object.insert("notifications".into(), Value::Bool(on));
+        }
         if let Some(key) = &update.api_key {
             self.credentials.set(provider, key)?;
             object.remove("apiKey");
@@ -270,8 +277,9 @@ fn type_warnings(object: &Map<String, Value>) -> Vec<String> {
             .is_some_and(|n| FONT_SIZES.contains(&(n.min(u64::from(u32::MAX)) as u32)))
     };
     let theme = |v: &Value| matches!(v.as_str(), Some("light" | "dark" | "system"));
+    let switch = |v: &Value| v.is_boolean();
     type Check<'a> = (&'a str, &'a dyn Fn(&Value) -> bool, String);
-    let checks: [Check<'_>; 7] = [
+    let checks: [Check<'_>; 8] = [
         (
             "provider",
             &text,
@@ -286,6 +294,7 @@ fn type_warnings(object: &Map<String, Value>) -> Vec<String> {
         ("model", &text, "a string".into()),
         ("maxTokens", &tokens, "a positive whole number".into()),
         ("theme", &theme, "\"light\", \"dark\" or \"system\"".into()),
+        ("notifications", &switch, "true or false".into()),
         (
             "fontSize",
             &font,

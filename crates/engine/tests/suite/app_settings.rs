@@ -29,6 +29,7 @@ fn update(provider: &str, key: Option<&str>) -> AppSettingsUpdate {
         api_key: key.map(str::to_string),
         theme: Theme::Light,
         font_size: 16,
+        notifications: None,
     }
 }
 
@@ -277,7 +278,8 @@ fn keys_of_the_wrong_type_are_named_with_the_type_they_need() {
     std::fs::create_dir_all(file.path().parent().expect("folder")).expect("mkdir");
     std::fs::write(
         file.path(),
-        r#"{"model": 5, "maxTokens": "8000", "theme": "blue", "fontSize": 99, "baseUrl": "http://127.0.0.1:9"}"#,
+        r#"{"model": 5, "maxTokens": "8000", "theme": "blue", "fontSize": 99, "baseUrl": "http://127.0.0.1:9",
+            "notifications": "off"}"#,
     )
     .expect("write");
     let warnings = file.warnings();
@@ -286,6 +288,7 @@ fn keys_of_the_wrong_type_are_named_with_the_type_they_need() {
         "`maxTokens` must be a positive whole number, not a string (\"8000\")",
         "`theme` must be \"light\", \"dark\" or \"system\", not a string (\"blue\")",
         "`fontSize` must be a whole number of pixels from 10 to 24, not a number (99)",
+        "`notifications` must be true or false, not a string (\"off\")",
     ] {
         assert!(
             warnings.iter().any(|w| w.contains(wanted)
@@ -294,9 +297,39 @@ fn keys_of_the_wrong_type_are_named_with_the_type_they_need() {
             "{wanted}: {warnings:?}"
         );
     }
-    assert_eq!(warnings.len(), 4, "{warnings:?}");
+    assert_eq!(warnings.len(), 5, "{warnings:?}");
+    assert!(
+        file.read(no_env).expect("read").notifications,
+        "a bad value leaves them on"
+    );
     // The keys of the right type still apply.
     let (config, problem) = file.model_config(no_env);
     assert_eq!(problem, None);
     assert_eq!(config.base_url, "http://127.0.0.1:9");
+}
+
+#[test]
+fn notifications_are_on_until_turned_off_and_kept_when_an_update_does_not_say() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = settings_in(dir.path());
+    assert!(
+        file.read(no_env).expect("read").notifications,
+        "on without a file"
+    );
+    file.save(&AppSettingsUpdate {
+        notifications: Some(false),
+        ..update("anthropic", None)
+    })
+    .expect("save");
+    assert_eq!(json_of(file.path())["notifications"], false);
+    assert!(!file.read(no_env).expect("read").notifications);
+    file.save(&update("anthropic", None))
+        .expect("save without saying");
+    assert!(!file.read(no_env).expect("read").notifications, "kept off");
+    file.save(&AppSettingsUpdate {
+        notifications: Some(true),
+        ..update("anthropic", None)
+    })
+    .expect("save");
+    assert!(file.read(no_env).expect("read").notifications);
 }

@@ -33,9 +33,10 @@ export function App() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   // The theme and font size: as stored when the window opens, then as last saved.
   const stored = useLoad(ipc.appSettings).data;
-  const [savedLooks, setSavedLooks] = useState<{ theme: Theme; fontSize: number } | null>(null);
+  const [savedLooks, setSavedLooks] = useState<{ theme: Theme; fontSize: number; notifications: boolean } | null>(null);
   const theme = savedLooks?.theme ?? stored?.theme ?? null;
   const fontSize = savedLooks?.fontSize ?? stored?.font_size ?? null;
+  const notifications = savedLooks?.notifications ?? stored?.notifications ?? true;
   const [app, setApp] = useState<ipc.AppStateView | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const started = useRef(false);
@@ -73,7 +74,11 @@ export function App() {
 
   const onSettingsSaved = useCallback(
     (saved: SavedSettings) => {
-      setSavedLooks({ theme: saved.settings.theme, fontSize: saved.settings.font_size });
+      setSavedLooks({
+        theme: saved.settings.theme,
+        fontSize: saved.settings.font_size,
+        notifications: saved.settings.notifications,
+      });
       for (const info of saved.sessions) updateInfo(info);
       setSettingsOpen(false);
     },
@@ -127,6 +132,7 @@ export function App() {
             controls={controls}
             onPickFolder={() => void pickFolder()}
             onOpenSettings={openSettings}
+            notifications={notifications}
           />
         </div>
         {settings}

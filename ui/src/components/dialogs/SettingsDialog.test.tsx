@@ -38,10 +38,15 @@ describe('SettingsDialog', () => {
     const size = within(dialog).getByTestId('settings-font-size');
     await userEvent.clear(size);
     await userEvent.type(size, '16');
+    const notifications = within(dialog).getByTestId('settings-notifications');
+    expect(notifications).toBeChecked();
+    await userEvent.click(notifications);
     await userEvent.click(within(dialog).getByTestId('settings-save'));
 
     await waitFor(() => expect(screen.queryByTestId('settings-dialog')).toBeNull());
-    expect(saved).toEqual([{ provider: 'openai', base_url: '', model: 'qwen3', api_key: 'sk-local', theme: 'light', font_size: 16 }]);
+    expect(saved).toEqual([
+      { provider: 'openai', base_url: '', model: 'qwen3', api_key: 'sk-local', theme: 'light', font_size: 16, notifications: false },
+    ]);
     expect(screen.getByTestId('model-name')).toHaveTextContent('qwen3');
     expect(document.documentElement.dataset.scheme).toBe('light');
     expect(document.documentElement.style.getPropertyValue('zoom')).toBe(String(16 / 14));

@@ -41,8 +41,8 @@ const DEFAULT_URLS: Record<string, string> = {
 };
 
 /** The editable part of the settings. */
-function formOf({ provider, base_url, model, theme, font_size }: AppSettings): AppSettingsUpdate {
-  return { provider, base_url, model, theme, font_size };
+function formOf({ provider, base_url, model, theme, font_size, notifications }: AppSettings): AppSettingsUpdate {
+  return { provider, base_url, model, theme, font_size, notifications };
 }
 
 export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogProps) {
@@ -176,6 +176,15 @@ export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogP
                 value={form.font_size}
                 onChange={(event) => change('font_size', Number(event.target.value))}
               />
+            </label>
+            <label className="settings-field settings-switch">
+              <input
+                type="checkbox"
+                data-testid="settings-notifications"
+                checked={form.notifications ?? true}
+                onChange={(event) => change('notifications', event.target.checked)}
+              />
+              <span>Notify me when Tandem waits for me or finishes while the window is in the background</span>
             </label>
           </fieldset>
           <p className="settings-note dim">Saved in {loaded.file}.</p>

@@ -5,6 +5,7 @@
 // The state lives in hooks (hooks/session/): the requests' queue, the overlays, rewinding, the queued prompt.
 import { useCallback, useMemo } from 'react';
 import type { SandboxViolation } from '../../generated/protocol';
+import { useAwayNotifications } from '../../hooks/session/useAwayNotifications';
 import { useBackgroundControls } from '../../hooks/session/useBackgroundControls';
 import { useDraft } from '../../hooks/session/useDraft';
 import { useOverlays } from '../../hooks/session/useOverlays';
@@ -16,6 +17,7 @@ import { useSlashCommands, type WindowCommand } from '../../hooks/session/useSla
 import type { SessionControls } from '../../hooks/useSession';
 import { useSessionList } from '../../hooks/useSessionList';
 import * as ipc from '../../ipc';
+import { waitingOf } from '../../state/awayNotice';
 import { switchableModes } from '../../state/modes';
 import { promptItems, RewindContext } from '../../state/rewind';
 import { SandboxAllowContext } from '../../state/sandbox';
@@ -42,9 +44,11 @@ export type SessionViewProps = {
   onPickFolder: () => void;
   /** Opens the settings dialog. */
   onOpenSettings?: () => void;
+  /** Whether desktop notifications tell the person, while the window is not focused, what waits for them. */
+  notifications?: boolean;
 };
 
-export function SessionView({ session, controls, onPickFolder, onOpenSettings }: SessionViewProps) {
+export function SessionView({ session, controls, onPickFolder, onOpenSettings, notifications = true }: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running } = transcript;
   const { interrupt, sendPrompt, open, rewind } = controls;
@@ -52,6 +56,10 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const promptCount = useMemo(() => promptItems(transcript.items).length, [transcript.items]);
   const list = useSessionList(info.cwd, sessionId, running, transcript.turnsEnded, promptCount);
   const requests = useRequestQueue(transcript, controls.answer);
+  useAwayNotifications(
+    { sessionId, waiting: waitingOf(requests), turnsEnded: transcript.turnsEnded },
+    { enabled: notifications, where: info.folder_name },
+  );
   const background = useBackgroundControls(sessionId);
   const { draft, putBack } = useDraft();
   const queue = usePromptQueue(running, sendPrompt, putBack);
@@ -195,3 +203,4 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
     </div>
   );
 }
+
