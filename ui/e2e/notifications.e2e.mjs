@@ -1,6 +1,7 @@
 // End-to-end test of the desktop notifications against the fake backend: while the window is in the background,
 // the approval dialog and the end of the turn each ask for one notification; in the foreground, none; turned off
 // in the settings, none.
+/* global window, document -- page.evaluate callbacks run in the page */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newPage } from './harness.mjs';
