@@ -1,11 +1,13 @@
 //! `tandem sessions`: the stored sessions, listed or searched (full text over everything said in them), as text
-//! or JSON.
+//! or JSON; exported (Markdown, HTML, the reference agent's JSON lines) and imported from that agent's transcripts.
 
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use tandem_engine::store::{SearchHit, SessionStore, SessionSummary, StoreError};
+
+mod carry;
 
 #[derive(Debug, Subcommand)]
 pub enum SessionsCommand {
@@ -16,6 +18,36 @@ pub enum SessionsCommand {
     /// Check the store and make its search index again from the stored events (for a search that misses what
     /// was said; a damaged index is also rebuilt by the next search by itself).
     Repair,
+    /// Export a session as Markdown, one HTML page, or JSON lines in Claude Code's transcript format.
+    Export(ExportArgs),
+    /// Import Claude Code transcripts (.jsonl) as stored sessions (a session already imported is skipped).
+    Import(ImportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The session's id (as `tandem sessions list` prints it).
+    pub id: String,
+    /// md, html or jsonl.
+    #[arg(long, value_name = "FORMAT", value_parser = ["md", "markdown", "html", "jsonl"])]
+    pub format: String,
+    /// Write to this file (through a temporary file and a rename) instead of stdout.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Transcript files to import.
+    #[arg(
+        value_name = "FILE",
+        required_unless_present = "claude_code",
+        conflicts_with = "claude_code"
+    )]
+    pub files: Vec<PathBuf>,
+    /// Import every project's transcripts under DIR (default ~/.claude/projects).
+    #[arg(long = "claude-code", value_name = "DIR", num_args = 0..=1)]
+    pub claude_code: Option<Option<PathBuf>>,
 }
 
 #[derive(Debug, Args)]
@@ -45,7 +77,8 @@ pub struct SearchArgs {
 }
 
 /// Runs the command and returns the exit code: 0 done, 2 unusable (a query with no words, a store that cannot
-/// be opened).
+/// be opened, an unknown session, an output that cannot be written); `import`: 1 when a file or a line was bad
+/// (everything whole was imported).
 pub fn run(command: &SessionsCommand) -> i32 {
     let store = match SessionStore::open_default() {
         Ok(store) => store,
@@ -58,6 +91,8 @@ pub fn run(command: &SessionsCommand) -> i32 {
         SessionsCommand::List(args) => list(&store, args),
         SessionsCommand::Search(args) => search(&store, args),
         SessionsCommand::Repair => repair(&store),
+        SessionsCommand::Export(args) => return carry::export(&store, args),
+        SessionsCommand::Import(args) => return carry::import(&store, args),
     };
     match result {
         Ok(()) => 0,

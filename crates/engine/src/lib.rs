@@ -24,6 +24,7 @@ pub mod store;
 pub mod text;
 pub mod tool;
 pub mod tools;
+pub mod transcript;
 
 #[cfg(feature = "test-support")]
 pub mod testing;

@@ -1,5 +1,7 @@
 //! `tandem sessions list`, `search` and `repair` over sessions stored by real `tandem -p` runs: text and JSON
-//! output, the folder filter, and a query with no words.
+//! output, the folder filter, and a query with no words. `tandem sessions export` and `import`: the reference
+//! agent's transcripts imported from its folder or as files (once, bad lines named), a real run exported in every
+//! format and imported into another store.
 
 use serde_json::Value;
 use tandem_engine::testing::{FakeServer, Script, ScriptedTurn};
@@ -139,6 +141,244 @@ async fn stored_sessions_are_listed_and_searched_as_text_and_json() {
             && l.contains("2 messages")),
         "{}",
         listed.stdout
+    );
+}
+
+/// The reference-format transcripts the engine's tests import, copied as the reference agent keeps them:
+/// `<home>/.claude/projects/<folder>/<session>.jsonl` (the sub-agents' files beside their session).
+fn reference_projects(home: &std::path::Path) -> std::path::PathBuf {
+    let corpus =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/corpus/claude_code");
+    let project = home.join(".claude/projects/-home-ana-src-quokka");
+    copy_dir(&corpus, &project);
+    project
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let path = entry.expect("entry").path();
+        let target = to.join(path.file_name().expect("name"));
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copy");
+        }
+    }
+}
+
+#[tokio::test]
+async fn reference_transcripts_are_imported_once_with_bad_lines_named() {
+    let home = tempfile::tempdir().expect("home");
+    let project = reference_projects(home.path());
+
+    // Everything under ~/.claude/projects: four sessions; the damaged file's first bad line is named.
+    let first = sessions(home.path(), &["import", "--claude-code"]).await;
+    assert_eq!(first.code, 1, "a file had bad lines: {}", first.stderr);
+    let imported: Vec<&str> = first
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("imported"))
+        .collect();
+    assert_eq!(imported.len(), 4, "{}", first.stdout);
+    assert!(
+        imported
+            .iter()
+            .any(|l| l.contains("4f35e220-c435-4cf7-b9b9-f40426042847")
+                && l.contains("Quokka table migration")
+                && l.contains("8 messages")),
+        "{}",
+        first.stdout
+    );
+    let damaged = project.join("damaged.jsonl");
+    assert!(
+        first
+            .stderr
+            .contains(&format!("{}:3: not JSON", damaged.display())),
+        "{}",
+        first.stderr
+    );
+    assert!(
+        first.stderr.contains("and 1 more bad lines"),
+        "{}",
+        first.stderr
+    );
+
+    // Again: nothing is stored twice.
+    let again = sessions(
+        home.path(),
+        &[
+            "import",
+            "--claude-code",
+            &home.path().join(".claude/projects").to_string_lossy(),
+        ],
+    )
+    .await;
+    assert_eq!(
+        again
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("skipped"))
+            .count(),
+        4,
+        "{}",
+        again.stdout
+    );
+    assert!(
+        !again.stdout.lines().any(|l| l.starts_with("imported")),
+        "{}",
+        again.stdout
+    );
+    let file = project.join("tool_use.jsonl");
+    let one = sessions(home.path(), &["import", &file.to_string_lossy()]).await;
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert!(
+        one.stdout.starts_with("skipped   4f35e220"),
+        "{}",
+        one.stdout
+    );
+    let all = json(&sessions(home.path(), &["list", "--json"]).await);
+    assert_eq!(all["sessions"].as_array().map(Vec::len), Some(4), "{all}");
+
+    // Imported sessions are searched like any other, sub-agents included.
+    let found = json(&sessions(home.path(), &["search", "open_burrow", "--json"]).await);
+    let kinds: Vec<&str> = found["hits"]
+        .as_array()
+        .expect("hits")
+        .iter()
+        .map(|h| h["kind"].as_str().expect("kind"))
+        .collect();
+    assert!(kinds.contains(&"sub_agent"), "{found}");
+
+    // A file that is missing, or holds no conversation, is not imported, and says why.
+    let empty = home.path().join("empty.jsonl");
+    std::fs::write(&empty, "{\"type\":\"summary\",\"summary\":\"nothing\"}\n").expect("write");
+    let bad = sessions(
+        home.path(),
+        &["import", &empty.to_string_lossy(), "/nonexistent/x.jsonl"],
+    )
+    .await;
+    assert_eq!(bad.code, 1);
+    assert!(
+        bad.stderr.contains("holds no conversation"),
+        "{}",
+        bad.stderr
+    );
+    assert!(
+        bad.stderr.contains("/nonexistent/x.jsonl"),
+        "{}",
+        bad.stderr
+    );
+    let missing_dir = sessions(home.path(), &["import", "--claude-code", "/nonexistent"]).await;
+    assert_eq!(missing_dir.code, 2, "{}", missing_dir.stderr);
+}
+
+#[tokio::test]
+async fn a_real_session_is_exported_in_every_format_and_imported_elsewhere() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    stored_run(
+        home.path(),
+        dir.path(),
+        "Explain the <quokka> & wombat migration",
+        "The quokka table moves first.",
+    )
+    .await;
+    let all = json(&sessions(home.path(), &["list", "--json"]).await);
+    let id = all["sessions"][0]["session_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+
+    let markdown = sessions(home.path(), &["export", &id, "--format", "md"]).await;
+    assert_eq!(markdown.code, 0, "{}", markdown.stderr);
+    assert!(
+        markdown
+            .stdout
+            .starts_with("# Explain the <quokka> & wombat migration"),
+        "{}",
+        markdown.stdout
+    );
+    assert!(
+        markdown
+            .stdout
+            .contains("## Answer\n\nThe quokka table moves first."),
+        "{}",
+        markdown.stdout
+    );
+
+    let out = tempfile::tempdir().expect("out");
+    let page = out.path().join("session.html");
+    let html = sessions(
+        home.path(),
+        &[
+            "export",
+            &id,
+            "--format",
+            "html",
+            "-o",
+            &page.to_string_lossy(),
+        ],
+    )
+    .await;
+    assert_eq!(html.code, 0, "{}", html.stderr);
+    assert!(html.stdout.is_empty());
+    let page = std::fs::read_to_string(&page).expect("the page");
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(
+        page.contains("Explain the &lt;quokka&gt; &amp; wombat migration"),
+        "{page}"
+    );
+    assert_eq!(
+        std::fs::read_dir(out.path()).expect("dir").count(),
+        1,
+        "no temporary file is left"
+    );
+
+    let lines = out.path().join("session.jsonl");
+    let jsonl = sessions(
+        home.path(),
+        &[
+            "export",
+            &id,
+            "--format",
+            "jsonl",
+            "-o",
+            &lines.to_string_lossy(),
+        ],
+    )
+    .await;
+    assert_eq!(jsonl.code, 0, "{}", jsonl.stderr);
+    let elsewhere = tempfile::tempdir().expect("another home");
+    let imported = sessions(elsewhere.path(), &["import", &lines.to_string_lossy()]).await;
+    assert_eq!(imported.code, 0, "{}", imported.stderr);
+    assert!(
+        imported.stdout.starts_with(&format!("imported  {id}")),
+        "{}",
+        imported.stdout
+    );
+    let copy = json(&sessions(elsewhere.path(), &["list", "--json"]).await);
+    assert_eq!(
+        copy["sessions"][0]["message_count"],
+        all["sessions"][0]["message_count"]
+    );
+    assert_eq!(copy["sessions"][0]["title"], all["sessions"][0]["title"]);
+    assert_eq!(copy["sessions"][0]["folder"], all["sessions"][0]["folder"]);
+    let found = json(&sessions(elsewhere.path(), &["search", "wombat", "--json"]).await);
+    assert_eq!(found["hits"][0]["session_id"], id.as_str(), "{found}");
+
+    let unknown = sessions(
+        home.path(),
+        &["export", "no-such-session", "--format", "md"],
+    )
+    .await;
+    assert_eq!(unknown.code, 2);
+    assert!(
+        unknown
+            .stderr
+            .contains("no session with id no-such-session"),
+        "{}",
+        unknown.stderr
     );
 }
 

@@ -9,10 +9,14 @@
 //! - [`SessionStore::search`]: full-text search (SQLite FTS5) over everything said in every session, indexed by
 //!   the writer in large batches while it is idle (and before each search), ranked in bounded time, rebuilt when
 //!   damaged.
+//! - [`SessionStore::import_session`]: a whole session (a conversation brought in from another agent) written in
+//!   one transaction; [`SessionStore::message_times`] gives when each message was written, for exports.
 //! - [`repair_history`]: makes a cut-off history valid for the next request; the text of an answer cut off while it
 //!   streamed is taken back from the events.
 
 mod health;
+mod import;
+mod import_types;
 mod lock;
 mod output_budget;
 mod persisting_model;
@@ -37,6 +41,7 @@ mod writer_thread;
 
 use std::path::PathBuf;
 
+pub use import_types::{ImportOutcome, ImportedSession, ImportedSidechain};
 pub use lock::SessionLock;
 pub use persisting_model::PersistingModel;
 pub use recorder::SessionRecorder;

@@ -82,6 +82,16 @@ impl Indexer {
         }
     }
 
+    /// Notes a session written whole with `events` events (an import).
+    pub fn note_session(&mut self, session: &str, events: usize) {
+        if !self.enabled {
+            return;
+        }
+        self.events += events;
+        self.waiting.remove(session);
+        self.dirty.insert(session.to_string());
+    }
+
     /// Whether there is something to index when the writer is idle.
     pub fn has_work(&self) -> bool {
         !self.dirty.is_empty()

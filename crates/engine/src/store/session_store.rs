@@ -10,6 +10,7 @@ use tandem_protocol::{PermissionMode, SessionEvent, Usage};
 
 use super::StoreError;
 use super::health::Health;
+use super::import_types::{ImportOutcome, ImportedSession};
 use super::read;
 use super::recover::recover_streamed_text;
 use super::repair::repair_history;
@@ -461,6 +462,36 @@ impl SessionStore {
     /// The sidechains of session `id`, each with its messages.
     pub fn sidechains(&self, id: &str) -> Result<Vec<Sidechain>, StoreError> {
         self.read(|conn| side_tables::sidechains(conn, id))
+    }
+
+    /// Stores a whole session in one transaction of its own: all of it, or (on an error) nothing. A session with
+    /// the same id already stored is left as it is ([`ImportOutcome::AlreadyThere`]), so importing the same
+    /// conversation twice stores it once. Its events are indexed for search like any other.
+    pub fn import_session(
+        &self,
+        mut session: ImportedSession,
+    ) -> Result<ImportOutcome, StoreError> {
+        session.session.folder = canonical_folder(&session.session.folder);
+        let (tx, rx) = mpsc::channel();
+        self.enqueue(Command::Import {
+            session: Box::new(session),
+            reply: tx,
+        });
+        match rx.recv() {
+            Ok(result) => result.map_err(StoreError::Write),
+            Err(_) => Err(StoreError::Closed),
+        }
+    }
+
+    /// When each message of the session's history was last written (Unix milliseconds), in history order.
+    pub fn message_times(&self, id: &str) -> Result<Vec<i64>, StoreError> {
+        self.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT created_at FROM messages WHERE session_id = ?1 ORDER BY ordinal",
+            )?;
+            let rows = stmt.query_map([id], |row| row.get::<_, i64>(0))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
     }
 
     /// Deletes a session with its messages, events and tool calls.

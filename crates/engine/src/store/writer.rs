@@ -9,6 +9,7 @@ use serde_json::Value;
 use tandem_protocol::{PermissionDecision, PermissionMode, SessionEvent, ToolOutcome, Usage};
 
 use super::StoreError;
+use super::import_types::{ImportOutcome, ImportedSession};
 use super::search_index;
 use super::side_tables::{self, NewSidechain, WorkList};
 use super::types::NewSession;
@@ -140,6 +141,11 @@ pub enum Command {
     RebuildIndex(Reply),
     /// Forgets the search documents and indexes every session again from its stored events, then answers.
     Reindex(Reply),
+    /// Stores a whole session in a transaction of its own (see `import`), then answers.
+    Import {
+        session: Box<ImportedSession>,
+        reply: Sender<Result<ImportOutcome, String>>,
+    },
 }
 
 impl Command {
@@ -163,6 +169,7 @@ impl Command {
             Command::IndexAll(_) => "index_all",
             Command::RebuildIndex(_) => "rebuild_index",
             Command::Reindex(_) => "reindex",
+            Command::Import { .. } => "import",
         }
     }
 }
@@ -423,7 +430,8 @@ pub(super) fn apply(tx: &Transaction<'_>, command: &Command) -> Result<(), Store
         Command::Flush(_)
         | Command::IndexAll(_)
         | Command::RebuildIndex(_)
-        | Command::Reindex(_) => {}
+        | Command::Reindex(_)
+        | Command::Import { .. } => {}
     }
     Ok(())
 }

@@ -22,6 +22,8 @@ use rusqlite::{Connection, ErrorCode, params};
 
 use super::StoreError;
 use super::health::Health;
+use super::import;
+use super::import_types::ImportOutcome;
 use super::schema::{begin_write, retry_busy};
 use super::search_docs;
 use super::search_index;
@@ -74,10 +76,12 @@ pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>, mut ind
         let mut rebuilds = Vec::new();
         let mut catch_ups = Vec::new();
         let mut reindexes = Vec::new();
+        let mut imports = Vec::new();
         let mut commands = kept.take();
         for command in batch {
             match command {
                 Command::Flush(reply) => replies.push(reply),
+                Command::Import { session, reply } => imports.push((session, reply)),
                 Command::RebuildIndex(reply) => rebuilds.push(reply),
                 Command::IndexAll(reply) => catch_ups.push(reply),
                 Command::Reindex(reply) => reindexes.push(reply),
@@ -89,6 +93,14 @@ pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>, mut ind
         }
         indexer.note(&commands);
         write(&conn, commands, &mut kept, &mut pending_error, &health);
+        for (session, reply) in imports {
+            last_write = Instant::now();
+            let result = import::write(&conn, &session);
+            if let Ok(ImportOutcome::Stored) = result {
+                indexer.note_session(&session.session.id, session.events.len());
+            }
+            let _ = reply.send(result.map_err(|e| e.to_string()));
+        }
         if indexer.due() {
             index_step(&conn, &mut indexer);
         }
@@ -269,7 +281,8 @@ fn touches(command: &Command) -> Option<(&str, i64)> {
         | Command::Flush(_)
         | Command::IndexAll(_)
         | Command::RebuildIndex(_)
-        | Command::Reindex(_) => None,
+        | Command::Reindex(_)
+        | Command::Import { .. } => None,
     }
 }
 

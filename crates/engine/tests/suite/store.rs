@@ -23,6 +23,7 @@ use tandem_protocol::{
 
 use super::common::{fake_config, server};
 
+mod carry;
 mod compact_rewind;
 mod crash;
 mod long_output;

@@ -1,0 +1,144 @@
+//! `tandem sessions export` and `tandem sessions import`: a stored session written out as Markdown, HTML or the
+//! reference agent's JSON lines; that agent's transcripts brought in as stored sessions.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use tandem_engine::store::{ImportOutcome, SessionStore};
+use tandem_engine::transcript::{self, FileImport, Format};
+
+use super::{ExportArgs, ImportArgs};
+
+/// 0 written; 2 an unknown session, a store that cannot be read, an output that cannot be written.
+pub fn export(store: &SessionStore, args: &ExportArgs) -> i32 {
+    let Some(format) = Format::parse(&args.format) else {
+        eprintln!(
+            "tandem: unknown format {:?} (md, html or jsonl)",
+            args.format
+        );
+        return 2;
+    };
+    let loaded = match store.load_session(&args.id) {
+        Ok(Some(loaded)) => loaded,
+        Ok(None) => {
+            eprintln!("tandem: no session with id {}", args.id);
+            return 2;
+        }
+        Err(e) => {
+            eprintln!("tandem: {e}");
+            return 2;
+        }
+    };
+    let times = match store.message_times(&args.id) {
+        Ok(times) => times,
+        Err(e) => {
+            eprintln!("tandem: {e}");
+            return 2;
+        }
+    };
+    let text = transcript::export(&loaded, &times, format);
+    let written = match &args.output {
+        Some(path) => write_file(path, text.as_bytes()),
+        None => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("stdout: {e}")),
+    };
+    match written {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("tandem: {e}");
+            2
+        }
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`: a reader never sees half a file.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(fail)?;
+    tmp.write_all(bytes).map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+/// 0 every file imported (or there already); 1 a file or a line was bad (all that was whole was imported); 2 the
+/// folder of transcripts cannot be read.
+pub fn import(store: &SessionStore, args: &ImportArgs) -> i32 {
+    let reports: Vec<FileImport> = match &args.claude_code {
+        Some(dir) => {
+            let dir = match dir.clone().or_else(transcript::default_claude_code_dir) {
+                Some(dir) => dir,
+                None => {
+                    eprintln!("tandem: no home folder is known");
+                    return 2;
+                }
+            };
+            match transcript::import_claude_code(store, &dir) {
+                Ok(reports) => reports,
+                Err(e) => {
+                    eprintln!("tandem: {e}");
+                    return 2;
+                }
+            }
+        }
+        None => args
+            .files
+            .iter()
+            .map(|path| transcript::import_file(store, path))
+            .collect(),
+    };
+    let (mut imported, mut skipped, mut bad) = (0, 0, 0);
+    for report in &reports {
+        match &report.result {
+            Ok((id, title, count, ImportOutcome::Stored)) => {
+                imported += 1;
+                println!(
+                    "imported  {id}  {count:>4} messages  {}  ({})",
+                    if title.is_empty() {
+                        "(untitled)"
+                    } else {
+                        title
+                    },
+                    report.path.display()
+                );
+            }
+            Ok((id, _, _, ImportOutcome::AlreadyThere)) => {
+                skipped += 1;
+                println!(
+                    "skipped   {id}  already imported  ({})",
+                    report.path.display()
+                );
+            }
+            Err(e) => {
+                bad += 1;
+                eprintln!("tandem: not imported: {e}");
+            }
+        }
+        if let Some(line) = &report.first_bad {
+            let more = report.bad_lines.saturating_sub(1);
+            let more = if more > 0 {
+                format!(" (and {more} more bad lines)")
+            } else {
+                String::new()
+            };
+            eprintln!("tandem: bad line skipped: {line}{more}");
+        }
+    }
+    // What was imported is searchable as soon as the command ends.
+    if imported > 0
+        && let Err(e) = store.index_for_search()
+    {
+        eprintln!("tandem: the imported sessions are not indexed for search yet: {e}");
+    }
+    let bad_lines = reports.iter().filter(|r| r.first_bad.is_some()).count();
+    eprintln!(
+        "tandem: {imported} imported, {skipped} already there, {bad} not imported, {bad_lines} with bad lines"
+    );
+    if bad > 0 || bad_lines > 0 { 1 } else { 0 }
+}
