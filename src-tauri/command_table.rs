@@ -11,7 +11,7 @@ use tandem_protocol::{
     DecisionBehavior, ElicitationAnswer, EventEnvelope, FolderTrust, HookListing, HookTestResult,
     KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer,
     RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionInfo,
-    SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile,
+    SessionSearchHit, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile,
 };
 use ts_rs::{Config, TS};
 
@@ -76,6 +76,10 @@ pub fn commands() -> Vec<CommandSignature> {
         command("list_sessions")
             .arg::<String>("path")
             .returns::<Vec<SessionSummary>>(),
+        command("search_sessions")
+            .arg::<String>("query")
+            .arg::<Option<u32>>("limit")
+            .returns::<Vec<SessionSearchHit>>(),
         command("pick_folder").returns::<Option<String>>(),
         command("send_prompt")
             .arg::<String>("session_id")

@@ -29,6 +29,7 @@ macro_rules! with_commands {
             commands::session::open_session,
             commands::session::session_events,
             commands::session::list_sessions,
+            commands::search::search_sessions,
             commands::pick_folder,
             commands::session::send_prompt,
             commands::session::answer_approval,

@@ -25,6 +25,7 @@ pub mod history;
 pub mod mcp;
 pub mod prompt;
 pub mod rules;
+pub mod search;
 pub mod session;
 pub mod unreadable;
 pub mod worktrees;

@@ -18,6 +18,7 @@ import type {
   EventBatch,
   EventEnvelope,
   FolderTrust,
+  SessionSearchHit,
   KeptWorktree,
   McpServerStatus,
   PlanAnswer,
@@ -90,6 +91,11 @@ export function sessionEvents(sessionId: string, afterSeq: number | null): Promi
 /** The folder's stored sessions (any order; the sidebar sorts them newest first). */
 export function listSessions(path: string): Promise<SessionSummary[]> {
   return commands.listSessions(path);
+}
+
+/** The hits for `query` over everything said in every stored session of every folder, best first. */
+export function searchSessions(query: string, limit: number | null = null): Promise<SessionSearchHit[]> {
+  return commands.searchSessions(query, limit);
 }
 
 /** Resolves when the turn has started; its events stream on the session's channel. */

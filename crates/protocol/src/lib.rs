@@ -18,6 +18,7 @@ mod prompt;
 mod render;
 mod rewind;
 mod sandbox;
+mod search;
 mod shells;
 mod trace;
 pub mod typescript;
@@ -53,6 +54,7 @@ pub use prompt::{MentionCompletion, MentionKind, SlashCommand, SlashCommandSourc
 pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
 pub use sandbox::SandboxViolation;
+pub use search::{SearchSnippetPart, SessionSearchHit};
 pub use shells::{BackgroundReason, BackgroundShell};
 pub use trace::{DecisionTrace, RuleRole, TraceCheck, TraceStep};
 pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};

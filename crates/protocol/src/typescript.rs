@@ -91,6 +91,8 @@ pub fn render() -> String {
         decl::<UnreadableSettingsFile>(&cfg),
         decl::<RulesView>(&cfg),
         decl::<SessionSummary>(&cfg),
+        decl::<SearchSnippetPart>(&cfg),
+        decl::<SessionSearchHit>(&cfg),
         decl::<RewindScope>(&cfg),
         decl::<RewindPoint>(&cfg),
         decl::<RewindOutcome>(&cfg),

@@ -3,7 +3,7 @@
 
 import { invoke, type Channel } from '@tauri-apps/api/core';
 import type { AppStateView, McpSignIn, SavedSettings } from './app';
-import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionInfo, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile } from './protocol';
+import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile } from './protocol';
 
 export function appState(): Promise<AppStateView> {
   return invoke<AppStateView>('app_state');
@@ -19,6 +19,10 @@ export function sessionEvents(sessionId: string, afterSeq: number | null): Promi
 
 export function listSessions(path: string): Promise<Array<SessionSummary>> {
   return invoke<Array<SessionSummary>>('list_sessions', { path });
+}
+
+export function searchSessions(query: string, limit: number | null): Promise<Array<SessionSearchHit>> {
+  return invoke<Array<SessionSearchHit>>('search_sessions', { query, limit });
 }
 
 export function pickFolder(): Promise<string | null> {

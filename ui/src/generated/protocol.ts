@@ -762,6 +762,38 @@ title: string,
  */
 updated_at_ms: number, message_count: number, };
 
+export type SearchSnippetPart = { text: string, 
+/**
+ * Whether this piece is a match of the query.
+ */
+matched: boolean, };
+
+export type SessionSearchHit = { session_id: string, 
+/**
+ * The session's project folder.
+ */
+folder: string, 
+/**
+ * The session's title.
+ */
+title: string, 
+/**
+ * Milliseconds since the Unix epoch of the session's last write.
+ */
+updated_at_ms: number, 
+/**
+ * The event the matching text starts at: where the transcript scrolls to.
+ */
+seq: number, 
+/**
+ * Which kind of text matched: `prompt`, `answer`, `tool_input`, `tool_result` or `sub_agent`.
+ */
+kind: string, 
+/**
+ * The matching text around the matches, cut with `…` where it goes on.
+ */
+snippet: Array<SearchSnippetPart>, };
+
 export type RewindScope = "files" | "conversation" | "both";
 
 export type RewindPoint = { 

@@ -42,9 +42,13 @@ export type SessionViewProps = {
   onPickFolder: () => void;
   /** Opens the settings dialog. */
   onOpenSettings?: () => void;
+  /** The event of this session a search hit opened: the transcript scrolls to it once it has arrived. */
+  focusSeq?: number | null;
+  /** The transcript showed `focusSeq`. */
+  onFocused?: () => void;
 };
 
-export function SessionView({ session, controls, onPickFolder, onOpenSettings }: SessionViewProps) {
+export function SessionView({ session, controls, onPickFolder, onOpenSettings, focusSeq = null, onFocused }: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running } = transcript;
   const { interrupt, sendPrompt, open, rewind } = controls;
@@ -132,6 +136,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
                           items={transcript.items}
                           empty={<EmptyTranscript folder={info.folder_name} />}
                           footer={running ? <WorkingLine /> : null}
+                          focusSeq={focusSeq !== null && transcript.lastSeq >= focusSeq ? focusSeq : null}
+                          onFocused={onFocused}
                         />
                       </SandboxAllowContext.Provider>
                     </RewindContext.Provider>
