@@ -23,6 +23,7 @@ use crate::state::AppState;
 
 pub mod history;
 pub mod mcp;
+pub mod organise;
 pub mod prompt;
 pub mod rules;
 pub mod search;

@@ -12,6 +12,7 @@ mod elicitation;
 mod events;
 mod interaction;
 mod mcp;
+mod organise;
 mod panels;
 mod permission;
 mod prompt;
@@ -48,6 +49,7 @@ pub use interaction::{
     QuestionReply, QuestionRequest,
 };
 pub use mcp::{McpResourceEntry, McpServerState, McpServerStatus};
+pub use organise::SessionCollection;
 pub use panels::{CallCheck, HookListing, HookTestResult, RuleFiles, RuleListing, RulesView};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
 pub use prompt::{MentionCompletion, MentionKind, SlashCommand, SlashCommandSource};

@@ -91,6 +91,7 @@ pub fn render() -> String {
         decl::<UnreadableSettingsFile>(&cfg),
         decl::<RulesView>(&cfg),
         decl::<SessionSummary>(&cfg),
+        decl::<SessionCollection>(&cfg),
         decl::<SearchSnippetPart>(&cfg),
         decl::<SessionSearchHit>(&cfg),
         decl::<RewindScope>(&cfg),

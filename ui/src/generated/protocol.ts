@@ -760,7 +760,29 @@ title: string,
 /**
  * Milliseconds since the Unix epoch.
  */
-updated_at_ms: number, message_count: number, };
+updated_at_ms: number, message_count: number, 
+/**
+ * Listed first in its folder.
+ */
+pinned: boolean, 
+/**
+ * Listed under "Archived" only.
+ */
+archived: boolean, 
+/**
+ * Lower case, sorted, without repeats.
+ */
+tags: Array<string>, 
+/**
+ * The collection (the sidebar's folder) it is in; `None`: the top level.
+ */
+collection_id: number | null, };
+
+export type SessionCollection = { id: number, 
+/**
+ * The collection it is in; `None`: the top level.
+ */
+parent_id: number | null, name: string, };
 
 export type SearchSnippetPart = { text: string, 
 /**

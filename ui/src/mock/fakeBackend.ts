@@ -10,7 +10,8 @@
 // `.touch(path, content)` changes a fake file "outside Tandem"; `.storeLong(messages)` adds the stored session
 // `stored-long` with that many messages (for measuring memory). `search_sessions` searches every stored and live
 // session (fakeSearch.ts), the website project's stored session among them; `.searchDelay(query, ms)` makes a query
-// answer late and `.lateAnswers()` counts those answered.
+// answer late and `.lateAnswers()` counts those answered. Collections, pins, tags and the archive are kept by
+// fakeOrganise.ts.
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, ElicitationAnswer, FolderTrust, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
@@ -19,6 +20,7 @@ import { FAKE_ROOT, initialFiles } from './fakeProject';
 import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
 import { FakeSession } from './fakeSession';
 import { FAKE_HOOK, FakeRules, fakeHookRun } from './fakeRules';
+import { FakeOrganise } from './fakeOrganise';
 import { fakeSearch, type Searchable } from './fakeSearch';
 import { longStoredSession, storedSessions, websiteSession } from './fakeStoredSessions';
 
@@ -37,6 +39,7 @@ export function installFakeBackend(): void {
   const stored = [...storedSessions(Date.now()), websiteSession(Date.now())];
   /** Queries answered late, in ms. */
   const searchDelays = new Map<string, number>();
+  const organised = new FakeOrganise();
   /** How many delayed queries have answered. */
   let lateAnswers = 0;
   const files = initialFiles();
@@ -70,10 +73,10 @@ export function installFakeBackend(): void {
       const prompts = each.log.filter((event) => event.type === 'turn_started');
       const first = prompts[0];
       if (!first || stored.some((old) => old.summary.session_id === each.id)) return [];
-      return [{ session_id: each.id, title: first.prompt, updated_at_ms: touched.get(each.id) ?? Date.now(), message_count: prompts.length * 2 }];
+      return [{ session_id: each.id, title: first.prompt, updated_at_ms: touched.get(each.id) ?? Date.now(), message_count: prompts.length * 2, pinned: false, archived: false, tags: [], collection_id: null }];
     });
     const old = stored.filter((each) => (each.folder ?? FAKE_FOLDER) === path).map((each) => each.summary);
-    return [...live, ...old].sort((a, b) => b.updated_at_ms - a.updated_at_ms);
+    return organised.apply([...live, ...old]);
   };
 
   /** Every session to search: the stored ones and the live ones with a prompt. */
@@ -154,6 +157,30 @@ export function installFakeBackend(): void {
           return session(args).eventsAfter(typeof args.afterSeq === 'number' ? args.afterSeq : null);
         case 'list_sessions':
           return summaries(text(args, 'path'));
+        case 'list_collections':
+          return organised.collections(text(args, 'path'));
+        case 'create_collection':
+          return organised.create(text(args, 'path'), text(args, 'name'), typeof args.parentId === 'number' ? args.parentId : null);
+        case 'rename_collection':
+          organised.rename(args.id as number, text(args, 'name'));
+          return null;
+        case 'delete_collection':
+          organised.delete(args.id as number);
+          return null;
+        case 'move_session':
+          organised.change(text(args, 'sessionId'), { collection_id: typeof args.collectionId === 'number' ? args.collectionId : null });
+          return null;
+        case 'set_session_pinned':
+          organised.change(text(args, 'sessionId'), { pinned: args.pinned === true });
+          return null;
+        case 'set_session_archived':
+          organised.change(text(args, 'sessionId'), { archived: args.archived === true });
+          return null;
+        case 'set_session_tags': {
+          const tags = [...new Set((args.tags as string[]).map((tag) => tag.trim().toLowerCase()).filter(Boolean))].sort();
+          organised.change(text(args, 'sessionId'), { tags });
+          return tags;
+        }
         case 'search_sessions': {
           const query = text(args, 'query');
           const hits = fakeSearch(searchable(), query);

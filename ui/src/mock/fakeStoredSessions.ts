@@ -13,7 +13,7 @@ const HOUR = 3_600_000;
 export function storedSessions(now: number): StoredSession[] {
   return [
     {
-      summary: { session_id: 'stored-config', title: 'Explain how the config is loaded', updated_at_ms: now - 2 * HOUR, message_count: 4 },
+      summary: { session_id: 'stored-config', title: 'Explain how the config is loaded', updated_at_ms: now - 2 * HOUR, message_count: 4, pinned: false, archived: false, tags: [], collection_id: null },
       events: [
         { type: 'turn_started', prompt: 'Explain how the config is loaded' },
         { type: 'tool_call_started', tool_use_id: 'toolu_old_1', name: 'Read' },
@@ -25,7 +25,7 @@ export function storedSessions(now: number): StoredSession[] {
       ],
     },
     {
-      summary: { session_id: 'stored-ci', title: 'Fix the flaky CI job', updated_at_ms: now - 3 * 24 * HOUR, message_count: 12 },
+      summary: { session_id: 'stored-ci', title: 'Fix the flaky CI job', updated_at_ms: now - 3 * 24 * HOUR, message_count: 12, pinned: false, archived: false, tags: [], collection_id: null },
       events: [
         { type: 'turn_started', prompt: 'Fix the flaky CI job' },
         { type: 'text_delta', text: 'The job races the server start; I added a readiness wait.' },
@@ -51,7 +51,7 @@ export function websiteSession(now: number): StoredSession {
   }
   return {
     folder: WEBSITE_FOLDER,
-    summary: { session_id: 'stored-website', title: 'Tidy up the website', updated_at_ms: now - 26 * HOUR, message_count: 80 },
+    summary: { session_id: 'stored-website', title: 'Tidy up the website', updated_at_ms: now - 26 * HOUR, message_count: 80, pinned: false, archived: false, tags: [], collection_id: null },
     events,
   };
 }
@@ -73,7 +73,7 @@ export function longStoredSession(now: number, messages: number): StoredSession 
     events.push({ type: 'turn_ended', stop_reason: 'end_turn' });
   }
   return {
-    summary: { session_id: 'stored-long', title: `A long session (${messages} messages)`, updated_at_ms: now - 60_000, message_count: messages },
+    summary: { session_id: 'stored-long', title: `A long session (${messages} messages)`, updated_at_ms: now - 60_000, message_count: messages, pinned: false, archived: false, tags: [], collection_id: null },
     events,
   };
 }

@@ -14,6 +14,7 @@ import { useRewinding } from '../../hooks/session/useRewinding';
 import { useSessionKeys } from '../../hooks/session/useSessionKeys';
 import { useSlashCommands, type WindowCommand } from '../../hooks/session/useSlashCommands';
 import type { SessionControls } from '../../hooks/useSession';
+import { useOrganise } from '../../hooks/useOrganise';
 import { useSessionList } from '../../hooks/useSessionList';
 import * as ipc from '../../ipc';
 import { switchableModes } from '../../state/modes';
@@ -55,6 +56,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings, f
   const sessionId = info.session_id;
   const promptCount = useMemo(() => promptItems(transcript.items).length, [transcript.items]);
   const list = useSessionList(info.cwd, sessionId, running, transcript.turnsEnded, promptCount);
+  const organise = useOrganise(info.cwd, list.refresh);
   const requests = useRequestQueue(transcript, controls.answer);
   const background = useBackgroundControls(sessionId);
   const { draft, putBack } = useDraft();
@@ -125,6 +127,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings, f
                     await ipc.deleteSession(id);
                     list.refresh();
                   }}
+                  collections={list.collections}
+                  organise={organise}
                 />
                 <div className="session-center">
                   {info.setup_hint && <SetupHint hint={info.setup_hint} />}
