@@ -10,8 +10,9 @@ use tandem_protocol::{
     AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, CallCheck, ChangedFile,
     DecisionBehavior, ElicitationAnswer, EventEnvelope, FolderTrust, HookListing, HookTestResult,
     KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer,
-    RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionInfo,
-    SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile,
+    RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation,
+    SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, ToolListing,
+    UnreadableSettingsFile,
 };
 use ts_rs::{Config, TS};
 
@@ -76,6 +77,35 @@ pub fn commands() -> Vec<CommandSignature> {
         command("list_sessions")
             .arg::<String>("path")
             .returns::<Vec<SessionSummary>>(),
+        command("search_sessions")
+            .arg::<String>("query")
+            .arg::<Option<u32>>("limit")
+            .returns::<Vec<SessionSearchHit>>(),
+        command("list_collections")
+            .arg::<String>("path")
+            .returns::<Vec<SessionCollection>>(),
+        command("create_collection")
+            .arg::<String>("path")
+            .arg::<String>("name")
+            .arg_as("parent_id", "number | null")
+            .returns::<SessionCollection>(),
+        command("rename_collection")
+            .arg_as("id", "number")
+            .arg::<String>("name"),
+        command("delete_collection").arg_as("id", "number"),
+        command("move_session")
+            .arg::<String>("session_id")
+            .arg_as("collection_id", "number | null"),
+        command("set_session_pinned")
+            .arg::<String>("session_id")
+            .arg::<bool>("pinned"),
+        command("set_session_archived")
+            .arg::<String>("session_id")
+            .arg::<bool>("archived"),
+        command("set_session_tags")
+            .arg::<String>("session_id")
+            .arg::<Vec<String>>("tags")
+            .returns::<Vec<String>>(),
         command("pick_folder").returns::<Option<String>>(),
         command("send_prompt")
             .arg::<String>("session_id")

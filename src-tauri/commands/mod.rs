@@ -23,8 +23,10 @@ use crate::state::AppState;
 
 pub mod history;
 pub mod mcp;
+pub mod organise;
 pub mod prompt;
 pub mod rules;
+pub mod search;
 pub mod session;
 pub mod unreadable;
 pub mod worktrees;

@@ -61,7 +61,7 @@ describe('ipc', () => {
   });
 
   it('reopens a stored session and lists the folder’s sessions', async () => {
-    const summary = { session_id: 'old', title: 'Fix it', updated_at_ms: 1, message_count: 2 };
+    const summary = { session_id: 'old', title: 'Fix it', updated_at_ms: 1, message_count: 2, pinned: false, archived: false, tags: [], collection_id: null };
     const calls = record((cmd) => (cmd === 'list_sessions' ? [summary] : { session_id: 'old' }));
     await ipc.openSession('/p', () => {}, 'old');
     expect(calls[0]?.args).toMatchObject({ path: '/p', resume: 'old' });

@@ -18,6 +18,8 @@ import type {
   EventBatch,
   EventEnvelope,
   FolderTrust,
+  SessionCollection,
+  SessionSearchHit,
   KeptWorktree,
   McpServerStatus,
   PlanAnswer,
@@ -90,6 +92,49 @@ export function sessionEvents(sessionId: string, afterSeq: number | null): Promi
 /** The folder's stored sessions (any order; the sidebar sorts them newest first). */
 export function listSessions(path: string): Promise<SessionSummary[]> {
   return commands.listSessions(path);
+}
+
+/** The folder's collections (the sidebar's folders), nested by `parent_id`. */
+export function listCollections(path: string): Promise<SessionCollection[]> {
+  return commands.listCollections(path);
+}
+
+/** Makes a collection in the folder `path`, inside `parentId` (the top level when null). */
+export function createCollection(path: string, name: string, parentId: number | null): Promise<SessionCollection> {
+  return commands.createCollection(path, name, parentId);
+}
+
+export function renameCollection(id: number, name: string): Promise<void> {
+  return commands.renameCollection(id, name);
+}
+
+/** Deletes a collection; its sessions and collections move up to its parent. */
+export function deleteCollection(id: number): Promise<void> {
+  return commands.deleteCollection(id);
+}
+
+/** Puts a stored session into a collection (the top level when null). */
+export function moveSession(sessionId: string, collectionId: number | null): Promise<void> {
+  return commands.moveSession(sessionId, collectionId);
+}
+
+export function setSessionPinned(sessionId: string, pinned: boolean): Promise<void> {
+  return commands.setSessionPinned(sessionId, pinned);
+}
+
+/** Archives a stored session (kept, listed under Archived) or restores it. */
+export function setSessionArchived(sessionId: string, archived: boolean): Promise<void> {
+  return commands.setSessionArchived(sessionId, archived);
+}
+
+/** Replaces a stored session's tags; resolves to the tags as stored (trimmed, lower-cased, sorted). */
+export function setSessionTags(sessionId: string, tags: string[]): Promise<string[]> {
+  return commands.setSessionTags(sessionId, tags);
+}
+
+/** The hits for `query` over everything said in every stored session of every folder, best first. */
+export function searchSessions(query: string, limit: number | null = null): Promise<SessionSearchHit[]> {
+  return commands.searchSessions(query, limit);
 }
 
 /** Resolves when the turn has started; its events stream on the session's channel. */

@@ -1,17 +1,20 @@
-//! `tandem sessions`: the stored sessions, listed or searched (full text over everything said in them), as text
-//! or JSON; exported (Markdown, HTML, the reference agent's JSON lines) and imported from that agent's transcripts.
+//! `tandem sessions`: the stored sessions, listed (with how they are organised: pinned, tags, folder, archived) or
+//! searched (full text over everything said in them), as text or JSON; repaired; exported (Markdown, HTML, the
+//! reference agent's JSON lines) and imported from that agent's transcripts.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
-use tandem_engine::store::{SearchHit, SessionStore, SessionSummary, StoreError};
+use tandem_engine::store::{Collection, SearchHit, SessionStore, SessionSummary, StoreError};
 
 mod carry;
 
 #[derive(Debug, Subcommand)]
 pub enum SessionsCommand {
-    /// List the stored sessions, most recently updated first.
+    /// List the stored sessions: the pinned first, then the most recently updated first; archived ones only with
+    /// --archived.
     List(ListArgs),
     /// Search everything said in the stored sessions: prompts, answers, tool inputs and results, sub-agents.
     Search(SearchArgs),
@@ -55,6 +58,12 @@ pub struct ListArgs {
     /// Only the sessions of this folder (default: every folder's).
     #[arg(long, value_name = "DIR")]
     pub folder: Option<PathBuf>,
+    /// List the archived sessions (and only those).
+    #[arg(long)]
+    pub archived: bool,
+    /// Only the sessions tagged T (case does not matter).
+    #[arg(long, value_name = "T")]
+    pub tag: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -108,15 +117,40 @@ fn list(store: &SessionStore, args: &ListArgs) -> Result<(), StoreError> {
         Some(folder) => store.list_sessions(folder)?,
         None => store.list_all_sessions()?,
     };
+    let tag = args.tag.as_deref().map(|t| t.trim().to_lowercase());
+    let sessions: Vec<&SessionSummary> = sessions
+        .iter()
+        .filter(|s| s.organised.archived() == args.archived)
+        .filter(|s| tag.as_ref().is_none_or(|t| s.organised.tags.contains(t)))
+        .collect();
+    let paths = CollectionPaths::read(store, &sessions)?;
     if args.json {
-        let rows: Vec<Value> = sessions.iter().map(session_json).collect();
+        let rows: Vec<Value> = sessions
+            .iter()
+            .map(|s| session_json(s, paths.of(s)))
+            .collect();
         println!("{}", json!({ "sessions": rows }));
         return Ok(());
     }
-    for summary in &sessions {
+    for summary in sessions {
         let r = &summary.record;
+        let o = &summary.organised;
+        let mut marks = String::new();
+        if o.pinned() {
+            marks.push_str("  pinned");
+        }
+        if o.archived() {
+            marks.push_str("  archived");
+        }
+        if let Some(path) = paths.of(summary) {
+            marks.push_str(&format!("  in {path}"));
+        }
+        if !o.tags.is_empty() {
+            let tags: Vec<String> = o.tags.iter().map(|t| format!("#{t}")).collect();
+            marks.push_str(&format!("  {}", tags.join(" ")));
+        }
         println!(
-            "{}  {}  {:>4} messages  {}  ({})",
+            "{}  {}  {:>4} messages  {}  ({}){marks}",
             r.id,
             time(r.updated_at),
             summary.message_count,
@@ -125,6 +159,51 @@ fn list(store: &SessionStore, args: &ListArgs) -> Result<(), StoreError> {
         );
     }
     Ok(())
+}
+
+/// The path of each collection ("Work/Bugs") of the project folders the listed sessions are in.
+struct CollectionPaths(HashMap<i64, String>);
+
+impl CollectionPaths {
+    fn read(store: &SessionStore, sessions: &[&SessionSummary]) -> Result<Self, StoreError> {
+        let mut all: HashMap<i64, Collection> = HashMap::new();
+        let mut folders: Vec<&Path> = sessions
+            .iter()
+            .filter(|s| s.organised.collection_id.is_some())
+            .map(|s| s.record.folder.as_path())
+            .collect();
+        folders.sort();
+        folders.dedup();
+        for folder in folders {
+            all.extend(store.collections(folder)?.into_iter().map(|c| (c.id, c)));
+        }
+        let paths = all
+            .keys()
+            .map(|&id| {
+                let mut names = Vec::new();
+                let mut at = Some(id);
+                // Bounded by the number of collections, should the parents ever form a loop.
+                while let Some(c) = at.and_then(|id| all.get(&id)) {
+                    if names.len() > all.len() {
+                        break;
+                    }
+                    names.push(c.name.as_str());
+                    at = c.parent_id;
+                }
+                names.reverse();
+                (id, names.join("/"))
+            })
+            .collect();
+        Ok(Self(paths))
+    }
+
+    fn of(&self, summary: &SessionSummary) -> Option<&str> {
+        summary
+            .organised
+            .collection_id
+            .and_then(|id| self.0.get(&id))
+            .map(String::as_str)
+    }
 }
 
 fn search(store: &SessionStore, args: &SearchArgs) -> Result<(), StoreError> {
@@ -160,8 +239,9 @@ fn repair(store: &SessionStore) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn session_json(summary: &SessionSummary) -> Value {
+fn session_json(summary: &SessionSummary, collection: Option<&str>) -> Value {
     let r = &summary.record;
+    let o = &summary.organised;
     json!({
         "session_id": r.id,
         "folder": r.folder,
@@ -170,6 +250,11 @@ fn session_json(summary: &SessionSummary) -> Value {
         "updated_at": r.updated_at,
         "model": r.model,
         "message_count": summary.message_count,
+        "pinned": o.pinned(),
+        "archived": o.archived(),
+        "tags": o.tags,
+        "collection_id": o.collection_id,
+        "collection": collection,
     })
 }
 

@@ -130,6 +130,19 @@ pub struct SessionSummary {
     #[ts(type = "number")]
     pub updated_at_ms: u64,
     pub message_count: u32,
+    /// Listed first in its folder.
+    #[serde(default)]
+    pub pinned: bool,
+    /// Listed under "Archived" only.
+    #[serde(default)]
+    pub archived: bool,
+    /// Lower case, sorted, without repeats.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// The collection (the sidebar's folder) it is in; `None`: the top level.
+    #[serde(default)]
+    #[ts(type = "number | null")]
+    pub collection_id: Option<i64>,
 }
 
 /// One thing that happened in a session.

@@ -3,7 +3,7 @@
 
 import { invoke, type Channel } from '@tauri-apps/api/core';
 import type { AppStateView, McpSignIn, SavedSettings } from './app';
-import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionInfo, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile } from './protocol';
+import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile } from './protocol';
 
 export function appState(): Promise<AppStateView> {
   return invoke<AppStateView>('app_state');
@@ -19,6 +19,42 @@ export function sessionEvents(sessionId: string, afterSeq: number | null): Promi
 
 export function listSessions(path: string): Promise<Array<SessionSummary>> {
   return invoke<Array<SessionSummary>>('list_sessions', { path });
+}
+
+export function searchSessions(query: string, limit: number | null): Promise<Array<SessionSearchHit>> {
+  return invoke<Array<SessionSearchHit>>('search_sessions', { query, limit });
+}
+
+export function listCollections(path: string): Promise<Array<SessionCollection>> {
+  return invoke<Array<SessionCollection>>('list_collections', { path });
+}
+
+export function createCollection(path: string, name: string, parentId: number | null): Promise<SessionCollection> {
+  return invoke<SessionCollection>('create_collection', { path, name, parentId });
+}
+
+export function renameCollection(id: number, name: string): Promise<void> {
+  return invoke<void>('rename_collection', { id, name });
+}
+
+export function deleteCollection(id: number): Promise<void> {
+  return invoke<void>('delete_collection', { id });
+}
+
+export function moveSession(sessionId: string, collectionId: number | null): Promise<void> {
+  return invoke<void>('move_session', { sessionId, collectionId });
+}
+
+export function setSessionPinned(sessionId: string, pinned: boolean): Promise<void> {
+  return invoke<void>('set_session_pinned', { sessionId, pinned });
+}
+
+export function setSessionArchived(sessionId: string, archived: boolean): Promise<void> {
+  return invoke<void>('set_session_archived', { sessionId, archived });
+}
+
+export function setSessionTags(sessionId: string, tags: Array<string>): Promise<Array<string>> {
+  return invoke<Array<string>>('set_session_tags', { sessionId, tags });
 }
 
 export function pickFolder(): Promise<string | null> {

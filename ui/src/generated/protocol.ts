@@ -760,7 +760,61 @@ title: string,
 /**
  * Milliseconds since the Unix epoch.
  */
-updated_at_ms: number, message_count: number, };
+updated_at_ms: number, message_count: number, 
+/**
+ * Listed first in its folder.
+ */
+pinned: boolean, 
+/**
+ * Listed under "Archived" only.
+ */
+archived: boolean, 
+/**
+ * Lower case, sorted, without repeats.
+ */
+tags: Array<string>, 
+/**
+ * The collection (the sidebar's folder) it is in; `None`: the top level.
+ */
+collection_id: number | null, };
+
+export type SessionCollection = { id: number, 
+/**
+ * The collection it is in; `None`: the top level.
+ */
+parent_id: number | null, name: string, };
+
+export type SearchSnippetPart = { text: string, 
+/**
+ * Whether this piece is a match of the query.
+ */
+matched: boolean, };
+
+export type SessionSearchHit = { session_id: string, 
+/**
+ * The session's project folder.
+ */
+folder: string, 
+/**
+ * The session's title.
+ */
+title: string, 
+/**
+ * Milliseconds since the Unix epoch of the session's last write.
+ */
+updated_at_ms: number, 
+/**
+ * The event the matching text starts at: where the transcript scrolls to.
+ */
+seq: number, 
+/**
+ * Which kind of text matched: `prompt`, `answer`, `tool_input`, `tool_result` or `sub_agent`.
+ */
+kind: string, 
+/**
+ * The matching text around the matches, cut with `…` where it goes on.
+ */
+snippet: Array<SearchSnippetPart>, };
 
 export type RewindScope = "files" | "conversation" | "both";
 

@@ -9,7 +9,7 @@ const SLACK = 48;
 export function useStickToBottom(
   scrollRef: RefObject<HTMLElement | null>,
   contentRef: RefObject<HTMLElement | null>,
-): { pinned: boolean; onScroll: () => void; scrollToBottom: () => void } {
+): { pinned: boolean; onScroll: () => void; scrollToBottom: () => void; release: () => void } {
   const pinnedRef = useRef(true);
   const lastTop = useRef(0);
   const [pinned, setPinned] = useState(true);
@@ -22,6 +22,12 @@ export function useStickToBottom(
     pinnedRef.current = true;
     setPinned(true);
   }, [scrollRef]);
+
+  /** Stops following the bottom (the view is about to show something above it). */
+  const release = useCallback(() => {
+    pinnedRef.current = false;
+    setPinned(false);
+  }, []);
 
   const onScroll = useCallback(() => {
     const element = scrollRef.current;
@@ -53,5 +59,5 @@ export function useStickToBottom(
     return () => observer.disconnect();
   }, [scrollRef, contentRef]);
 
-  return { pinned, onScroll, scrollToBottom };
+  return { pinned, onScroll, scrollToBottom, release };
 }

@@ -9,7 +9,10 @@
 // `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files;
 // `.touch(path, content)` changes a fake file "outside Tandem"; `.storeLong(messages)` adds the stored session
 // `stored-long` with that many messages (for measuring memory). `notify_person` keeps each desktop notification
-// asked for; `.notices()` returns them.
+// asked for; `.notices()` returns them. `search_sessions` searches every stored and live
+// session (fakeSearch.ts), the website project's stored session among them; `.searchDelay(query, ms)` makes a query
+// answer late and `.lateAnswers()` counts those answered. Collections, pins, tags and the archive are kept by
+// fakeOrganise.ts.
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, ElicitationAnswer, FolderTrust, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
@@ -18,7 +21,9 @@ import { FAKE_ROOT, initialFiles } from './fakeProject';
 import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
 import { FakeSession } from './fakeSession';
 import { FAKE_HOOK, FakeRules, fakeHookRun } from './fakeRules';
-import { longStoredSession, storedSessions } from './fakeStoredSessions';
+import { FakeOrganise } from './fakeOrganise';
+import { fakeSearch, type Searchable } from './fakeSearch';
+import { longStoredSession, storedSessions, websiteSession } from './fakeStoredSessions';
 
 export const FAKE_FOLDER = FAKE_ROOT;
 
@@ -32,7 +37,12 @@ function text(args: Args, key: string): string {
 
 export function installFakeBackend(): void {
   const sessions = new Map<string, FakeSession>();
-  const stored = storedSessions(Date.now());
+  const stored = [...storedSessions(Date.now()), websiteSession(Date.now())];
+  /** Queries answered late, in ms. */
+  const searchDelays = new Map<string, number>();
+  const organised = new FakeOrganise();
+  /** How many delayed queries have answered. */
+  let lateAnswers = 0;
   const files = initialFiles();
   /** When each live session last changed, for the list's order. */
   const touched = new Map<string, number>();
@@ -62,14 +72,32 @@ export function installFakeBackend(): void {
   const rules = new FakeRules();
 
   const summaries = (path: string): SessionSummary[] => {
-    if (path !== FAKE_FOLDER) return [];
     const live = [...sessions.values()].flatMap((each): SessionSummary[] => {
+      if ((folders.get(each.id) ?? FAKE_FOLDER) !== path) return [];
       const prompts = each.log.filter((event) => event.type === 'turn_started');
       const first = prompts[0];
       if (!first || stored.some((old) => old.summary.session_id === each.id)) return [];
-      return [{ session_id: each.id, title: first.prompt, updated_at_ms: touched.get(each.id) ?? Date.now(), message_count: prompts.length * 2 }];
+      return [{ session_id: each.id, title: first.prompt, updated_at_ms: touched.get(each.id) ?? Date.now(), message_count: prompts.length * 2, pinned: false, archived: false, tags: [], collection_id: null }];
     });
-    return [...live, ...stored.map((old) => old.summary)].sort((a, b) => b.updated_at_ms - a.updated_at_ms);
+    const old = stored.filter((each) => (each.folder ?? FAKE_FOLDER) === path).map((each) => each.summary);
+    return organised.apply([...live, ...old]);
+  };
+
+  /** Every session to search: the stored ones and the live ones with a prompt. */
+  const searchable = (): Searchable[] => {
+    const live = [...sessions.values()].flatMap((each): Searchable[] => {
+      const first = each.log.find((event) => event.type === 'turn_started');
+      if (!first || stored.some((old) => old.summary.session_id === each.id)) return [];
+      return [{ sessionId: each.id, folder: folders.get(each.id) ?? FAKE_FOLDER, title: first.prompt, updatedAt: touched.get(each.id) ?? Date.now(), events: each.log }];
+    });
+    const old = stored.map((each) => ({
+      sessionId: each.summary.session_id,
+      folder: each.folder ?? FAKE_FOLDER,
+      title: each.summary.title,
+      updatedAt: each.summary.updated_at_ms,
+      events: sessions.get(each.summary.session_id)?.log ?? each.events,
+    }));
+    return [...live, ...old];
   };
 
   /** The events a reopened session replays first. */
@@ -136,6 +164,42 @@ export function installFakeBackend(): void {
           return session(args).eventsAfter(typeof args.afterSeq === 'number' ? args.afterSeq : null);
         case 'list_sessions':
           return summaries(text(args, 'path'));
+        case 'list_collections':
+          return organised.collections(text(args, 'path'));
+        case 'create_collection':
+          return organised.create(text(args, 'path'), text(args, 'name'), typeof args.parentId === 'number' ? args.parentId : null);
+        case 'rename_collection':
+          organised.rename(args.id as number, text(args, 'name'));
+          return null;
+        case 'delete_collection':
+          organised.delete(args.id as number);
+          return null;
+        case 'move_session':
+          organised.change(text(args, 'sessionId'), { collection_id: typeof args.collectionId === 'number' ? args.collectionId : null });
+          return null;
+        case 'set_session_pinned':
+          organised.change(text(args, 'sessionId'), { pinned: args.pinned === true });
+          return null;
+        case 'set_session_archived':
+          organised.change(text(args, 'sessionId'), { archived: args.archived === true });
+          return null;
+        case 'set_session_tags': {
+          const tags = [...new Set((args.tags as string[]).map((tag) => tag.trim().toLowerCase()).filter(Boolean))].sort();
+          organised.change(text(args, 'sessionId'), { tags });
+          return tags;
+        }
+        case 'search_sessions': {
+          const query = text(args, 'query');
+          const hits = fakeSearch(searchable(), query);
+          const delay = searchDelays.get(query.trim());
+          if (!delay) return hits;
+          return new Promise((resolve) =>
+            setTimeout(() => {
+              lateAnswers += 1;
+              resolve(hits);
+            }, delay),
+          );
+        }
         case 'send_prompt':
           session(args).startTurn(text(args, 'prompt'));
           touched.set(text(args, 'sessionId'), Date.now());
@@ -253,6 +317,8 @@ export function installFakeBackend(): void {
       files: () => Object.fromEntries(files),
       touch: (path: string, content: string) => files.set(path, content),
       notices: () => [...notices],
+      searchDelay: (query: string, ms: number) => searchDelays.set(query, ms),
+      lateAnswers: () => lateAnswers,
       storeLong: (messages: number) => {
         stored.push(longStoredSession(Date.now(), messages));
       },

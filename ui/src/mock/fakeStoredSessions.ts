@@ -2,14 +2,18 @@
 // summary for the sidebar and the events that reopening replays.
 import type { SessionEvent, SessionSummary } from '../generated/protocol';
 
-export type StoredSession = { summary: SessionSummary; events: SessionEvent[] };
+/** `folder`: the project folder it belongs to, the fake project's when absent. */
+export type StoredSession = { summary: SessionSummary; events: SessionEvent[]; folder?: string };
+
+/** The folder of the stored session of another project (for searching every folder). */
+export const WEBSITE_FOLDER = '/home/dev/projects/website';
 
 const HOUR = 3_600_000;
 
 export function storedSessions(now: number): StoredSession[] {
   return [
     {
-      summary: { session_id: 'stored-config', title: 'Explain how the config is loaded', updated_at_ms: now - 2 * HOUR, message_count: 4 },
+      summary: { session_id: 'stored-config', title: 'Explain how the config is loaded', updated_at_ms: now - 2 * HOUR, message_count: 4, pinned: false, archived: false, tags: [], collection_id: null },
       events: [
         { type: 'turn_started', prompt: 'Explain how the config is loaded' },
         { type: 'tool_call_started', tool_use_id: 'toolu_old_1', name: 'Read' },
@@ -21,7 +25,7 @@ export function storedSessions(now: number): StoredSession[] {
       ],
     },
     {
-      summary: { session_id: 'stored-ci', title: 'Fix the flaky CI job', updated_at_ms: now - 3 * 24 * HOUR, message_count: 12 },
+      summary: { session_id: 'stored-ci', title: 'Fix the flaky CI job', updated_at_ms: now - 3 * 24 * HOUR, message_count: 12, pinned: false, archived: false, tags: [], collection_id: null },
       events: [
         { type: 'turn_started', prompt: 'Fix the flaky CI job' },
         { type: 'text_delta', text: 'The job races the server start; I added a readiness wait.' },
@@ -29,6 +33,27 @@ export function storedSessions(now: number): StoredSession[] {
       ],
     },
   ];
+}
+
+/**
+ * A stored session of another project: forty turns about the site's pages, one (the 31st) about webhook retries,
+ * so that opening a search hit for it has to scroll the transcript.
+ */
+export function websiteSession(now: number): StoredSession {
+  const events: SessionEvent[] = [];
+  for (let turn = 0; turn < 40; turn += 1) {
+    const webhook = turn === 30;
+    events.push(
+      { type: 'turn_started', prompt: webhook ? 'Why do the webhook retries pile up?' : `Tidy up page ${turn} of the site`, prompt_id: String(turn * 2) },
+      { type: 'text_delta', text: webhook ? 'The webhook handler answers 500 before it stores the event, so every delivery is retried and the retries pile up; it now stores first and answers 202.' : `Page ${turn} now uses the shared layout and its links are checked.` },
+      { type: 'turn_ended', stop_reason: 'end_turn' },
+    );
+  }
+  return {
+    folder: WEBSITE_FOLDER,
+    summary: { session_id: 'stored-website', title: 'Tidy up the website', updated_at_ms: now - 26 * HOUR, message_count: 80, pinned: false, archived: false, tags: [], collection_id: null },
+    events,
+  };
 }
 
 /** A stored session of `messages` messages (a prompt and an answer with a read per turn), for measuring memory. */
@@ -48,7 +73,7 @@ export function longStoredSession(now: number, messages: number): StoredSession 
     events.push({ type: 'turn_ended', stop_reason: 'end_turn' });
   }
   return {
-    summary: { session_id: 'stored-long', title: `A long session (${messages} messages)`, updated_at_ms: now - 60_000, message_count: messages },
+    summary: { session_id: 'stored-long', title: `A long session (${messages} messages)`, updated_at_ms: now - 60_000, message_count: messages, pinned: false, archived: false, tags: [], collection_id: null },
     events,
   };
 }

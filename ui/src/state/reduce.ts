@@ -15,6 +15,8 @@ type Draft = {
   toolIndex: Record<string, number>;
   /** Items whose text (or tool output) grew by appends in this batch: flattened once at its end. */
   grown: Set<number>;
+  /** The event being folded, at the top level (a sub-agent's events fold without it). */
+  seq?: number;
 };
 
 /** Folds a batch of envelopes into the transcript; returns the same object when nothing changed. */
@@ -29,6 +31,7 @@ export function applyEvents(state: Transcript, envelopes: readonly EventEnvelope
     }
     draft.state.sessionId = envelope.session_id;
     draft.state.lastSeq = envelope.seq;
+    draft.seq = envelope.seq;
     applyOne(draft, envelope.event, String(envelope.seq));
   };
   /** Folds `envelope` if it is the next one; true when it came after a gap (to hold). */
@@ -338,7 +341,9 @@ function updateTool(
     result: null,
   };
   draft.toolIndex[id] = draft.items.length;
-  draft.items.push({ kind: 'tool', key: `tool:${id}`, call: change(call) });
+  const item: Extract<TranscriptItem, { kind: 'tool' }> = { kind: 'tool', key: `tool:${id}`, call: change(call) };
+  if (draft.seq !== undefined) item.seq = draft.seq;
+  draft.items.push(item);
 }
 
 function assertNever(value: never): void {

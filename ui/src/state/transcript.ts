@@ -59,7 +59,8 @@ export type TranscriptItem =
   | { kind: 'user'; key: string; text: string; promptId?: string }
   | { kind: 'assistant'; key: string; text: string }
   | { kind: 'thinking'; key: string; text: string }
-  | { kind: 'tool'; key: string; call: ToolCall }
+  /** `seq`: the event the call started at (absent in a sub-agent's transcript). */
+  | { kind: 'tool'; key: string; call: ToolCall; seq?: number }
   | { kind: 'error'; key: string; message: string }
   | { kind: 'notice'; key: string; message: string }
   /** The agent's brief for the person (the Brief tool), shown apart from its answers. */

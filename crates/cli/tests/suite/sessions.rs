@@ -418,3 +418,113 @@ async fn repair_makes_the_search_index_again_from_the_stored_events() {
     let found = json(&sessions(home.path(), &["search", "numbats", "--json"]).await);
     assert_eq!(found["hits"].as_array().map(Vec::len), Some(2), "{found}");
 }
+
+#[tokio::test]
+async fn the_list_shows_how_sessions_are_organised_and_filters_by_tag_and_archive() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    for prompt in ["First piece", "Second piece", "Third piece"] {
+        stored_run(home.path(), dir.path(), prompt, "Done.").await;
+    }
+    let listed = json(&sessions(home.path(), &["list", "--json"]).await);
+    let id_of = |title: &str| -> String {
+        listed["sessions"]
+            .as_array()
+            .expect("sessions")
+            .iter()
+            .find(|s| s["title"] == title)
+            .and_then(|s| s["session_id"].as_str())
+            .expect("listed")
+            .to_string()
+    };
+    let (first, second, third) = (
+        id_of("First piece"),
+        id_of("Second piece"),
+        id_of("Third piece"),
+    );
+    {
+        // Organised as the window would, through the same store.
+        let store = tandem_engine::store::SessionStore::open(
+            &home.path().join(".local/share/tandem/sessions.db"),
+        )
+        .expect("store");
+        let work = store
+            .create_collection(dir.path(), "Work", None)
+            .expect("Work");
+        let bugs = store
+            .create_collection(dir.path(), "Bugs", Some(work.id))
+            .expect("Bugs");
+        store.move_session(&first, Some(bugs.id)).expect("move");
+        store.set_pinned(&first, true).expect("pin");
+        store
+            .set_tags(&first, &["Urgent".to_string(), "ui".to_string()])
+            .expect("tags");
+        store.set_tags(&second, &["ui".to_string()]).expect("tags");
+        store.set_archived(&third, true).expect("archive");
+    }
+
+    let listed = json(&sessions(home.path(), &["list", "--json"]).await);
+    let rows = listed["sessions"].as_array().expect("sessions");
+    let ids: Vec<&str> = rows
+        .iter()
+        .map(|s| s["session_id"].as_str().expect("id"))
+        .collect();
+    assert_eq!(
+        ids,
+        [first.as_str(), second.as_str()],
+        "pinned first, archived left out"
+    );
+    assert_eq!(rows[0]["pinned"], true);
+    assert_eq!(rows[0]["collection"], "Work/Bugs");
+    assert_eq!(rows[0]["tags"], serde_json::json!(["ui", "urgent"]));
+    assert_eq!(rows[1]["pinned"], false);
+    assert_eq!(rows[1]["collection"], Value::Null);
+
+    // (arguments, the sessions listed)
+    let table: [(&[&str], Vec<&str>); 4] = [
+        (&["--tag", "UI"], vec![first.as_str(), second.as_str()]),
+        (&["--tag", "urgent"], vec![first.as_str()]),
+        (&["--archived"], vec![third.as_str()]),
+        (&["--archived", "--tag", "ui"], vec![]),
+    ];
+    for (args, expected) in table {
+        let mut all = vec!["list", "--json"];
+        all.extend_from_slice(args);
+        let out = json(&sessions(home.path(), &all).await);
+        let got: Vec<&str> = out["sessions"]
+            .as_array()
+            .expect("sessions")
+            .iter()
+            .map(|s| s["session_id"].as_str().expect("id"))
+            .collect();
+        assert_eq!(got, expected, "{args:?}");
+        if args.contains(&"--archived") {
+            assert!(
+                out["sessions"]
+                    .as_array()
+                    .expect("rows")
+                    .iter()
+                    .all(|s| s["archived"] == true)
+            );
+        }
+    }
+
+    let text = sessions(home.path(), &["list"]).await;
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    let line = text
+        .stdout
+        .lines()
+        .find(|l| l.starts_with(&first))
+        .expect("the first session's line");
+    assert!(line.contains("First piece"), "{line}");
+    assert!(
+        line.contains("pinned") && line.contains("in Work/Bugs"),
+        "{line}"
+    );
+    assert!(line.contains("#ui #urgent"), "{line}");
+    assert!(
+        !text.stdout.contains(&third),
+        "archived sessions are left out: {}",
+        text.stdout
+    );
+}

@@ -11,6 +11,8 @@
 //!   damaged.
 //! - [`SessionStore::import_session`]: a whole session (a conversation brought in from another agent) written in
 //!   one transaction; [`SessionStore::message_times`] gives when each message was written, for exports.
+//! - Organising: nested collections of a folder's sessions (the window's folders), pins, tags and the archive
+//!   ([`SessionStore::create_collection`] and the methods beside it).
 //! - [`repair_history`]: makes a cut-off history valid for the next request; the text of an answer cut off while it
 //!   streamed is taken back from the events.
 
@@ -18,6 +20,8 @@ mod health;
 mod import;
 mod import_types;
 mod lock;
+mod organise;
+mod organise_api;
 mod output_budget;
 mod persisting_model;
 mod read;
@@ -43,10 +47,11 @@ use std::path::PathBuf;
 
 pub use import_types::{ImportOutcome, ImportedSession, ImportedSidechain};
 pub use lock::SessionLock;
+pub use organise::{MAX_NAME_CHARS, MAX_TAGS};
 pub use persisting_model::PersistingModel;
 pub use recorder::SessionRecorder;
 pub use repair::{INTERRUPTED_RESULT, repair_history};
-pub use schema::{MIGRATIONS, V1 as SCHEMA_V1};
+pub use schema::{MIGRATIONS, ORGANISE as SCHEMA_ORGANISE, V1 as SCHEMA_V1};
 pub use search::{CANDIDATES, HITS_PER_SESSION};
 pub use search_query::{MAX_QUERY_CHARS, MAX_TERMS, QueryError};
 pub use search_types::{SearchHit, SnippetPart, TextKind};
@@ -54,8 +59,8 @@ pub use session_store::{SessionStore, canonical_folder};
 pub use side_tables::{NewSidechain, WorkList};
 pub use sink::RecordingStoreSink;
 pub use types::{
-    LoadedSession, NewSession, SessionRecord, SessionSummary, Sidechain, StoredEvent,
-    ToolCallRecord,
+    Collection, LoadedSession, NewSession, Organised, SessionRecord, SessionSummary, Sidechain,
+    StoredEvent, ToolCallRecord,
 };
 pub use writer::{ToolCallUpdate, title_from_prompt};
 
@@ -81,6 +86,9 @@ pub enum StoreError {
     TooNew { found: i64, known: i64 },
     #[error("the session database is damaged: {0}")]
     Corrupt(String),
+    /// An organising change that cannot be made (no such collection, a collection inside itself, an empty name).
+    #[error("{0}")]
+    Organise(String),
     #[error("no session with id {0}")]
     UnknownSession(String),
     #[error("session database: a queued write failed: {0}")]
@@ -93,6 +101,8 @@ pub enum StoreError {
     InUse(String),
     #[error("{0}")]
     BadQuery(#[from] QueryError),
+    #[error("the session database cannot organise sessions (its schema is older)")]
+    NoOrganising,
     #[error("the session database has no search index (its schema is older)")]
     NoSearchIndex,
     /// The search index was damaged and has been rebuilt; the writes of the transaction it broke are to be applied

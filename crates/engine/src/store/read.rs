@@ -6,7 +6,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use tandem_protocol::{PermissionMode, SessionEvent, ToolOutcome, Usage};
 
 use super::StoreError;
-use super::types::{SessionRecord, SessionSummary, StoredEvent, ToolCallRecord};
+use super::types::{Organised, SessionRecord, SessionSummary, StoredEvent, ToolCallRecord};
 use crate::model::Message;
 
 const RECORD_COLUMNS: &str = "s.id, s.folder, s.title, s.created_at, s.updated_at, s.model, s.mode, \
@@ -58,6 +58,7 @@ pub fn list(
         Ok(SessionSummary {
             record: record(row)?,
             message_count: row.get::<_, i64>(12)?.max(0) as u64,
+            organised: Organised::default(),
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
@@ -74,6 +75,7 @@ pub fn list_all(conn: &Connection) -> Result<Vec<SessionSummary>, StoreError> {
         Ok(SessionSummary {
             record: record(row)?,
             message_count: row.get::<_, i64>(12)?.max(0) as u64,
+            organised: Organised::default(),
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

@@ -8,7 +8,7 @@ use super::StoreError;
 
 /// The migrations, in order. Entry `n` takes a file from version `n` to `n + 1`; `user_version` counts the applied
 /// ones. Never edit an entry once released: add a new one.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, ORGANISE];
 
 /// The first schema. Times are Unix milliseconds; JSON columns hold exactly what serde writes for the engine's types.
 pub const V1: &str = r#"
@@ -130,6 +130,37 @@ CREATE TABLE search_state (
     session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
     indexed    INTEGER NOT NULL            -- the first seq not yet in search_docs
 ) WITHOUT ROWID;
+"#;
+
+/// How the person organises a folder's sessions: nested collections (the window calls them folders), pins, tags and
+/// the archive. A collection belongs to one project folder; `parent_id` NULL is the top level. `session_places`
+/// holds each organised session's collection (NULL: top level), when it was pinned and when archived (NULL: not);
+/// a session without a row is unpinned, unarchived, at the top level. Deleting a collection moves its sessions and
+/// collections up to its parent (done by the store, in one transaction).
+pub const ORGANISE: &str = r#"
+CREATE TABLE collections (
+    id         INTEGER PRIMARY KEY,
+    folder     TEXT NOT NULL,                          -- the project folder (sessions.folder)
+    parent_id  INTEGER REFERENCES collections (id),
+    name       TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX collections_by_folder ON collections (folder, parent_id);
+
+CREATE TABLE session_places (
+    session_id    TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    collection_id INTEGER REFERENCES collections (id) ON DELETE SET NULL,
+    pinned_at     INTEGER,
+    archived_at   INTEGER
+) WITHOUT ROWID;
+CREATE INDEX session_places_by_collection ON session_places (collection_id);
+
+CREATE TABLE session_tags (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    tag        TEXT NOT NULL,
+    PRIMARY KEY (session_id, tag)
+) WITHOUT ROWID;
+CREATE INDEX session_tags_by_tag ON session_tags (tag);
 "#;
 
 /// Sets the pragmas every connection needs.

@@ -11,6 +11,7 @@ use tandem_protocol::{PermissionMode, SessionEvent, Usage};
 use super::StoreError;
 use super::health::Health;
 use super::import_types::{ImportOutcome, ImportedSession};
+use super::organise;
 use super::read;
 use super::recover::recover_streamed_text;
 use super::repair::repair_history;
@@ -159,7 +160,7 @@ impl SessionStore {
         }
     }
 
-    fn read<T>(
+    pub(super) fn read<T>(
         &self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
@@ -312,15 +313,24 @@ impl SessionStore {
         self.read(|conn| read::session(conn, id))
     }
 
-    /// The sessions of `folder` (canonicalised), most recently updated first, with their message counts.
+    /// The sessions of `folder` (canonicalised), archived ones included: the pinned first (most recently pinned
+    /// first), then the rest most recently updated first, with their message counts and how they are organised.
     pub fn list_sessions(&self, folder: &Path) -> Result<Vec<SessionSummary>, StoreError> {
         let folder = canonical_folder(folder);
-        self.read(|conn| read::list(conn, &folder, None))
+        self.read(|conn| {
+            let mut list = read::list(conn, &folder, None)?;
+            organise::fill(conn, &mut list)?;
+            Ok(list)
+        })
     }
 
-    /// Every folder's sessions, most recently updated first, with their message counts.
+    /// Every folder's sessions, in the order of [`Self::list_sessions`].
     pub fn list_all_sessions(&self) -> Result<Vec<SessionSummary>, StoreError> {
-        self.read(read::list_all)
+        self.read(|conn| {
+            let mut list = read::list_all(conn)?;
+            organise::fill(conn, &mut list)?;
+            Ok(list)
+        })
     }
 
     /// The most recently updated session of `folder`: what `--continue` resumes.

@@ -44,6 +44,44 @@ pub struct SessionSummary {
     pub record: SessionRecord,
     /// Messages in the model history.
     pub message_count: u64,
+    /// How the person organised it.
+    pub organised: Organised,
+}
+
+/// How the person organised a session: its collection, pin, archive and tags.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Organised {
+    /// The collection it is in; `None`: the top level.
+    pub collection_id: Option<i64>,
+    /// Unix milliseconds when it was pinned; `None`: not pinned.
+    pub pinned_at: Option<i64>,
+    /// Unix milliseconds when it was archived; `None`: not archived.
+    pub archived_at: Option<i64>,
+    /// Lower-case, sorted, without repeats.
+    pub tags: Vec<String>,
+}
+
+impl Organised {
+    pub fn pinned(&self) -> bool {
+        self.pinned_at.is_some()
+    }
+
+    pub fn archived(&self) -> bool {
+        self.archived_at.is_some()
+    }
+}
+
+/// A collection of sessions in one project folder (the window calls it a folder); collections nest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Collection {
+    pub id: i64,
+    /// The project folder it belongs to.
+    pub folder: PathBuf,
+    /// The collection it is in; `None`: the top level.
+    pub parent_id: Option<i64>,
+    pub name: String,
+    /// Unix milliseconds.
+    pub created_at: i64,
 }
 
 impl SessionSummary {
@@ -54,6 +92,10 @@ impl SessionSummary {
             title: self.record.title.clone(),
             updated_at_ms: self.record.updated_at.max(0) as u64,
             message_count: u32::try_from(self.message_count).unwrap_or(u32::MAX),
+            pinned: self.organised.pinned(),
+            archived: self.organised.archived(),
+            tags: self.organised.tags.clone(),
+            collection_id: self.organised.collection_id,
         }
     }
 }

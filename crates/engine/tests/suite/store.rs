@@ -28,6 +28,7 @@ mod compact_rewind;
 mod crash;
 mod long_output;
 mod old_forms;
+mod organise;
 mod search;
 mod sharing;
 

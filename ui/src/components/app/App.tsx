@@ -1,17 +1,19 @@
 // The root of the webview: loads the app state, opens the command-line folder if there is one,
 // follows the menu (Open Folder…, Open Recent, New Session, Settings…), applies the person's theme
-// and font size, and shows the welcome screen or the open session, with the settings dialog above.
+// and font size, and shows the welcome screen or the open session, with the settings dialog above. Ctrl+K opens
+// the search box over every stored session; opening a hit opens its session (in its folder) at the matching message.
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useLoad } from '../../hooks/useLoad';
 import { useSession } from '../../hooks/useSession';
 import * as ipc from '../../ipc';
 import type { SavedSettings } from '../../generated/app';
-import type { Theme } from '../../generated/protocol';
+import type { SessionSearchHit, Theme } from '../../generated/protocol';
 import { openBeforeReload } from '../../state/reload';
 import { applyLooks, followDesktopScheme } from '../../settings/looks';
 import { SessionView } from '../session/SessionView';
 import { SettingsDialog } from '../dialogs/SettingsDialog';
 import { SwitchFolderConfirm } from '../dialogs/SwitchFolderConfirm';
+import { SearchBox } from '../search/SearchBox';
 import { Welcome } from './Welcome';
 
 export function App() {
@@ -31,6 +33,30 @@ export function App() {
   );
   const onMenuFolder = useEffectEvent((path: string) => openFolder(path));
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  /** The message a search hit opened, until its session's transcript has shown it. */
+  const [focus, setFocus] = useState<{ sessionId: string; seq: number } | null>(null);
+  const sessionId = session?.info.session_id ?? null;
+  const openHit = useCallback(
+    (hit: SessionSearchHit) => {
+      setSearchOpen(false);
+      setFocus({ sessionId: hit.session_id, seq: hit.seq });
+      if (hit.session_id !== sessionId) void open(hit.folder, hit.session_id);
+    },
+    [sessionId, open],
+  );
+  const clearFocus = useCallback(() => setFocus(null), []);
+  const closeSearch = useCallback(() => setSearchOpen(false), []);
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      const ctrlK = (event.ctrlKey || event.metaKey) && !event.altKey && (event.key.toLowerCase() === 'k' || event.code === 'KeyK');
+      if (!ctrlK || event.defaultPrevented) return;
+      event.preventDefault();
+      setSearchOpen(true);
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, []);
   // The theme and font size: as stored when the window opens, then as last saved.
   const stored = useLoad(ipc.appSettings).data;
   const [savedLooks, setSavedLooks] = useState<{ theme: Theme; fontSize: number; notifications: boolean } | null>(null);
@@ -110,6 +136,7 @@ export function App() {
   const settings = settingsOpen && (
     <SettingsDialog load={ipc.appSettings} save={ipc.saveAppSettings} onSaved={onSettingsSaved} onClose={closeSettings} />
   );
+  const searchBox = searchOpen && <SearchBox search={ipc.searchSessions} onOpen={openHit} onClose={closeSearch} />;
   const confirmSwitch = switchTo !== null && session && (
     <SwitchFolderConfirm
       current={session.info.cwd}
@@ -125,7 +152,7 @@ export function App() {
     // Keyed by session: a new session starts with fresh view state (expanded rows, answered requests).
     return (
       <>
-        <div className="app-layer" inert={settingsOpen || switchTo !== null}>
+        <div className="app-layer" inert={settingsOpen || switchTo !== null || searchOpen}>
           <SessionView
             key={session.info.session_id}
             session={session}
@@ -133,16 +160,19 @@ export function App() {
             onPickFolder={() => void pickFolder()}
             onOpenSettings={openSettings}
             notifications={notifications}
+            focusSeq={focus?.sessionId === session.info.session_id ? focus.seq : null}
+            onFocused={clearFocus}
           />
         </div>
         {settings}
+        {searchBox}
         {confirmSwitch}
       </>
     );
   }
   return (
     <>
-      <div className="app-layer" inert={settingsOpen}>
+      <div className="app-layer" inert={settingsOpen || searchOpen}>
         <Welcome
       recent={app?.recent ?? []}
       version={app?.version ?? null}
@@ -158,6 +188,7 @@ export function App() {
         />
       </div>
       {settings}
+      {searchBox}
     </>
   );
 }

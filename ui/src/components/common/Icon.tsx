@@ -18,7 +18,9 @@ export type IconName =
   | 'expand'
   | 'circle'
   | 'half-circle'
-  | 'full-circle';
+  | 'full-circle'
+  | 'folder'
+  | 'more';
 
 const SHAPES: Record<IconName, ReactNode> = {
   enter: <path d="M13 3v5.5H4M6.5 6L4 8.5 6.5 11" fill="none" />,
@@ -30,6 +32,8 @@ const SHAPES: Record<IconName, ReactNode> = {
     </>
   ),
   plus: <path d="M8 3v10M3 8h10" fill="none" />,
+  folder: <path d="M1.8 4.2h4.4l1.4 1.6h6.6v7.4H1.8z" fill="none" />,
+  more: <path d="M3.5 8h.01M8 8h.01M12.5 8h.01" fill="none" strokeWidth="2.4" />,
   pencil: <path d="M10.5 2.8l2.7 2.7-7.7 7.7-3.3.6.6-3.3zM9 4.3l2.7 2.7" fill="none" />,
   trash: <path d="M2.8 4.5h10.4M6.3 4.5V2.8h3.4v1.7M4.3 4.5l.7 8.7h6l.7-8.7M6.8 7v4M9.2 7v4" fill="none" />,
   warning: (

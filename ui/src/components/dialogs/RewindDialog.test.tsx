@@ -106,7 +106,7 @@ describe('rewinding in the window', () => {
   it('drops the rows from the prompt on, refills the prompt box and says what happened', async () => {
     let messages = 4;
     const ipc = installFakeIpc({
-      list_sessions: () => [{ session_id: 'session-1', title: 'first', updated_at_ms: Date.now(), message_count: messages }],
+      list_sessions: () => [{ session_id: 'session-1', title: 'first', updated_at_ms: Date.now(), message_count: messages, pinned: false, archived: false, tags: [], collection_id: null }],
       rewind_points: () => [
         { prompt_id: '0', prompt: 'first', files_changed_since: [] },
         { prompt_id: '2', prompt: 'second', files_changed_since: ['a.rs'] },

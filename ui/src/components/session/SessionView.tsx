@@ -15,6 +15,7 @@ import { useRewinding } from '../../hooks/session/useRewinding';
 import { useSessionKeys } from '../../hooks/session/useSessionKeys';
 import { useSlashCommands, type WindowCommand } from '../../hooks/session/useSlashCommands';
 import type { SessionControls } from '../../hooks/useSession';
+import { useOrganise } from '../../hooks/useOrganise';
 import { useSessionList } from '../../hooks/useSessionList';
 import * as ipc from '../../ipc';
 import { waitingOf } from '../../state/awayNotice';
@@ -46,15 +47,28 @@ export type SessionViewProps = {
   onOpenSettings?: () => void;
   /** Whether desktop notifications tell the person, while the window is not focused, what waits for them. */
   notifications?: boolean;
+  /** The event of this session a search hit opened: the transcript scrolls to it once it has arrived. */
+  focusSeq?: number | null;
+  /** The transcript showed `focusSeq`. */
+  onFocused?: () => void;
 };
 
-export function SessionView({ session, controls, onPickFolder, onOpenSettings, notifications = true }: SessionViewProps) {
+export function SessionView({
+  session,
+  controls,
+  onPickFolder,
+  onOpenSettings,
+  notifications = true,
+  focusSeq = null,
+  onFocused,
+}: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running } = transcript;
   const { interrupt, sendPrompt, open, rewind } = controls;
   const sessionId = info.session_id;
   const promptCount = useMemo(() => promptItems(transcript.items).length, [transcript.items]);
   const list = useSessionList(info.cwd, sessionId, running, transcript.turnsEnded, promptCount);
+  const organise = useOrganise(info.cwd, list.refresh);
   const requests = useRequestQueue(transcript, controls.answer);
   useAwayNotifications(
     { sessionId, waiting: waitingOf(requests), turnsEnded: transcript.turnsEnded },
@@ -129,6 +143,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings, n
                     await ipc.deleteSession(id);
                     list.refresh();
                   }}
+                  collections={list.collections}
+                  organise={organise}
                 />
                 <div className="session-center">
                   {info.setup_hint && <SetupHint hint={info.setup_hint} />}
@@ -140,6 +156,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings, n
                           items={transcript.items}
                           empty={<EmptyTranscript folder={info.folder_name} />}
                           footer={running ? <WorkingLine /> : null}
+                          focusSeq={focusSeq !== null && transcript.lastSeq >= focusSeq ? focusSeq : null}
+                          onFocused={onFocused}
                         />
                       </SandboxAllowContext.Provider>
                     </RewindContext.Provider>

@@ -10,10 +10,10 @@ const now = Date.now();
 
 function fakeStore() {
   let list: SessionSummary[] = [
-    { session_id: 'session-1', title: 'Fix the build', updated_at_ms: now - 60_000, message_count: 2 },
-    { session_id: 'a', title: 'Upgrade the parser', updated_at_ms: now - 120_000, message_count: 4 },
-    { session_id: 'b', title: 'Write the README', updated_at_ms: now - 180_000, message_count: 6 },
-    { session_id: 'c', title: 'Parser benchmarks', updated_at_ms: now - 240_000, message_count: 2 },
+    { session_id: 'session-1', title: 'Fix the build', updated_at_ms: now - 60_000, message_count: 2, pinned: false, archived: false, tags: [], collection_id: null },
+    { session_id: 'a', title: 'Upgrade the parser', updated_at_ms: now - 120_000, message_count: 4, pinned: false, archived: false, tags: [], collection_id: null },
+    { session_id: 'b', title: 'Write the README', updated_at_ms: now - 180_000, message_count: 6, pinned: false, archived: false, tags: [], collection_id: null },
+    { session_id: 'c', title: 'Parser benchmarks', updated_at_ms: now - 240_000, message_count: 2, pinned: false, archived: false, tags: [], collection_id: null },
   ];
   const ipc = installFakeIpc({
     list_sessions: () => list,

@@ -10,9 +10,9 @@ import { App } from '../app/App';
 
 const now = Date.now();
 const stored: SessionSummary[] = [
-  { session_id: 'old', title: 'An older session', updated_at_ms: now - 3 * 86_400_000, message_count: 8 },
-  { session_id: 'session-1', title: 'Fix the build', updated_at_ms: now - 60_000, message_count: 2 },
-  { session_id: 'mid', title: 'Yesterday’s work', updated_at_ms: now - 26 * 3_600_000, message_count: 1 },
+  { session_id: 'old', title: 'An older session', updated_at_ms: now - 3 * 86_400_000, message_count: 8, pinned: false, archived: false, tags: [], collection_id: null },
+  { session_id: 'session-1', title: 'Fix the build', updated_at_ms: now - 60_000, message_count: 2, pinned: false, archived: false, tags: [], collection_id: null },
+  { session_id: 'mid', title: 'Yesterday’s work', updated_at_ms: now - 26 * 3_600_000, message_count: 1, pinned: false, archived: false, tags: [], collection_id: null },
 ];
 
 async function openFolder(list: () => SessionSummary[] = () => stored) {
