@@ -16,6 +16,7 @@ use tandem_protocol::{
 };
 use ts_rs::{Config, TS};
 
+use crate::carry::ImportSummary;
 use crate::commands::AppStateView;
 use crate::commands::mcp::McpSignIn;
 use crate::settings::SavedSettings;
@@ -106,6 +107,13 @@ pub fn commands() -> Vec<CommandSignature> {
             .arg::<String>("session_id")
             .arg::<Vec<String>>("tags")
             .returns::<Vec<String>>(),
+        command("export_session")
+            .arg::<String>("session_id")
+            .arg::<String>("format")
+            .returns::<Option<String>>(),
+        command("import_sessions")
+            .arg::<bool>("claude_code")
+            .returns::<Option<ImportSummary>>(),
         command("pick_folder").returns::<Option<String>>(),
         command("send_prompt")
             .arg::<String>("session_id")

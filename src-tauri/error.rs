@@ -45,6 +45,8 @@ pub enum ErrorCode {
     EventsMissed,
     /// A desktop notification could not be shown.
     Notification,
+    /// An export or an import failed: an unknown format, a file that cannot be written, a folder that cannot be read.
+    Carry,
 }
 
 impl ErrorCode {
@@ -70,6 +72,7 @@ impl ErrorCode {
             Self::Rewind => "rewind",
             Self::EventsMissed => "events_missed",
             Self::Notification => "notification",
+            Self::Carry => "carry",
         }
     }
 }

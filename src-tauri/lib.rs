@@ -2,6 +2,7 @@
 //! the app's log file. Thin by design: every decision lives in `tandem-engine`. The command line is `tandem-cli`.
 
 pub mod bridge;
+pub mod carry;
 pub mod command_table;
 pub mod commands;
 pub mod error;
@@ -39,6 +40,8 @@ macro_rules! with_commands {
             commands::organise::set_session_pinned,
             commands::organise::set_session_archived,
             commands::organise::set_session_tags,
+            commands::carry::export_session,
+            commands::carry::import_sessions,
             commands::pick_folder,
             commands::session::send_prompt,
             commands::session::answer_approval,

@@ -1,4 +1,5 @@
-//! The native menu: File ▸ Open Folder…, Open Recent, New Session, Quit. Choices reach the webview as app events.
+//! The native menu: File ▸ Open Folder…, Open Recent, New Session, Import Sessions…, Import from Claude Code,
+//! Settings…, Quit. Choices reach the webview as app events.
 
 use serde::Serialize;
 use tauri::menu::{
@@ -15,6 +16,9 @@ pub const NEW_SESSION_EVENT: &str = "tandem://new-session";
 /// Event sent when File ▸ Settings… was chosen.
 pub const OPEN_SETTINGS_EVENT: &str = "tandem://open-settings";
 
+/// Event sent when File ▸ Import Sessions… or Import from Claude Code was chosen: payload [`ImportChoice`].
+pub const IMPORT_SESSIONS_EVENT: &str = "tandem://import-sessions";
+
 const RECENT_PREFIX: &str = "recent:";
 const RECENT_MENU_ID: &str = "open-recent";
 
@@ -22,6 +26,13 @@ const RECENT_MENU_ID: &str = "open-recent";
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct OpenFolder {
     pub path: String,
+}
+
+/// Payload of [`IMPORT_SESSIONS_EVENT`].
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ImportChoice {
+    /// Every transcript under the reference agent's projects folder, rather than files the person picks.
+    pub claude_code: bool,
 }
 
 /// Builds the menu bar with `recent` folders under Open Recent.
@@ -38,6 +49,12 @@ pub fn build<R: Runtime>(app: &AppHandle<R>, recent: &[String]) -> tauri::Result
         .item(
             &MenuItemBuilder::with_id("new-session", "New Session")
                 .accelerator("CmdOrCtrl+N")
+                .build(app)?,
+        )
+        .separator()
+        .item(&MenuItemBuilder::with_id("import-sessions", "Import Sessions…").build(app)?)
+        .item(
+            &MenuItemBuilder::with_id("import-claude-code", "Import from Claude Code")
                 .build(app)?,
         )
         .separator()
@@ -133,6 +150,10 @@ pub fn handle_event<R: Runtime>(app: &AppHandle<R>, event: MenuEvent) {
         }
         "new-session" => {
             let _ = app.emit(NEW_SESSION_EVENT, ());
+        }
+        "import-sessions" | "import-claude-code" => {
+            let claude_code = id == "import-claude-code";
+            let _ = app.emit(IMPORT_SESSIONS_EVENT, ImportChoice { claude_code });
         }
         "settings" => {
             let _ = app.emit(OPEN_SETTINGS_EVENT, ());

@@ -7,11 +7,12 @@ use std::collections::BTreeSet;
 
 use ts_rs::{Config, TS};
 
+use crate::carry::{ImportSummary, ImportedSession};
 use crate::command_table::CommandSignature;
 use crate::commands::AppStateView;
 use crate::commands::mcp::McpSignIn;
 use crate::error::{CommandError, ErrorCode};
-use crate::menu::OpenFolder;
+use crate::menu::{ImportChoice, OpenFolder};
 use crate::settings::SavedSettings;
 
 /// The header written at the top of the generated file.
@@ -30,7 +31,7 @@ fn decl<T: TS>(cfg: &Config) -> (String, String) {
 }
 
 /// The types declared in `app.ts`, with their declarations.
-fn app_types() -> [(String, String); 6] {
+fn app_types() -> [(String, String); 9] {
     let cfg = Config::default();
     [
         decl::<AppStateView>(&cfg),
@@ -39,6 +40,9 @@ fn app_types() -> [(String, String); 6] {
         decl::<OpenFolder>(&cfg),
         decl::<McpSignIn>(&cfg),
         decl::<SavedSettings>(&cfg),
+        decl::<ImportedSession>(&cfg),
+        decl::<ImportSummary>(&cfg),
+        decl::<ImportChoice>(&cfg),
     ]
 }
 

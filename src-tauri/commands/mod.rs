@@ -21,6 +21,7 @@ use crate::error::{CommandError, ErrorCode};
 use crate::recent;
 use crate::state::AppState;
 
+pub mod carry;
 pub mod history;
 pub mod mcp;
 pub mod organise;

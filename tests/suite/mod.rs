@@ -1,6 +1,7 @@
 //! Test modules of the app's suite.
 
 mod bridge;
+mod carry;
 mod e2e;
 mod e2e_keys;
 mod e2e_mcp;

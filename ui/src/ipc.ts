@@ -3,7 +3,7 @@
 // module imports @tauri-apps/api/core or /event.
 import { Channel } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { AppStateView, CommandError, McpSignIn, OpenFolder, SavedSettings } from './generated/app';
+import type { AppStateView, CommandError, ImportChoice, ImportSummary, McpSignIn, OpenFolder, SavedSettings } from './generated/app';
 import type {
   AppSettings,
   AppSettingsUpdate,
@@ -137,6 +137,30 @@ export function searchSessions(query: string, limit: number | null = null): Prom
   return commands.searchSessions(query, limit);
 }
 
+/** The formats a session exports as: Markdown, one self-contained HTML page, the reference agent's JSON lines. */
+export type ExportFormat = 'md' | 'html' | 'jsonl';
+
+/**
+ * Exports the stored session to a file the person chooses in the save dialog; resolves to the path written, or null
+ * when the dialog was cancelled.
+ */
+export function exportSession(sessionId: string, format: ExportFormat): Promise<string | null> {
+  return commands.exportSession(sessionId, format);
+}
+
+/**
+ * Imports the reference agent's transcripts: every one under its projects folder (`claudeCode`), or the files the
+ * person picks; resolves to what was imported, or null when the picker was cancelled.
+ */
+export function importSessions(claudeCode: boolean): Promise<ImportSummary | null> {
+  return commands.importSessions(claudeCode);
+}
+
+/** File > Import Sessions… or Import from Claude Code. */
+export function onImportSessions(handler: (claudeCode: boolean) => void): Promise<UnlistenFn> {
+  return listen<ImportChoice>('tandem://import-sessions', (event) => handler(event.payload.claude_code));
+}
+
 /** Resolves when the turn has started; its events stream on the session's channel. */
 export function sendPrompt(sessionId: string, prompt: string): Promise<void> {
   return commands.sendPrompt(sessionId, prompt);
@@ -207,7 +231,7 @@ export function onOpenSettings(handler: () => void): Promise<UnlistenFn> {
   return listen('tandem://open-settings', () => handler());
 }
 
-export type { AppStateView, CommandError, UnlistenFn };
+export type { AppStateView, CommandError, ImportSummary, UnlistenFn };
 
 /** Trusts the session's folder (its allow rules, directories and hooks apply at once); resolves to the new state. */
 export function trustFolder(sessionId: string): Promise<FolderTrust> {

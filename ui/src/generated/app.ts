@@ -8,7 +8,7 @@ export type AppStateView = {
  */
 folder: string | null, recent: Array<string>, version: string, };
 
-export type ErrorCode = "folder_missing" | "not_a_folder" | "folder_unreadable" | "model" | "store" | "unknown_session" | "no_session" | "no_request" | "rewind" | "trust" | "changes" | "session_busy" | "mcp" | "worktree" | "rules" | "hooks" | "settings" | "events_missed" | "notification";
+export type ErrorCode = "folder_missing" | "not_a_folder" | "folder_unreadable" | "model" | "store" | "unknown_session" | "no_session" | "no_request" | "rewind" | "trust" | "changes" | "session_busy" | "mcp" | "worktree" | "rules" | "hooks" | "settings" | "events_missed" | "notification" | "carry";
 
 export type CommandError = { code: ErrorCode, 
 /**
@@ -21,3 +21,26 @@ export type OpenFolder = { path: string, };
 export type McpSignIn = { authorization_url: string, open_error: string | null, };
 
 export type SavedSettings = { settings: AppSettings, sessions: Array<SessionInfo>, };
+
+export type ImportedSession = { session_id: string, 
+/**
+ * The project folder the conversation was held in.
+ */
+folder: string, title: string, messages: number, };
+
+export type ImportSummary = { imported: Array<ImportedSession>, 
+/**
+ * Sessions stored before (importing twice stores once).
+ */
+already_there: number, 
+/**
+ * Files not imported at all, and the first bad line of each file whose whole lines were imported, each as
+ * `path: why` or `path:line: why`.
+ */
+problems: Array<string>, };
+
+export type ImportChoice = { 
+/**
+ * Every transcript under the reference agent's projects folder, rather than files the person picks.
+ */
+claude_code: boolean, };

@@ -2,7 +2,7 @@
 // One typed wrapper per command the app registers; src/ipc.ts is the only module that calls them.
 
 import { invoke, type Channel } from '@tauri-apps/api/core';
-import type { AppStateView, McpSignIn, SavedSettings } from './app';
+import type { AppStateView, ImportSummary, McpSignIn, SavedSettings } from './app';
 import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile } from './protocol';
 
 export function appState(): Promise<AppStateView> {
@@ -55,6 +55,14 @@ export function setSessionArchived(sessionId: string, archived: boolean): Promis
 
 export function setSessionTags(sessionId: string, tags: Array<string>): Promise<Array<string>> {
   return invoke<Array<string>>('set_session_tags', { sessionId, tags });
+}
+
+export function exportSession(sessionId: string, format: string): Promise<string | null> {
+  return invoke<string | null>('export_session', { sessionId, format });
+}
+
+export function importSessions(claudeCode: boolean): Promise<ImportSummary | null> {
+  return invoke<ImportSummary | null>('import_sessions', { claudeCode });
 }
 
 export function pickFolder(): Promise<string | null> {

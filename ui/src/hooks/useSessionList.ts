@@ -2,10 +2,11 @@
 // collections (the sidebar's folders): loaded when a session opens, again whenever a turn ends (its title, time and
 // message count change), counted by `turnsEnded` so a turn whose start and end arrived together still reloads it,
 // when the conversation's prompts change otherwise (a rewind removed some), and after each change the person makes
-// (`refresh`; while a turn runs, at its end).
-import { useCallback } from 'react';
+// (`refresh`; while a turn runs, at its end), and when sessions were imported.
+import { useCallback, useEffect } from 'react';
 import type { SessionCollection, SessionSummary } from '../generated/protocol';
 import * as ipc from '../ipc';
+import { onSessionsChanged } from '../state/sessionsChanged';
 import { useLoad } from './useLoad';
 
 export type SessionList = {
@@ -42,6 +43,8 @@ export function useSessionList(
     [cwd],
   );
   const listed = useLoad(running ? null : load, `${sessionId}:${turnsEnded}:${prompts}`);
+  const { reload } = listed;
+  useEffect(() => onSessionsChanged(reload), [reload]);
   return {
     sessions: listed.data?.sessions ?? [],
     collections: listed.data?.collections ?? [],

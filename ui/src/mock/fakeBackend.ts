@@ -12,7 +12,8 @@
 // asked for; `.notices()` returns them. `search_sessions` searches every stored and live
 // session (fakeSearch.ts), the website project's stored session among them; `.searchDelay(query, ms)` makes a query
 // answer late and `.lateAnswers()` counts those answered. Collections, pins, tags and the archive are kept by
-// fakeOrganise.ts.
+// fakeOrganise.ts. `export_session` and `import_sessions` are fakeCarry.ts's; `.exports()` lists the files
+// exported.
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, ElicitationAnswer, FolderTrust, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
@@ -22,6 +23,7 @@ import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
 import { FakeSession } from './fakeSession';
 import { FAKE_HOOK, FakeRules, fakeHookRun } from './fakeRules';
 import { FakeOrganise } from './fakeOrganise';
+import { exportPath, importInto } from './fakeCarry';
 import { fakeSearch, type Searchable } from './fakeSearch';
 import { longStoredSession, storedSessions, websiteSession } from './fakeStoredSessions';
 
@@ -66,6 +68,8 @@ export function installFakeBackend(): void {
     notifications: true,
     file: '/home/dev/.config/tandem/settings.json',
   };
+  /** The files exported, in order. */
+  const exports: string[] = [];
   /** The desktop notifications asked for, in order. */
   const notices: { title: string; body: string }[] = [];
   /** The rules the rules panel shows and edits. */
@@ -126,6 +130,16 @@ export function installFakeBackend(): void {
           for (const [id, info] of infos) infos.set(id, { ...info, model: update.model || info.model, setup_hint: null });
           return { settings, sessions: [...infos.values()] };
         }
+        case 'export_session': {
+          const id = text(args, 'sessionId');
+          const found = stored.find((old) => old.summary.session_id === id)?.summary ?? summaries(folders.get(id) ?? FAKE_FOLDER).find((each) => each.session_id === id);
+          if (!found) throw { code: 'unknown_session', message: `no session with id ${id}` };
+          const path = exportPath(found.title, text(args, 'format'));
+          exports.push(path);
+          return path;
+        }
+        case 'import_sessions':
+          return importInto(stored, args.claudeCode === true, Date.now());
         case 'notify_person':
           notices.push({ title: text(args, 'title'), body: text(args, 'body') });
           return null;
@@ -317,6 +331,7 @@ export function installFakeBackend(): void {
       files: () => Object.fromEntries(files),
       touch: (path: string, content: string) => files.set(path, content),
       notices: () => [...notices],
+      exports: () => [...exports],
       searchDelay: (query: string, ms: number) => searchDelays.set(query, ms),
       lateAnswers: () => lateAnswers,
       storeLong: (messages: number) => {

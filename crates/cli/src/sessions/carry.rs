@@ -2,10 +2,10 @@
 //! reference agent's JSON lines; that agent's transcripts brought in as stored sessions.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use tandem_engine::store::{ImportOutcome, SessionStore};
-use tandem_engine::transcript::{self, FileImport, Format};
+use tandem_engine::transcript::{self, ExportError, FileImport, Format};
 
 use super::{ExportArgs, ImportArgs};
 
@@ -18,32 +18,18 @@ pub fn export(store: &SessionStore, args: &ExportArgs) -> i32 {
         );
         return 2;
     };
-    let loaded = match store.load_session(&args.id) {
-        Ok(Some(loaded)) => loaded,
-        Ok(None) => {
-            eprintln!("tandem: no session with id {}", args.id);
-            return 2;
+    let written = transcript::export_stored(store, &args.id, format).and_then(|(text, _)| {
+        match &args.output {
+            Some(path) => transcript::write_export(path, &text),
+            None => std::io::stdout()
+                .lock()
+                .write_all(text.as_bytes())
+                .map_err(|source| ExportError::Write {
+                    path: PathBuf::from("stdout"),
+                    source,
+                }),
         }
-        Err(e) => {
-            eprintln!("tandem: {e}");
-            return 2;
-        }
-    };
-    let times = match store.message_times(&args.id) {
-        Ok(times) => times,
-        Err(e) => {
-            eprintln!("tandem: {e}");
-            return 2;
-        }
-    };
-    let text = transcript::export(&loaded, &times, format);
-    let written = match &args.output {
-        Some(path) => write_file(path, text.as_bytes()),
-        None => std::io::stdout()
-            .lock()
-            .write_all(text.as_bytes())
-            .map_err(|e| format!("stdout: {e}")),
-    };
+    });
     match written {
         Ok(()) => 0,
         Err(e) => {
@@ -51,20 +37,6 @@ pub fn export(store: &SessionStore, args: &ExportArgs) -> i32 {
             2
         }
     }
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`: a reader never sees half a file.
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(fail)?;
-    tmp.write_all(bytes).map_err(fail)?;
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
 }
 
 /// 0 every file imported (or there already); 1 a file or a line was bad (all that was whole was imported); 2 the

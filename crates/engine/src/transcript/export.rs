@@ -24,6 +24,15 @@ impl Format {
             _ => None,
         }
     }
+
+    /// The file extension of the format, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Markdown => "md",
+            Self::Html => "html",
+            Self::Jsonl => "jsonl",
+        }
+    }
 }
 
 /// The session as text in `format`. `times`: when each history message was written (Unix ms, see

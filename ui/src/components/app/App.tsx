@@ -1,5 +1,5 @@
 // The root of the webview: loads the app state, opens the command-line folder if there is one,
-// follows the menu (Open Folder…, Open Recent, New Session, Settings…), applies the person's theme
+// follows the menu (Open Folder…, Open Recent, New Session, Import…, Settings…), applies the person's theme
 // and font size, and shows the welcome screen or the open session, with the settings dialog above. Ctrl+K opens
 // the search box over every stored session; opening a hit opens its session (in its folder) at the matching message.
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
@@ -11,6 +11,7 @@ import type { SessionSearchHit, Theme } from '../../generated/protocol';
 import { openBeforeReload } from '../../state/reload';
 import { applyLooks, followDesktopScheme } from '../../settings/looks';
 import { SessionView } from '../session/SessionView';
+import { ImportDialog } from '../dialogs/ImportDialog';
 import { SettingsDialog } from '../dialogs/SettingsDialog';
 import { SwitchFolderConfirm } from '../dialogs/SwitchFolderConfirm';
 import { SearchBox } from '../search/SearchBox';
@@ -34,6 +35,16 @@ export function App() {
   const onMenuFolder = useEffectEvent((path: string) => openFolder(path));
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
+  /** The import the menu asked for (from the reference agent's folder, or picked files) while its dialog shows. */
+  const [importFrom, setImportFrom] = useState<boolean | null>(null);
+  const closeImport = useCallback(() => setImportFrom(null), []);
+  const openImported = useCallback(
+    (folder: string, id: string) => {
+      setImportFrom(null);
+      void open(folder, id);
+    },
+    [open],
+  );
   /** The message a search hit opened, until its session's transcript has shown it. */
   const [focus, setFocus] = useState<{ sessionId: string; seq: number } | null>(null);
   const sessionId = session?.info.session_id ?? null;
@@ -118,6 +129,7 @@ export function App() {
       ipc.onOpenSettings(openSettings),
       ipc.onOpenFolder((path) => onMenuFolder(path)),
       ipc.onNewSession(() => newSession()),
+      ipc.onImportSessions((claudeCode) => setImportFrom(claudeCode)),
     ];
     return () => {
       for (const subscription of subscriptions) void subscription.then((unlisten) => unlisten());
@@ -136,6 +148,9 @@ export function App() {
   const settings = settingsOpen && (
     <SettingsDialog load={ipc.appSettings} save={ipc.saveAppSettings} onSaved={onSettingsSaved} onClose={closeSettings} />
   );
+  const importDialog = importFrom !== null && (
+    <ImportDialog claudeCode={importFrom} run={ipc.importSessions} onOpen={openImported} onClose={closeImport} />
+  );
   const searchBox = searchOpen && <SearchBox search={ipc.searchSessions} onOpen={openHit} onClose={closeSearch} />;
   const confirmSwitch = switchTo !== null && session && (
     <SwitchFolderConfirm
@@ -152,7 +167,7 @@ export function App() {
     // Keyed by session: a new session starts with fresh view state (expanded rows, answered requests).
     return (
       <>
-        <div className="app-layer" inert={settingsOpen || switchTo !== null || searchOpen}>
+        <div className="app-layer" inert={settingsOpen || switchTo !== null || searchOpen || importFrom !== null}>
           <SessionView
             key={session.info.session_id}
             session={session}
@@ -166,13 +181,14 @@ export function App() {
         </div>
         {settings}
         {searchBox}
+        {importDialog}
         {confirmSwitch}
       </>
     );
   }
   return (
     <>
-      <div className="app-layer" inert={settingsOpen || searchOpen}>
+      <div className="app-layer" inert={settingsOpen || searchOpen || importFrom !== null}>
         <Welcome
       recent={app?.recent ?? []}
       version={app?.version ?? null}
@@ -189,6 +205,7 @@ export function App() {
       </div>
       {settings}
       {searchBox}
+      {importDialog}
     </>
   );
 }

@@ -145,6 +145,7 @@ export function SessionView({
                   }}
                   collections={list.collections}
                   organise={organise}
+                  onExport={ipc.exportSession}
                 />
                 <div className="session-center">
                   {info.setup_hint && <SetupHint hint={info.setup_hint} />}

@@ -2,12 +2,12 @@
 // first, the current one highlighted, any other reopened with a click, and New Session. A search box filters by
 // title and a tag chip by tag; each stored session can be renamed (double-click or the pencil; Enter saves, Esc
 // cancels), deleted (the bin, then Delete), and through its menu (right-click or the dots) pinned, tagged, moved to a
-// folder, put in a new folder or archived. Sessions are dragged onto a folder (or onto "Sessions" for the top level);
+// folder, put in a new folder, archived or exported (Markdown, HTML, JSON lines). Sessions are dragged onto a folder (or onto "Sessions" for the top level);
 // a folder's menu makes a folder inside it, renames or deletes it (what it held moves up). Archived sessions are
 // listed under "Archived", shown on request, each restorable. Collapses to a narrow rail; the choice is remembered.
 import { useEffect, useMemo, useState } from 'react';
 import type { SessionCollection, SessionSummary } from '../../generated/protocol';
-import { errorMessage } from '../../ipc';
+import { errorMessage, type ExportFormat } from '../../ipc';
 import { usePersistentFlag } from '../../hooks/usePersistentFlag';
 import { buildTree, flatFolders, parseTags, type FolderNode } from '../../state/sidebarTree';
 import { Chevron } from '../common/Chevron';
@@ -41,7 +41,15 @@ export type SessionSidebarProps = {
   /** The folder's collections (the folders of the sidebar). */
   collections?: readonly SessionCollection[];
   organise?: OrganiseActions;
+  /** Exports a stored session to a file the person chooses; resolves to its path, or null when cancelled. */
+  onExport?: (sessionId: string, format: ExportFormat) => Promise<string | null>;
 };
+
+const EXPORTS: readonly { format: ExportFormat; label: string }[] = [
+  { format: 'md', label: 'Export as Markdown…' },
+  { format: 'html', label: 'Export as HTML…' },
+  { format: 'jsonl', label: 'Export as JSON lines…' },
+];
 
 type Editing =
   | { kind: 'rename'; id: string; text: string }
@@ -52,7 +60,7 @@ type Editing =
 const SESSION_TYPE = 'application/x-tandem-session';
 
 export function SessionSidebar(props: SessionSidebarProps) {
-  const { sessions, currentId, error, onOpen, onNew, onRename, onDelete, collections = [], organise } = props;
+  const { sessions, currentId, error, onOpen, onNew, onRename, onDelete, collections = [], organise, onExport } = props;
   const [collapsed, toggle] = usePersistentFlag('tandem.sidebarCollapsed', false);
   const [showArchived, toggleArchived] = usePersistentFlag('tandem.sidebarArchived', false);
   const now = useNow(60_000);
@@ -61,6 +69,7 @@ export function SessionSidebar(props: SessionSidebarProps) {
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [menu, setMenu] = useState<{ x: number; y: number; items: MenuItem[]; label: string } | null>(null);
   const [closed, setClosed] = useState<ReadonlySet<number>>(() => readClosed());
   const [dropAt, setDropAt] = useState<number | 'top' | null>(null);
@@ -82,6 +91,7 @@ export function SessionSidebar(props: SessionSidebarProps) {
 
   const act = async (action: () => Promise<unknown>) => {
     setActionError(null);
+    setNotice(null);
     try {
       await action();
     } catch (cause) {
@@ -129,7 +139,20 @@ export function SessionSidebar(props: SessionSidebarProps) {
       />
     );
 
-  const sessionMenu = (each: SessionSummary): MenuItem[] => {
+  const exportItems = (id: string): MenuItem[] =>
+    onExport && stored.has(id)
+      ? EXPORTS.map(({ format, label }) => ({
+          label,
+          testId: `menu-export-${format}`,
+          run: () =>
+            void act(async () => {
+              const path = await onExport(id, format);
+              if (path) setNotice(`Exported to ${path}`);
+            }),
+        }))
+      : [];
+  const sessionMenu = (each: SessionSummary): MenuItem[] => [...organiseItems(each), ...exportItems(each.session_id)];
+  const organiseItems = (each: SessionSummary): MenuItem[] => {
     if (!organise) return [];
     const id = each.session_id;
     const moves: MenuItem[] = [
@@ -204,7 +227,10 @@ export function SessionSidebar(props: SessionSidebarProps) {
         editor={edit}
         deleting={deleting === id}
         onOpen={() => onOpen(id)}
-        onMenu={(x, y) => organise && setMenu({ x, y, items: sessionMenu(each), label: `${each.title} actions` })}
+        onMenu={(x, y) => {
+          const items = sessionMenu(each);
+          if (items.length > 0) setMenu({ x, y, items, label: `${each.title} actions` });
+        }}
         onRename={isStored && onRename ? () => setEditing({ kind: 'rename', id, text: each.title }) : undefined}
         onAskDelete={onDelete ? () => setDeleting(id) : undefined}
         onDelete={() => {
@@ -332,6 +358,11 @@ export function SessionSidebar(props: SessionSidebarProps) {
           {actionError && (
             <li className="session-list-error" data-testid="session-action-error">
               {actionError}
+            </li>
+          )}
+          {notice && (
+            <li className="session-list-notice" data-testid="session-action-notice">
+              {notice}
             </li>
           )}
           {nothing && <li className="session-list-empty dim">No session matches{query.trim() ? ` “${query.trim()}”` : ''}{tag ? ` tagged ${tag}` : ''}</li>}
