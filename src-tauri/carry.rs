@@ -42,6 +42,15 @@ pub fn format_named(name: &str) -> Result<Format, CommandError> {
     })
 }
 
+/// What the save dialog calls the files of `format`.
+pub fn file_kind(format: Format) -> &'static str {
+    match format {
+        Format::Markdown => "Markdown",
+        Format::Html => "HTML page",
+        Format::Jsonl => "JSON lines (Claude Code transcript)",
+    }
+}
+
 /// The stored session `id` in `format`, with the file name to suggest for it.
 pub fn export_text(
     store: &SessionStore,

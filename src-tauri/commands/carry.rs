@@ -37,7 +37,8 @@ pub async fn export_session<R: Runtime>(
         carry::export_text(&store, &session_id, format)
     })
     .await?;
-    let Some(path) = save_dialog(&app, &name, format.extension()).await else {
+    let Some(path) = save_dialog(&app, &name, carry::file_kind(format), format.extension()).await
+    else {
         return Ok(None);
     };
     let shown = path.display().to_string();
@@ -91,7 +92,7 @@ async fn save_dialog<R: Runtime>(
         .file()
         .set_title("Export Session")
         .set_file_name(name)
-        .add_filter(extension, &[extension])
+        .add_filter(kind, &[extension])
         .save_file(move |path| {
             let _ = tx.send(path.and_then(|p| p.into_path().ok()));
         });

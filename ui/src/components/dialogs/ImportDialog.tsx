@@ -33,6 +33,7 @@ export function ImportDialog({ claudeCode, run, onOpen, onClose }: ImportDialogP
     <Modal className="import-dialog" onEscape={loading ? undefined : onClose} initialFocus={closeRef} data-testid="import-dialog">
       <header className="modal-header">
         <ModalTitle className="modal-title">{claudeCode ? 'Import from Claude Code' : 'Import Sessions'}</ModalTitle>
+        <span className="status-spacer" />
         <button ref={closeRef} type="button" className="button" data-testid="import-close" disabled={loading} onClick={onClose}>
           Close <kbd>Esc</kbd>
         </button>
