@@ -84,6 +84,7 @@ pub async fn import_sessions<R: Runtime>(
 async fn save_dialog<R: Runtime>(
     app: &AppHandle<R>,
     name: &str,
+    kind: &str,
     extension: &str,
 ) -> Option<PathBuf> {
     app.try_state::<Dialog<R>>()?;
