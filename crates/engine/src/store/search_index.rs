@@ -63,8 +63,20 @@ fn complete(conn: &Connection) -> Result<bool, StoreError> {
     Ok(true)
 }
 
+/// Whether no object of the index is in the schema: a new file, whose index is made, not rebuilt.
+fn absent(conn: &Connection) -> Result<bool, StoreError> {
+    let mut stmt = conn.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = ?1")?;
+    for name in OBJECTS.iter().chain(SHADOW_TABLES) {
+        let count: i64 = stmt.query_row([name], |row| row.get(0))?;
+        if count > 0 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// Makes the index when it or a part of it is missing (a new file, or shadow tables dropped), from the documents.
-/// Cheap when it is there: a look at the schema.
+/// Cheap when it is there: a look at the schema. Only a damaged index (some of it there) is logged as a warning.
 pub fn ensure(conn: &Connection) -> Result<(), StoreError> {
     if !enabled(conn)? || complete(conn)? {
         return Ok(());
@@ -72,7 +84,12 @@ pub fn ensure(conn: &Connection) -> Result<(), StoreError> {
     let tx = begin_write(conn)?;
     // Another process may have made it while this one waited for the lock.
     if !complete(&tx)? {
-        rebuild_in(&tx)?;
+        if absent(&tx)? {
+            tracing::debug!("session store: making the search index");
+        } else {
+            tracing::warn!("session store: rebuilding the search index");
+        }
+        make_in(&tx)?;
     }
     tx.commit()?;
     Ok(())
@@ -89,6 +106,11 @@ pub fn rebuild(conn: &Connection) -> Result<(), StoreError> {
 /// Drops whatever is left of the index and makes it anew from `search_docs`, inside the caller's transaction.
 pub fn rebuild_in(conn: &Connection) -> Result<(), StoreError> {
     tracing::warn!("session store: rebuilding the search index");
+    make_in(conn)
+}
+
+/// Drops whatever is left of the index and makes it from `search_docs`, inside the caller's transaction.
+fn make_in(conn: &Connection) -> Result<(), StoreError> {
     drop_index(conn)?;
     conn.execute_batch(INDEX)?;
     conn.execute_batch("INSERT INTO search_index (search_index) VALUES ('rebuild')")?;

@@ -328,3 +328,32 @@ async fn a_call_to_an_mcp_server_names_the_server_and_the_tool() {
         lines.join("\n")
     );
 }
+
+#[test]
+fn a_new_store_makes_its_search_index_quietly_and_a_damaged_one_is_rebuilt_with_a_warning() {
+    let log = Log::default();
+    let _guard = log.capture();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("sessions.db");
+
+    drop(tandem_engine::store::SessionStore::open(&path).expect("a new store"));
+    let lines = log.lines();
+    assert_eq!(
+        lines_with(&lines, &["making the search index"]).len(),
+        1,
+        "{lines:#?}"
+    );
+    assert!(lines_with(&lines, &["WARN"]).is_empty(), "{lines:#?}");
+
+    let conn = rusqlite::Connection::open(&path).expect("open the file");
+    conn.execute_batch("DROP TABLE search_index_idx")
+        .expect("damage the index");
+    drop(conn);
+    drop(tandem_engine::store::SessionStore::open(&path).expect("the damaged store"));
+    let lines = log.lines();
+    assert_eq!(
+        lines_with(&lines, &["WARN", "rebuilding the search index"]).len(),
+        1,
+        "{lines:#?}"
+    );
+}
