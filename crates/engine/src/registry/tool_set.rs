@@ -70,7 +70,8 @@ impl SessionTools {
     }
 }
 
-/// The tools of the session's own agent.
+/// The tools of the session's own agent (in the SIMPLE mode, Bash, Read and Edit only; the MCP servers' tools are
+/// added to the pool all the same).
 pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
     let mut tools = inputs.builtins.to_vec();
     let mut missing = Vec::new();
@@ -134,8 +135,26 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             tools.push(crate::mcp::auth_tool(mcp));
         }
     }
+    if inputs.features.simple {
+        let (kept, dropped): (Vec<_>, Vec<_>) = tools
+            .into_iter()
+            .partition(|tool| SIMPLE_TOOLS.contains(&tool.name()));
+        tools = kept;
+        missing.extend(dropped.iter().map(|tool| {
+            (
+                tool.name().to_string(),
+                format!(
+                    "the SIMPLE mode offers Bash, Read and Edit only ({} is set)",
+                    features::SIMPLE_ENV
+                ),
+            )
+        }));
+    }
     SessionTools { tools, missing }
 }
+
+/// The built-in tools the SIMPLE mode keeps.
+const SIMPLE_TOOLS: &[&str] = &[names::BASH, names::READ, names::EDIT];
 
 /// The tools a session on the project folder `project` offers, for answering permission checks without a
 /// session (`tandem permissions check`): the set [`session_tools`] makes, with the folder's skills and agent types,

@@ -1,6 +1,6 @@
 //! The feature switches of the tools that are off unless asked for: teams (TeamCreate, TeamDelete, SendMessage,
 //! ListPeers), the proactive Sleep tool, and the assistant mode (which also bounds how long a shell command may
-//! hold the conversation). Each is read from its environment variable (`1` or `true`); a session
+//! hold the conversation); and the SIMPLE mode, which offers Bash, Read and Edit only. Each is read from its environment variable (`1` or `true`); a session
 //! may also be given them directly.
 
 /// Turns the team tools on (`1` or `true`).
@@ -9,6 +9,9 @@ pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
 pub const PROACTIVE_ENV: &str = "CLAUDE_CODE_PROACTIVE";
 /// Also turns the Sleep tool on (`1` or `true`): the assistant mode (`KAIROS`; docs/engine-doors.md).
 pub const KAIROS_ENV: &str = "CLAUDE_CODE_KAIROS";
+
+/// Offers Bash, Read and Edit only (`1` or `true`), with the MCP servers' tools: the SIMPLE mode.
+pub const SIMPLE_ENV: &str = "CLAUDE_CODE_SIMPLE";
 
 /// Which switchable tools a session offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -20,6 +23,8 @@ pub struct Features {
     /// The assistant mode (`KAIROS`): a shell command of the session's own agent moves to the background after
     /// [`crate::tools::bash::ASSISTANT_BLOCKING_BUDGET`].
     pub assistant: bool,
+    /// The SIMPLE mode: of the built-in tools, Bash, Read and Edit only.
+    pub simple: bool,
 }
 
 impl Features {
@@ -39,6 +44,7 @@ impl Features {
             teams: on(TEAMS_ENV),
             sleep: on(PROACTIVE_ENV) || on(KAIROS_ENV),
             assistant: on(KAIROS_ENV),
+            simple: on(SIMPLE_ENV),
         }
     }
 }
@@ -83,6 +89,14 @@ mod tests {
                 },
             ),
             (&[(KAIROS_ENV, "yes")], Features::default()),
+            (
+                &[(SIMPLE_ENV, "true")],
+                Features {
+                    simple: true,
+                    ..Features::default()
+                },
+            ),
+            (&[(SIMPLE_ENV, "")], Features::default()),
         ];
         for (pairs, want) in cases {
             assert_eq!(env(pairs), *want, "{pairs:?}");

@@ -48,6 +48,7 @@ mod session_hooks;
 mod shell_snapshots;
 mod shell_vs_bash;
 mod sidechains;
+mod simple_mode;
 mod skills;
 mod stopping_agents;
 mod store;

@@ -87,6 +87,7 @@ const ALL: Features = Features {
     teams: true,
     sleep: true,
     assistant: false,
+    simple: false,
 };
 
 fn offered(body: &Value) -> Vec<String> {
