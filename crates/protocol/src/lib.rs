@@ -21,6 +21,7 @@ mod sandbox;
 mod shells;
 mod trace;
 pub mod typescript;
+mod usage;
 mod work_list;
 
 pub use agents::{
@@ -55,4 +56,8 @@ pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
 pub use sandbox::SandboxViolation;
 pub use shells::{BackgroundReason, BackgroundShell};
 pub use trace::{DecisionTrace, RuleRole, TraceCheck, TraceStep};
+pub use usage::{
+    BudgetAction, BudgetPeriod, BudgetStatus, SessionUsage, ToolCallCost, UsageReport, UsageRow,
+    UsageTotals,
+};
 pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};

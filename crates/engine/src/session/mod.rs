@@ -3,6 +3,7 @@
 
 mod agents;
 mod assemble;
+mod budget_watch;
 mod builder;
 mod builtin_run;
 mod changes;

@@ -195,6 +195,13 @@ impl AppSettingsFile {
         self.write(&Value::Object(object))
     }
 
+    /// The spending budget the file sets (none when the file is missing or cannot be read).
+    pub fn budget(&self) -> super::BudgetSettings {
+        self.object()
+            .map(|object| super::BudgetSettings::from_settings(&object))
+            .unwrap_or_default()
+    }
+
     /// The keys of the file that are ignored because their value has the wrong type, each named with the type it
     /// must have (none when the file is missing or cannot be read at all: that is reported as a problem).
     pub fn warnings(&self) -> Vec<String> {

@@ -9,11 +9,15 @@
 //! - [`SessionStore::search`]: full-text search (SQLite FTS5) over everything said in every session, indexed by
 //!   the writer in large batches while it is idle (and before each search), ranked in bounded time, rebuilt when
 //!   damaged.
+//! - [`MeteredModel`] and [`SessionStore::usage`]: each model request's usage and cost, what each tool result cost
+//!   in the requests that carried it, and their sums by day, folder, model and session.
 //! - [`repair_history`]: makes a cut-off history valid for the next request; the text of an answer cut off while it
 //!   streamed is taken back from the events.
 
+mod budget_status;
 mod health;
 mod lock;
+mod metered_model;
 mod output_budget;
 mod persisting_model;
 mod read;
@@ -32,12 +36,16 @@ mod session_store;
 mod side_tables;
 mod sink;
 mod types;
+mod usage_carry;
+mod usage_report;
+mod usage_write;
 mod writer;
 mod writer_thread;
 
 use std::path::PathBuf;
 
 pub use lock::SessionLock;
+pub use metered_model::{MeteredModel, MeteredRequest};
 pub use persisting_model::PersistingModel;
 pub use recorder::SessionRecorder;
 pub use repair::{INTERRUPTED_RESULT, repair_history};
@@ -45,13 +53,15 @@ pub use schema::{MIGRATIONS, V1 as SCHEMA_V1};
 pub use search::{CANDIDATES, HITS_PER_SESSION};
 pub use search_query::{MAX_QUERY_CHARS, MAX_TERMS, QueryError};
 pub use search_types::{SearchHit, SnippetPart, TextKind};
-pub use session_store::{SessionStore, canonical_folder};
+pub use session_store::{SessionStore, canonical_folder, now_ms};
 pub use side_tables::{NewSidechain, WorkList};
 pub use sink::RecordingStoreSink;
 pub use types::{
     LoadedSession, NewSession, SessionRecord, SessionSummary, Sidechain, StoredEvent,
     ToolCallRecord,
 };
+pub use usage_carry::{CACHE_READ_SHARE, CACHE_WRITE_SHARE, Carry, IMAGE_TOKENS, Layout, carries};
+pub use usage_report::{UsageFilter, day_start_ms, parse_day, period_starts};
 pub use writer::{ToolCallUpdate, title_from_prompt};
 
 /// Why the store could not do something.
