@@ -6,7 +6,7 @@ use std::sync::Arc;
 use futures::StreamExt;
 
 use super::recorder::SessionRecorder;
-use super::usage_carry::Layout;
+use super::usage_carry::{Layout, MeteredRequest};
 use crate::model::{Model, ModelEvent, ModelRequest, ModelStream, pricing};
 
 /// Wraps `inner`; every request through it whose response completes is recorded under the request's model name.
@@ -20,15 +20,6 @@ impl MeteredModel {
     pub fn new(inner: Arc<dyn Model>, recorder: Arc<SessionRecorder>) -> Self {
         Self { inner, recorder }
     }
-}
-
-/// One completed request, as the store records it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MeteredRequest {
-    pub model: String,
-    pub usage: tandem_protocol::Usage,
-    pub cost_usd: f64,
-    pub carries: Vec<super::usage_carry::Carry>,
 }
 
 impl Model for MeteredModel {

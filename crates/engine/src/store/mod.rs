@@ -45,7 +45,7 @@ mod writer_thread;
 use std::path::PathBuf;
 
 pub use lock::SessionLock;
-pub use metered_model::{MeteredModel, MeteredRequest};
+pub use metered_model::MeteredModel;
 pub use persisting_model::PersistingModel;
 pub use recorder::SessionRecorder;
 pub use repair::{INTERRUPTED_RESULT, repair_history};
@@ -60,7 +60,9 @@ pub use types::{
     LoadedSession, NewSession, SessionRecord, SessionSummary, Sidechain, StoredEvent,
     ToolCallRecord,
 };
-pub use usage_carry::{CACHE_READ_SHARE, CACHE_WRITE_SHARE, Carry, IMAGE_TOKENS, Layout, carries};
+pub use usage_carry::{
+    CACHE_READ_SHARE, CACHE_WRITE_SHARE, Carry, IMAGE_TOKENS, Layout, MeteredRequest, carries,
+};
 pub use usage_report::{UsageFilter, day_start_ms, parse_day, period_starts};
 pub use writer::{ToolCallUpdate, title_from_prompt};
 

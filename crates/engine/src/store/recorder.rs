@@ -183,7 +183,7 @@ impl SessionRecorder {
     }
 
     /// Queues a completed model request's usage and cost.
-    pub fn record_request(&self, request: super::metered_model::MeteredRequest) {
+    pub fn record_request(&self, request: super::usage_carry::MeteredRequest) {
         drop(self.row());
         self.store.enqueue(Command::Request {
             session: self.id.clone(),

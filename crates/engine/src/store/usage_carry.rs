@@ -1,5 +1,6 @@
-//! What each tool result in a request cost to carry: the request's reported input split by where each result sits
-//! in it (cache reads first, then cache writes, then fresh input), at the request's model's prices.
+//! A completed request as the store records it ([`MeteredRequest`]), and what each tool result in it cost to carry:
+//! the request's reported input split by where each result sits in it (cache reads first, then cache writes, then
+//! fresh input), at the request's model's prices.
 //!
 //! The provider reports only totals per request: `cache_read_input_tokens` (the cached prefix), then
 //! `cache_creation_input_tokens` (written to the cache, up to the last breakpoint) and `input_tokens` (the rest),
@@ -20,6 +21,15 @@ pub const IMAGE_TOKENS: f64 = 1_300.0;
 /// A cache read costs this share of the input price, a cache write this multiple.
 pub const CACHE_READ_SHARE: f64 = 0.1;
 pub const CACHE_WRITE_SHARE: f64 = 1.25;
+
+/// One completed request, as the store records it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeteredRequest {
+    pub model: String,
+    pub usage: tandem_protocol::Usage,
+    pub cost_usd: f64,
+    pub carries: Vec<Carry>,
+}
 
 /// One tool result as one request carried it.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,7 +4,7 @@
 use rusqlite::{Transaction, params};
 
 use super::StoreError;
-use super::metered_model::MeteredRequest;
+use super::usage_carry::MeteredRequest;
 
 /// The UTC day (`YYYY-MM-DD`) of a Unix time in ms, as SQLite's `date()` gives it.
 pub const DAY_SQL: &str = "date(?1 / 1000, 'unixepoch')";

@@ -93,7 +93,7 @@ pub enum Command {
     /// A completed model request: its usage row and what it paid to carry each tool result.
     Request {
         session: String,
-        request: super::metered_model::MeteredRequest,
+        request: super::usage_carry::MeteredRequest,
         at: i64,
     },
     Title {
