@@ -11,7 +11,7 @@ use tandem_protocol::{
     DecisionBehavior, ElicitationAnswer, EventEnvelope, FolderTrust, HookListing, HookTestResult,
     KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer,
     RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionInfo,
-    SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile,
+    SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport,
 };
 use ts_rs::{Config, TS};
 
@@ -220,5 +220,9 @@ pub fn commands() -> Vec<CommandSignature> {
         command("save_app_settings")
             .arg::<AppSettingsUpdate>("update")
             .returns::<SavedSettings>(),
+        command("usage_report")
+            .arg::<Option<String>>("since")
+            .arg::<Option<String>>("folder")
+            .returns::<UsageReport>(),
     ]
 }

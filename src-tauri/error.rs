@@ -43,6 +43,8 @@ pub enum ErrorCode {
     Settings,
     /// The window missed events that are no longer kept (the session must be reopened).
     EventsMissed,
+    /// The usage report was asked for with a bad day.
+    Usage,
 }
 
 impl ErrorCode {
@@ -67,6 +69,7 @@ impl ErrorCode {
             Self::NoRequest => "no_request",
             Self::Rewind => "rewind",
             Self::EventsMissed => "events_missed",
+            Self::Usage => "usage",
         }
     }
 }

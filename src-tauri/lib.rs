@@ -73,6 +73,7 @@ macro_rules! with_commands {
             commands::rules::test_hook,
             settings::app_settings,
             settings::save_app_settings,
+            commands::usage::usage_report,
         ]
     };
 }

@@ -27,6 +27,7 @@ pub mod prompt;
 pub mod rules;
 pub mod session;
 pub mod unreadable;
+pub mod usage;
 pub mod worktrees;
 
 /// What the window needs to know when it starts.

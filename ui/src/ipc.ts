@@ -34,6 +34,7 @@ import type {
   SlashCommand,
   MentionCompletion,
   UnreadableSettingsFile,
+  UsageReport,
 } from './generated/protocol';
 import * as commands from './generated/commands';
 
@@ -320,4 +321,10 @@ export function saveAppSettings(update: AppSettingsUpdate): Promise<SavedSetting
 /** Forks the stored session before prompt `promptId` (all of it with `null`); resolves to the new session's id. */
 export function forkSession(sessionId: string, promptId: string | null): Promise<string> {
   return commands.forkSession(sessionId, promptId);
+}
+
+/** The usage of every stored session from `since` (YYYY-MM-DD, UTC; null: everything) on, of `folder` and the folders
+ * under it (null: every folder), with the budgets of the settings. */
+export function usageReport(since: string | null, folder: string | null): Promise<UsageReport> {
+  return commands.usageReport(since, folder);
 }

@@ -3,7 +3,8 @@
 // "no-key" opens with a setup hint; "untrusted" opens untrusted, its settings granting a rule, a
 // directory, a hook and an MCP server (`trust_folder` / `revoke_trust` change it). The fake project has two stored sessions; `list_sessions`
 // lists them with the live ones, and `open_session` with `resume` replays a session's events.
-// `rewind_points` / `rewind` rewind a live session (fakeRewind.ts). The rules and hooks panels' commands answer from
+// `rewind_points` / `rewind` rewind a live session (fakeRewind.ts). `usage_report` answers from fakeUsage.ts, whose
+// `/spend` turn warns of the daily budget and is stopped by it. The rules and hooks panels' commands answer from
 // fakeRules.ts. `answer_elicitation` answers the form of a `/elicit` turn (fakeFormTurn.ts); `session_events` gives a session's
 // events after a number, as the bridge does for a view that missed some.
 // `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files;
@@ -18,6 +19,7 @@ import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
 import { FakeSession } from './fakeSession';
 import { FAKE_HOOK, FakeRules, fakeHookRun } from './fakeRules';
 import { longStoredSession, storedSessions } from './fakeStoredSessions';
+import { usageReport } from './fakeUsage';
 
 export const FAKE_FOLDER = FAKE_ROOT;
 
@@ -233,6 +235,8 @@ export function installFakeBackend(): void {
           if (scope !== 'files' && scope !== 'conversation' && scope !== 'both') throw { code: 'bad_request', message: `bad scope ${scope}` };
           return rewindSession(session(args), text(args, 'promptId'), scope satisfies RewindScope, args.force === true);
         }
+        case 'usage_report':
+          return usageReport(typeof args.since === 'string' ? args.since : null, new Date());
         default:
           throw { code: 'unknown_command', message: `The fake backend has no command ${cmd}` };
       }

@@ -71,6 +71,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
       mcp: { description: 'Show the MCP servers', run: () => openOverlay('mcp') },
       rules: { description: 'Show and edit the permission rules', run: () => openOverlay('rules') },
       hooks: { description: 'Show and try the hooks', run: () => openOverlay('hooks') },
+      usage: { description: 'Show what the sessions cost: by day, folder, model and tool call, and the budgets', run: () => openOverlay('usage') },
       trust: { description: "Review this folder's trust", run: () => openOverlay('trust') },
       rewind: { description: 'Rewind the conversation or files to before the last prompt', run: rewindLast },
     }),
@@ -171,6 +172,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
           onRulesClick={() => openOverlay('rules')}
           onHooksClick={() => openOverlay('hooks')}
           onSettingsClick={onOpenSettings}
+          budget={transcript.budget}
+          onUsageClick={() => openOverlay('usage')}
           contextWindow={info.context_window}
           compactAtPercent={info.compact_at_percent}
         />

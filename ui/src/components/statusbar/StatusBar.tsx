@@ -1,8 +1,10 @@
-// The status bar under the prompt: mode switcher, folder trust, model, tokens and cost, and — while a turn
+// The status bar under the prompt: mode switcher, folder trust, model, tokens and cost (opening the usage view), a
+// budget warning, and — while a turn
 // runs — a working indicator and the stop button (Esc).
 import type { McpServerStatus, PermissionMode } from '../../generated/protocol';
 import { formatCost, formatTokens } from '../../format';
-import type { UsageTotals } from '../../state/transcript';
+import type { BudgetWarning, UsageTotals } from '../../state/transcript';
+import { budgetLabel } from '../../state/usage';
 import { ModeSwitcher } from './ModeSwitcher';
 
 export type StatusBarProps = {
@@ -31,6 +33,10 @@ export type StatusBarProps = {
   onHooksClick: () => void;
   /** Opens the settings dialog (model, key, theme, font size). */
   onSettingsClick?: () => void;
+  /** The last budget warning, if any. */
+  budget?: BudgetWarning | null;
+  /** Opens the usage view (the cost and the budget warning are its buttons). */
+  onUsageClick?: () => void;
 };
 
 export function StatusBar({
@@ -51,6 +57,8 @@ export function StatusBar({
   onRulesClick,
   onHooksClick,
   onSettingsClick,
+  budget = null,
+  onUsageClick,
 }: StatusBarProps) {
   const servers = Object.values(mcpServers);
   const ready = servers.filter((server) => server.state.state === 'ready').length;
@@ -121,9 +129,16 @@ export function StatusBar({
         >
           ↑ {formatTokens(input)} ↓ {formatTokens(session?.output_tokens ?? 0)}
         </span>
-        <span className="status-item" data-testid="cost" title="Cost of this session">
-          {formatCost(usage?.costUsd ?? 0)}
-        </span>
+        {budget && <BudgetBadge warning={budget} onClick={onUsageClick} />}
+        {onUsageClick ? (
+          <button type="button" className="status-item status-trust" data-testid="cost" title="Cost of this session: click for usage by day, folder, model and tool call" onClick={onUsageClick}>
+            {formatCost(usage?.costUsd ?? 0)}
+          </button>
+        ) : (
+          <span className="status-item" data-testid="cost" title="Cost of this session">
+            {formatCost(usage?.costUsd ?? 0)}
+          </span>
+        )}
         {running && (
           <button type="button" className="button button-stop" data-testid="stop-button" onClick={onStop} title="Stop (Esc)">
             <span className="stop-square" aria-hidden="true" />
@@ -160,5 +175,22 @@ function ContextMeter({ usage, window, compactAt }: { usage: UsageTotals | null;
       </span>
       {percent}%
     </span>
+  );
+}
+
+/** The last budget warning: amber past its warning share, red once reached; opens the usage view. */
+function BudgetBadge({ warning, onClick }: { warning: BudgetWarning; onClick?: () => void }) {
+  const label = budgetLabel(warning.status, warning.reached);
+  return (
+    <button
+      type="button"
+      className={`status-item status-trust status-budget-${label.level}`}
+      data-testid="budget-warning"
+      data-level={label.level}
+      title={label.title}
+      onClick={onClick}
+    >
+      {label.text}
+    </button>
   );
 }
