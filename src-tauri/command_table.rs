@@ -12,6 +12,7 @@ use tandem_protocol::{
     KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer,
     RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionInfo,
     SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport,
+    BudgetStatus,
 };
 use ts_rs::{Config, TS};
 
@@ -224,5 +225,6 @@ pub fn commands() -> Vec<CommandSignature> {
             .arg::<Option<String>>("since")
             .arg::<Option<String>>("folder")
             .returns::<UsageReport>(),
+        command("budget_status").returns::<Vec<BudgetStatus>>(),
     ]
 }

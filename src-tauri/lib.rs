@@ -74,6 +74,7 @@ macro_rules! with_commands {
             settings::app_settings,
             settings::save_app_settings,
             commands::usage::usage_report,
+            commands::usage::budget_status,
         ]
     };
 }

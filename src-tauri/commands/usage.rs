@@ -1,8 +1,9 @@
-//! The usage view's command: the usage report of every stored session (or one folder's) since a day, with the
-//! budgets of the person's settings and what was spent in their period.
+//! The usage view's commands: the usage report of every stored session (or one folder's) since a day, with the
+//! budgets of the person's settings and what was spent in their period; and those budgets alone, for the status bar.
 
 use tandem_engine::store::{UsageFilter, canonical_folder, now_ms, parse_day};
-use tandem_protocol::UsageReport;
+use tandem_engine::store::SessionStore;
+use tandem_protocol::{BudgetStatus, UsageReport};
 use tauri::State;
 
 use crate::error::{CommandError, ErrorCode};
@@ -17,12 +18,7 @@ pub fn usage_report(
     since: Option<String>,
     folder: Option<String>,
 ) -> Result<UsageReport, CommandError> {
-    let store = state.store.as_ref().ok_or_else(|| {
-        CommandError::new(
-            ErrorCode::Store,
-            "usage is not available: the session store could not be opened",
-        )
-    })?;
+    let store = store_of(&state)?;
     let since = match since.as_deref() {
         Some(text) => Some(parse_day(text).ok_or_else(|| {
             CommandError::new(
@@ -40,16 +36,40 @@ pub fn usage_report(
                 .into_owned()
         }),
     };
-    let store_error =
-        |e: tandem_engine::store::StoreError| CommandError::new(ErrorCode::Store, e.to_string());
     let mut report = store.usage(&filter).map_err(store_error)?;
+    report.budgets = budgets(&state, store)?;
+    Ok(report)
+}
+
+/// The budgets the person's settings set, each with what every session spent in its period so far (empty when
+/// none is set).
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn budget_status(state: State<'_, AppState>) -> Result<Vec<BudgetStatus>, CommandError> {
+    budgets(&state, store_of(&state)?)
+}
+
+fn store_of(state: &AppState) -> Result<&SessionStore, CommandError> {
+    state.store.as_deref().ok_or_else(|| {
+        CommandError::new(
+            ErrorCode::Store,
+            "usage is not available: the session store could not be opened",
+        )
+    })
+}
+
+fn store_error(e: tandem_engine::store::StoreError) -> CommandError {
+    CommandError::new(ErrorCode::Store, e.to_string())
+}
+
+/// The settings file's budgets now (read afresh: the person may just have saved new ones).
+fn budgets(state: &AppState, store: &SessionStore) -> Result<Vec<BudgetStatus>, CommandError> {
     let budget = state
         .settings_file
         .as_ref()
         .map(|file| file.budget())
         .unwrap_or_default();
-    report.budgets = store
+    store
         .budget_statuses(&budget, now_ms())
-        .map_err(store_error)?;
-    Ok(report)
+        .map_err(store_error)
 }

@@ -35,6 +35,7 @@ import type {
   MentionCompletion,
   UnreadableSettingsFile,
   UsageReport,
+  BudgetStatus,
 } from './generated/protocol';
 import * as commands from './generated/commands';
 
@@ -327,4 +328,9 @@ export function forkSession(sessionId: string, promptId: string | null): Promise
  * under it (null: every folder), with the budgets of the settings. */
 export function usageReport(since: string | null, folder: string | null): Promise<UsageReport> {
   return commands.usageReport(since, folder);
+}
+
+/** The budgets of the settings, each with what every session spent in its period so far (empty: none is set). */
+export function budgetStatus(): Promise<BudgetStatus[]> {
+  return commands.budgetStatus();
 }

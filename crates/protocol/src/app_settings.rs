@@ -1,9 +1,11 @@
 //! The person's own Tandem settings as the window edits them: how to reach the model, where its API key is kept,
-//! and how the window looks.
+//! how the window looks, and the spending budget.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+use crate::BudgetLimits;
 
 /// The window's colours.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
@@ -33,7 +35,7 @@ pub enum KeySource {
 }
 
 /// The settings as the window shows them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct AppSettings {
     /// `anthropic` or `openai` (an OpenAI-compatible server).
     pub provider: String,
@@ -56,12 +58,15 @@ pub struct AppSettings {
     /// Whether a key is saved (keyring, credentials file or settings file), whatever the environment sets.
     #[serde(default)]
     pub key_saved: bool,
+    /// The spending budget (a limit missing or invalid in the file is none).
+    #[serde(default)]
+    pub budget: BudgetLimits,
     /// The settings file.
     pub file: String,
 }
 
 /// A change the person saves in the settings dialog.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct AppSettingsUpdate {
     pub provider: String,
     pub base_url: String,
@@ -72,4 +77,8 @@ pub struct AppSettingsUpdate {
     pub api_key: Option<String>,
     pub theme: Theme,
     pub font_size: u32,
+    /// The spending budget; `None` keeps the file's.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<BudgetLimits>,
 }

@@ -80,6 +80,7 @@ pub fn render() -> String {
         decl::<BudgetPeriod>(&cfg),
         decl::<BudgetAction>(&cfg),
         decl::<BudgetStatus>(&cfg),
+        decl::<BudgetLimits>(&cfg),
         decl::<UsageReport>(&cfg),
         decl::<DiffHunk>(&cfg),
         decl::<FileRevision>(&cfg),

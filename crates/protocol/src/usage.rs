@@ -109,6 +109,34 @@ pub enum BudgetAction {
     Stop,
 }
 
+/// The spending budget as the settings dialog edits it (the settings file's `budget` key).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct BudgetLimits {
+    /// The most to spend in one UTC day, in dollars; `None`: no daily budget.
+    pub daily_usd: Option<f64>,
+    /// The most to spend in one UTC calendar month, in dollars; `None`: no monthly budget.
+    pub monthly_usd: Option<f64>,
+    /// The share of a budget at which the person is warned (1–100).
+    pub warn_percent: u32,
+    pub on_limit: BudgetAction,
+}
+
+impl BudgetLimits {
+    /// The share at which the person is warned when the settings name none.
+    pub const DEFAULT_WARN_PERCENT: u32 = 80;
+}
+
+impl Default for BudgetLimits {
+    fn default() -> Self {
+        Self {
+            daily_usd: None,
+            monthly_usd: None,
+            warn_percent: Self::DEFAULT_WARN_PERCENT,
+            on_limit: BudgetAction::Warn,
+        }
+    }
+}
+
 /// A budget and what was spent in its current period.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct BudgetStatus {

@@ -3,7 +3,7 @@
 
 import { invoke, type Channel } from '@tauri-apps/api/core';
 import type { AppStateView, McpSignIn, SavedSettings } from './app';
-import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionInfo, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile } from './protocol';
+import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, BudgetStatus, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionInfo, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport } from './protocol';
 
 export function appState(): Promise<AppStateView> {
   return invoke<AppStateView>('app_state');
@@ -195,4 +195,12 @@ export function appSettings(): Promise<AppSettings> {
 
 export function saveAppSettings(update: AppSettingsUpdate): Promise<SavedSettings> {
   return invoke<SavedSettings>('save_app_settings', { update });
+}
+
+export function usageReport(since: string | null, folder: string | null): Promise<UsageReport> {
+  return invoke<UsageReport>('usage_report', { since, folder });
+}
+
+export function budgetStatus(): Promise<Array<BudgetStatus>> {
+  return invoke<Array<BudgetStatus>>('budget_status');
 }

@@ -525,6 +525,23 @@ export type BudgetStatus = { period: BudgetPeriod, limit_usd: number, spent_usd:
  */
 warn_percent: number, on_limit: BudgetAction, };
 
+/**
+ * The spending budget as the settings dialog edits it (the settings file's `budget` key).
+ */
+export type BudgetLimits = { 
+/**
+ * The most to spend in one UTC day, in dollars; `None`: no daily budget.
+ */
+daily_usd: number | null, 
+/**
+ * The most to spend in one UTC calendar month, in dollars; `None`: no monthly budget.
+ */
+monthly_usd: number | null, 
+/**
+ * The share of a budget at which the person is warned (1–100).
+ */
+warn_percent: number, on_limit: BudgetAction, };
+
 export type UsageReport = { 
 /**
  * The first day counted (`YYYY-MM-DD`, UTC); `None`: from the start.
@@ -1030,6 +1047,10 @@ base_url_in_use: string, model_in_use: string,
  */
 key_saved: boolean, 
 /**
+ * The spending budget (a limit missing or invalid in the file is none).
+ */
+budget: BudgetLimits, 
+/**
  * The settings file.
  */
 file: string, };
@@ -1038,7 +1059,11 @@ export type AppSettingsUpdate = { provider: string, base_url: string, model: str
 /**
  * A new API key; `None` keeps the current one, an empty string removes the saved one.
  */
-api_key?: string, theme: Theme, font_size: number, };
+api_key?: string, theme: Theme, font_size: number, 
+/**
+ * The spending budget; `None` keeps the file's.
+ */
+budget?: BudgetLimits, };
 
 export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**

@@ -19,7 +19,7 @@ import type { ChannelSender } from './channel';
 import { playBigDiff, playEditTurn, playPlanTurn, type ScriptHost } from './fakeEditTurn';
 import { playFormTurn } from './fakeFormTurn';
 import { FAKE_ROOT } from './fakeProject';
-import { spendEvents } from './fakeUsage';
+import { fakeSpent, spendEvents } from './fakeUsage';
 
 export class Interrupted extends Error {}
 
@@ -254,13 +254,22 @@ export class FakeSession implements ScriptHost {
     await this.stream('text_delta', 'All **42 tests** pass. The project builds cleanly, so we can start on the change whenever you are ready.');
   }
 
-  /** A turn that crosses the daily budget's warning share, then reaches it: the budget (set to stop) ends it. */
+  /**
+   * A turn that spends: the first `/spend` crosses the daily budget's warning share (84%) and ends; the next reaches
+   * the budget, which (set to stop) ends the turn before its next request.
+   */
   private async playSpend(): Promise<TurnStopReason> {
     const spend = spendEvents();
-    await this.readOnlyCall(this.toolId('toolu_spend_1'), 'Read', { file_path: 'src/lib.rs' }, { kind: 'read', title: 'Read src/lib.rs', collapsible: true }, 'pub fn run() {}\n');
-    this.emit({ type: 'budget_warning', status: spend.warning, reached: false });
-    await this.readOnlyCall(this.toolId('toolu_spend_2'), 'Read', { file_path: 'src/main.rs' }, { kind: 'read', title: 'Read src/main.rs', collapsible: true }, 'fn main() {}\n');
-    this.emit({ type: 'budget_warning', status: spend.reached, reached: true });
+    const warned = fakeSpent.day >= spend.warning.spent_usd;
+    const status = warned ? spend.reached : spend.warning;
+    spend.spendTo(status.spent_usd);
+    const file = warned ? 'src/main.rs' : 'src/lib.rs';
+    await this.readOnlyCall(this.toolId(warned ? 'toolu_spend_2' : 'toolu_spend_1'), 'Read', { file_path: file }, { kind: 'read', title: `Read ${file}`, collapsible: true }, 'pub fn run() {}\n');
+    this.emit({ type: 'budget_warning', status, reached: warned });
+    if (!warned) {
+      await this.stream('text_delta', 'Read it. That request took the day past 80% of its budget.');
+      return 'end_turn';
+    }
     this.emit({ type: 'notice', message: spend.notice });
     return spend.stopReason;
   }

@@ -1,6 +1,7 @@
-// The fake backend's usage: a report of two folders, three models and ten days (the `usage_report` command), and the
-// `/spend` turn, which crosses the daily budget's warning share and then reaches it with `onLimit: stop`.
-import type { BudgetStatus, TurnStopReason, UsageReport, UsageTotals } from '../generated/protocol';
+// The fake backend's usage: a report of two folders, three models and ten days (the `usage_report` command), the
+// budgets of the fake settings with what was spent today and this month (`budget_status`), and the `/spend` turn,
+// which crosses the daily budget's warning share and then reaches it with `onLimit: stop`.
+import type { BudgetLimits, BudgetStatus, TurnStopReason, UsageReport, UsageTotals } from '../generated/protocol';
 import { FAKE_ROOT } from './fakeProject';
 
 function totals(cost: number, requests: number): UsageTotals {
@@ -14,11 +15,37 @@ function totals(cost: number, requests: number): UsageTotals {
   };
 }
 
-/** The daily budget of the fake settings. */
+/** The budget of the fake settings: $5 a day, $100 a month, warned at 80%, stopping at the limit. */
+export const FAKE_LIMITS: BudgetLimits = { daily_usd: 5, monthly_usd: 100, warn_percent: 80, on_limit: 'stop' };
+
+/** What was spent today and this month in the fake backend (the `/spend` turn spends more). */
+export const fakeSpent = { day: 3.2, month: 41.5 };
+
+/** The budgets `limits` set, with what was spent in their period, as the engine counts them. */
+export function budgetStatuses(limits: BudgetLimits): BudgetStatus[] {
+  const status = (period: 'day' | 'month', limit: number | null, spent: number): BudgetStatus[] =>
+    limit === null ? [] : [{ period, limit_usd: limit, spent_usd: spent, warn_percent: limits.warn_percent, on_limit: limits.on_limit }];
+  return [...status('day', limits.daily_usd, fakeSpent.day), ...status('month', limits.monthly_usd, fakeSpent.month)];
+}
+
+/** Why the engine would refuse to save `limits`, in its words; null when it would save them. */
+export function budgetProblem(limits: BudgetLimits): string | null {
+  for (const [name, limit] of [['daily', limits.daily_usd], ['monthly', limits.monthly_usd]] as const) {
+    if (limit !== null && !(Number.isFinite(limit) && limit > 0)) {
+      return `the ${name} budget must be a positive number of dollars (leave it empty for none)`;
+    }
+  }
+  if (!Number.isInteger(limits.warn_percent) || limits.warn_percent < 1 || limits.warn_percent > 100) {
+    return 'the warning share must be a whole percent from 1 to 100';
+  }
+  return null;
+}
+
+/** The daily budget of the fake settings as the report starts. */
 export const FAKE_BUDGET: BudgetStatus = { period: 'day', limit_usd: 5, spent_usd: 3.2, warn_percent: 80, on_limit: 'stop' };
 
 /** The report from `since` on: the days before it are left out, as the engine does. */
-export function usageReport(since: string | null, now: Date): UsageReport {
+export function usageReport(since: string | null, now: Date, limits: BudgetLimits = FAKE_LIMITS): UsageReport {
   const day = (back: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - back)).toISOString().slice(0, 10);
   // Ten days back, without requests three and six days ago.
   const byDay = [9, 8, 7, 5, 4, 2, 1, 0]
@@ -77,13 +104,18 @@ export function usageReport(since: string | null, now: Date): UsageReport {
         cost_usd: 0.0430,
       },
     ],
-    budgets: [FAKE_BUDGET, { period: 'month', limit_usd: 100, spent_usd: 41.5, warn_percent: 80, on_limit: 'stop' }],
+    budgets: budgetStatuses(limits),
   };
 }
 
-/** What the `/spend` turn sends: a warning at 84%, then the budget reached and the turn stopped. */
-export function spendEvents(): { warning: BudgetStatus; reached: BudgetStatus; stopReason: TurnStopReason; notice: string } {
+/** What the `/spend` turns send: a warning at 84%, then the budget reached and the turn stopped. `spendTo(usd)`
+ * makes what the fake backend counts as spent today `usd` (this month's grows as much), as the turn's requests would. */
+export function spendEvents(): { warning: BudgetStatus; reached: BudgetStatus; stopReason: TurnStopReason; notice: string; spendTo: (usd: number) => void } {
   return {
+    spendTo: (usd) => {
+      fakeSpent.month += Math.max(0, usd - fakeSpent.day);
+      fakeSpent.day = Math.max(fakeSpent.day, usd);
+    },
     warning: { ...FAKE_BUDGET, spent_usd: 4.2 },
     reached: { ...FAKE_BUDGET, spent_usd: 5.04 },
     stopReason: 'budget_reached',

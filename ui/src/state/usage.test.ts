@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BudgetStatus, UsageRow, UsageTotals } from '../generated/protocol';
-import { budgetLabel, dayBars, sinceDay } from './usage';
+import type { UsageRow, UsageTotals } from '../generated/protocol';
+import { dayBars, sinceDay } from './usage';
 
 function totals(cost: number, tokens = 0): UsageTotals {
   return { requests: 1, input_tokens: tokens, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: cost };
@@ -39,20 +39,5 @@ describe('dayBars', () => {
 
   it('has no bars without rows', () => {
     expect(dayBars([], 100, 100)).toEqual([]);
-  });
-});
-
-describe('budgetLabel', () => {
-  const status: BudgetStatus = { period: 'day', limit_usd: 5, spent_usd: 4.1, warn_percent: 80, on_limit: 'stop' };
-  it('names the share and what happens at the limit', () => {
-    const label = budgetLabel(status, false);
-    expect(label.text).toBe('Budget 82% today');
-    expect(label.level).toBe('warn');
-    expect(label.title).toContain('at $5.00 turns stop');
-  });
-  it('says a reached budget stops turns, or only warns', () => {
-    expect(budgetLabel({ ...status, spent_usd: 5 }, true)).toMatchObject({ text: 'Budget reached today', level: 'reached' });
-    expect(budgetLabel({ ...status, spent_usd: 5 }, true).title).toContain('turns stop');
-    expect(budgetLabel({ ...status, period: 'month', on_limit: 'warn' }, true).title).toContain('only warns');
   });
 });

@@ -1,7 +1,6 @@
 // The usage view's state: the periods it offers and the day they start (UTC, as the report counts days), the bars
-// of the chart by day, and what the status bar says of a budget warning.
-import type { BudgetStatus, UsageRow } from '../generated/protocol';
-import { formatCost } from '../format';
+// of the chart by day.
+import type { UsageRow } from '../generated/protocol';
 
 /** The periods the usage view offers. */
 export type UsageRange = '7d' | '30d' | 'all';
@@ -52,24 +51,4 @@ export function dayBars(rows: readonly UsageRow[], width: number, height: number
       requests: row.totals.requests,
     };
   });
-}
-
-/** What the status bar shows for a budget warning, and how urgent it is. */
-export function budgetLabel(status: BudgetStatus, reached: boolean): { text: string; level: 'warn' | 'reached'; title: string } {
-  const period = status.period === 'day' ? 'today' : 'this month';
-  const percent = status.limit_usd > 0 ? Math.round((status.spent_usd / status.limit_usd) * 100) : 0;
-  const stops = status.on_limit === 'stop';
-  return {
-    text: reached ? `Budget reached ${period}` : `Budget ${percent}% ${period}`,
-    level: reached ? 'reached' : 'warn',
-    title:
-      `${formatCost(status.spent_usd)} of the ${status.period === 'day' ? 'daily' : 'monthly'} budget of ${formatCost(status.limit_usd)} spent` +
-      (reached
-        ? stops
-          ? ': turns stop before their next model request'
-          : ': turns go on (the budget only warns)'
-        : stops
-          ? `; at ${formatCost(status.limit_usd)} turns stop`
-          : ''),
-  };
 }

@@ -97,10 +97,17 @@ impl Session {
         );
         let loaded = LoadedCatalogs::load(&cwd, &hidden_by);
         let mut config = query_config(&cwd, &id, &today, model_config.max_tokens, &loaded.skills);
-        if let Some(recorder) = recorder.as_ref().filter(|_| budget.is_set()) {
-            config.budget = crate::query::BudgetDoor(Some(Arc::new(
-                budget_watch::BudgetWatch::new(recorder.store().clone(), budget, events.clone()),
-            )));
+        // Every stored session watches the budget, so that one set while it is open applies at once.
+        let budget_watch = recorder.as_ref().map(|recorder| {
+            Arc::new(budget_watch::BudgetWatch::new(
+                recorder.store().clone(),
+                budget,
+                events.clone(),
+            ))
+        });
+        if let Some(watch) = &budget_watch {
+            config.budget =
+                crate::query::BudgetDoor(Some(watch.clone() as Arc<dyn crate::query::BudgetGate>));
         }
         let permissions = Arc::new(RwLock::new(Arc::new(permission_context)));
         // Where a person follows the session, Notification hooks hear when a dialog waits for them.
@@ -209,6 +216,7 @@ impl Session {
             },
             settings,
             recorder,
+            budget_watch,
             checkpoints,
             work_board,
             mcp,

@@ -1,5 +1,6 @@
 //! [`BudgetWatch`]: the session's [`BudgetGate`]: what every session spent today and this month (UTC) against the
 //! budget in the person's settings; a warning event once per budget and period, and a stop when the person chose it.
+//! The budget can be changed while the session is open ([`BudgetWatch::set_settings`]).
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -15,7 +16,7 @@ use crate::store::{SessionStore, period_starts};
 /// Watches the budget for one session (its sub-agents share it).
 pub struct BudgetWatch {
     store: Arc<SessionStore>,
-    settings: BudgetSettings,
+    settings: Mutex<BudgetSettings>,
     events: Arc<dyn EventSink>,
     /// The warnings sent: budget, start of its period, whether it was the limit itself.
     sent: Mutex<HashSet<(BudgetPeriod, i64, bool)>>,
@@ -29,20 +30,36 @@ impl BudgetWatch {
     ) -> Self {
         Self {
             store,
-            settings,
+            settings: Mutex::new(settings),
             events,
             sent: Mutex::new(HashSet::new()),
         }
     }
 
-    /// The budgets now, after every request written is committed; empty when that cannot be read.
+    /// Watches `settings` from the next request on (the person saved a new budget).
+    pub fn set_settings(&self, settings: BudgetSettings) {
+        *self
+            .settings
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = settings;
+    }
+
+    /// The budgets now, after every request written is committed; empty when no budget is set or what was spent
+    /// cannot be read.
     async fn statuses(&self) -> Vec<BudgetStatus> {
+        let settings = *self
+            .settings
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !settings.is_set() {
+            return Vec::new();
+        }
         if let Err(err) = self.store.flush_async().await {
             tracing::warn!("budget: the store could not be flushed: {err}");
         }
         let now = crate::store::now_ms();
         self.store
-            .budget_statuses(&self.settings, now)
+            .budget_statuses(&settings, now)
             .unwrap_or_else(|err| {
                 tracing::warn!("budget: what was spent could not be read: {err}");
                 Vec::new()

@@ -41,6 +41,8 @@ pub enum AppSettingsError {
     #[error("the font size must be between {} and {} pixels", FONT_SIZES.start(), FONT_SIZES.end())]
     BadFontSize,
     #[error(transparent)]
+    Budget(#[from] super::budget::BadBudget),
+    #[error(transparent)]
     Credentials(#[from] CredentialError),
 }
 
@@ -155,11 +157,12 @@ impl AppSettingsFile {
             base_url_in_use: in_use("BASE_URL", text("baseUrl"), default_url),
             model_in_use: in_use("MODEL", text("model"), crate::model::DEFAULT_MODEL),
             key_saved: saved != KeySource::None,
+            budget: super::BudgetSettings::from_settings(&object).into(),
             file: self.path.display().to_string(),
         })
     }
 
-    /// Saves `update`: the connection and looks into the file (other keys kept, an empty value removes its key),
+    /// Saves `update`: the connection, looks and budget into the file (other keys kept, an empty value removes its key),
     /// a new API key into the credential store (and out of the file). Nothing is written when a value is invalid
     /// or the file cannot be parsed.
     pub fn save(&self, update: &AppSettingsUpdate) -> Result<(), AppSettingsError> {
@@ -188,6 +191,9 @@ impl AppSettingsFile {
             serde_json::to_value(update.theme).unwrap_or(Value::Null),
         );
         object.insert("fontSize".into(), Value::from(update.font_size));
+        if let Some(budget) = &update.budget {
+            super::budget::put_budget(&mut object, budget)?;
+        }
         if let Some(key) = &update.api_key {
             self.credentials.set(provider, key)?;
             object.remove("apiKey");

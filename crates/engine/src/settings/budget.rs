@@ -6,7 +6,7 @@
 //! ```
 
 use serde_json::{Map, Value};
-use tandem_protocol::BudgetAction;
+use tandem_protocol::{BudgetAction, BudgetLimits};
 
 /// The share of a budget at which the person is warned when the file names none.
 pub const DEFAULT_WARN_PERCENT: u32 = 80;
@@ -67,6 +67,57 @@ impl BudgetSettings {
     }
 }
 
+impl From<BudgetSettings> for BudgetLimits {
+    fn from(b: BudgetSettings) -> Self {
+        Self {
+            daily_usd: b.daily_usd,
+            monthly_usd: b.monthly_usd,
+            warn_percent: b.warn_percent,
+            on_limit: b.on_limit,
+        }
+    }
+}
+
+/// Why a budget the settings dialog saves is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadBudget {
+    #[error("the {0} budget must be a positive number of dollars (leave it empty for none)")]
+    Limit(&'static str),
+    #[error("the warning share must be a whole percent from 1 to 100")]
+    WarnPercent,
+}
+
+/// Checks `limits` and writes them into the settings file's `object` as its `budget` key, keeping any other key in
+/// it; a limit left out (`None`) is removed. Nothing is changed when a value is refused.
+pub fn put_budget(object: &mut Map<String, Value>, limits: &BudgetLimits) -> Result<(), BadBudget> {
+    for (name, limit) in [("daily", limits.daily_usd), ("monthly", limits.monthly_usd)] {
+        if limit.is_some_and(|v| !v.is_finite() || v <= 0.0) {
+            return Err(BadBudget::Limit(name));
+        }
+    }
+    if !(1..=100).contains(&limits.warn_percent) {
+        return Err(BadBudget::WarnPercent);
+    }
+    let mut budget = match object.remove("budget") {
+        Some(Value::Object(budget)) => budget,
+        _ => Map::new(),
+    };
+    for (key, limit) in [("dailyUsd", limits.daily_usd), ("monthlyUsd", limits.monthly_usd)] {
+        match limit {
+            Some(v) => budget.insert(key.into(), Value::from(v)),
+            None => budget.remove(key),
+        };
+    }
+    budget.insert("warnPercent".into(), Value::from(limits.warn_percent));
+    let action = match limits.on_limit {
+        BudgetAction::Warn => "warn",
+        BudgetAction::Stop => "stop",
+    };
+    budget.insert("onLimit".into(), Value::from(action));
+    object.insert("budget".into(), Value::Object(budget));
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +147,48 @@ mod tests {
                 panic!("not an object")
             };
             assert_eq!(BudgetSettings::from_settings(&object), want, "{object:?}");
+        }
+    }
+
+    #[test]
+    fn puts_a_budget_that_reads_back_or_refuses_it() {
+        let limits = |daily, monthly, warn_percent| BudgetLimits {
+            daily_usd: daily,
+            monthly_usd: monthly,
+            warn_percent,
+            on_limit: BudgetAction::Stop,
+        };
+        let good = [
+            limits(Some(5.0), Some(100.5), 90),
+            limits(None, Some(20.0), 1),
+            limits(Some(0.01), None, 100),
+            limits(None, None, 80),
+        ];
+        for want in good {
+            let Value::Object(mut object) =
+                json!({"theme": "dark", "budget": {"dailyUsd": 3, "note": "kept"}})
+            else {
+                panic!("not an object")
+            };
+            put_budget(&mut object, &want).expect("saved");
+            assert_eq!(BudgetLimits::from(BudgetSettings::from_settings(&object)), want);
+            assert_eq!(object["budget"]["note"], "kept");
+            assert_eq!(object["theme"], "dark");
+        }
+        let bad = [
+            (limits(Some(0.0), None, 80), BadBudget::Limit("daily")),
+            (limits(Some(-2.0), None, 80), BadBudget::Limit("daily")),
+            (limits(None, Some(f64::NAN), 80), BadBudget::Limit("monthly")),
+            (limits(None, Some(f64::INFINITY), 80), BadBudget::Limit("monthly")),
+            (limits(Some(5.0), None, 0), BadBudget::WarnPercent),
+            (limits(Some(5.0), None, 101), BadBudget::WarnPercent),
+        ];
+        for (limits, want) in bad {
+            let Value::Object(mut object) = json!({"budget": {"dailyUsd": 3}}) else {
+                panic!("not an object")
+            };
+            assert_eq!(put_budget(&mut object, &limits), Err(want), "{limits:?}");
+            assert_eq!(object["budget"]["dailyUsd"], 3, "unchanged");
         }
     }
 }

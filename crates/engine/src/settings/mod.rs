@@ -22,7 +22,7 @@ pub use app_settings::{
     AppSettingsError, AppSettingsFile, DEFAULT_FONT_SIZE, FONT_SIZES, app_settings_warnings,
     load_model_config,
 };
-pub use budget::{BudgetSettings, DEFAULT_WARN_PERCENT};
+pub use budget::{BadBudget, BudgetSettings, DEFAULT_WARN_PERCENT};
 pub use credentials::{CredentialError, CredentialStore, NO_KEYRING_ENV};
 pub use file_state::FileState;
 pub use hook_event::HookEvent;

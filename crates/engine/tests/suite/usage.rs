@@ -439,3 +439,45 @@ async fn a_budget_set_to_warn_warns_once_at_its_share_and_once_at_the_limit() {
     assert_eq!(statuses.len(), 2);
     assert!(statuses[0].reached() && !statuses[1].warned());
 }
+
+#[tokio::test]
+async fn a_budget_set_while_the_session_is_open_applies_to_its_next_request() {
+    let ws = Workspace::new(&[("notes.txt", "alpha\n")]).expect("workspace");
+    let file = ws.path("notes.txt").to_string_lossy().into_owned();
+    let (_dir, store) = temp_store();
+    let fake = server(Script::turns([
+        read_turn("toolu_1", &file),
+        ScriptedTurn::text("read"),
+        ScriptedTurn::text("never sent"),
+    ]))
+    .await;
+    let sink = RecordingSink::default();
+    let s = budget_session(
+        &ws.root(),
+        &store,
+        &fake.url(),
+        sink.clone(),
+        BudgetSettings::default(),
+    );
+    let first = s.send("read it").await.expect("turn");
+    assert_eq!(first.stop_reason, TurnStopReason::EndTurn);
+    assert!(warnings(&sink).is_empty(), "no budget, no warning");
+
+    // $0.30 spent; the person sets a daily budget of $0.25 that stops.
+    s.set_budget(BudgetSettings {
+        daily_usd: Some(0.25),
+        monthly_usd: None,
+        warn_percent: 80,
+        on_limit: BudgetAction::Stop,
+    });
+    let again = s.send("go on").await.expect("turn");
+    assert_eq!(again.stop_reason, TurnStopReason::BudgetReached);
+    assert_eq!(fake.requests().len(), 2, "no request after the budget was set");
+    assert_eq!(warnings(&sink), [(BudgetPeriod::Day, true)]);
+
+    // Lifted again: the next prompt goes on.
+    s.set_budget(BudgetSettings::default());
+    let lifted = s.send("go on").await.expect("turn");
+    assert_eq!(lifted.stop_reason, TurnStopReason::EndTurn);
+    assert_eq!(fake.requests().len(), 3);
+}

@@ -31,6 +31,8 @@ export function App() {
   );
   const onMenuFolder = useEffectEvent((path: string) => openFolder(path));
   const [settingsOpen, setSettingsOpen] = useState(false);
+  /** How many times the settings were saved: the status bar counts the budgets again. */
+  const [settingsSaves, setSettingsSaves] = useState(0);
   // The theme and font size: as stored when the window opens, then as last saved.
   const stored = useLoad(ipc.appSettings).data;
   const [savedLooks, setSavedLooks] = useState<{ theme: Theme; fontSize: number } | null>(null);
@@ -74,6 +76,7 @@ export function App() {
   const onSettingsSaved = useCallback(
     (saved: SavedSettings) => {
       setSavedLooks({ theme: saved.settings.theme, fontSize: saved.settings.font_size });
+      setSettingsSaves((count) => count + 1);
       for (const info of saved.sessions) updateInfo(info);
       setSettingsOpen(false);
     },
@@ -127,6 +130,7 @@ export function App() {
             controls={controls}
             onPickFolder={() => void pickFolder()}
             onOpenSettings={openSettings}
+            settingsSaves={settingsSaves}
           />
         </div>
         {settings}

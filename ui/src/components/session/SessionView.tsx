@@ -6,6 +6,7 @@
 import { useCallback, useMemo } from 'react';
 import type { SandboxViolation } from '../../generated/protocol';
 import { useBackgroundControls } from '../../hooks/session/useBackgroundControls';
+import { useBudgets } from '../../hooks/session/useBudgets';
 import { useDraft } from '../../hooks/session/useDraft';
 import { useOverlays } from '../../hooks/session/useOverlays';
 import { usePromptQueue } from '../../hooks/session/usePromptQueue';
@@ -16,6 +17,7 @@ import { useSlashCommands, type WindowCommand } from '../../hooks/session/useSla
 import type { SessionControls } from '../../hooks/useSession';
 import { useSessionList } from '../../hooks/useSessionList';
 import * as ipc from '../../ipc';
+import { budgetStopNotice } from '../../state/budget';
 import { switchableModes } from '../../state/modes';
 import { promptItems, RewindContext } from '../../state/rewind';
 import { SandboxAllowContext } from '../../state/sandbox';
@@ -42,9 +44,11 @@ export type SessionViewProps = {
   onPickFolder: () => void;
   /** Opens the settings dialog. */
   onOpenSettings?: () => void;
+  /** How many times the settings were saved (the budgets are counted again). */
+  settingsSaves?: number;
 };
 
-export function SessionView({ session, controls, onPickFolder, onOpenSettings }: SessionViewProps) {
+export function SessionView({ session, controls, onPickFolder, onOpenSettings, settingsSaves = 0 }: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running } = transcript;
   const { interrupt, sendPrompt, open, rewind } = controls;
@@ -57,6 +61,7 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
   const queue = usePromptQueue(running, sendPrompt, putBack);
   const rewinds = useRewinding(transcript, rewind, sendPrompt, putBack);
   const overlays = useOverlays(info, { asking: requests.asking, rewinding: rewinds.rewinding !== null }, controls.setMode);
+  const budgets = useBudgets(transcript, settingsSaves);
   const stop = useCallback(() => void interrupt(), [interrupt]);
   const { toBackground } = background.shellControls;
   const allToBackground = useCallback(() => toBackground(null), [toBackground]);
@@ -172,7 +177,8 @@ export function SessionView({ session, controls, onPickFolder, onOpenSettings }:
           onRulesClick={() => openOverlay('rules')}
           onHooksClick={() => openOverlay('hooks')}
           onSettingsClick={onOpenSettings}
-          budget={transcript.budget}
+          budgets={budgets}
+          budgetStopped={budgetStopNotice(transcript)}
           onUsageClick={() => openOverlay('usage')}
           contextWindow={info.context_window}
           compactAtPercent={info.compact_at_percent}

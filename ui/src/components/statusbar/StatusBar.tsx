@@ -1,10 +1,10 @@
-// The status bar under the prompt: mode switcher, folder trust, model, tokens and cost (opening the usage view), a
-// budget warning, and — while a turn
-// runs — a working indicator and the stop button (Esc).
-import type { McpServerStatus, PermissionMode } from '../../generated/protocol';
+// The status bar under the prompt: mode switcher, folder trust, model, tokens and cost (opening the usage view), the
+// budgets with today's and this month's spend (warning before the limit, and saying when the budget stopped a turn),
+// and — while a turn runs — a working indicator and the stop button (Esc).
+import type { BudgetStatus, McpServerStatus, PermissionMode } from '../../generated/protocol';
 import { formatCost, formatTokens } from '../../format';
-import type { BudgetWarning, UsageTotals } from '../../state/transcript';
-import { budgetLabel } from '../../state/usage';
+import type { UsageTotals } from '../../state/transcript';
+import { BudgetMeters } from './BudgetMeters';
 import { ModeSwitcher } from './ModeSwitcher';
 
 export type StatusBarProps = {
@@ -33,9 +33,11 @@ export type StatusBarProps = {
   onHooksClick: () => void;
   /** Opens the settings dialog (model, key, theme, font size). */
   onSettingsClick?: () => void;
-  /** The last budget warning, if any. */
-  budget?: BudgetWarning | null;
-  /** Opens the usage view (the cost and the budget warning are its buttons). */
+  /** The budgets of the settings with what was spent in their period (none: no budget is set). */
+  budgets?: readonly BudgetStatus[];
+  /** The notice of a turn the budget stopped, if the last turn was. */
+  budgetStopped?: string | null;
+  /** Opens the usage view (the cost and the budgets are its buttons). */
   onUsageClick?: () => void;
 };
 
@@ -57,7 +59,8 @@ export function StatusBar({
   onRulesClick,
   onHooksClick,
   onSettingsClick,
-  budget = null,
+  budgets = [],
+  budgetStopped = null,
   onUsageClick,
 }: StatusBarProps) {
   const servers = Object.values(mcpServers);
@@ -129,7 +132,7 @@ export function StatusBar({
         >
           ↑ {formatTokens(input)} ↓ {formatTokens(session?.output_tokens ?? 0)}
         </span>
-        {budget && <BudgetBadge warning={budget} onClick={onUsageClick} />}
+        <BudgetMeters budgets={budgets} stopped={budgetStopped} onClick={onUsageClick} />
         {onUsageClick ? (
           <button type="button" className="status-item status-trust" data-testid="cost" title="Cost of this session: click for usage by day, folder, model and tool call" onClick={onUsageClick}>
             {formatCost(usage?.costUsd ?? 0)}
@@ -175,22 +178,5 @@ function ContextMeter({ usage, window, compactAt }: { usage: UsageTotals | null;
       </span>
       {percent}%
     </span>
-  );
-}
-
-/** The last budget warning: amber past its warning share, red once reached; opens the usage view. */
-function BudgetBadge({ warning, onClick }: { warning: BudgetWarning; onClick?: () => void }) {
-  const label = budgetLabel(warning.status, warning.reached);
-  return (
-    <button
-      type="button"
-      className={`status-item status-trust status-budget-${label.level}`}
-      data-testid="budget-warning"
-      data-level={label.level}
-      title={label.title}
-      onClick={onClick}
-    >
-      {label.text}
-    </button>
   );
 }

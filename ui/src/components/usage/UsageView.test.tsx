@@ -82,24 +82,50 @@ describe('UsageView', () => {
     expect(await screen.findByTestId('usage-chart-empty')).toBeInTheDocument();
   });
 
-  it('opens from the status bar, which shows the last budget warning', async () => {
-    const ipc = installFakeIpc({ usage_report: (args) => report((args.since as string | null) ?? null) });
+  it('opens from the status bar, which shows the budgets, warns before the limit and says when a turn was stopped', async () => {
+    let spent = 3.2;
+    const ipc = installFakeIpc({
+      usage_report: (args) => report((args.since as string | null) ?? null),
+      budget_status: () => [{ ...daily, spent_usd: spent }],
+    });
     render(<App />);
     await userEvent.click(await screen.findByTestId('open-folder-button'));
-    await screen.findByTestId('cost');
-    expect(screen.queryByTestId('budget-warning')).toBeNull();
-    ipc.push({ type: 'budget_warning', status: daily, reached: false });
-    const badge = await screen.findByTestId('budget-warning');
-    expect(badge).toHaveTextContent('Budget 90% today');
-    expect(badge).toHaveAttribute('data-level', 'warn');
-    ipc.push({ type: 'budget_warning', status: { ...daily, spent_usd: 5.2 }, reached: true });
-    await waitFor(() => expect(screen.getByTestId('budget-warning')).toHaveAttribute('data-level', 'reached'));
+    const meter = await screen.findByTestId('budget-meter');
+    expect(meter).toHaveAttribute('data-level', 'ok');
+    expect(meter).toHaveTextContent('Today $3.20 / $5.00');
 
-    await userEvent.click(screen.getByTestId('cost'));
+    // The warning event shows at once, before the backend counts again.
+    spent = 4.5;
+    ipc.push({ type: 'turn_started', prompt: 'spend' }, { type: 'budget_warning', status: daily, reached: false });
+    await waitFor(() => expect(screen.getByTestId('budget-meter')).toHaveAttribute('data-level', 'warn'));
+    expect(screen.getByTestId('budget-meter')).toHaveTextContent('Today $4.50 / $5.00');
+    expect(screen.queryByTestId('budget-stopped')).toBeNull();
+
+    spent = 5.2;
+    ipc.push(
+      { type: 'budget_warning', status: { ...daily, spent_usd: 5.2 }, reached: true },
+      { type: 'notice', message: 'The daily budget of $5.00 is reached ($5.20 spent)' },
+      { type: 'turn_ended', stop_reason: 'budget_reached' },
+    );
+    await waitFor(() => expect(screen.getByTestId('budget-meter')).toHaveAttribute('data-level', 'reached'));
+    expect(screen.getByTestId('budget-meter')).toHaveTextContent('Today $5.20 / $5.00 reached');
+    expect(screen.getByTestId('budget-stopped')).toHaveTextContent('Turn stopped: the daily budget of $5.00 is reached');
+
+    await userEvent.click(screen.getByTestId('budget-stopped'));
     const view = await screen.findByTestId('usage-view');
     await waitFor(() => expect(within(view).getAllByTestId('usage-bar')).toHaveLength(2));
     expect(ipc.argsOf('usage_report')[0]).toMatchObject({ folder: null });
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByTestId('usage-view')).toBeNull());
+    await userEvent.click(screen.getByTestId('cost'));
+    expect(await screen.findByTestId('usage-view')).toBeInTheDocument();
+  });
+
+  it('shows no budget when none is set', async () => {
+    installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await screen.findByTestId('cost');
+    expect(screen.queryByTestId('budget-meter')).toBeNull();
   });
 });

@@ -6,6 +6,7 @@ import { useCallback, useRef, useState } from 'react';
 import type { UsageReport, UsageRow, UsageTotals } from '../../generated/protocol';
 import { formatCost, formatTokens } from '../../format';
 import { useLoad } from '../../hooks/useLoad';
+import { budgetLevel } from '../../state/budget';
 import { RANGE_LABELS, sinceDay, type UsageRange } from '../../state/usage';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { Modal, ModalTitle } from '../dialogs/Modal';
@@ -88,7 +89,7 @@ export function UsageView({ load, onClose, now = () => new Date() }: UsageViewPr
             <ul className="usage-budgets" data-testid="usage-budgets">
               {report.budgets.map((budget) => {
                 const percent = budget.limit_usd > 0 ? Math.min(100, (budget.spent_usd / budget.limit_usd) * 100) : 0;
-                const level = percent >= 100 ? 'reached' : percent >= budget.warn_percent ? 'warn' : 'ok';
+                const level = budgetLevel(budget);
                 return (
                   <li key={budget.period} className={`usage-budget usage-budget-${level}`} data-testid="usage-budget" data-level={level}>
                     {budget.period === 'day' ? 'Today' : 'This month'}: {formatCost(budget.spent_usd)} of {formatCost(budget.limit_usd)}
