@@ -62,7 +62,14 @@ export function usageReport(since: string | null, now: Date, limits: BudgetLimit
     }),
     totals(0, 0),
   );
-  const share = (part: number) => ({ ...sum, requests: Math.round(sum.requests * part), cost_usd: sum.cost_usd * part });
+  const share = (part: number): UsageTotals => ({
+    requests: Math.round(sum.requests * part),
+    input_tokens: Math.round(sum.input_tokens * part),
+    output_tokens: Math.round(sum.output_tokens * part),
+    cache_creation_input_tokens: Math.round(sum.cache_creation_input_tokens * part),
+    cache_read_input_tokens: Math.round(sum.cache_read_input_tokens * part),
+    cost_usd: sum.cost_usd * part,
+  });
   return {
     since,
     folder: null,
