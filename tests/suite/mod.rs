@@ -10,3 +10,4 @@ mod generated_types;
 mod ipc;
 mod logging;
 mod menu;
+mod usage;
