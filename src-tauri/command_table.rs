@@ -7,12 +7,12 @@
 //! ts-rs, which already names them.
 
 use tandem_protocol::{
-    AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, CallCheck, ChangedFile,
-    DecisionBehavior, ElicitationAnswer, EventEnvelope, FolderTrust, HookListing, HookTestResult,
-    KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer,
-    RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionInfo,
-    SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport,
-    BudgetStatus,
+    AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, BudgetStatus, CallCheck,
+    ChangedFile, DecisionBehavior, ElicitationAnswer, EventEnvelope, FolderTrust, HookListing,
+    HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer,
+    QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView,
+    SandboxViolation, SessionInfo, SessionSummary, SlashCommand, ToolListing,
+    UnreadableSettingsFile, UsageReport,
 };
 use ts_rs::{Config, TS};
 

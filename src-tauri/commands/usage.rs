@@ -1,8 +1,8 @@
 //! The usage view's commands: the usage report of every stored session (or one folder's) since a day, with the
 //! budgets of the person's settings and what was spent in their period; and those budgets alone, for the status bar.
 
-use tandem_engine::store::{UsageFilter, canonical_folder, now_ms, parse_day};
 use tandem_engine::store::SessionStore;
+use tandem_engine::store::{UsageFilter, canonical_folder, now_ms, parse_day};
 use tandem_protocol::{BudgetStatus, UsageReport};
 use tauri::State;
 

@@ -112,8 +112,8 @@ fn cost(v: &Value) -> f64 {
 
 #[test]
 fn the_usage_report_and_the_budgets_are_read_over_ipc() {
-    let server = tauri::async_runtime::block_on(FakeServer::start(Script::turns([])))
-        .expect("fake server");
+    let server =
+        tauri::async_runtime::block_on(FakeServer::start(Script::turns([]))).expect("fake server");
     let app = app(&server);
     let a = tempfile::tempdir().expect("a");
     let b = tempfile::tempdir().expect("b");
@@ -124,7 +124,10 @@ fn the_usage_report_and_the_budgets_are_read_over_ipc() {
 
     let all = invoke(&app, "usage_report", json!({"since": null, "folder": null})).expect("report");
     assert_eq!(all["totals"]["requests"], 2);
-    assert!((cost(&all["totals"]["cost_usd"]) - 4.5).abs() < 1e-9, "{all}");
+    assert!(
+        (cost(&all["totals"]["cost_usd"]) - 4.5).abs() < 1e-9,
+        "{all}"
+    );
     assert_eq!(all["by_day"].as_array().expect("days").len(), 2);
     assert_eq!(all["by_day"][0]["key"], "2025-06-01");
     assert_eq!(all["by_folder"].as_array().expect("folders").len(), 2);
@@ -132,8 +135,12 @@ fn the_usage_report_and_the_budgets_are_read_over_ipc() {
     assert_eq!(all["budgets"], json!([]), "no budget is set");
     let today = all["by_day"][1]["key"].clone();
 
-    let since = invoke(&app, "usage_report", json!({"since": today, "folder": null}))
-        .expect("report since today");
+    let since = invoke(
+        &app,
+        "usage_report",
+        json!({"since": today, "folder": null}),
+    )
+    .expect("report since today");
     assert_eq!(since["totals"]["requests"], 1);
     assert_eq!(since["since"], today);
     let of_b = invoke(
@@ -142,18 +149,31 @@ fn the_usage_report_and_the_budgets_are_read_over_ipc() {
         json!({"since": null, "folder": b.path()}),
     )
     .expect("report of b");
-    assert!((cost(&of_b["totals"]["cost_usd"]) - 1.5).abs() < 1e-9, "{of_b}");
+    assert!(
+        (cost(&of_b["totals"]["cost_usd"]) - 1.5).abs() < 1e-9,
+        "{of_b}"
+    );
 
-    let bad = invoke(&app, "usage_report", json!({"since": "yesterday", "folder": null}))
-        .expect_err("not a day");
+    let bad = invoke(
+        &app,
+        "usage_report",
+        json!({"since": "yesterday", "folder": null}),
+    )
+    .expect_err("not a day");
     assert_eq!(bad["code"], "usage");
     assert!(
-        bad["message"].as_str().expect("message").contains("is not a day (YYYY-MM-DD)"),
+        bad["message"]
+            .as_str()
+            .expect("message")
+            .contains("is not a day (YYYY-MM-DD)"),
         "{bad}"
     );
 
     // The budgets of the settings file, each with what every session spent in its period.
-    assert_eq!(invoke(&app, "budget_status", json!({})).expect("none"), json!([]));
+    assert_eq!(
+        invoke(&app, "budget_status", json!({})).expect("none"),
+        json!([])
+    );
     std::fs::write(
         &app.settings,
         r#"{"budget": {"dailyUsd": 4, "monthlyUsd": 1000, "onLimit": "stop"}}"#,
@@ -162,11 +182,15 @@ fn the_usage_report_and_the_budgets_are_read_over_ipc() {
     let budgets = invoke(&app, "budget_status", json!({})).expect("budgets");
     assert_eq!(budgets[0]["period"], "day");
     assert_eq!(budgets[0]["limit_usd"], 4.0);
-    assert!((cost(&budgets[0]["spent_usd"]) - 3.0).abs() < 1e-9, "{budgets}");
+    assert!(
+        (cost(&budgets[0]["spent_usd"]) - 3.0).abs() < 1e-9,
+        "{budgets}"
+    );
     assert_eq!(budgets[0]["warn_percent"], 80);
     assert_eq!(budgets[0]["on_limit"], "stop");
     assert_eq!(budgets[1]["period"], "month");
-    let report = invoke(&app, "usage_report", json!({"since": null, "folder": null})).expect("report");
+    let report =
+        invoke(&app, "usage_report", json!({"since": null, "folder": null})).expect("report");
     assert_eq!(report["budgets"], budgets);
     let settings = invoke(&app, "app_settings", json!({})).expect("settings");
     assert_eq!(
@@ -177,10 +201,11 @@ fn the_usage_report_and_the_budgets_are_read_over_ipc() {
 
 #[test]
 fn a_budget_saved_from_the_settings_stops_the_open_sessions_next_turn() {
-    let server = tauri::async_runtime::block_on(FakeServer::start(Script::turns([
-        ScriptedTurn::text("never sent"),
-    ])))
-    .expect("fake server");
+    let server =
+        tauri::async_runtime::block_on(FakeServer::start(Script::turns([ScriptedTurn::text(
+            "never sent",
+        )])))
+        .expect("fake server");
     let app = app(&server);
     let project = tempfile::tempdir().expect("project");
     let info = invoke(
@@ -191,7 +216,13 @@ fn a_budget_saved_from_the_settings_stops_the_open_sessions_next_turn() {
     .expect("open_session");
     let session_id = info["session_id"].as_str().expect("id").to_string();
     // $3.00 spent today by another session.
-    spent(&app.store, "elsewhere", app.data.path(), now_ms(), 1_000_000);
+    spent(
+        &app.store,
+        "elsewhere",
+        app.data.path(),
+        now_ms(),
+        1_000_000,
+    );
 
     let update = |budget: Value| {
         json!({"update": {"provider": "anthropic", "base_url": "", "model": "", "theme": "dark",
@@ -200,7 +231,9 @@ fn a_budget_saved_from_the_settings_stops_the_open_sessions_next_turn() {
     let saved = invoke(
         &app,
         "save_app_settings",
-        update(json!({"daily_usd": 2.0, "monthly_usd": null, "warn_percent": 90, "on_limit": "stop"})),
+        update(
+            json!({"daily_usd": 2.0, "monthly_usd": null, "warn_percent": 90, "on_limit": "stop"}),
+        ),
     )
     .expect("saved");
     assert_eq!(saved["settings"]["budget"]["daily_usd"], 2.0);
@@ -215,7 +248,9 @@ fn a_budget_saved_from_the_settings_stops_the_open_sessions_next_turn() {
     let refused = invoke(
         &app,
         "save_app_settings",
-        update(json!({"daily_usd": -1.0, "monthly_usd": null, "warn_percent": 80, "on_limit": "warn"})),
+        update(
+            json!({"daily_usd": -1.0, "monthly_usd": null, "warn_percent": 80, "on_limit": "warn"}),
+        ),
     )
     .expect_err("refused");
     assert_eq!(refused["code"], "settings");
@@ -251,13 +286,20 @@ fn a_budget_saved_from_the_settings_stops_the_open_sessions_next_turn() {
         if let Some(reason) = ended {
             break (reason, events);
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "no turn_ended: {events}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no turn_ended: {events}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(ended.0, "budget_reached", "{}", ended.1);
     assert!(
-        ended.1.as_array().expect("events").iter().any(|e| e["event"]["type"] == "budget_warning"
-            && e["event"]["reached"] == true),
+        ended
+            .1
+            .as_array()
+            .expect("events")
+            .iter()
+            .any(|e| e["event"]["type"] == "budget_warning" && e["event"]["reached"] == true),
         "{}",
         ended.1
     );

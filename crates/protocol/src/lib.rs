@@ -57,7 +57,7 @@ pub use sandbox::SandboxViolation;
 pub use shells::{BackgroundReason, BackgroundShell};
 pub use trace::{DecisionTrace, RuleRole, TraceCheck, TraceStep};
 pub use usage::{
-    BudgetAction, BudgetLimits, BudgetPeriod, BudgetStatus, SessionUsage, ToolCallCost, UsageReport, UsageRow,
-    UsageTotals,
+    BudgetAction, BudgetLimits, BudgetPeriod, BudgetStatus, SessionUsage, ToolCallCost,
+    UsageReport, UsageRow, UsageTotals,
 };
 pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};

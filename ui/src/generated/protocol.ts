@@ -525,9 +525,6 @@ export type BudgetStatus = { period: BudgetPeriod, limit_usd: number, spent_usd:
  */
 warn_percent: number, on_limit: BudgetAction, };
 
-/**
- * The spending budget as the settings dialog edits it (the settings file's `budget` key).
- */
 export type BudgetLimits = { 
 /**
  * The most to spend in one UTC day, in dollars; `None`: no daily budget.

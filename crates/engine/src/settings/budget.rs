@@ -102,7 +102,10 @@ pub fn put_budget(object: &mut Map<String, Value>, limits: &BudgetLimits) -> Res
         Some(Value::Object(budget)) => budget,
         _ => Map::new(),
     };
-    for (key, limit) in [("dailyUsd", limits.daily_usd), ("monthlyUsd", limits.monthly_usd)] {
+    for (key, limit) in [
+        ("dailyUsd", limits.daily_usd),
+        ("monthlyUsd", limits.monthly_usd),
+    ] {
         match limit {
             Some(v) => budget.insert(key.into(), Value::from(v)),
             None => budget.remove(key),
@@ -171,15 +174,24 @@ mod tests {
                 panic!("not an object")
             };
             put_budget(&mut object, &want).expect("saved");
-            assert_eq!(BudgetLimits::from(BudgetSettings::from_settings(&object)), want);
+            assert_eq!(
+                BudgetLimits::from(BudgetSettings::from_settings(&object)),
+                want
+            );
             assert_eq!(object["budget"]["note"], "kept");
             assert_eq!(object["theme"], "dark");
         }
         let bad = [
             (limits(Some(0.0), None, 80), BadBudget::Limit("daily")),
             (limits(Some(-2.0), None, 80), BadBudget::Limit("daily")),
-            (limits(None, Some(f64::NAN), 80), BadBudget::Limit("monthly")),
-            (limits(None, Some(f64::INFINITY), 80), BadBudget::Limit("monthly")),
+            (
+                limits(None, Some(f64::NAN), 80),
+                BadBudget::Limit("monthly"),
+            ),
+            (
+                limits(None, Some(f64::INFINITY), 80),
+                BadBudget::Limit("monthly"),
+            ),
             (limits(Some(5.0), None, 0), BadBudget::WarnPercent),
             (limits(Some(5.0), None, 101), BadBudget::WarnPercent),
         ];

@@ -169,10 +169,7 @@ fn the_budget_is_saved_beside_the_other_keys_and_read_back() {
     )
     .expect("write");
     let file = settings_in(dir.path());
-    assert_eq!(
-        file.read(no_env).expect("read").budget.daily_usd,
-        Some(2.0)
-    );
+    assert_eq!(file.read(no_env).expect("read").budget.daily_usd, Some(2.0));
 
     let limits = BudgetLimits {
         daily_usd: None,
@@ -192,7 +189,11 @@ fn the_budget_is_saved_beside_the_other_keys_and_read_back() {
     );
     assert_eq!(saved["maxTokens"], 4096);
     assert_eq!(file.read(no_env).expect("read").budget, limits);
-    assert_eq!(BudgetLimits::from(file.budget()), limits, "what sessions watch");
+    assert_eq!(
+        BudgetLimits::from(file.budget()),
+        limits,
+        "what sessions watch"
+    );
 
     // Saving without a budget keeps the file's.
     file.save(&update("anthropic", None)).expect("save");

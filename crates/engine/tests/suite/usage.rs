@@ -472,7 +472,11 @@ async fn a_budget_set_while_the_session_is_open_applies_to_its_next_request() {
     });
     let again = s.send("go on").await.expect("turn");
     assert_eq!(again.stop_reason, TurnStopReason::BudgetReached);
-    assert_eq!(fake.requests().len(), 2, "no request after the budget was set");
+    assert_eq!(
+        fake.requests().len(),
+        2,
+        "no request after the budget was set"
+    );
     assert_eq!(warnings(&sink), [(BudgetPeriod::Day, true)]);
 
     // Lifted again: the next prompt goes on.
