@@ -32,7 +32,7 @@ export function DayChart({ rows }: { rows: readonly UsageRow[] }) {
             y={HEIGHT - bar.height}
             height={Math.max(bar.height, 1)}
           >
-            <title>{`${bar.day}: ${formatCost(bar.costUsd)}, ${bar.requests} requests`}</title>
+            <title>{`${bar.day}: ${formatCost(bar.costUsd)}, ${bar.requests} ${bar.requests === 1 ? 'request' : 'requests'}`}</title>
           </rect>
         ))}
       </svg>

@@ -20,6 +20,11 @@ export type UsageViewProps = {
   now?: () => Date;
 };
 
+/** "1 request", "7 requests". */
+function requests(count: number): string {
+  return `${count} ${count === 1 ? 'request' : 'requests'}`;
+}
+
 function tokens(t: UsageTotals): string {
   return formatTokens(t.input_tokens + t.cache_read_input_tokens + t.cache_creation_input_tokens + t.output_tokens);
 }
@@ -35,7 +40,7 @@ function RowsTable({ title, rows, testId }: { title: string; rows: readonly Usag
             <tr key={row.key}>
               <td className="usage-key">{row.key}</td>
               <td className="usage-num">{formatCost(row.totals.cost_usd)}</td>
-              <td className="usage-num dim">{row.totals.requests} requests</td>
+              <td className="usage-num dim">{requests(row.totals.requests)}</td>
               <td className="usage-num dim">{tokens(row.totals)} tokens</td>
             </tr>
           ))}
@@ -80,7 +85,7 @@ export function UsageView({ load, onClose, now = () => new Date() }: UsageViewPr
           <p className="usage-total" data-testid="usage-total">
             <strong>{formatCost(report.totals.cost_usd)}</strong>{' '}
             <span className="dim">
-              {report.totals.requests} requests · {formatTokens(report.totals.input_tokens)} input · {formatTokens(report.totals.output_tokens)}{' '}
+              {requests(report.totals.requests)} · {formatTokens(report.totals.input_tokens)} input · {formatTokens(report.totals.output_tokens)}{' '}
               output · {formatTokens(report.totals.cache_read_input_tokens)} cache read · {formatTokens(report.totals.cache_creation_input_tokens)} cache
               write {report.since ? `since ${report.since} (UTC)` : ''}
             </span>
@@ -116,7 +121,7 @@ export function UsageView({ load, onClose, now = () => new Date() }: UsageViewPr
                         {each.title || '(untitled)'}
                       </td>
                       <td className="usage-num">{formatCost(each.totals.cost_usd)}</td>
-                      <td className="usage-num dim">{each.totals.requests} requests</td>
+                      <td className="usage-num dim">{requests(each.totals.requests)}</td>
                       <td className="usage-num dim">{tokens(each.totals)} tokens</td>
                     </tr>
                   ))}
@@ -137,7 +142,7 @@ export function UsageView({ load, onClose, now = () => new Date() }: UsageViewPr
                       </td>
                       <td className="usage-num">{formatCost(call.cost_usd)}</td>
                       <td className="usage-num dim">
-                        {formatTokens(call.result_tokens)} tokens × {call.requests} requests
+                        {formatTokens(call.result_tokens)} tokens × {requests(call.requests)}
                       </td>
                       <td className="usage-num dim">
                         {formatTokens(call.cache_read_tokens)} cache read · {formatTokens(call.cache_write_tokens)} cache write · {formatTokens(call.fresh_tokens)} fresh
