@@ -90,6 +90,7 @@ test('the budgets in the status bar warn, then say the budget stopped the turn; 
   await dialog.getByTestId('settings-save').click();
   await dialog.getByRole('alert').getByText('The daily budget "twenty" is not a positive amount of dollars').waitFor();
   assert.equal(await daily.getAttribute('aria-invalid'), 'true');
+  await page.screenshot({ path: join(results, 'usage-settings-budget.png') });
   await daily.fill('20');
   await dialog.getByTestId('settings-save').click();
   await dialog.waitFor({ state: 'detached' });
