@@ -7,12 +7,12 @@
 //! ts-rs, which already names them.
 
 use tandem_protocol::{
-    AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, CallCheck, ChangedFile,
-    DecisionBehavior, ElicitationAnswer, EventEnvelope, FolderTrust, HookListing, HookTestResult,
-    KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer,
-    RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation,
-    SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, ToolListing,
-    UnreadableSettingsFile,
+    AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, BudgetStatus, CallCheck,
+    ChangedFile, DecisionBehavior, ElicitationAnswer, EventEnvelope, FolderTrust, HookListing,
+    HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer,
+    QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView,
+    SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary,
+    SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport,
 };
 use ts_rs::{Config, TS};
 
@@ -261,5 +261,10 @@ pub fn commands() -> Vec<CommandSignature> {
         command("notify_person")
             .arg::<String>("title")
             .arg::<String>("body"),
+        command("usage_report")
+            .arg::<Option<String>>("since")
+            .arg::<Option<String>>("folder")
+            .returns::<UsageReport>(),
+        command("budget_status").returns::<Vec<BudgetStatus>>(),
     ]
 }

@@ -47,6 +47,8 @@ pub enum ErrorCode {
     Notification,
     /// An export or an import failed: an unknown format, a file that cannot be written, a folder that cannot be read.
     Carry,
+    /// The usage report was asked for with a bad day.
+    Usage,
 }
 
 impl ErrorCode {
@@ -73,6 +75,7 @@ impl ErrorCode {
             Self::EventsMissed => "events_missed",
             Self::Notification => "notification",
             Self::Carry => "carry",
+            Self::Usage => "usage",
         }
     }
 }

@@ -87,6 +87,8 @@ macro_rules! with_commands {
             settings::app_settings,
             settings::save_app_settings,
             notify::notify_person,
+            commands::usage::usage_report,
+            commands::usage::budget_status,
         ]
     };
 }

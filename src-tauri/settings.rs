@@ -1,5 +1,5 @@
 //! The settings dialog's commands: read the person's Tandem settings, and save them — the connection applied to
-//! every open session at once, the key kept in the keyring or an owner-only file.
+//! every open session at once (and the budget), the key kept in the keyring or an owner-only file.
 
 use serde::Serialize;
 use tandem_engine::settings::AppSettingsFile;
@@ -39,8 +39,8 @@ pub fn app_settings(state: State<'_, AppState>) -> Result<AppSettings, CommandEr
         .map_err(settings_error)
 }
 
-/// Saves the settings and points every open session at the model they describe (a turn already streaming
-/// finishes where it started).
+/// Saves the settings and points every open session at the model and the budget they describe (a turn already
+/// streaming finishes where it started).
 #[tauri::command]
 #[tracing::instrument(skip(state, update), err(Display))]
 pub fn save_app_settings(
@@ -62,7 +62,9 @@ pub fn save_app_settings(
         .map(|s| s.values().cloned().collect())
         .unwrap_or_default();
     let mut sessions = Vec::with_capacity(open.len());
+    let budget = file.budget();
     for session in open {
+        session.set_budget(budget);
         session.set_model_config(config.clone()).map_err(|e| {
             settings_error(format!("saved, but the model could not be set up: {e}"))
         })?;

@@ -30,6 +30,7 @@ pub mod rules;
 pub mod search;
 pub mod session;
 pub mod unreadable;
+pub mod usage;
 pub mod worktrees;
 
 /// What the window needs to know when it starts.

@@ -77,6 +77,13 @@ pub fn open_session<R: Runtime>(
         .events(sink)
         .watch_settings(true)
         .interactive(true)
+        .budget(
+            state
+                .settings_file
+                .as_ref()
+                .map(|file| file.budget())
+                .unwrap_or_default(),
+        )
         // Commands run outside the app's async runtime: the session's servers start on it, from whichever
         // command (opening, approving, reconnecting).
         .runtime(tauri::async_runtime::handle().inner().clone());

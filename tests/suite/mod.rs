@@ -11,3 +11,4 @@ mod generated_types;
 mod ipc;
 mod logging;
 mod menu;
+mod usage;

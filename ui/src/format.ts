@@ -73,4 +73,5 @@ export const STOP_REASON_LABELS: Record<TurnStopReason, string> = {
   refusal: 'The model declined to continue',
   interrupted: 'Interrupted',
   error: 'Stopped by an error',
+  budget_reached: 'Stopped: the spending budget is reached',
 };

@@ -36,6 +36,8 @@ import type {
   SlashCommand,
   MentionCompletion,
   UnreadableSettingsFile,
+  UsageReport,
+  BudgetStatus,
 } from './generated/protocol';
 import * as commands from './generated/commands';
 
@@ -394,4 +396,15 @@ export function notifyPerson(title: string, body: string): Promise<void> {
 /** Forks the stored session before prompt `promptId` (all of it with `null`); resolves to the new session's id. */
 export function forkSession(sessionId: string, promptId: string | null): Promise<string> {
   return commands.forkSession(sessionId, promptId);
+}
+
+/** The usage of every stored session from `since` (YYYY-MM-DD, UTC; null: everything) on, of `folder` and the folders
+ * under it (null: every folder), with the budgets of the settings. */
+export function usageReport(since: string | null, folder: string | null): Promise<UsageReport> {
+  return commands.usageReport(since, folder);
+}
+
+/** The budgets of the settings, each with what every session spent in its period so far (empty: none is set). */
+export function budgetStatus(): Promise<BudgetStatus[]> {
+  return commands.budgetStatus();
 }

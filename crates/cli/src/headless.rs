@@ -13,6 +13,7 @@ use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::permission::CliSettings;
 use tandem_engine::query::{QueryError, TurnOutcome};
 use tandem_engine::session::{EndReason, Session, SessionBuilder, SessionError};
+use tandem_engine::settings::AppSettingsFile;
 use tandem_engine::store::{SessionStore, StoreError};
 use tandem_protocol::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, McpServerState, PlanAnswer, PlanRequest,
@@ -350,6 +351,11 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         .events(events)
         .store(store.clone())
         .watch_settings(true)
+        .budget(
+            AppSettingsFile::standard()
+                .map(|file| file.budget())
+                .unwrap_or_default(),
+        )
         .command_line(CliSettings {
             allowed_tools: cli.allowed_tools.clone(),
             disallowed_tools: cli.disallowed_tools.clone(),
@@ -413,7 +419,7 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
             let is_error = unanswered
                 || matches!(
                     outcome.stop_reason,
-                    TurnStopReason::Error | TurnStopReason::Refusal
+                    TurnStopReason::Error | TurnStopReason::Refusal | TurnStopReason::BudgetReached
                 );
             match (cli.output_format, &answer) {
                 (OutputFormat::Text, Some(Some(value))) => println!("{value}"),

@@ -13,6 +13,7 @@ mod sessions;
 mod structured;
 mod terminal;
 mod tool;
+mod usage;
 mod window;
 
 use std::path::PathBuf;
@@ -120,6 +121,9 @@ pub enum Command {
     /// List the stored sessions, or search everything said in them.
     #[command(subcommand)]
     Sessions(sessions::SessionsCommand),
+    /// What the stored sessions' model requests cost: totals, by day, folder and model, the costliest sessions and
+    /// tool calls, and the budgets.
+    Usage(usage::UsageArgs),
     /// Serve sessions to an editor over the Agent Client Protocol (JSON-RPC on stdin and stdout).
     Acp(acp::AcpArgs),
 }
@@ -137,6 +141,9 @@ pub fn main() -> i32 {
     if let Some(Command::Sessions(command)) = &cli.command {
         return sessions::run(command);
     }
+    if let Some(Command::Usage(args)) = &cli.command {
+        return usage::run(args);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -153,6 +160,7 @@ pub fn main() -> i32 {
             (Some(Command::Permissions(command)), _) => permissions::run(command),
             (Some(Command::Rewind(args)), _) => rewind::run(args),
             (Some(Command::Sessions(command)), _) => sessions::run(command),
+            (Some(Command::Usage(args)), _) => usage::run(args),
             (Some(Command::Acp(args)), _) => acp::run(args).await,
             (None, Some(prompt)) => headless::run(&cli, prompt).await,
             (None, None) => 0,

@@ -1,9 +1,11 @@
 //! The person's own Tandem settings as the window edits them: how to reach the model, where its API key is kept,
-//! and how the window looks.
+//! how the window looks, and the spending budget.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+use crate::BudgetLimits;
 
 /// The window's colours.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
@@ -33,7 +35,7 @@ pub enum KeySource {
 }
 
 /// The settings as the window shows them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct AppSettings {
     /// `anthropic` or `openai` (an OpenAI-compatible server).
     pub provider: String,
@@ -60,6 +62,9 @@ pub struct AppSettings {
     /// window is not focused (on unless turned off).
     #[serde(default = "on")]
     pub notifications: bool,
+    /// The spending budget (a limit missing or invalid in the file is none).
+    #[serde(default)]
+    pub budget: BudgetLimits,
     /// The settings file.
     pub file: String,
 }
@@ -69,7 +74,7 @@ fn on() -> bool {
 }
 
 /// A change the person saves in the settings dialog.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct AppSettingsUpdate {
     pub provider: String,
     pub base_url: String,
@@ -84,4 +89,8 @@ pub struct AppSettingsUpdate {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notifications: Option<bool>,
+    /// The spending budget; `None` keeps the file's.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<BudgetLimits>,
 }

@@ -6,8 +6,8 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::{
-    ApprovalRequest, BackgroundAgent, BackgroundShell, ElicitationRequest, McpServerStatus,
-    PermissionDecision, PermissionMode, PlanRequest, QuestionRequest, RenderHints,
+    ApprovalRequest, BackgroundAgent, BackgroundShell, BudgetStatus, ElicitationRequest,
+    McpServerStatus, PermissionDecision, PermissionMode, PlanRequest, QuestionRequest, RenderHints,
     SandboxViolation, TaskItem, TeamInfo, TodoItem, ToolDetail,
 };
 
@@ -64,6 +64,8 @@ pub enum TurnStopReason {
     Refusal,
     Interrupted,
     Error,
+    /// A budget the person set to stop was reached; no further model request was made.
+    BudgetReached,
 }
 
 /// Facts about a session shown in the window's header and status bar.
@@ -228,6 +230,9 @@ pub enum SessionEvent {
         session: Usage,
         cost_usd: f64,
     },
+    /// What was spent reached a budget's warning share (`reached`: false) or the budget itself (true); sent once
+    /// per budget and period by each session, and again when a turn is stopped by it.
+    BudgetWarning { status: BudgetStatus, reached: bool },
     /// The turn ended.
     TurnEnded { stop_reason: TurnStopReason },
     /// The permission mode changed (by the person or a tool such as plan mode).

@@ -23,6 +23,7 @@ mod search;
 mod shells;
 mod trace;
 pub mod typescript;
+mod usage;
 mod work_list;
 
 pub use agents::{
@@ -59,4 +60,8 @@ pub use sandbox::SandboxViolation;
 pub use search::{SearchSnippetPart, SessionSearchHit};
 pub use shells::{BackgroundReason, BackgroundShell};
 pub use trace::{DecisionTrace, RuleRole, TraceCheck, TraceStep};
+pub use usage::{
+    BudgetAction, BudgetLimits, BudgetPeriod, BudgetStatus, SessionUsage, ToolCallCost,
+    UsageReport, UsageRow, UsageTotals,
+};
 pub use work_list::{KeptWorktree, TaskItem, TodoItem, TodoStatus};

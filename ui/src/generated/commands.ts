@@ -3,7 +3,7 @@
 
 import { invoke, type Channel } from '@tauri-apps/api/core';
 import type { AppStateView, ImportSummary, McpSignIn, SavedSettings } from './app';
-import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile } from './protocol';
+import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, BudgetStatus, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport } from './protocol';
 
 export function appState(): Promise<AppStateView> {
   return invoke<AppStateView>('app_state');
@@ -243,4 +243,12 @@ export function saveAppSettings(update: AppSettingsUpdate): Promise<SavedSetting
 
 export function notifyPerson(title: string, body: string): Promise<void> {
   return invoke<void>('notify_person', { title, body });
+}
+
+export function usageReport(since: string | null, folder: string | null): Promise<UsageReport> {
+  return invoke<UsageReport>('usage_report', { since, folder });
+}
+
+export function budgetStatus(): Promise<Array<BudgetStatus>> {
+  return invoke<Array<BudgetStatus>>('budget_status');
 }

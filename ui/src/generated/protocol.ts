@@ -481,7 +481,97 @@ export type ToolCallStatus = "queued" | "waiting_for_approval" | "executing" | "
 
 export type ToolOutcome = "success" | "error" | "denied" | "cancelled";
 
-export type TurnStopReason = "end_turn" | "max_tokens" | "max_turns" | "refusal" | "interrupted" | "error";
+export type TurnStopReason = "end_turn" | "max_tokens" | "max_turns" | "refusal" | "interrupted" | "error" | "budget_reached";
+
+export type UsageTotals = { 
+/**
+ * Model requests counted.
+ */
+requests: number, input_tokens: number, output_tokens: number, cache_creation_input_tokens: number, cache_read_input_tokens: number, 
+/**
+ * At list prices; 0 for models without a known price.
+ */
+cost_usd: number, };
+
+export type UsageRow = { key: string, totals: UsageTotals, };
+
+export type SessionUsage = { session_id: string, title: string, folder: string, totals: UsageTotals, };
+
+export type ToolCallCost = { session_id: string, tool_use_id: string, 
+/**
+ * The tool's name.
+ */
+name: string, 
+/**
+ * The result's size in tokens, as estimated in the last request that carried it.
+ */
+result_tokens: number, 
+/**
+ * The requests that carried it.
+ */
+requests: number, 
+/**
+ * Its tokens over those requests, by how each request paid for them.
+ */
+cache_read_tokens: number, cache_write_tokens: number, fresh_tokens: number, cost_usd: number, };
+
+export type BudgetPeriod = "day" | "month";
+
+export type BudgetAction = "warn" | "stop";
+
+export type BudgetStatus = { period: BudgetPeriod, limit_usd: number, spent_usd: number, 
+/**
+ * The share of the budget at which the person is warned (percent).
+ */
+warn_percent: number, on_limit: BudgetAction, };
+
+export type BudgetLimits = { 
+/**
+ * The most to spend in one UTC day, in dollars; `None`: no daily budget.
+ */
+daily_usd: number | null, 
+/**
+ * The most to spend in one UTC calendar month, in dollars; `None`: no monthly budget.
+ */
+monthly_usd: number | null, 
+/**
+ * The share of a budget at which the person is warned (1–100).
+ */
+warn_percent: number, on_limit: BudgetAction, };
+
+export type UsageReport = { 
+/**
+ * The first day counted (`YYYY-MM-DD`, UTC); `None`: from the start.
+ */
+since: string | null, 
+/**
+ * The folder counted; `None`: every folder.
+ */
+folder: string | null, totals: UsageTotals, 
+/**
+ * Oldest first; days without requests are left out.
+ */
+by_day: Array<UsageRow>, 
+/**
+ * Costliest first.
+ */
+by_folder: Array<UsageRow>, 
+/**
+ * Costliest first.
+ */
+by_model: Array<UsageRow>, 
+/**
+ * The costliest sessions, at most [`UsageReport::TOP`].
+ */
+sessions: Array<SessionUsage>, 
+/**
+ * The costliest tool calls, at most [`UsageReport::TOP`].
+ */
+tool_calls: Array<ToolCallCost>, 
+/**
+ * The budgets set in the settings, with what was spent in their period.
+ */
+budgets: Array<BudgetStatus>, };
 
 export type DiffHunk = { old_start: number, old_lines: number, new_start: number, new_lines: number, 
 /**
@@ -1013,6 +1103,10 @@ key_saved: boolean,
  */
 notifications: boolean, 
 /**
+ * The spending budget (a limit missing or invalid in the file is none).
+ */
+budget: BudgetLimits, 
+/**
  * The settings file.
  */
 file: string, };
@@ -1025,13 +1119,17 @@ api_key?: string, theme: Theme, font_size: number,
 /**
  * Desktop notifications on or off; `None` keeps the current choice.
  */
-notifications?: boolean, };
+notifications?: boolean, 
+/**
+ * The spending budget; `None` keeps the file's.
+ */
+budget?: BudgetLimits, };
 
 export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */
-detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "elicitation_requested", request: ElicitationRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "model_changed", model: string, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "unreadable_settings", files: Array<UnreadableSettingsFile>, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, } | { "type": "background_shell_changed", shell: BackgroundShell, } | { "type": "team_changed", team: TeamInfo, } | { "type": "brief", 
+detail: ToolDetail | null, } | { "type": "sandbox_violation", tool_use_id: string, violation: SandboxViolation, } | { "type": "approval_requested", request: ApprovalRequest, } | { "type": "approval_resolved", request_id: string, } | { "type": "plan_review_requested", request: PlanRequest, } | { "type": "questions_asked", request: QuestionRequest, } | { "type": "elicitation_requested", request: ElicitationRequest, } | { "type": "todos_changed", todos: Array<TodoItem>, } | { "type": "tasks_changed", tasks: Array<TaskItem>, } | { "type": "retrying", attempt: number, wait_ms: number, reason: string, } | { "type": "usage_updated", turn: Usage, session: Usage, cost_usd: number, } | { "type": "budget_warning", status: BudgetStatus, reached: boolean, } | { "type": "turn_ended", stop_reason: TurnStopReason, } | { "type": "mode_changed", mode: PermissionMode, } | { "type": "model_changed", model: string, } | { "type": "error", message: string, } | { "type": "notice", message: string, } | { "type": "unreadable_settings", files: Array<UnreadableSettingsFile>, } | { "type": "mcp_server_changed", server: McpServerStatus, } | { "type": "sub_agent", parent_tool_use_id: string, agent_id: string, event: SessionEvent, } | { "type": "background_agent_changed", agent: BackgroundAgent, } | { "type": "background_shell_changed", shell: BackgroundShell, } | { "type": "team_changed", team: TeamInfo, } | { "type": "brief", 
 /**
  * The summary, as markdown.
  */

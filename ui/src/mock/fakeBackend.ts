@@ -3,7 +3,9 @@
 // "no-key" opens with a setup hint; "untrusted" opens untrusted, its settings granting a rule, a
 // directory, a hook and an MCP server (`trust_folder` / `revoke_trust` change it). The fake project has two stored sessions; `list_sessions`
 // lists them with the live ones, and `open_session` with `resume` replays a session's events.
-// `rewind_points` / `rewind` rewind a live session (fakeRewind.ts). The rules and hooks panels' commands answer from
+// `rewind_points` / `rewind` rewind a live session (fakeRewind.ts). `usage_report` and `budget_status` answer from
+// fakeUsage.ts (the settings' budget: $5 a day and $100 a month, stopping), whose `/spend` turns warn of the daily
+// budget and then are stopped by it. The rules and hooks panels' commands answer from
 // fakeRules.ts. `answer_elicitation` answers the form of a `/elicit` turn (fakeFormTurn.ts); `session_events` gives a session's
 // events after a number, as the bridge does for a view that missed some.
 // `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files;
@@ -26,6 +28,7 @@ import { FakeOrganise } from './fakeOrganise';
 import { exportPath, importInto } from './fakeCarry';
 import { fakeSearch, type Searchable } from './fakeSearch';
 import { longStoredSession, storedSessions, websiteSession } from './fakeStoredSessions';
+import { budgetProblem, budgetStatuses, FAKE_LIMITS, usageReport } from './fakeUsage';
 
 export const FAKE_FOLDER = FAKE_ROOT;
 
@@ -66,6 +69,7 @@ export function installFakeBackend(): void {
     model_in_use: 'claude-sonnet-4-5',
     key_saved: true,
     notifications: true,
+    budget: FAKE_LIMITS,
     file: '/home/dev/.config/tandem/settings.json',
   };
   /** The files exported, in order. */
@@ -126,7 +130,9 @@ export function installFakeBackend(): void {
           return settings;
         case 'save_app_settings': {
           const update = args.update as AppSettingsUpdate;
-          settings = { ...settings, provider: update.provider, base_url: update.base_url, model: update.model, theme: update.theme, font_size: update.font_size, notifications: update.notifications ?? settings.notifications };
+          const refused = update.budget ? budgetProblem(update.budget) : null;
+          if (refused) throw { code: 'settings', message: refused };
+          settings = { ...settings, provider: update.provider, base_url: update.base_url, model: update.model, theme: update.theme, font_size: update.font_size, notifications: update.notifications ?? settings.notifications, budget: update.budget ?? settings.budget };
           for (const [id, info] of infos) infos.set(id, { ...info, model: update.model || info.model, setup_hint: null });
           return { settings, sessions: [...infos.values()] };
         }
@@ -318,6 +324,10 @@ export function installFakeBackend(): void {
           if (scope !== 'files' && scope !== 'conversation' && scope !== 'both') throw { code: 'bad_request', message: `bad scope ${scope}` };
           return rewindSession(session(args), text(args, 'promptId'), scope satisfies RewindScope, args.force === true);
         }
+        case 'usage_report':
+          return usageReport(typeof args.since === 'string' ? args.since : null, new Date(), settings.budget);
+        case 'budget_status':
+          return budgetStatuses(settings.budget);
         default:
           throw { code: 'unknown_command', message: `The fake backend has no command ${cmd}` };
       }

@@ -12,12 +12,14 @@ import type {
   RenderHints,
   SessionEvent,
   ToolDetail,
+  TurnStopReason,
   Usage,
 } from '../generated/protocol';
 import type { ChannelSender } from './channel';
 import { playBigDiff, playEditTurn, playPlanTurn, type ScriptHost } from './fakeEditTurn';
 import { playFormTurn } from './fakeFormTurn';
 import { FAKE_ROOT } from './fakeProject';
+import { fakeSpent, spendEvents } from './fakeUsage';
 
 export class Interrupted extends Error {}
 
@@ -105,7 +107,7 @@ export class FakeSession implements ScriptHost {
     // Like the engine: the prompt's id is its place in the history (two messages per turn here).
     this.emit({ type: 'turn_started', prompt, prompt_id: String(ordinal * 2) });
     void this.play(prompt)
-      .then(() => this.emit({ type: 'turn_ended', stop_reason: 'end_turn' }))
+      .then((stopReason) => this.emit({ type: 'turn_ended', stop_reason: stopReason ?? 'end_turn' }))
       .catch((error: unknown) => {
         if (error instanceof Interrupted) this.emit({ type: 'turn_ended', stop_reason: 'interrupted' });
         else {
@@ -207,7 +209,8 @@ export class FakeSession implements ScriptHost {
     this.emit({ type: 'tool_call_result', tool_use_id: id, outcome: 'success', content, detail: readDetail(input, hints, content) });
   }
 
-  private async play(prompt: string): Promise<void> {
+  private async play(prompt: string): Promise<TurnStopReason | void> {
+    if (prompt.startsWith('/spend')) return this.playSpend();
     if (prompt.startsWith('/long')) return this.playLong(Number(prompt.split(' ')[1] ?? 300));
     if (prompt.startsWith('/edit')) return playEditTurn(this);
     if (prompt.startsWith('/bigdiff')) return playBigDiff(this);
@@ -249,6 +252,26 @@ export class FakeSession implements ScriptHost {
     this.emit({ type: 'tool_call_result', tool_use_id: bash, outcome: 'success', content: output.join('\n'), detail: { type: 'shell', exit_code: 0, cwd: FAKE_ROOT, cwd_reset: false } });
     this.emit({ type: 'usage_updated', turn: usage(9350, 412, 6144), session: usage(9350, 412, 6144), cost_usd: 0.0388 });
     await this.stream('text_delta', 'All **42 tests** pass. The project builds cleanly, so we can start on the change whenever you are ready.');
+  }
+
+  /**
+   * A turn that spends: the first `/spend` crosses the daily budget's warning share (84%) and ends; the next reaches
+   * the budget, which (set to stop) ends the turn before its next request.
+   */
+  private async playSpend(): Promise<TurnStopReason> {
+    const spend = spendEvents();
+    const warned = fakeSpent.day >= spend.warning.spent_usd;
+    const status = warned ? spend.reached : spend.warning;
+    spend.spendTo(status.spent_usd);
+    const file = warned ? 'src/main.rs' : 'src/lib.rs';
+    await this.readOnlyCall(this.toolId(warned ? 'toolu_spend_2' : 'toolu_spend_1'), 'Read', { file_path: file }, { kind: 'read', title: `Read ${file}`, collapsible: true }, 'pub fn run() {}\n');
+    this.emit({ type: 'budget_warning', status, reached: warned });
+    if (!warned) {
+      await this.stream('text_delta', 'Read it. That request took the day past 80% of its budget.');
+      return 'end_turn';
+    }
+    this.emit({ type: 'notice', message: spend.notice });
+    return spend.stopReason;
   }
 
   /** A long turn: `lines` paragraphs, one per tick, with a read-only call every 25 lines. */

@@ -240,6 +240,9 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'usage_updated':
       state.usage = { turn: event.turn, session: event.session, costUsd: event.cost_usd };
       return;
+    case 'budget_warning':
+      state.budget = { status: event.status, reached: event.reached };
+      return;
     case 'turn_ended':
       state.running = false;
       state.turnsEnded += 1;

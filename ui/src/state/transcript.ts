@@ -4,6 +4,7 @@ import type {
   BackgroundAgent,
   BackgroundShell,
   BriefStatus,
+  BudgetStatus,
   EventEnvelope,
   McpServerStatus,
   ApprovalRequest,
@@ -71,6 +72,9 @@ export type TranscriptItem =
   /** A turn that ended other than normally (interrupted, max tokens, ...). */
   | { kind: 'turn_end'; key: string; stopReason: TurnStopReason };
 
+/** The last budget warning of the session: the budget, what was spent, whether the budget itself was reached. */
+export type BudgetWarning = { status: BudgetStatus; reached: boolean };
+
 export type UsageTotals = {
   turn: Usage;
   session: Usage;
@@ -122,6 +126,8 @@ export type Transcript = {
    */
   turnsEnded: number;
   usage: UsageTotals | null;
+  /** The last budget warning (`budget_warning`), shown in the status bar. */
+  budget: BudgetWarning | null;
   lastStopReason: TurnStopReason | null;
   /** The permission mode the engine last reported (`mode_changed`), if it reported one. */
   mode: PermissionMode | null;
@@ -150,6 +156,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     running: false,
     turnsEnded: 0,
     usage: null,
+    budget: null,
     lastStopReason: null,
     mode: null,
     model: null,

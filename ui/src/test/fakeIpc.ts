@@ -40,6 +40,7 @@ export function appSettings(overrides: Partial<AppSettings> = {}): AppSettings {
     base_url_in_use: 'https://api.anthropic.com',
     model_in_use: 'claude-sonnet-4-5',
     key_saved: false,
+    budget: { daily_usd: null, monthly_usd: null, warn_percent: 80, on_limit: 'warn' },
     ...overrides,
   };
 }
@@ -67,6 +68,7 @@ export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Part
     complete_mention: () => [],
     kept_worktrees: () => [],
     app_settings: () => appSettings(),
+    budget_status: () => [],
     open_session: (args) => sessionInfo({ cwd: String(args.path), folder_name: String(args.path).split('/').pop() ?? '' }),
     // The backend keeps every event it numbered: those after `afterSeq` of the session's latest channel.
     session_events: (args) => {

@@ -98,6 +98,11 @@ impl Sessions {
             .store(Some(self.store.clone()))
             .watch_settings(true)
             .interactive(true)
+            .budget(
+                tandem_engine::settings::AppSettingsFile::standard()
+                    .map(|file| file.budget())
+                    .unwrap_or_default(),
+            )
             .mcp_config(McpCliConfig {
                 configs,
                 strict: false,
@@ -171,6 +176,10 @@ impl Live {
             TurnStopReason::MaxTurns => Ok(StopReason::MaxTurnRequests),
             TurnStopReason::Refusal => Ok(StopReason::Refusal),
             TurnStopReason::Interrupted => Ok(StopReason::Cancelled),
+            TurnStopReason::BudgetReached => Err(
+                "the spending budget set to stop is reached; no further model request was made"
+                    .into(),
+            ),
             TurnStopReason::Error => Err(if outcome.final_text.is_empty() {
                 "the turn ended with an error".into()
             } else {

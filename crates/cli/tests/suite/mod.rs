@@ -15,4 +15,5 @@ mod sessions;
 mod signals;
 mod structured_output;
 mod unreadable;
+mod usage;
 mod window;

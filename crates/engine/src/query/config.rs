@@ -16,6 +16,8 @@ pub struct QueryConfig {
     pub results_dir: std::path::PathBuf,
     /// When the conversation is compacted.
     pub compaction: CompactionPolicy,
+    /// Asked before each request whether a spending budget lets the turn go on.
+    pub budget: super::BudgetDoor,
 }
 
 impl Default for QueryConfig {
@@ -27,6 +29,7 @@ impl Default for QueryConfig {
             max_concurrency: max_concurrency_from_env(),
             results_dir: std::env::temp_dir().join("tandem-tool-results"),
             compaction: CompactionPolicy::default(),
+            budget: super::BudgetDoor::default(),
         }
     }
 }

@@ -172,6 +172,18 @@ pub async fn run_turn(
                 requests,
             ));
         }
+        if let Some(gate) = &config.budget.0
+            && let Some(reason) = gate.before_request().await
+        {
+            // Before compaction or the request: the history is as the last step left it, every call answered.
+            events.emit(SessionEvent::Notice { message: reason });
+            return Ok(finish(
+                TurnStopReason::BudgetReached,
+                final_text,
+                usage,
+                requests,
+            ));
+        }
         // The model's own count of what it saw last, plus an estimate of what was added since; a full estimate
         // only before the first response (estimating serialises messages, so the turn's hot path avoids it).
         let tokens = match history.get(counted_messages..) {
@@ -247,6 +259,9 @@ pub async fn run_turn(
                     session: *session_usage,
                     cost_usd: pricing::cost_usd(model.model_name(), session_usage),
                 });
+                if let Some(gate) = &config.budget.0 {
+                    gate.after_response().await;
+                }
                 if let Some(reason) = ends_turn {
                     // A hook's `continue: false`: no further request, whatever the model wanted.
                     events.emit(SessionEvent::Notice {

@@ -15,8 +15,8 @@ use super::handles::{AgentsState, SettingsState};
 use super::prompt_ids::PromptIds;
 use super::turn::TurnState;
 use super::{
-    Catalogs, ModelHandles, Session, builder, changes, cleanup, completion, elicitation, lifecycle,
-    session_dir, transcript,
+    Catalogs, ModelHandles, Session, budget_watch, builder, changes, cleanup, completion,
+    elicitation, lifecycle, session_dir, transcript,
 };
 use crate::checkpoint::CheckpointStore;
 use crate::events::EventSink;
@@ -29,7 +29,9 @@ use crate::permission::{
 use crate::query::{QueryConfig, build_system_prompt, skills_prompt};
 use crate::registry::{self, builtin_tools_with};
 use crate::settings::RuleBehavior;
-use crate::store::{PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore};
+use crate::store::{
+    MeteredModel, PersistingModel, RecordingStoreSink, SessionRecorder, SessionStore,
+};
 use crate::tool::{DeferredTools, FileStateStore, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue};
 use crate::tools::bash::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
@@ -65,6 +67,7 @@ impl Session {
             interactive,
             start_source,
             idle_after,
+            budget,
             runtime: background,
         } = parts;
         let wired = wire_model(model, recorder.as_ref(), events, &id, &cwd, &history);
@@ -93,7 +96,19 @@ impl Session {
                 .map(|m| m as Arc<dyn crate::tool::LanguageServers>),
         );
         let loaded = LoadedCatalogs::load(&cwd, &hidden_by);
-        let config = query_config(&cwd, &id, &today, model_config.max_tokens, &loaded.skills);
+        let mut config = query_config(&cwd, &id, &today, model_config.max_tokens, &loaded.skills);
+        // Every stored session watches the budget, so that one set while it is open applies at once.
+        let budget_watch = recorder.as_ref().map(|recorder| {
+            Arc::new(budget_watch::BudgetWatch::new(
+                recorder.store().clone(),
+                budget,
+                events.clone(),
+            ))
+        });
+        if let Some(watch) = &budget_watch {
+            config.budget =
+                crate::query::BudgetDoor(Some(watch.clone() as Arc<dyn crate::query::BudgetGate>));
+        }
         let permissions = Arc::new(RwLock::new(Arc::new(permission_context)));
         // Where a person follows the session, Notification hooks hear when a dialog waits for them.
         let approver = match interactive {
@@ -201,6 +216,7 @@ impl Session {
             },
             settings,
             recorder,
+            budget_watch,
             checkpoints,
             work_board,
             mcp,
@@ -375,7 +391,11 @@ fn wire_model(
     history: &[Message],
 ) -> WiredModel {
     let switch = Arc::new(SwitchableModel::new(model));
-    let side: Arc<dyn Model> = switch.clone();
+    // Every request of the session (its own, its sub-agents', its side requests) is metered.
+    let side: Arc<dyn Model> = match recorder {
+        Some(recorder) => Arc::new(MeteredModel::new(switch.clone(), recorder.clone())),
+        None => switch.clone(),
+    };
     let (conversation, events): (Arc<dyn Model>, Arc<dyn EventSink>) = match recorder {
         Some(recorder) => (
             Arc::new(PersistingModel::new(side.clone(), recorder.clone())),

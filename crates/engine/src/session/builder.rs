@@ -14,7 +14,7 @@ use crate::approver::{Approver, FixedApprover};
 use crate::events::{EventSink, NullSink};
 use crate::mcp::McpCliConfig;
 use crate::model::{Message, Model, ModelConfig};
-use crate::settings::CliSettings;
+use crate::settings::{BudgetSettings, CliSettings};
 use crate::store::{LoadedSession, NewSession, SessionLock, SessionRecorder, SessionStore};
 use crate::tool::{DynTool, ToolSearchMode};
 use crate::tools::features::Features;
@@ -57,6 +57,7 @@ pub struct SessionBuilder {
     interactive: bool,
     start_source: Option<StartSource>,
     idle_after: Option<Duration>,
+    budget: BudgetSettings,
     runtime: Option<tokio::runtime::Handle>,
 }
 
@@ -91,6 +92,8 @@ pub(super) struct Parts {
     pub start_source: StartSource,
     /// When Notification hooks hear that the model waits idle (`None`: never).
     pub idle_after: Option<Duration>,
+    /// The spending budget (watched only when the session is stored).
+    pub budget: BudgetSettings,
     /// Where background work (MCP servers) runs; `None`: the runtime current when the session is built.
     pub runtime: Option<tokio::runtime::Handle>,
 }
@@ -117,6 +120,7 @@ impl SessionBuilder {
             interactive: false,
             start_source: None,
             idle_after: None,
+            budget: BudgetSettings::default(),
             runtime: None,
         }
     }
@@ -288,6 +292,14 @@ impl SessionBuilder {
         self
     }
 
+    /// The spending budget to watch (default: none; the window and the command line pass what the person's
+    /// settings file says, see [`crate::settings::AppSettingsFile::budget`]). Watched only when the session is
+    /// stored: what was spent is read from the store.
+    pub fn budget(mut self, budget: BudgetSettings) -> Self {
+        self.budget = budget;
+        self
+    }
+
     /// Which checklist tools the model is offered (default: as the environment switch says, see
     /// [`crate::tools::work_list::TASKS_ENV`]).
     pub fn work_list(mut self, family: WorkListFamily) -> Self {
@@ -405,6 +417,7 @@ impl SessionBuilder {
                 .interactive
                 .then(|| self.idle_after.unwrap_or(IDLE_NOTIFICATION_AFTER)),
             lists,
+            budget: self.budget,
             runtime: self
                 .runtime
                 .or_else(|| tokio::runtime::Handle::try_current().ok()),

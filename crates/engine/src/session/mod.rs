@@ -3,6 +3,7 @@
 
 mod agents;
 mod assemble;
+mod budget_watch;
 mod builder;
 mod builtin_run;
 mod changes;
@@ -103,6 +104,8 @@ pub struct Session {
     turn: turn::TurnState,
     settings: SettingsState,
     recorder: Option<Arc<SessionRecorder>>,
+    /// The spending budget's watch (`None`: the session is not stored, so nothing it spends is counted).
+    budget_watch: Option<Arc<budget_watch::BudgetWatch>>,
     /// Where the file tools keep earlier contents (`None`: the store could not be opened; rewinds find nothing).
     checkpoints: Option<Arc<CheckpointStore>>,
     /// The agent's checklist (to-do list or task list).
@@ -228,6 +231,14 @@ impl Session {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = config;
         Ok(())
+    }
+
+    /// Watches `budget` from the next model request on (the person saved a new budget); a session that is not
+    /// stored watches none.
+    pub fn set_budget(&self, budget: crate::settings::BudgetSettings) {
+        if let Some(watch) = &self.budget_watch {
+            watch.set_settings(budget);
+        }
     }
 
     /// What the window shows about this session.

@@ -41,6 +41,8 @@ pub enum AppSettingsError {
     #[error("the font size must be between {} and {} pixels", FONT_SIZES.start(), FONT_SIZES.end())]
     BadFontSize,
     #[error(transparent)]
+    Budget(#[from] super::budget::BadBudget),
+    #[error(transparent)]
     Credentials(#[from] CredentialError),
 }
 
@@ -159,11 +161,12 @@ impl AppSettingsFile {
                 .get("notifications")
                 .and_then(Value::as_bool)
                 .unwrap_or(true),
+            budget: super::BudgetSettings::from_settings(&object).into(),
             file: self.path.display().to_string(),
         })
     }
 
-    /// Saves `update`: the connection and looks into the file (other keys kept, an empty value removes its key),
+    /// Saves `update`: the connection, looks and budget into the file (other keys kept, an empty value removes its key),
     /// a new API key into the credential store (and out of the file). Nothing is written when a value is invalid
     /// or the file cannot be parsed.
     pub fn save(&self, update: &AppSettingsUpdate) -> Result<(), AppSettingsError> {
@@ -195,11 +198,21 @@ impl AppSettingsFile {
         if let Some(on) = update.notifications {
             object.insert("notifications".into(), Value::Bool(on));
         }
+        if let Some(budget) = &update.budget {
+            super::budget::put_budget(&mut object, budget)?;
+        }
         if let Some(key) = &update.api_key {
             self.credentials.set(provider, key)?;
             object.remove("apiKey");
         }
         self.write(&Value::Object(object))
+    }
+
+    /// The spending budget the file sets (none when the file is missing or cannot be read).
+    pub fn budget(&self) -> super::BudgetSettings {
+        self.object()
+            .map(|object| super::BudgetSettings::from_settings(&object))
+            .unwrap_or_default()
     }
 
     /// The keys of the file that are ignored because their value has the wrong type, each named with the type it

@@ -3,6 +3,7 @@
 //! of each and the problems found; the watcher that notices changes on disk. Permission and hooks both read it.
 
 mod app_settings;
+mod budget;
 mod credentials;
 mod file_state;
 mod hook_event;
@@ -21,6 +22,7 @@ pub use app_settings::{
     AppSettingsError, AppSettingsFile, DEFAULT_FONT_SIZE, FONT_SIZES, app_settings_warnings,
     load_model_config,
 };
+pub use budget::{BadBudget, BudgetSettings, DEFAULT_WARN_PERCENT};
 pub use credentials::{CredentialError, CredentialStore, NO_KEYRING_ENV};
 pub use file_state::FileState;
 pub use hook_event::HookEvent;

@@ -13,13 +13,17 @@
 //!   one transaction; [`SessionStore::message_times`] gives when each message was written, for exports.
 //! - Organising: nested collections of a folder's sessions (the window's folders), pins, tags and the archive
 //!   ([`SessionStore::create_collection`] and the methods beside it).
+//! - [`MeteredModel`] and [`SessionStore::usage`]: each model request's usage and cost, what each tool result cost
+//!   in the requests that carried it, and their sums by day, folder, model and session.
 //! - [`repair_history`]: makes a cut-off history valid for the next request; the text of an answer cut off while it
 //!   streamed is taken back from the events.
 
+mod budget_status;
 mod health;
 mod import;
 mod import_types;
 mod lock;
+mod metered_model;
 mod organise;
 mod organise_api;
 mod output_budget;
@@ -40,6 +44,9 @@ mod session_store;
 mod side_tables;
 mod sink;
 mod types;
+mod usage_carry;
+mod usage_report;
+mod usage_write;
 mod writer;
 mod writer_thread;
 
@@ -47,6 +54,7 @@ use std::path::PathBuf;
 
 pub use import_types::{ImportOutcome, ImportedSession, ImportedSidechain};
 pub use lock::SessionLock;
+pub use metered_model::MeteredModel;
 pub use organise::{MAX_NAME_CHARS, MAX_TAGS};
 pub use persisting_model::PersistingModel;
 pub use recorder::SessionRecorder;
@@ -55,13 +63,17 @@ pub use schema::{MIGRATIONS, ORGANISE as SCHEMA_ORGANISE, V1 as SCHEMA_V1};
 pub use search::{CANDIDATES, HITS_PER_SESSION};
 pub use search_query::{MAX_QUERY_CHARS, MAX_TERMS, QueryError};
 pub use search_types::{SearchHit, SnippetPart, TextKind};
-pub use session_store::{SessionStore, canonical_folder};
+pub use session_store::{SessionStore, canonical_folder, now_ms};
 pub use side_tables::{NewSidechain, WorkList};
 pub use sink::RecordingStoreSink;
 pub use types::{
     Collection, LoadedSession, NewSession, Organised, SessionRecord, SessionSummary, Sidechain,
     StoredEvent, ToolCallRecord,
 };
+pub use usage_carry::{
+    CACHE_READ_SHARE, CACHE_WRITE_SHARE, Carry, IMAGE_TOKENS, Layout, MeteredRequest, carries,
+};
+pub use usage_report::{UsageFilter, day_start_ms, parse_day, period_starts};
 pub use writer::{ToolCallUpdate, title_from_prompt};
 
 /// Why the store could not do something.

@@ -182,6 +182,16 @@ impl SessionRecorder {
         stored.push(message.clone());
     }
 
+    /// Queues a completed model request's usage and cost.
+    pub fn record_request(&self, request: super::usage_carry::MeteredRequest) {
+        drop(self.row());
+        self.store.enqueue(Command::Request {
+            session: self.id.clone(),
+            request,
+            at: now_ms(),
+        });
+    }
+
     /// Queues the start of a sub-agent's conversation, a sidechain of this session.
     pub fn record_sidechain(&self, chain: NewSidechain) {
         drop(self.row());

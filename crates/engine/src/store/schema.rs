@@ -8,7 +8,7 @@ use super::StoreError;
 
 /// The migrations, in order. Entry `n` takes a file from version `n` to `n + 1`; `user_version` counts the applied
 /// ones. Never edit an entry once released: add a new one.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, ORGANISE];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, ORGANISE, USAGE];
 
 /// The first schema. Times are Unix milliseconds; JSON columns hold exactly what serde writes for the engine's types.
 pub const V1: &str = r#"
@@ -161,6 +161,48 @@ CREATE TABLE session_tags (
     PRIMARY KEY (session_id, tag)
 ) WITHOUT ROWID;
 CREATE INDEX session_tags_by_tag ON session_tags (tag);
+"#;
+
+/// What each model request cost, for usage by day, folder and model, and budgets: one row per request with its
+/// time, model, usage and cost at list price (the session's own, its sub-agents', its side requests); and per tool
+/// call and UTC day, what its result cost in the requests that carried it after the call (`usage_carry`). A session
+/// stored before this version gets one row with its totals at its last update, under its model.
+pub const USAGE: &str = r#"
+CREATE TABLE model_requests (
+    id                          INTEGER PRIMARY KEY,
+    session_id                  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    at                          INTEGER NOT NULL,   -- when the response completed (Unix ms)
+    model                       TEXT NOT NULL,      -- the model the request named
+    input_tokens                INTEGER NOT NULL,
+    output_tokens               INTEGER NOT NULL,
+    cache_creation_input_tokens INTEGER NOT NULL,
+    cache_read_input_tokens     INTEGER NOT NULL,
+    cost_usd                    REAL NOT NULL
+);
+CREATE INDEX model_requests_by_time ON model_requests (at);
+CREATE INDEX model_requests_by_session ON model_requests (session_id, at);
+
+-- A tool call's result carried by later requests, summed per UTC day (`day` is YYYY-MM-DD).
+CREATE TABLE tool_result_costs (
+    session_id         TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    tool_use_id        TEXT NOT NULL,
+    day                TEXT NOT NULL,
+    name               TEXT NOT NULL,
+    result_tokens      INTEGER NOT NULL,   -- its estimated size in the last request that carried it
+    requests           INTEGER NOT NULL,
+    cache_read_tokens  INTEGER NOT NULL,
+    cache_write_tokens INTEGER NOT NULL,
+    fresh_tokens       INTEGER NOT NULL,
+    cost_usd           REAL NOT NULL,
+    PRIMARY KEY (session_id, tool_use_id, day)
+) WITHOUT ROWID;
+
+INSERT INTO model_requests (session_id, at, model, input_tokens, output_tokens, cache_creation_input_tokens,
+                            cache_read_input_tokens, cost_usd)
+SELECT id, updated_at, model, input_tokens, output_tokens, cache_creation_input_tokens, cache_read_input_tokens,
+       cost_usd
+FROM sessions
+WHERE input_tokens + output_tokens + cache_creation_input_tokens + cache_read_input_tokens > 0 OR cost_usd > 0;
 "#;
 
 /// Sets the pragmas every connection needs.

@@ -291,6 +291,30 @@ impl SessionStore {
         }
     }
 
+    /// The usage of the requests `filter` lets through (every request written before is counted); its `budgets`
+    /// are empty (the settings hold them: see [`Self::spent_since`]).
+    pub fn usage(
+        &self,
+        filter: &super::UsageFilter,
+    ) -> Result<tandem_protocol::UsageReport, StoreError> {
+        self.read(|conn| super::usage_report::report(conn, filter))
+    }
+
+    /// Queues a completed model request of session `id` that ended at `at` (Unix ms), as [`super::MeteredModel`]
+    /// does for a live session; for importing usage and for tests.
+    pub fn record_request(&self, id: &str, request: super::MeteredRequest, at: i64) {
+        self.enqueue(Command::Request {
+            session: id.to_string(),
+            request,
+            at,
+        });
+    }
+
+    /// Dollars every session spent since `from_ms` (Unix ms), counting every request written before.
+    pub fn spent_since(&self, from_ms: i64) -> Result<f64, StoreError> {
+        self.read(|conn| super::usage_report::spent_since(conn, from_ms))
+    }
+
     /// Creates a session row (nothing happens when the id exists) and returns the stored row.
     pub fn create_session(&self, session: &NewSession) -> Result<SessionRecord, StoreError> {
         self.create_session_queued(session);

@@ -91,6 +91,12 @@ pub enum Command {
         cost_usd: f64,
         at: i64,
     },
+    /// A completed model request: its usage row and what it paid to carry each tool result.
+    Request {
+        session: String,
+        request: super::usage_carry::MeteredRequest,
+        at: i64,
+    },
     Title {
         session: String,
         title: String,
@@ -158,6 +164,7 @@ impl Command {
             Command::Append { .. } => "append",
             Command::ToolCall { .. } => "tool_call",
             Command::Usage { .. } => "usage",
+            Command::Request { .. } => "request",
             Command::Title { .. } => "title",
             Command::Mode { .. } => "mode",
             Command::Delete { .. } => "delete",
@@ -379,6 +386,11 @@ pub(super) fn apply(tx: &Transaction<'_>, command: &Command) -> Result<(), Store
                 cost_usd
             ])?;
         }
+        Command::Request {
+            session,
+            request,
+            at,
+        } => super::usage_write::record_request(tx, session, request, *at)?,
         Command::Title {
             session,
             title,

@@ -270,6 +270,7 @@ fn touches(command: &Command) -> Option<(&str, i64)> {
         | Command::Append { session, at, .. }
         | Command::ToolCall { session, at, .. }
         | Command::Usage { session, at, .. }
+        | Command::Request { session, at, .. }
         | Command::Title { session, at, .. }
         | Command::Mode { session, at, .. }
         | Command::WorkList { session, at, .. }

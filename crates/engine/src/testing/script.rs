@@ -102,6 +102,11 @@ pub struct ScriptedTurn {
     pub input_tokens: u64,
     #[serde(default = "default_tokens")]
     pub output_tokens: u64,
+    /// The prompt-cache figures the response reports beside `input_tokens` (the Messages API only).
+    #[serde(default)]
+    pub cache_read_input_tokens: u64,
+    #[serde(default)]
+    pub cache_creation_input_tokens: u64,
 }
 
 fn default_delta_chars() -> usize {
@@ -131,6 +136,8 @@ impl ScriptedTurn {
             openai: ChatQuirks::default(),
             input_tokens: default_tokens(),
             output_tokens: default_tokens(),
+            cache_read_input_tokens: 0,
+            cache_creation_input_tokens: 0,
         }
     }
 

@@ -26,7 +26,9 @@ pub fn render_events(turn: &ScriptedTurn, message_id: &str, model: &str) -> Vec<
         "message_start",
         json!({"type": "message_start", "message": {"id": message_id, "type": "message", "role": "assistant",
             "model": model, "content": [], "stop_reason": null, "stop_sequence": null,
-            "usage": {"input_tokens": turn.input_tokens, "output_tokens": 1}}}),
+            "usage": {"input_tokens": turn.input_tokens, "output_tokens": 1,
+                "cache_read_input_tokens": turn.cache_read_input_tokens,
+                "cache_creation_input_tokens": turn.cache_creation_input_tokens}}}),
     )];
     if turn.unknown_event {
         events.push(event(

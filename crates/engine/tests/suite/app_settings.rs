@@ -10,7 +10,9 @@ use serde_json::{Value, json};
 use tandem_engine::events::RecordingSink;
 use tandem_engine::settings::{AppSettingsError, AppSettingsFile, CredentialStore};
 use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn, Workspace};
-use tandem_protocol::{AppSettingsUpdate, ApprovalChoice, KeySource, Theme};
+use tandem_protocol::{
+    AppSettingsUpdate, ApprovalChoice, BudgetAction, BudgetLimits, KeySource, Theme,
+};
 
 use super::common::{fake_config, server, session};
 
@@ -30,6 +32,7 @@ fn update(provider: &str, key: Option<&str>) -> AppSettingsUpdate {
         theme: Theme::Light,
         font_size: 16,
         notifications: None,
+        budget: None,
     }
 }
 
@@ -159,6 +162,46 @@ fn an_empty_key_removes_the_saved_one_and_no_key_keeps_it() {
 type ExpectedError = fn(&AppSettingsError) -> bool;
 
 #[test]
+fn the_budget_is_saved_beside_the_other_keys_and_read_back() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(
+        dir.path().join("settings.json"),
+        r#"{"maxTokens": 4096, "budget": {"dailyUsd": 2}}"#,
+    )
+    .expect("write");
+    let file = settings_in(dir.path());
+    assert_eq!(file.read(no_env).expect("read").budget.daily_usd, Some(2.0));
+
+    let limits = BudgetLimits {
+        daily_usd: None,
+        monthly_usd: Some(50.0),
+        warn_percent: 90,
+        on_limit: BudgetAction::Stop,
+    };
+    file.save(&AppSettingsUpdate {
+        budget: Some(limits),
+        ..update("anthropic", None)
+    })
+    .expect("save");
+    let saved = json_of(&dir.path().join("settings.json"));
+    assert_eq!(
+        saved["budget"],
+        json!({"monthlyUsd": 50.0, "warnPercent": 90, "onLimit": "stop"})
+    );
+    assert_eq!(saved["maxTokens"], 4096);
+    assert_eq!(file.read(no_env).expect("read").budget, limits);
+    assert_eq!(
+        BudgetLimits::from(file.budget()),
+        limits,
+        "what sessions watch"
+    );
+
+    // Saving without a budget keeps the file's.
+    file.save(&update("anthropic", None)).expect("save");
+    assert_eq!(file.read(no_env).expect("read").budget, limits);
+}
+
+#[test]
 fn bad_values_and_broken_files_write_nothing() {
     let dir = tempfile::tempdir().expect("dir");
     let file = settings_in(dir.path());
@@ -186,6 +229,16 @@ fn bad_values_and_broken_files_write_nothing() {
                 ..update("anthropic", None)
             },
             |e| matches!(e, AppSettingsError::BadFontSize),
+        ),
+        (
+            AppSettingsUpdate {
+                budget: Some(BudgetLimits {
+                    daily_usd: Some(-5.0),
+                    ..BudgetLimits::default()
+                }),
+                ..update("anthropic", Some("sk-kept-out"))
+            },
+            |e| matches!(e, AppSettingsError::Budget(_)),
         ),
     ];
     for (bad, expected) in cases {

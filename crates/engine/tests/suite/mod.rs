@@ -58,6 +58,7 @@ mod teams;
 mod tool_search;
 mod tracing_spans;
 mod unreadable_settings;
+mod usage;
 mod web_fetch;
 mod web_search;
 mod work_lists;

@@ -68,6 +68,8 @@ export function App() {
     window.addEventListener('keydown', onKeyDown, true);
     return () => window.removeEventListener('keydown', onKeyDown, true);
   }, []);
+  /** How many times the settings were saved: the status bar counts the budgets again. */
+  const [settingsSaves, setSettingsSaves] = useState(0);
   // The theme and font size: as stored when the window opens, then as last saved.
   const stored = useLoad(ipc.appSettings).data;
   const [savedLooks, setSavedLooks] = useState<{ theme: Theme; fontSize: number; notifications: boolean } | null>(null);
@@ -116,6 +118,7 @@ export function App() {
         fontSize: saved.settings.font_size,
         notifications: saved.settings.notifications,
       });
+      setSettingsSaves((count) => count + 1);
       for (const info of saved.sessions) updateInfo(info);
       setSettingsOpen(false);
     },
@@ -177,6 +180,7 @@ export function App() {
             notifications={notifications}
             focusSeq={focus?.sessionId === session.info.session_id ? focus.seq : null}
             onFocused={clearFocus}
+            settingsSaves={settingsSaves}
           />
         </div>
         {settings}

@@ -1,13 +1,16 @@
 // The settings dialog: provider (Anthropic or an OpenAI-compatible server), base URL, model, API key
 // (kept in the desktop keyring or an owner-only file, never in a project; the field shows where the key
-// in use comes from and never shows the key), theme and font size. Saving applies the connection to
-// every open session at once. Esc closes without saving.
+// in use comes from and never shows the key), theme and font size, and the spending budget (per day, per month,
+// warn only or stop). Saving applies the connection and the budget to every open session at once; a bad budget is
+// named and nothing is saved. Esc closes without saving.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { SavedSettings } from '../../generated/app';
 import type { AppSettings, AppSettingsUpdate, KeySource, Theme } from '../../generated/protocol';
 import { errorMessage } from '../../ipc';
 import { useLoad } from '../../hooks/useLoad';
+import { budgetForm, parseBudget, type BudgetField, type BudgetForm } from '../../state/budgetForm';
 import { ErrorBanner } from '../common/ErrorBanner';
+import { BudgetFields } from './BudgetFields';
 import { Modal, ModalTitle } from './Modal';
 
 export type SettingsDialogProps = {
@@ -54,6 +57,10 @@ export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogP
   const form = edited ?? (loaded ? formOf(loaded) : null);
   const [key, setKey] = useState('');
   const [removeKey, setRemoveKey] = useState(false);
+  /** The budget fields as the person typed them; the loaded budget until then. */
+  const [editedBudget, setEditedBudget] = useState<BudgetForm | null>(null);
+  const budget = editedBudget ?? (loaded ? budgetForm(loaded.budget) : null);
+  const [invalidBudget, setInvalidBudget] = useState<BudgetField | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const error = saveError ?? settings.error;
   const [saving, setSaving] = useState(false);
@@ -65,10 +72,17 @@ export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogP
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!form || saving) return;
+    if (!form || !budget || saving) return;
+    const parsed = parseBudget(budget);
+    if (!parsed.ok) {
+      setInvalidBudget(parsed.field);
+      setSaveError(parsed.error);
+      return;
+    }
+    setInvalidBudget(null);
     setSaving(true);
     setSaveError(null);
-    const update: AppSettingsUpdate = { ...form };
+    const update: AppSettingsUpdate = { ...form, budget: parsed.limits };
     if (removeKey) update.api_key = '';
     else if (key.trim() !== '') update.api_key = key.trim();
     try {
@@ -187,6 +201,7 @@ export function SettingsDialog({ load, save, onSaved, onClose }: SettingsDialogP
               <span>Notify me when Tandem waits for me or finishes while the window is in the background</span>
             </label>
           </fieldset>
+          {budget && <BudgetFields form={budget} onChange={setEditedBudget} invalid={invalidBudget} />}
           <p className="settings-note dim">Saved in {loaded.file}.</p>
         </div>
       )}

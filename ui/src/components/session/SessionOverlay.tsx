@@ -1,5 +1,5 @@
 // The session's dialog or panel on screen (useOverlays decides which): trust, the bypass confirmation, the changes
-// view, the MCP, rules or hooks panel, each given the session's commands it needs.
+// view, the MCP, rules or hooks panel, the usage view, each given the session's commands it needs.
 import { useMemo } from 'react';
 import type { Overlays } from '../../hooks/session/useOverlays';
 import type { ChangedFile, DecisionBehavior, PermissionMode, RuleScope } from '../../generated/protocol';
@@ -12,6 +12,7 @@ import { ChangesView } from '../panels/ChangesView';
 import { HooksPanel } from '../panels/HooksPanel';
 import { McpPanel } from '../panels/McpPanel';
 import { RulesPanel } from '../panels/RulesPanel';
+import { UsageView } from '../usage/UsageView';
 
 export type SessionOverlayProps = {
   session: Session;
@@ -21,6 +22,9 @@ export type SessionOverlayProps = {
   setTrust: (trusted: boolean) => Promise<void>;
   changes: () => Promise<ChangedFile[]>;
 };
+
+/** The usage of every folder (the view is the person's spending, not one folder's). */
+const loadUsage = (since: string | null) => ipc.usageReport(since, null);
 
 /** The panels' commands on session `id` (one set per session, so their loads run once). */
 function panelCommands(id: string) {
@@ -75,6 +79,8 @@ export function SessionOverlay({ session, overlays, mode, setTrust, changes }: S
       );
     case 'hooks':
       return <HooksPanel {...commands.hooks} root={info.cwd} onClose={() => close('hooks')} />;
+    case 'usage':
+      return <UsageView load={loadUsage} onClose={() => close('usage')} />;
     case null:
       return null;
   }

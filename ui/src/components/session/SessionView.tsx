@@ -7,6 +7,7 @@ import { useCallback, useMemo } from 'react';
 import type { SandboxViolation } from '../../generated/protocol';
 import { useAwayNotifications } from '../../hooks/session/useAwayNotifications';
 import { useBackgroundControls } from '../../hooks/session/useBackgroundControls';
+import { useBudgets } from '../../hooks/session/useBudgets';
 import { useDraft } from '../../hooks/session/useDraft';
 import { useOverlays } from '../../hooks/session/useOverlays';
 import { usePromptQueue } from '../../hooks/session/usePromptQueue';
@@ -19,6 +20,7 @@ import { useOrganise } from '../../hooks/useOrganise';
 import { useSessionList } from '../../hooks/useSessionList';
 import * as ipc from '../../ipc';
 import { waitingOf } from '../../state/awayNotice';
+import { budgetStopNotice } from '../../state/budget';
 import { switchableModes } from '../../state/modes';
 import { promptItems, RewindContext } from '../../state/rewind';
 import { SandboxAllowContext } from '../../state/sandbox';
@@ -51,6 +53,8 @@ export type SessionViewProps = {
   focusSeq?: number | null;
   /** The transcript showed `focusSeq`. */
   onFocused?: () => void;
+  /** How many times the settings were saved (the budgets are counted again). */
+  settingsSaves?: number;
 };
 
 export function SessionView({
@@ -61,6 +65,7 @@ export function SessionView({
   notifications = true,
   focusSeq = null,
   onFocused,
+  settingsSaves = 0,
 }: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running } = transcript;
@@ -79,6 +84,7 @@ export function SessionView({
   const queue = usePromptQueue(running, sendPrompt, putBack);
   const rewinds = useRewinding(transcript, rewind, sendPrompt, putBack);
   const overlays = useOverlays(info, { asking: requests.asking, rewinding: rewinds.rewinding !== null }, controls.setMode);
+  const budgets = useBudgets(transcript, settingsSaves);
   const stop = useCallback(() => void interrupt(), [interrupt]);
   const { toBackground } = background.shellControls;
   const allToBackground = useCallback(() => toBackground(null), [toBackground]);
@@ -93,6 +99,7 @@ export function SessionView({
       mcp: { description: 'Show the MCP servers', run: () => openOverlay('mcp') },
       rules: { description: 'Show and edit the permission rules', run: () => openOverlay('rules') },
       hooks: { description: 'Show and try the hooks', run: () => openOverlay('hooks') },
+      usage: { description: 'Show what the sessions cost: by day, folder, model and tool call, and the budgets', run: () => openOverlay('usage') },
       trust: { description: "Review this folder's trust", run: () => openOverlay('trust') },
       rewind: { description: 'Rewind the conversation or files to before the last prompt', run: rewindLast },
     }),
@@ -198,6 +205,9 @@ export function SessionView({
           onRulesClick={() => openOverlay('rules')}
           onHooksClick={() => openOverlay('hooks')}
           onSettingsClick={onOpenSettings}
+          budgets={budgets}
+          budgetStopped={budgetStopNotice(transcript)}
+          onUsageClick={() => openOverlay('usage')}
           contextWindow={info.context_window}
           compactAtPercent={info.compact_at_percent}
         />

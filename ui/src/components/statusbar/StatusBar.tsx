@@ -1,8 +1,10 @@
-// The status bar under the prompt: mode switcher, folder trust, model, tokens and cost, and — while a turn
-// runs — a working indicator and the stop button (Esc).
-import type { McpServerStatus, PermissionMode } from '../../generated/protocol';
+// The status bar under the prompt: mode switcher, folder trust, model, tokens and cost (opening the usage view), the
+// budgets with today's and this month's spend (warning before the limit, and saying when the budget stopped a turn),
+// and — while a turn runs — a working indicator and the stop button (Esc).
+import type { BudgetStatus, McpServerStatus, PermissionMode } from '../../generated/protocol';
 import { formatCost, formatTokens } from '../../format';
 import type { UsageTotals } from '../../state/transcript';
+import { BudgetMeters } from './BudgetMeters';
 import { ModeSwitcher } from './ModeSwitcher';
 
 export type StatusBarProps = {
@@ -31,6 +33,12 @@ export type StatusBarProps = {
   onHooksClick: () => void;
   /** Opens the settings dialog (model, key, theme, font size). */
   onSettingsClick?: () => void;
+  /** The budgets of the settings with what was spent in their period (none: no budget is set). */
+  budgets?: readonly BudgetStatus[];
+  /** The notice of a turn the budget stopped, if the last turn was. */
+  budgetStopped?: string | null;
+  /** Opens the usage view (the cost and the budgets are its buttons). */
+  onUsageClick?: () => void;
 };
 
 export function StatusBar({
@@ -51,6 +59,9 @@ export function StatusBar({
   onRulesClick,
   onHooksClick,
   onSettingsClick,
+  budgets = [],
+  budgetStopped = null,
+  onUsageClick,
 }: StatusBarProps) {
   const servers = Object.values(mcpServers);
   const ready = servers.filter((server) => server.state.state === 'ready').length;
@@ -121,9 +132,16 @@ export function StatusBar({
         >
           ↑ {formatTokens(input)} ↓ {formatTokens(session?.output_tokens ?? 0)}
         </span>
-        <span className="status-item" data-testid="cost" title="Cost of this session">
-          {formatCost(usage?.costUsd ?? 0)}
-        </span>
+        <BudgetMeters budgets={budgets} stopped={budgetStopped} onClick={onUsageClick} />
+        {onUsageClick ? (
+          <button type="button" className="status-item status-trust" data-testid="cost" title="Cost of this session: click for usage by day, folder, model and tool call" onClick={onUsageClick}>
+            {formatCost(usage?.costUsd ?? 0)}
+          </button>
+        ) : (
+          <span className="status-item" data-testid="cost" title="Cost of this session">
+            {formatCost(usage?.costUsd ?? 0)}
+          </span>
+        )}
         {running && (
           <button type="button" className="button button-stop" data-testid="stop-button" onClick={onStop} title="Stop (Esc)">
             <span className="stop-square" aria-hidden="true" />

@@ -5,7 +5,7 @@ import { useCallback, useState } from 'react';
 import type { PermissionMode, SessionInfo } from '../../generated/protocol';
 import { asksForTrust, postponeTrust } from '../../state/trust';
 
-export type Overlay = 'trust' | 'bypass' | 'changes' | 'mcp' | 'rules' | 'hooks';
+export type Overlay = 'trust' | 'bypass' | 'changes' | 'mcp' | 'rules' | 'hooks' | 'usage';
 
 export type Overlays = {
   /** The one on screen, if any. */
@@ -32,7 +32,7 @@ export function useOverlays(
   const [confirmingBypass, setConfirmingBypass] = useState(false);
   const [changesOpen, setChangesOpen] = useState(false);
   const [mcpOpen, setMcpOpen] = useState(false);
-  const [panel, setPanel] = useState<'rules' | 'hooks' | null>(null);
+  const [panel, setPanel] = useState<'rules' | 'hooks' | 'usage' | null>(null);
 
   const open = useCallback((overlay: Exclude<Overlay, 'bypass'>) => {
     if (overlay === 'trust') setTrustOpen(true);
