@@ -45,6 +45,8 @@ pub enum ErrorCode {
     EventsMissed,
     /// A desktop notification could not be shown.
     Notification,
+    /// An image sent with a prompt cannot be sent (not an image, damaged, too large); nothing was sent.
+    Image,
 }
 
 impl ErrorCode {
@@ -70,6 +72,7 @@ impl ErrorCode {
             Self::Rewind => "rewind",
             Self::EventsMissed => "events_missed",
             Self::Notification => "notification",
+            Self::Image => "image",
         }
     }
 }
@@ -130,6 +133,7 @@ mod tests {
             ErrorCode::Rewind,
             ErrorCode::Rules,
             ErrorCode::Hooks,
+            ErrorCode::Image,
         ] {
             let wire = serde_json::to_value(code).expect("serialises");
             assert_eq!(wire, code.as_str());

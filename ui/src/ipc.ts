@@ -35,6 +35,7 @@ import type {
   SessionSummary,
   SlashCommand,
   MentionCompletion,
+  PromptImage,
   UnreadableSettingsFile,
 } from './generated/protocol';
 import * as commands from './generated/commands';
@@ -137,9 +138,10 @@ export function searchSessions(query: string, limit: number | null = null): Prom
   return commands.searchSessions(query, limit);
 }
 
-/** Resolves when the turn has started; its events stream on the session's channel. */
-export function sendPrompt(sessionId: string, prompt: string): Promise<void> {
-  return commands.sendPrompt(sessionId, prompt);
+/** Resolves when the turn has started; its events stream on the session's channel. Rejects (code `image`) when
+ * one of the images cannot be sent: then nothing was sent. */
+export function sendPrompt(sessionId: string, prompt: string, images: readonly PromptImage[] = []): Promise<void> {
+  return commands.sendPrompt(sessionId, prompt, images.length > 0 ? [...images] : null);
 }
 
 /** The person's answer to a permission request (the request's id names its session). */

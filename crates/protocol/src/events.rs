@@ -7,7 +7,7 @@ use ts_rs::TS;
 
 use crate::{
     ApprovalRequest, BackgroundAgent, BackgroundShell, ElicitationRequest, McpServerStatus,
-    PermissionDecision, PermissionMode, PlanRequest, QuestionRequest, RenderHints,
+    PermissionDecision, PermissionMode, PlanRequest, PromptImage, QuestionRequest, RenderHints,
     SandboxViolation, TaskItem, TeamInfo, TodoItem, ToolDetail,
 };
 
@@ -160,6 +160,9 @@ pub enum SessionEvent {
     /// The conversation was rewound to before prompt `prompt_id`: that prompt and everything after it are gone
     /// from what the model sees, so the transcript drops them too (also when a stored session is replayed).
     ConversationRewound { prompt_id: String },
+    /// The images the prompt of the turn that just started carries, as the model is given them (sized down):
+    /// right after its `TurnStarted`, only when it has any.
+    PromptImages { images: Vec<PromptImage> },
     /// Assistant text streamed in.
     TextDelta { text: String },
     /// Assistant thinking streamed in.
