@@ -62,13 +62,17 @@ impl UserPrompt {
         }
         self.content
             .retain(|b| !matches!(b, ContentBlock::Text { text } if text.trim().is_empty()));
-        let blocks = images.iter().map(|image| ContentBlock::Image {
-            source: ImageSource::Base64 {
-                media_type: image.media_type.clone(),
-                data: image.data.clone(),
-            },
-        });
-        self.content.splice(0..0, blocks);
+        let mut content: Vec<ContentBlock> = images
+            .iter()
+            .map(|image| ContentBlock::Image {
+                source: ImageSource::Base64 {
+                    media_type: image.media_type.clone(),
+                    data: image.data.clone(),
+                },
+            })
+            .collect();
+        content.append(&mut self.content);
+        self.content = content;
         self.images = images;
         self
     }
