@@ -88,8 +88,10 @@ pub fn fit_image(name: &str, bytes: &[u8]) -> Result<FittedImage, ImageError> {
             size: original_size,
         });
     }
-    let keep_png = matches!(format, ImageFormat::Png | ImageFormat::Gif | ImageFormat::WebP)
-        && img.color().has_alpha();
+    let keep_png = matches!(
+        format,
+        ImageFormat::Png | ImageFormat::Gif | ImageFormat::WebP
+    ) && img.color().has_alpha();
     let mut edge = MAX_EDGE;
     loop {
         let small = img.thumbnail(edge, edge);
@@ -245,7 +247,10 @@ mod tests {
             media_type: "image/png".into(),
             data: "not base64!".into(),
         };
-        assert_eq!(fit_prompt_images(std::slice::from_ref(&good)).map(|v| v.len()), Ok(1));
+        assert_eq!(
+            fit_prompt_images(std::slice::from_ref(&good)).map(|v| v.len()),
+            Ok(1)
+        );
         let err = fit_prompt_images(&[good, bad]).expect_err("bad");
         assert_eq!(
             err,

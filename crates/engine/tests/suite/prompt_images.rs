@@ -28,9 +28,11 @@ fn encode(img: DynamicImage) -> Vec<u8> {
 
 /// A small PNG (sent byte for byte).
 fn small_png() -> Vec<u8> {
-    encode(DynamicImage::ImageRgb8(RgbImage::from_fn(48, 32, |x, y| {
-        Rgb([x as u8 * 5, y as u8 * 7, 90])
-    })))
+    encode(DynamicImage::ImageRgb8(RgbImage::from_fn(
+        48,
+        32,
+        |x, y| Rgb([x as u8 * 5, y as u8 * 7, 90]),
+    )))
 }
 
 /// A PNG of noise (it does not compress) larger than the model takes on both counts: its long edge and its file.
@@ -86,7 +88,10 @@ fn first_prompt(body: &Value) -> (Vec<(String, String)>, String) {
                 assert!(text.is_empty(), "images come before the text");
                 assert_eq!(part["source"]["type"], "base64");
                 images.push((
-                    part["source"]["media_type"].as_str().expect("type").to_string(),
+                    part["source"]["media_type"]
+                        .as_str()
+                        .expect("type")
+                        .to_string(),
                     part["source"]["data"].as_str().expect("data").to_string(),
                 ));
             }
@@ -126,7 +131,11 @@ async fn an_image_goes_before_the_text_in_both_dialects() {
 
         let requests = fake.requests();
         assert_eq!(requests.len(), 1, "{dialect}");
-        assert!(requests[0].rejected.is_none(), "{dialect}: {:?}", requests[0].rejected);
+        assert!(
+            requests[0].rejected.is_none(),
+            "{dialect}: {:?}",
+            requests[0].rejected
+        );
         let (images, text) = first_prompt(&requests[0].body);
         assert_eq!(
             images,
@@ -241,7 +250,10 @@ async fn what_is_not_an_image_is_refused_and_nothing_is_sent() {
     ];
     for (name, bytes) in cases {
         let err = fit_image(name, bytes).expect_err(name);
-        assert!(matches!(err, ImageError::NotAnImage { .. }), "{name}: {err}");
+        assert!(
+            matches!(err, ImageError::NotAnImage { .. }),
+            "{name}: {err}"
+        );
         let shown = err.to_string();
         assert!(shown.starts_with(name), "{shown}");
         assert!(shown.contains("PNG, JPEG, GIF or WebP"), "{shown}");
@@ -252,7 +264,13 @@ async fn what_is_not_an_image_is_refused_and_nothing_is_sent() {
     let fake = server(Script::turns([ScriptedTurn::text("unused")])).await;
     let sink = RecordingSink::default();
     let model = Arc::new(AnthropicModel::new(fake_config(&fake.url())).expect("client"));
-    let s = session_with(&ws.root(), model, fake_config(&fake.url()), deny(), sink.clone());
+    let s = session_with(
+        &ws.root(),
+        model,
+        fake_config(&fake.url()),
+        deny(),
+        sink.clone(),
+    );
     let image: FittedImage = fit_image("shot.png", &small_png()).expect("an image");
     let refused = s.send_with_images("/compact", vec![image]).await;
     assert!(
