@@ -9,10 +9,10 @@
 use tandem_protocol::{
     AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, CallCheck, ChangedFile,
     DecisionBehavior, ElicitationAnswer, EventEnvelope, FolderTrust, HookListing, HookTestResult,
-    KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, PromptImage, QuestionAnswer,
-    RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation,
-    SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, ToolListing,
-    UnreadableSettingsFile,
+    KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, PromptImage,
+    QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView,
+    SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary,
+    SlashCommand, ToolListing, UnreadableSettingsFile,
 };
 use ts_rs::{Config, TS};
 

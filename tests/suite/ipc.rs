@@ -405,10 +405,11 @@ fn a_prompt_with_images_sends_them_and_a_bad_one_is_refused_with_nothing_sent() 
     // A one-pixel PNG.
     const PIXEL: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
     let project = tempfile::tempdir().expect("project");
-    let server = tauri::async_runtime::block_on(FakeServer::start(Script::turns([
-        ScriptedTurn::text("One pixel."),
-    ])))
-    .expect("server");
+    let server =
+        tauri::async_runtime::block_on(FakeServer::start(Script::turns([ScriptedTurn::text(
+            "One pixel.",
+        )])))
+        .expect("server");
     let app = app(model_for(&server));
     let info = invoke(
         &app,
