@@ -195,7 +195,7 @@ pub fn list_sessions(
 #[tauri::command]
 #[tracing::instrument(
     skip(state, prompt, images),
-    fields(prompt_chars = prompt.chars().count(), images = images.len()),
+    fields(prompt_chars = prompt.chars().count(), images = images.as_ref().map_or(0, Vec::len)),
     err(Display)
 )]
 pub async fn send_prompt(

@@ -686,7 +686,16 @@ text: string, kind: MentionKind,
  */
 detail: string | null, };
 
-export type PromptImage = { media_type: string, data: string, };
+export type PromptImage = { 
+/**
+ * `image/png`, `image/jpeg`, `image/gif` or `image/webp` (what the bytes are is read from the bytes
+ * themselves; this is what the sender believed).
+ */
+media_type: string, 
+/**
+ * The image file's bytes, base64 (standard alphabet, with padding).
+ */
+data: string, };
 
 export type SessionInfo = { session_id: string, 
 /**
