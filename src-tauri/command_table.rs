@@ -10,7 +10,7 @@ use tandem_protocol::{
     AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, BudgetStatus, CallCheck,
     ChangedFile, DecisionBehavior, ElicitationAnswer, EventEnvelope, FolderTrust, HookListing,
     HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer,
-    QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView,
+    PromptImage, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView,
     SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary,
     SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport,
 };
@@ -117,7 +117,8 @@ pub fn commands() -> Vec<CommandSignature> {
         command("pick_folder").returns::<Option<String>>(),
         command("send_prompt")
             .arg::<String>("session_id")
-            .arg::<String>("prompt"),
+            .arg::<String>("prompt")
+            .arg::<Option<Vec<PromptImage>>>("images"),
         command("answer_approval").arg::<ApprovalAnswer>("answer"),
         command("answer_plan").arg::<PlanAnswer>("answer"),
         command("answer_questions").arg::<QuestionAnswer>("answer"),

@@ -49,6 +49,8 @@ pub enum ErrorCode {
     Carry,
     /// The usage report was asked for with a bad day.
     Usage,
+    /// An image sent with a prompt cannot be sent (not an image, damaged, too large); nothing was sent.
+    Image,
 }
 
 impl ErrorCode {
@@ -76,6 +78,7 @@ impl ErrorCode {
             Self::Notification => "notification",
             Self::Carry => "carry",
             Self::Usage => "usage",
+            Self::Image => "image",
         }
     }
 }
@@ -136,6 +139,7 @@ mod tests {
             ErrorCode::Rewind,
             ErrorCode::Rules,
             ErrorCode::Hooks,
+            ErrorCode::Image,
         ] {
             let wire = serde_json::to_value(code).expect("serialises");
             assert_eq!(wire, code.as_str());

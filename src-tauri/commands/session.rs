@@ -195,19 +195,38 @@ pub fn list_sessions(
     Ok(sessions.iter().map(|s| s.to_protocol()).collect())
 }
 
-/// Starts a turn; its events stream on the session's channel. Returns once the turn has started.
+/// Starts a turn with `images` (pasted or dropped into the prompt box: base64 as the window read them) before the
+/// prompt's text; its events stream on the session's channel. The images are checked and sized down for the model
+/// first (off the async threads): one that cannot be sent is the error, and nothing is sent. Returns once the turn
+/// has started.
 #[tauri::command]
-#[tracing::instrument(skip(state, prompt), fields(prompt_chars = prompt.chars().count()), err(Display))]
-pub fn send_prompt(
+#[tracing::instrument(
+    skip(state, prompt, images),
+    fields(prompt_chars = prompt.chars().count(), images = images.as_ref().map_or(0, Vec::len)),
+    err(Display)
+)]
+pub async fn send_prompt(
     state: State<'_, AppState>,
     session_id: String,
     prompt: String,
+    images: Option<Vec<tandem_protocol::PromptImage>>,
 ) -> Result<(), CommandError> {
     let session = session_of(&state, &session_id)?;
+    let images = images.unwrap_or_default();
+    let fitted = if images.is_empty() {
+        Vec::new()
+    } else {
+        tauri::async_runtime::spawn_blocking(move || {
+            tandem_engine::session::fit_prompt_images(&images)
+        })
+        .await
+        .map_err(|e| CommandError::new(ErrorCode::Image, e.to_string()))?
+        .map_err(|e| CommandError::new(ErrorCode::Image, e.to_string()))?
+    };
     tauri::async_runtime::spawn(
         async move {
             // Failures are reported to the window as events by the engine.
-            let _ = session.send(&prompt).await;
+            let _ = session.send_with_images(&prompt, fitted).await;
         }
         .in_current_span(),
     );

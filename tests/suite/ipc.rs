@@ -399,3 +399,53 @@ fn an_unreadable_settings_file_is_listed_shown_and_accepted_over_ipc() {
         "allow"
     );
 }
+
+#[test]
+fn a_prompt_with_images_sends_them_and_a_bad_one_is_refused_with_nothing_sent() {
+    // A one-pixel PNG.
+    const PIXEL: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    let project = tempfile::tempdir().expect("project");
+    let server =
+        tauri::async_runtime::block_on(FakeServer::start(Script::turns([ScriptedTurn::text(
+            "One pixel.",
+        )])))
+        .expect("server");
+    let app = app(model_for(&server));
+    let info = invoke(
+        &app,
+        "open_session",
+        json!({"path": project.path(), "onEvent": "__CHANNEL__:9"}),
+    )
+    .expect("open_session");
+    let session_id = info["session_id"].as_str().expect("id").to_string();
+
+    let err = invoke(
+        &app,
+        "send_prompt",
+        json!({"sessionId": session_id, "prompt": "look",
+               "images": [{"media_type": "image/png", "data": PIXEL},
+                          {"media_type": "image/png", "data": "aGVsbG8="}]}),
+    )
+    .expect_err("the second image is not one");
+    assert_eq!(err["code"], "image");
+    assert!(
+        err["message"]
+            .as_str()
+            .expect("message")
+            .starts_with("image 2 is not an image that can be sent"),
+        "{err}"
+    );
+    assert!(server.requests().is_empty());
+
+    invoke(
+        &app,
+        "send_prompt",
+        json!({"sessionId": session_id, "prompt": "look",
+               "images": [{"media_type": "image/png", "data": PIXEL}]}),
+    )
+    .expect("send_prompt");
+    wait_until("the model request", || server.requests().len() == 1);
+    let content = &server.requests()[0].body["messages"][0]["content"];
+    assert_eq!(content[0]["source"]["data"], PIXEL, "{content}");
+    assert_eq!(content[1]["text"], "look");
+}

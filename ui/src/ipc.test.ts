@@ -35,7 +35,7 @@ describe('ipc', () => {
     expect(calls).toEqual([
       { cmd: 'app_state', args: {} },
       { cmd: 'pick_folder', args: {} },
-      { cmd: 'send_prompt', args: { sessionId: 's1', prompt: 'hi' } },
+      { cmd: 'send_prompt', args: { sessionId: 's1', prompt: 'hi', images: null } },
       { cmd: 'answer_approval', args: { answer: { request_id: 'r', choice: 'deny', message: 'no' } } },
       { cmd: 'interrupt', args: { sessionId: 's1' } },
       { cmd: 'set_mode', args: { sessionId: 's1', mode: 'plan' } },

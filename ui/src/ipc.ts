@@ -35,6 +35,7 @@ import type {
   SessionSummary,
   SlashCommand,
   MentionCompletion,
+  PromptImage,
   UnreadableSettingsFile,
   UsageReport,
   BudgetStatus,
@@ -163,9 +164,10 @@ export function onImportSessions(handler: (claudeCode: boolean) => void): Promis
   return listen<ImportChoice>('tandem://import-sessions', (event) => handler(event.payload.claude_code));
 }
 
-/** Resolves when the turn has started; its events stream on the session's channel. */
-export function sendPrompt(sessionId: string, prompt: string): Promise<void> {
-  return commands.sendPrompt(sessionId, prompt);
+/** Resolves when the turn has started; its events stream on the session's channel. Rejects (code `image`) when
+ * one of the images cannot be sent: then nothing was sent. */
+export function sendPrompt(sessionId: string, prompt: string, images: readonly PromptImage[] = []): Promise<void> {
+  return commands.sendPrompt(sessionId, prompt, images.length > 0 ? [...images] : null);
 }
 
 /** The person's answer to a permission request (the request's id names its session). */

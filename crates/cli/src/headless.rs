@@ -1,6 +1,7 @@
 //! `tandem -p PROMPT`: one headless turn in a folder, printed as text, JSON or a stream of JSON events.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
@@ -12,7 +13,9 @@ use tandem_engine::events::{EventSink, JsonLinesSink};
 use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::permission::CliSettings;
 use tandem_engine::query::{QueryError, TurnOutcome};
-use tandem_engine::session::{EndReason, Session, SessionBuilder, SessionError};
+use tandem_engine::session::{
+    EndReason, FittedImage, Session, SessionBuilder, SessionError, fit_image,
+};
 use tandem_engine::settings::AppSettingsFile;
 use tandem_engine::store::{SessionStore, StoreError};
 use tandem_protocol::{
@@ -181,14 +184,15 @@ async fn stop_on_signals(signals: Option<Signals>, stop: Arc<Stop>) {
     }
 }
 
-/// Sends `prompt`; when a signal stops the run, interrupts the turn (again, should it have begun after the signal)
-/// until it ends.
+/// Sends `prompt` with `images`; when a signal stops the run, interrupts the turn (again, should it have begun after
+/// the signal) until it ends.
 pub(crate) async fn send_until_stopped(
     session: &Session,
     prompt: &str,
+    images: Vec<FittedImage>,
     stop: &Stop,
 ) -> Result<TurnOutcome, QueryError> {
-    let send = session.send(prompt);
+    let send = session.send_with_images(prompt, images);
     tokio::pin!(send);
     tokio::select! {
         sent = &mut send => sent,
@@ -224,6 +228,18 @@ fn resumed_session(
         Ok(None) => Err(format!("{} has no session to continue", folder.display())),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// The `--image` files, each read and fitted for the model; `Err` says which cannot be sent and why.
+fn read_images(paths: &[PathBuf]) -> Result<Vec<FittedImage>, String> {
+    paths
+        .iter()
+        .map(|path| {
+            let name = path.display().to_string();
+            let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+            fit_image(&name, &bytes).map_err(|e| e.to_string())
+        })
+        .collect()
 }
 
 /// How long `--continue`/`--resume` waits for another process to finish with the session.
@@ -297,6 +313,14 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         None => None,
         Some(Ok(tool)) => Some(tool),
         Some(Err(message)) => {
+            eprintln!("tandem: {message}");
+            return 2;
+        }
+    };
+    // The images are read and sized before anything starts: one that cannot be sent ends the run, nothing sent.
+    let images = match read_images(&cli.images) {
+        Ok(images) => images,
+        Err(message) => {
             eprintln!("tandem: {message}");
             return 2;
         }
@@ -396,7 +420,7 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         return 1;
     }
     let sent = match (
-        send_until_stopped(&session, prompt, stop).await,
+        send_until_stopped(&session, prompt, images, stop).await,
         &structured,
     ) {
         (Ok(outcome), Some((_, answer))) => {

@@ -105,6 +105,9 @@ pub struct Cli {
     /// StructuredOutput tool and the result carries the answer as `structured_output`.
     #[arg(long = "json-schema", value_name = "SCHEMA|FILE", requires = "prompt")]
     pub json_schema: Option<String>,
+    /// An image file (PNG, JPEG, GIF or WebP) sent with the prompt, sized down for the model (may be repeated).
+    #[arg(long = "image", value_name = "FILE", requires = "prompt")]
+    pub images: Vec<PathBuf>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

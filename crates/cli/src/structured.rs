@@ -46,7 +46,7 @@ pub async fn until_answered(
             break;
         }
         let (mut usage, requests) = (outcome.usage, outcome.requests);
-        outcome = send_until_stopped(session, ANSWER_REMINDER, stop).await?;
+        outcome = send_until_stopped(session, ANSWER_REMINDER, Vec::new(), stop).await?;
         usage.add(&outcome.usage);
         outcome.usage = usage;
         outcome.requests += requests;

@@ -7,8 +7,8 @@ use ts_rs::TS;
 
 use crate::{
     ApprovalRequest, BackgroundAgent, BackgroundShell, BudgetStatus, ElicitationRequest,
-    McpServerStatus, PermissionDecision, PermissionMode, PlanRequest, QuestionRequest, RenderHints,
-    SandboxViolation, TaskItem, TeamInfo, TodoItem, ToolDetail,
+    McpServerStatus, PermissionDecision, PermissionMode, PlanRequest, PromptImage, QuestionRequest,
+    RenderHints, SandboxViolation, TaskItem, TeamInfo, TodoItem, ToolDetail,
 };
 
 /// Token usage of a model response or of a whole session.
@@ -162,6 +162,9 @@ pub enum SessionEvent {
     /// The conversation was rewound to before prompt `prompt_id`: that prompt and everything after it are gone
     /// from what the model sees, so the transcript drops them too (also when a stored session is replayed).
     ConversationRewound { prompt_id: String },
+    /// The images the prompt of the turn that just started carries, as the model is given them (sized down):
+    /// right after its `TurnStarted`, only when it has any.
+    PromptImages { images: Vec<PromptImage> },
     /// Assistant text streamed in.
     TextDelta { text: String },
     /// Assistant thinking streamed in.

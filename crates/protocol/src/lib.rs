@@ -53,7 +53,7 @@ pub use mcp::{McpResourceEntry, McpServerState, McpServerStatus};
 pub use organise::SessionCollection;
 pub use panels::{CallCheck, HookListing, HookTestResult, RuleFiles, RuleListing, RulesView};
 pub use permission::{DecisionBehavior, PermissionDecision, PermissionMode};
-pub use prompt::{MentionCompletion, MentionKind, SlashCommand, SlashCommandSource};
+pub use prompt::{MentionCompletion, MentionKind, PromptImage, SlashCommand, SlashCommandSource};
 pub use render::{RenderHints, ToolKind, ToolListing};
 pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
 pub use sandbox::SandboxViolation;

@@ -1,5 +1,6 @@
 //! What the prompt box offers: the slash commands a prompt may start with (with where each comes from) and the
-//! completions of an `@` mention (files of the folder, resources of connected MCP servers).
+//! completions of an `@` mention (files of the folder, resources of connected MCP servers), and the images a prompt
+//! carries.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -51,4 +52,16 @@ pub struct MentionCompletion {
     pub kind: MentionKind,
     /// A second line for the menu (a resource's name), if any.
     pub detail: Option<String>,
+}
+
+/// An image that goes with a prompt (pasted or dropped into the prompt box, or `tandem -p --image FILE`). The window
+/// sends it to the app as it has it; the engine sizes it down for the model (see `docs/images.md`) and the
+/// transcript shows it as the model was given it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct PromptImage {
+    /// `image/png`, `image/jpeg`, `image/gif` or `image/webp` (what the bytes are is read from the bytes
+    /// themselves; this is what the sender believed).
+    pub media_type: String,
+    /// The image file's bytes, base64 (standard alphabet, with padding).
+    pub data: String,
 }

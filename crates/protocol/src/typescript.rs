@@ -95,6 +95,7 @@ pub fn render() -> String {
         decl::<SlashCommand>(&cfg),
         decl::<MentionKind>(&cfg),
         decl::<MentionCompletion>(&cfg),
+        decl::<PromptImage>(&cfg),
         decl::<SessionInfo>(&cfg),
         decl::<FolderTrust>(&cfg),
         decl::<UnreadableSettingsFile>(&cfg),

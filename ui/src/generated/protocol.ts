@@ -776,6 +776,17 @@ text: string, kind: MentionKind,
  */
 detail: string | null, };
 
+export type PromptImage = { 
+/**
+ * `image/png`, `image/jpeg`, `image/gif` or `image/webp` (what the bytes are is read from the bytes
+ * themselves; this is what the sender believed).
+ */
+media_type: string, 
+/**
+ * The image file's bytes, base64 (standard alphabet, with padding).
+ */
+data: string, };
+
 export type SessionInfo = { session_id: string, 
 /**
  * Absolute path of the project folder.
@@ -1125,7 +1136,7 @@ notifications?: boolean,
  */
 budget?: BudgetLimits, };
 
-export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
+export type SessionEvent = { "type": "turn_started", prompt: string, prompt_id?: string, } | { "type": "conversation_rewound", prompt_id: string, } | { "type": "prompt_images", images: Array<PromptImage>, } | { "type": "text_delta", text: string, } | { "type": "thinking_delta", text: string, } | { "type": "tool_call_started", tool_use_id: string, name: string, } | { "type": "tool_call_input", tool_use_id: string, name: string, input: unknown, hints: RenderHints, } | { "type": "tool_call_status_changed", tool_use_id: string, status: ToolCallStatus, } | { "type": "tool_call_decision", tool_use_id: string, decision: PermissionDecision, } | { "type": "tool_call_progress", tool_use_id: string, text: string, } | { "type": "tool_call_result", tool_use_id: string, outcome: ToolOutcome, content: string, 
 /**
  * Structured data for the UI (e.g. a file change with its diff).
  */

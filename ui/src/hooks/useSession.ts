@@ -9,6 +9,7 @@ import type {
   ChangedFile,
   EventEnvelope,
   PermissionMode,
+  PromptImage,
   RewindOutcome,
   RewindPoint,
   RewindScope,
@@ -27,7 +28,8 @@ export type SessionControls = {
   clearError: () => void;
   /** Opens a new session on `path`, or reopens the stored session `resume`; resolves to whether it opened. */
   open: (path: string, resume?: string | null) => Promise<boolean>;
-  sendPrompt: (prompt: string) => Promise<boolean>;
+  /** Sends a prompt with the images attached to it (none by default). */
+  sendPrompt: (prompt: string, images?: readonly PromptImage[]) => Promise<boolean>;
   answer: (answer: ApprovalAnswer) => Promise<boolean>;
   interrupt: () => Promise<void>;
   setMode: (mode: PermissionMode) => Promise<void>;
@@ -142,7 +144,7 @@ export function useSession(): SessionControls {
   );
 
   const sendPrompt = useCallback(
-    (prompt: string) => run((id) => ipc.sendPrompt(id, prompt)),
+    (prompt: string, images: readonly PromptImage[] = []) => run((id) => ipc.sendPrompt(id, prompt, images)),
     [run],
   );
   const answer = useCallback(

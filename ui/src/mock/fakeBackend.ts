@@ -16,9 +16,11 @@
 // answer late and `.lateAnswers()` counts those answered. Collections, pins, tags and the archive are kept by
 // fakeOrganise.ts. `export_session` and `import_sessions` are fakeCarry.ts's; `.exports()` lists the files
 // exported.
+// `send_prompt` takes images as the app does: one that is not a PNG, JPEG, GIF or WebP in base64 is
+// refused (code `image`), and nothing is sent; the others show after the turn's start as `prompt_images`.
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
-import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, ElicitationAnswer, FolderTrust, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
+import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, ElicitationAnswer, FolderTrust, PromptImage, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
 import { ChannelSender, isChannelArg } from './channel';
 import { FAKE_ROOT, initialFiles } from './fakeProject';
 import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
@@ -38,6 +40,22 @@ function text(args: Args, key: string): string {
   const value = args[key];
   if (typeof value !== 'string') throw { code: 'bad_request', message: `missing ${key}` };
   return value;
+}
+
+/** The images of a `send_prompt`, checked as the app checks them (the engine decodes them; here the type and the
+ * base64 alphabet stand in for that). */
+function promptImages(value: unknown): PromptImage[] {
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw { code: 'bad_request', message: 'images is not a list' };
+  return value.map((each: unknown, i) => {
+    const image = each as Partial<PromptImage>;
+    const types = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+    const base64 = typeof image.data === 'string' && image.data.length > 0 && /^[A-Za-z0-9+/]+=*$/.test(image.data);
+    if (!types.includes(String(image.media_type)) || !base64) {
+      throw { code: 'image', message: `image ${i + 1} is not an image that can be sent (PNG, JPEG, GIF or WebP)` };
+    }
+    return { media_type: String(image.media_type), data: String(image.data) };
+  });
 }
 
 export function installFakeBackend(): void {
@@ -221,7 +239,7 @@ export function installFakeBackend(): void {
           );
         }
         case 'send_prompt':
-          session(args).startTurn(text(args, 'prompt'));
+          session(args).startTurn(text(args, 'prompt'), promptImages(args.images));
           touched.set(text(args, 'sessionId'), Date.now());
           return null;
         case 'answer_approval': {

@@ -9,6 +9,7 @@ import type {
   ElicitationAnswer,
   ElicitationRequest,
   EventEnvelope,
+  PromptImage,
   RenderHints,
   SessionEvent,
   ToolDetail,
@@ -94,7 +95,7 @@ export class FakeSession implements ScriptHost {
     return this.running;
   }
 
-  startTurn(prompt: string): void {
+  startTurn(prompt: string, images: PromptImage[] = []): void {
     if (this.running) throw { code: 'busy', message: 'A turn is already running' };
     this.running = true;
     this.interrupted = false;
@@ -106,6 +107,7 @@ export class FakeSession implements ScriptHost {
     this.turnOrdinal = ordinal;
     // Like the engine: the prompt's id is its place in the history (two messages per turn here).
     this.emit({ type: 'turn_started', prompt, prompt_id: String(ordinal * 2) });
+    if (images.length > 0) this.emit({ type: 'prompt_images', images });
     void this.play(prompt)
       .then((stopReason) => this.emit({ type: 'turn_ended', stop_reason: stopReason ?? 'end_turn' }))
       .catch((error: unknown) => {

@@ -359,3 +359,21 @@ describe('sub-agents in a reopened session', () => {
     expect(state.backgroundAgents.map((agent) => `${agent.task_id}:${agent.status}`)).toEqual(['agent-a3:stopped']);
   });
 });
+
+describe('prompt images', () => {
+  it('go with the prompt whose turn just started, and survive a replay of the same events', () => {
+    const image = { media_type: 'image/png', data: 'AAAA' };
+    const events: SessionEvent[] = [
+      { type: 'turn_started', prompt: 'first', prompt_id: '0' },
+      { type: 'text_delta', text: 'ok' },
+      { type: 'turn_ended', stop_reason: 'end_turn' },
+      { type: 'turn_started', prompt: '', prompt_id: '2' },
+      { type: 'prompt_images', images: [image] },
+    ];
+    const state = fold(events);
+    const users = state.items.filter((item) => item.kind === 'user');
+    expect(users.map((item) => item.images ?? [])).toEqual([[], [image]]);
+    // A reopened session folds its stored events the same way.
+    expect(fold(events).items).toEqual(state.items);
+  });
+});

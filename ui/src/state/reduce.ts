@@ -105,6 +105,16 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
           : { kind: 'user', key, text: event.prompt, promptId: event.prompt_id },
       );
       return;
+    case 'prompt_images': {
+      // Right after its prompt's turn_started: the images go with that prompt.
+      for (let at = items.length - 1; at >= 0; at--) {
+        const item = items[at];
+        if (item?.kind !== 'user') continue;
+        items[at] = { ...item, images: [...(item.images ?? []), ...event.images] };
+        return;
+      }
+      return;
+    }
     case 'conversation_rewound': {
       // The prompt and everything after it left the conversation: the transcript shows what the model sees.
       const cut = items.findIndex((item) => item.kind === 'user' && item.promptId === event.prompt_id);

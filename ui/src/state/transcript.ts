@@ -11,6 +11,7 @@ import type {
   PermissionDecision,
   PermissionMode,
   PlanRequest,
+  PromptImage,
   QuestionRequest,
   ElicitationRequest,
   RenderHints,
@@ -56,8 +57,9 @@ export type ToolCall = {
 };
 
 export type TranscriptItem =
-  /** A prompt; `promptId` names it for a rewind (absent in sessions stored before prompts had ids). */
-  | { kind: 'user'; key: string; text: string; promptId?: string }
+  /** A prompt; `promptId` names it for a rewind (absent in sessions stored before prompts had ids); `images`: the
+   * images it carried, as the model was given them. */
+  | { kind: 'user'; key: string; text: string; promptId?: string; images?: readonly PromptImage[] }
   | { kind: 'assistant'; key: string; text: string }
   | { kind: 'thinking'; key: string; text: string }
   /** `seq`: the event the call started at (absent in a sub-agent's transcript). */

@@ -5,6 +5,7 @@ mod commands;
 mod concurrent_edits;
 mod concurrent_runs;
 mod hooks;
+mod images;
 mod killed_runs;
 mod large_files;
 mod mcp;

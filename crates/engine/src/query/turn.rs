@@ -1,7 +1,7 @@
 //! One turn of the query loop: request, stream (starting tools as their blocks complete), feed the results back,
 //! until the model stops, the request limit is reached, or the user interrupts.
 
-use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
+use tandem_protocol::{PromptImage, SessionEvent, TurnStopReason, Usage};
 use tokio_util::sync::CancellationToken;
 
 use super::compact::{compact, estimate_tokens, needs_compaction};
@@ -9,7 +9,8 @@ use super::config::QueryConfig;
 use super::step::{StepEnd, stream_and_execute};
 use crate::exec::ToolRuntime;
 use crate::model::{
-    ContentBlock, Message, Model, ModelError, ModelRequest, Role, StopReason, pricing, text_of,
+    ContentBlock, ImageSource, Message, Model, ModelError, ModelRequest, Role, StopReason, pricing,
+    text_of,
 };
 
 /// How a turn ended.
@@ -42,12 +43,38 @@ pub struct UserPrompt {
     /// The prompt's id for rewinds and forks, kept on its message (see [`crate::model::MessageMarks`]); without
     /// one (a sub-agent's prompt) the turn is named by the place of its message.
     pub id: Option<String>,
+    /// The images the person sent with the prompt (already sized for the model), shown in the transcript; they
+    /// are image blocks at the start of `content` (see [`UserPrompt::with_images`]).
+    pub images: Vec<PromptImage>,
 }
 
 impl UserPrompt {
     /// The text of the content (its text blocks, one after the other), as hooks see the prompt.
     pub fn text(&self) -> String {
         text_of(&self.content, "\n\n")
+    }
+
+    /// The prompt with `images` before its text (as the model reads best); an empty text block is left out, so
+    /// that a prompt of images alone is valid.
+    pub fn with_images(mut self, images: Vec<PromptImage>) -> Self {
+        if images.is_empty() {
+            return self;
+        }
+        self.content
+            .retain(|b| !matches!(b, ContentBlock::Text { text } if text.trim().is_empty()));
+        let mut content: Vec<ContentBlock> = images
+            .iter()
+            .map(|image| ContentBlock::Image {
+                source: ImageSource::Base64 {
+                    media_type: image.media_type.clone(),
+                    data: image.data.clone(),
+                },
+            })
+            .collect();
+        content.append(&mut self.content);
+        self.content = content;
+        self.images = images;
+        self
     }
 }
 
@@ -59,6 +86,7 @@ impl From<&str> for UserPrompt {
                 text: text.to_string(),
             }],
             id: None,
+            images: Vec::new(),
         }
     }
 }
@@ -139,6 +167,11 @@ pub async fn run_turn(
         prompt: prompt.shown.clone(),
         prompt_id: Some(prompt_id),
     });
+    if !prompt.images.is_empty() {
+        events.emit(SessionEvent::PromptImages {
+            images: prompt.images,
+        });
+    }
     push_user_content(history, prompt.content);
     if let (Some(id), Some(message)) = (prompt.id, history.last_mut()) {
         message.marks.prompts.push(id);

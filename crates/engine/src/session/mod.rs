@@ -20,6 +20,7 @@ mod lead_mail;
 pub mod lifecycle;
 mod mcp_toggles;
 mod prompt_ids;
+mod prompt_images;
 mod prompt_input;
 mod prompt_menu;
 pub mod rewind;
@@ -34,6 +35,10 @@ pub use handles::{
 };
 pub use lead_mail::wake_for_mail;
 pub use lifecycle::{EndReason, IDLE_NOTIFICATION_AFTER, StartSource};
+pub use prompt_images::{
+    FittedImage, ImageError, MAX_BYTES as MAX_IMAGE_BYTES, MAX_EDGE as MAX_IMAGE_EDGE, fit_image,
+    fit_prompt_images,
+};
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -36,6 +36,7 @@ pub async fn prepare(
             shown: typed.to_string(),
             content: result?,
             id: None,
+            images: Vec::new(),
         });
     }
     let mut prompt = UserPrompt::from(typed);

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use tandem_protocol::Usage;
 use tokio_util::sync::CancellationToken;
 
+use super::prompt_images::FittedImage;
 use super::{Session, file_mentions, prompt_ids, prompt_input, slash};
 use crate::exec::hook_gate as hooks;
 use crate::hooks::EventInput;
@@ -36,18 +37,41 @@ impl Session {
     /// Runs one turn for `prompt`. Turns of one session run one at a time. The engine's own commands (`/compact`,
     /// `/model`) run instead of a turn.
     pub async fn send(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+        self.send_with_images(prompt, Vec::new()).await
+    }
+
+    /// Runs one turn for `prompt` with `images` before its text (fitted for the model by
+    /// [`super::fit_image`]; `prompt` may then be empty). The images are stored with the prompt's message, so a
+    /// resumed session sends them again, and shown by a `PromptImages` event after the turn's `TurnStarted`.
+    /// Images cannot go with the engine's own commands: such a turn ends with an error and nothing is sent.
+    pub async fn send_with_images(
+        &self,
+        prompt: &str,
+        images: Vec<FittedImage>,
+    ) -> Result<TurnOutcome, QueryError> {
         self.begin().await;
         self.turn_begins();
-        let outcome = self.send_once(prompt).await;
+        let outcome = self.send_once(prompt, images).await;
         self.wait_idle();
         outcome
     }
 
-    async fn send_once(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+    async fn send_once(
+        &self,
+        prompt: &str,
+        images: Vec<FittedImage>,
+    ) -> Result<TurnOutcome, QueryError> {
         if let Some(command) = slash::builtin(prompt) {
+            if !images.is_empty() {
+                let why = format!(
+                    "images cannot go with {}; send them with an ordinary prompt",
+                    prompt.split_whitespace().next().unwrap_or(prompt)
+                );
+                return self.refuse_prompt(prompt, why, false);
+            }
             return self.run_builtin(prompt, command).await;
         }
-        let outcome = self.send_inner(prompt).await;
+        let outcome = self.send_inner(prompt, images).await;
         self.withdraw_skill_grants();
         self.turn.model.set(None);
         outcome
@@ -110,7 +134,11 @@ impl Session {
         ))
     }
 
-    async fn send_inner(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
+    async fn send_inner(
+        &self,
+        prompt: &str,
+        images: Vec<FittedImage>,
+    ) -> Result<TurnOutcome, QueryError> {
         let cancel = self.begin_turn();
         let command = self.expand_custom_command(prompt);
         self.turn
@@ -133,7 +161,7 @@ impl Session {
             _ = cancel.cancelled() => Err(String::new()),
         };
         let prompt = match prepared {
-            Ok(p) => p,
+            Ok(p) => p.with_images(images.into_iter().map(FittedImage::into_image).collect()),
             Err(why) => return self.refuse_prompt(prompt, why, cancel.is_cancelled()),
         };
         let mut history = self.turn.history.lock().await;

@@ -12,6 +12,7 @@ use std::time::SystemTime;
 
 use axum::Router;
 use axum::body::Bytes;
+use axum::extract::DefaultBodyLimit;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -28,6 +29,9 @@ use super::server_core::{
 use super::server_core::{Mark, RecordedRequest};
 use super::sse_writer::render_events;
 use super::{Script, ScriptedReply, ScriptedTurn};
+
+/// The largest request body taken, as the Messages API's.
+const MAX_REQUEST_BYTES: usize = 32 * 1024 * 1024;
 
 /// A running fake server; it stops when dropped.
 pub struct FakeServer {
@@ -56,9 +60,12 @@ impl FakeServer {
             replies: script.replies.into(),
             ..Inner::default()
         }));
+        // Request bodies as large as the real APIs take (32 MB; axum's own limit is 2 MB), for requests that carry
+        // images.
         let app = Router::new()
             .route("/v1/messages", post(messages))
             .route("/v1/chat/completions", post(chat_completions))
+            .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
             .with_state(inner.clone());
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
         let addr = listener.local_addr()?;

@@ -36,6 +36,7 @@ mod permission_settings;
 mod permissions_table;
 mod person_doors;
 mod prompt_commands;
+mod prompt_images;
 mod query_loop;
 mod read_streaming;
 mod read_tool;

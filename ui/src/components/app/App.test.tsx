@@ -107,7 +107,7 @@ describe('App', () => {
     await userEvent.click(await screen.findByTestId('open-folder-button'));
     const input = await screen.findByTestId('prompt-input');
     await userEvent.type(input, 'Fix the bug{Enter}');
-    expect(ipc.argsOf('send_prompt')).toEqual([{ sessionId: 'session-1', prompt: 'Fix the bug' }]);
+    expect(ipc.argsOf('send_prompt')).toEqual([{ sessionId: 'session-1', prompt: 'Fix the bug', images: null }]);
 
     ipc.push({ type: 'turn_started', prompt: 'Fix the bug' }, { type: 'text_delta', text: 'Looking ' });
     ipc.push({ type: 'text_delta', text: 'at `main.rs`' });
@@ -128,7 +128,7 @@ describe('App', () => {
     expect(screen.queryByTestId('stop-button')).not.toBeInTheDocument();
     expect(screen.getByTestId('prompt-input')).toBeEnabled();
     await waitFor(() => expect(ipc.argsOf('send_prompt')).toHaveLength(2));
-    expect(ipc.argsOf('send_prompt')[1]).toEqual({ sessionId: 'session-1', prompt: 'Then add a test\n\nand update the docs' });
+    expect(ipc.argsOf('send_prompt')[1]).toEqual({ sessionId: 'session-1', prompt: 'Then add a test\n\nand update the docs', images: null });
     expect(screen.queryByTestId('queued-prompt')).toBeNull();
     expect(screen.getByTestId('token-usage')).toHaveTextContent('↑ 1.2k ↓ 80');
     expect(screen.getByTestId('cost')).toHaveTextContent('$0.01');
@@ -339,7 +339,7 @@ describe('Retry', () => {
     await userEvent.click(await screen.findByTestId('retry-button'));
     await waitFor(() => expect(ipc.argsOf('send_prompt')).toHaveLength(1));
     expect(ipc.argsOf('rewind')).toEqual([{ sessionId: 'session-1', promptId: '4', scope: 'conversation', force: false }]);
-    expect(ipc.argsOf('send_prompt')[0]).toEqual({ sessionId: 'session-1', prompt: 'Fix the bug' });
+    expect(ipc.argsOf('send_prompt')[0]).toEqual({ sessionId: 'session-1', prompt: 'Fix the bug', images: null });
   });
 
   it('is not offered after a turn that ended normally', async () => {

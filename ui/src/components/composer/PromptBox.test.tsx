@@ -1,7 +1,7 @@
 // Tests of the prompt box: Enter sends, Shift+Enter adds a line, disabled while a turn runs,
 // nothing blank is sent, the text survives a failed send, the slash-command menu (with sources and
-// argument hints) and the `@` file completion.
-import { render, screen, waitFor } from '@testing-library/react';
+// argument hints), the `@` file completion and images pasted or dropped in (thumbnails, removal, sending).
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { installFakeIpc } from '../../test/fakeIpc';
@@ -15,7 +15,7 @@ describe('PromptBox', () => {
     const onSend = vi.fn(() => Promise.resolve(true));
     render(<PromptBox disabled={false} onSend={onSend} />);
     await userEvent.type(screen.getByTestId('prompt-input'), 'explain this{Enter}');
-    expect(onSend).toHaveBeenCalledWith('explain this');
+    expect(onSend).toHaveBeenCalledWith('explain this', []);
     expect(screen.getByTestId('prompt-input')).toHaveValue('');
   });
 
@@ -27,7 +27,7 @@ describe('PromptBox', () => {
     const second = render(<PromptBox disabled={false} onSend={onSend} draftKey="s-draft" />);
     expect(screen.getByTestId('prompt-input')).toHaveValue('half a thought');
     await userEvent.type(screen.getByTestId('prompt-input'), '{Enter}');
-    expect(onSend).toHaveBeenCalledWith('half a thought');
+    expect(onSend).toHaveBeenCalledWith('half a thought', []);
     second.unmount();
     const third = render(<PromptBox disabled={false} onSend={onSend} draftKey="s-draft" />);
     expect(screen.getByTestId('prompt-input')).toHaveValue('');
@@ -46,7 +46,7 @@ describe('PromptBox', () => {
     expect(screen.getByTestId('prompt-input')).toHaveValue('one\ntwo');
     expect(onSend).not.toHaveBeenCalled();
     await userEvent.click(screen.getByTestId('send-button'));
-    expect(onSend).toHaveBeenCalledWith('one\ntwo');
+    expect(onSend).toHaveBeenCalledWith('one\ntwo', []);
   });
 
   it('does not send blank text', async () => {
@@ -86,7 +86,7 @@ describe('slash commands', () => {
     await userEvent.keyboard('{Tab}');
     expect(input).toHaveValue('/release-notes ');
     await userEvent.type(input, 'v2.1{Enter}');
-    expect(ipc.argsOf('send_prompt')).toEqual([{ sessionId: 'session-1', prompt: '/release-notes v2.1' }]);
+    expect(ipc.argsOf('send_prompt')).toEqual([{ sessionId: 'session-1', prompt: '/release-notes v2.1', images: null }]);
   });
 
   it('runs the window’s own commands without sending them', async () => {
@@ -161,7 +161,7 @@ describe('@ mentions', () => {
     expect(input).toHaveValue('explain @src/lib.rs ');
     expect(screen.queryByTestId('mention-menu')).not.toBeInTheDocument();
     await userEvent.type(input, 'please{Enter}');
-    expect(onSend).toHaveBeenCalledWith('explain @src/lib.rs please');
+    expect(onSend).toHaveBeenCalledWith('explain @src/lib.rs please', []);
   });
 
   it('quotes a path with spaces, and Esc closes the list without sending', async () => {
@@ -192,5 +192,49 @@ describe('@ mentions', () => {
     expect(at).toEqual({ start: 2, query: 'sr' });
     if (at) expect(completeMention('a @sr b', at, 5, 'src/x.rs')).toEqual({ text: 'a @src/x.rs b', caret: 11 });
     if (at) expect(completeMention('a @sr b', at, 5, 'docs:')).toEqual({ text: 'a @docs: b', caret: 8 });
+  });
+});
+
+describe('images', () => {
+  // The smallest PNG: one transparent pixel.
+  const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+  const pixelFile = (name: string, type = 'image/png') =>
+    new File([Uint8Array.from(atob(PIXEL), (c) => c.charCodeAt(0))], name, { type });
+
+  it('shows pasted and dropped images as thumbnails, removes one, and sends the rest with the text', async () => {
+    const onSend = vi.fn(() => Promise.resolve(true));
+    render(<PromptBox disabled={false} onSend={onSend} />);
+    const input = screen.getByTestId('prompt-input');
+    fireEvent.paste(input, { clipboardData: { files: [pixelFile('first.png')], items: [], types: ['Files'] } });
+    await waitFor(() => expect(screen.getAllByTestId('attachment')).toHaveLength(1));
+    const form = input.closest('form');
+    if (!form) throw new Error('no form');
+    fireEvent.drop(form, { dataTransfer: { files: [pixelFile('second.png'), pixelFile('notes.txt', 'text/plain')], types: ['Files'] } });
+    await waitFor(() => expect(screen.getAllByTestId('attachment')).toHaveLength(2));
+    expect(screen.getByTestId('attachment-problem')).toHaveTextContent('notes.txt is not an image');
+    expect(screen.getAllByTestId('attachment').map((each) => each.getAttribute('title'))).toEqual(['first.png', 'second.png']);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Remove first.png' }));
+    expect(screen.getAllByTestId('attachment')).toHaveLength(1);
+    expect(screen.queryByTestId('attachment-problem')).toBeNull();
+    await userEvent.type(input, 'what is wrong here?{Enter}');
+    expect(onSend).toHaveBeenCalledWith('what is wrong here?', [{ media_type: 'image/png', data: PIXEL }]);
+    expect(screen.queryByTestId('attachment')).toBeNull();
+  });
+
+  it('sends images without text, and keeps them when the send fails', async () => {
+    const onSend = vi.fn(() => Promise.resolve(false));
+    render(<PromptBox disabled={false} onSend={onSend} />);
+    expect(screen.getByTestId('send-button')).toBeDisabled();
+    fireEvent.paste(screen.getByTestId('prompt-input'), { clipboardData: { files: [pixelFile('only.png')], items: [], types: ['Files'] } });
+    await waitFor(() => expect(screen.getByTestId('send-button')).toBeEnabled());
+    await userEvent.click(screen.getByTestId('send-button'));
+    expect(onSend).toHaveBeenCalledWith('', [{ media_type: 'image/png', data: PIXEL }]);
+    expect(screen.getAllByTestId('attachment')).toHaveLength(1);
+  });
+
+  it('starts with the images given back to it', () => {
+    render(<PromptBox disabled={false} onSend={vi.fn()} initialImages={[{ media_type: 'image/png', data: PIXEL }]} />);
+    expect(screen.getAllByTestId('attachment')).toHaveLength(1);
   });
 });

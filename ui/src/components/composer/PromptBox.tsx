@@ -3,12 +3,16 @@
 // is kept if sending fails. Typing `/` at the start lists the slash commands (the window's own, the
 // engine's, custom commands, skills, MCP prompts) with their source and argument hint; typing `@`
 // lists the folder's files (and MCP servers) matching what follows. ↑/↓ move, Tab or Enter completes,
-// Esc closes the list.
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { MentionCompletion, SlashCommand } from '../../generated/protocol';
+// Esc closes the list. Images pasted or dropped into the box are attached to the prompt, shown as removable
+// thumbnails above the text until it is sent; a prompt of images alone may be sent.
+import { useEffect, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import type { MentionCompletion, PromptImage, SlashCommand } from '../../generated/protocol';
+import { useImageAttachments } from '../../hooks/useImageAttachments';
+import { filesOf, imagesOf } from '../../state/attachments';
 import { loadDraft, saveDraft } from '../../state/drafts';
 import { completeMention, matchCommands, mentionAt, SOURCE_LABEL } from '../../state/promptMenu';
 import { Icon } from '../common/Icon';
+import { ImageStrip } from './ImageStrip';
 
 export type { SlashCommand };
 
@@ -19,10 +23,12 @@ export type PromptBoxProps = {
   disabled: boolean;
   /** True while a turn runs: typing goes on, and what is sent is queued by the owner. */
   busy?: boolean;
-  /** Resolves to whether the prompt was accepted (the box is cleared then). */
-  onSend: (prompt: string) => Promise<boolean>;
+  /** Resolves to whether the prompt (its text and attached images) was accepted (the box is cleared then). */
+  onSend: (prompt: string, images: PromptImage[]) => Promise<boolean>;
   /** The text the box starts with (e.g. a rewound prompt to edit and resend); remount with a new key to set it again. */
   initialText?: string;
+  /** The images attached when the box starts (a queued prompt taken back). */
+  initialImages?: readonly PromptImage[];
   commands?: readonly SlashCommand[];
   /** What an `@query` may complete to (the folder's files); without it `@` offers nothing. */
   completeMentions?: (query: string) => Promise<MentionCompletion[]>;
@@ -32,7 +38,18 @@ export type PromptBoxProps = {
 
 const MAX_ROWS = 12;
 
-export function PromptBox({ disabled, busy = false, onSend, initialText = '', commands = [], completeMentions, draftKey }: PromptBoxProps) {
+export function PromptBox({
+  disabled,
+  busy = false,
+  onSend,
+  initialText = '',
+  initialImages,
+  commands = [],
+  completeMentions,
+  draftKey,
+}: PromptBoxProps) {
+  const attachments = useImageAttachments(initialImages);
+  const [dropping, setDropping] = useState(false);
   const [text, setTextState] = useState(() => initialText || (draftKey ? loadDraft(draftKey) : ''));
   const setText = (next: string) => {
     setTextState(next);
@@ -76,7 +93,7 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
   const [sending, setSending] = useState(false);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const blocked = disabled || sending;
-  const canSend = !blocked && text.trim().length > 0;
+  const canSend = !blocked && (text.trim().length > 0 || attachments.list.items.length > 0);
 
   // A disabled textarea loses focus: give it back when the turn ends.
   useEffect(() => {
@@ -89,9 +106,12 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
   const send = async () => {
     if (!canSend) return;
     setSending(true);
-    const accepted = await onSend(text.trim());
+    const accepted = await onSend(text.trim(), imagesOf(attachments.list));
     setSending(false);
-    if (accepted) setText('');
+    if (accepted) {
+      setText('');
+      attachments.clear();
+    }
     inputRef.current?.focus();
   };
 
@@ -149,14 +169,35 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
   };
 
   const rows = Math.min(MAX_ROWS, Math.max(1, text.split('\n').length));
+  const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
   return (
     <form
-      className={`prompt-box${blocked ? ' is-disabled' : ''}`}
+      className={`prompt-box${blocked ? ' is-disabled' : ''}${dropping ? ' is-dropping' : ''}`}
       onSubmit={(event) => {
         event.preventDefault();
         void send();
       }}
+      onDragOver={(event) => {
+        if (blocked || !carriesFiles(event)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+        setDropping(true);
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={(event) => {
+        setDropping(false);
+        const files = filesOf(event.dataTransfer);
+        if (blocked || files.length === 0) return;
+        event.preventDefault();
+        void attachments.attach(files);
+      }}
     >
+      {attachments.problem && (
+        <div className="prompt-box-problem" role="alert" data-testid="attachment-problem">
+          {attachments.problem}
+        </div>
+      )}
+      <ImageStrip items={attachments.list.items} onRemove={attachments.remove} />
       {showMenu && (
         <ul
           className="slash-menu"
@@ -217,6 +258,13 @@ export function PromptBox({ disabled, busy = false, onSend, initialText = '', co
         }}
         onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}
+        onPaste={(event) => {
+          const files = filesOf(event.clipboardData);
+          if (files.length === 0) return;
+          // An image alone is attached; text that came with it (a copied document) is pasted as well.
+          if (!Array.from(event.clipboardData.types).includes('text/plain')) event.preventDefault();
+          void attachments.attach(files);
+        }}
       />
       <button type="submit" className="button button-primary send-button" data-testid="send-button" disabled={!canSend}>
         Send

@@ -4,7 +4,7 @@
 import type { Draft } from '../../hooks/session/useDraft';
 import type { PromptQueue } from '../../hooks/session/usePromptQueue';
 import type { RewindFlow } from '../../hooks/session/useRewinding';
-import type { MentionCompletion, SlashCommand } from '../../generated/protocol';
+import type { MentionCompletion, PromptImage, SlashCommand } from '../../generated/protocol';
 import type { Transcript } from '../../state/transcript';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { Icon } from '../common/Icon';
@@ -27,7 +27,7 @@ export type ComposerProps = {
   draft: Draft;
   /** The session whose unsent text the prompt box keeps. */
   draftKey: string;
-  onSend: (prompt: string) => Promise<boolean>;
+  onSend: (prompt: string, images: PromptImage[]) => Promise<boolean>;
   commands: readonly SlashCommand[];
   completeMentions: (query: string) => Promise<MentionCompletion[]>;
 };
@@ -76,6 +76,11 @@ export function Composer(props: ComposerProps) {
         <div className="notice queued-prompt" data-testid="queued-prompt" role="status">
           <span className="queued-label">Sends when this turn ends:</span>
           <span className="queued-text">{queue.queued}</span>
+          {queue.queuedImages.length > 0 && (
+            <span className="dim" data-testid="queued-images">
+              {queue.queuedImages.length === 1 ? '1 image' : `${queue.queuedImages.length} images`}
+            </span>
+          )}
           <button type="button" className="button" data-testid="queued-edit" onClick={queue.unqueue}>
             Edit
           </button>
@@ -84,6 +89,7 @@ export function Composer(props: ComposerProps) {
       <PromptBox
         key={props.draft.nonce}
         initialText={props.draft.text}
+        initialImages={props.draft.images}
         draftKey={props.draftKey}
         busy={transcript.running}
         disabled={false}

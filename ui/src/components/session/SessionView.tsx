@@ -4,7 +4,7 @@
 // behind inert meanwhile. Esc stops a running turn; Ctrl+B moves its running shell commands to the background.
 // The state lives in hooks (hooks/session/): the requests' queue, the overlays, rewinding, the queued prompt.
 import { useCallback, useMemo } from 'react';
-import type { SandboxViolation } from '../../generated/protocol';
+import type { PromptImage, SandboxViolation } from '../../generated/protocol';
 import { useAwayNotifications } from '../../hooks/session/useAwayNotifications';
 import { useBackgroundControls } from '../../hooks/session/useBackgroundControls';
 import { useBudgets } from '../../hooks/session/useBudgets';
@@ -108,18 +108,18 @@ export function SessionView({
   const commands = useSlashCommands(sessionId, transcript.mcpServers, windowCommands);
   const completeMentions = useCallback((query: string) => ipc.completeMention(sessionId, query), [sessionId]);
   // The window runs its own commands; a prompt sent while a turn runs waits for its end.
-  const onPrompt = async (prompt: string): Promise<boolean> => {
+  const onPrompt = async (prompt: string, images: PromptImage[] = []): Promise<boolean> => {
     const own = /^\/(\w+)\s*$/.exec(prompt);
-    const command = own?.[1] ? windowCommands[own[1]] : undefined;
+    const command = own?.[1] && images.length === 0 ? windowCommands[own[1]] : undefined;
     if (command) {
       command.run();
       return true;
     }
     if (running) {
-      queue.enqueue(prompt);
+      queue.enqueue(prompt, images);
       return true;
     }
-    return sendPrompt(prompt);
+    return sendPrompt(prompt, images);
   };
   const allowSandbox = useCallback(
     (violation: SandboxViolation) => ipc.allowSandboxViolation(sessionId, violation),

@@ -1,22 +1,34 @@
 // The conversational rows of the transcript: the user's prompt, the assistant's markdown text,
 // the model's thinking (collapsed to one line until expanded), and the agent's briefs for the person.
 import { memo, useContext } from 'react';
-import type { BriefStatus } from '../../generated/protocol';
+import type { BriefStatus, PromptImage } from '../../generated/protocol';
 import { useExpanded } from '../../state/expansion';
 import { RewindContext } from '../../state/rewind';
 import { Chevron } from '../common/Chevron';
 import { LazyMarkdown } from './LazyMarkdown';
+import { PromptImages } from './PromptImages';
 import { Icon } from '../common/Icon';
 
 /** A prompt of the user; with a rewind action (shown on hover or focus) when rewinding is possible. */
-export const UserPrompt = memo(function UserPrompt({ itemKey, text }: { itemKey: string; text: string }) {
+export const UserPrompt = memo(function UserPrompt({
+  itemKey,
+  text,
+  images,
+}: {
+  itemKey: string;
+  text: string;
+  images?: readonly PromptImage[];
+}) {
   const onRewind = useContext(RewindContext);
   return (
     <div className="user-prompt" data-testid="user-prompt">
       <span className="user-prompt-mark" aria-hidden="true">
         ›
       </span>
-      <div className="user-prompt-text">{text}</div>
+      <div className="user-prompt-body">
+        {text && <div className="user-prompt-text">{text}</div>}
+        {images && images.length > 0 && <PromptImages images={images} />}
+      </div>
       {onRewind && (
         <button
           type="button"

@@ -22,7 +22,7 @@ export const TranscriptRow = memo(function TranscriptRow({ row }: { row: Row }) 
   const { item } = row;
   switch (item.kind) {
     case 'user':
-      return <UserPrompt itemKey={item.key} text={item.text} />;
+      return <UserPrompt itemKey={item.key} text={item.text} images={item.images} />;
     case 'assistant':
       return <AssistantText text={item.text} />;
     case 'thinking':

@@ -2,13 +2,13 @@
 // what happened, the rewound prompt's text put back into the prompt box, and retrying a failed turn (its prompt is
 // rewound away and sent anew, so the model sees it once).
 import { useCallback, useState } from 'react';
-import type { RewindOutcome, RewindScope } from '../../generated/protocol';
+import type { PromptImage, RewindOutcome, RewindScope } from '../../generated/protocol';
 import { errorMessage } from '../../ipc';
 import { describeRewind, promptItems } from '../../state/rewind';
 import type { Transcript } from '../../state/transcript';
 
 /** The prompt row being rewound: its place among the prompt rows, its text and id. */
-export type Rewinding = { ordinal: number; text: string; promptId?: string };
+export type Rewinding = { ordinal: number; text: string; images?: readonly PromptImage[]; promptId?: string };
 
 export type RewindFlow = {
   rewinding: Rewinding | null;
@@ -21,7 +21,7 @@ export type RewindFlow = {
   notice: string | null;
   dismissNotice: () => void;
   /** The prompt of a turn that failed, which can be tried again. */
-  failedPrompt: { text: string; promptId?: string } | null;
+  failedPrompt: { text: string; images?: readonly PromptImage[]; promptId?: string } | null;
   retrying: boolean;
   retry: () => Promise<void>;
 };
@@ -29,8 +29,8 @@ export type RewindFlow = {
 export function useRewinding(
   transcript: Pick<Transcript, 'items' | 'running' | 'lastStopReason'>,
   rewind: (promptId: string, ordinal: number, scope: RewindScope, force: boolean) => Promise<RewindOutcome>,
-  sendPrompt: (prompt: string) => Promise<boolean>,
-  putBack: (text: string) => void,
+  sendPrompt: (prompt: string, images?: readonly PromptImage[]) => Promise<boolean>,
+  putBack: (text: string, images?: readonly PromptImage[]) => void,
 ): RewindFlow {
   const { items, running } = transcript;
   const [rewinding, setRewinding] = useState<Rewinding | null>(null);
@@ -41,7 +41,7 @@ export function useRewinding(
       const prompts = promptItems(items);
       const ordinal = prompts.findIndex((item) => item.key === itemKey);
       const item = prompts[ordinal];
-      if (item) setRewinding({ ordinal, text: item.text, promptId: item.promptId });
+      if (item) setRewinding({ ordinal, text: item.text, images: item.images ?? [], promptId: item.promptId });
     },
     [items],
   );
@@ -54,7 +54,7 @@ export function useRewinding(
   const onRewound = useCallback(
     (outcome: RewindOutcome, scope: RewindScope) => {
       setNotice(describeRewind(outcome, scope));
-      if (scope !== 'files' && rewinding) putBack(rewinding.text);
+      if (scope !== 'files' && rewinding) putBack(rewinding.text, rewinding.images);
       setRewinding(null);
     },
     [rewinding, putBack],
@@ -70,7 +70,7 @@ export function useRewinding(
     try {
       const ordinal = promptItems(items).length - 1;
       await rewind(failedPrompt.promptId, ordinal, 'conversation', false);
-      await sendPrompt(failedPrompt.text);
+      await sendPrompt(failedPrompt.text, failedPrompt.images);
     } catch (cause) {
       setNotice(`The turn could not be retried: ${errorMessage(cause)}`);
     } finally {
