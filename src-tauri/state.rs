@@ -1,7 +1,7 @@
 //! The app's shared state: open sessions, questions waiting for an answer, the folder from the command line and
 //! the recent folders.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -15,7 +15,10 @@ use crate::recent;
 
 /// State managed by Tauri and shared by all commands.
 pub struct AppState {
+    /// The open sessions (the window's tabs), by id; a turn may run in each of them at the same time.
     pub sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// Sessions closed whose end has not finished yet (their store lock is still held).
+    pub closing: Arc<Mutex<HashSet<String>>>,
     /// The event sinks of the open sessions (events the webview missed are read from them).
     pub sinks: SessionSinks,
     pub approvals: PendingApprovals,
@@ -40,6 +43,7 @@ impl AppState {
             .or_else(recent::recent_file);
         Self {
             sessions: Mutex::new(HashMap::new()),
+            closing: Arc::default(),
             sinks: SessionSinks::default(),
             approvals: PendingApprovals::default(),
             initial_folder,
@@ -75,6 +79,11 @@ impl AppState {
     /// The session with `id`.
     pub fn session(&self, id: &str) -> Option<Arc<Session>> {
         self.sessions.lock().ok().and_then(|s| s.get(id).cloned())
+    }
+
+    /// Whether the session `id` was closed and is still ending.
+    pub fn is_closing(&self, id: &str) -> bool {
+        self.closing.lock().is_ok_and(|ids| ids.contains(id))
     }
 
     /// Recently opened folders, most recent first.

@@ -103,3 +103,9 @@ export function markOf(session: Session): SessionMark {
   if (waitsForPerson(session)) return 'waiting';
   return session.transcript.running ? 'running' : null;
 }
+
+/** How a mark is named (tooltips, screen readers). */
+export const MARK_LABELS: Record<Exclude<SessionMark, null>, string> = {
+  running: 'Running',
+  waiting: 'Waiting for you',
+};
