@@ -280,6 +280,32 @@ describe('App', () => {
     expect(ipc.argsOf('set_mode').map((args) => args.mode)).toEqual(['acceptEdits', 'plan']);
   });
 
+  it('marks in the sidebar the stored sessions open in another tab that run or wait', async () => {
+    const now = Date.now();
+    const ipc = installFakeIpc({
+      list_sessions: () => [
+        { session_id: 'stored-a', title: 'Older work', updated_at_ms: now - 60_000, message_count: 2, pinned: false, archived: false, tags: [], collection_id: null },
+      ],
+    });
+    render(<App />);
+    await emit('tandem://open-folder', { path: '/work/first' });
+    await screen.findByTestId('folder-name');
+    await waitFor(() => expect(shownSession().getAllByTestId('session-item')).toHaveLength(2));
+    await userEvent.click(shownSession().getAllByTestId('session-item').find((item) => item.dataset.sessionId === 'stored-a') as HTMLElement);
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(2));
+    ipc.pushOn(1, { type: 'turn_started', prompt: 'go on' });
+    await userEvent.keyboard('{Control>}{Tab}{/Control}');
+    await waitFor(() => expect(shownSession().getByTestId('folder-name')).toBeInTheDocument());
+    const row = () => shownSession().getAllByTestId('session-item').find((item) => item.dataset.sessionId === 'stored-a');
+    await waitFor(() => expect(row()).toHaveAttribute('data-mark', 'running'));
+    expect(row()).toHaveAttribute('data-open', 'true');
+    expect(within(row() as HTMLElement).getByTestId('mark-running')).toBeInTheDocument();
+    ipc.pushOn(1, { type: 'approval_requested', request: approvalRequest('r1', 't1') });
+    await waitFor(() => expect(row()).toHaveAttribute('data-mark', 'waiting'));
+    ipc.pushOn(1, { type: 'approval_resolved', request_id: 'r1' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    await waitFor(() => expect(row()).not.toHaveAttribute('data-mark'));
+  });
+
   it('keeps each session’s batches in its own tab', async () => {
     const ipc = installFakeIpc({
       open_session: (args) => sessionInfo({ session_id: String(args.path), folder_name: String(args.path) }),
