@@ -144,7 +144,7 @@ pub fn close_session(state: State<'_, AppState>, session_id: String) -> Result<(
 }
 
 /// Takes the session `id` out of the open ones, stops its turn and ends it with `reason` on the app's runtime; its
-/// id is `closing` until it has ended (a reopen waits for its store lock meanwhile).
+/// store lock goes a moment later, once its last tasks let go (a reopen waits for that meanwhile).
 fn close(state: &State<'_, AppState>, id: &str, reason: EndReason) {
     let Some(session) = state
         .sessions
@@ -155,19 +155,9 @@ fn close(state: &State<'_, AppState>, id: &str, reason: EndReason) {
         return;
     };
     state.sinks.remove(id);
+    state.closed_now(id);
     session.interrupt();
-    let closing = state.closing.clone();
-    if let Ok(mut ids) = closing.lock() {
-        ids.insert(id.to_string());
-    }
-    let id = id.to_string();
-    tauri::async_runtime::spawn(async move {
-        session.end(reason).await;
-        drop(session);
-        if let Ok(mut ids) = closing.lock() {
-            ids.remove(&id);
-        }
-    });
+    tauri::async_runtime::spawn(async move { session.end(reason).await });
 }
 
 /// The events of the open session `session_id` numbered after `after_seq` (`None`: all kept), for a window that

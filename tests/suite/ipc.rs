@@ -433,7 +433,10 @@ fn two_sessions_of_two_folders_run_turns_at_the_same_time_and_close_on_their_own
     assert_ne!(one, two);
 
     // Both turns run and both wait for the person at the same moment.
-    for (id, prompt) in [(&one, "in the first folder"), (&two, "in the second folder")] {
+    for (id, prompt) in [
+        (&one, "in the first folder"),
+        (&two, "in the second folder"),
+    ] {
         invoke(
             &app,
             "send_prompt",
@@ -471,7 +474,11 @@ fn two_sessions_of_two_folders_run_turns_at_the_same_time_and_close_on_their_own
     follow_ups.sort();
     assert_eq!(follow_ups[0].0, "in the first folder");
     assert_eq!(follow_ups[1].0, "in the second folder");
-    assert!(follow_ups.iter().all(|(_, result)| result.contains("outside notes")));
+    assert!(
+        follow_ups
+            .iter()
+            .all(|(_, result)| result.contains("outside notes"))
+    );
 
     // Closing one session leaves the other open; the closed one can be reopened once it has ended.
     invoke(&app, "close_session", json!({"sessionId": one})).expect("close_session");
