@@ -306,6 +306,19 @@ describe('App', () => {
     await waitFor(() => expect(row()).not.toHaveAttribute('data-mark'));
   });
 
+  it('reloads the sidebar of every tab of a folder when a turn of one of them ends', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await emit('tandem://open-folder', { path: '/work/same' });
+    await screen.findByTestId('folder-name');
+    await emit('tandem://new-session');
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(2));
+    await waitFor(() => expect(ipc.argsOf('list_sessions')).toHaveLength(2));
+    ipc.pushOn(1, { type: 'turn_started', prompt: 'in the second tab' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    // The second tab's own list and the first tab's both load again.
+    await waitFor(() => expect(ipc.argsOf('list_sessions')).toHaveLength(4));
+  });
+
   it('keeps each session’s batches in its own tab', async () => {
     const ipc = installFakeIpc({
       open_session: (args) => sessionInfo({ session_id: String(args.path), folder_name: String(args.path) }),

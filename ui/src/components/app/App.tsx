@@ -222,6 +222,10 @@ export function App() {
                     tabs={hub}
                     shown={id === tabs.state.active}
                     openMarks={openMarks}
+                    folderTurns={tabs.state.tabs.reduce(
+                      (sum, other) => (other !== each && other.info.cwd === each.info.cwd ? sum + other.transcript.turnsEnded : sum),
+                      0,
+                    )}
                     onPickFolder={onPickFolder}
                     onOpenSettings={openSettings}
                     notifications={notifications}

@@ -12,6 +12,7 @@ export type SessionTabProps = {
   tabs: TabsHub;
   shown: boolean;
   openMarks: ReadonlyMap<string, SessionMark>;
+  folderTurns: number;
   onPickFolder: () => void;
   onOpenSettings: () => void;
   notifications: boolean;

@@ -50,6 +50,8 @@ export type SessionViewProps = {
   shown?: boolean;
   /** The marks of the sessions open in tabs, by id (the sidebar marks those that run or wait). */
   openMarks?: ReadonlyMap<string, SessionMark>;
+  /** How many turns the sessions of this folder open in other tabs have ended (their sidebar rows change then). */
+  folderTurns?: number;
   onPickFolder: () => void;
   /** Opens the settings dialog. */
   onOpenSettings?: () => void;
@@ -66,6 +68,7 @@ export function SessionView({
   controls,
   shown = true,
   openMarks,
+  folderTurns = 0,
   onPickFolder,
   onOpenSettings,
   notifications = true,
@@ -77,7 +80,7 @@ export function SessionView({
   const { interrupt, sendPrompt, open, rewind, clear } = controls;
   const sessionId = info.session_id;
   const promptCount = useMemo(() => promptItems(transcript.items).length, [transcript.items]);
-  const list = useSessionList(info.cwd, sessionId, running, transcript.turnsEnded, promptCount);
+  const list = useSessionList(info.cwd, sessionId, running, transcript.turnsEnded, promptCount, folderTurns);
   const organise = useOrganise(info.cwd, list.refresh);
   const requests = useRequestQueue(transcript, controls.answer);
   useAwayNotifications(
