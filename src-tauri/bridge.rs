@@ -195,6 +195,13 @@ impl SessionSinks {
         self.0.lock().ok().and_then(|s| s.get(id).cloned())
     }
 
+    /// Forgets the sink of the session `id` (closed).
+    pub fn remove(&self, id: &str) {
+        if let Ok(mut sinks) = self.0.lock() {
+            sinks.remove(id);
+        }
+    }
+
     /// Forgets the sinks of sessions `keep` says no longer run.
     pub fn retain(&self, keep: impl Fn(&str) -> bool) {
         if let Ok(mut sinks) = self.0.lock() {

@@ -70,7 +70,9 @@ pub fn commands() -> Vec<CommandSignature> {
             .arg::<String>("path")
             .arg_as("on_event", "Channel<EventBatch>")
             .arg::<Option<String>>("resume")
+            .arg::<Option<String>>("replaces")
             .returns::<SessionInfo>(),
+        command("close_session").arg::<String>("session_id"),
         command("session_events")
             .arg::<String>("session_id")
             .arg_as("after_seq", "number | null")

@@ -29,6 +29,7 @@ macro_rules! with_commands {
         $($then)::+![
             commands::app_state,
             commands::session::open_session,
+            commands::session::close_session,
             commands::session::session_events,
             commands::session::list_sessions,
             commands::search::search_sessions,

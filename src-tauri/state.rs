@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use tandem_engine::model::ModelConfig;
 use tandem_engine::session::Session;
@@ -13,9 +14,15 @@ use tandem_engine::store::SessionStore;
 use crate::bridge::{PendingApprovals, SessionSinks};
 use crate::recent;
 
+/// How long after closing a session a reopen of it waits for its store lock instead of reporting it in use.
+const LATELY_CLOSED: Duration = Duration::from_secs(30);
+
 /// State managed by Tauri and shared by all commands.
 pub struct AppState {
+    /// The open sessions (the window's tabs), by id; a turn may run in each of them at the same time.
     pub sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// When each session closed lately was closed (its store lock is let go a moment later).
+    pub closed: Mutex<HashMap<String, Instant>>,
     /// The event sinks of the open sessions (events the webview missed are read from them).
     pub sinks: SessionSinks,
     pub approvals: PendingApprovals,
@@ -40,6 +47,7 @@ impl AppState {
             .or_else(recent::recent_file);
         Self {
             sessions: Mutex::new(HashMap::new()),
+            closed: Mutex::default(),
             sinks: SessionSinks::default(),
             approvals: PendingApprovals::default(),
             initial_folder,
@@ -75,6 +83,23 @@ impl AppState {
     /// The session with `id`.
     pub fn session(&self, id: &str) -> Option<Arc<Session>> {
         self.sessions.lock().ok().and_then(|s| s.get(id).cloned())
+    }
+
+    /// Records that the session `id` was closed now.
+    pub fn closed_now(&self, id: &str) {
+        if let Ok(mut closed) = self.closed.lock() {
+            closed.retain(|_, at| at.elapsed() < LATELY_CLOSED);
+            closed.insert(id.to_string(), Instant::now());
+        }
+    }
+
+    /// Whether the session `id` was closed lately (its store lock may still be held while its last tasks end).
+    pub fn is_closing(&self, id: &str) -> bool {
+        self.closed.lock().is_ok_and(|closed| {
+            closed
+                .get(id)
+                .is_some_and(|at| at.elapsed() < LATELY_CLOSED)
+        })
     }
 
     /// Recently opened folders, most recent first.

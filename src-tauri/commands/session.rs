@@ -3,8 +3,11 @@
 use super::*;
 
 /// Opens a session on `path` (or reopens the stored session `resume`); its events arrive on `on_event`. A
-/// reopened session first replays its stored events, so the window rebuilds its transcript; a session a turn still
-/// runs in (the webview reloaded) sends its events to `on_event` from then on, all of them again first.
+/// reopened session first replays its stored events, so the window rebuilds its transcript. Sessions stay open side
+/// by side (the window's tabs) until `close_session`: a turn runs in each on its own. `resume` naming a session that
+/// is already open (the webview reloaded) sends its events to `on_event` from then on, all of them again first.
+/// `replaces` names the open session this one takes the place of (the window's `/clear`): it is closed, and a new
+/// session in its folder clears it (SessionEnd `clear`, SessionStart `clear`).
 #[tauri::command]
 #[tracing::instrument(skip(app, state, on_event), err(Display))]
 pub fn open_session<R: Runtime>(
@@ -13,46 +16,49 @@ pub fn open_session<R: Runtime>(
     path: String,
     on_event: Channel<EventBatch>,
     resume: Option<String>,
+    replaces: Option<String>,
 ) -> Result<SessionInfo, CommandError> {
     let (model, settings_problem) = state.model_config();
-    // The window shows one session at a time: sessions no turn is running in are closed, which releases their
-    // store lock (so the same session can be reopened) and stops their MCP servers.
-    let mut just_closed = false;
-    let mut closing: Vec<Arc<Session>> = Vec::new();
-    if let Ok(mut sessions) = state.sessions.lock() {
-        sessions.retain(|id, session| {
-            let keep = Arc::strong_count(session) > 1;
-            just_closed |= !keep && resume.as_deref() == Some(id.as_str());
-            if !keep {
-                closing.push(session.clone());
-            }
-            keep
-        });
-        state.sinks.retain(|id| sessions.contains_key(id));
-        if let Some(id) = &resume
-            && let Some(running) = sessions.get(id)
+    let mut just_closed = resume.as_deref().is_some_and(|id| state.is_closing(id));
+    if let Some(id) = &resume
+        && let Some(open) = state.session(id)
+    {
+        // Open already (the webview reloaded): its events go to the new channel, all of them again.
+        match state
+            .sinks
+            .get(id)
+            .map(|sink| sink.reattach(on_event.clone()))
         {
-            // A turn runs in it (the webview reloaded): its events go to the new channel, all of them again.
-            return match state.sinks.get(id).map(|sink| sink.reattach(on_event)) {
-                Some(Ok(())) => Ok(running.info()),
-                _ => Err(CommandError::new(
+            Some(Ok(())) => return Ok(open.info()),
+            // Its first events are no longer kept: an idle session is closed and reopened from the store.
+            _ if Arc::strong_count(&open) <= 2 => {
+                drop(open);
+                close(&state, id, EndReason::Other);
+                just_closed = true;
+            }
+            _ => {
+                return Err(CommandError::new(
                     ErrorCode::SessionBusy,
                     "a turn is still running in that session; wait for it to end or stop it, then open it again",
-                )),
-            };
+                ));
+            }
         }
     }
-    // A new session in the folder of the one it replaces clears it (SessionEnd `clear`, SessionStart `clear`).
+    // The session this one replaces in its tab ends; a new session in its folder clears it.
     let folder = tandem_engine::session::open_folder(&PathBuf::from(&path)).ok();
-    let clears = resume.is_none() && closing.iter().any(|s| Some(s.cwd()) == folder.as_deref());
-    let end_reason = if clears {
-        EndReason::Clear
-    } else {
-        EndReason::Other
-    };
-    for session in closing {
-        // Ended on the app's runtime; the store lock goes when the last reference does.
-        tauri::async_runtime::spawn(async move { session.end(end_reason).await });
+    let replaced = replaces.as_deref().and_then(|id| state.session(id));
+    let clears = resume.is_none()
+        && replaced
+            .as_ref()
+            .is_some_and(|s| Some(s.cwd()) == folder.as_deref());
+    drop(replaced);
+    if let Some(id) = &replaces {
+        let reason = if clears {
+            EndReason::Clear
+        } else {
+            EndReason::Other
+        };
+        close(&state, id, reason);
     }
     let approver = Arc::new(WindowApprover(state.approvals.clone()));
     let mut builder = match (resume, &state.store) {
@@ -132,6 +138,33 @@ pub fn open_session<R: Runtime>(
         sessions.insert(info.session_id.clone(), session);
     }
     Ok(info)
+}
+
+/// Closes the open session `session_id` (the window closed its tab): a running turn is stopped, the session ends
+/// (SessionEnd `other`) and its store lock goes once its last tasks let go. Closing a session that is not open does
+/// nothing.
+#[tauri::command]
+#[tracing::instrument(skip(state), err(Display))]
+pub fn close_session(state: State<'_, AppState>, session_id: String) -> Result<(), CommandError> {
+    close(&state, &session_id, EndReason::Other);
+    Ok(())
+}
+
+/// Takes the session `id` out of the open ones, stops its turn and ends it with `reason` on the app's runtime; its
+/// store lock goes a moment later, once its last tasks let go (a reopen waits for that meanwhile).
+fn close(state: &State<'_, AppState>, id: &str, reason: EndReason) {
+    let Some(session) = state
+        .sessions
+        .lock()
+        .ok()
+        .and_then(|mut sessions| sessions.remove(id))
+    else {
+        return;
+    };
+    state.sinks.remove(id);
+    state.closed_now(id);
+    session.interrupt();
+    tauri::async_runtime::spawn(async move { session.end(reason).await });
 }
 
 /// The events of the open session `session_id` numbered after `after_seq` (`None`: all kept), for a window that

@@ -449,3 +449,113 @@ fn a_prompt_with_images_sends_them_and_a_bad_one_is_refused_with_nothing_sent() 
     assert_eq!(content[0]["source"]["data"], PIXEL, "{content}");
     assert_eq!(content[1]["text"], "look");
 }
+
+#[test]
+fn two_sessions_of_two_folders_run_turns_at_the_same_time_and_close_on_their_own() {
+    let first = tempfile::tempdir().expect("first project");
+    let second = tempfile::tempdir().expect("second project");
+    let outside = tempfile::tempdir().expect("outside");
+    let notes = outside.path().join("notes.txt");
+    std::fs::write(&notes, "outside notes\n").expect("write");
+    // The replies go to whichever session asks first: the same call for both, then an answer for both.
+    let read = || ScriptedTurn::tool_use("toolu_read", "Read", json!({"file_path": notes}));
+    let script = Script::turns([
+        read(),
+        read(),
+        ScriptedTurn::text("done"),
+        ScriptedTurn::text("done"),
+    ]);
+    let server = tauri::async_runtime::block_on(FakeServer::start(script)).expect("fake server");
+    let app = app(model_for(&server));
+    let open = |path: &std::path::Path, channel: u32| {
+        invoke(
+            &app,
+            "open_session",
+            json!({"path": path, "onEvent": format!("__CHANNEL__:{channel}")}),
+        )
+        .expect("open_session")["session_id"]
+            .as_str()
+            .expect("id")
+            .to_string()
+    };
+    let one = open(first.path(), 21);
+    let two = open(second.path(), 22);
+    assert_ne!(one, two);
+
+    // Both turns run and both wait for the person at the same moment.
+    for (id, prompt) in [
+        (&one, "in the first folder"),
+        (&two, "in the second folder"),
+    ] {
+        invoke(
+            &app,
+            "send_prompt",
+            json!({"sessionId": id, "prompt": prompt}),
+        )
+        .expect("send_prompt");
+    }
+    let approvals = app.app.state::<AppState>().approvals.clone();
+    wait_until("both approval requests", || approvals.waiting().len() == 2);
+    for request_id in approvals.waiting() {
+        invoke(
+            &app,
+            "answer_approval",
+            json!({"answer": {"request_id": request_id, "choice": "allow", "message": null}}),
+        )
+        .expect("answer_approval");
+    }
+    wait_until("both follow-up requests", || server.requests().len() == 4);
+    let mut follow_ups: Vec<(String, String)> = server.requests()[2..]
+        .iter()
+        .map(|request| {
+            let messages = &request.body["messages"];
+            (
+                messages[0]["content"][0]["text"]
+                    .as_str()
+                    .expect("prompt")
+                    .to_string(),
+                messages[2]["content"][0]["content"]
+                    .as_str()
+                    .expect("result")
+                    .to_string(),
+            )
+        })
+        .collect();
+    follow_ups.sort();
+    assert_eq!(follow_ups[0].0, "in the first folder");
+    assert_eq!(follow_ups[1].0, "in the second folder");
+    assert!(
+        follow_ups
+            .iter()
+            .all(|(_, result)| result.contains("outside notes"))
+    );
+
+    // Closing one session leaves the other open; the closed one can be reopened once it has ended.
+    invoke(&app, "close_session", json!({"sessionId": one})).expect("close_session");
+    let closed = invoke(
+        &app,
+        "send_prompt",
+        json!({"sessionId": one, "prompt": "still there?"}),
+    );
+    assert_eq!(closed.expect_err("closed")["code"], "no_session");
+    assert!(
+        invoke(&app, "background_shells", json!({"sessionId": two})).is_ok(),
+        "the other session is still open"
+    );
+    invoke(&app, "close_session", json!({"sessionId": "never-opened"})).expect("closing nothing");
+    let reopened = invoke(
+        &app,
+        "open_session",
+        json!({"path": first.path(), "onEvent": "__CHANNEL__:23", "resume": one}),
+    )
+    .expect("reopen the closed session");
+    assert_eq!(reopened["session_id"], json!(one));
+    // A session open already (a reloaded window) is attached to the new channel, not opened twice.
+    let again = invoke(
+        &app,
+        "open_session",
+        json!({"path": second.path(), "onEvent": "__CHANNEL__:24", "resume": two}),
+    )
+    .expect("reattach the open session");
+    assert_eq!(again["session_id"], json!(two));
+}

@@ -49,7 +49,7 @@ test('accept an edit in the diff dialog, reject another with a message, watch th
 
   await page.getByTestId('diff-accept').click();
   // The second edit asks next; the first was written.
-  await page.locator('[data-testid="diff-dialog"][data-request-id="req_toolu_edit_2"]').waitFor();
+  await page.locator('[data-testid="diff-dialog"][data-request-id^="req_toolu_edit_2@"]').waitFor();
   const afterAccept = await files(page);
   assert.ok(afterAccept[`${ROOT}/src/lib.rs`].includes('pub fn start(self)'));
   assert.ok(!afterAccept[`${ROOT}/src/lib.rs`].includes('app.serve()'));
@@ -131,7 +131,7 @@ test('the diff dialog stays fast on a 5,000-line file', async () => {
       new Promise((done) => {
         const start = performance.now();
         const observer = new window.MutationObserver(() => {
-          if (document.querySelector('[data-request-id="req_toolu_write_big"] [data-testid="diff-line"]')) {
+          if (document.querySelector('[data-request-id^="req_toolu_write_big@"] [data-testid="diff-line"]')) {
             observer.disconnect();
             done(performance.now() - start);
           }
@@ -140,7 +140,7 @@ test('the diff dialog stays fast on a 5,000-line file', async () => {
         document.querySelector('[data-testid="diff-accept"]').click();
       }),
   );
-  const created = page.locator('[data-testid="diff-dialog"][data-request-id="req_toolu_write_big"]');
+  const created = page.locator('[data-testid="diff-dialog"][data-request-id^="req_toolu_write_big@"]');
   await created.waitFor();
   assert.equal(await page.getByTestId('diff-new-file').textContent(), 'New file');
   assert.equal(await created.getByTestId('diff-stats').textContent(), '+5000 −0');

@@ -85,11 +85,12 @@ test('images pasted and dropped into the prompt go with it and show in the trans
   await page.getByTestId('image-viewer').waitFor({ state: 'detached' });
 
   // Reopened from the sidebar, the session replays its events: the image shows again.
-  const id = await page.getByTestId('session').getAttribute('data-session-id');
-  await page.getByTestId('new-session-button').click();
-  await page.waitForFunction((old) => document.querySelector('[data-testid="session"]')?.dataset.sessionId !== old, id);
-  await page.locator(`[data-testid="session-item"][data-session-id="${id}"]`).click();
-  await page.waitForFunction((old) => document.querySelector('[data-testid="session"]')?.dataset.sessionId === old, id);
+  const shown = '[data-testid="session"][data-shown="true"]';
+  const id = await page.locator(shown).getAttribute('data-session-id');
+  await page.locator(shown).getByTestId('new-session-button').click();
+  await page.waitForFunction(([sel, old]) => document.querySelector(sel)?.dataset.sessionId !== old, [shown, id]);
+  await page.locator(`${shown} [data-testid="session-item"][data-session-id="${id}"]`).click();
+  await page.waitForFunction(([sel, old]) => document.querySelector(sel)?.dataset.sessionId === old, [shown, id]);
   await page.getByTestId('prompt-image').waitFor();
   assert.ok(await decoded(page, '[data-testid="prompt-image"] img'));
 

@@ -27,7 +27,7 @@ test('rewind files and conversation to before a prompt, through a conflict', asy
   await page.getByTestId('stop-button').waitFor({ state: 'detached' });
   await send(page, '/edit');
   await page.getByTestId('diff-accept').click();
-  await page.locator('[data-testid="diff-dialog"][data-request-id="req_toolu_edit_2"]').waitFor();
+  await page.locator('[data-testid="diff-dialog"][data-request-id^="req_toolu_edit_2@"]').waitFor();
   await page.getByTestId('diff-accept').click();
   await page.getByTestId('assistant-text').filter({ hasText: 'all 3 tests pass' }).waitFor();
   await page.getByTestId('stop-button').waitFor({ state: 'detached' });

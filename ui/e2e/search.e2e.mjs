@@ -46,8 +46,9 @@ test('Ctrl+K finds a message in another folder’s session and opens it there', 
   await input.press('Enter');
 
   await box.waitFor({ state: 'detached' });
-  await page.locator('[data-testid="session"][data-session-id="stored-website"]').waitFor();
-  assert.equal(await page.getByTestId('folder-name').textContent(), 'website');
+  const opened = page.locator('[data-testid="session"][data-session-id="stored-website"][data-shown="true"]');
+  await opened.waitFor();
+  assert.equal(await opened.getByTestId('folder-name').textContent(), 'website');
   const found = page.locator('.transcript-row[data-found="true"]');
   await found.waitFor();
   assert.match(await found.textContent(), /stores first and answers 202/);

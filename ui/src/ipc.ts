@@ -73,15 +73,23 @@ export function pickFolder(): Promise<string | null> {
 /**
  * Opens a folder and creates a session on it, or with `resume` reopens that stored session of
  * the folder: its stored events are replayed on the channel first, then new ones stream. Every
- * event arrives as an `EventBatch` on `onBatch`, possibly before this promise resolves.
+ * event arrives as an `EventBatch` on `onBatch`, possibly before this promise resolves. Sessions stay open
+ * side by side until `closeSession`; `replaces` names an open session the new one takes the place of (closed; a
+ * new session in its folder clears it).
  */
 export function openSession(
   path: string,
   onBatch: (batch: EventBatch) => void,
   resume: string | null = null,
+  replaces: string | null = null,
 ): Promise<SessionInfo> {
   const onEvent = new Channel<EventBatch>(onBatch);
-  return commands.openSession(path, onEvent, resume);
+  return commands.openSession(path, onEvent, resume, replaces);
+}
+
+/** Closes an open session (its tab closed): a running turn stops and the session ends. */
+export function closeSession(sessionId: string): Promise<void> {
+  return commands.closeSession(sessionId);
 }
 
 /**

@@ -9,8 +9,12 @@ export function appState(): Promise<AppStateView> {
   return invoke<AppStateView>('app_state');
 }
 
-export function openSession(path: string, onEvent: Channel<EventBatch>, resume: string | null): Promise<SessionInfo> {
-  return invoke<SessionInfo>('open_session', { path, onEvent, resume });
+export function openSession(path: string, onEvent: Channel<EventBatch>, resume: string | null, replaces: string | null): Promise<SessionInfo> {
+  return invoke<SessionInfo>('open_session', { path, onEvent, resume, replaces });
+}
+
+export function closeSession(sessionId: string): Promise<void> {
+  return invoke<void>('close_session', { sessionId });
 }
 
 export function sessionEvents(sessionId: string, afterSeq: number | null): Promise<Array<EventEnvelope>> {

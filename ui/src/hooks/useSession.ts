@@ -1,13 +1,11 @@
-// The open session: opens folders (or reopens stored sessions) through ipc, feeds the session's
-// event channel into the reducer, and exposes the commands that act on the session (prompt,
-// approval, interrupt, mode). Events the channel did not bring are fetched: when the reducer holds
-// events after a gap, and when a turn runs but nothing has arrived for a while (a batch that never
-// crossed would otherwise leave the window waiting for good).
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+// One open session's controls (a tab of the window): the commands that act on it (prompt, approval, interrupt,
+// mode, rewind, trust), its own last error, and its catching up: events the channel did not bring are fetched when
+// the session holds events after a gap, and when a turn runs but nothing has arrived for a while (a batch that never
+// crossed would otherwise leave the window waiting for good). Runs for every tab, shown or hidden.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type {
   ApprovalAnswer,
   ChangedFile,
-  EventEnvelope,
   PermissionMode,
   PromptImage,
   RewindOutcome,
@@ -16,18 +14,24 @@ import type {
   SessionInfo,
 } from '../generated/protocol';
 import * as ipc from '../ipc';
-import { rememberOpen } from '../state/reload';
-import { sessionReducer, type Session } from '../state/session';
+import type { Session } from '../state/session';
+import type { OpenSessionsControls } from './useOpenSessions';
+
+/** What a tab's controls use of the window's open sessions. */
+export type TabsHub = Pick<OpenSessionsControls, 'dispatchFor' | 'lastBatchAt' | 'open' | 'error' | 'clearError'>;
 
 export type SessionControls = {
-  session: Session | null;
-  /** True while `open_session` is in flight. */
-  opening: boolean;
-  /** Why the last open failed, or why the last command failed. */
+  session: Session;
+  /** Why the last command of this session failed (or, in the tab shown, why the last open failed). */
   error: string | null;
   clearError: () => void;
-  /** Opens a new session on `path`, or reopens the stored session `resume`; resolves to whether it opened. */
+  /**
+   * Opens a new session on `path` in a new tab, or shows the stored session `resume` (its tab, or a new one);
+   * resolves to whether it opened.
+   */
   open: (path: string, resume?: string | null) => Promise<boolean>;
+  /** Starts a new session in this session's folder in this tab (`/clear`); this one ends. */
+  clear: () => Promise<boolean>;
   /** Sends a prompt with the images attached to it (none by default). */
   sendPrompt: (prompt: string, images?: readonly PromptImage[]) => Promise<boolean>;
   answer: (answer: ApprovalAnswer) => Promise<boolean>;
@@ -44,7 +48,7 @@ export type SessionControls = {
   setTrust: (trusted: boolean) => Promise<void>;
   /** Every file the session changed (rejects with the backend's error). */
   changes: () => Promise<ChangedFile[]>;
-  /** Takes the session's new info (after the person saved settings); another session's info is ignored. */
+  /** Takes an open session's new info (after the person saved settings). */
   updateInfo: (info: SessionInfo) => void;
 };
 
@@ -56,82 +60,60 @@ export function conversationRewound(scope: RewindScope, outcome: RewindOutcome):
   return scope !== 'files' && (scope === 'conversation' || outcome.files_rewound);
 }
 
-export function useSession(): SessionControls {
-  const [session, dispatch] = useReducer(sessionReducer, null);
-  const [opening, setOpening] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  // Each open bumps the generation; batches and answers of an older open are dropped.
-  const generation = useRef(0);
-  const sessionId = session?.info.session_id ?? null;
-  /** When the last batch of the open session arrived (ms), and the latest state, for catching up. */
-  const lastBatchAt = useRef(0);
+export function useSessionControls(session: Session, tabs: TabsHub, shown: boolean): SessionControls {
+  const { dispatchFor, lastBatchAt, open } = tabs;
+  const sessionId = session.info.session_id;
+  const [ownError, setError] = useState<string | null>(null);
+  const error = ownError ?? (shown ? tabs.error : null);
+  const clearTabsError = tabs.clearError;
+  const clearError = useCallback(() => {
+    setError(null);
+    clearTabsError();
+  }, [clearTabsError]);
+  const dispatch = useCallback((action: Parameters<typeof dispatchFor>[1]) => dispatchFor(sessionId, action), [dispatchFor, sessionId]);
   const latest = useRef(session);
   useEffect(() => {
     latest.current = session;
   });
 
-  const open = useCallback(async (path: string, resume: string | null = null) => {
-    const current = ++generation.current;
-    let early: EventEnvelope[] | null = [];
-    setOpening(true);
-    setError(null);
-    try {
-      const info = await ipc.openSession(path, (batch) => {
-        if (current !== generation.current) return;
-        lastBatchAt.current = Date.now();
-        if (early) early.push(...batch.events);
-        else dispatch({ type: 'events', events: batch.events });
-      }, resume);
-      if (current !== generation.current) return false;
-      dispatch({ type: 'opened', info, events: early });
-      early = null;
-      rememberOpen({ cwd: info.cwd, sessionId: info.session_id });
-      return true;
-    } catch (cause) {
-      if (current === generation.current) setError(ipc.errorMessage(cause));
-      return false;
-    } finally {
-      if (current === generation.current) setOpening(false);
-    }
-  }, []);
-
   /** Asks the backend for the events after the last one folded in, and folds them. */
   const fetching = useRef(false);
-  const catchUp = useCallback(async () => {
-    const open = latest.current;
-    if (!open || fetching.current) return;
+  const catchUp = useCallback(() => {
+    if (fetching.current) return;
     fetching.current = true;
-    const current = generation.current;
-    const { lastSeq } = open.transcript;
-    try {
-      const events = await ipc.sessionEvents(open.info.session_id, lastSeq >= 0 ? lastSeq : null);
-      if (current === generation.current && events.length > 0) dispatch({ type: 'events', events });
-    } catch (cause) {
-      if (current !== generation.current) return;
-      if (ipc.isIpcError(cause) && cause.code === 'events_missed') dispatch({ type: 'skip_gap' });
-      setError(ipc.errorMessage(cause));
-    } finally {
-      fetching.current = false;
-    }
-  }, []);
-  const gap = (session?.transcript.pending.length ?? 0) > 0;
-  const running = session?.transcript.running ?? false;
+    const { lastSeq } = latest.current.transcript;
+    ipc
+      .sessionEvents(sessionId, lastSeq >= 0 ? lastSeq : null)
+      .then(
+        (events) => {
+          if (events.length > 0) dispatch({ type: 'events', events });
+        },
+        (cause: unknown) => {
+          if (ipc.isIpcError(cause) && cause.code === 'events_missed') dispatch({ type: 'skip_gap' });
+          setError(ipc.errorMessage(cause));
+        },
+      )
+      .finally(() => {
+        fetching.current = false;
+      });
+  }, [sessionId, dispatch]);
+  const gap = session.transcript.pending.length > 0;
+  const running = session.transcript.running;
   useEffect(() => {
-    if (gap) void catchUp();
+    if (gap) catchUp();
   }, [gap, catchUp]);
   useEffect(() => {
     if (!running) return;
     // While a turn runs, a quiet channel is checked: it may have lost the batch that ends the turn.
     const timer = setInterval(() => {
-      if (Date.now() - lastBatchAt.current >= QUIET_MS) void catchUp();
+      if (Date.now() - lastBatchAt(sessionId) >= QUIET_MS) catchUp();
     }, QUIET_MS);
     return () => clearInterval(timer);
-  }, [running, catchUp]);
+  }, [running, catchUp, lastBatchAt, sessionId]);
 
-  /** Runs a command of the open session, reporting a failure; resolves to whether it worked. */
+  /** Runs a command of the session, reporting a failure; resolves to whether it worked. */
   const run = useCallback(
     async (command: (id: string) => Promise<void>): Promise<boolean> => {
-      if (!sessionId) return false;
       try {
         await command(sessionId);
         return true;
@@ -147,10 +129,7 @@ export function useSession(): SessionControls {
     (prompt: string, images: readonly PromptImage[] = []) => run((id) => ipc.sendPrompt(id, prompt, images)),
     [run],
   );
-  const answer = useCallback(
-    (value: ApprovalAnswer) => run(() => ipc.answerApproval(value)),
-    [run],
-  );
+  const answer = useCallback((value: ApprovalAnswer) => run(() => ipc.answerApproval(value)), [run]);
   const interrupt = useCallback(async () => {
     await run((id) => ipc.interrupt(id));
   }, [run]);
@@ -158,49 +137,41 @@ export function useSession(): SessionControls {
     async (mode: PermissionMode) => {
       if (await run((id) => ipc.setMode(id, mode))) dispatch({ type: 'mode', mode });
     },
-    [run],
+    [run, dispatch],
   );
-  const clearError = useCallback(() => setError(null), []);
+  const cwd = session.info.cwd;
+  const clear = useCallback(() => open(cwd, null, sessionId), [open, cwd, sessionId]);
 
-  const rewindPoints = useCallback(async () => {
-    if (!sessionId) return [];
-    return ipc.rewindPoints(sessionId);
-  }, [sessionId]);
+  const rewindPoints = useCallback(() => ipc.rewindPoints(sessionId), [sessionId]);
   const rewind = useCallback(
     async (promptId: string, ordinal: number, scope: RewindScope, force: boolean) => {
-      if (!sessionId) throw new Error('No session is open');
-      const current = generation.current;
       const outcome = await ipc.rewind(sessionId, promptId, scope, force);
-      if (current === generation.current && conversationRewound(scope, outcome)) dispatch({ type: 'rewound', ordinal });
+      if (conversationRewound(scope, outcome)) dispatch({ type: 'rewound', ordinal });
       return outcome;
     },
-    [sessionId],
+    [sessionId, dispatch],
   );
 
   const setTrust = useCallback(
     async (trusted: boolean) => {
-      if (!sessionId) throw new Error('No session is open');
       const trust = trusted ? await ipc.trustFolder(sessionId) : await ipc.revokeTrust(sessionId);
       dispatch({ type: 'trust', trust });
     },
-    [sessionId],
+    [sessionId, dispatch],
   );
 
-  const changes = useCallback(async () => {
-    if (!sessionId) return [];
-    return ipc.sessionChanges(sessionId);
-  }, [sessionId]);
-
-  const updateInfo = useCallback((info: SessionInfo) => dispatch({ type: 'info', info }), []);
+  const changes = useCallback(() => ipc.sessionChanges(sessionId), [sessionId]);
+  const updateInfo = useCallback((info: SessionInfo) => dispatchFor(info.session_id, { type: 'info', info }), [dispatchFor]);
+  const openSession = useCallback((path: string, resume: string | null = null) => open(path, resume), [open]);
 
   return useMemo(
     () => ({
       changes,
       session,
-      opening,
       error,
       clearError,
-      open,
+      open: openSession,
+      clear,
       sendPrompt,
       answer,
       interrupt,
@@ -210,6 +181,6 @@ export function useSession(): SessionControls {
       setTrust,
       updateInfo,
     }),
-    [session, opening, error, clearError, open, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind, setTrust, changes, updateInfo],
+    [session, error, clearError, openSession, clear, sendPrompt, answer, interrupt, setMode, rewindPoints, rewind, setTrust, changes, updateInfo],
   );
 }

@@ -1,8 +1,9 @@
 // The stored sessions of the open folder for the sidebar, the pinned first and then newest first, with the folder's
 // collections (the sidebar's folders): loaded when a session opens, again whenever a turn ends (its title, time and
 // message count change), counted by `turnsEnded` so a turn whose start and end arrived together still reloads it,
-// when the conversation's prompts change otherwise (a rewind removed some), and after each change the person makes
-// (`refresh`; while a turn runs, at its end), and when sessions were imported.
+// when the conversation's prompts change otherwise (a rewind removed some), when a turn of another tab's session of
+// the same folder ends (`folderTurns`), and after each change the person makes (`refresh`; while a turn runs, at its
+// end), and when sessions were imported.
 import { useCallback, useEffect } from 'react';
 import type { SessionCollection, SessionSummary } from '../generated/protocol';
 import * as ipc from '../ipc';
@@ -33,6 +34,8 @@ export function useSessionList(
   running: boolean,
   turnsEnded: number,
   prompts: number,
+  /** How many turns the folder's sessions open in other tabs have ended. */
+  folderTurns = 0,
 ): SessionList {
   const load = useCallback(
     () =>
@@ -42,7 +45,7 @@ export function useSessionList(
       })),
     [cwd],
   );
-  const listed = useLoad(running ? null : load, `${sessionId}:${turnsEnded}:${prompts}`);
+  const listed = useLoad(running ? null : load, `${sessionId}:${turnsEnded}:${prompts}:${folderTurns}`);
   const { reload } = listed;
   useEffect(() => onSessionsChanged(reload), [reload]);
   return {

@@ -2,7 +2,9 @@
 // and drives a FakeSession per opened folder. Folders whose path contains "missing" fail to open;
 // "no-key" opens with a setup hint; "untrusted" opens untrusted, its settings granting a rule, a
 // directory, a hook and an MCP server (`trust_folder` / `revoke_trust` change it). The fake project has two stored sessions; `list_sessions`
-// lists them with the live ones, and `open_session` with `resume` replays a session's events.
+// lists them with the live ones, and `open_session` with `resume` replays a session's events (a live one's too: a
+// reloaded window). Sessions stay open side by side, each playing its own turns at the same time; `open_session`
+// with `replaces` and `close_session` stop a session's turn (its log is kept, so it can be reopened).
 // `rewind_points` / `rewind` rewind a live session (fakeRewind.ts). `usage_report` and `budget_status` answer from
 // fakeUsage.ts (the settings' budget: $5 a day and $100 a month, stopping), whose `/spend` turns warn of the daily
 // budget and then are stopped by it. The rules and hooks panels' commands answer from
@@ -172,6 +174,7 @@ export function installFakeBackend(): void {
           if (path.includes('missing')) throw { code: 'folder_not_found', message: `Folder not found: ${path}` };
           if (!isChannelArg(args.onEvent)) throw { code: 'bad_request', message: 'missing onEvent' };
           const resume = typeof args.resume === 'string' ? args.resume : null;
+          if (typeof args.replaces === 'string') sessions.get(args.replaces)?.interrupt();
           if (resume && !sessions.has(resume) && !stored.some((old) => old.summary.session_id === resume)) {
             throw { code: 'no_session', message: `No stored session ${resume}` };
           }
@@ -198,6 +201,10 @@ export function installFakeBackend(): void {
           infos.set(id, info);
           return info;
         }
+        case 'close_session':
+          // Like the app: a running turn stops; closing a session that is not open does nothing.
+          sessions.get(text(args, 'sessionId'))?.interrupt();
+          return null;
         case 'session_events':
           return session(args).eventsAfter(typeof args.afterSeq === 'number' ? args.afterSeq : null);
         case 'list_sessions':

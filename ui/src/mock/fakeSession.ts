@@ -322,8 +322,12 @@ export class FakeSession implements ScriptHost {
     });
   }
 
-  /** Emits the request and waits for the answer; an interrupt cancels the call. */
-  async requestApproval(request: ApprovalRequest): Promise<ApprovalAnswer> {
+  /**
+   * Emits the request and waits for the answer; an interrupt cancels the call. The request's id is made the
+   * session's own (`<id>@<session>`), as the engine's are unique, so two sessions playing the same script ask apart.
+   */
+  async requestApproval(asked: ApprovalRequest): Promise<ApprovalAnswer> {
+    const request = { ...asked, id: `${asked.id}@${this.id}` };
     const answer = new Promise<ApprovalAnswer>((resolve) => this.approvals.set(request.id, resolve));
     this.emit({ type: 'approval_requested', request });
     const result = await answer;

@@ -1,6 +1,6 @@
 // A mocked Tauri backend for component tests: records every command, answers with defaults or
 // per-test handlers, and pushes session events into the channel that open_session received.
-import { act } from '@testing-library/react';
+import { act, within } from '@testing-library/react';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { AppSettings, EventEnvelope, SessionEvent, SessionInfo } from '../generated/protocol';
 import type { AppStateView } from '../generated/app';
@@ -60,6 +60,7 @@ export type FakeIpc = {
 
 export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Partial<AppStateView> = {}): FakeIpc {
   const calls: Call[] = [];
+  let opened = 0;
   const channels: { sender: ChannelSender; sessionId: string; seq: number; log: EventEnvelope[] }[] = [];
   const defaults: Record<string, Handler> = {
     app_state: () => ({ folder: null, recent: [], version: '0.0.0-test', ...app }),
@@ -69,7 +70,13 @@ export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Part
     kept_worktrees: () => [],
     app_settings: () => appSettings(),
     budget_status: () => [],
-    open_session: (args) => sessionInfo({ cwd: String(args.path), folder_name: String(args.path).split('/').pop() ?? '' }),
+    // Each new session its own id (session-1, session-2, …), a reopened one its own.
+    open_session: (args) =>
+      sessionInfo({
+        session_id: typeof args.resume === 'string' ? args.resume : `session-${++opened}`,
+        cwd: String(args.path),
+        folder_name: String(args.path).split('/').pop() ?? '',
+      }),
     // The backend keeps every event it numbered: those after `afterSeq` of the session's latest channel.
     session_events: (args) => {
       const channel = channels.findLast((each) => each.sessionId === args.sessionId);
@@ -111,4 +118,11 @@ export function installFakeIpc(handlers: Record<string, Handler> = {}, app: Part
     const { channel, envelopes } = number(index, events);
     act(() => channel.sender.send({ events: envelopes }));
   }
+}
+
+/** Queries within the session of the tab shown (the hidden tabs' sessions stay in the document). */
+export function shownSession() {
+  const pane = document.querySelector<HTMLElement>('[data-testid="session"][data-shown="true"]');
+  if (!pane) throw new Error('no session is shown');
+  return within(pane);
 }

@@ -1,11 +1,13 @@
 // Tests of the whole window against a mocked IPC: welcome screen, opening folders (picker,
-// recent, command line, menu events, failures), streaming a turn, stopping it, switching modes.
+// recent, command line, menu events, failures), streaming a turn, stopping it, switching modes, the tabs of several
+// sessions (each folding its own events, its dialogs shown only in its tab, closing and cycling), reloading.
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { emit } from '@tauri-apps/api/event';
 import { describe, expect, it } from 'vitest';
 import { ChannelSender, isChannelArg } from '../../mock/channel';
-import { FOLDER, installFakeIpc, sessionInfo } from '../../test/fakeIpc';
+import { approvalRequest } from '../../test/events';
+import { FOLDER, installFakeIpc, sessionInfo, shownSession } from '../../test/fakeIpc';
 import { App } from './App';
 
 describe('App', () => {
@@ -63,24 +65,66 @@ describe('App', () => {
     expect(screen.queryByTestId('error-banner')).not.toBeInTheDocument();
   });
 
-  it('asks before another folder replaces a session whose turn runs', async () => {
+  it('opens another folder in a new tab while the first one’s turn runs on, and asks before closing a running tab', async () => {
     const ipc = installFakeIpc();
     render(<App />);
     await emit('tandem://open-folder', { path: '/work/first' });
     expect(await screen.findByTestId('folder-name')).toHaveTextContent('first');
-    ipc.push({ type: 'turn_started', prompt: 'long job' });
+    ipc.pushOn(0, { type: 'turn_started', prompt: 'long job' });
     await emit('tandem://open-folder', { path: '/work/second' });
-    expect(await screen.findByTestId('switch-folder-confirm')).toHaveTextContent('/work/second');
-    await userEvent.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByTestId('switch-folder-confirm')).toBeNull());
-    expect(ipc.argsOf('open_session')).toHaveLength(1);
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(2));
+    expect(shownSession().getByTestId('folder-name')).toHaveTextContent('second');
     expect(ipc.argsOf('interrupt')).toHaveLength(0);
+    // The hidden first session keeps folding its events, and its tab shows it runs.
+    ipc.pushOn(0, { type: 'text_delta', text: 'Still working in the first folder' });
+    const [first, second] = screen.getAllByTestId('session-tab');
+    expect(first).toHaveAttribute('data-mark', 'running');
+    expect(second).not.toHaveAttribute('data-mark');
 
+    // Ctrl+Tab shows the first again, with what arrived while it was hidden.
+    await userEvent.keyboard('{Control>}{Tab}{/Control}');
+    await waitFor(() => expect(shownSession().getByTestId('folder-name')).toHaveTextContent('first'));
+    expect(shownSession().getByTestId('assistant-text')).toHaveTextContent('Still working in the first folder');
+
+    // Ctrl+W on a running tab asks; Esc keeps it, confirming stops its turn and closes it.
+    await userEvent.keyboard('{Control>}w{/Control}');
+    expect(await screen.findByTestId('close-tab-confirm')).toHaveTextContent('/work/first');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('close-tab-confirm')).toBeNull());
+    expect(ipc.argsOf('close_session')).toHaveLength(0);
+    await userEvent.keyboard('{Control>}w{/Control}');
+    await userEvent.click(await screen.findByTestId('close-tab-yes'));
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(1));
+    expect(ipc.argsOf('close_session')).toEqual([{ sessionId: 'session-1' }]);
+    expect(shownSession().getByTestId('folder-name')).toHaveTextContent('second');
+
+    // An idle tab closes at once; closing the last one shows the welcome screen.
+    await userEvent.click(screen.getByTestId('session-tab-close'));
+    expect(await screen.findByTestId('welcome')).toBeInTheDocument();
+    expect(ipc.argsOf('close_session')).toEqual([{ sessionId: 'session-1' }, { sessionId: 'session-2' }]);
+  });
+
+  it('shows a hidden tab’s waiting dialog only when its tab is shown', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await emit('tandem://open-folder', { path: '/work/first' });
+    await screen.findByTestId('folder-name');
     await emit('tandem://open-folder', { path: '/work/second' });
-    await userEvent.click(await screen.findByTestId('switch-folder-yes'));
-    await waitFor(() => expect(ipc.argsOf('open_session')).toHaveLength(2));
-    expect(ipc.argsOf('interrupt')).toHaveLength(1);
-    expect(ipc.argsOf('open_session')[1]).toMatchObject({ path: '/work/second' });
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(2));
+    ipc.pushOn(
+      0,
+      { type: 'turn_started', prompt: 'touch it' },
+      { type: 'tool_call_started', tool_use_id: 't1', name: 'Bash' },
+      { type: 'tool_call_status_changed', tool_use_id: 't1', status: 'waiting_for_approval' },
+      { type: 'approval_requested', request: approvalRequest('r1', 't1') },
+    );
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')[0]).toHaveAttribute('data-mark', 'waiting'));
+    expect(screen.queryByTestId('approval-dialog')).toBeNull();
+    await userEvent.click(screen.getAllByTestId('session-tab')[0]?.querySelector('[role="tab"]') as HTMLElement);
+    expect(await screen.findByTestId('approval-dialog')).toBeInTheDocument();
+    await userEvent.keyboard('{Control>}{Shift>}{Tab}{/Shift}{/Control}');
+    await waitFor(() => expect(screen.queryByTestId('approval-dialog')).toBeNull());
+    expect(shownSession().getByTestId('folder-name')).toHaveTextContent('second');
   });
 
   it('follows File ▸ Open Folder and New Session from the menu', async () => {
@@ -92,6 +136,8 @@ describe('App', () => {
     await emit('tandem://new-session');
     await waitFor(() => expect(ipc.argsOf('open_session')).toHaveLength(2));
     expect(ipc.argsOf('open_session')[1]).toMatchObject({ path: '/menu/chosen', resume: null });
+    // The new session opens in a tab of its own.
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(2));
   });
 
   it('shows the setup hint of a session that cannot reach a model', async () => {
@@ -234,20 +280,72 @@ describe('App', () => {
     expect(ipc.argsOf('set_mode').map((args) => args.mode)).toEqual(['acceptEdits', 'plan']);
   });
 
-  it('ignores batches of a session that was replaced', async () => {
+  it('marks in the sidebar the stored sessions open in another tab that run or wait', async () => {
+    const now = Date.now();
+    const ipc = installFakeIpc({
+      list_sessions: () => [
+        { session_id: 'stored-a', title: 'Older work', updated_at_ms: now - 60_000, message_count: 2, pinned: false, archived: false, tags: [], collection_id: null },
+      ],
+    });
+    render(<App />);
+    await emit('tandem://open-folder', { path: '/work/first' });
+    await screen.findByTestId('folder-name');
+    await waitFor(() => expect(shownSession().getAllByTestId('session-item')).toHaveLength(2));
+    await userEvent.click(shownSession().getAllByTestId('session-item').find((item) => item.dataset.sessionId === 'stored-a') as HTMLElement);
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(2));
+    ipc.pushOn(1, { type: 'turn_started', prompt: 'go on' });
+    await userEvent.keyboard('{Control>}{Tab}{/Control}');
+    await waitFor(() => expect(shownSession().getByTestId('folder-name')).toBeInTheDocument());
+    const row = () => shownSession().getAllByTestId('session-item').find((item) => item.dataset.sessionId === 'stored-a');
+    await waitFor(() => expect(row()).toHaveAttribute('data-mark', 'running'));
+    expect(row()).toHaveAttribute('data-open', 'true');
+    expect(within(row() as HTMLElement).getByTestId('mark-running')).toBeInTheDocument();
+    ipc.pushOn(1, { type: 'approval_requested', request: approvalRequest('r1', 't1') });
+    await waitFor(() => expect(row()).toHaveAttribute('data-mark', 'waiting'));
+    ipc.pushOn(1, { type: 'approval_resolved', request_id: 'r1' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    await waitFor(() => expect(row()).not.toHaveAttribute('data-mark'));
+  });
+
+  it('reloads the sidebar of every tab of a folder when a turn of one of them ends', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await emit('tandem://open-folder', { path: '/work/same' });
+    await screen.findByTestId('folder-name');
+    await emit('tandem://new-session');
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(2));
+    await waitFor(() => expect(ipc.argsOf('list_sessions')).toHaveLength(2));
+    ipc.pushOn(1, { type: 'turn_started', prompt: 'in the second tab' }, { type: 'turn_ended', stop_reason: 'end_turn' });
+    // The second tab's own list and the first tab's both load again.
+    await waitFor(() => expect(ipc.argsOf('list_sessions')).toHaveLength(4));
+  });
+
+  it('keeps each session’s batches in its own tab', async () => {
     const ipc = installFakeIpc({
       open_session: (args) => sessionInfo({ session_id: String(args.path), folder_name: String(args.path) }),
     });
     render(<App />);
     await emit('tandem://open-folder', { path: 'first' });
-    await screen.findByText('first');
+    await screen.findByTestId('folder-name');
     await emit('tandem://open-folder', { path: 'second' });
-    await screen.findByText('second');
-    ipc.pushOn(0, { type: 'notice', message: 'late news of the first session' });
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(2));
+    ipc.pushOn(0, { type: 'notice', message: 'news of the first session' });
     ipc.pushOn(1, { type: 'notice', message: 'news of the second session' });
-    const notices = screen.getAllByTestId('notice');
+    const notices = shownSession().getAllByTestId('notice');
     expect(notices).toHaveLength(1);
     expect(notices[0]).toHaveTextContent('news of the second session');
+    const first = within(document.querySelector('[data-testid="session"][data-session-id="first"]') as HTMLElement);
+    expect(first.getAllByTestId('notice')).toHaveLength(1);
+    expect(first.getByTestId('notice')).toHaveTextContent('news of the first session');
+  });
+
+  it('runs /clear as a new session in the same tab, replacing the old one', async () => {
+    const ipc = installFakeIpc();
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await userEvent.type(await screen.findByTestId('prompt-input'), '/clear{Enter}');
+    await waitFor(() => expect(ipc.argsOf('open_session')).toHaveLength(2));
+    expect(ipc.argsOf('open_session')[1]).toMatchObject({ path: FOLDER, resume: null, replaces: 'session-1' });
+    await waitFor(() => expect(screen.getAllByTestId('session-tab').map((tab) => tab.dataset.sessionId)).toEqual(['session-2']));
   });
 
   it('keeps events that arrive before open_session resolves', async () => {
@@ -297,29 +395,51 @@ function usage(input: number, output: number) {
 }
 
 describe('reloading the page', () => {
-  it('opens the session the window showed, and the folder anew when that session was never stored', async () => {
+  it('opens the tabs the window showed, and a folder anew when its session was never stored', async () => {
     let resumable = true;
     const ipc = installFakeIpc({
       open_session: (args) => {
-        if (args.resume && !resumable) throw { code: 'unknown_session', message: 'no stored session session-7' };
+        if (args.resume === 'session-7' && !resumable) throw { code: 'unknown_session', message: 'no stored session session-7' };
         return sessionInfo({ session_id: args.resume ? (args.resume as string) : 'session-8', cwd: String(args.path) });
       },
     });
-    sessionStorage.setItem('tandem.open', JSON.stringify({ cwd: '/other/folder', sessionId: 'session-7' }));
+    sessionStorage.setItem(
+      'tandem.open',
+      JSON.stringify({ tabs: [{ cwd: '/other/folder', sessionId: 'session-7' }, { cwd: '/third', sessionId: 'session-9' }], active: 'session-7' }),
+    );
     const first = render(<App />);
-    await screen.findByTestId('session');
-    expect(ipc.argsOf('open_session').map((args) => [args.path, args.resume])).toEqual([['/other/folder', 'session-7']]);
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(2));
+    expect(ipc.argsOf('open_session').map((args) => [args.path, args.resume])).toEqual([
+      ['/other/folder', 'session-7'],
+      ['/third', 'session-9'],
+    ]);
+    await waitFor(() => expect(shownSession().getByTestId('folder-name')).toBeInTheDocument());
+    expect(document.querySelector('[data-testid="session"][data-shown="true"]')).toHaveAttribute('data-session-id', 'session-7');
     first.unmount();
 
     resumable = false;
     render(<App />);
-    await waitFor(() => expect(screen.getByTestId('session')).toHaveAttribute('data-session-id', 'session-8'));
-    expect(ipc.argsOf('open_session').slice(1).map((args) => [args.path, args.resume ?? null])).toEqual([
+    await waitFor(() => expect(screen.getAllByTestId('session-tab').map((tab) => tab.dataset.sessionId)).toEqual(['session-8', 'session-9']));
+    expect(ipc.argsOf('open_session').slice(2).map((args) => [args.path, args.resume ?? null])).toEqual([
       ['/other/folder', 'session-7'],
       ['/other/folder', null],
+      ['/third', 'session-9'],
     ]);
     expect(screen.queryByTestId('error-banner')).not.toBeInTheDocument();
-    expect(JSON.parse(sessionStorage.getItem('tandem.open') ?? '{}')).toEqual({ cwd: '/other/folder', sessionId: 'session-8' });
+    await waitFor(() =>
+      expect(JSON.parse(sessionStorage.getItem('tandem.open') ?? '{}')).toEqual({
+        tabs: [{ cwd: '/other/folder', sessionId: 'session-8' }, { cwd: '/third', sessionId: 'session-9' }],
+        active: 'session-9',
+      }),
+    );
+  });
+
+  it('reads what an earlier window kept of its one session', async () => {
+    const ipc = installFakeIpc();
+    sessionStorage.setItem('tandem.open', JSON.stringify({ cwd: '/other/folder', sessionId: 'session-7' }));
+    render(<App />);
+    await screen.findByTestId('session');
+    expect(ipc.argsOf('open_session').map((args) => [args.path, args.resume])).toEqual([['/other/folder', 'session-7']]);
   });
 });
 

@@ -1,40 +1,39 @@
-// The root of the webview: loads the app state, opens the command-line folder if there is one,
-// follows the menu (Open Folder…, Open Recent, New Session, Import…, Settings…), applies the person's theme
-// and font size, and shows the welcome screen or the open session, with the settings dialog above. Ctrl+K opens
-// the search box over every stored session; opening a hit opens its session (in its folder) at the matching message.
-import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+// The root of the webview: loads the app state, opens the command-line folder if there is one (or, after a reload,
+// the tabs the window showed), follows the menu (Open Folder…, Open Recent, New Session, Import…, Settings…), applies the
+// person's theme and font size, and shows the welcome screen or the open sessions in tabs, with the settings dialog
+// above. Every opened session keeps its tab and runs on while another is shown; opening a folder or a new session
+// opens a new tab, opening a stored session that is open shows its tab. Ctrl+Tab / Ctrl+Shift+Tab cycle the tabs,
+// Ctrl+W closes the shown one (asking first while its turn runs or a dialog waits). Ctrl+K opens the search box over
+// every stored session; opening a hit shows its session (in its folder) at the matching message.
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useLoad } from '../../hooks/useLoad';
-import { useSession } from '../../hooks/useSession';
+import { useOpenSessions } from '../../hooks/useOpenSessions';
+import type { TabsHub } from '../../hooks/useSession';
 import * as ipc from '../../ipc';
 import type { SavedSettings } from '../../generated/app';
 import type { SessionSearchHit, Theme } from '../../generated/protocol';
-import { openBeforeReload } from '../../state/reload';
+import { activeSession, markOf, type SessionMark } from '../../state/openSessions';
+import { promptItems } from '../../state/rewind';
+import { tabKey } from '../../state/tabKeys';
+import { tabsBeforeReload } from '../../state/reload';
 import { applyLooks, followDesktopScheme } from '../../settings/looks';
-import { SessionView } from '../session/SessionView';
+import { CloseTabConfirm } from '../dialogs/CloseTabConfirm';
 import { ImportDialog } from '../dialogs/ImportDialog';
 import { SettingsDialog } from '../dialogs/SettingsDialog';
-import { SwitchFolderConfirm } from '../dialogs/SwitchFolderConfirm';
 import { SearchBox } from '../search/SearchBox';
+import { SessionTab } from './SessionTab';
+import { SessionTabs, type TabView } from './SessionTabs';
 import { Welcome } from './Welcome';
 
 export function App() {
-  const controls = useSession();
-  const { session, open, opening, error, clearError, updateInfo, interrupt } = controls;
-  /** A folder asked for while a turn runs, waiting for the person's confirmation. */
-  const [switchTo, setSwitchTo] = useState<string | null>(null);
-  const running = session?.transcript.running ?? false;
-  const sessionCwd = session?.info.cwd ?? null;
-  // Opening another folder replaces the session: while a turn runs, ask first.
-  const openFolder = useCallback(
-    (path: string) => {
-      if (running && path !== sessionCwd) setSwitchTo(path);
-      else void open(path);
-    },
-    [running, sessionCwd, open],
-  );
+  const tabs = useOpenSessions();
+  const { open, opening, error, clearError, activate, cycle, close, dispatchFor, lastBatchAt } = tabs;
+  const openFolder = useCallback((path: string) => void open(path), [open]);
   const onMenuFolder = useEffectEvent((path: string) => openFolder(path));
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
+  /** The tab asked to close while its session runs or waits, until the person confirms. */
+  const [closing, setClosing] = useState<string | null>(null);
   /** The import the menu asked for (from the reference agent's folder, or picked files) while its dialog shows. */
   const [importFrom, setImportFrom] = useState<boolean | null>(null);
   const closeImport = useCallback(() => setImportFrom(null), []);
@@ -45,31 +44,65 @@ export function App() {
     },
     [open],
   );
+  /** How many times the settings were saved: the status bars count the budgets again. */
+  const [settingsSaves, setSettingsSaves] = useState(0);
   /** The message a search hit opened, until its session's transcript has shown it. */
   const [focus, setFocus] = useState<{ sessionId: string; seq: number } | null>(null);
-  const sessionId = session?.info.session_id ?? null;
   const openHit = useCallback(
     (hit: SessionSearchHit) => {
       setSearchOpen(false);
       setFocus({ sessionId: hit.session_id, seq: hit.seq });
-      if (hit.session_id !== sessionId) void open(hit.folder, hit.session_id);
+      void open(hit.folder, hit.session_id);
     },
-    [sessionId, open],
+    [open],
   );
   const clearFocus = useCallback(() => setFocus(null), []);
   const closeSearch = useCallback(() => setSearchOpen(false), []);
+
+  /** The open sessions as last rendered, for the callbacks that act on them later. */
+  const latest = useRef(tabs.state);
+  useEffect(() => {
+    latest.current = tabs.state;
+  });
+  /** Closes a tab, asking first while its session runs a turn or waits for the person. */
+  const requestClose = useCallback(
+    (sessionId: string) => {
+      const tab = latest.current.tabs.find((each) => each.info.session_id === sessionId);
+      if (!tab) return;
+      if (markOf(tab) !== null) setClosing(sessionId);
+      else void close(sessionId);
+    },
+    [close],
+  );
+  // The menu's New Session opens a new tab in the folder of the session shown at that moment (read when the event
+  // arrives, which may be before this render's effects ran).
+  const newSession = useCallback(() => {
+    const cwd = activeSession(latest.current)?.info.cwd;
+    if (cwd) void open(cwd);
+  }, [open]);
+  const onTabKey = useEffectEvent((action: 'next' | 'previous' | 'close') => {
+    if (action === 'close') {
+      const shown = latest.current.active;
+      if (shown && closing === null) requestClose(shown);
+    } else cycle(action === 'next' ? 1 : -1);
+  });
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented) return;
       const ctrlK = (event.ctrlKey || event.metaKey) && !event.altKey && (event.key.toLowerCase() === 'k' || event.code === 'KeyK');
-      if (!ctrlK || event.defaultPrevented) return;
+      if (ctrlK) {
+        event.preventDefault();
+        setSearchOpen(true);
+        return;
+      }
+      const action = tabKey(event);
+      if (!action) return;
       event.preventDefault();
-      setSearchOpen(true);
+      onTabKey(action);
     };
     window.addEventListener('keydown', onKeyDown, true);
     return () => window.removeEventListener('keydown', onKeyDown, true);
   }, []);
-  /** How many times the settings were saved: the status bar counts the budgets again. */
-  const [settingsSaves, setSettingsSaves] = useState(0);
   // The theme and font size: as stored when the window opens, then as last saved.
   const stored = useLoad(ipc.appSettings).data;
   const [savedLooks, setSavedLooks] = useState<{ theme: Theme; fontSize: number; notifications: boolean } | null>(null);
@@ -79,31 +112,28 @@ export function App() {
   const [app, setApp] = useState<ipc.AppStateView | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const started = useRef(false);
-  // The menu's New Session opens the folder of the session open at that moment (read when the event
-  // arrives, which may be before this render's effects ran).
-  const currentCwd = session?.info.cwd ?? null;
-  const newSession = useEffectEvent(() => {
-    if (currentCwd) void open(currentCwd);
-  });
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const before = openBeforeReload();
+    const before = tabsBeforeReload();
     ipc
       .appState()
       .then(async (state) => {
         setApp(state);
-        // A reloaded window shows the session it showed; one never stored (nothing sent yet) opens anew.
+        // A reloaded window shows the tabs it showed; a session never stored (nothing sent yet) opens anew.
         if (before) {
-          if (!(await open(before.cwd, before.sessionId))) {
-            clearError();
-            await open(before.cwd);
+          for (const tab of before.tabs) {
+            if (!(await open(tab.cwd, tab.sessionId))) {
+              clearError();
+              await open(tab.cwd);
+            }
           }
+          if (before.active) activate(before.active);
         } else if (state.folder) await open(state.folder);
       })
       .catch((cause: unknown) => setLoadError(ipc.errorMessage(cause)));
-  }, [open, clearError]);
+  }, [open, clearError, activate]);
 
   useEffect(() => {
     if (theme === null || fontSize === null) return;
@@ -119,10 +149,10 @@ export function App() {
         notifications: saved.settings.notifications,
       });
       setSettingsSaves((count) => count + 1);
-      for (const info of saved.sessions) updateInfo(info);
+      for (const info of saved.sessions) dispatchFor(info.session_id, { type: 'info', info });
       setSettingsOpen(false);
     },
-    [updateInfo],
+    [dispatchFor],
   );
   const openSettings = useCallback(() => setSettingsOpen(true), []);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
@@ -137,7 +167,7 @@ export function App() {
     return () => {
       for (const subscription of subscriptions) void subscription.then((unlisten) => unlisten());
     };
-  }, [open, openSettings]);
+  }, [openSettings, newSession]);
 
   const pickFolder = useCallback(async () => {
     try {
@@ -147,6 +177,33 @@ export function App() {
       setLoadError(ipc.errorMessage(cause));
     }
   }, [openFolder]);
+  const onPickFolder = useCallback(() => void pickFolder(), [pickFolder]);
+
+  // What each tab's controls use: stable while only the sessions' states change.
+  const hub = useMemo<TabsHub>(
+    () => ({ dispatchFor, lastBatchAt, open, error, clearError }),
+    [dispatchFor, lastBatchAt, open, error, clearError],
+  );
+  const views = useMemo<TabView[]>(
+    () =>
+      tabs.state.tabs.map((each) => ({
+        sessionId: each.info.session_id,
+        folderName: each.info.folder_name,
+        cwd: each.info.cwd,
+        title: promptItems(each.transcript.items)[0]?.text ?? null,
+        mark: markOf(each),
+      })),
+    [tabs.state.tabs],
+  );
+  // The marks, as one value that changes only when a mark does (the sidebars re-render then, not at every event).
+  const marksKey = views.map((view) => `${view.sessionId}:${view.mark ?? ''}`).join(' ');
+  const openMarks = useMemo(
+    () => new Map<string, SessionMark>(marksKey.split(' ').filter(Boolean).map((pair) => {
+      const at = pair.lastIndexOf(':');
+      return [pair.slice(0, at), (pair.slice(at + 1) || null) as SessionMark];
+    })),
+    [marksKey],
+  );
 
   const settings = settingsOpen && (
     <SettingsDialog load={ipc.appSettings} save={ipc.saveAppSettings} onSaved={onSettingsSaved} onClose={closeSettings} />
@@ -155,38 +212,54 @@ export function App() {
     <ImportDialog claudeCode={importFrom} run={ipc.importSessions} onOpen={openImported} onClose={closeImport} />
   );
   const searchBox = searchOpen && <SearchBox search={ipc.searchSessions} onOpen={openHit} onClose={closeSearch} />;
-  const confirmSwitch = switchTo !== null && session && (
-    <SwitchFolderConfirm
-      current={session.info.cwd}
-      next={switchTo}
+  const closingTab = closing === null ? null : tabs.state.tabs.find((each) => each.info.session_id === closing);
+  const confirmClose = closingTab && (
+    <CloseTabConfirm
+      folder={closingTab.info.cwd}
+      waiting={markOf(closingTab) === 'waiting'}
       onConfirm={() => {
-        setSwitchTo(null);
-        void interrupt().then(() => open(switchTo));
+        setClosing(null);
+        void close(closingTab.info.session_id);
       }}
-      onCancel={() => setSwitchTo(null)}
+      onCancel={() => setClosing(null)}
     />
   );
-  if (session) {
-    // Keyed by session: a new session starts with fresh view state (expanded rows, answered requests).
+  if (tabs.state.tabs.length > 0) {
     return (
       <>
-        <div className="app-layer" inert={settingsOpen || switchTo !== null || searchOpen || importFrom !== null}>
-          <SessionView
-            key={session.info.session_id}
-            session={session}
-            controls={controls}
-            onPickFolder={() => void pickFolder()}
-            onOpenSettings={openSettings}
-            notifications={notifications}
-            focusSeq={focus?.sessionId === session.info.session_id ? focus.seq : null}
-            onFocused={clearFocus}
-            settingsSaves={settingsSaves}
-          />
+        <div className="app-layer" inert={settingsOpen || closingTab !== null || searchOpen || importFrom !== null}>
+          <div className="tabbed-window">
+            <SessionTabs tabs={views} active={tabs.state.active} onActivate={activate} onClose={requestClose} onNew={newSession} />
+            <div className="session-panes">
+              {tabs.state.tabs.map((each) => {
+                const id = each.info.session_id;
+                return (
+                  <SessionTab
+                    key={id}
+                    session={each}
+                    tabs={hub}
+                    shown={id === tabs.state.active}
+                    openMarks={openMarks}
+                    folderTurns={tabs.state.tabs.reduce(
+                      (sum, other) => (other !== each && other.info.cwd === each.info.cwd ? sum + other.transcript.turnsEnded : sum),
+                      0,
+                    )}
+                    onPickFolder={onPickFolder}
+                    onOpenSettings={openSettings}
+                    notifications={notifications}
+                    focusSeq={focus?.sessionId === id ? focus.seq : null}
+                    onFocused={clearFocus}
+                    settingsSaves={settingsSaves}
+                  />
+                );
+              })}
+            </div>
+          </div>
         </div>
         {settings}
         {searchBox}
         {importDialog}
-        {confirmSwitch}
+        {confirmClose}
       </>
     );
   }
@@ -194,17 +267,17 @@ export function App() {
     <>
       <div className="app-layer" inert={settingsOpen || searchOpen || importFrom !== null}>
         <Welcome
-      recent={app?.recent ?? []}
-      version={app?.version ?? null}
-      opening={opening}
-      error={error ?? loadError}
-      onDismissError={() => {
-        clearError();
-        setLoadError(null);
-      }}
-      onPickFolder={() => void pickFolder()}
-      onOpenRecent={(path) => void open(path)}
-      onOpenSettings={openSettings}
+          recent={app?.recent ?? []}
+          version={app?.version ?? null}
+          opening={opening}
+          error={error ?? loadError}
+          onDismissError={() => {
+            clearError();
+            setLoadError(null);
+          }}
+          onPickFolder={onPickFolder}
+          onOpenRecent={openFolder}
+          onOpenSettings={openSettings}
         />
       </div>
       {settings}

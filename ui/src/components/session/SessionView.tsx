@@ -1,10 +1,14 @@
-// The window with an open session: header, sessions sidebar, setup hint, transcript, the composer (notices, the
-// background lists, the prompt box) and the status bar; above them the request waiting on the person, the rewind
+// One open session (a tab of the window): header, sessions sidebar, setup hint, transcript, the composer (notices,
+// the background lists, the prompt box) and the status bar; above them the request waiting on the person, the rewind
 // dialog (a prompt row's rewind action, or `/rewind`) or one of the session's dialogs and panels, with everything
 // behind inert meanwhile. Esc stops a running turn; Ctrl+B moves its running shell commands to the background.
-// The state lives in hooks (hooks/session/): the requests' queue, the overlays, rewinding, the queued prompt.
+// The state lives in hooks (hooks/session/): the requests' queue, the overlays, rewinding, the queued prompt. A
+// session whose tab is hidden stays mounted — its events fold, its queued prompt is sent at its turn's end, its
+// notifications are asked for — but shows no dialog and takes no key: its dialogs show when its tab is shown.
 import { useCallback, useMemo } from 'react';
 import type { PromptImage, SandboxViolation } from '../../generated/protocol';
+import type { SessionMark } from '../../state/openSessions';
+import { ShownTabContext } from '../../state/shownTab';
 import { useAwayNotifications } from '../../hooks/session/useAwayNotifications';
 import { useBackgroundControls } from '../../hooks/session/useBackgroundControls';
 import { useBudgets } from '../../hooks/session/useBudgets';
@@ -44,6 +48,12 @@ import { UnreadableSettingsNotice } from './UnreadableSettingsNotice';
 export type SessionViewProps = {
   session: Session;
   controls: SessionControls;
+  /** Whether its tab is the one shown (true when absent). */
+  shown?: boolean;
+  /** The marks of the sessions open in tabs, by id (the sidebar marks those that run or wait). */
+  openMarks?: ReadonlyMap<string, SessionMark>;
+  /** How many turns the sessions of this folder open in other tabs have ended (their sidebar rows change then). */
+  folderTurns?: number;
   onPickFolder: () => void;
   /** Opens the settings dialog. */
   onOpenSettings?: () => void;
@@ -60,6 +70,9 @@ export type SessionViewProps = {
 export function SessionView({
   session,
   controls,
+  shown = true,
+  openMarks,
+  folderTurns = 0,
   onPickFolder,
   onOpenSettings,
   notifications = true,
@@ -69,10 +82,10 @@ export function SessionView({
 }: SessionViewProps) {
   const { info, mode, transcript } = session;
   const { running } = transcript;
-  const { interrupt, sendPrompt, open, rewind } = controls;
+  const { interrupt, sendPrompt, open, rewind, clear } = controls;
   const sessionId = info.session_id;
   const promptCount = useMemo(() => promptItems(transcript.items).length, [transcript.items]);
-  const list = useSessionList(info.cwd, sessionId, running, transcript.turnsEnded, promptCount);
+  const list = useSessionList(info.cwd, sessionId, running, transcript.turnsEnded, promptCount, folderTurns);
   const organise = useOrganise(info.cwd, list.refresh);
   const requests = useRequestQueue(transcript, controls.answer);
   useAwayNotifications(
@@ -88,13 +101,13 @@ export function SessionView({
   const stop = useCallback(() => void interrupt(), [interrupt]);
   const { toBackground } = background.shellControls;
   const allToBackground = useCallback(() => toBackground(null), [toBackground]);
-  useSessionKeys(running, stop, allToBackground);
+  useSessionKeys(shown && running, stop, allToBackground);
 
   const { open: openOverlay } = overlays;
   const { rewindLast } = rewinds;
   const windowCommands = useMemo<Record<string, WindowCommand>>(
     () => ({
-      clear: { description: 'Start a new session in this folder', run: () => void open(info.cwd) },
+      clear: { description: 'Start a new session in this folder, in this tab', run: () => void clear() },
       changes: { description: 'Show every file this session changed', run: () => openOverlay('changes') },
       mcp: { description: 'Show the MCP servers', run: () => openOverlay('mcp') },
       rules: { description: 'Show and edit the permission rules', run: () => openOverlay('rules') },
@@ -103,7 +116,7 @@ export function SessionView({
       trust: { description: "Review this folder's trust", run: () => openOverlay('trust') },
       rewind: { description: 'Rewind the conversation or files to before the last prompt', run: rewindLast },
     }),
-    [open, info.cwd, openOverlay, rewindLast],
+    [clear, openOverlay, rewindLast],
   );
   const commands = useSlashCommands(sessionId, transcript.mcpServers, windowCommands);
   const completeMentions = useCallback((query: string) => ipc.completeMention(sessionId, query), [sessionId]);
@@ -129,7 +142,8 @@ export function SessionView({
   const inert = requests.asking || rewinding !== null || overlays.shown !== null;
 
   return (
-    <div className="session" data-testid="session" data-session-id={sessionId}>
+    <ShownTabContext.Provider value={shown}>
+    <div className="session" data-testid="session" data-session-id={sessionId} data-shown={shown ? 'true' : 'false'}>
       <div className="session-body" inert={inert}>
         <Header folderName={info.folder_name} path={info.cwd} onOpenFolder={onPickFolder} />
         <StopSubAgentContext.Provider value={background.stopSubAgent}>
@@ -139,6 +153,7 @@ export function SessionView({
                 <SessionSidebar
                   sessions={list.sessions}
                   currentId={sessionId}
+                  openMarks={openMarks}
                   error={list.error}
                   onOpen={(id) => void open(info.cwd, id)}
                   onNew={() => void open(info.cwd)}
@@ -212,9 +227,9 @@ export function SessionView({
           compactAtPercent={info.compact_at_percent}
         />
       </div>
-      <RequestDialog requests={requests} error={controls.error} root={info.cwd} />
-      <SessionOverlay session={session} overlays={overlays} mode={mode} setTrust={controls.setTrust} changes={controls.changes} />
-      {rewinding && !requests.asking && (
+      {shown && <RequestDialog requests={requests} error={controls.error} root={info.cwd} />}
+      {shown && <SessionOverlay session={session} overlays={overlays} mode={mode} setTrust={controls.setTrust} changes={controls.changes} />}
+      {shown && rewinding && !requests.asking && (
         <RewindDialog
           ordinal={rewinding.ordinal}
           text={rewinding.text}
@@ -230,6 +245,7 @@ export function SessionView({
         />
       )}
     </div>
+    </ShownTabContext.Provider>
   );
 }
 

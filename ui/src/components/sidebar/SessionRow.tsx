@@ -1,13 +1,19 @@
-// One session in the sidebar: its title, when, how many messages, a pin mark and its tags as chips (a click on a
-// chip filters by it). It can be dragged onto a folder; right-click opens its menu; the pencil renames it and the bin
+// One session in the sidebar: its title, when, how many messages, a pin mark, a mark while it is open in a tab and
+// runs a turn or waits for the person, and its tags as chips (a click on a chip filters by it). It can be dragged onto a folder; right-click opens its menu; the pencil renames it and the bin
 // deletes it (confirmed); an input for its tags or its new title replaces it while it is edited.
 import type { SessionSummary } from '../../generated/protocol';
 import { formatRelativeTime } from '../../format';
+import type { SessionMark } from '../../state/openSessions';
+import { SessionMarkIcon } from '../common/SessionMarkIcon';
 import { Icon } from '../common/Icon';
 
 export type SessionRowProps = {
   session: SessionSummary;
   current: boolean;
+  /** Whether it is open in a tab of the window. */
+  inTab?: boolean;
+  /** While open in a tab: whether it runs a turn or waits for the person. */
+  mark?: SessionMark;
   stored: boolean;
   now: number;
   depth: number;
@@ -50,6 +56,8 @@ export function SessionRow(props: SessionRowProps) {
         data-testid="session-item"
         data-session-id={each.session_id}
         data-pinned={each.pinned ? 'true' : undefined}
+        data-open={props.inTab ? 'true' : undefined}
+        data-mark={props.mark ?? undefined}
         aria-current={current ? 'true' : undefined}
         title={each.title}
         onClick={() => !current && props.onOpen()}
@@ -61,6 +69,7 @@ export function SessionRow(props: SessionRowProps) {
               <PinIcon />
             </span>
           )}
+          {props.mark && <SessionMarkIcon mark={props.mark} />}
           {each.title}
         </span>
         <span className="session-item-meta">

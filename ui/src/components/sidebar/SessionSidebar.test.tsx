@@ -5,7 +5,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../generated/protocol';
-import { FOLDER, installFakeIpc, sessionInfo } from '../../test/fakeIpc';
+import { FOLDER, installFakeIpc, sessionInfo, shownSession } from '../../test/fakeIpc';
 import { App } from '../app/App';
 
 const now = Date.now();
@@ -27,7 +27,8 @@ async function openFolder(list: () => SessionSummary[] = () => stored) {
   return ipc;
 }
 
-const items = () => screen.getAllByTestId('session-item');
+/** The sidebar rows of the session shown. */
+const items = () => shownSession().getAllByTestId('session-item');
 
 beforeEach(() => localStorage.clear());
 
@@ -55,9 +56,18 @@ describe('SessionSidebar', () => {
       { type: 'mode_changed', mode: 'plan' },
     );
     expect(await screen.findByText('Restored answer')).toBeInTheDocument();
-    expect(screen.getByTestId('session')).toHaveAttribute('data-session-id', 'old');
-    expect(screen.getByTestId('mode-switcher')).toHaveAttribute('data-mode', 'plan');
+    // It opens in a tab of its own, shown; the first session stays open in its tab.
+    expect(shownSession().getByTestId('mode-switcher')).toHaveAttribute('data-mode', 'plan');
+    expect(screen.getAllByTestId('session-tab').map((tab) => [tab.dataset.sessionId, tab.dataset.shown])).toEqual([
+      ['session-1', 'false'],
+      ['old', 'true'],
+    ]);
     await waitFor(() => expect(items().find((item) => item.dataset.sessionId === 'old')).toHaveAttribute('aria-current', 'true'));
+    // Opening it again from the first tab's sidebar shows its tab instead of reopening it.
+    await userEvent.click(screen.getAllByTestId('session-tab')[0]?.querySelector('[role="tab"]') as HTMLElement);
+    await userEvent.click(items().find((item) => item.dataset.sessionId === 'old') as HTMLElement);
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')[1]).toHaveAttribute('data-shown', 'true'));
+    expect(ipc.argsOf('open_session')).toHaveLength(2);
   });
 
   it('New Session opens a new session on the folder', async () => {

@@ -1,5 +1,6 @@
 // The sessions sidebar: the open folder's sessions in their folders (collections, nested and collapsible), the pinned
-// first, the current one highlighted, any other reopened with a click, and New Session. A search box filters by
+// first, the current one highlighted, those open in other tabs marked (running, or waiting for the person), any other
+// shown with a click (its tab, or a new one), and New Session (a new tab). A search box filters by
 // title and a tag chip by tag; each stored session can be renamed (double-click or the pencil; Enter saves, Esc
 // cancels), deleted (the bin, then Delete), and through its menu (right-click or the dots) pinned, tagged, moved to a
 // folder, put in a new folder, archived or exported (Markdown, HTML, JSON lines). Sessions are dragged onto a folder (or onto "Sessions" for the top level);
@@ -7,6 +8,7 @@
 // listed under "Archived", shown on request, each restorable. Collapses to a narrow rail; the choice is remembered.
 import { useEffect, useMemo, useState } from 'react';
 import type { SessionCollection, SessionSummary } from '../../generated/protocol';
+import type { SessionMark } from '../../state/openSessions';
 import { errorMessage, type ExportFormat } from '../../ipc';
 import { usePersistentFlag } from '../../hooks/usePersistentFlag';
 import { buildTree, flatFolders, parseTags, type FolderNode } from '../../state/sidebarTree';
@@ -30,6 +32,8 @@ export type OrganiseActions = {
 export type SessionSidebarProps = {
   sessions: readonly SessionSummary[];
   currentId: string;
+  /** The sessions open in the window's tabs with their marks, by id (an open session is not deleted from here). */
+  openMarks?: ReadonlyMap<string, SessionMark>;
   /** Why the list could not be loaded, if it could not. */
   error: string | null;
   onOpen: (sessionId: string) => void;
@@ -60,7 +64,7 @@ type Editing =
 const SESSION_TYPE = 'application/x-tandem-session';
 
 export function SessionSidebar(props: SessionSidebarProps) {
-  const { sessions, currentId, error, onOpen, onNew, onRename, onDelete, collections = [], organise, onExport } = props;
+  const { sessions, currentId, openMarks, error, onOpen, onNew, onRename, onDelete, collections = [], organise, onExport } = props;
   const [collapsed, toggle] = usePersistentFlag('tandem.sidebarCollapsed', false);
   const [showArchived, toggleArchived] = usePersistentFlag('tandem.sidebarArchived', false);
   const now = useNow(60_000);
@@ -221,6 +225,8 @@ export function SessionSidebar(props: SessionSidebarProps) {
         key={id}
         session={each}
         current={id === currentId}
+        inTab={openMarks?.has(id) ?? false}
+        mark={openMarks?.get(id) ?? null}
         stored={isStored}
         now={now}
         depth={depth}
@@ -232,7 +238,7 @@ export function SessionSidebar(props: SessionSidebarProps) {
           if (items.length > 0) setMenu({ x, y, items, label: `${each.title} actions` });
         }}
         onRename={isStored && onRename ? () => setEditing({ kind: 'rename', id, text: each.title }) : undefined}
-        onAskDelete={onDelete ? () => setDeleting(id) : undefined}
+        onAskDelete={onDelete && !openMarks?.has(id) ? () => setDeleting(id) : undefined}
         onDelete={() => {
           setDeleting(null);
           if (onDelete) void act(() => onDelete(id));

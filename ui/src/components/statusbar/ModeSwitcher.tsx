@@ -1,11 +1,12 @@
 // The permission-mode switcher of the status bar: a button naming the mode in force that opens a menu of
 // every mode the session offers (default, accept edits, plan, bypass, don't ask, and auto where a
 // classifier model decides), each with what it does. Shift+Tab anywhere cycles through them, as in the
-// command-line agent.
-import { useEffect, useRef, useState } from 'react';
+// command-line agent (in the tab shown only).
+import { useContext, useEffect, useRef, useState } from 'react';
 import type { PermissionMode } from '../../generated/protocol';
 import { MODE_LABELS } from '../../format';
 import { isShiftTab, MODE_DESCRIPTIONS, nextMode } from '../../state/modes';
+import { ShownTabContext } from '../../state/shownTab';
 import { Chevron } from '../common/Chevron';
 
 export type ModeSwitcherProps = {
@@ -18,8 +19,10 @@ export type ModeSwitcherProps = {
 export function ModeSwitcher({ mode, modes, onChange }: ModeSwitcherProps) {
   const [open, setOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
+  const shown = useContext(ShownTabContext);
 
   useEffect(() => {
+    if (!shown) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (!isShiftTab(event) || event.defaultPrevented) return;
       if (document.querySelector('[role="dialog"]')) return;
@@ -29,7 +32,7 @@ export function ModeSwitcher({ mode, modes, onChange }: ModeSwitcherProps) {
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [mode, modes, onChange]);
+  }, [shown, mode, modes, onChange]);
 
   // The menu closes on Esc (before the session's Esc stops a turn) and on a click elsewhere.
   useEffect(() => {

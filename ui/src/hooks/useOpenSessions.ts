@@ -1,0 +1,142 @@
+// The sessions open in the window's tabs: opens folders (or reopens stored sessions) through ipc, each with its own
+// event channel feeding the tabs' reducer under its session's id — so a session whose tab is hidden keeps folding
+// its events — and switches, cycles and closes tabs (closing ends the session in the backend). Opening a stored
+// session that is open already shows its tab. The tabs are remembered for a reload of the page.
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { EventEnvelope } from '../generated/protocol';
+import * as ipc from '../ipc';
+import { noSessions, openSessionsReducer, type OpenSessions, type SessionOwnAction } from '../state/openSessions';
+import { rememberTabs } from '../state/reload';
+
+export type OpenSessionsControls = {
+  state: OpenSessions;
+  /** True while an `open_session` is in flight. */
+  opening: boolean;
+  /** Why the last open failed. */
+  error: string | null;
+  clearError: () => void;
+  /**
+   * Opens a new session on `path` in a new tab, or shows the stored session `resume` (in its tab when it is open,
+   * else reopened in a new one); with `replaces`, the new session takes that session's tab and the old one ends.
+   * Resolves to whether it opened.
+   */
+  open: (path: string, resume?: string | null, replaces?: string | null) => Promise<boolean>;
+  activate: (sessionId: string) => void;
+  /** Shows the next (1) or previous (-1) tab. */
+  cycle: (step: 1 | -1) => void;
+  /** Closes the session's tab and ends the session (its running turn stops). */
+  close: (sessionId: string) => Promise<void>;
+  /** Folds something that happened to the open session `sessionId` into its state. */
+  dispatchFor: (sessionId: string, action: SessionOwnAction) => void;
+  /** When the last batch of the session's channel arrived (ms since the epoch; 0 when none did). */
+  lastBatchAt: (sessionId: string) => number;
+};
+
+export function useOpenSessions(): OpenSessionsControls {
+  const [state, dispatch] = useReducer(openSessionsReducer, noSessions);
+  const [inFlight, setInFlight] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const lastBatch = useRef(new Map<string, number>());
+  const latest = useRef(state);
+  useEffect(() => {
+    latest.current = state;
+  });
+  /** Reopens under way, by session id: a second click on the same stored session waits for the first. */
+  const reopening = useRef(new Map<string, Promise<boolean>>());
+
+  const openNow = useCallback(async (path: string, resume: string | null, replaces: string | null) => {
+    let early: EventEnvelope[] | null = [];
+    let sessionId: string | null = null;
+    setInFlight((n) => n + 1);
+    setError(null);
+    try {
+      const info = await ipc.openSession(
+        path,
+        (batch) => {
+          const id = sessionId ?? batch.events[0]?.session_id;
+          if (id) lastBatch.current.set(id, Date.now());
+          if (early) early.push(...batch.events);
+          else if (sessionId) dispatch({ type: 'session', sessionId, action: { type: 'events', events: batch.events } });
+        },
+        resume,
+        replaces,
+      );
+      sessionId = info.session_id;
+      dispatch({ type: 'opened', info, events: early, replaces });
+      early = null;
+      return true;
+    } catch (cause) {
+      setError(ipc.errorMessage(cause));
+      return false;
+    } finally {
+      setInFlight((n) => n - 1);
+    }
+  }, []);
+
+  const open = useCallback(
+    (path: string, resume: string | null = null, replaces: string | null = null): Promise<boolean> => {
+      if (resume && !replaces) {
+        if (latest.current.tabs.some((tab) => tab.info.session_id === resume)) {
+          dispatch({ type: 'activate', sessionId: resume });
+          return Promise.resolve(true);
+        }
+        const under = reopening.current.get(resume);
+        if (under) return under;
+        const opened = openNow(path, resume, null).finally(() => reopening.current.delete(resume));
+        reopening.current.set(resume, opened);
+        return opened;
+      }
+      return openNow(path, resume, replaces);
+    },
+    [openNow],
+  );
+
+  const activate = useCallback((sessionId: string) => dispatch({ type: 'activate', sessionId }), []);
+  const cycle = useCallback((step: 1 | -1) => dispatch({ type: 'cycle', step }), []);
+  const close = useCallback(async (sessionId: string) => {
+    dispatch({ type: 'closed', sessionId });
+    lastBatch.current.delete(sessionId);
+    try {
+      await ipc.closeSession(sessionId);
+    } catch (cause) {
+      setError(ipc.errorMessage(cause));
+    }
+  }, []);
+  const dispatchFor = useCallback(
+    (sessionId: string, action: SessionOwnAction) => dispatch({ type: 'session', sessionId, action }),
+    [],
+  );
+  const lastBatchAt = useCallback((sessionId: string) => lastBatch.current.get(sessionId) ?? 0, []);
+  const clearError = useCallback(() => setError(null), []);
+
+  // A reload of the page reopens the same tabs.
+  const remembered = useMemo(
+    () => state.tabs.map((tab) => ({ cwd: tab.info.cwd, sessionId: tab.info.session_id })),
+    [state.tabs],
+  );
+  const rememberedKey = JSON.stringify(remembered);
+  /** Whether a tab has opened yet (until then, what a reload left is still to be read). */
+  const shown = useRef(false);
+  useEffect(() => {
+    shown.current ||= remembered.length > 0;
+    if (shown.current) rememberTabs(remembered, state.active);
+    // Only when the tabs or the shown one change, not at every event.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rememberedKey, state.active]);
+
+  return useMemo(
+    () => ({
+      state,
+      opening: inFlight > 0,
+      error,
+      clearError,
+      open,
+      activate,
+      cycle,
+      close,
+      dispatchFor,
+      lastBatchAt,
+    }),
+    [state, inFlight, error, clearError, open, activate, cycle, close, dispatchFor, lastBatchAt],
+  );
+}
