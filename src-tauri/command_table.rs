@@ -113,6 +113,7 @@ pub fn commands() -> Vec<CommandSignature> {
             .arg::<String>("session_id")
             .arg::<String>("format")
             .returns::<Option<String>>(),
+        command("clipboard_image").returns::<Option<PromptImage>>(),
         command("import_sessions")
             .arg::<bool>("claude_code")
             .returns::<Option<ImportSummary>>(),

@@ -3,6 +3,7 @@
 
 pub mod bridge;
 pub mod carry;
+pub mod clipboard;
 pub mod command_table;
 pub mod commands;
 pub mod error;
@@ -42,6 +43,7 @@ macro_rules! with_commands {
             commands::organise::set_session_archived,
             commands::organise::set_session_tags,
             commands::carry::export_session,
+            clipboard::clipboard_image,
             commands::carry::import_sessions,
             commands::pick_folder,
             commands::session::send_prompt,

@@ -1,8 +1,9 @@
 // End-to-end test of images in the prompt against the fake backend: an image pasted and another dropped into the
 // prompt box show as thumbnails, one is removed, a file that is not an image is refused with the reason, and the
 // prompt goes with the image left: the transcript shows it under the prompt, larger on a click (Esc closes), and
-// again after the session is reopened. Screenshots go to test-results/.
-/* global document, DataTransfer, ClipboardEvent, DragEvent -- page.evaluate callbacks run in the page */
+// again after the session is reopened; a paste without image data (WebKitGTK's) takes the system clipboard's image.
+// Screenshots go to test-results/.
+/* global window, document, DataTransfer, ClipboardEvent, DragEvent -- page.evaluate callbacks run in the page */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -94,6 +95,38 @@ test('images pasted and dropped into the prompt go with it and show in the trans
   await page.getByTestId('prompt-image').waitFor();
   assert.ok(await decoded(page, '[data-testid="prompt-image"] img'));
 
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a paste that carries no image data, as WebKitGTK sends it, takes the system clipboard’s image', async () => {
+  const { page, problems } = await newPage();
+  await page.getByTestId('open-folder-button').click();
+  await page.getByTestId('folder-name').waitFor();
+  const paste = (text) =>
+    page.evaluate((value) => {
+      const data = new DataTransfer();
+      if (value !== null) data.setData('text/plain', value);
+      const input = document.querySelector('[data-testid="prompt-input"]');
+      input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, text);
+  // A one-pixel PNG on the clipboard.
+  await page.evaluate(() =>
+    window.__tandemFake.setClipboard({
+      media_type: 'image/png',
+      data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    }),
+  );
+  // Text pasted: the clipboard's image is not asked for.
+  await paste('some text');
+  await paste(null);
+  await page.getByTestId('attachment').first().waitFor();
+  assert.equal(await page.getByTestId('attachment').count(), 1);
+  // An empty clipboard adds nothing and says nothing.
+  await page.evaluate(() => window.__tandemFake.setClipboard(null));
+  await paste(null);
+  assert.equal(await page.getByTestId('attachment').count(), 1);
+  assert.equal(await page.getByTestId('attachment-problem').count(), 0);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -167,6 +167,11 @@ export function importSessions(claudeCode: boolean): Promise<ImportSummary | nul
   return commands.importSessions(claudeCode);
 }
 
+/** The image on the system clipboard as a PNG, or null when it holds none (the webview's paste event carries none). */
+export function clipboardImage(): Promise<PromptImage | null> {
+  return commands.clipboardImage();
+}
+
 /** File > Import Sessions… or Import from Claude Code. */
 export function onImportSessions(handler: (claudeCode: boolean) => void): Promise<UnlistenFn> {
   return listen<ImportChoice>('tandem://import-sessions', (event) => handler(event.payload.claude_code));

@@ -65,6 +65,10 @@ export function exportSession(sessionId: string, format: string): Promise<string
   return invoke<string | null>('export_session', { sessionId, format });
 }
 
+export function clipboardImage(): Promise<PromptImage | null> {
+  return invoke<PromptImage | null>('clipboard_image');
+}
+
 export function importSessions(claudeCode: boolean): Promise<ImportSummary | null> {
   return invoke<ImportSummary | null>('import_sessions', { claudeCode });
 }

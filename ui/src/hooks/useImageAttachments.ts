@@ -1,9 +1,12 @@
 // The prompt box's attached images: files pasted or dropped are checked, read and added as thumbnails; what cannot be
-// attached is said in `problem` (until the next attach or a removal), and the rest is still attached.
+// attached is said in `problem` (until the next attach or a removal), and the rest is still attached. A paste that
+// brought no file (WebKitGTK's carries no image data) asks the system clipboard for its image.
 import { useCallback, useRef, useState } from 'react';
 import type { PromptImage } from '../generated/protocol';
+import { clipboardImage, errorMessage } from '../ipc';
 import {
   addAttachments,
+  fileOfImage,
   MAX_ATTACHMENTS,
   noAttachments,
   readImage,
@@ -17,6 +20,8 @@ export type ImageAttachments = {
   /** Why some files were not attached; null when all were. */
   problem: string | null;
   attach: (files: readonly File[]) => Promise<void>;
+  /** Attaches the system clipboard's image, if it holds one. */
+  attachClipboardImage: () => Promise<void>;
   remove: (id: number) => void;
   clear: () => void;
 };
@@ -52,6 +57,14 @@ export function useImageAttachments(initial: readonly PromptImage[] = []): Image
     setList(added.list);
     setProblem(problems.length > 0 ? problems.join('; ') : null);
   }, [setList]);
+  const attachClipboardImage = useCallback(async () => {
+    try {
+      const image = await clipboardImage();
+      if (image) await attach([fileOfImage(image, 'pasted image.png')]);
+    } catch (cause) {
+      setProblem(errorMessage(cause));
+    }
+  }, [attach]);
   const remove = useCallback(
     (id: number) => {
       setList(removeAttachment(current.current, id));
@@ -63,5 +76,5 @@ export function useImageAttachments(initial: readonly PromptImage[] = []): Image
     setList(noAttachments);
     setProblem(null);
   }, [setList]);
-  return { list, problem, attach, remove, clear };
+  return { list, problem, attach, attachClipboardImage, remove, clear };
 }

@@ -17,7 +17,7 @@
 // session (fakeSearch.ts), the website project's stored session among them; `.searchDelay(query, ms)` makes a query
 // answer late and `.lateAnswers()` counts those answered. Collections, pins, tags and the archive are kept by
 // fakeOrganise.ts. `export_session` and `import_sessions` are fakeCarry.ts's; `.exports()` lists the files
-// exported.
+// exported. `clipboard_image` answers the image `.setClipboard(image)` put there (none at first).
 // `send_prompt` takes images as the app does: one that is not a PNG, JPEG, GIF or WebP in base64 is
 // refused (code `image`), and nothing is sent; the others show after the turn's start as `prompt_images`.
 import { emit } from '@tauri-apps/api/event';
@@ -92,6 +92,8 @@ export function installFakeBackend(): void {
     budget: FAKE_LIMITS,
     file: '/home/dev/.config/tandem/settings.json',
   };
+  /** The system clipboard's image (`.setClipboard`); null: it holds none. */
+  let clipboard: { media_type: string; data: string } | null = null;
   /** The files exported, in order. */
   const exports: string[] = [];
   /** The desktop notifications asked for, in order. */
@@ -164,6 +166,8 @@ export function installFakeBackend(): void {
           exports.push(path);
           return path;
         }
+        case 'clipboard_image':
+          return clipboard;
         case 'import_sessions':
           return importInto(stored, args.claudeCode === true, Date.now());
         case 'notify_person':
@@ -367,6 +371,9 @@ export function installFakeBackend(): void {
       touch: (path: string, content: string) => files.set(path, content),
       notices: () => [...notices],
       exports: () => [...exports],
+      setClipboard: (image: { media_type: string; data: string } | null) => {
+        clipboard = image;
+      },
       searchDelay: (query: string, ms: number) => searchDelays.set(query, ms),
       lateAnswers: () => lateAnswers,
       storeLong: (messages: number) => {

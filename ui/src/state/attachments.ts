@@ -86,6 +86,14 @@ export function fromDataUrl(url: string, fallbackType: string): PromptImage | nu
 }
 
 /** Reads a file as an image to attach. */
+/** An image as a file (a PNG read from the system clipboard), to be attached as a pasted or dropped one is. */
+export function fileOfImage(image: PromptImage, name: string): File {
+  const binary = atob(image.data);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  return new File([bytes], name, { type: image.media_type });
+}
+
 export function readImage(file: File): Promise<PromptImage> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();

@@ -260,7 +260,11 @@ export function PromptBox({
         onKeyDown={onKeyDown}
         onPaste={(event) => {
           const files = filesOf(event.clipboardData);
-          if (files.length === 0) return;
+          if (files.length === 0) {
+            // WebKitGTK gives a paste no image data: with no text either, the clipboard may hold an image.
+            if (!Array.from(event.clipboardData.types).includes('text/plain')) void attachments.attachClipboardImage();
+            return;
+          }
           // An image alone is attached; text that came with it (a copied document) is pasted as well.
           if (!Array.from(event.clipboardData.types).includes('text/plain')) event.preventDefault();
           void attachments.attach(files);
