@@ -134,4 +134,17 @@ describe('organising sessions', () => {
     await userEvent.click(within(row('session-1')).getByTestId('session-menu'));
     expect(within(screen.getByTestId('sidebar-menu')).getByTestId('menu-archive')).toBeDisabled();
   });
+
+  it('hides a row’s tooltip while its menu is open, so it covers none of the menu', async () => {
+    await open();
+    const item = () => within(row('b')).getByTestId('session-item');
+    const title = item().getAttribute('title');
+    expect(title).toBeTruthy();
+    await userEvent.click(within(row('b')).getByTestId('session-menu'));
+    expect(screen.getByTestId('sidebar-menu')).toBeInTheDocument();
+    expect(item().getAttribute('title')).toBeNull();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('sidebar-menu')).toBeNull());
+    expect(item().getAttribute('title')).toBe(title);
+  });
 });

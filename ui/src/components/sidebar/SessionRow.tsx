@@ -20,6 +20,8 @@ export type SessionRowProps = {
   /** What replaces the row while it is being edited (its title or tags). */
   editor: React.ReactNode;
   deleting: boolean;
+  /** Its context menu is open. */
+  menuOpen?: boolean;
   onOpen: () => void;
   onMenu: (x: number, y: number) => void;
   onRename?: () => void;
@@ -59,7 +61,8 @@ export function SessionRow(props: SessionRowProps) {
         data-open={props.inTab ? 'true' : undefined}
         data-mark={props.mark ?? undefined}
         aria-current={current ? 'true' : undefined}
-        title={each.title}
+        // No tooltip while the row's menu is open: it would cover the menu's first items.
+        title={props.menuOpen ? undefined : each.title}
         onClick={() => !current && props.onOpen()}
         onDoubleClick={() => props.onRename?.()}
       >

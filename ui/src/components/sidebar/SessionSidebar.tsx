@@ -74,7 +74,8 @@ export function SessionSidebar(props: SessionSidebarProps) {
   const [deleting, setDeleting] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [menu, setMenu] = useState<{ x: number; y: number; items: MenuItem[]; label: string } | null>(null);
+  /** The open context menu; `sessionId`: the session row it is for (whose tooltip would cover it). */
+  const [menu, setMenu] = useState<{ x: number; y: number; items: MenuItem[]; label: string; sessionId?: string } | null>(null);
   const [closed, setClosed] = useState<ReadonlySet<number>>(() => readClosed());
   const [dropAt, setDropAt] = useState<number | 'top' | null>(null);
   const stored = useMemo(() => new Set(sessions.map((each) => each.session_id)), [sessions]);
@@ -232,10 +233,11 @@ export function SessionSidebar(props: SessionSidebarProps) {
         depth={depth}
         editor={edit}
         deleting={deleting === id}
+        menuOpen={menu?.sessionId === id}
         onOpen={() => onOpen(id)}
         onMenu={(x, y) => {
           const items = sessionMenu(each);
-          if (items.length > 0) setMenu({ x, y, items, label: `${each.title} actions` });
+          if (items.length > 0) setMenu({ x, y, items, label: `${each.title} actions`, sessionId: id });
         }}
         onRename={isStored && onRename ? () => setEditing({ kind: 'rename', id, text: each.title }) : undefined}
         onAskDelete={onDelete && !openMarks?.has(id) ? () => setDeleting(id) : undefined}
@@ -387,7 +389,7 @@ export function SessionSidebar(props: SessionSidebarProps) {
           )}
         </ul>
       )}
-      {menu && <SidebarMenu {...menu} onClose={() => setMenu(null)} />}
+      {menu && <SidebarMenu x={menu.x} y={menu.y} items={menu.items} label={menu.label} onClose={() => setMenu(null)} />}
     </nav>
   );
 }
