@@ -180,28 +180,36 @@ pub(super) async fn launch_untrusted(
     (driver, connect(port, project).await)
 }
 
-/// Waits for the window to show the project, then types `prompt` and sends it.
-pub(super) async fn send_prompt(client: &Client, prompt: &str) {
-    wait_for_text(client, "[data-testid=folder-name]", "demo-project").await;
-    let input = client
-        .find(Locator::Css("[data-testid=prompt-input]"))
+/// The element `testid` in the session of the tab shown (hidden tabs hold their own copies), or anywhere when no
+/// session shows it (the settings dialog, the welcome screen).
+pub(super) async fn find_shown(client: &Client, testid: &str) -> fantoccini::elements::Element {
+    let shown = format!("[data-testid=session][data-shown=true] [data-testid={testid}]");
+    if let Some(element) = client
+        .find_all(Locator::Css(&shown))
         .await
-        .expect("prompt box");
-    input.send_keys(prompt).await.expect("type");
-    client
-        .find(Locator::Css("[data-testid=send-button]"))
-        .await
-        .expect("send")
-        .click()
-        .await
-        .expect("click");
-}
-
-pub(super) async fn click(client: &Client, testid: &str) {
+        .ok()
+        .and_then(|found| found.into_iter().next())
+    {
+        return element;
+    }
     client
         .find(Locator::Css(&format!("[data-testid={testid}]")))
         .await
         .unwrap_or_else(|e| panic!("{testid}: {e}"))
+}
+
+/// Waits for the window to show the project, then types `prompt` and sends it in the tab shown.
+pub(super) async fn send_prompt(client: &Client, prompt: &str) {
+    wait_for_text(client, "[data-testid=folder-name]", "demo-project").await;
+    let input = find_shown(client, "prompt-input").await;
+    input.send_keys(prompt).await.expect("type");
+    click(client, "send-button").await;
+}
+
+/// Clicks the element `testid` of the tab shown (see [`find_shown`]).
+pub(super) async fn click(client: &Client, testid: &str) {
+    find_shown(client, testid)
+        .await
         .click()
         .await
         .unwrap_or_else(|e| panic!("click {testid}: {e}"));
@@ -726,10 +734,7 @@ async fn no_empty_session_is_stored_suggestions_stay_narrow_and_a_reopened_sessi
     assert_eq!(stored_titles(dir.path(), &project).len(), 1);
 
     // The second prompt is rewound away (conversation only): the screen and the model lose it.
-    let input = client
-        .find(Locator::Css("[data-testid=prompt-input]"))
-        .await
-        .expect("prompt box");
+    let input = find_shown(&client, "prompt-input").await;
     input.send_keys("Second question").await.expect("type");
     click(&client, "send-button").await;
     wait_for_text(&client, "[data-testid=assistant-text]", "Answer two").await;
@@ -772,10 +777,8 @@ async fn no_empty_session_is_stored_suggestions_stay_narrow_and_a_reopened_sessi
         rows.iter().all(|row| !row.contains("Second question")),
         "a rewound prompt came back: {rows:?}"
     );
-    let input = client
-        .find(Locator::Css("[data-testid=prompt-input]"))
-        .await
-        .expect("prompt box");
+    // The stored session opened in a tab of its own, beside the new session's.
+    let input = find_shown(&client, "prompt-input").await;
     // The rewound prompt may wait in the box as a draft: replace it.
     input
         .send_keys("\u{e009}a\u{e009}\u{e003}Third question")
