@@ -127,6 +127,6 @@ export function spendEvents(): { warning: BudgetStatus; reached: BudgetStatus; s
     reached: { ...FAKE_BUDGET, spent_usd: 5.04 },
     stopReason: 'budget_reached',
     notice:
-      'The daily budget of $5.00 is reached ($5.04 spent): the turn was stopped before its next model request. Raise the budget, or make it warn only (Settings ▸ Budget in the window; "onLimit": "warn" under "budget" in the settings file), to go on.',
+      'The daily budget of $5.00 is reached ($5.04 spent): the turn was stopped before its next model request. Raise the budget, or make it warn only (the Budget group of Settings in the window; "onLimit": "warn" under "budget" in the settings file), to go on.',
   };
 }

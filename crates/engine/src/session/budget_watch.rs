@@ -113,8 +113,8 @@ pub fn stop_reason(status: &BudgetStatus) -> String {
     };
     format!(
         "The {period} budget of ${:.2} is reached (${:.2} spent): the turn was stopped before its next model \
-         request. Raise the budget, or make it warn only (Settings ▸ Budget in the window; \"onLimit\": \"warn\" \
-         under \"budget\" in the settings file), to go on.",
+         request. Raise the budget, or make it warn only (the Budget group of Settings in the window; \
+         \"onLimit\": \"warn\" under \"budget\" in the settings file), to go on.",
         status.limit_usd, status.spent_usd
     )
 }
