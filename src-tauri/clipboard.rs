@@ -2,6 +2,7 @@
 //! no image data, so the window asks for it here when a paste brings no file and no text.
 
 use base64::Engine as _;
+use tandem_engine::image_fit;
 use tandem_protocol::PromptImage;
 
 use crate::error::{CommandError, ErrorCode};
@@ -43,13 +44,11 @@ pub fn png_of(width: usize, height: usize, rgba: Vec<u8>) -> Result<PromptImage,
     );
     let pixels = image::RgbaImage::from_raw(w, h, rgba)
         .ok_or_else(|| bad(format!("{width}×{height} pixels do not fit its bytes")))?;
-    let mut png = std::io::Cursor::new(Vec::new());
-    pixels
-        .write_to(&mut png, image::ImageFormat::Png)
+    let png = image_fit::encode(&image::DynamicImage::ImageRgba8(pixels), true, 0)
         .map_err(|e| bad(e.to_string()))?;
     Ok(PromptImage {
         media_type: "image/png".into(),
-        data: base64::engine::general_purpose::STANDARD.encode(png.into_inner()),
+        data: base64::engine::general_purpose::STANDARD.encode(png),
     })
 }
 

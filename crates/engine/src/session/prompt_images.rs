@@ -7,9 +7,11 @@
 
 use std::io::Cursor;
 
-use ::image::{DynamicImage, ImageFormat, ImageReader, Limits};
+use ::image::{ImageFormat, ImageReader, Limits};
 use base64::Engine as _;
 use tandem_protocol::PromptImage;
+
+use crate::image_fit::{Fit, media_type, shrink};
 
 /// The longest edge, in pixels, an image is sent with (what the model sees best without being scaled again).
 pub const MAX_EDGE: u32 = 1568;
@@ -23,6 +25,8 @@ const MAX_DECODED_EDGE: u32 = 20_000;
 const MAX_DECODE_ALLOC: u64 = 512 * 1024 * 1024;
 /// The smallest long edge tried when a file stays too large.
 const MIN_EDGE: u32 = 200;
+/// The JPEG quality an image is re-encoded with.
+const JPEG_QUALITY: u8 = 85;
 
 /// Why an image cannot go with a prompt. `name` is how the person knows the image (a file's path, or `image 2`).
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -92,20 +96,18 @@ pub fn fit_image(name: &str, bytes: &[u8]) -> Result<FittedImage, ImageError> {
         format,
         ImageFormat::Png | ImageFormat::Gif | ImageFormat::WebP
     ) && img.color().has_alpha();
-    let mut edge = MAX_EDGE;
-    loop {
-        let small = img.thumbnail(edge, edge);
-        let data = encode(&small, keep_png).map_err(|e| refuse(e.to_string()))?;
-        if data.len() <= MAX_BYTES || edge <= MIN_EDGE {
-            let media_type = if keep_png { "image/png" } else { "image/jpeg" };
-            return Ok(FittedImage {
-                image: encoded(media_type, &data),
-                original_size,
-                size: [small.width(), small.height()],
-            });
-        }
-        edge = edge * 3 / 4;
-    }
+    let fit = Fit {
+        max_edge: MAX_EDGE,
+        min_edge: MIN_EDGE,
+        max_bytes: MAX_BYTES,
+        jpeg_quality: JPEG_QUALITY,
+    };
+    let small = shrink(&img, keep_png, fit).map_err(|e| refuse(e.to_string()))?;
+    Ok(FittedImage {
+        image: encoded(small.media_type, &small.data),
+        original_size,
+        size: small.size,
+    })
 }
 
 /// Fits images the window sent as base64 (named `image 1`, `image 2`, … in errors), in order; the first that
@@ -131,32 +133,10 @@ fn encoded(media_type: &str, bytes: &[u8]) -> PromptImage {
     }
 }
 
-fn media_type(format: ImageFormat) -> Option<&'static str> {
-    Some(match format {
-        ImageFormat::Png => "image/png",
-        ImageFormat::Jpeg => "image/jpeg",
-        ImageFormat::Gif => "image/gif",
-        ImageFormat::WebP => "image/webp",
-        _ => return None,
-    })
-}
-
-fn encode(img: &DynamicImage, png: bool) -> Result<Vec<u8>, ::image::ImageError> {
-    let mut out = Cursor::new(Vec::new());
-    if png {
-        img.write_to(&mut out, ImageFormat::Png)?;
-    } else {
-        let rgb = DynamicImage::ImageRgb8(img.to_rgb8());
-        let mut encoder = ::image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 85);
-        encoder.encode_image(&rgb)?;
-    }
-    Ok(out.into_inner())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ::image::{Rgb, RgbImage, Rgba, RgbaImage};
+    use ::image::{DynamicImage, Rgb, RgbImage, Rgba, RgbaImage};
 
     fn png(img: DynamicImage) -> Vec<u8> {
         let mut out = Cursor::new(Vec::new());

@@ -5,11 +5,12 @@
 use std::io::Cursor;
 use std::path::Path;
 
-use ::image::{DynamicImage, ImageFormat, ImageReader};
+use ::image::{ImageFormat, ImageReader};
 use base64::Engine as _;
 
 use tandem_protocol::{ReadContent, ToolDetail};
 
+use crate::image_fit::{Fit, media_type, shrink};
 use crate::model::{ImageSource, ResultBlock, ToolResultContent};
 use crate::tool::{ToolError, ToolOutput};
 
@@ -17,29 +18,6 @@ use crate::tool::{ToolError, ToolOutput};
 const MAX_SIDE: u32 = 2000;
 /// The largest encoded image sent as is (base64 makes it 5 MB).
 const MAX_BYTES: usize = 3_750_000;
-
-fn media_type(format: ImageFormat) -> Option<&'static str> {
-    Some(match format {
-        ImageFormat::Png => "image/png",
-        ImageFormat::Jpeg => "image/jpeg",
-        ImageFormat::Gif => "image/gif",
-        ImageFormat::WebP => "image/webp",
-        _ => return None,
-    })
-}
-
-fn encode(img: &DynamicImage, format: ImageFormat) -> Result<Vec<u8>, ::image::ImageError> {
-    let mut out = Cursor::new(Vec::new());
-    match format {
-        ImageFormat::Png => img.write_to(&mut out, ImageFormat::Png)?,
-        _ => {
-            let rgb = DynamicImage::ImageRgb8(img.to_rgb8());
-            let mut enc = ::image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 80);
-            enc.encode_image(&rgb)?;
-        }
-    }
-    Ok(out.into_inner())
-}
 
 /// Reads an image file's `bytes` as an image block.
 pub fn read_image(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError> {
@@ -60,23 +38,16 @@ pub fn read_image(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError> {
         if width <= MAX_SIDE && height <= MAX_SIDE && bytes.len() <= MAX_BYTES {
             (bytes.to_vec(), media, (width, height))
         } else {
-            let mut side = MAX_SIDE;
             let keep_png =
                 matches!(format, ImageFormat::Png | ImageFormat::Gif) && img.color().has_alpha();
-            loop {
-                let small = img.thumbnail(side, side);
-                let out_format = if keep_png {
-                    ImageFormat::Png
-                } else {
-                    ImageFormat::Jpeg
-                };
-                let data = encode(&small, out_format).map_err(|e| bad(&e))?;
-                if data.len() <= MAX_BYTES || side <= 200 {
-                    let media = if keep_png { "image/png" } else { "image/jpeg" };
-                    break (data, media, (small.width(), small.height()));
-                }
-                side = side * 3 / 4;
-            }
+            let fit = Fit {
+                max_edge: MAX_SIDE,
+                min_edge: 200,
+                max_bytes: MAX_BYTES,
+                jpeg_quality: 80,
+            };
+            let small = shrink(&img, keep_png, fit).map_err(|e| bad(&e))?;
+            (small.data, small.media_type, (small.size[0], small.size[1]))
         };
     let encoded = base64::engine::general_purpose::STANDARD.encode(&data);
     let content = ToolResultContent::Blocks(vec![ResultBlock::Image {
