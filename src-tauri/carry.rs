@@ -113,14 +113,7 @@ fn summarise(store: &SessionStore, reports: &[FileImport]) -> ImportSummary {
             Ok((_, _, _, ImportOutcome::AlreadyThere)) => summary.already_there += 1,
             Err(e) => summary.problems.push(e.to_string()),
         }
-        if let Some(line) = &report.first_bad {
-            let more = report.bad_lines.saturating_sub(1);
-            summary.problems.push(if more > 0 {
-                format!("{line} (and {more} more bad lines)")
-            } else {
-                line.to_string()
-            });
-        }
+        summary.problems.extend(report.bad_lines_note());
     }
     if !summary.imported.is_empty()
         && let Err(e) = store.index_for_search()

@@ -92,14 +92,8 @@ pub fn import(store: &SessionStore, args: &ImportArgs) -> i32 {
                 eprintln!("tandem: not imported: {e}");
             }
         }
-        if let Some(line) = &report.first_bad {
-            let more = report.bad_lines.saturating_sub(1);
-            let more = if more > 0 {
-                format!(" (and {more} more bad lines)")
-            } else {
-                String::new()
-            };
-            eprintln!("tandem: bad line skipped: {line}{more}");
+        if let Some(note) = report.bad_lines_note() {
+            eprintln!("tandem: bad line skipped: {note}");
         }
     }
     // What was imported is searchable as soon as the command ends.

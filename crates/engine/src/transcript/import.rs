@@ -49,6 +49,20 @@ pub struct FileImport {
     pub bad_lines: usize,
 }
 
+impl FileImport {
+    /// The file's first bad line, and how many more there were: `path:line: why (and N more bad lines)`; `None`
+    /// when every line was read.
+    pub fn bad_lines_note(&self) -> Option<String> {
+        let line = self.first_bad.as_ref()?;
+        let more = self.bad_lines.saturating_sub(1);
+        Some(if more > 0 {
+            format!("{line} (and {more} more bad lines)")
+        } else {
+            line.to_string()
+        })
+    }
+}
+
 /// `~/.claude/projects`, where the reference agent keeps a folder of transcripts per project.
 pub fn default_claude_code_dir() -> Option<PathBuf> {
     dirs::home_dir().map(|h| h.join(".claude").join("projects"))
