@@ -29,12 +29,7 @@ fn app(model: ModelConfig) -> App {
     state.store = Some(Arc::new(
         SessionStore::open(&data.path().join("sessions.db")).expect("store"),
     ));
-    let app = tandem_app::build_app(mock_builder(), state)
-        .build(mock_context(noop_assets()))
-        .expect("app builds");
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .expect("window");
+    let (app, webview) = mock_window(state);
     App {
         app,
         webview,
@@ -42,7 +37,29 @@ fn app(model: ModelConfig) -> App {
     }
 }
 
+/// The app built on Tauri's mock runtime with `state`, and its main window.
+pub(super) fn mock_window(
+    state: AppState,
+) -> (tauri::App<MockRuntime>, tauri::WebviewWindow<MockRuntime>) {
+    let app = tandem_app::build_app(mock_builder(), state)
+        .build(mock_context(noop_assets()))
+        .expect("app builds");
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .expect("window");
+    (app, webview)
+}
+
 fn invoke(app: &App, cmd: &str, body: Value) -> Result<Value, Value> {
+    invoke_on(&app.webview, cmd, body)
+}
+
+/// Invokes the command `cmd` from `webview` as the page would, with the arguments `body`.
+pub(super) fn invoke_on(
+    webview: &tauri::WebviewWindow<MockRuntime>,
+    cmd: &str,
+    body: Value,
+) -> Result<Value, Value> {
     let request = InvokeRequest {
         cmd: cmd.into(),
         callback: CallbackFn(0),
@@ -52,11 +69,11 @@ fn invoke(app: &App, cmd: &str, body: Value) -> Result<Value, Value> {
         headers: Default::default(),
         invoke_key: INVOKE_KEY.to_string(),
     };
-    get_ipc_response(&app.webview, request)
-        .map(|b| b.deserialize::<Value>().expect("json response"))
+    get_ipc_response(webview, request).map(|b| b.deserialize::<Value>().expect("json response"))
 }
 
-fn model_for(server: &FakeServer) -> ModelConfig {
+/// The model settings of a session on `server` (no retries).
+pub(super) fn model_for(server: &FakeServer) -> ModelConfig {
     ModelConfig {
         base_url: server.url(),
         api_key: Some("sk-test".into()),

@@ -8,18 +8,15 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tandem_app::state::AppState;
-use tandem_engine::model::{ModelConfig, RetryPolicy};
 use tandem_engine::settings::{AppSettingsFile, CredentialStore};
 use tandem_engine::store::{
     MeteredRequest, NewSession, SessionStore, day_start_ms, now_ms, parse_day,
 };
 use tandem_engine::testing::{FakeServer, Script, ScriptedTurn};
 use tandem_protocol::{PermissionMode, Usage};
-use tauri::ipc::{CallbackFn, InvokeBody};
-use tauri::test::{
-    INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder, mock_context, noop_assets,
-};
-use tauri::webview::InvokeRequest;
+use tauri::test::MockRuntime;
+
+use super::ipc::{invoke_on, mock_window, model_for};
 
 struct App {
     _app: tauri::App<MockRuntime>,
@@ -35,28 +32,14 @@ fn app(server: &FakeServer) -> App {
     let store = Arc::new(SessionStore::open(&data.path().join("sessions.db")).expect("store"));
     let settings = data.path().join("settings.json");
     let mut state = AppState::new(None);
-    state.model_override = Some(ModelConfig {
-        base_url: server.url(),
-        api_key: Some("sk-test".into()),
-        model: "fake-model".into(),
-        retry: RetryPolicy {
-            max_retries: 0,
-            ..RetryPolicy::default()
-        },
-        ..ModelConfig::default()
-    });
+    state.model_override = Some(model_for(server));
     state.recent_file = Some(data.path().join("recent.json"));
     state.store = Some(store.clone());
     state.settings_file = Some(AppSettingsFile::new(
         settings.clone(),
         CredentialStore::in_file(data.path().join("credentials.json")),
     ));
-    let app = tandem_app::build_app(mock_builder(), state)
-        .build(mock_context(noop_assets()))
-        .expect("app builds");
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-        .build()
-        .expect("window");
+    let (app, webview) = mock_window(state);
     App {
         _app: app,
         webview,
@@ -67,17 +50,7 @@ fn app(server: &FakeServer) -> App {
 }
 
 fn invoke(app: &App, cmd: &str, body: Value) -> Result<Value, Value> {
-    let request = InvokeRequest {
-        cmd: cmd.into(),
-        callback: CallbackFn(0),
-        error: CallbackFn(1),
-        url: "tauri://localhost".parse().expect("url"),
-        body: InvokeBody::Json(body),
-        headers: Default::default(),
-        invoke_key: INVOKE_KEY.to_string(),
-    };
-    get_ipc_response(&app.webview, request)
-        .map(|b| b.deserialize::<Value>().expect("json response"))
+    invoke_on(&app.webview, cmd, body)
 }
 
 /// A stored session `id` in `folder` with one request on a priced model at `at`: `input` fresh tokens.
