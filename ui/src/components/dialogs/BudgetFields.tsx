@@ -12,44 +12,13 @@ export type BudgetFieldsProps = {
 
 export function BudgetFields({ form, onChange, invalid }: BudgetFieldsProps) {
   const set = <K extends keyof BudgetForm>(name: K, value: BudgetForm[K]) => onChange({ ...form, [name]: value });
+  const fieldProps = { form, invalid, set };
   return (
     <fieldset className="settings-group" data-testid="settings-budget">
       <legend>Budget</legend>
-      <label className="settings-field">
-        <span>Per day ($)</span>
-        <input
-          type="text"
-          inputMode="decimal"
-          data-testid="settings-budget-daily"
-          aria-invalid={invalid === 'daily'}
-          value={form.daily}
-          placeholder="no daily budget"
-          onChange={(event) => set('daily', event.target.value)}
-        />
-      </label>
-      <label className="settings-field">
-        <span>Per month ($)</span>
-        <input
-          type="text"
-          inputMode="decimal"
-          data-testid="settings-budget-monthly"
-          aria-invalid={invalid === 'monthly'}
-          value={form.monthly}
-          placeholder="no monthly budget"
-          onChange={(event) => set('monthly', event.target.value)}
-        />
-      </label>
-      <label className="settings-field">
-        <span>Warn at (%)</span>
-        <input
-          type="text"
-          inputMode="numeric"
-          data-testid="settings-budget-warn"
-          aria-invalid={invalid === 'warnPercent'}
-          value={form.warnPercent}
-          onChange={(event) => set('warnPercent', event.target.value)}
-        />
-      </label>
+      <TextField label="Per day ($)" field="daily" testId="settings-budget-daily" decimal placeholder="no daily budget" {...fieldProps} />
+      <TextField label="Per month ($)" field="monthly" testId="settings-budget-monthly" decimal placeholder="no monthly budget" {...fieldProps} />
+      <TextField label="Warn at (%)" field="warnPercent" testId="settings-budget-warn" {...fieldProps} />
       <label className="settings-field">
         <span>At the limit</span>
         <select data-testid="settings-budget-on-limit" value={form.onLimit} onChange={(event) => set('onLimit', event.target.value as BudgetAction)}>
@@ -61,5 +30,35 @@ export function BudgetFields({ form, onChange, invalid }: BudgetFieldsProps) {
         UTC days and months, over every session of every folder. The status bar shows what was spent against each budget, warning from the share above.
       </p>
     </fieldset>
+  );
+}
+
+type TextFieldProps = {
+  label: string;
+  field: BudgetField;
+  testId: string;
+  /** Dollars (a decimal keyboard) rather than a whole number. */
+  decimal?: boolean;
+  placeholder?: string;
+  form: BudgetForm;
+  invalid: BudgetField | null;
+  set: (name: BudgetField, value: string) => void;
+};
+
+/** One of the budget's text fields, marked invalid when the last save found it wrong. */
+function TextField({ label, field, testId, decimal = false, placeholder, form, invalid, set }: TextFieldProps) {
+  return (
+    <label className="settings-field">
+      <span>{label}</span>
+      <input
+        type="text"
+        inputMode={decimal ? 'decimal' : 'numeric'}
+        data-testid={testId}
+        aria-invalid={invalid === field}
+        value={form[field]}
+        placeholder={placeholder}
+        onChange={(event) => set(field, event.target.value)}
+      />
+    </label>
   );
 }
