@@ -152,19 +152,21 @@ fn session_events(text: &mut Text, index: usize, messages: usize) -> (Vec<Sessio
 }
 
 /// Writes `sessions` sessions into `store`; with `export`, their text into files there. Returns the time the writes
-/// took (queued and committed).
+/// took (queued and committed) and how many events they were.
 fn write_sessions(
     store: &SessionStore,
     folder: &Path,
     sessions: usize,
     messages: usize,
     export: Option<&Path>,
-) -> Duration {
+) -> (Duration, usize) {
     let mut text = Text::new();
     let mut spent = Duration::ZERO;
+    let mut written = 0;
     for i in 0..sessions {
         let (events, lines) = session_events(&mut text, i, messages);
         let id = format!("session-{i:06}");
+        written += events.len();
         let start = Instant::now();
         store.create_session_queued(&NewSession {
             id: id.clone(),
@@ -186,14 +188,14 @@ fn write_sessions(
     }
     let start = Instant::now();
     store.flush().expect("flush");
-    spent + start.elapsed()
+    (spent + start.elapsed(), written)
 }
 
 fn generate(dir: &Path, sessions: usize, messages: usize) {
     let text_dir = dir.join("text");
     std::fs::create_dir_all(&text_dir).expect("text dir");
     let store = SessionStore::open(&dir.join("sessions.db")).expect("open");
-    let spent = write_sessions(&store, dir, sessions, messages, Some(&text_dir));
+    let (spent, _) = write_sessions(&store, dir, sessions, messages, Some(&text_dir));
     let start = Instant::now();
     store.index_for_search().expect("index");
     let indexing = start.elapsed();
@@ -235,6 +237,7 @@ fn write_compare(dir: &Path, sessions: usize, messages: usize, rounds: usize) {
     let mut with = Vec::new();
     let mut with_indexed = Vec::new();
     let mut without = Vec::new();
+    let mut events = 0;
     for round in 0..rounds {
         for indexed in [true, false] {
             let path: PathBuf = dir.join(format!("write-{round}-{indexed}.db"));
@@ -244,7 +247,8 @@ fn write_compare(dir: &Path, sessions: usize, messages: usize, rounds: usize) {
                 SessionStore::open_with_migrations(&path, &MIGRATIONS[..3])
             }
             .expect("open");
-            let spent = write_sessions(&store, dir, sessions, messages, None);
+            let (spent, written) = write_sessions(&store, dir, sessions, messages, None);
+            events = written;
             if indexed {
                 let start = Instant::now();
                 store.index_for_search().expect("index");
@@ -273,7 +277,7 @@ fn write_compare(dir: &Path, sessions: usize, messages: usize, rounds: usize) {
     );
     println!(
         "{}",
-        json!({"sessions": sessions, "messages": messages, "with_index_s": w, "with_index_and_indexing_s": wi,
+        json!({"sessions": sessions, "messages": messages, "events": events, "with_index_s": w, "with_index_and_indexing_s": wi,
                "without_index_s": wo, "ratio": w / wo, "ratio_with_indexing": wi / wo})
     );
 }
