@@ -13,6 +13,7 @@ mod known;
 mod option_table;
 mod options;
 mod parse;
+mod pattern;
 mod strip;
 mod variables;
 mod walks;
@@ -33,6 +34,7 @@ pub use options::{abbreviates, option_files, option_value, runs_code};
 pub use parse::{
     Assignment, ParsedScript, Redirect, RedirectKind, SimpleCommand, parse_script, parse_tree,
 };
+pub use pattern::BashPattern;
 pub use strip::{assignment_name, is_safe_variable, strip_for_allow, strip_for_deny, wrapper_len};
 pub use walks::{Walked, respects_ignores, walked};
 pub use word::Word;

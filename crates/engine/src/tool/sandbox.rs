@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use tandem_protocol::SandboxViolation;
 
-use crate::shell::{self, base_name};
+use crate::shell::{self, BashPattern};
 
 /// Receives what the sandbox refused a running call (the session turns each into an event for the window).
 #[derive(Clone, Default)]
@@ -113,53 +113,31 @@ impl SandboxConfig {
         }
     }
 
-    /// Whether some part of `command` (nested ones included) matches an `excludedCommands` pattern. A command the
-    /// analysis cannot split is matched on its text as a whole.
+    /// Whether some part of `command` (nested ones included) matches an `excludedCommands` pattern, read as a Bash
+    /// permission rule is: `docker` is that command alone, `docker *` (or `docker:*`) it with any arguments, and
+    /// `git * main` a wildcard. Each part is matched on the texts deny and ask rules see (past wrappers and
+    /// assignments, the bare program name, inner commands); a command the analysis cannot split is matched on its
+    /// text as a whole.
     pub fn excludes(&self, command: &str) -> bool {
         if self.excluded_commands.is_empty() {
             return false;
         }
         let analysis = shell::analyse(command);
-        let parts: Vec<Vec<String>> = analysis
+        let whole = command.trim().to_string();
+        let texts: Vec<&String> = analysis
             .parts
             .iter()
-            .map(|p| p.argv().iter().map(|w| w.text().to_string()).collect())
+            .flat_map(|part| std::iter::once(&part.text).chain(&part.deny_texts))
+            .chain(std::iter::once(&whole))
             .collect();
         self.excluded_commands.iter().any(|pattern| {
-            let words = pattern_words(pattern);
-            if words.is_empty() {
+            if pattern.trim().is_empty() {
                 return false;
             }
-            let whole = command.split_whitespace().map(str::to_string).collect();
-            parts
-                .iter()
-                .chain(std::iter::once(&whole))
-                .any(|argv| prefix_matches(&words, argv))
+            let pattern = BashPattern::parse(pattern);
+            texts.iter().any(|text| pattern.matches(text))
         })
     }
-}
-
-/// The words of an exclusion pattern, without a trailing ` *` or `:*` (every pattern matches as a prefix).
-fn pattern_words(pattern: &str) -> Vec<String> {
-    let p = pattern.trim();
-    let p = p
-        .strip_suffix(":*")
-        .or_else(|| p.strip_suffix(" *"))
-        .unwrap_or(p);
-    p.split_whitespace().map(str::to_string).collect()
-}
-
-/// Whether `argv` starts with `words` (the program compared by its base name too: `docker` matches
-/// `/usr/bin/docker`).
-fn prefix_matches(words: &[String], argv: &[String]) -> bool {
-    if argv.len() < words.len() {
-        return false;
-    }
-    words
-        .iter()
-        .zip(argv)
-        .enumerate()
-        .all(|(i, (w, a))| w == a || (i == 0 && !w.contains('/') && base_name(a) == w.as_str()))
 }
 
 #[cfg(test)]
@@ -177,28 +155,39 @@ mod tests {
     }
 
     #[test]
-    fn exclusions_match_any_part_as_a_prefix() {
-        let c = config(&["docker", "npm run:*", "git push *"]);
+    fn exclusions_match_any_part_as_rules_do() {
+        let c = config(&["docker *", "npm run:*", "git * main", "make"]);
         for (command, excluded) in [
             ("docker ps", true),
+            ("docker", true),
             ("/usr/bin/docker run x", true),
             ("ls && docker build .", true),
             ("bash -c 'docker ps'", true),
             ("sudo docker ps", true),
+            ("FOO=1 docker ps", true),
+            ("timeout 5 docker ps", true),
             ("npm run build", true),
             ("npm install", false),
             ("git push origin main", true),
+            ("git push origin dev", false),
             ("git pull", false),
+            ("make", true),
+            ("make install", false),
             ("dockerd", false),
             ("echo docker", false),
+            ("echo 'docker ps'", false),
         ] {
             assert_eq!(c.excludes(command), excluded, "{command}");
         }
+        assert!(
+            !config(&["", "  "]).excludes("ls"),
+            "empty patterns match nothing"
+        );
     }
 
     #[test]
     fn placement_table() {
-        let on = config(&["docker"]);
+        let on = config(&["docker *"]);
         let missing = SandboxConfig {
             bwrap: None,
             ..on.clone()

@@ -138,7 +138,7 @@ fn auto_allow_runs_sandboxed_commands_but_rules_and_checks_still_apply() {
         enabled: true,
         auto_allow: true,
         allow_unsandboxed: true,
-        excluded_commands: vec!["docker".into()],
+        excluded_commands: vec!["docker *".into(), "make".into()],
         bwrap: Some("/usr/bin/bwrap".into()),
         ..SandboxConfig::default()
     };
@@ -167,6 +167,10 @@ fn auto_allow_runs_sandboxed_commands_but_rules_and_checks_still_apply() {
         (&on, "rm -rf /", false, Ask, false),
         (&on, "echo x > ~/.bashrc", false, Ask, false),
         (&on, "docker run alpine", false, Ask, false),
+        (&on, "sudo docker ps", false, Ask, false),
+        // An exclusion without a wildcard is that command alone, as a rule is.
+        (&on, "make", false, Ask, false),
+        (&on, "make install", false, Allow, true),
         (&on, "npm install", true, Ask, false),
         (&strict, "npm install", true, Allow, true),
         (&missing, "npm install", false, Ask, false),
