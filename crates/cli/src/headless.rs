@@ -10,7 +10,7 @@ use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use tandem_engine::approver::{Approver, NoAnswer};
 use tandem_engine::events::{EventSink, JsonLinesSink};
-use tandem_engine::mcp::{Limits, McpCliConfig};
+use tandem_engine::mcp::{Limits, McpCliConfig, PromptToolApprover};
 use tandem_engine::permission::CliSettings;
 use tandem_engine::query::{QueryError, TurnOutcome};
 use tandem_engine::session::{
@@ -368,10 +368,25 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         OutputFormat::StreamJson => Arc::new(JsonLinesSink::new(session_id.clone(), first_seq)),
         _ => Arc::new(StderrSink),
     };
+    let stderr_approver: Arc<dyn Approver> = Arc::new(StderrApprover { yes: cli.yes });
+    let prompt_tool = match &cli.permission_prompt_tool {
+        Some(tool) => match PromptToolApprover::new(tool, stderr_approver.clone()) {
+            Ok(approver) => Some(Arc::new(approver)),
+            Err(message) => {
+                eprintln!("tandem: {message}");
+                return 2;
+            }
+        },
+        None => None,
+    };
+    let approver: Arc<dyn Approver> = match &prompt_tool {
+        Some(approver) => approver.clone(),
+        None => stderr_approver,
+    };
     let opened = builder
         .model(model)
         .mode(cli.permission_mode)
-        .approver(Arc::new(StderrApprover { yes: cli.yes }))
+        .approver(approver)
         .events(events)
         .store(store.clone())
         .watch_settings(true)
@@ -409,6 +424,9 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
     }
     if let Some(n) = cli.max_turns {
         session.set_max_turns(n);
+    }
+    if let Some(approver) = &prompt_tool {
+        approver.bind(session.mcp().links());
     }
     // One prompt only: give the MCP servers their start-up time so that it sees their tools (unless the run is
     // stopped meanwhile).

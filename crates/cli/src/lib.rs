@@ -98,6 +98,15 @@ pub struct Cli {
     /// Use only the MCP servers of --mcp-config (not those of .mcp.json or the settings).
     #[arg(long = "strict-mcp-config")]
     pub strict_mcp_config: bool,
+    /// An MCP tool (`mcp__<server>__<tool>`) that answers the permission questions of a `-p` run instead of
+    /// --yes / no: called with the tool's name, input and call id, it answers `{"behavior": "allow"}` (with
+    /// `updatedInput` to change the input) or `{"behavior": "deny", "message": "…"}`.
+    #[arg(
+        long = "permission-prompt-tool",
+        value_name = "TOOL",
+        requires = "prompt"
+    )]
+    pub permission_prompt_tool: Option<String>,
     /// The most model requests one turn may make.
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u32>,

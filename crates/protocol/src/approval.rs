@@ -97,6 +97,11 @@ pub struct ApprovalAnswer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub revision: Option<Revision>,
+    /// For an allowed call: the input it runs with instead of the one proposed (validated like the model's), as an
+    /// answering program may give it (`--permission-prompt-tool`'s `updatedInput`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "unknown")]
+    pub updated_input: Option<Value>,
 }
 
 /// The person's version of a proposed file change.
@@ -120,6 +125,7 @@ impl ApprovalAnswer {
             choice,
             message: None,
             revision: None,
+            updated_input: None,
         }
     }
 }

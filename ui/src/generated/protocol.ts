@@ -290,7 +290,12 @@ message: string | null,
  * proposal (some hunks rejected, or the proposed text edited). The change is written as the person left it
  * and the agent is told how it differs from what it proposed.
  */
-revision?: Revision, };
+revision?: Revision, 
+/**
+ * For an allowed call: the input it runs with instead of the one proposed (validated like the model's), as an
+ * answering program may give it (`--permission-prompt-tool`'s `updatedInput`).
+ */
+updated_input?: unknown, };
 
 export type Revision = { 
 /**

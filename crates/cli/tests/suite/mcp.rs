@@ -345,3 +345,56 @@ async fn print_mode_runs_the_reference_servers_prompts_and_attaches_its_resource
     assert!(stderr.contains("needs `city`"), "{stderr}");
     assert_eq!(server.requests().len(), 3, "nothing went to the model");
 }
+
+#[tokio::test]
+async fn a_permission_prompt_tool_that_does_not_answer_refuses_the_call_and_a_bad_name_stops_the_run()
+ {
+    let entry = everything_server();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::tool_use(
+            "toolu_write",
+            "Bash",
+            json!({"command": "echo hi > asked.txt"}),
+        ),
+        ScriptedTurn::text("Refused."),
+    ]))
+    .await
+    .expect("fake model");
+    let config = json!({"mcpServers": {"everything": {
+        "command": "node", "args": [entry.display().to_string(), "stdio"]}}});
+    // The reference server's echo answers with text that is no permission answer: the call is refused with why.
+    let mut cmd = tandem(&server.url(), dir.path());
+    cmd.current_dir(dir.path())
+        .arg("--mcp-config")
+        .arg(config.to_string())
+        .args([
+            "--strict-mcp-config",
+            "--permission-prompt-tool",
+            "mcp__everything__echo",
+        ])
+        .args(["-p", "write a file"]);
+    let out = cmd.output().await.expect("tandem runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "stderr: {stderr}");
+    let result = requests[1].body["messages"][2]["content"][0].to_string();
+    assert!(
+        result.contains("the permission prompt tool could not answer")
+            && result.contains("mcp__everything__echo"),
+        "{result}"
+    );
+    assert!(!dir.path().join("asked.txt").exists());
+
+    let mut cmd = tandem(&server.url(), dir.path());
+    cmd.current_dir(dir.path())
+        .args(["--permission-prompt-tool", "approve", "-p", "hello"]);
+    let out = cmd.output().await.expect("tandem runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert!(
+        stderr.contains("is not an MCP tool's name"),
+        "stderr: {stderr}"
+    );
+}

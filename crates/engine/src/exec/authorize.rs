@@ -147,10 +147,14 @@ impl Gate<'_> {
                             .flat_map(|v| v.steps.iter().cloned())
                             .chain(asked)
                             .collect();
-                        *revised = self
+                        let answered = self
                             .ask_person(&permissions, &evaluation, &input, hooks)
                             .await?;
-                        Ok(input)
+                        *revised = answered.revised;
+                        match answered.updated_input {
+                            Some(updated) => self.answered_input(&permissions, &updated).await,
+                            None => Ok(input),
+                        }
                     }
                 }
             }
@@ -194,6 +198,40 @@ impl Gate<'_> {
             prepared,
             observable,
         })
+    }
+
+    /// The input an allowing answer replaced the proposed one with: validated like the model's, shown from now on,
+    /// and refused when the rules deny it (an answer may allow what would ask, not what the rules forbid).
+    async fn answered_input(
+        &self,
+        permissions: &PermissionContext,
+        updated: &Value,
+    ) -> Result<CallInput, Stop> {
+        let prepared = self.tool.prepare(updated).map_err(|message| {
+            Stop(
+                ToolOutcome::Error,
+                format!("The permission answer replaced the input with an invalid one: {message}"),
+            )
+        })?;
+        let mut observable = updated.clone();
+        self.tool
+            .backfill_observable_input(&mut observable, self.ctx);
+        let input = CallInput {
+            prepared,
+            observable,
+        };
+        let evaluation = self.evaluate(permissions, None, &input).await;
+        if evaluation.behavior() == DecisionBehavior::Deny {
+            return Err(Stop(
+                ToolOutcome::Denied,
+                format!(
+                    "Permission to use {} with the input the permission answer gave was denied: {}",
+                    self.tool.name(),
+                    evaluation.decision.reason
+                ),
+            ));
+        }
+        Ok(input)
     }
 
     /// PreToolUse hooks: they may stop the turn or rewrite the input (checked against the rules again, below).
@@ -310,15 +348,15 @@ impl Gate<'_> {
     }
 
     /// Asks the person (the approval dialog, with the change's diff and the rules "don't ask again" would save).
-    /// `Ok` means they allowed it, with their revision of a file change if they made one; an interrupt while
-    /// waiting cancels the call.
+    /// `Ok` means they allowed it, with their revision of a file change if they made one and the input to run with
+    /// if the answer replaced it; an interrupt while waiting cancels the call.
     async fn ask_person(
         &self,
         permissions: &PermissionContext,
         evaluation: &Evaluation,
         input: &CallInput,
         hooks: Vec<TraceStep>,
-    ) -> Result<Option<Box<RevisedChange>>, Stop> {
+    ) -> Result<Allowed, Stop> {
         let decision = &evaluation.decision;
         let trace = self.trace(permissions, decision, input, hooks);
         status(self.rt, self.id, ToolCallStatus::WaitingForApproval);
@@ -373,15 +411,30 @@ impl Gate<'_> {
                 }
                 Err(Stop(ToolOutcome::Denied, message))
             }
-            ApprovalChoice::AllowAlways => {
-                if let Some(s) = suggestion {
+            choice => {
+                if choice == ApprovalChoice::AllowAlways
+                    && let Some(s) = suggestion
+                {
                     remember_rules(self.rt, &s);
                 }
-                Ok(revised_change(proposal, answer.revision, answer.message))
+                let updated_input = answer
+                    .updated_input
+                    .filter(|updated| *updated != input.observable);
+                Ok(Allowed {
+                    revised: revised_change(proposal, answer.revision, answer.message),
+                    updated_input,
+                })
             }
-            _ => Ok(revised_change(proposal, answer.revision, answer.message)),
         }
     }
+}
+
+/// What an allowing answer brings besides the permission.
+struct Allowed {
+    /// The person's revision of a proposed file change.
+    revised: Option<Box<RevisedChange>>,
+    /// The input to run with instead of the proposed one.
+    updated_input: Option<Value>,
 }
 
 /// The person's revision of the proposed change, when they made one that differs from the proposal.

@@ -896,6 +896,17 @@ impl McpManager {
         })
     }
 
+    /// A function giving the links of every server at the time of the call, started or not (a call through a
+    /// starting server's link waits for it); it does not keep the manager alive.
+    pub fn all_links(&self) -> super::AllLinks {
+        let weak = Arc::downgrade(&self.inner);
+        Arc::new(move || {
+            weak.upgrade()
+                .map(|inner| inner.lock().values().map(|s| s.link.clone()).collect())
+                .unwrap_or_default()
+        })
+    }
+
     /// The prompts of the ready servers, by server and name.
     pub fn prompts(&self) -> Vec<McpPrompt> {
         self.inner

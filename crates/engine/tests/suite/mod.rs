@@ -21,6 +21,7 @@ mod lifecycle_hooks;
 mod mcp_conformance;
 mod mcp_elicitation;
 mod mcp_faults;
+mod mcp_prompt_tool;
 mod mcp_prompts;
 mod mcp_remote;
 mod mcp_servers;

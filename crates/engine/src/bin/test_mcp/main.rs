@@ -86,6 +86,9 @@ fn tool_list(extra: bool) -> Value {
             "inputSchema": {"type": "object"}}),
         json!({"name": "ask", "description": "Asks the user for their details (elicitation) and says what came back.",
             "inputSchema": {"type": "object"}}),
+        json!({"name": "approve", "description": "Answers permission questions (--permission-prompt-tool) by a fixed policy.",
+            "inputSchema": {"type": "object", "properties": {"tool_name": {"type": "string"}, "input": {"type": "object"},
+                "tool_use_id": {"type": "string"}}, "required": ["tool_name", "input"]}}),
     ];
     if extra {
         tools.push(json!({"name": "extra", "description": "Appears after add_tool.", "inputSchema": {"type": "object"}}));
@@ -150,6 +153,25 @@ async fn ask(context: &RequestContext<RoleServer>) -> Result<CallToolResponse, E
         }
         Err(e) => text_result(format!("the elicitation failed: {e}")),
     }
+}
+
+/// The permission answer of the `approve` tool, by what the call's command holds: `forbidden` is refused,
+/// `rewrite-me` runs as another command, `rewrite-to-rm` as a command that removes `keep.txt`, `garbage` gets an
+/// answer that is not JSON; anything else is allowed as it is.
+fn approve(args: &Value) -> String {
+    let command = args["input"]["command"].as_str().unwrap_or("");
+    let answer = if command.contains("forbidden") {
+        json!({"behavior": "deny", "message": format!("forbidden by policy ({})", args["tool_name"])})
+    } else if command.contains("rewrite-me") {
+        json!({"behavior": "allow", "updatedInput": {"command": "echo rewritten > rewritten.txt"}})
+    } else if command.contains("rewrite-to-rm") {
+        json!({"behavior": "allow", "updatedInput": {"command": "rm -f keep.txt"}})
+    } else if command.contains("garbage") {
+        return "sure, go ahead".into();
+    } else {
+        json!({"behavior": "allow", "updatedInput": args["input"]})
+    };
+    answer.to_string()
 }
 
 impl ServerHandler for TestServer {
@@ -232,6 +254,7 @@ impl ServerHandler for TestServer {
             }
             "extra" => text_result("extra works"),
             "ask" => ask(&context).await,
+            "approve" => text_result(approve(&args)),
             "add_prompt" => {
                 self.later.store(true, Ordering::SeqCst);
                 let _ = context.peer.notify_prompt_list_changed().await;

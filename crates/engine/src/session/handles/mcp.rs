@@ -13,6 +13,12 @@ pub struct McpHandle<'a> {
 }
 
 impl<'a> McpHandle<'a> {
+    /// Every MCP server's link, started or not, each time the function is called (for an approver that calls a
+    /// server's tool: `--permission-prompt-tool`).
+    pub fn links(&self) -> crate::mcp::AllLinks {
+        self.mcp.all_links()
+    }
+
     /// The MCP servers and where each is (connecting, ready, failed, needs approval, disabled).
     pub fn servers(&self) -> Vec<tandem_protocol::McpServerStatus> {
         self.mcp.statuses()
