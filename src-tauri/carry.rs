@@ -96,7 +96,7 @@ fn summarise(store: &SessionStore, reports: &[FileImport]) -> ImportSummary {
     let mut summary = ImportSummary::default();
     for report in reports {
         match &report.result {
-            Ok((id, title, count, ImportOutcome::Stored)) => {
+            Ok((id, title, count, ImportOutcome::Stored | ImportOutcome::Updated)) => {
                 let folder = store
                     .session(id)
                     .ok()

@@ -80,10 +80,17 @@ pub fn import(store: &SessionStore, args: &ImportArgs) -> i32 {
                     report.path.display()
                 );
             }
+            Ok((id, _, count, ImportOutcome::Updated)) => {
+                imported += 1;
+                println!(
+                    "updated   {id}  {count:>4} messages  what the transcript added since the last import  ({})",
+                    report.path.display()
+                );
+            }
             Ok((id, _, _, ImportOutcome::AlreadyThere)) => {
                 skipped += 1;
                 println!(
-                    "skipped   {id}  already imported  ({})",
+                    "skipped   {id}  already imported (unchanged, or continued in Tandem since)  ({})",
                     report.path.display()
                 );
             }

@@ -46,6 +46,10 @@ impl ImportedSession {
 pub enum ImportOutcome {
     /// The session is stored now.
     Stored,
-    /// A session with its id was stored already; nothing was written.
+    /// A session with its id was stored already, from an earlier state of the same transcript: what the transcript
+    /// added since was appended.
+    Updated,
+    /// A session with its id was stored already, the same or gone another way (continued in Tandem); nothing was
+    /// written.
     AlreadyThere,
 }

@@ -499,8 +499,10 @@ impl SessionStore {
     }
 
     /// Stores a whole session in one transaction of its own: all of it, or (on an error) nothing. A session with
-    /// the same id already stored is left as it is ([`ImportOutcome::AlreadyThere`]), so importing the same
-    /// conversation twice stores it once. Its events are indexed for search like any other.
+    /// the same id already stored from an earlier state of the same conversation gets what was added since
+    /// ([`ImportOutcome::Updated`]); one that is the same or went another way is left as it is
+    /// ([`ImportOutcome::AlreadyThere`]), so importing the same conversation twice stores it once. Its events are
+    /// indexed for search like any other.
     pub fn import_session(
         &self,
         mut session: ImportedSession,

@@ -96,7 +96,7 @@ pub fn run(conn: Connection, rx: Receiver<Command>, health: Arc<Health>, mut ind
         for (session, reply) in imports {
             last_write = Instant::now();
             let result = import::write(&conn, &session);
-            if let Ok(ImportOutcome::Stored) = result {
+            if let Ok(ImportOutcome::Stored | ImportOutcome::Updated) = result {
                 indexer.note_session(&session.session.id, session.events.len());
             }
             let _ = reply.send(result.map_err(|e| e.to_string()));

@@ -576,3 +576,101 @@ async fn an_imported_conversation_resumes_where_it_stopped() {
     );
     assert_eq!(after.record.title, "Quokka table migration");
 }
+
+/// The session's messages and events as comparable JSON.
+fn contents(store: &SessionStore, id: &str) -> (Vec<String>, Vec<String>) {
+    let loaded = load(store, id);
+    let messages = loaded
+        .messages
+        .iter()
+        .map(|m| serde_json::to_string(m).expect("json"))
+        .collect();
+    let events = loaded
+        .events
+        .iter()
+        .map(|e| serde_json::to_string(&e.event).expect("json"))
+        .collect();
+    (messages, events)
+}
+
+#[test]
+fn a_transcript_that_grew_since_its_import_brings_what_it_added_and_one_continued_here_is_left_alone()
+ {
+    let full_file = corpus("tool_use.jsonl");
+    let full = std::fs::read_to_string(&full_file).expect("read");
+    let lines: Vec<&str> = full.lines().collect();
+    let (_whole_dir, whole) = store();
+    let (id, _) = imported(&whole, &full_file);
+    let want = contents(&whole, &id);
+
+    // The transcript as the reference agent had written it at each line: imported then, imported again whole.
+    let mut updated = 0;
+    for cut in 1..lines.len() {
+        let (_dir, store) = store();
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir
+            .path()
+            .join("4f35e220-c435-4cf7-b9b9-f40426042847.jsonl");
+        std::fs::write(&file, lines[..cut].join("\n") + "\n").expect("write");
+        if transcript::import_file(&store, &file).result.is_err() {
+            continue; // nothing to import yet
+        }
+        let before = contents(&store, &id);
+        std::fs::write(&file, &full).expect("write");
+        let report = transcript::import_file(&store, &file);
+        match report.result.as_ref().expect("imported").3 {
+            ImportOutcome::Updated => {
+                updated += 1;
+                assert_eq!(contents(&store, &id), want, "cut at line {cut}");
+                let hits = store.search("wombat", None, 10).expect("search");
+                assert!(
+                    !hits.is_empty(),
+                    "cut at line {cut}: the added text is searchable"
+                );
+            }
+            ImportOutcome::AlreadyThere => {
+                assert_eq!(
+                    contents(&store, &id),
+                    before,
+                    "cut at line {cut}: nothing written"
+                );
+            }
+            ImportOutcome::Stored => panic!("cut at line {cut}: stored twice"),
+        }
+        // Whole now: once more changes nothing.
+        let again = transcript::import_file(&store, &file);
+        assert_eq!(
+            again.result.as_ref().expect("imported").3,
+            ImportOutcome::AlreadyThere,
+            "cut at line {cut}"
+        );
+    }
+    assert!(
+        updated >= 2,
+        "a transcript cut after whole messages grows into the whole: {updated}"
+    );
+
+    // A session continued in Tandem after its import went its own way: the grown transcript is not mixed in.
+    let (_dir, store) = store();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir
+        .path()
+        .join("4f35e220-c435-4cf7-b9b9-f40426042847.jsonl");
+    std::fs::write(&file, lines[..lines.len() - 2].join("\n") + "\n").expect("write");
+    transcript::import_file(&store, &file)
+        .result
+        .expect("imported");
+    store.append_message(
+        &id,
+        &Message::user_text("and now something else, here in Tandem"),
+    );
+    store.flush().expect("flush");
+    let continued = contents(&store, &id);
+    std::fs::write(&file, &full).expect("write");
+    let report = transcript::import_file(&store, &file);
+    assert_eq!(
+        report.result.as_ref().expect("imported").3,
+        ImportOutcome::AlreadyThere
+    );
+    assert_eq!(contents(&store, &id), continued);
+}
