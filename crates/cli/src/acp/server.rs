@@ -1,5 +1,5 @@
-//! The ACP connection on stdin/stdout: `initialize`, `session/new`, `session/load`, `session/list`,
-//! `session/prompt`, `session/cancel` and `session/set_mode`, each a call on the engine's session. A prompt runs in
+//! The ACP connection on stdin/stdout: `initialize`, `session/new`, `session/load`, `session/resume`,
+//! `session/list`, `session/prompt`, `session/cancel` and `session/set_mode`, each a call on the engine's session. A prompt runs in
 //! its own task, so that the connection keeps reading (a cancel, the answer to a permission request) while it runs.
 
 use std::path::PathBuf;
@@ -10,8 +10,9 @@ use agent_client_protocol::v1::schema::{
     AgentCapabilities, CancelNotification, Implementation, InitializeRequest, InitializeResponse,
     ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse,
     McpCapabilities, NewSessionRequest, NewSessionResponse, PromptCapabilities, PromptRequest,
-    PromptResponse, SessionCapabilities, SessionInfo, SessionListCapabilities,
-    SetSessionModeRequest, SetSessionModeResponse,
+    PromptResponse, ResumeSessionRequest, ResumeSessionResponse, SessionCapabilities, SessionInfo,
+    SessionListCapabilities, SessionResumeCapabilities, SetSessionModeRequest,
+    SetSessionModeResponse,
 };
 use agent_client_protocol::{Agent, Error, Stdio, on_receive_notification, on_receive_request};
 use tandem_engine::store::SessionStore;
@@ -49,7 +50,9 @@ fn initialize(request: &InitializeRequest) -> InitializeResponse {
                 .prompt_capabilities(PromptCapabilities::new().embedded_context(true))
                 .mcp_capabilities(McpCapabilities::new().http(true).sse(true))
                 .session_capabilities(
-                    SessionCapabilities::new().list(SessionListCapabilities::new()),
+                    SessionCapabilities::new()
+                        .list(SessionListCapabilities::new())
+                        .resume(SessionResumeCapabilities::new()),
                 ),
         )
         .agent_info(Implementation::new("tandem", env!("CARGO_PKG_VERSION")).title("Tandem"))
@@ -84,7 +87,8 @@ pub async fn run(args: &AcpArgs) -> i32 {
 }
 
 async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
-    let (for_new, for_load, for_list, for_prompt, for_cancel, for_mode) = (
+    let (for_new, for_load, for_resume, for_list, for_prompt, for_cancel, for_mode) = (
+        sessions.clone(),
         sessions.clone(),
         sessions.clone(),
         sessions.clone(),
@@ -106,6 +110,7 @@ async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
                 &cx,
                 &request.cwd,
                 None,
+                false,
                 &request.mcp_servers,
             ) {
                 Ok(live) => responder.respond(
@@ -119,9 +124,20 @@ async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
         .on_receive_request(
             async move |request: LoadSessionRequest, responder, cx| {
                 let id = request.session_id.0.to_string();
-                match for_load.open(&cx, &request.cwd, Some(&id), &request.mcp_servers) {
+                match for_load.open(&cx, &request.cwd, Some(&id), true, &request.mcp_servers) {
                     Ok(live) => responder
                         .respond(LoadSessionResponse::new().modes(modes::state(&live.session))),
+                    Err(message) => responder.respond_with_error(invalid(message)),
+                }
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: ResumeSessionRequest, responder, cx| {
+                let id = request.session_id.0.to_string();
+                match for_resume.open(&cx, &request.cwd, Some(&id), false, &request.mcp_servers) {
+                    Ok(live) => responder
+                        .respond(ResumeSessionResponse::new().modes(modes::state(&live.session))),
                     Err(message) => responder.respond_with_error(invalid(message)),
                 }
             },

@@ -25,6 +25,8 @@ use super::updates::UpdateSink;
 pub struct Live {
     pub session: Session,
     store: Arc<SessionStore>,
+    /// Its updates (the slash commands are sent again after each prompt: a turn may add skills).
+    sink: Arc<UpdateSink>,
     /// Cancels the running prompt (`session/cancel`).
     turn: Mutex<Option<CancellationToken>>,
 }
@@ -62,12 +64,14 @@ impl Sessions {
             .ok_or_else(|| format!("no open session {id}"))
     }
 
-    /// Opens a new session in `cwd`, or reopens stored session `resume` and replays its history as updates.
+    /// Opens a new session in `cwd`, or reopens stored session `resume` — replaying its history as updates when
+    /// `replay` (`session/load`; `session/resume` does not).
     pub fn open(
         &self,
         connection: &ConnectionTo<Client>,
         cwd: &Path,
         resume: Option<&str>,
+        replay: bool,
         mcp_servers: &[McpServer],
     ) -> Result<Arc<Live>, Failure> {
         if let Some(id) = resume
@@ -83,6 +87,7 @@ impl Sessions {
         let id = builder.session_id();
         let history = builder
             .stored()
+            .filter(|_| replay)
             .map(|loaded| loaded.events.clone())
             .unwrap_or_default();
         let sink = Arc::new(UpdateSink::new(connection.clone(), id.clone()));
@@ -109,12 +114,15 @@ impl Sessions {
             })
             .build()
             .map_err(|e| e.to_string())?;
+        sink.set_context_window(session.info().context_window);
         for stored in history {
             sink.send(stored.event, true);
         }
+        sink.commands(&session.slash_commands());
         let live = Arc::new(Live {
             session,
             store: self.store.clone(),
+            sink,
             turn: Mutex::new(None),
         });
         self.open
@@ -162,6 +170,7 @@ impl Live {
         if let Ok(mut turn) = self.turn.lock() {
             *turn = None;
         }
+        self.sink.commands(&self.session.slash_commands());
         // The turn is stored before the client hears it ended: an editor that quits then loses nothing.
         if let Err(e) = self.store.flush_async().await {
             return Err(format!("the session was not saved completely: {e}"));

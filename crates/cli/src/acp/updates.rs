@@ -1,6 +1,8 @@
 //! Session events as ACP `session/update` notifications: text and thinking as message and thought chunks, tool
 //! calls with their kind, title, locations, input, status and result (a file change as diff content, a command's
-//! output as text), the checklist as the plan, mode changes; on `session/load`, the stored prompts as user chunks.
+//! output as text), the checklist as the plan, mode changes, usage (the context's size against the window, and what
+//! the session cost); on `session/load`, the stored prompts as user chunks. The slash commands are sent apart
+//! ([`UpdateSink::commands`]).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -8,14 +10,16 @@ use std::sync::Mutex;
 use agent_client_protocol::Client;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    self as acp, ContentBlock, ContentChunk, CurrentModeUpdate, Diff, Plan, PlanEntry,
-    PlanEntryPriority, PlanEntryStatus, SessionNotification, SessionUpdate, TextContent, ToolCall,
-    ToolCallContent, ToolCallLocation, ToolCallUpdate, ToolCallUpdateFields,
+    self as acp, AvailableCommand, AvailableCommandInput, AvailableCommandsUpdate, ContentBlock,
+    ContentChunk, Cost, CurrentModeUpdate, Diff, Plan, PlanEntry, PlanEntryPriority,
+    PlanEntryStatus, SessionNotification, SessionUpdate, TextContent, ToolCall, ToolCallContent,
+    ToolCallLocation, ToolCallUpdate, ToolCallUpdateFields, UnstructuredCommandInput, UsageUpdate,
 };
 use serde_json::Value;
 use tandem_engine::events::EventSink;
 use tandem_protocol::{
-    SessionEvent, TaskItem, TodoItem, TodoStatus, ToolCallStatus, ToolDetail, ToolKind, ToolOutcome,
+    SessionEvent, SlashCommand, TaskItem, TodoItem, TodoStatus, ToolCallStatus, ToolDetail,
+    ToolKind, ToolOutcome,
 };
 
 /// Turns events into updates. Keeps what one event alone does not say: which calls the client has been told of and
@@ -24,6 +28,8 @@ use tandem_protocol::{
 pub struct Translator {
     announced: HashSet<String>,
     output: HashMap<String, String>,
+    /// The model's context window in tokens (0: not known yet, and usage is not sent).
+    context_window: u64,
 }
 
 impl Translator {
@@ -110,6 +116,17 @@ impl Translator {
             SessionEvent::ModeChanged { mode } => vec![SessionUpdate::CurrentModeUpdate(
                 CurrentModeUpdate::new(mode.as_str()),
             )],
+            // What the last response filled of the context window (as the window's meter counts it), and the
+            // session's cost so far.
+            SessionEvent::UsageUpdated { turn, cost_usd, .. } if self.context_window > 0 => {
+                let used = turn.input_tokens
+                    + turn.cache_read_input_tokens
+                    + turn.cache_creation_input_tokens
+                    + turn.output_tokens;
+                vec![SessionUpdate::UsageUpdate(
+                    UsageUpdate::new(used, self.context_window).cost(Cost::new(cost_usd, "USD")),
+                )]
+            }
             _ => Vec::new(),
         }
     }
@@ -241,6 +258,42 @@ impl UpdateSink {
             session_id,
             translator: Mutex::new(Translator::default()),
         }
+    }
+
+    /// The model's context window, for usage updates (none are sent before it is known).
+    pub fn set_context_window(&self, tokens: u64) {
+        if let Ok(mut translator) = self.translator.lock() {
+            translator.context_window = tokens;
+        }
+    }
+
+    /// Sends the slash commands the person may use (the engine's, custom commands, skills, MCP prompts).
+    pub fn commands(&self, commands: &[SlashCommand]) {
+        let available = commands
+            .iter()
+            .map(|c| {
+                let command = AvailableCommand::new(c.name.clone(), c.description.clone());
+                match &c.argument_hint {
+                    Some(hint) => command.input(AvailableCommandInput::Unstructured(
+                        UnstructuredCommandInput::new(hint.clone()),
+                    )),
+                    None => command,
+                }
+            })
+            .collect();
+        self.update(SessionUpdate::AvailableCommandsUpdate(
+            AvailableCommandsUpdate::new(available),
+        ));
+    }
+
+    /// Sends one update, in order with those of the events.
+    fn update(&self, update: SessionUpdate) {
+        let Ok(_translator) = self.translator.lock() else {
+            return;
+        };
+        let _ = self
+            .connection
+            .send_notification(SessionNotification::new(self.session_id.clone(), update));
     }
 
     /// Sends the updates of `event` (`replay`: see [`Translator::updates`]).

@@ -14,7 +14,8 @@ use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
     CancelNotification, ContentBlock, InitializeRequest, LoadSessionRequest, NewSessionRequest,
     PromptRequest, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
-    SelectedPermissionOutcome, SessionNotification, SetSessionModeRequest, StopReason, TextContent,
+    ResumeSessionRequest, SelectedPermissionOutcome, SessionNotification, SetSessionModeRequest,
+    StopReason, TextContent,
 };
 use agent_client_protocol::{AcpAgent, AcpAgentConfig, Agent, Client};
 use serde_json::{Value, json};
@@ -215,6 +216,31 @@ async fn a_prompt_that_writes_asks_the_client_and_streams_in_order() {
     assert_eq!(after, "Done: the notes are written.");
     assert_eq!(agent_text(&updates[..call]), "I'll write the notes.");
     assert!(schema::validate(&wire.lines()) > 6);
+    // Usage after each response: the context filled against the model's window, and the session's cost.
+    let usage: Vec<&Value> = updates
+        .iter()
+        .filter(|u| u["sessionUpdate"] == "usage_update")
+        .collect();
+    assert_eq!(usage.len(), 2, "one per response: {usage:?}");
+    assert!(
+        usage
+            .iter()
+            .all(|u| u["size"] == 200_000 && u["used"].as_u64() > Some(0))
+    );
+    assert_eq!(usage[0]["cost"]["currency"], "USD");
+    // The slash commands, when the session opens and after the prompt.
+    let commands: Vec<&Value> = updates
+        .iter()
+        .filter(|u| u["sessionUpdate"] == "available_commands_update")
+        .collect();
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    let names: Vec<&str> = commands[0]["availableCommands"]
+        .as_array()
+        .expect("commands")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert!(names.contains(&"compact"), "{names:?}");
 
     // An ordinary stored session: `tandem -p --resume` continues it with the editor's conversation.
     let id = session_id.lock().expect("id").clone();
@@ -275,6 +301,53 @@ async fn a_prompt_that_writes_asks_the_client_and_streams_in_order() {
             .iter()
             .any(|u| u["toolCallId"] == "toolu_w1" && u["status"] == "completed")
     );
+    schema::validate(&wire.lines());
+
+    // Resumed on a third connection: no history is replayed, and the conversation goes on with all of it.
+    let wire = Wire::default();
+    let seen = Seen::default();
+    let cwd = root.clone();
+    let resumed_id = session_id.lock().expect("id").clone();
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("Resumed.")]))
+        .await
+        .expect("server");
+    connect(
+        agent(&server.url(), home.path(), &wire),
+        &seen,
+        "reject_once",
+        async move |cx: ConnectionTo<Agent>| {
+            let init = cx
+                .send_request(InitializeRequest::new(ProtocolVersion::V1))
+                .block_task()
+                .await?;
+            assert!(
+                init.agent_capabilities
+                    .session_capabilities
+                    .resume
+                    .is_some()
+            );
+            cx.send_request(ResumeSessionRequest::new(resumed_id.clone(), cwd))
+                .block_task()
+                .await?;
+            let answer = cx
+                .send_request(PromptRequest::new(resumed_id.clone(), text("one more")))
+                .block_task()
+                .await?;
+            assert_eq!(answer.stop_reason, StopReason::EndTurn);
+            Ok(())
+        },
+    )
+    .await;
+    let updates = seen.updates();
+    assert!(
+        !updates
+            .iter()
+            .any(|u| u["sessionUpdate"] == "user_message_chunk"),
+        "a resume replays nothing: {updates:#?}"
+    );
+    assert_eq!(agent_text(&updates), "Resumed.");
+    let sent = server.requests().pop().expect("request").body.to_string();
+    assert!(sent.contains("Done: the notes are written.") && sent.contains("one more"));
     schema::validate(&wire.lines());
 }
 

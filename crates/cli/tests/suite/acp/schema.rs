@@ -58,6 +58,13 @@ fn methods() -> HashMap<&'static str, (jsonschema::Validator, Option<jsonschema:
             ),
         ),
         (
+            "session/resume",
+            (
+                validator::<acp::ResumeSessionRequest>(),
+                Some(validator::<acp::ResumeSessionResponse>()),
+            ),
+        ),
+        (
             "session/list",
             (
                 validator::<acp::ListSessionsRequest>(),
