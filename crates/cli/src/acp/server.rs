@@ -1,5 +1,5 @@
 //! The ACP connection on stdin/stdout: `initialize`, `session/new`, `session/load`, `session/resume`,
-//! `session/list`, `session/prompt`, `session/cancel` and `session/set_mode`, each a call on the engine's session. A prompt runs in
+//! `session/list`, `session/prompt`, `session/cancel`, `session/set_mode` and `session/set_config_option`, each a call on the engine's session. A prompt runs in
 //! its own task, so that the connection keeps reading (a cancel, the answer to a permission request) while it runs.
 
 use std::path::PathBuf;
@@ -10,14 +10,16 @@ use agent_client_protocol::v1::schema::{
     AgentCapabilities, CancelNotification, Implementation, InitializeRequest, InitializeResponse,
     ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse,
     McpCapabilities, NewSessionRequest, NewSessionResponse, PromptCapabilities, PromptRequest,
-    PromptResponse, ResumeSessionRequest, ResumeSessionResponse, SessionCapabilities, SessionInfo,
-    SessionListCapabilities, SessionResumeCapabilities, SetSessionModeRequest,
+    PromptResponse, ResumeSessionRequest, ResumeSessionResponse, SessionCapabilities,
+    SessionConfigOptionValue, SessionInfo, SessionListCapabilities, SessionResumeCapabilities,
+    SetSessionConfigOptionRequest, SetSessionConfigOptionResponse, SetSessionModeRequest,
     SetSessionModeResponse,
 };
 use agent_client_protocol::{Agent, Error, Stdio, on_receive_notification, on_receive_request};
 use tandem_engine::store::SessionStore;
 use tandem_protocol::PermissionMode;
 
+use super::config;
 use super::modes;
 use super::prompt::prompt_text;
 use super::sessions::Sessions;
@@ -87,7 +89,8 @@ pub async fn run(args: &AcpArgs) -> i32 {
 }
 
 async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
-    let (for_new, for_load, for_resume, for_list, for_prompt, for_cancel, for_mode) = (
+    let (for_new, for_load, for_resume, for_list, for_prompt, for_cancel, for_mode, for_config) = (
+        sessions.clone(),
         sessions.clone(),
         sessions.clone(),
         sessions.clone(),
@@ -115,7 +118,8 @@ async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
             ) {
                 Ok(live) => responder.respond(
                     NewSessionResponse::new(live.session.id().to_string())
-                        .modes(modes::state(&live.session)),
+                        .modes(modes::state(&live.session))
+                        .config_options(config::options(&live.session)),
                 ),
                 Err(message) => responder.respond_with_error(failed(message)),
             },
@@ -125,8 +129,11 @@ async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
             async move |request: LoadSessionRequest, responder, cx| {
                 let id = request.session_id.0.to_string();
                 match for_load.open(&cx, &request.cwd, Some(&id), true, &request.mcp_servers) {
-                    Ok(live) => responder
-                        .respond(LoadSessionResponse::new().modes(modes::state(&live.session))),
+                    Ok(live) => responder.respond(
+                        LoadSessionResponse::new()
+                            .modes(modes::state(&live.session))
+                            .config_options(config::options(&live.session)),
+                    ),
                     Err(message) => responder.respond_with_error(invalid(message)),
                 }
             },
@@ -136,8 +143,11 @@ async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
             async move |request: ResumeSessionRequest, responder, cx| {
                 let id = request.session_id.0.to_string();
                 match for_resume.open(&cx, &request.cwd, Some(&id), false, &request.mcp_servers) {
-                    Ok(live) => responder
-                        .respond(ResumeSessionResponse::new().modes(modes::state(&live.session))),
+                    Ok(live) => responder.respond(
+                        ResumeSessionResponse::new()
+                            .modes(modes::state(&live.session))
+                            .config_options(config::options(&live.session)),
+                    ),
                     Err(message) => responder.respond_with_error(invalid(message)),
                 }
             },
@@ -208,6 +218,31 @@ async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
                         "mode {} is not available in this session",
                         request.mode_id.0
                     ))),
+                }
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: SetSessionConfigOptionRequest, responder, _cx| {
+                let live = match for_config.get(&request.session_id.0) {
+                    Ok(live) => live,
+                    Err(message) => return responder.respond_with_error(invalid(message)),
+                };
+                let model = match (&*request.config_id.0, &request.value) {
+                    (config::MODEL, SessionConfigOptionValue::ValueId { value }) => {
+                        value.0.to_string()
+                    }
+                    (id, _) => {
+                        return responder.respond_with_error(invalid(format!(
+                            "no configuration option {id} takes that value (Tandem offers `model`)"
+                        )));
+                    }
+                };
+                match live.session.switch_model(&model) {
+                    Ok(_) => responder.respond(SetSessionConfigOptionResponse::new(
+                        config::options(&live.session),
+                    )),
+                    Err(e) => responder.respond_with_error(invalid(e.to_string())),
                 }
             },
             on_receive_request!(),

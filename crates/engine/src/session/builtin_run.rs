@@ -138,7 +138,10 @@ impl Session {
         )
     }
 
-    fn switch_model(&self, name: &str) -> Result<String, QueryError> {
+    /// Switches this session's model to `name` (the settings keep their default) and tells the session's faces
+    /// (`ModelChanged`); the answer says what changed. A name with spaces, or a configuration the model cannot be
+    /// made from, is refused and nothing changes.
+    pub fn switch_model(&self, name: &str) -> Result<String, QueryError> {
         if name.contains(char::is_whitespace) {
             return Err(QueryError::Prompt(format!(
                 "`{name}` is not a model name (it has spaces)"

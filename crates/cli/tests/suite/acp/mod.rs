@@ -14,8 +14,8 @@ use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
     CancelNotification, ContentBlock, InitializeRequest, LoadSessionRequest, NewSessionRequest,
     PromptRequest, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
-    ResumeSessionRequest, SelectedPermissionOutcome, SessionNotification, SetSessionModeRequest,
-    StopReason, TextContent,
+    ResumeSessionRequest, SelectedPermissionOutcome, SessionNotification,
+    SetSessionConfigOptionRequest, SetSessionModeRequest, StopReason, TextContent,
 };
 use agent_client_protocol::{AcpAgent, AcpAgentConfig, Agent, Client};
 use serde_json::{Value, json};
@@ -326,9 +326,35 @@ async fn a_prompt_that_writes_asks_the_client_and_streams_in_order() {
                     .resume
                     .is_some()
             );
-            cx.send_request(ResumeSessionRequest::new(resumed_id.clone(), cwd))
+            let resumed = cx
+                .send_request(ResumeSessionRequest::new(resumed_id.clone(), cwd))
                 .block_task()
                 .await?;
+            let options = serde_json::to_value(resumed.config_options).expect("json");
+            assert_eq!(options[0]["id"], "model", "{options}");
+            assert_eq!(options[0]["category"], "model", "{options}");
+            let switched = cx
+                .send_request(SetSessionConfigOptionRequest::new(
+                    resumed_id.clone(),
+                    "model",
+                    "claude-haiku-4-5",
+                ))
+                .block_task()
+                .await?;
+            let options = serde_json::to_value(switched.config_options).expect("json");
+            assert_eq!(options[0]["currentValue"], "claude-haiku-4-5", "{options}");
+            let refused = cx
+                .send_request(SetSessionConfigOptionRequest::new(
+                    resumed_id.clone(),
+                    "temperature",
+                    "hot",
+                ))
+                .block_task()
+                .await;
+            assert!(
+                refused.is_err(),
+                "an option Tandem does not offer was taken"
+            );
             let answer = cx
                 .send_request(PromptRequest::new(resumed_id.clone(), text("one more")))
                 .block_task()
@@ -346,7 +372,12 @@ async fn a_prompt_that_writes_asks_the_client_and_streams_in_order() {
         "a resume replays nothing: {updates:#?}"
     );
     assert_eq!(agent_text(&updates), "Resumed.");
-    let sent = server.requests().pop().expect("request").body.to_string();
+    let sent = server.requests().pop().expect("request").body;
+    assert_eq!(
+        sent["model"], "claude-haiku-4-5",
+        "the model chosen for the session is used"
+    );
+    let sent = sent.to_string();
     assert!(sent.contains("Done: the notes are written.") && sent.contains("one more"));
     schema::validate(&wire.lines());
 }

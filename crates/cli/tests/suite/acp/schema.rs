@@ -65,6 +65,13 @@ fn methods() -> HashMap<&'static str, (jsonschema::Validator, Option<jsonschema:
             ),
         ),
         (
+            "session/set_config_option",
+            (
+                validator::<acp::SetSessionConfigOptionRequest>(),
+                Some(validator::<acp::SetSessionConfigOptionResponse>()),
+            ),
+        ),
+        (
             "session/list",
             (
                 validator::<acp::ListSessionsRequest>(),
