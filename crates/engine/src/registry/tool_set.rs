@@ -22,7 +22,7 @@ use crate::tools::brief::BriefTool;
 use crate::tools::features::{self, Features};
 use crate::tools::lsp::LspTool;
 use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
-use crate::tools::skill::{SkillCatalog, SkillGrants, SkillTool};
+use crate::tools::skill::{LiveSkills, SkillCatalog, SkillGrants, SkillTool};
 use crate::tools::sleep::SleepTool;
 use crate::tools::team::{lead_tools, member_tools};
 use crate::tools::tool_search::ToolSearchTool;
@@ -35,7 +35,7 @@ pub struct SessionToolInputs<'a> {
     pub builtins: &'a [Arc<dyn DynTool>],
     /// The agent types the model is offered.
     pub agents: Arc<AgentCatalog>,
-    pub skills: Arc<SkillCatalog>,
+    pub skills: Arc<LiveSkills>,
     pub skill_grants: Arc<SkillGrants>,
     pub turn_model: Arc<TurnModel>,
     pub deferred: Arc<DeferredTools>,
@@ -164,7 +164,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
     session_tools(SessionToolInputs {
         builtins: &super::builtin_tools(),
         agents: Arc::new(AgentCatalog::load(project, home)),
-        skills: Arc::new(SkillCatalog::load(project, home)),
+        skills: Arc::new(LiveSkills::fixed(SkillCatalog::load(project, home))),
         skill_grants: Default::default(),
         turn_model: Default::default(),
         deferred: Default::default(),

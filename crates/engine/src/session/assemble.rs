@@ -36,7 +36,7 @@ use crate::tool::{DeferredTools, FileStateStore, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue};
 use crate::tools::bash::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
 use crate::tools::features::Features;
-use crate::tools::skill::{SkillCatalog, SkillFileIssue, SkillGrants};
+use crate::tools::skill::{LiveSkills, SkillCatalog, SkillFileIssue, SkillGrants};
 use crate::tools::work_list::WorkBoard;
 
 impl Session {
@@ -96,7 +96,13 @@ impl Session {
                 .map(|m| m as Arc<dyn crate::tool::LanguageServers>),
         );
         let loaded = LoadedCatalogs::load(&cwd, &hidden_by);
-        let mut config = query_config(&cwd, &id, &today, model_config.max_tokens, &loaded.skills);
+        let mut config = query_config(
+            &cwd,
+            &id,
+            &today,
+            model_config.max_tokens,
+            &loaded.skills.snapshot(),
+        );
         // Every stored session watches the budget, so that one set while it is open applies at once.
         let budget_watch = recorder.as_ref().map(|recorder| {
             Arc::new(budget_watch::BudgetWatch::new(
@@ -118,6 +124,12 @@ impl Session {
         let shell = session_shell(&id, &events, interactive, features);
         let builtins = builtin_tools_with(shell.clone());
         let lead_mailbox = Arc::new(crate::tool::Mailbox::default());
+        // Skill folders nested below the project are found as the file tools touch files under them.
+        file_state.set_touch_listener(Some(Arc::new(super::skill_finder::SkillFinder::new(
+            loaded.skills.clone(),
+            lead_mailbox.clone(),
+            events.clone(),
+        ))));
         let turn_model = Arc::new(TurnModel::default());
         let attribution = Arc::new(changes::Attribution::default());
         // What every call runs against; the session's own doors are added below, a sub-agent's its own.
@@ -300,7 +312,7 @@ impl Session {
 /// What the person and the model can invoke by name, as the folder and the home folder define it; deny rules
 /// (`Skill(name)`, `Agent(type)`) remove a skill or an agent type from what the model is told about.
 struct LoadedCatalogs {
-    skills: Arc<SkillCatalog>,
+    skills: Arc<LiveSkills>,
     skill_issues: Vec<SkillFileIssue>,
     commands: CommandCatalog,
     /// The agent types the model is offered.
@@ -314,8 +326,17 @@ impl LoadedCatalogs {
         let denied = |tool: &str, name: &str| rules.name(RuleBehavior::Deny, tool, name).is_some();
         let skills = SkillCatalog::load(cwd, home.as_deref());
         let agents = AgentCatalog::load(cwd, home.as_deref());
+        let deny_rules = rules.clone();
         Self {
-            skills: Arc::new(skills.without(|name| denied(tool_names::SKILL, name))),
+            skills: Arc::new(LiveSkills::new(
+                skills.without(|name| denied(tool_names::SKILL, name)),
+                cwd,
+                move |name| {
+                    deny_rules
+                        .name(RuleBehavior::Deny, tool_names::SKILL, name)
+                        .is_some()
+                },
+            )),
             skill_issues: skills.issues,
             commands: CommandCatalog::load(cwd, home.as_deref()),
             agents: Arc::new(agents.without(|kind| denied(tool_names::AGENT, kind))),

@@ -24,6 +24,7 @@ mod prompt_images;
 mod prompt_input;
 mod prompt_menu;
 pub mod rewind;
+mod skill_finder;
 pub mod slash;
 pub mod transcript;
 mod turn;
@@ -55,7 +56,7 @@ use crate::model::{Message, Model, ModelConfig, ModelError, SwitchableModel};
 use crate::registry;
 use crate::store::{SessionRecorder, SessionStore, StoreError};
 use crate::tools::bash::ShellSession;
-use crate::tools::skill::SkillCatalog;
+use crate::tools::skill::LiveSkills;
 use crate::tools::work_list::WorkBoard;
 use custom_commands::CommandCatalog;
 use file_index::FileIndex;
@@ -140,7 +141,7 @@ struct ModelHandles {
 /// What the person and the model can invoke by name, and the folder's files for `@` completion.
 struct Catalogs {
     /// The skills the model and the person may invoke.
-    skills: Arc<SkillCatalog>,
+    skills: Arc<LiveSkills>,
     /// The person's own slash commands (`.claude/commands`).
     commands: CommandCatalog,
     /// The folder's files, for `@` completion.
@@ -196,7 +197,7 @@ impl Session {
 
     /// The skills the person may invoke as `/name args` (names and descriptions).
     pub fn skills(&self) -> Vec<(String, String)> {
-        self.catalogs.skills.summaries()
+        self.catalogs.skills.snapshot().summaries()
     }
 
     /// Every tool of the session: offered to the model or not, and why not.

@@ -349,7 +349,8 @@ impl Session {
     /// For a prompt `/name args` naming a skill: the prompt the model is given instead (the skill's instructions),
     /// the skill's `allowed-tools` granted and its `model` set for the turn. `None` for any other prompt.
     pub fn expand_skill_command(&self, prompt: &str) -> Option<String> {
-        let (skill, args) = slash_command(&self.catalogs.skills, prompt)?;
+        let catalog = self.catalogs.skills.snapshot();
+        let (skill, args) = slash_command(&catalog, prompt)?;
         if !skill.allowed_tools.is_empty() {
             let ctx = self.runtime.permission_context();
             self.turn.skill_grants.record(&skill.allowed_tools);

@@ -44,15 +44,26 @@ pub trait FileHistory: Send + Sync + std::fmt::Debug {
 #[error("{0}")]
 pub struct HistoryError(pub String);
 
+/// Hears of every file a file tool of the session read or wrote.
+///
+/// Contract: [`FileTouchListener::touched`] is called after the file's state was recorded, possibly while the file
+/// tools' write lock is held, so it must be quick and must not call back into the file state store. It cannot
+/// fail: what it cannot do, it leaves undone.
+pub trait FileTouchListener: Send + Sync + std::fmt::Debug {
+    fn touched(&self, path: &Path);
+}
+
 /// The session's file read states, keyed by absolute normalised path. Shared by all calls of a session. It also
-/// carries the session's file history (if any), its language servers (if any: they hear of every change) and the
-/// lock that makes the file tools' critical sections (read, check, replace, write) exclusive within the session.
+/// carries the session's file history (if any), its language servers (if any: they hear of every change), who else
+/// hears of the files touched (nested skill folders are found this way) and the lock that makes the file tools'
+/// critical sections (read, check, replace, write) exclusive within the session.
 #[derive(Debug, Default)]
 pub struct FileStateStore {
     states: Mutex<HashMap<PathBuf, FileReadState>>,
     write_lock: Mutex<()>,
     history: RwLock<Option<Arc<dyn FileHistory>>>,
     language_servers: RwLock<Option<Arc<dyn super::LanguageServers>>>,
+    touch_listener: RwLock<Option<Arc<dyn FileTouchListener>>>,
 }
 
 impl FileStateStore {
@@ -106,10 +117,26 @@ impl FileStateStore {
         }
     }
 
+    /// Sets who hears of every file touched (see [`FileTouchListener`]).
+    pub fn set_touch_listener(&self, listener: Option<Arc<dyn FileTouchListener>>) {
+        let mut slot = match self.touch_listener.write() {
+            Ok(slot) => slot,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        *slot = listener;
+    }
+
     /// Records the state of `path` as just read or written.
     pub fn record(&self, path: &Path, state: FileReadState) {
         if let Ok(mut states) = self.states.lock() {
             states.insert(path.to_path_buf(), state);
+        }
+        let listener = match self.touch_listener.read() {
+            Ok(slot) => slot.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
+        if let Some(listener) = listener {
+            listener.touched(path);
         }
     }
 

@@ -16,7 +16,8 @@ mod team;
 
 pub use completion::{CompletionError, CompletionRequest, ModelCompleter};
 pub use context::{
-    FileHistory, FileReadState, FileStateStore, HistoryError, ProgressSink, ReadDenied, ToolContext,
+    FileHistory, FileReadState, FileStateStore, FileTouchListener, HistoryError, ProgressSink,
+    ReadDenied, ToolContext,
 };
 pub use deferred::{DeferredTools, ToolSearchMode};
 pub use dynamic::{DynTool, PreparedCall, erase, erase_with_schema, schema_errors};

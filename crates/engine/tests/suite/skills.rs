@@ -195,3 +195,91 @@ async fn a_skills_model_answers_the_rest_of_the_turn_it_runs_in() {
         ]
     );
 }
+
+#[tokio::test]
+async fn skills_nested_below_the_project_are_found_when_a_file_under_them_is_read() {
+    const DEPLOY: &str =
+        "---\nname: deploy-web\ndescription: Deploy the web package\n---\nRun DEPLOY-WEB-5521.\n";
+    const SHADOW: &str =
+        "---\nname: release\ndescription: A second release skill\n---\nShadowed.\n";
+    const VENDORED: &str = "---\nname: vendored\ndescription: From a dependency\n---\nNo.\n";
+    let ws = Workspace::new(&[
+        (".claude/skills/release/SKILL.md", RELEASE),
+        (".gitignore", "build/\n"),
+        ("packages/web/.claude/skills/deploy/SKILL.md", DEPLOY),
+        ("packages/web/.claude/skills/release/SKILL.md", SHADOW),
+        ("packages/web/src/app.ts", "export const app = 1;\n"),
+        (
+            "node_modules/dep/.claude/skills/vendored/SKILL.md",
+            VENDORED,
+        ),
+        ("node_modules/dep/index.js", "module.exports = 1;\n"),
+        ("build/out/.claude/skills/vendored/SKILL.md", VENDORED),
+        ("build/out/main.js", "1;\n"),
+    ])
+    .expect("workspace");
+    let read = |id: &str, path: &str| {
+        ScriptedTurn::tool_use(
+            id,
+            "Read",
+            json!({"file_path": ws.path(path).display().to_string()}),
+        )
+    };
+    let fake = server(Script::turns([
+        read("r1", "node_modules/dep/index.js"),
+        read("r2", "build/out/main.js"),
+        read("r3", "packages/web/src/app.ts"),
+        ScriptedTurn::tool_use("s1", "Skill", json!({"skill": "deploy-web"})),
+        ScriptedTurn::text("Deployed."),
+    ]))
+    .await;
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
+    let events = RecordingSink::default();
+    let s = session(&ws.root(), &fake, approver, events.clone());
+    let names = |s: &tandem_engine::session::Session| -> Vec<String> {
+        s.skills().into_iter().map(|(name, _)| name).collect()
+    };
+    assert_eq!(names(&s), ["release"]);
+    let outcome = s.send("read around, then deploy").await.expect("turn");
+    assert_eq!(outcome.final_text, "Deployed.");
+
+    // Only the folder above the file read counts; node_modules and ignored folders are not looked in, and the
+    // nested `release` does not replace the project's.
+    assert_eq!(names(&s), ["deploy-web", "release"]);
+    let requests = fake.requests();
+    let after = |n: usize| requests[n].body["messages"].to_string();
+    assert!(
+        !after(2).contains("deploy-web"),
+        "not found before the file under it was read"
+    );
+    assert!(
+        after(3).contains("deploy-web: Deploy the web package"),
+        "{}",
+        after(3)
+    );
+    assert!(
+        !requests
+            .iter()
+            .any(|r| r.body.to_string().contains("vendored"))
+    );
+    let skill_result = &last_results(&requests[4].body)[0];
+    assert!(
+        skill_result["content"]
+            .to_string()
+            .contains("DEPLOY-WEB-5521")
+    );
+    let notices: Vec<String> = events
+        .events()
+        .into_iter()
+        .filter_map(|e| match e {
+            SessionEvent::Notice { message } => Some(message),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        notices.iter().any(|n| n.contains("Skills found in")
+            && n.contains("deploy-web")
+            && n.contains("already available")),
+        "{notices:?}"
+    );
+}

@@ -62,6 +62,13 @@ impl SkillCatalog {
         catalog
     }
 
+    /// The skills of one `.claude/skills` folder (a nested one, found below the project).
+    pub fn load_nested(folder: &Path) -> Self {
+        let mut catalog = Self::default();
+        catalog.load_folder(folder, SkillSource::Project);
+        catalog
+    }
+
     fn load_folder(&mut self, folder: &Path, source: SkillSource) {
         let Ok(entries) = std::fs::read_dir(folder) else {
             return;

@@ -4,6 +4,7 @@
 //! turn ends ([`SkillGrants`]); its `model` answers the rest of the turn ([`TurnModel`]).
 
 pub mod catalog;
+mod live;
 
 use std::sync::{Arc, Mutex};
 
@@ -12,6 +13,7 @@ use serde::Deserialize;
 use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
 
 pub use catalog::{SkillCatalog, SkillDefinition, SkillFileIssue, SkillSource};
+pub use live::{FoundSkills, LiveSkills};
 
 use crate::model::TurnModel;
 use crate::tool::{
@@ -55,7 +57,7 @@ impl SkillGrants {
 /// The Skill tool of a session.
 #[derive(Debug)]
 pub struct SkillTool {
-    catalog: Arc<SkillCatalog>,
+    catalog: Arc<LiveSkills>,
     grants: Arc<SkillGrants>,
     turn_model: Arc<TurnModel>,
 }
@@ -64,7 +66,7 @@ impl SkillTool {
     /// The tool for `catalog`, recording what invocations grant in `grants`; a skill naming a model switches the
     /// rest of the turn to it through `turn_model`.
     pub fn new(
-        catalog: Arc<SkillCatalog>,
+        catalog: Arc<LiveSkills>,
         grants: Arc<SkillGrants>,
         turn_model: Arc<TurnModel>,
     ) -> Self {
@@ -124,7 +126,8 @@ impl Tool for SkillTool {
     }
 
     fn is_enabled(&self) -> bool {
-        !self.catalog.skills.is_empty()
+        // Offered while skills may still be found below the project, so that a nested one can be invoked.
+        self.catalog.may_grow() || !self.catalog.snapshot().skills.is_empty()
     }
 
     fn render_hints(&self, input: &Self::Input, _ctx: &ToolContext) -> RenderHints {
@@ -139,6 +142,7 @@ impl Tool for SkillTool {
         let name = input.skill.trim_start_matches('/').to_string();
         let grants = self
             .catalog
+            .snapshot()
             .find(&name)
             .map(|s| s.allowed_tools.clone())
             .unwrap_or_default();
@@ -146,15 +150,11 @@ impl Tool for SkillTool {
     }
 
     async fn validate_input(&self, input: &Self::Input, _ctx: &ToolContext) -> Result<(), String> {
-        if self.catalog.find(&input.skill).is_some() {
+        let catalog = self.catalog.snapshot();
+        if catalog.find(&input.skill).is_some() {
             return Ok(());
         }
-        let names: Vec<&str> = self
-            .catalog
-            .skills
-            .iter()
-            .map(|s| s.name.as_str())
-            .collect();
+        let names: Vec<&str> = catalog.skills.iter().map(|s| s.name.as_str()).collect();
         Err(format!(
             "Unknown skill: {}. Available skills: {}",
             input.skill,
@@ -163,8 +163,8 @@ impl Tool for SkillTool {
     }
 
     async fn call(&self, input: &Self::Input, _ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
-        let skill = self
-            .catalog
+        let catalog = self.catalog.snapshot();
+        let skill = catalog
             .find(&input.skill)
             .ok_or_else(|| ToolError::to_model(format!("Unknown skill: {}", input.skill)))?;
         let mut output = ToolOutput::text(invocation_text(skill, input.args.as_deref()))
