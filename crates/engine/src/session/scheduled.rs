@@ -64,10 +64,11 @@ impl Session {
     }
 }
 
-/// Fires the session's scheduled prompts as they come due, looking at the start of every minute, until the session
-/// is dropped; does nothing for a session that does not schedule prompts. Between looks it holds no reference to
-/// the session. A task file that cannot be used is reported to the window once (until it changes). Hosts that keep a
-/// session open between prompts (the window) run this beside it.
+/// Fires the session's scheduled prompts as they come due, looking once at the start (a prompt overdue since the
+/// app was closed fires then) and then at the start of every minute, until the session is dropped; does nothing for
+/// a session that does not schedule prompts. Between looks it holds no reference to the session. A task file that
+/// cannot be used is reported to the window once (until the problem changes). Hosts that keep a session open between
+/// prompts (the window) run this beside it.
 pub async fn run_scheduled_prompts(session: Weak<Session>) {
     let Some(closed) = session
         .upgrade()
@@ -78,34 +79,40 @@ pub async fn run_scheduled_prompts(session: Weak<Session>) {
     };
     let mut reported: Option<String> = None;
     loop {
+        let Some(session) = session.upgrade() else {
+            return;
+        };
+        look(&session, &mut reported).await;
+        drop(session);
         tokio::select! {
             _ = tokio::time::sleep(until_next_minute(Local::now())) => {}
             _ = closed.cancelled() => return,
         }
-        let Some(session) = session.upgrade() else {
-            return;
-        };
-        match session.fire_due_prompts(Local::now()).await {
-            Ok(fired) => {
-                reported = None;
-                for (task, result) in fired {
-                    if let Err(e) = result {
-                        tracing::warn!(
-                            "session {}: the turn of scheduled prompt {} failed: {e}",
-                            session.id,
-                            task.id
-                        );
-                    }
+    }
+}
+
+/// One look: sends what is due now; a problem with the file is shown unless it is the one `reported` last.
+async fn look(session: &Session, reported: &mut Option<String>) {
+    match session.fire_due_prompts(Local::now()).await {
+        Ok(fired) => {
+            *reported = None;
+            for (task, result) in fired {
+                if let Err(e) = result {
+                    tracing::warn!(
+                        "session {}: the turn of scheduled prompt {} failed: {e}",
+                        session.id,
+                        task.id
+                    );
                 }
             }
-            Err(e) => {
-                let message = e.to_string();
-                if reported.as_deref() != Some(message.as_str()) {
-                    session.runtime.events.emit(SessionEvent::Notice {
-                        message: message.clone(),
-                    });
-                    reported = Some(message);
-                }
+        }
+        Err(e) => {
+            let message = e.to_string();
+            if reported.as_deref() != Some(message.as_str()) {
+                session.runtime.events.emit(SessionEvent::Notice {
+                    message: message.clone(),
+                });
+                *reported = Some(message);
             }
         }
     }

@@ -380,3 +380,74 @@ async fn the_tools_are_offered_only_with_the_switch_on() {
         assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
     }
 }
+
+async fn until(condition: impl Fn() -> bool) {
+    while !condition() {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_scheduler_beside_a_session_fires_a_job_overdue_since_the_app_was_closed_once() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let every_minute = Schedule::parse("* * * * *").expect("valid");
+    let an_hour_ago = (Local::now() - Duration::hours(1)).timestamp_millis();
+    let job = TaskFile::of_project(&ws.root())
+        .add(&every_minute, "CRON-CATCH-UP-2291", true, an_hour_ago)
+        .expect("added");
+    let fake = server(Script::turns([ScriptedTurn::text("caught up")])).await;
+    let model: Arc<dyn Model> =
+        Arc::new(AnthropicModel::new(fake_config(&fake.url())).expect("client"));
+    let s = Arc::new(session(
+        &ws.root(),
+        model,
+        Features {
+            triggers: true,
+            ..Features::default()
+        },
+    ));
+    let scheduler = tokio::spawn(tandem_engine::session::run_scheduled_prompts(
+        Arc::downgrade(&s),
+    ));
+    until(|| {
+        fake.requests().iter().any(|r| {
+            r.body["messages"]
+                .to_string()
+                .contains("CRON-CATCH-UP-2291")
+        })
+    })
+    .await;
+    until(|| {
+        TaskFile::of_project(&ws.root())
+            .load()
+            .is_ok_and(|tasks| tasks.first().is_some_and(|t| t.last_fired_at.is_some()))
+    })
+    .await;
+    // Sixty missed fires, one turn; the job stays (it recurs) and counts its next fire from now.
+    assert_eq!(fake.requests().len(), 1);
+    let left = TaskFile::of_project(&ws.root()).load().expect("file");
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].id, job.id);
+    // The scheduler ends with the session.
+    drop(s);
+    scheduler.await.expect("scheduler ends");
+}
+
+#[tokio::test]
+async fn without_the_switch_the_scheduler_does_nothing() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let every_minute = Schedule::parse("* * * * *").expect("valid");
+    let an_hour_ago = (Local::now() - Duration::hours(1)).timestamp_millis();
+    TaskFile::of_project(&ws.root())
+        .add(&every_minute, "never sent", false, an_hour_ago)
+        .expect("added");
+    let model: Arc<dyn Model> =
+        Arc::new(AnthropicModel::new(fake_config("http://127.0.0.1:9")).expect("client"));
+    let s = Arc::new(session(&ws.root(), model, Features::default()));
+    // Returns at once: the session does not schedule prompts.
+    tandem_engine::session::run_scheduled_prompts(Arc::downgrade(&s)).await;
+    assert_eq!(
+        TaskFile::of_project(&ws.root()).load().expect("file").len(),
+        1
+    );
+}
