@@ -451,3 +451,22 @@ async fn without_the_switch_the_scheduler_does_nothing() {
         1
     );
 }
+
+#[tokio::test]
+async fn a_settings_file_can_switch_the_tools_on() {
+    if std::env::var_os("AGENT_TRIGGERS").is_some() {
+        // The environment decides over the settings files; this test is about the files.
+        return;
+    }
+    let ws = Workspace::new(&[(
+        ".claude/settings.json",
+        r#"{"env": {"AGENT_TRIGGERS": "true"}}"#,
+    )])
+    .expect("workspace");
+    let model: Arc<dyn Model> =
+        Arc::new(AnthropicModel::new(fake_config("http://127.0.0.1:9")).expect("client"));
+    let s = session(&ws.root(), model, Features::default());
+    let names = offered(&s);
+    assert!(names.iter().any(|n| n == "CronCreate"), "{names:?}");
+    assert!(s.schedules_prompts());
+}
