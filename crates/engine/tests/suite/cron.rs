@@ -4,10 +4,13 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use futures::StreamExt;
 
 use chrono::{Duration, Local, TimeZone};
 use serde_json::json;
-use tandem_engine::model::{AnthropicModel, Model};
+use tandem_engine::model::{AnthropicModel, Model, ModelRequest, ModelStream};
 use tandem_engine::session::Session;
 use tandem_engine::testing::{
     Script, ScriptedApprover, ScriptedTurn, TestRuntime, Workspace, call,
@@ -469,4 +472,155 @@ async fn a_settings_file_can_switch_the_tools_on() {
     let names = offered(&s);
     assert!(names.iter().any(|n| n == "CronCreate"), "{names:?}");
     assert!(s.schedules_prompts());
+}
+
+/// A model whose requests wait until the gate opens, counting those that started waiting.
+struct Gated {
+    inner: Arc<AnthropicModel>,
+    open: Arc<AtomicBool>,
+    waiting: Arc<AtomicUsize>,
+}
+
+impl Model for Gated {
+    fn model_name(&self) -> &str {
+        self.inner.model_name()
+    }
+    fn stream(&self, request: ModelRequest) -> ModelStream {
+        let (inner, open, waiting) = (self.inner.clone(), self.open.clone(), self.waiting.clone());
+        futures::stream::once(async move {
+            waiting.fetch_add(1, Ordering::SeqCst);
+            until(|| open.load(Ordering::SeqCst)).await;
+            inner.stream(request)
+        })
+        .flatten()
+        .boxed()
+    }
+}
+
+fn turns(events: &tandem_engine::events::RecordingSink) -> Vec<String> {
+    events
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::TurnStarted { prompt, .. } => Some(format!("start {prompt}")),
+            SessionEvent::TurnEnded { .. } => Some("end".to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_due_while_the_session_is_busy_waits_for_the_turn_to_end() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let every_minute = Schedule::parse("* * * * *").expect("valid");
+    TaskFile::of_project(&ws.root())
+        .add(
+            &every_minute,
+            "CRON-LATER-8080",
+            false,
+            Local::now().timestamp_millis(),
+        )
+        .expect("added");
+    let fake = server(Script::turns([
+        ScriptedTurn::text("long work done"),
+        ScriptedTurn::text("scheduled work done"),
+    ]))
+    .await;
+    let open = Arc::new(AtomicBool::new(false));
+    let waiting = Arc::new(AtomicUsize::new(0));
+    let model: Arc<dyn Model> = Arc::new(Gated {
+        inner: Arc::new(AnthropicModel::new(fake_config(&fake.url())).expect("client")),
+        open: open.clone(),
+        waiting: waiting.clone(),
+    });
+    let events = tandem_engine::events::RecordingSink::default();
+    let s = Arc::new(
+        Session::builder(&ws.root())
+            .expect("folder")
+            .model_client(model)
+            .model(fake_config(&fake.url()))
+            .approver(Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow)))
+            .events(Arc::new(events.clone()))
+            .features(Features {
+                triggers: true,
+                ..Features::default()
+            })
+            .build()
+            .expect("session"),
+    );
+    let person = {
+        let s = s.clone();
+        tokio::spawn(async move { s.send("a long task").await })
+    };
+    until(|| waiting.load(Ordering::SeqCst) == 1).await;
+    let scheduler = {
+        let s = s.clone();
+        tokio::spawn(async move {
+            s.fire_due_prompts(Local::now() + Duration::minutes(2))
+                .await
+        })
+    };
+    // The job is taken from the file, and its turn waits behind the running one.
+    until(|| {
+        TaskFile::of_project(&ws.root())
+            .load()
+            .is_ok_and(|tasks| tasks.is_empty())
+    })
+    .await;
+    assert_eq!(turns(&events), ["start a long task"]);
+    open.store(true, Ordering::SeqCst);
+    person.await.expect("joined").expect("turn");
+    let fired = scheduler.await.expect("joined").expect("fired");
+    assert_eq!(fired.len(), 1);
+    assert_eq!(
+        turns(&events),
+        ["start a long task", "end", "start CRON-LATER-8080", "end"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_scheduler_tells_the_window_once_when_the_task_file_is_damaged() {
+    let ws = Workspace::new(&[(TASKS_FILE, "not json")]).expect("workspace");
+    let model: Arc<dyn Model> =
+        Arc::new(AnthropicModel::new(fake_config("http://127.0.0.1:9")).expect("client"));
+    let events = tandem_engine::events::RecordingSink::default();
+    let s = Arc::new(
+        Session::builder(&ws.root())
+            .expect("folder")
+            .model_client(model)
+            .events(Arc::new(events.clone()))
+            .features(Features {
+                triggers: true,
+                ..Features::default()
+            })
+            .build()
+            .expect("session"),
+    );
+    let scheduler = tokio::spawn(tandem_engine::session::run_scheduled_prompts(
+        Arc::downgrade(&s),
+    ));
+    let notices = || -> Vec<String> {
+        events
+            .events()
+            .iter()
+            .filter_map(|e| match e {
+                SessionEvent::Notice { message } if message.contains("scheduled") => {
+                    Some(message.clone())
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    until(|| !notices().is_empty()).await;
+    let notice = notices().remove(0);
+    assert!(
+        notice.contains("cannot be parsed") && notice.contains(TASKS_FILE),
+        "{notice}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(ws.root().join(TASKS_FILE)).expect("file"),
+        "not json"
+    );
+    drop(s);
+    scheduler.await.expect("scheduler ends");
 }
