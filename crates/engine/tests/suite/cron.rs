@@ -358,17 +358,42 @@ async fn a_due_prompt_starts_a_turn_in_the_session_and_a_one_shot_job_is_gone_af
     );
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_tools_are_offered_only_with_the_switch_on() {
     let ws = Workspace::new(&[]).expect("workspace");
+    let fake = server(Script::turns([
+        ScriptedTurn::text("hello"),
+        ScriptedTurn::text("hello again"),
+    ]))
+    .await;
     let model: Arc<dyn Model> =
-        Arc::new(AnthropicModel::new(fake_config("http://127.0.0.1:9")).expect("client"));
+        Arc::new(AnthropicModel::new(fake_config(&fake.url())).expect("client"));
     let off = session(&ws.root(), model.clone(), Features::default());
     let names = offered(&off);
     for name in ["CronCreate", "CronDelete", "CronList"] {
         assert!(!names.iter().any(|n| n == name), "{name} in {names:?}");
     }
     assert!(!off.schedules_prompts());
+    // Nothing the model is sent names them.
+    off.send("hi").await.expect("turn");
+    let body = fake.requests()[0].body.to_string();
+    assert!(!body.contains("Cron"), "{body}");
+    // The tool list people see names them as switched off, with the switch.
+    let listing = off.tool_list();
+    for name in ["CronCreate", "CronDelete", "CronList"] {
+        let entry = listing
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("{name} is listed: {listing:?}"));
+        assert!(!entry.offered, "{entry:?}");
+        assert!(
+            entry
+                .reason
+                .as_deref()
+                .is_some_and(|r| r.contains("AGENT_TRIGGERS")),
+            "{entry:?}"
+        );
+    }
 
     let on = session(
         &ws.root(),
@@ -382,6 +407,9 @@ async fn the_tools_are_offered_only_with_the_switch_on() {
     for name in ["CronCreate", "CronDelete", "CronList"] {
         assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
     }
+    on.send("hi").await.expect("turn");
+    let body = fake.requests()[1].body.to_string();
+    assert!(body.contains("CronCreate"), "{body}");
 }
 
 async fn until(condition: impl Fn() -> bool) {
