@@ -1,6 +1,6 @@
 //! Firing the project's scheduled prompts (CronCreate; behind `AGENT_TRIGGERS`) into the session: each minute the
-//! prompts that came due are taken from the project's task file and sent, one turn each, after the turn running
-//! now if there is one — as the lead's mail is. A prompt is sent as written (a slash command in it is not expanded).
+//! prompts that came due are taken from the project's task file and sent, one turn each, once the turn running now
+//! (if there is one) has ended — as the lead's mail is. A prompt is sent as written (a slash command in it is not expanded).
 //! Fires missed while nothing ran are not replayed: a prompt overdue when the scheduler looks fires once, and its
 //! next fire is counted from then.
 
@@ -11,6 +11,7 @@ use chrono::{DateTime, Local, Timelike};
 use tandem_protocol::SessionEvent;
 
 use super::Session;
+use crate::model::Message;
 use crate::query::{QueryError, TurnOutcome, UserPrompt};
 use crate::tool::names;
 use crate::tools::cron::{ScheduledTask, TaskFile, TasksError};
@@ -27,36 +28,37 @@ impl Session {
             .any(|name| self.runtime.pool.find(name).is_some())
     }
 
-    /// Sends the project's prompts due at `now`, one turn each, each after the turn running by then. A one-shot
-    /// prompt is removed from the file and a recurring one marked fired before its turn runs, so that no other
-    /// session on the project sends it too. On error (the file cannot be read, parsed or written) nothing is sent
-    /// and the file is left as it was.
+    /// Sends the project's prompts due at `now`, one turn each, once no other turn runs (the history's lock is the
+    /// queue): they are taken from the file only then — a one-shot prompt removed, a recurring one marked fired — so
+    /// that no other session on the project sends them too. Nothing is taken or sent once the session has ended. On
+    /// error (the file cannot be read, parsed or written) nothing is sent and the file is left as it was.
     pub async fn fire_due_prompts(&self, now: DateTime<Local>) -> Result<Vec<Fired>, TasksError> {
+        self.begin().await;
+        let mut history = self.turn.history.lock().await;
+        if self.has_ended() {
+            return Ok(Vec::new());
+        }
         let due = TaskFile::of_project(&self.cwd).claim_due(now.timestamp_millis())?;
         let mut fired = Vec::with_capacity(due.len());
         for task in due {
-            let result = self.send_scheduled(&task.prompt).await;
+            let result = self.run_scheduled(&mut history, &task.prompt).await;
             fired.push((task, result));
         }
         Ok(fired)
     }
 
-    /// Runs one turn for a scheduled prompt once no other turn runs (the history's lock is the queue).
-    async fn send_scheduled(&self, prompt: &str) -> Result<TurnOutcome, QueryError> {
-        self.begin().await;
-        let mut history = self.turn.history.lock().await;
+    /// Runs one turn for a scheduled prompt on the history its caller locked.
+    async fn run_scheduled(
+        &self,
+        history: &mut Vec<Message>,
+        prompt: &str,
+    ) -> Result<TurnOutcome, QueryError> {
         self.turn_begins();
         let cancel = self.begin_turn();
         let model = self.turn_client();
         let result = self
-            .run_prompt(
-                &mut history,
-                UserPrompt::from(prompt),
-                model.as_ref(),
-                &cancel,
-            )
+            .run_prompt(history, UserPrompt::from(prompt), model.as_ref(), &cancel)
             .await;
-        drop(history);
         self.withdraw_skill_grants();
         self.turn.model.set(None);
         self.wait_idle();
@@ -79,7 +81,7 @@ pub async fn run_scheduled_prompts(session: Weak<Session>) {
     };
     let mut reported: Option<String> = None;
     loop {
-        let Some(session) = session.upgrade() else {
+        let Some(session) = session.upgrade().filter(|s| !s.has_ended()) else {
             return;
         };
         look(&session, &mut reported).await;

@@ -588,13 +588,11 @@ async fn a_prompt_due_while_the_session_is_busy_waits_for_the_turn_to_end() {
                 .await
         })
     };
-    // The job is taken from the file, and its turn waits behind the running one.
-    until(|| {
-        TaskFile::of_project(&ws.root())
-            .load()
-            .is_ok_and(|tasks| tasks.is_empty())
-    })
-    .await;
+    // The person's turn holds the session: the job stays in the file and its turn waits behind the running one.
+    assert_eq!(
+        TaskFile::of_project(&ws.root()).load().expect("file").len(),
+        1
+    );
     assert_eq!(turns(&events), ["start a long task"]);
     open.store(true, Ordering::SeqCst);
     person.await.expect("joined").expect("turn");
@@ -603,6 +601,12 @@ async fn a_prompt_due_while_the_session_is_busy_waits_for_the_turn_to_end() {
     assert_eq!(
         turns(&events),
         ["start a long task", "end", "start CRON-LATER-8080", "end"]
+    );
+    assert!(
+        TaskFile::of_project(&ws.root())
+            .load()
+            .expect("file")
+            .is_empty()
     );
 }
 
@@ -651,4 +655,38 @@ async fn the_scheduler_tells_the_window_once_when_the_task_file_is_damaged() {
     );
     drop(s);
     scheduler.await.expect("scheduler ends");
+}
+
+#[tokio::test]
+async fn an_ended_session_takes_no_job() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let every_minute = Schedule::parse("* * * * *").expect("valid");
+    TaskFile::of_project(&ws.root())
+        .add(
+            &every_minute,
+            "not for a closed session",
+            false,
+            Local::now().timestamp_millis(),
+        )
+        .expect("added");
+    let model: Arc<dyn Model> =
+        Arc::new(AnthropicModel::new(fake_config("http://127.0.0.1:9")).expect("client"));
+    let s = session(
+        &ws.root(),
+        model,
+        Features {
+            triggers: true,
+            ..Features::default()
+        },
+    );
+    s.end(tandem_engine::session::EndReason::Other).await;
+    let fired = s
+        .fire_due_prompts(Local::now() + Duration::minutes(2))
+        .await
+        .expect("fire");
+    assert!(fired.is_empty());
+    assert_eq!(
+        TaskFile::of_project(&ws.root()).load().expect("file").len(),
+        1
+    );
 }
