@@ -134,6 +134,10 @@ pub fn open_session<R: Runtime>(
     tauri::async_runtime::spawn(tandem_engine::session::wake_for_mail(Arc::downgrade(
         &session,
     )));
+    // The project's scheduled prompts (AGENT_TRIGGERS) start turns as they come due.
+    tauri::async_runtime::spawn(tandem_engine::session::run_scheduled_prompts(
+        Arc::downgrade(&session),
+    ));
     if let Ok(mut sessions) = state.sessions.lock() {
         sessions.insert(info.session_id.clone(), session);
     }

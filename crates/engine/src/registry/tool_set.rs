@@ -115,6 +115,16 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             ));
         }
     }
+    if inputs.features.triggers {
+        tools.extend(crate::tools::cron::tools());
+    } else {
+        for tool in crate::tools::cron::tools() {
+            missing.push((
+                tool.name().to_string(),
+                format!("switched off: set {}=1 to offer it", features::TRIGGERS_ENV),
+            ));
+        }
+    }
     match inputs.language_servers {
         Some(manager) => tools.push(erase(LspTool::new(manager))),
         None => missing.push((
@@ -171,6 +181,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
         provider: Provider::Anthropic,
         features: Features {
             sleep: true,
+            triggers: true,
             ..Features::from_env()
         },
         teams: true,

@@ -75,6 +75,8 @@ impl Session {
         let today = today();
         let (permission_loader, permission_context) =
             load_permissions(&cwd, command_line, assume_trusted, mode, &model);
+        // Switches that a settings file's `env` block may also turn on.
+        let features = features.with_settings_files(&permission_loader.paths.all());
         let hidden_by = permission_context.rules.clone();
         let elicitor = Arc::new(elicitation::AskThePerson {
             session_id: id.clone(),

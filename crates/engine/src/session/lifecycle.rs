@@ -153,6 +153,11 @@ impl Session {
         }
     }
 
+    /// Whether the session has ended ([`Self::end`] ran): nothing new starts in it.
+    pub(super) fn has_ended(&self) -> bool {
+        self.lifecycle.ended.load(Ordering::SeqCst)
+    }
+
     /// Marks the start of a turn (an idle timer waiting from the last one will not fire).
     pub(super) fn turn_begins(&self) {
         self.lifecycle.turns.fetch_add(1, Ordering::SeqCst);

@@ -24,6 +24,7 @@ mod prompt_images;
 mod prompt_input;
 mod prompt_menu;
 pub mod rewind;
+mod scheduled;
 mod skill_finder;
 pub mod slash;
 pub mod transcript;
@@ -40,6 +41,7 @@ pub use prompt_images::{
     FittedImage, ImageError, MAX_BYTES as MAX_IMAGE_BYTES, MAX_EDGE as MAX_IMAGE_EDGE, fit_image,
     fit_prompt_images,
 };
+pub use scheduled::{Fired, run_scheduled_prompts};
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

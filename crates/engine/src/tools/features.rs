@@ -1,7 +1,8 @@
 //! The feature switches of the tools that are off unless asked for: teams (TeamCreate, TeamDelete, SendMessage,
 //! ListPeers), the proactive Sleep tool, and the assistant mode (which also bounds how long a shell command may
 //! hold the conversation); and the SIMPLE mode, which offers Bash, Read and Edit only. Each is read from its environment variable (`1` or `true`); a session
-//! may also be given them directly.
+//! may also be given them directly. Also the scheduled prompts (CronCreate, CronDelete, CronList: `AGENT_TRIGGERS`),
+//! which a settings file's `env` block may switch on too.
 
 /// Turns the team tools on (`1` or `true`).
 pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
@@ -9,6 +10,10 @@ pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
 pub const PROACTIVE_ENV: &str = "CLAUDE_CODE_PROACTIVE";
 /// Also turns the Sleep tool on (`1` or `true`): the assistant mode (`KAIROS`; docs/engine-doors.md).
 pub const KAIROS_ENV: &str = "CLAUDE_CODE_KAIROS";
+
+/// Turns the scheduled prompts on (`1` or `true`; also under `env` in a settings file): CronCreate, CronDelete,
+/// CronList and the scheduler that fires them (docs/engine-doors.md).
+pub const TRIGGERS_ENV: &str = "AGENT_TRIGGERS";
 
 /// Offers Bash, Read and Edit only (`1` or `true`), with the MCP servers' tools: the SIMPLE mode.
 pub const SIMPLE_ENV: &str = "CLAUDE_CODE_SIMPLE";
@@ -25,6 +30,8 @@ pub struct Features {
     pub assistant: bool,
     /// The SIMPLE mode: of the built-in tools, Bash, Read and Edit only.
     pub simple: bool,
+    /// CronCreate, CronDelete, CronList, and the scheduler firing the project's scheduled prompts.
+    pub triggers: bool,
 }
 
 impl Features {
@@ -45,6 +52,18 @@ impl Features {
             sleep: on(PROACTIVE_ENV) || on(KAIROS_ENV),
             assistant: on(KAIROS_ENV),
             simple: on(SIMPLE_ENV),
+            triggers: on(TRIGGERS_ENV),
+        }
+    }
+
+    /// These switches, with those that may also be set under `env` in a settings file turned on when the first of
+    /// `settings_files` that sets them does and the environment does not say otherwise.
+    pub fn with_settings_files(self, settings_files: &[std::path::PathBuf]) -> Self {
+        let env = |name: &str| std::env::var(name).ok();
+        Self {
+            triggers: self.triggers
+                || crate::settings::env_switch(TRIGGERS_ENV, env, settings_files),
+            ..self
         }
     }
 }
@@ -97,6 +116,14 @@ mod tests {
                 },
             ),
             (&[(SIMPLE_ENV, "")], Features::default()),
+            (
+                &[(TRIGGERS_ENV, "1")],
+                Features {
+                    triggers: true,
+                    ..Features::default()
+                },
+            ),
+            (&[(TRIGGERS_ENV, "on")], Features::default()),
         ];
         for (pairs, want) in cases {
             assert_eq!(env(pairs), *want, "{pairs:?}");

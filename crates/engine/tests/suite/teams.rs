@@ -88,6 +88,7 @@ const ALL: Features = Features {
     sleep: true,
     assistant: false,
     simple: false,
+    triggers: false,
 };
 
 fn offered(body: &Value) -> Vec<String> {

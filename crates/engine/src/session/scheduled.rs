@@ -1,0 +1,128 @@
+//! Firing the project's scheduled prompts (CronCreate; behind `AGENT_TRIGGERS`) into the session: each minute the
+//! prompts that came due are taken from the project's task file and sent, one turn each, once the turn running now
+//! (if there is one) has ended — as the lead's mail is. A prompt is sent as written (a slash command in it is not expanded).
+//! Fires missed while nothing ran are not replayed: a prompt overdue when the scheduler looks fires once, and its
+//! next fire is counted from then.
+
+use std::sync::Weak;
+use std::time::Duration;
+
+use chrono::{DateTime, Local, Timelike};
+use tandem_protocol::SessionEvent;
+
+use super::Session;
+use crate::model::Message;
+use crate::query::{QueryError, TurnOutcome, UserPrompt};
+use crate::tool::names;
+use crate::tools::cron::{ScheduledTask, TaskFile, TasksError};
+
+/// A scheduled prompt that was sent, and how its turn went.
+pub type Fired = (ScheduledTask, Result<TurnOutcome, QueryError>);
+
+impl Session {
+    /// Whether this session fires scheduled prompts: the switch is on and a deny rule does not hide all three
+    /// scheduling tools.
+    pub fn schedules_prompts(&self) -> bool {
+        [names::CRON_CREATE, names::CRON_DELETE, names::CRON_LIST]
+            .iter()
+            .any(|name| self.runtime.pool.find(name).is_some())
+    }
+
+    /// Sends the project's prompts due at `now`, one turn each, once no other turn runs (the history's lock is the
+    /// queue): they are taken from the file only then — a one-shot prompt removed, a recurring one marked fired — so
+    /// that no other session on the project sends them too. Nothing is taken or sent once the session has ended. On
+    /// error (the file cannot be read, parsed or written) nothing is sent and the file is left as it was.
+    pub async fn fire_due_prompts(&self, now: DateTime<Local>) -> Result<Vec<Fired>, TasksError> {
+        self.begin().await;
+        let mut history = self.turn.history.lock().await;
+        if self.has_ended() {
+            return Ok(Vec::new());
+        }
+        let due = TaskFile::of_project(&self.cwd).claim_due(now.timestamp_millis())?;
+        let mut fired = Vec::with_capacity(due.len());
+        for task in due {
+            let result = self.run_scheduled(&mut history, &task.prompt).await;
+            fired.push((task, result));
+        }
+        Ok(fired)
+    }
+
+    /// Runs one turn for a scheduled prompt on the history its caller locked.
+    async fn run_scheduled(
+        &self,
+        history: &mut Vec<Message>,
+        prompt: &str,
+    ) -> Result<TurnOutcome, QueryError> {
+        self.turn_begins();
+        let cancel = self.begin_turn();
+        let model = self.turn_client();
+        let result = self
+            .run_prompt(history, UserPrompt::from(prompt), model.as_ref(), &cancel)
+            .await;
+        self.withdraw_skill_grants();
+        self.turn.model.set(None);
+        self.wait_idle();
+        result
+    }
+}
+
+/// Fires the session's scheduled prompts as they come due, looking once at the start (a prompt overdue since the
+/// app was closed fires then) and then at the start of every minute, until the session is dropped; does nothing for
+/// a session that does not schedule prompts. Between looks it holds no reference to the session. A task file that
+/// cannot be used is reported to the window once (until the problem changes). Hosts that keep a session open between
+/// prompts (the window) run this beside it.
+pub async fn run_scheduled_prompts(session: Weak<Session>) {
+    let Some(closed) = session
+        .upgrade()
+        .filter(|s| s.schedules_prompts())
+        .map(|s| s.closed.clone())
+    else {
+        return;
+    };
+    let mut reported: Option<String> = None;
+    loop {
+        let Some(session) = session.upgrade().filter(|s| !s.has_ended()) else {
+            return;
+        };
+        look(&session, &mut reported).await;
+        drop(session);
+        tokio::select! {
+            _ = tokio::time::sleep(until_next_minute(Local::now())) => {}
+            _ = closed.cancelled() => return,
+        }
+    }
+}
+
+/// One look: sends what is due now; a problem with the file is shown unless it is the one `reported` last.
+async fn look(session: &Session, reported: &mut Option<String>) {
+    match session.fire_due_prompts(Local::now()).await {
+        Ok(fired) => {
+            *reported = None;
+            for (task, result) in fired {
+                if let Err(e) = result {
+                    tracing::warn!(
+                        "session {}: the turn of scheduled prompt {} failed: {e}",
+                        session.id,
+                        task.id
+                    );
+                }
+            }
+        }
+        Err(e) => {
+            let message = e.to_string();
+            if reported.as_deref() != Some(message.as_str()) {
+                session.runtime.events.emit(SessionEvent::Notice {
+                    message: message.clone(),
+                });
+                *reported = Some(message);
+            }
+        }
+    }
+}
+
+/// How long from `now` until a second past the start of the next minute.
+fn until_next_minute(now: DateTime<Local>) -> Duration {
+    let into_minute = Duration::from_secs(u64::from(now.second()))
+        + Duration::from_nanos(u64::from(now.nanosecond() % 1_000_000_000));
+    Duration::from_secs(61).saturating_sub(into_minute)
+}
