@@ -695,7 +695,12 @@ truncated: boolean, } | { "type": "sub_agent", agent_id: string, agent_type: str
 /**
  * The server's `structuredContent`, when it sent one.
  */
-structured_content: unknown, } | { "type": "web_fetch", 
+structured_content: unknown, 
+/**
+ * The result's `_meta` (what the server attached for its clients, such as a UI resource to show), when
+ * it sent one.
+ */
+meta?: unknown, } | { "type": "web_fetch", 
 /**
  * The URL fetched (after the upgrade to https and any same-host redirects).
  */

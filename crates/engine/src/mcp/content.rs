@@ -19,6 +19,8 @@ pub struct Converted {
     pub is_error: bool,
     /// `structuredContent`, when sent.
     pub structured: Option<Value>,
+    /// `_meta`, when sent (and not empty).
+    pub meta: Option<Value>,
 }
 
 fn image(media_type: &str, data: &str) -> ResultBlock {
@@ -143,10 +145,16 @@ pub fn convert_call_result(result: &CallToolResult) -> Converted {
     {
         content = ToolResultContent::Text(s.to_string());
     }
+    let meta = result
+        .meta
+        .as_ref()
+        .and_then(|m| serde_json::to_value(m).ok())
+        .filter(|v| v.as_object().is_some_and(|o| !o.is_empty()));
     Converted {
         content,
         is_error: result.is_error == Some(true),
         structured,
+        meta,
     }
 }
 

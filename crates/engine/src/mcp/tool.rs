@@ -279,6 +279,7 @@ impl Call {
                 server: link.server.clone(),
                 tool: inner.info.remote.clone(),
                 structured_content: converted.structured,
+                meta: converted.meta,
             }),
             context_change: None,
         })

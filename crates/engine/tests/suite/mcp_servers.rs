@@ -46,13 +46,21 @@ async fn stdio_tools_are_offered_by_full_name_with_their_traits_and_answer() {
                 Some(ToolDetail::Mcp {
                     tool,
                     structured_content,
+                    meta,
                     ..
                 }),
             ..
-        } if tool == "add" => Some(structured_content),
+        } if tool == "add" => Some((structured_content, meta)),
         _ => None,
     });
-    assert_eq!(detail, Some(Some(json!({"sum": 3.5}))));
+    assert_eq!(
+        detail,
+        Some((
+            Some(json!({"sum": 3.5})),
+            Some(json!({"ui/resourceUri": "ui://add/result"}))
+        )),
+        "structuredContent and _meta are kept together"
+    );
 
     let status = manager.status("t s").expect("status");
     assert_eq!(status.transport, "stdio");

@@ -186,6 +186,11 @@ pub enum ToolDetail {
         /// The server's `structuredContent`, when it sent one.
         #[ts(type = "unknown")]
         structured_content: Option<Value>,
+        /// The result's `_meta` (what the server attached for its clients, such as a UI resource to show), when
+        /// it sent one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional, type = "unknown")]
+        meta: Option<Value>,
     },
     /// A page was fetched (WebFetch).
     WebFetch {

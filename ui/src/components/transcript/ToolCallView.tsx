@@ -103,6 +103,8 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
 
 function ToolDetails({ call }: { call: ToolCall }) {
   const content = call.result?.content ?? '';
+  const detail = call.result?.detail;
+  const mcp = detail?.type === 'mcp' ? detail : null;
   return (
     <div className="tool-details">
       {call.decision && (
@@ -121,6 +123,24 @@ function ToolDetails({ call }: { call: ToolCall }) {
             {content.length > MAX_SHOWN
               ? `${content.slice(0, MAX_SHOWN)}\n… ${content.length - MAX_SHOWN} more characters`
               : content || '(empty)'}
+          </pre>
+        </>
+      )}
+      {mcp && mcp.structured_content != null && (
+        <>
+          <div className="tool-section-label">Structured content</div>
+          <pre className="tool-result" data-testid="tool-structured">
+            {prettyJson(mcp.structured_content)}
+          </pre>
+        </>
+      )}
+      {mcp?.meta != null && (
+        <>
+          <div className="tool-section-label">
+            Metadata <span className="dim">(_meta)</span>
+          </div>
+          <pre className="tool-result" data-testid="tool-meta">
+            {prettyJson(mcp.meta)}
           </pre>
         </>
       )}

@@ -196,6 +196,40 @@ describe('tool calls', () => {
   });
 });
 
+describe('MCP results', () => {
+  it('shows an MCP result\'s structured content and _meta when the call is expanded', async () => {
+    renderEvents([
+      { type: 'tool_call_started', tool_use_id: 'm', name: 'mcp__calc__add' },
+      { type: 'tool_call_input', tool_use_id: 'm', name: 'mcp__calc__add', input: { a: 2, b: 1 }, hints: hints('other', 'Add') },
+      {
+        type: 'tool_call_result',
+        tool_use_id: 'm',
+        outcome: 'success',
+        content: '3',
+        detail: { type: 'mcp', server: 'calc', tool: 'add', structured_content: { sum: 3 }, meta: { 'ui/resourceUri': 'ui://add' } },
+      },
+      { type: 'tool_call_started', tool_use_id: 'n', name: 'mcp__calc__echo' },
+      { type: 'tool_call_input', tool_use_id: 'n', name: 'mcp__calc__echo', input: {}, hints: hints('other', 'Echo') },
+      {
+        type: 'tool_call_result',
+        tool_use_id: 'n',
+        outcome: 'success',
+        content: 'hi',
+        detail: { type: 'mcp', server: 'calc', tool: 'echo', structured_content: null },
+      },
+    ]);
+    const [add, echo] = screen.getAllByTestId<HTMLElement>('tool-call');
+    expect(within(add!).getByTestId('tool-facts')).toHaveTextContent('calc › add');
+    await userEvent.click(within(add!).getAllByRole('button')[0]!);
+    expect(within(add!).getByTestId('tool-structured')).toHaveTextContent('"sum": 3');
+    expect(within(add!).getByTestId('tool-meta')).toHaveTextContent('ui://add');
+    await userEvent.click(within(echo!).getAllByRole('button')[0]!);
+    expect(within(echo!).getByTestId('tool-result')).toHaveTextContent('hi');
+    expect(within(echo!).queryByTestId('tool-structured')).not.toBeInTheDocument();
+    expect(within(echo!).queryByTestId('tool-meta')).not.toBeInTheDocument();
+  });
+});
+
 describe('following the turn', () => {
   it('brings the view back to the bottom when a new prompt is sent while scrolled up', () => {
     const first = applyEvents(emptyTranscript(), envelopes([

@@ -206,7 +206,8 @@ impl ServerHandler for TestServer {
                 let b = args.get("b").and_then(Value::as_f64).unwrap_or(0.0);
                 let result: CallToolResult = from_json(json!({
                     "content": [{"type": "text", "text": format!("{}", a + b)}],
-                    "structuredContent": {"sum": a + b}
+                    "structuredContent": {"sum": a + b},
+                    "_meta": {"ui/resourceUri": "ui://add/result"}
                 }))?;
                 Ok(result.into())
             }
