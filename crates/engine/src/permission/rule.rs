@@ -204,6 +204,7 @@ fn known_fields(tool: &str) -> Option<&'static [&'static str]> {
             "description",
             "prompt",
             "mode",
+            "cwd",
             "team_name",
         ],
         names::SKILL => &["skill", "args"],

@@ -22,6 +22,12 @@ pub struct SubAgentRequest {
     pub cancel: CancellationToken,
     /// Run in a new git worktree on a new branch instead of the session's folder.
     pub worktree: bool,
+    /// A permission mode for this run instead of its type's (never more permissive than the caller's; the Agent
+    /// tool checks that).
+    pub mode: Option<tandem_protocol::PermissionMode>,
+    /// The folder to work in instead of the session's (absolute, inside the working directories; in a worktree,
+    /// the same folder there).
+    pub cwd: Option<std::path::PathBuf>,
 }
 
 /// Where a sub-agent run in its own worktree left its work.

@@ -109,7 +109,13 @@ async fn explore_reads_a_file_and_its_answer_is_the_parents_tool_result() {
     let parent = &requests[0].body;
     assert!(offered(parent).contains(&"Agent".to_string()));
     let description = description_of(parent, "Agent");
-    for kind in ["- general-purpose:", "- Explore:", "- Plan:"] {
+    for kind in [
+        "- general-purpose:",
+        "- Explore:",
+        "- Plan:",
+        "- verification:",
+        "- claude-code-guide:",
+    ] {
         assert!(description.contains(kind), "{description}");
     }
     // The child's requests: its own system prompt and only read-only tools.
@@ -567,4 +573,73 @@ async fn a_blocking_subagent_stop_hook_makes_the_child_go_on() {
         result["content"].to_string().contains("checked answer"),
         "{result}"
     );
+}
+
+#[tokio::test]
+async fn a_call_may_run_its_agent_in_a_stricter_mode_and_another_folder_but_not_a_wider_mode() {
+    let ws = Workspace::new(&[("pkg/web/readme.md", "web\n")]).expect("workspace");
+    let target = ws.path("pkg/web/out.txt");
+    let fake = server(Script::turns([
+        // A wider mode than the conversation's is refused before anything runs.
+        agent_call(
+            "a0",
+            json!({"description": "Write freely", "prompt": "Write", "mode": "bypassPermissions"}),
+        ),
+        // Plan mode in pkg/web: its Bash runs there, its Write is refused without asking.
+        agent_call(
+            "a1",
+            json!({"description": "Look around", "prompt": "Where are you?", "mode": "plan", "cwd": "pkg/web"}),
+        ),
+        ScriptedTurn::tool_use("b1", "Bash", json!({"command": "pwd"})),
+        ScriptedTurn::tool_use(
+            "w1",
+            "Write",
+            json!({"file_path": target.display().to_string(), "content": "x\n"}),
+        ),
+        ScriptedTurn::text("I am in pkg/web and could not write."),
+        // A folder outside the working directories is refused.
+        agent_call(
+            "a2",
+            json!({"description": "Escape", "prompt": "Go", "cwd": "/"}),
+        ),
+        ScriptedTurn::text("Done."),
+    ]))
+    .await;
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
+    let events = RecordingSink::default();
+    let s = session(&ws.root(), &fake, approver.clone(), events.clone());
+    let outcome = s.send("use agents").await.expect("turn");
+    assert_eq!(outcome.final_text, "Done.");
+    let events = events.events();
+
+    let (refused, why, _) = result_of(&events, "a0").expect("a0");
+    assert_eq!(refused, ToolOutcome::Error, "{why}");
+    assert!(why.contains("more permissive"), "{why}");
+
+    let requests = fake.requests();
+    let child_system = system_text(&requests[2].body);
+    let folder = std::fs::canonicalize(ws.path("pkg/web")).expect("canonical");
+    assert!(
+        child_system.contains(&format!("Working directory: {}", folder.display())),
+        "{child_system}"
+    );
+    let pwd = last_results(&requests[3].body)[0]["content"].to_string();
+    assert!(pwd.contains("pkg/web"), "{pwd}");
+    let write = last_results(&requests[4].body)[0].to_string();
+    assert!(
+        write.contains("plan mode") || write.contains("Plan"),
+        "{write}"
+    );
+    assert!(!target.exists(), "plan mode kept the file unwritten");
+    assert!(
+        approver.asked().is_empty(),
+        "nothing asked: {:?}",
+        approver.asked()
+    );
+    let (ok, answer, _) = result_of(&events, "a1").expect("a1");
+    assert_eq!(ok, ToolOutcome::Success, "{answer}");
+
+    let (escaped, why, _) = result_of(&events, "a2").expect("a2");
+    assert_eq!(escaped, ToolOutcome::Error, "{why}");
+    assert!(why.contains("outside the working directories"), "{why}");
 }

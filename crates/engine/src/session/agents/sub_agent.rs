@@ -289,13 +289,24 @@ fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAg
 /// without changes is removed afterwards, one with changes is kept and named in the report.
 async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bool) -> Outcome {
     if !request.worktree {
-        let cwd = parts.runtime.cwd.clone();
+        let cwd = request
+            .cwd
+            .clone()
+            .unwrap_or_else(|| parts.runtime.cwd.clone());
         return run_in(parts, request, background, cwd, None).await;
     }
     let name = format!("agent-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
     let wt = worktree::create(&parts.runtime.cwd, &name)
         .map_err(|e| SubAgentError::Failed(format!("its git worktree could not be made: {e}")))?;
-    let outcome = run_in(parts, request, background, wt.path.clone(), None).await;
+    // A folder asked for is the same folder in the worktree.
+    let cwd = request
+        .cwd
+        .as_deref()
+        .and_then(|asked| asked.strip_prefix(&parts.runtime.cwd).ok())
+        .map(|relative| wt.path.join(relative))
+        .filter(|folder| folder.is_dir())
+        .unwrap_or_else(|| wt.path.clone());
+    let outcome = run_in(parts, request, background, cwd, None).await;
     let end = match worktree::finish(&wt) {
         Ok(end) => WorktreeReport {
             path: end.path,
@@ -357,7 +368,10 @@ async fn run_in(
     member: Option<MemberRole>,
 ) -> Outcome {
     let started = Instant::now();
-    let agent = agent_of(&parts.catalog, &request.agent_type)?;
+    let mut agent = agent_of(&parts.catalog, &request.agent_type)?;
+    if let Some(mode) = request.mode {
+        agent.permission_mode = Some(mode);
+    }
     let agent_id = match &member {
         Some(role) => role.agent_id.clone(),
         None => format!("{}", uuid::Uuid::new_v4().simple()),

@@ -195,6 +195,8 @@ impl Teams {
             parent_tool_use_id: parent.to_string(),
             cancel: stop.clone(),
             worktree: false,
+            mode: None,
+            cwd: None,
         };
         let parts = self.parts.clone();
         let weak = self.me.clone();

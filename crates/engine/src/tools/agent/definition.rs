@@ -70,9 +70,23 @@ const READ_ONLY_TOOLS: &[&str] = &[
     names::WEB_SEARCH,
 ];
 
+/// The tools of the verification type: the read-only ones and the shell (to run the tests), never an editor.
+const VERIFY_TOOLS: &[&str] = &[
+    names::READ,
+    names::GLOB,
+    names::GREP,
+    names::LS,
+    names::NOTEBOOK_READ,
+    names::BASH,
+    names::BASH_OUTPUT,
+    names::WEB_FETCH,
+];
+
 pub const GENERAL_PURPOSE: &str = "general-purpose";
 pub const EXPLORE: &str = "Explore";
 pub const PLAN: &str = "Plan";
+pub const VERIFICATION: &str = "verification";
+pub const GUIDE: &str = "claude-code-guide";
 
 impl AgentDefinition {
     /// Whether a sub-agent of this type may use `tool` (a tool name; aliases are the caller's business).
@@ -136,6 +150,38 @@ pub fn built_in_agents() -> Vec<AgentDefinition> {
              implementation plan for the task you are given: the steps in order, the files to change (absolute \
              paths), and the risks or trade-offs. You cannot change files; you only plan.",
         ),
+        AgentDefinition::built_in(
+            VERIFICATION,
+            "Checks that a piece of work is really done: runs the project's tests, build and linters, reads the \
+             changed code against what was asked, and reports pass or fail with the evidence. It does not fix \
+             anything. Use it after finishing a non-trivial change, before telling the user it works.",
+            Some(VERIFY_TOOLS),
+            "You are a verification specialist. You are given a task that was said to be done. Find out whether it \
+             is: read the changes, run the project's own checks (tests, build, linters, type checks) with the shell, \
+             and try the behaviour that was asked for. You cannot edit files, and you must not change the project \
+             with shell commands either. Answer with a verdict first (PASS, FAIL or PARTIAL), then the evidence: the \
+             commands you ran with their relevant output, and for each problem the file (absolute path), what is \
+             wrong and how you know.",
+        ),
+        AgentDefinition::built_in(
+            GUIDE,
+            "Answers questions about configuring and using this coding agent and the Claude Code setups it reads: \
+             settings files, permission rules and modes, hooks, MCP servers, skills, custom commands and agents, \
+             sub-agents, the command line. Use it when the user asks how to do something with the agent itself.",
+            Some(READ_ONLY_TOOLS),
+            "You are a guide to this coding agent (Tandem), which reads the same configuration as Claude Code. \
+             Answer the user's question precisely, with the file or command to use and an example. What you know: \
+             settings live in ~/.claude/settings.json (user), .claude/settings.json (project, shared) and \
+             .claude/settings.local.json (project, personal), plus managed policy files; permission rules are \
+             `permissions.allow`, `ask` and `deny` lists such as `Bash(npm test *)`, `Read(./.env)`, \
+             `Edit(/src/**)`, `WebFetch(domain:example.com)`, `mcp__server__tool`; deny beats ask beats allow; \
+             modes are default, acceptEdits, plan, dontAsk and bypassPermissions. Hooks are under `hooks` by event \
+             (PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart, …) with matchers and commands that \
+             read JSON on stdin. MCP servers come from .mcp.json and `mcpServers`. Skills are \
+             .claude/skills/<name>/SKILL.md, custom commands .claude/commands/*.md, agents .claude/agents/*.md, \
+             each with frontmatter. Read the user's own configuration files with your tools before answering about \
+             their setup, and say when something is not supported rather than guessing.",
+        ),
     ]
 }
 
@@ -157,6 +203,25 @@ mod tests {
         assert!(general.allows(names::WRITE));
         assert!(!general.allows(names::AGENT));
         assert!(!general.allows(names::TASK_OUTPUT));
+    }
+
+    #[test]
+    fn verification_runs_commands_but_never_edits_and_the_guide_only_reads() {
+        let agents = built_in_agents();
+        let find = |name: &str| agents.iter().find(|a| a.name == name).expect(name);
+        let verify = find(VERIFICATION);
+        assert!(verify.allows(names::BASH) && verify.allows(names::READ));
+        for tool in [
+            names::EDIT,
+            names::WRITE,
+            names::MULTI_EDIT,
+            names::NOTEBOOK_EDIT,
+        ] {
+            assert!(!verify.allows(tool), "verification may use {tool}");
+        }
+        let guide = find(GUIDE);
+        assert!(guide.allows(names::READ) && guide.allows(names::WEB_FETCH));
+        assert!(!guide.allows(names::BASH) && !guide.allows(names::WRITE));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! the result) or in the background (a task id, its answer read later with TaskOutput). The run itself belongs to
 //! the session, reached through the call's [`crate::tool::SubAgentRunner`]; this module only knows the agent types.
 
+mod call_options;
 pub mod catalog;
 pub mod definition;
 mod own_hooks;
@@ -12,6 +13,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
 
+pub use call_options::AgentMode;
 pub use catalog::{AgentCatalog, AgentFileIssue};
 pub use definition::{
     ALL_AGENT_DISALLOWED_TOOLS, AgentDefinition, AgentSource, GENERAL_PURPOSE, TEAM_MEMBER_TOOLS,
@@ -71,6 +73,15 @@ pub struct AgentInput {
     /// Add the agent to this team (made with TeamCreate) as a member named `name`, working in the background.
     #[serde(default)]
     pub team_name: Option<String>,
+    /// The permission mode the agent runs in instead of its type's: `plan`, `dontAsk` and `default` always;
+    /// `acceptEdits` or `bypassPermissions` only when this conversation is in that mode already (`acceptEdits`
+    /// also from `bypassPermissions`).
+    #[serde(default)]
+    pub mode: Option<AgentMode>,
+    /// The folder the agent works in (absolute, or relative to the current one), inside the working directories;
+    /// default: the current folder. With isolation "worktree", the same folder in the worktree.
+    #[serde(default)]
+    pub cwd: Option<String>,
 }
 
 /// Where a sub-agent works.
@@ -187,10 +198,14 @@ fn join_team(input: &AgentInput, ctx: &ToolContext) -> Result<ToolOutput, ToolEr
     if seat.me != LEAD_NAME {
         return Err(ToolError::to_model("Only the team lead can add members."));
     }
-    if input.isolation.is_some() || input.run_in_background == Some(false) {
+    if input.isolation.is_some()
+        || input.run_in_background == Some(false)
+        || input.cwd.is_some()
+        || input.mode.is_some()
+    {
         return Err(ToolError::to_model(
-            "A team member works in the background in the session's folder; leave out isolation and \
-             run_in_background.",
+            "A team member works in the background in the session's folder; leave out isolation, \
+             run_in_background, cwd and mode.",
         ));
     }
     let member = MemberSpec {
@@ -284,7 +299,7 @@ impl Tool for AgentTool {
         }
     }
 
-    async fn validate_input(&self, input: &AgentInput, _ctx: &ToolContext) -> Result<(), String> {
+    async fn validate_input(&self, input: &AgentInput, ctx: &ToolContext) -> Result<(), String> {
         let kind = input.agent_type();
         if self.catalog.find(kind).is_none() {
             return Err(SubAgentError::UnknownType {
@@ -292,6 +307,18 @@ impl Tool for AgentTool {
                 available: self.catalog.names(),
             }
             .to_string());
+        }
+        if let Some(mode) = input.mode
+            && !call_options::mode_allowed(mode.permission_mode(), ctx.mode)
+        {
+            return Err(format!(
+                "mode {} is more permissive than this conversation's ({}); a sub-agent may run in plan, dontAsk,                  default or this conversation's own mode",
+                mode.permission_mode().as_str(),
+                ctx.mode.as_str()
+            ));
+        }
+        if let Some(cwd) = &input.cwd {
+            call_options::working_folder(cwd, &ctx.cwd, &ctx.working_dirs)?;
         }
         Ok(())
     }
@@ -311,6 +338,14 @@ impl Tool for AgentTool {
             parent_tool_use_id: ctx.tool_use_id.clone(),
             cancel: ctx.cancel.clone(),
             worktree: input.isolation == Some(Isolation::Worktree),
+            mode: input.mode.map(AgentMode::permission_mode),
+            cwd: match &input.cwd {
+                Some(cwd) => Some(
+                    call_options::working_folder(cwd, &ctx.cwd, &ctx.working_dirs)
+                        .map_err(ToolError::to_model)?,
+                ),
+                None => None,
+            },
         };
         if input.run_in_background == Some(true) {
             let task_id = runner
