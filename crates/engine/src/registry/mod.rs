@@ -12,6 +12,6 @@ pub use builtins::{builtin_tools, builtin_tools_with};
 pub use listing::{ToolListing, tool_listing, web_search_for};
 pub use pool::ToolPool;
 pub use tool_set::{
-    SessionToolInputs, SessionTools, SubAgentToolInputs, checking_tools, session_tools,
-    sub_agent_pool,
+    BACKGROUND_AGENT_TOOLS, SessionToolInputs, SessionTools, SubAgentToolInputs, checking_tools,
+    session_tools, sub_agent_pool,
 };

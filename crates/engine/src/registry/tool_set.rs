@@ -209,7 +209,36 @@ pub struct SubAgentToolInputs<'a> {
     pub work_board: &'a Arc<WorkBoard>,
     /// The session's MCP tools (those ready now are offered).
     pub mcp: &'a McpTools,
+    /// It runs in the background (not a team member): only [`BACKGROUND_AGENT_TOOLS`] of the built-ins.
+    pub background: bool,
 }
+
+/// The built-in tools a background sub-agent may have (of those its type allows): the file, search, shell and web
+/// tools and the checklist — work that needs nobody to answer. A tool not listed here (a new one included) is left
+/// out until it is known to be fit for a run nobody watches; MCP tools are offered as their type allows.
+pub const BACKGROUND_AGENT_TOOLS: &[&str] = &[
+    names::READ,
+    names::WRITE,
+    names::EDIT,
+    names::MULTI_EDIT,
+    names::NOTEBOOK_EDIT,
+    names::GLOB,
+    names::GREP,
+    names::BASH,
+    names::BASH_OUTPUT,
+    names::KILL_SHELL,
+    names::WEB_FETCH,
+    names::WEB_SEARCH,
+    names::TODO_WRITE,
+    names::TASK_CREATE,
+    names::TASK_GET,
+    names::TASK_UPDATE,
+    names::TASK_LIST,
+    names::SKILL,
+    names::TOOL_SEARCH,
+    names::STRUCTURED_OUTPUT,
+    names::LSP,
+];
 
 /// The pool of a sub-agent or team member: what its type allows of the built-ins (Bash its own), its checklist and
 /// (a member) the member tools, then the MCP tools ready now that its type allows; without those `hidden` names.
@@ -223,6 +252,7 @@ pub fn sub_agent_pool(inputs: SubAgentToolInputs<'_>, hidden: impl Fn(&str) -> b
         work_list,
         work_board,
         mcp,
+        background,
     } = inputs;
     let mut tools: Vec<Arc<dyn DynTool>> = builtins
         .into_iter()
@@ -236,6 +266,7 @@ pub fn sub_agent_pool(inputs: SubAgentToolInputs<'_>, hidden: impl Fn(&str) -> b
     let allowed: Vec<_> = tools
         .into_iter()
         .filter(|t| agent.allows(t.name()) || (member && TEAM_MEMBER_TOOLS.contains(&t.name())))
+        .filter(|t| !background || member || BACKGROUND_AGENT_TOOLS.contains(&t.name()))
         .collect();
     let remote: Vec<_> = mcp
         .snapshot()
@@ -244,4 +275,58 @@ pub fn sub_agent_pool(inputs: SubAgentToolInputs<'_>, hidden: impl Fn(&str) -> b
         .cloned()
         .collect();
     ToolPool::assemble(&allowed, &remote, hidden)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::synthetic_tools;
+    use crate::tools::agent::definition::built_in_agents;
+
+    fn pool_names(background: bool, member: bool) -> Vec<String> {
+        let mut builtins = crate::registry::builtin_tools();
+        // A built-in tool nobody has judged fit for a background run yet.
+        builtins.extend(synthetic_tools(1));
+        let agent = built_in_agents()
+            .into_iter()
+            .find(|a| a.name == crate::tools::agent::GENERAL_PURPOSE)
+            .expect("general-purpose");
+        let board = Arc::new(WorkBoard::new(Arc::new(NullSink)));
+        let pool = sub_agent_pool(
+            SubAgentToolInputs {
+                builtins,
+                shell: Arc::new(ShellSession::temporary()),
+                agent_id: "a",
+                agent: &agent,
+                member,
+                work_list: WorkListFamily::Todos,
+                work_board: &board,
+                mcp: &McpTools::default(),
+                background,
+            },
+            |_| false,
+        );
+        pool.tools().iter().map(|t| t.name().to_string()).collect()
+    }
+
+    #[test]
+    fn a_background_agent_gets_only_the_tools_listed_fit_for_it() {
+        let front = pool_names(false, false);
+        let behind = pool_names(true, false);
+        let probe = synthetic_tools(1)[0].name().to_string();
+        assert!(front.contains(&probe), "{front:?}");
+        assert!(!behind.contains(&probe), "{behind:?}");
+        assert!(
+            behind
+                .iter()
+                .all(|t| BACKGROUND_AGENT_TOOLS.contains(&t.as_str()))
+        );
+        let kept: Vec<&String> = front
+            .iter()
+            .filter(|t| BACKGROUND_AGENT_TOOLS.contains(&t.as_str()))
+            .collect();
+        assert_eq!(behind.iter().collect::<Vec<_>>(), kept);
+        // A team member works in the background with its type's whole pool and the member tools.
+        assert!(pool_names(true, true).contains(&probe));
+    }
 }

@@ -147,3 +147,65 @@ async fn task_stop_stops_a_background_agent_and_the_parent_is_told() {
         .collect();
     assert!(told.contains("<status>stopped</status>"), "{told}");
 }
+
+/// The names of the tools a request offered.
+fn offered(body: &Value) -> Vec<String> {
+    body["tools"]
+        .as_array()
+        .map(|t| {
+            t.iter()
+                .filter_map(|t| t["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_background_agents_tools_are_those_of_its_type_fit_for_a_run_nobody_watches() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let call = |id: &str, background: bool| {
+        ScriptedTurn::tool_use(
+            id,
+            "Agent",
+            json!({"description": "Work", "prompt": "work", "run_in_background": background}),
+        )
+    };
+    let fake = server(Script::turns([
+        call("fg", false),
+        ScriptedTurn::text("child done"),
+        ScriptedTurn::text("parent done"),
+        call("bg", true),
+        ScriptedTurn::text("any"),
+        ScriptedTurn::text("any"),
+    ]))
+    .await;
+    let config = fake_config(&fake.url());
+    let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
+    let events = RecordingSink::default();
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny));
+    let s = session_with(&ws.root(), model, config, approver, events.clone());
+    s.send("work in front").await.expect("turn");
+    s.send("work behind").await.expect("turn");
+    notice(&events, "Background agent agent-bg (Work)").await;
+
+    let children: Vec<Vec<String>> = fake
+        .requests()
+        .iter()
+        .filter(|r| {
+            r.body["system"]
+                .to_string()
+                .contains("You are an agent for a coding assistant")
+        })
+        .map(|r| offered(&r.body))
+        .collect();
+    assert_eq!(children.len(), 2, "{children:?}");
+    let (front, behind) = (&children[0], &children[1]);
+    let fit = tandem_engine::registry::BACKGROUND_AGENT_TOOLS;
+    let expected: Vec<&String> = front.iter().filter(|t| fit.contains(&t.as_str())).collect();
+    assert_eq!(
+        behind.iter().collect::<Vec<_>>(),
+        expected,
+        "front: {front:?}"
+    );
+    assert!(behind.contains(&"Read".to_string()) && behind.contains(&"Bash".to_string()));
+}

@@ -536,6 +536,7 @@ fn child_runtime(
             work_list: parts.work_list,
             work_board: &board,
             mcp: &parts.mcp,
+            background,
         },
         |name| context.rules.hides(name),
     );
