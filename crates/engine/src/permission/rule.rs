@@ -121,6 +121,10 @@ const KNOWN_TOOLS: &[&str] = &[
     names::TEAM_CREATE,
     names::TEAM_DELETE,
     names::LIST_PEERS,
+    names::CRON_CREATE,
+    names::CRON_DELETE,
+    names::CRON_LIST,
+    names::VERIFY_PLAN_EXECUTION,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name

@@ -21,11 +21,12 @@ use crate::tools::bash::{BashTool, ShellSession};
 use crate::tools::brief::BriefTool;
 use crate::tools::features::{self, Features};
 use crate::tools::lsp::LspTool;
-use crate::tools::plan_mode::{EnterPlanModeTool, ExitPlanModeTool};
+use crate::tools::plan_mode::{ApprovedPlan, EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::skill::{LiveSkills, SkillCatalog, SkillGrants, SkillTool};
 use crate::tools::sleep::SleepTool;
 use crate::tools::team::{lead_tools, member_tools};
 use crate::tools::tool_search::ToolSearchTool;
+use crate::tools::verify_plan::VerifyPlanExecutionTool;
 use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
 use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
 
@@ -90,7 +91,21 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
     // session's checklist).
     tools.push(erase(AskUserQuestionTool));
     tools.push(erase(EnterPlanModeTool));
-    tools.push(erase(ExitPlanModeTool));
+    let approved = Arc::new(ApprovedPlan::default());
+    tools.push(erase(ExitPlanModeTool {
+        approved: approved.clone(),
+    }));
+    if inputs.features.verify_plan {
+        tools.push(erase(VerifyPlanExecutionTool::new(approved)));
+    } else {
+        missing.push((
+            names::VERIFY_PLAN_EXECUTION.to_string(),
+            format!(
+                "switched off: set {}=true to offer it",
+                features::VERIFY_PLAN_ENV
+            ),
+        ));
+    }
     tools.push(erase(EnterWorktreeTool));
     tools.push(erase(ExitWorktreeTool));
     tools.push(erase(BriefTool));
@@ -225,8 +240,6 @@ pub const BACKGROUND_AGENT_TOOLS: &[&str] = &[
     names::GLOB,
     names::GREP,
     names::BASH,
-    names::BASH_OUTPUT,
-    names::KILL_SHELL,
     names::WEB_FETCH,
     names::WEB_SEARCH,
     names::TODO_WRITE,

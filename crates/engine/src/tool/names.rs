@@ -46,6 +46,7 @@ pub const STRUCTURED_OUTPUT: &str = "StructuredOutput";
 pub const TEAM_CREATE: &str = "TeamCreate";
 pub const TEAM_DELETE: &str = "TeamDelete";
 pub const LIST_PEERS: &str = "ListPeers";
+pub const VERIFY_PLAN_EXECUTION: &str = "VerifyPlanExecution";
 pub const CRON_CREATE: &str = "CronCreate";
 pub const CRON_DELETE: &str = "CronDelete";
 pub const CRON_LIST: &str = "CronList";

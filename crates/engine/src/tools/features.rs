@@ -15,6 +15,9 @@ pub const KAIROS_ENV: &str = "CLAUDE_CODE_KAIROS";
 /// CronList and the scheduler that fires them (docs/engine-doors.md).
 pub const TRIGGERS_ENV: &str = "AGENT_TRIGGERS";
 
+/// Offers VerifyPlanExecution (`1` or `true`): checking the work against the plan the person approved.
+pub const VERIFY_PLAN_ENV: &str = "CLAUDE_CODE_VERIFY_PLAN";
+
 /// Offers Bash, Read and Edit only (`1` or `true`), with the MCP servers' tools: the SIMPLE mode.
 pub const SIMPLE_ENV: &str = "CLAUDE_CODE_SIMPLE";
 
@@ -32,6 +35,8 @@ pub struct Features {
     pub simple: bool,
     /// CronCreate, CronDelete, CronList, and the scheduler firing the project's scheduled prompts.
     pub triggers: bool,
+    /// VerifyPlanExecution.
+    pub verify_plan: bool,
 }
 
 impl Features {
@@ -53,6 +58,7 @@ impl Features {
             assistant: on(KAIROS_ENV),
             simple: on(SIMPLE_ENV),
             triggers: on(TRIGGERS_ENV),
+            verify_plan: on(VERIFY_PLAN_ENV),
         }
     }
 

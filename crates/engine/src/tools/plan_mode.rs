@@ -3,6 +3,8 @@
 //! approval (the plan dialog: approve and leave plan mode — into the mode before it or the one the person picks — or
 //! keep planning with feedback).
 
+use std::sync::{Arc, Mutex};
+
 use schemars::JsonSchema;
 use serde::Deserialize;
 use tandem_protocol::{PermissionMode, PlanChoice, RenderHints, ToolKind};
@@ -28,9 +30,29 @@ pub struct ExitPlanModeInput {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct EnterPlanModeTool;
 
-/// Shows the plan to the person and leaves plan mode when they approve it.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct ExitPlanModeTool;
+/// Shows the plan to the person and leaves plan mode when they approve it; the approved plan is kept in
+/// `approved` (VerifyPlanExecution checks the work against it).
+#[derive(Debug, Clone, Default)]
+pub struct ExitPlanModeTool {
+    pub approved: Arc<ApprovedPlan>,
+}
+
+/// The plan the person last approved in this session.
+#[derive(Debug, Default)]
+pub struct ApprovedPlan(Mutex<Option<String>>);
+
+impl ApprovedPlan {
+    pub fn set(&self, plan: &str) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = Some(plan.to_string());
+        }
+    }
+
+    /// The plan, if one was approved.
+    pub fn get(&self) -> Option<String> {
+        self.0.lock().ok().and_then(|slot| slot.clone())
+    }
+}
 
 const ENTERED: &str = "Entered plan mode. Explore the codebase and design an implementation approach: read files, \
 search, and run read-only commands. Do NOT write or edit any files yet — edits are refused in plan mode. When the \
@@ -149,6 +171,7 @@ impl Tool for ExitPlanModeTool {
         };
         match choice {
             PlanChoice::Approve { mode } => {
+                self.approved.set(&input.plan);
                 let mode = mode.filter(|m| *m != PermissionMode::Plan);
                 Ok(ToolOutput::text(format!(
                     "The user approved your plan. Plan mode has ended: you can now start implementing it. Start \

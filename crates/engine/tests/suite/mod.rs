@@ -62,6 +62,7 @@ mod tool_search;
 mod tracing_spans;
 mod unreadable_settings;
 mod usage;
+mod verify_plan;
 mod web_fetch;
 mod web_search;
 mod work_lists;
