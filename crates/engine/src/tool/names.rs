@@ -49,3 +49,5 @@ pub const LIST_PEERS: &str = "ListPeers";
 pub const CRON_CREATE: &str = "CronCreate";
 pub const CRON_DELETE: &str = "CronDelete";
 pub const CRON_LIST: &str = "CronList";
+/// The interactive terminal the model drives (behind `USER_TYPE=ant`).
+pub const TUNGSTEN: &str = "Tungsten";

@@ -15,6 +15,11 @@ pub const KAIROS_ENV: &str = "CLAUDE_CODE_KAIROS";
 /// CronList and the scheduler that fires them (docs/engine-doors.md).
 pub const TRIGGERS_ENV: &str = "AGENT_TRIGGERS";
 
+/// Offers the Tungsten tool when it is [`TUNGSTEN_USER_TYPE`] (also under `env` in a settings file).
+pub const USER_TYPE_ENV: &str = "USER_TYPE";
+/// The [`USER_TYPE_ENV`] value that offers Tungsten.
+pub const TUNGSTEN_USER_TYPE: &str = "ant";
+
 /// Offers Bash, Read and Edit only (`1` or `true`), with the MCP servers' tools: the SIMPLE mode.
 pub const SIMPLE_ENV: &str = "CLAUDE_CODE_SIMPLE";
 
@@ -32,6 +37,8 @@ pub struct Features {
     pub simple: bool,
     /// CronCreate, CronDelete, CronList, and the scheduler firing the project's scheduled prompts.
     pub triggers: bool,
+    /// Tungsten, the interactive terminal the model drives (`USER_TYPE=ant`).
+    pub tungsten: bool,
 }
 
 impl Features {
@@ -53,6 +60,7 @@ impl Features {
             assistant: on(KAIROS_ENV),
             simple: on(SIMPLE_ENV),
             triggers: on(TRIGGERS_ENV),
+            tungsten: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE),
         }
     }
 
@@ -63,6 +71,13 @@ impl Features {
         Self {
             triggers: self.triggers
                 || crate::settings::env_switch(TRIGGERS_ENV, env, settings_files),
+            tungsten: self.tungsten
+                || crate::settings::env_equals(
+                    USER_TYPE_ENV,
+                    TUNGSTEN_USER_TYPE,
+                    env,
+                    settings_files,
+                ),
             ..self
         }
     }
@@ -124,6 +139,14 @@ mod tests {
                 },
             ),
             (&[(TRIGGERS_ENV, "on")], Features::default()),
+            (
+                &[(USER_TYPE_ENV, "ant")],
+                Features {
+                    tungsten: true,
+                    ..Features::default()
+                },
+            ),
+            (&[(USER_TYPE_ENV, "1")], Features::default()),
         ];
         for (pairs, want) in cases {
             assert_eq!(env(pairs), *want, "{pairs:?}");

@@ -89,6 +89,7 @@ const ALL: Features = Features {
     assistant: false,
     simple: false,
     triggers: false,
+    tungsten: false,
 };
 
 fn offered(body: &Value) -> Vec<String> {
