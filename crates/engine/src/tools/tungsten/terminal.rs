@@ -151,10 +151,8 @@ impl Terminal {
             notified.as_mut().enable();
             let quiet_at = {
                 let state = self.state();
-                if let Some(pattern) = pattern {
-                    if pattern.is_match(&state.parser.screen().contents()) {
-                        return Some(Waited::Matched);
-                    }
+                if pattern.is_some_and(|p| p.is_match(&state.parser.screen().contents())) {
+                    return Some(Waited::Matched);
                 }
                 if state.exit.is_some() {
                     return Some(Waited::Exited);
