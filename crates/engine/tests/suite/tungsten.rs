@@ -1,7 +1,8 @@
 //! Tungsten, the interactive terminal (`USER_TYPE=ant`): a python3 REPL answering a sum typed into it, a
 //! full-screen repaint read at its row and column, `<C-c>` interrupting a program, `stop` and the end of the tool
-//! killing the program, `start` judged by Bash rules (a deny rule refuses it, an allow rule approves it, an
-//! interpreter reading stdin asks as in Bash) and `send` asking; and the tool offered only with the switch on.
+//! killing the program; `start` judged by Bash rules (a deny rule refuses it, an allow rule approves it, an
+//! interpreter reading stdin asks as in Bash, the sandbox never approves it) and `send` asking; and the tool offered
+//! only with the switch on.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -10,11 +11,15 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tandem_engine::exec::ToolRuntime;
 use tandem_engine::model::{AnthropicModel, Model};
+use tandem_engine::permission::check_call;
 use tandem_engine::session::Session;
-use tandem_engine::testing::{CallResult, Project, ScriptedApprover, TestRuntime, Workspace, call};
+use tandem_engine::testing::{
+    CallResult, Project, ScriptedApprover, TestRuntime, Workspace, call, check,
+};
+use tandem_engine::tool::SandboxConfig;
 use tandem_engine::tools::features::Features;
 use tandem_engine::tools::tungsten;
-use tandem_protocol::{ApprovalChoice, PermissionMode};
+use tandem_protocol::{ApprovalChoice, DecisionBehavior, PermissionMode};
 
 use super::common::fake_config;
 
@@ -204,6 +209,37 @@ async fn tungsten_start_is_judged_by_bash_rules_and_send_asks() {
     let asked = tungsten(&rt, cat).await;
     assert!(!asked.ok, "{asked:?}");
     assert_eq!(refuses.asked().len(), 3);
+}
+
+#[test]
+fn tungsten_start_is_never_approved_by_the_sandbox() {
+    let project = Project::new().expect("project");
+    let ctx = project
+        .ctx(&[], PermissionMode::Default)
+        .with_sandbox(SandboxConfig {
+            enabled: true,
+            auto_allow: true,
+            allow_unsandboxed: true,
+            bwrap: Some("/usr/bin/bwrap".into()),
+            ..SandboxConfig::default()
+        });
+    let tools = vec![tungsten::tool()];
+    let bash = check(&ctx, "Bash", json!({"command": "npm install"}));
+    assert_eq!(bash.decision, DecisionBehavior::Allow, "{bash:?}");
+    let start = check_call(
+        &ctx,
+        &tools,
+        "Tungsten",
+        &json!({"action": "start", "command": "npm install"}),
+    );
+    assert_eq!(start.decision, DecisionBehavior::Ask, "{start:?}");
+    let denied = check_call(
+        &project.ctx(&[("deny", "Bash(npm *)")], PermissionMode::Default),
+        &tools,
+        "Tungsten",
+        &json!({"action": "start", "command": "npm install"}),
+    );
+    assert_eq!(denied.decision, DecisionBehavior::Deny, "{denied:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
