@@ -129,7 +129,8 @@ impl Terminal {
                 .rows(0, cols.get())
                 .map(|r| r.trim_end().to_string())
                 .collect(),
-            cursor: (row + 1, col + 1),
+            // A cursor waiting to wrap past the last column is shown on it.
+            cursor: (row + 1, (col + 1).min(cols.get())),
             size: (rows.get(), cols.get()),
             alternate: screen.alternate_screen(),
             exit: state.exit.clone(),
