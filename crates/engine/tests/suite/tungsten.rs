@@ -277,4 +277,19 @@ async fn tungsten_is_offered_only_with_the_switch_on() {
         ..Features::default()
     });
     assert!(entry(&on).offered, "{:?}", entry(&on));
+
+    // The same key under `env` in a settings file (the environment, when it sets the key, decides instead).
+    if std::env::var_os("USER_TYPE").is_none() {
+        let ws = Workspace::new(&[(".claude/settings.json", r#"{"env": {"USER_TYPE": "ant"}}"#)])
+            .expect("workspace");
+        let model: Arc<dyn Model> =
+            Arc::new(AnthropicModel::new(fake_config("http://127.0.0.1:9")).expect("client"));
+        let from_file = Session::builder(&ws.root())
+            .expect("builder")
+            .model_client(model)
+            .features(Features::default())
+            .build()
+            .expect("session");
+        assert!(entry(&from_file).offered, "{:?}", entry(&from_file));
+    }
 }
