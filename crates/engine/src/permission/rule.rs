@@ -121,6 +121,7 @@ const KNOWN_TOOLS: &[&str] = &[
     names::TEAM_CREATE,
     names::TEAM_DELETE,
     names::LIST_PEERS,
+    names::TUNGSTEN,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name
