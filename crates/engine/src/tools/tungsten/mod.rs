@@ -226,6 +226,19 @@ impl TungstenTool {
     }
 }
 
+/// Titles show this many characters of a command or of keys.
+const TITLE_CHARS: usize = 80;
+
+/// `text` on one line, cut at [`TITLE_CHARS`].
+fn short(text: &str) -> String {
+    let line = text.replace(['\n', '\r'], " ");
+    if line.chars().count() <= TITLE_CHARS {
+        return line;
+    }
+    let cut: String = line.chars().take(TITLE_CHARS).collect();
+    format!("{cut} …")
+}
+
 /// The `wait_for` pattern, compiled.
 fn pattern(input: &TungstenInput) -> Result<Option<Regex>, String> {
     input
@@ -285,8 +298,11 @@ impl Tool for TungstenTool {
     fn render_hints(&self, input: &TungstenInput, _ctx: &ToolContext) -> RenderHints {
         let id = input.id.as_deref().unwrap_or("?");
         let title = match input.action {
-            Action::Start => format!("Terminal: $ {}", input.command()),
-            Action::Send => format!("Terminal {id} ← {}", input.keys.as_deref().unwrap_or("")),
+            Action::Start => format!("Terminal: $ {}", short(input.command())),
+            Action::Send => format!(
+                "Terminal {id} ← {}",
+                short(input.keys.as_deref().unwrap_or(""))
+            ),
             Action::Screen => format!("Terminal {id}: screen"),
             Action::Stop => format!("Terminal {id}: stop"),
         };
