@@ -165,7 +165,15 @@ pub fn evaluate_bash(
         .or_else(|| safety_checks(ctx, &scan))
         .or_else(|| ask_rules(ctx, tool, input, &scan))
         .or_else(|| unanalysable(&scan))
-        .unwrap_or_else(|| sandboxed(ctx, input, command, requirements(ctx, &scan)))
+        .unwrap_or_else(|| {
+            let eval = requirements(ctx, &scan);
+            // Only the Bash tool runs commands in the sandbox (Tungsten's terminals run outside it).
+            if tool == crate::tool::names::BASH {
+                sandboxed(ctx, input, command, eval)
+            } else {
+                eval
+            }
+        })
 }
 
 /// Step 6: with `sandbox.autoAllowBashIfSandboxed`, what would ask runs without asking when the command runs inside

@@ -125,6 +125,7 @@ const KNOWN_TOOLS: &[&str] = &[
     names::CRON_DELETE,
     names::CRON_LIST,
     names::VERIFY_PLAN_EXECUTION,
+    names::TUNGSTEN,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name

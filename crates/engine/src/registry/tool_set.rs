@@ -140,6 +140,18 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             ));
         }
     }
+    if inputs.features.tungsten {
+        tools.push(crate::tools::tungsten::tool());
+    } else {
+        missing.push((
+            names::TUNGSTEN.to_string(),
+            format!(
+                "switched off: set {}={} to offer it",
+                features::USER_TYPE_ENV,
+                features::TUNGSTEN_USER_TYPE
+            ),
+        ));
+    }
     match inputs.language_servers {
         Some(manager) => tools.push(erase(LspTool::new(manager))),
         None => missing.push((
@@ -197,6 +209,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
         features: Features {
             sleep: true,
             triggers: true,
+            tungsten: true,
             ..Features::from_env()
         },
         teams: true,

@@ -50,3 +50,5 @@ pub const VERIFY_PLAN_EXECUTION: &str = "VerifyPlanExecution";
 pub const CRON_CREATE: &str = "CronCreate";
 pub const CRON_DELETE: &str = "CronDelete";
 pub const CRON_LIST: &str = "CronList";
+/// The interactive terminal the model drives (behind `USER_TYPE=ant`).
+pub const TUNGSTEN: &str = "Tungsten";

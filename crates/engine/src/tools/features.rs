@@ -17,6 +17,10 @@ pub const TRIGGERS_ENV: &str = "AGENT_TRIGGERS";
 
 /// Offers VerifyPlanExecution (`1` or `true`): checking the work against the plan the person approved.
 pub const VERIFY_PLAN_ENV: &str = "CLAUDE_CODE_VERIFY_PLAN";
+/// Offers the Tungsten tool when it is [`TUNGSTEN_USER_TYPE`] (also under `env` in a settings file).
+pub const USER_TYPE_ENV: &str = "USER_TYPE";
+/// The [`USER_TYPE_ENV`] value that offers Tungsten.
+pub const TUNGSTEN_USER_TYPE: &str = "ant";
 
 /// Offers Bash, Read and Edit only (`1` or `true`), with the MCP servers' tools: the SIMPLE mode.
 pub const SIMPLE_ENV: &str = "CLAUDE_CODE_SIMPLE";
@@ -37,6 +41,8 @@ pub struct Features {
     pub triggers: bool,
     /// VerifyPlanExecution.
     pub verify_plan: bool,
+    /// Tungsten, the interactive terminal the model drives (`USER_TYPE=ant`).
+    pub tungsten: bool,
 }
 
 impl Features {
@@ -59,6 +65,7 @@ impl Features {
             simple: on(SIMPLE_ENV),
             triggers: on(TRIGGERS_ENV),
             verify_plan: on(VERIFY_PLAN_ENV),
+            tungsten: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE),
         }
     }
 
@@ -69,6 +76,13 @@ impl Features {
         Self {
             triggers: self.triggers
                 || crate::settings::env_switch(TRIGGERS_ENV, env, settings_files),
+            tungsten: self.tungsten
+                || crate::settings::env_equals(
+                    USER_TYPE_ENV,
+                    TUNGSTEN_USER_TYPE,
+                    env,
+                    settings_files,
+                ),
             ..self
         }
     }
@@ -130,6 +144,14 @@ mod tests {
                 },
             ),
             (&[(TRIGGERS_ENV, "on")], Features::default()),
+            (
+                &[(USER_TYPE_ENV, "ant")],
+                Features {
+                    tungsten: true,
+                    ..Features::default()
+                },
+            ),
+            (&[(USER_TYPE_ENV, "1")], Features::default()),
         ];
         for (pairs, want) in cases {
             assert_eq!(env(pairs), *want, "{pairs:?}");

@@ -19,6 +19,7 @@ pub mod sleep;
 pub mod structured_output;
 pub mod team;
 pub mod tool_search;
+pub mod tungsten;
 pub mod verify_plan;
 pub mod web_fetch;
 pub mod web_search;

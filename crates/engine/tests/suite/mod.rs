@@ -60,6 +60,7 @@ mod suggestions;
 mod teams;
 mod tool_search;
 mod tracing_spans;
+mod tungsten;
 mod unreadable_settings;
 mod usage;
 mod verify_plan;

@@ -90,6 +90,7 @@ const ALL: Features = Features {
     simple: false,
     triggers: false,
     verify_plan: false,
+    tungsten: false,
 };
 
 fn offered(body: &Value) -> Vec<String> {

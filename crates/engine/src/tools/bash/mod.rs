@@ -6,11 +6,11 @@
 
 mod background;
 mod classify;
-mod cwd;
+pub(crate) mod cwd;
 mod error;
 mod input;
 mod output;
-mod pty;
+pub(crate) mod pty;
 mod run;
 mod script;
 mod sed_preview;
@@ -174,6 +174,7 @@ impl BashTool {
                 ("GIT_PAGER".into(), "cat".into()),
                 ("GIT_TERMINAL_PROMPT".into(), "0".into()),
             ],
+            size: None,
         };
         Ok(started)
     }

@@ -1,7 +1,8 @@
 //! Starting a program in a real pseudo-terminal (portable-pty): its output arrives as raw byte chunks on a
-//! channel (read by a thread of its own), its exit status on a oneshot, and its pid leads its process group.
+//! channel (read by a thread of its own), its exit status on a oneshot, and its pid leads its process group. Shared
+//! with the Tungsten tool, which sizes the terminal and types into it.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
@@ -40,6 +41,8 @@ pub struct Launch {
     pub cwd: PathBuf,
     /// Variables set on top of the inherited environment.
     pub env: Vec<(String, String)>,
+    /// The terminal's rows and columns (`None`: [`ROWS`] by [`COLUMNS`]).
+    pub size: Option<(u16, u16)>,
 }
 
 /// A program running in a PTY.
@@ -51,7 +54,16 @@ pub struct PtyProcess {
     /// Fires once when the program exits.
     pub exit: oneshot::Receiver<Exit>,
     /// Kept open while the program runs: closing it would hang up the terminal.
-    _master: Box<dyn MasterPty + Send>,
+    master: Box<dyn MasterPty + Send>,
+}
+
+impl PtyProcess {
+    /// What types into the terminal, as a person at its keyboard would (once per process: a second call fails).
+    pub fn keyboard(&self) -> Result<Box<dyn Write + Send>, BashError> {
+        self.master
+            .take_writer()
+            .map_err(|e| BashError::Pty(e.to_string()))
+    }
 }
 
 impl std::fmt::Debug for PtyProcess {
@@ -64,10 +76,11 @@ impl std::fmt::Debug for PtyProcess {
 
 /// Starts `launch` in a new PTY with `TERM=xterm-256color`.
 pub fn spawn(launch: &Launch) -> Result<PtyProcess, BashError> {
+    let (rows, cols) = launch.size.unwrap_or((ROWS, COLUMNS));
     let pair = native_pty_system()
         .openpty(PtySize {
-            rows: ROWS,
-            cols: COLUMNS,
+            rows,
+            cols,
             pixel_width: 0,
             pixel_height: 0,
         })
@@ -122,6 +135,6 @@ pub fn spawn(launch: &Launch) -> Result<PtyProcess, BashError> {
         pid,
         chunks,
         exit,
-        _master: pair.master,
+        master: pair.master,
     })
 }
