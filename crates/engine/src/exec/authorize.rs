@@ -286,8 +286,13 @@ impl Gate<'_> {
             },
         );
         let evaluation = hooks::resolve(pre, evaluation, permissions.mode);
-        let evaluation =
-            classify_if_auto(permissions, self.tool.name(), &input.observable, evaluation).await;
+        let evaluation = classify_if_auto(
+            permissions,
+            self.tool.name(),
+            &classifier_view(input),
+            evaluation,
+        )
+        .await;
         decision_log::decided(&evaluation.decision);
         self.rt.events.emit(SessionEvent::ToolCallDecision {
             tool_use_id: self.id.to_string(),
@@ -435,6 +440,14 @@ struct Allowed {
     revised: Option<Box<RevisedChange>>,
     /// The input to run with instead of the proposed one.
     updated_input: Option<Value>,
+}
+
+/// What auto mode's classifier is shown of a call: the tool's own form, or its input with long texts cut.
+fn classifier_view(input: &CallInput) -> Value {
+    input
+        .prepared
+        .classifier_input()
+        .unwrap_or_else(|| crate::permission::compact_input(&input.observable))
 }
 
 /// The person's revision of the proposed change, when they made one that differs from the proposal.

@@ -20,6 +20,39 @@ pub struct ClassifierRequest {
     pub cwd: PathBuf,
 }
 
+/// The longest text of a call's input the classifier is shown whole; a longer one is cut to its head and tail.
+pub const MAX_CLASSIFIER_TEXT: usize = 2_000;
+
+/// `input` as the classifier sees it by default: every string longer than [`MAX_CLASSIFIER_TEXT`] characters cut to
+/// its head and tail with the number of characters left out between them.
+pub fn compact_input(input: &Value) -> Value {
+    match input {
+        Value::String(text) => Value::String(cut(text)),
+        Value::Array(items) => Value::Array(items.iter().map(compact_input).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), compact_input(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// `text`, or its head and tail when it is longer than [`MAX_CLASSIFIER_TEXT`] characters.
+pub fn cut(text: &str) -> String {
+    let total = text.chars().count();
+    if total <= MAX_CLASSIFIER_TEXT {
+        return text.to_string();
+    }
+    let half = MAX_CLASSIFIER_TEXT / 2;
+    let head: String = text.chars().take(half).collect();
+    let tail: String = text.chars().skip(total - half).collect();
+    format!(
+        "{head}\n… ({} characters left out) …\n{tail}",
+        total - 2 * half
+    )
+}
+
 /// The classifier's judgement.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassifierVerdict {
@@ -55,6 +88,32 @@ const PROMPT: &str = "You review one action a coding agent wants to take in a us
 one line: `SAFE: <short reason>` if the action is clearly safe to run without asking the user (it stays inside the \
 project, is reversible, does not send data out, does not install or execute untrusted code, does not touch \
 credentials), otherwise `ASK: <short reason>`. When in doubt, answer ASK.";
+
+#[cfg(test)]
+mod compact_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn long_texts_are_cut_to_their_head_and_tail_wherever_they_are() {
+        let long = format!("{}MIDDLE{}", "a".repeat(3_000), "z".repeat(3_000));
+        let compact = compact_input(
+            &json!({"content": long, "edits": [{"new": long}], "n": 3, "short": "ok"}),
+        );
+        let content = compact["content"].as_str().expect("text");
+        assert!(
+            content.starts_with("aaa") && content.ends_with("zzz"),
+            "{content}"
+        );
+        assert!(!content.contains("MIDDLE"));
+        assert!(content.contains("(4006 characters left out)"), "{content}");
+        assert_eq!(compact["edits"][0]["new"], compact["content"]);
+        assert_eq!(compact["n"], 3);
+        assert_eq!(compact["short"], "ok");
+        let exact = "é".repeat(MAX_CLASSIFIER_TEXT);
+        assert_eq!(cut(&exact), exact, "a text of exactly the limit is whole");
+    }
+}
 
 /// Reads the model's answer: `SAFE:` / `ASK:` on the first non-empty line.
 pub fn parse_verdict(text: &str) -> ClassifierVerdict {

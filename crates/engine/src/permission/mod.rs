@@ -45,8 +45,8 @@ pub use auto_set_aside::set_aside_reason;
 pub use bash_pattern::{BashIndex, BashPattern};
 pub use check::{CheckAnswer, check_call};
 pub use classifier::{
-    AutoClassifier, ClassifierHandle, ClassifierRequest, ClassifierVerdict, ModelClassifier,
-    parse_verdict,
+    AutoClassifier, ClassifierHandle, ClassifierRequest, ClassifierVerdict, MAX_CLASSIFIER_TEXT,
+    ModelClassifier, compact_input, cut, parse_verdict,
 };
 pub use context::{ContextOptions, PermissionContext};
 pub use decide::{CallView, decide, evaluate};

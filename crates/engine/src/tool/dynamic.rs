@@ -66,6 +66,10 @@ pub trait PreparedCall: Send + Sync {
     fn permission_subject(&self, ctx: &ToolContext) -> PermissionSubject;
     /// See [`Tool::approval_preview`].
     fn approval_preview(&self, ctx: &ToolContext) -> Option<FileDiff>;
+    /// See [`Tool::classifier_input`].
+    fn classifier_input(&self) -> Option<Value> {
+        None
+    }
     /// See [`Tool::approval_warnings`].
     fn approval_warnings(&self, _ctx: &ToolContext) -> Vec<String> {
         Vec::new()
@@ -227,6 +231,9 @@ impl<T: Tool> PreparedCall for Prepared<T> {
     }
     fn approval_preview(&self, ctx: &ToolContext) -> Option<FileDiff> {
         self.tool.approval_preview(&self.input, ctx)
+    }
+    fn classifier_input(&self) -> Option<Value> {
+        self.tool.classifier_input(&self.input)
     }
     fn approval_warnings(&self, ctx: &ToolContext) -> Vec<String> {
         self.tool.approval_warnings(&self.input, ctx)

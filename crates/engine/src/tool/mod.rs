@@ -139,6 +139,12 @@ pub trait Tool: Send + Sync + 'static {
         None
     }
 
+    /// What auto mode's classifier is shown of the call, when the tool has a better form than its input with long
+    /// texts cut (the default, `None`): what the call does, without what does not change the judgement.
+    fn classifier_input(&self, _input: &Self::Input) -> Option<serde_json::Value> {
+        None
+    }
+
     /// What the call would destroy, one sentence each, shown as warnings in the approval dialog.
     fn approval_warnings(&self, _input: &Self::Input, _ctx: &ToolContext) -> Vec<String> {
         Vec::new()

@@ -140,6 +140,14 @@ fn run(
 }
 
 impl Tool for WriteTool {
+    fn classifier_input(&self, input: &WriteInput) -> Option<serde_json::Value> {
+        Some(serde_json::json!({
+            "file_path": input.file_path,
+            "content": crate::permission::cut(&input.content),
+            "content_lines": input.content.lines().count(),
+        }))
+    }
+
     type Input = WriteInput;
 
     fn name(&self) -> &'static str {

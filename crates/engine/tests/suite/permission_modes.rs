@@ -180,6 +180,79 @@ async fn auto_mode_consults_the_classifier() {
     assert!(!parse_verdict("maybe").safe);
 }
 
+/// Records what it was shown, and judges nothing safe.
+#[derive(Default)]
+struct Recording(std::sync::Mutex<Vec<serde_json::Value>>);
+
+impl AutoClassifier for Recording {
+    fn classify(&self, request: ClassifierRequest) -> BoxFuture<'_, ClassifierVerdict> {
+        if let Ok(mut seen) = self.0.lock() {
+            seen.push(json!({"tool": request.tool, "input": request.input}));
+        }
+        Box::pin(async {
+            ClassifierVerdict {
+                safe: false,
+                reason: "recorded".into(),
+            }
+        })
+    }
+}
+
+#[tokio::test]
+async fn the_classifier_sees_each_tools_own_form_of_the_call_with_long_texts_cut() {
+    let p = Project::new().expect("project");
+    let recording = Arc::new(Recording::default());
+    let ctx = PermissionContext::new(&p.root, PermissionMode::Auto)
+        .with_classifier(ClassifierHandle(recording.clone()));
+    let rt = TestRuntime::new(&p.root)
+        .session_id("s")
+        .permissions(ctx)
+        .approver(ScriptedApprover::new([], ApprovalChoice::Deny))
+        .build();
+    let long = format!(
+        "{}SECRET-MIDDLE{}\n",
+        "a\n".repeat(2_000),
+        "z".repeat(3_000)
+    );
+    let long_line = format!("{}SECRET-MIDDLE{}", "a".repeat(3_000), "z".repeat(3_000));
+    let outside = p.outside.join("big.txt").display().to_string();
+    for (tool, input) in [
+        ("Write", json!({"file_path": outside, "content": long})),
+        (
+            "Bash",
+            json!({"command": "npm publish", "description": "Publish the package", "timeout": 1000}),
+        ),
+        (
+            "Grep",
+            json!({"pattern": long_line, "path": p.outside.display().to_string()}),
+        ),
+    ] {
+        run_tool_use(&rt, "t", tool, &input, &CancellationToken::new()).await;
+    }
+    let seen = recording.0.lock().expect("seen").clone();
+    assert_eq!(seen.len(), 3, "{seen:#?}");
+    let write = &seen[0]["input"];
+    assert_eq!(write["file_path"], outside.as_str());
+    assert_eq!(write["content_lines"], 2_001);
+    let content = write["content"].as_str().expect("content");
+    assert!(
+        content.contains("characters left out") && !content.contains("SECRET-MIDDLE"),
+        "{content}"
+    );
+    assert_eq!(
+        seen[1]["input"],
+        json!({"command": "npm publish"}),
+        "no description or timeout"
+    );
+    // A tool without a form of its own: its input with long texts cut.
+    let pattern = seen[2]["input"]["pattern"].as_str().expect("pattern");
+    assert!(
+        pattern.len() < 2_200 && !pattern.contains("SECRET-MIDDLE"),
+        "{pattern}"
+    );
+    assert_eq!(seen[2]["input"]["path"], p.outside.display().to_string());
+}
+
 const BROAD_AND_NARROW: [(&str, &str); 4] = [
     ("allow", "Bash(python3 *)"),
     ("allow", "Bash(sh:*)"),

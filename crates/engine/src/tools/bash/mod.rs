@@ -528,6 +528,18 @@ impl Tool for BashTool {
         }
     }
 
+    /// The command and what changes where it runs; its description and timeout do not change the judgement.
+    fn classifier_input(&self, input: &BashInput) -> Option<serde_json::Value> {
+        let mut shown = serde_json::json!({"command": crate::permission::cut(&input.command)});
+        if input.background() {
+            shown["run_in_background"] = true.into();
+        }
+        if input.dangerously_disable_sandbox == Some(true) {
+            shown["dangerouslyDisableSandbox"] = true.into();
+        }
+        Some(shown)
+    }
+
     fn approval_warnings(&self, input: &BashInput, ctx: &ToolContext) -> Vec<String> {
         crate::shell::destructive_warnings(&input.command, &self.current_cwd(ctx))
     }
