@@ -89,32 +89,6 @@ one line: `SAFE: <short reason>` if the action is clearly safe to run without as
 project, is reversible, does not send data out, does not install or execute untrusted code, does not touch \
 credentials), otherwise `ASK: <short reason>`. When in doubt, answer ASK.";
 
-#[cfg(test)]
-mod compact_tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn long_texts_are_cut_to_their_head_and_tail_wherever_they_are() {
-        let long = format!("{}MIDDLE{}", "a".repeat(3_000), "z".repeat(3_000));
-        let compact = compact_input(
-            &json!({"content": long, "edits": [{"new": long}], "n": 3, "short": "ok"}),
-        );
-        let content = compact["content"].as_str().expect("text");
-        assert!(
-            content.starts_with("aaa") && content.ends_with("zzz"),
-            "{content}"
-        );
-        assert!(!content.contains("MIDDLE"));
-        assert!(content.contains("(4006 characters left out)"), "{content}");
-        assert_eq!(compact["edits"][0]["new"], compact["content"]);
-        assert_eq!(compact["n"], 3);
-        assert_eq!(compact["short"], "ok");
-        let exact = "é".repeat(MAX_CLASSIFIER_TEXT);
-        assert_eq!(cut(&exact), exact, "a text of exactly the limit is whole");
-    }
-}
-
 /// Reads the model's answer: `SAFE:` / `ASK:` on the first non-empty line.
 pub fn parse_verdict(text: &str) -> ClassifierVerdict {
     let line = text
@@ -181,5 +155,31 @@ impl AutoClassifier for ModelClassifier {
             }
             parse_verdict(&text)
         })
+    }
+}
+
+#[cfg(test)]
+mod compact_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn long_texts_are_cut_to_their_head_and_tail_wherever_they_are() {
+        let long = format!("{}MIDDLE{}", "a".repeat(3_000), "z".repeat(3_000));
+        let compact = compact_input(
+            &json!({"content": long, "edits": [{"new": long}], "n": 3, "short": "ok"}),
+        );
+        let content = compact["content"].as_str().expect("text");
+        assert!(
+            content.starts_with("aaa") && content.ends_with("zzz"),
+            "{content}"
+        );
+        assert!(!content.contains("MIDDLE"));
+        assert!(content.contains("(4006 characters left out)"), "{content}");
+        assert_eq!(compact["edits"][0]["new"], compact["content"]);
+        assert_eq!(compact["n"], 3);
+        assert_eq!(compact["short"], "ok");
+        let exact = "é".repeat(MAX_CLASSIFIER_TEXT);
+        assert_eq!(cut(&exact), exact, "a text of exactly the limit is whole");
     }
 }
