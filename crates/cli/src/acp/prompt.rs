@@ -1,11 +1,46 @@
-//! The client's prompt (ACP content blocks) as the text a Tandem prompt is: text as it is, a link to a file as an
-//! `@path` mention (attached as the session's own mentions are, when Read would run without asking), any other link
-//! as a markdown link, an embedded text resource as a `<context>` block after the text.
+//! The client's prompt (ACP content blocks) as a Tandem prompt: text as it is, a link to a file as an `@path`
+//! mention (attached as the session's own mentions are, when Read would run without asking), any other link as a
+//! markdown link, an embedded text resource as a `<context>` block after the text, and images as the prompt's
+//! images (sized down for the model as pasted ones are).
 
 use agent_client_protocol::v1::schema::{ContentBlock, EmbeddedResourceResource};
+use base64::Engine;
+use tandem_engine::session::{FittedImage, fit_image};
 
-/// The prompt text for `blocks`. Images, audio and binary resources are not offered in the capabilities; should a
-/// client send one anyway it is named in the text instead of dropped silently.
+/// A prompt: its text and its images.
+#[derive(Debug, Default)]
+pub struct Prompt {
+    pub text: String,
+    pub images: Vec<FittedImage>,
+}
+
+/// The prompt for `blocks`. An image that cannot be read is named in the text instead of dropped silently; audio
+/// and binary resources are not offered in the capabilities, and are named too should a client send them.
+pub fn prompt(blocks: &[ContentBlock]) -> Prompt {
+    let mut images = Vec::new();
+    let mut refused = Vec::new();
+    for (n, block) in blocks.iter().enumerate() {
+        if let ContentBlock::Image(image) = block {
+            let name = format!("image {}", n + 1);
+            let fitted = base64::engine::general_purpose::STANDARD
+                .decode(image.data.trim())
+                .map_err(|e| format!("{name} is not base64 ({e})"))
+                .and_then(|bytes| fit_image(&name, &bytes).map_err(|e| e.to_string()));
+            match fitted {
+                Ok(fitted) => images.push(fitted),
+                Err(why) => refused.push(why),
+            }
+        }
+    }
+    let mut text = prompt_text(blocks);
+    for why in refused {
+        separate(&mut text);
+        text.push_str(&format!("(an attached image could not be used: {why})"));
+    }
+    Prompt { text, images }
+}
+
+/// The prompt text for `blocks` (images are taken apart by [`prompt`]).
 pub fn prompt_text(blocks: &[ContentBlock]) -> String {
     let mut text = String::new();
     let mut context = String::new();
@@ -32,10 +67,7 @@ pub fn prompt_text(blocks: &[ContentBlock]) -> String {
                 }
                 _ => {}
             },
-            ContentBlock::Image(_) => {
-                separate(&mut text);
-                text.push_str("(an image was attached; images are not supported)");
-            }
+            ContentBlock::Image(_) => {}
             ContentBlock::Audio(_) => {
                 separate(&mut text);
                 text.push_str("(audio was attached; audio is not supported)");

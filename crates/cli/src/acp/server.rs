@@ -21,7 +21,7 @@ use tandem_protocol::PermissionMode;
 
 use super::config;
 use super::modes;
-use super::prompt::prompt_text;
+use super::prompt::prompt;
 use super::sessions::Sessions;
 
 /// `tandem acp`'s options.
@@ -49,7 +49,7 @@ fn initialize(request: &InitializeRequest) -> InitializeResponse {
         .agent_capabilities(
             AgentCapabilities::new()
                 .load_session(true)
-                .prompt_capabilities(PromptCapabilities::new().embedded_context(true))
+                .prompt_capabilities(PromptCapabilities::new().embedded_context(true).image(true))
                 .mcp_capabilities(McpCapabilities::new().http(true).sse(true))
                 .session_capabilities(
                     SessionCapabilities::new()
@@ -180,9 +180,9 @@ async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
                     Ok(live) => live,
                     Err(message) => return responder.respond_with_error(invalid(message)),
                 };
-                let text = prompt_text(&request.prompt);
+                let asked = prompt(&request.prompt);
                 tokio::spawn(async move {
-                    let answer = match live.prompt(&text).await {
+                    let answer = match live.prompt(&asked.text, asked.images).await {
                         Ok(stop) => Ok(PromptResponse::new(stop)),
                         Err(message) => Err(failed(message)),
                     };

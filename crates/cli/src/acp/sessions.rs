@@ -13,7 +13,7 @@ use agent_client_protocol::v1::schema::{McpServer, StopReason};
 use serde_json::{Map, Value, json};
 use tandem_engine::mcp::McpCliConfig;
 use tandem_engine::model::ModelConfig;
-use tandem_engine::session::{EndReason, Session};
+use tandem_engine::session::{EndReason, FittedImage, Session};
 use tandem_engine::store::SessionStore;
 use tandem_protocol::TurnStopReason;
 use tokio_util::sync::CancellationToken;
@@ -151,12 +151,16 @@ impl Sessions {
 impl Live {
     /// Runs `prompt` to its end, or until the client cancels it (then interrupting the turn, again should it have
     /// begun after the cancel, until it ends).
-    pub async fn prompt(&self, prompt: &str) -> Result<StopReason, Failure> {
+    pub async fn prompt(
+        &self,
+        prompt: &str,
+        images: Vec<FittedImage>,
+    ) -> Result<StopReason, Failure> {
         let token = CancellationToken::new();
         if let Ok(mut turn) = self.turn.lock() {
             *turn = Some(token.clone());
         }
-        let send = self.session.send(prompt);
+        let send = self.session.send_with_images(prompt, images);
         tokio::pin!(send);
         let sent = tokio::select! {
             sent = &mut send => sent,

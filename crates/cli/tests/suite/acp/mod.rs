@@ -12,10 +12,11 @@ use std::time::Duration;
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    CancelNotification, ContentBlock, InitializeRequest, LoadSessionRequest, NewSessionRequest,
-    PromptRequest, RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
-    ResumeSessionRequest, SelectedPermissionOutcome, SessionNotification,
-    SetSessionConfigOptionRequest, SetSessionModeRequest, StopReason, TextContent,
+    CancelNotification, ContentBlock, ImageContent, InitializeRequest, LoadSessionRequest,
+    NewSessionRequest, PromptRequest, RequestPermissionOutcome, RequestPermissionRequest,
+    RequestPermissionResponse, ResumeSessionRequest, SelectedPermissionOutcome,
+    SessionNotification, SetSessionConfigOptionRequest, SetSessionModeRequest, StopReason,
+    TextContent,
 };
 use agent_client_protocol::{AcpAgent, AcpAgentConfig, Agent, Client};
 use serde_json::{Value, json};
@@ -427,5 +428,63 @@ async fn a_cancel_ends_the_running_prompt_as_cancelled() {
     )
     .await;
     assert!(!agent_text(&seen.updates()).contains("THE END"));
+    schema::validate(&wire.lines());
+}
+
+/// A one-pixel PNG in base64.
+const PIXEL_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+#[tokio::test]
+async fn an_image_in_the_prompt_reaches_the_model_and_one_that_is_not_is_named() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("A pixel.")]))
+        .await
+        .expect("server");
+    let wire = Wire::default();
+    let seen = Seen::default();
+    let cwd = std::fs::canonicalize(dir.path()).expect("canonical");
+    connect(
+        agent(&server.url(), home.path(), &wire),
+        &seen,
+        "reject_once",
+        async move |cx: ConnectionTo<Agent>| {
+            let init = cx
+                .send_request(InitializeRequest::new(ProtocolVersion::V1))
+                .block_task()
+                .await?;
+            assert!(init.agent_capabilities.prompt_capabilities.image);
+            let new = cx
+                .send_request(NewSessionRequest::new(cwd))
+                .block_task()
+                .await?;
+            let blocks = vec![
+                ContentBlock::Image(ImageContent::new(PIXEL_BASE64, "image/png")),
+                ContentBlock::Image(ImageContent::new("bm90IGFuIGltYWdl", "image/png")),
+                ContentBlock::Text(TextContent::new("What is this?")),
+            ];
+            let answer = cx
+                .send_request(PromptRequest::new(new.session_id.clone(), blocks))
+                .block_task()
+                .await?;
+            assert_eq!(answer.stop_reason, StopReason::EndTurn);
+            Ok(())
+        },
+    )
+    .await;
+    let body = &server.requests()[0].body;
+    let content = body["messages"][0]["content"].as_array().expect("content");
+    assert_eq!(content[0]["type"], "image", "{content:?}");
+    assert_eq!(
+        content[0]["source"]["data"], PIXEL_BASE64,
+        "a small image is sent byte for byte"
+    );
+    let text = body["messages"][0].to_string();
+    assert!(text.contains("What is this?"), "{text}");
+    assert!(
+        text.contains("an attached image could not be used: image 2"),
+        "{text}"
+    );
+    assert_eq!(agent_text(&seen.updates()), "A pixel.");
     schema::validate(&wire.lines());
 }
