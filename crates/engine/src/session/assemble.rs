@@ -75,6 +75,9 @@ impl Session {
         let today = today();
         let (permission_loader, permission_context) =
             load_permissions(&cwd, command_line, assume_trusted, mode, &model);
+        // The context tools' switches may also be set under `env` in a settings file.
+        let features =
+            features.with_settings(|k| std::env::var(k).ok(), &permission_loader.paths.all());
         let hidden_by = permission_context.rules.clone();
         let elicitor = Arc::new(elicitation::AskThePerson {
             session_id: id.clone(),
@@ -135,6 +138,7 @@ impl Session {
             team: None,
             mailbox: None,
             mode_notes: None,
+            conversation: None,
         };
         let sub_agent_parts = SubAgentParts {
             runtime: base_runtime.clone(),
@@ -181,6 +185,8 @@ impl Session {
             team: teams.as_ref().map(Teams::lead_seat),
             mailbox: Some(lead_mailbox),
             mode_notes: Some(Arc::new(crate::exec::ModeNotes::default())),
+            conversation: (features.context_inspect || features.snip)
+                .then(|| Arc::new(crate::tool::ConversationLedger::default())),
             ..base_runtime
         };
         runtime.deferred.configure(

@@ -46,3 +46,7 @@ pub const STRUCTURED_OUTPUT: &str = "StructuredOutput";
 pub const TEAM_CREATE: &str = "TeamCreate";
 pub const TEAM_DELETE: &str = "TeamDelete";
 pub const LIST_PEERS: &str = "ListPeers";
+/// What fills the context window (behind `CONTEXT_COLLAPSE`).
+pub const CTX_INSPECT: &str = "CtxInspect";
+/// The model cuts stale tool results from its own history (behind `HISTORY_SNIP`).
+pub const SNIP: &str = "Snip";
