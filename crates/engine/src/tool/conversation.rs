@@ -211,7 +211,7 @@ pub fn is_snipped(content: &ToolResultContent) -> bool {
 fn results_of(messages: &[Message]) -> HashMap<&str, (&str, &ToolResultContent)> {
     let names: HashMap<&str, &str> = messages
         .iter()
-        .flat_map(Message::tool_uses)
+        .flat_map(|m| m.tool_uses())
         .map(|(id, name, _)| (id, name))
         .collect();
     messages

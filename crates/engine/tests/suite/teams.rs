@@ -88,6 +88,8 @@ const ALL: Features = Features {
     sleep: true,
     assistant: false,
     simple: false,
+    context_inspect: false,
+    snip: false,
 };
 
 fn offered(body: &Value) -> Vec<String> {
