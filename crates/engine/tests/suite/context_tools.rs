@@ -1,6 +1,7 @@
 //! The context tools behind their switches: CtxInspect (`CLAUDE_CODE_CONTEXT_COLLAPSE`) reports what fills the
 //! context, and Snip (`CLAUDE_CODE_HISTORY_SNIP`) cuts stale tool results from what later requests carry, keeping
-//! every call paired with its result, in the stored history too; switched off, neither is offered or mentioned.
+//! every call paired with its result, in the stored history too; switched off, neither is offered or mentioned, and
+//! a sub-agent never gets them.
 
 use std::sync::Arc;
 
@@ -335,4 +336,43 @@ async fn switched_off_the_context_tools_are_not_offered_nor_mentioned() {
     let names: Vec<String> = offered(&s).into_iter().map(|(n, _)| n).collect();
     assert!(names.iter().any(|n| n == "Snip"), "{names:?}");
     assert!(!names.iter().any(|n| n == "CtxInspect"), "{names:?}");
+}
+
+/// The names of the tools a request offered.
+fn tool_names(body: &Value) -> Vec<String> {
+    body["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|t| t["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sub_agent_gets_neither_context_tool() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let fake = server(Script::turns([
+        ScriptedTurn::tool_use(
+            "g1",
+            "Agent",
+            json!({"description": "Look", "prompt": "look around"}),
+        ),
+        ScriptedTurn::text("looked"),
+        ScriptedTurn::text("all seen"),
+    ]))
+    .await;
+    let s = session(&ws.root(), &fake, both(), None);
+    s.send("delegate").await.expect("turn");
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 3);
+    let own = tool_names(&requests[0].body);
+    let child = tool_names(&requests[1].body);
+    for name in ["CtxInspect", "Snip"] {
+        assert!(own.iter().any(|n| n == name), "{name} in {own:?}");
+        assert!(!child.iter().any(|n| n == name), "{name} in {child:?}");
+    }
+    assert!(!child.is_empty());
 }
