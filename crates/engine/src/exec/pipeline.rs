@@ -208,6 +208,7 @@ async fn run_steps(
         },
         team: rt.team.clone(),
         mailbox: rt.mailbox.clone(),
+        conversation: rt.conversation.clone(),
     };
     let prepared = match prepared {
         Ok(p) => p,

@@ -12,7 +12,8 @@ use crate::model::ToolSpec;
 use crate::permission::PermissionContext;
 use crate::registry::ToolPool;
 use crate::tool::{
-    DeferredTools, FileStateStore, Mailbox, ModelCompleter, SubAgentRunner, TeamSeat, names,
+    ConversationLedger, DeferredTools, FileStateStore, Mailbox, ModelCompleter, SubAgentRunner,
+    TeamSeat, names,
 };
 
 /// The session-wide state the pipeline runs calls against.
@@ -38,6 +39,9 @@ pub struct ToolRuntime {
     pub mailbox: Option<Arc<Mailbox>>,
     /// What the model was told about plan mode (the session's main conversation; `None`: it is not told).
     pub mode_notes: Option<Arc<ModeNotes>>,
+    /// The conversation as CtxInspect and Snip see it: told each request by the query loop, which applies the cuts
+    /// Snip asks for (the session's main conversation with either switched on; `None`: nobody looks).
+    pub conversation: Option<Arc<ConversationLedger>>,
 }
 
 impl ToolRuntime {

@@ -14,6 +14,7 @@ mod renamed;
 mod retry;
 pub mod sse;
 pub mod switchable;
+mod tokens;
 mod transport;
 mod turn_model;
 mod types;
@@ -27,6 +28,7 @@ pub use openai::OpenAiModel;
 pub use renamed::{RenamedModel, claude_alias};
 pub use retry::RetryPolicy;
 pub use switchable::SwitchableModel;
+pub use tokens::{CHARS_PER_TOKEN, estimate_json_tokens, estimate_text_tokens, estimate_tokens};
 pub use turn_model::{TurnModel, TurnModelClient};
 pub use types::*;
 

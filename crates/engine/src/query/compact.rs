@@ -22,12 +22,8 @@ const SUMMARY_REQUEST: &str = "The conversation so far is about to be compacted 
     intentions, what was done (files read and changed, commands run and their results), decisions made, errors \
     met and how they were solved, and what remains to do. Be specific: keep file paths, names and values.";
 
-/// A rough token count of `history` (about four characters per token of its JSON).
-pub fn estimate_tokens(history: &[Message]) -> u64 {
-    serde_json::to_string(history)
-        .map(|s| s.len() as u64 / 4)
-        .unwrap_or(0)
-}
+/// A rough token count of a history (the engine's one estimate, shared with CtxInspect).
+pub use crate::model::estimate_tokens;
 
 /// Whether a conversation of `tokens` should be compacted.
 pub fn needs_compaction(policy: &CompactionPolicy, tokens: u64) -> bool {

@@ -70,6 +70,7 @@ pub async fn stream_and_execute(
                         events.emit(SessionEvent::ToolCallStarted { tool_use_id: id, name })
                     }
                     ModelEvent::ToolUseComplete { id, name, input } => {
+                        if let Some(ledger) = &runtime.conversation { ledger.call_started(&id) }
                         completed_calls.push(ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: input.clone() });
                         executor.add(id, name, input);
                     }

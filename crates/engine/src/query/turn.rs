@@ -217,6 +217,10 @@ pub async fn run_turn(
                 requests,
             ));
         }
+        // The cuts Snip asked for, before the size is judged: the stored history keeps them (the events keep all).
+        if let Some(ledger) = &runtime.conversation {
+            ledger.apply_snips(history);
+        }
         // The model's own count of what it saw last, plus an estimate of what was added since; a full estimate
         // only before the first response (estimating serialises messages, so the turn's hot path avoids it).
         let tokens = match history.get(counted_messages..) {
@@ -248,6 +252,9 @@ pub async fn run_turn(
             tools: runtime.offered_specs(),
             thinking: None,
         };
+        if let Some(ledger) = &runtime.conversation {
+            ledger.request_sent(&request, config.compaction.context_window);
+        }
         let step = stream_and_execute(model, runtime, config, request, cancel).await;
         let called_tools = !step.results.is_empty();
         let ends_turn = step.ends_turn;
@@ -282,6 +289,9 @@ pub async fn run_turn(
                 usage: step_usage,
             } => {
                 usage.add(&step_usage);
+                if let Some(ledger) = &runtime.conversation {
+                    ledger.response_counted(&step_usage);
+                }
                 context_tokens = step_usage.input_tokens
                     + step_usage.cache_read_input_tokens
                     + step_usage.cache_creation_input_tokens

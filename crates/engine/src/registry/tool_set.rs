@@ -19,6 +19,7 @@ use crate::tools::agent::{AgentCatalog, AgentDefinition, AgentTool, TEAM_MEMBER_
 use crate::tools::ask_user::AskUserQuestionTool;
 use crate::tools::bash::{BashTool, ShellSession};
 use crate::tools::brief::BriefTool;
+use crate::tools::context::{CtxInspectTool, SnipTool};
 use crate::tools::features::{self, Features};
 use crate::tools::lsp::LspTool;
 use crate::tools::plan_mode::{ApprovedPlan, EnterPlanModeTool, ExitPlanModeTool};
@@ -120,6 +121,7 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             ),
         ));
     }
+    context_tools(inputs.features, &mut tools, &mut missing);
     if inputs.teams {
         tools.extend(lead_tools());
     } else {
@@ -190,6 +192,33 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
     SessionTools { tools, missing }
 }
 
+/// The context tools (CtxInspect, Snip), each when its switch is on; the person's tool list names one switched off
+/// with its switch (the model is not told of it).
+fn context_tools(
+    features: Features,
+    tools: &mut Vec<Arc<dyn DynTool>>,
+    missing: &mut Vec<(String, String)>,
+) {
+    let switched = [
+        (
+            features.context_inspect,
+            erase(CtxInspectTool),
+            features::CONTEXT_COLLAPSE_ENV,
+        ),
+        (features.snip, erase(SnipTool), features::HISTORY_SNIP_ENV),
+    ];
+    for (on, tool, switch) in switched {
+        if on {
+            tools.push(tool);
+        } else {
+            missing.push((
+                tool.name().to_string(),
+                format!("switched off: set {switch}=1 to offer it"),
+            ));
+        }
+    }
+}
+
 /// The built-in tools the SIMPLE mode keeps.
 const SIMPLE_TOOLS: &[&str] = &[names::BASH, names::READ, names::EDIT];
 
@@ -210,6 +239,8 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
             sleep: true,
             triggers: true,
             tungsten: true,
+            context_inspect: true,
+            snip: true,
             ..Features::from_env()
         },
         teams: true,

@@ -149,6 +149,7 @@ impl Session {
             team: None,
             mailbox: None,
             mode_notes: None,
+            conversation: None,
         };
         let sub_agent_parts = SubAgentParts {
             runtime: base_runtime.clone(),
@@ -195,6 +196,8 @@ impl Session {
             team: teams.as_ref().map(Teams::lead_seat),
             mailbox: Some(lead_mailbox),
             mode_notes: Some(Arc::new(crate::exec::ModeNotes::default())),
+            conversation: (features.context_inspect || features.snip)
+                .then(|| Arc::new(crate::tool::ConversationLedger::default())),
             ..base_runtime
         };
         runtime.deferred.configure(

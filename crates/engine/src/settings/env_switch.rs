@@ -5,6 +5,11 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+/// Whether the value of a switch turns it on (`1` or `true`).
+pub fn switch_value_on(value: &str) -> bool {
+    matches!(value.trim(), "1" | "true")
+}
+
 /// Whether the switch `name` is on (`1` or `true`): from `env` (the environment) when it sets `name`, else from the
 /// `env` block of the first of `settings_files` (highest precedence first) that sets it; off when none does. A
 /// settings file that cannot be read or parsed is passed over (its problems are reported where settings load).
@@ -13,7 +18,7 @@ pub fn env_switch(
     env: impl Fn(&str) -> Option<String>,
     settings_files: &[PathBuf],
 ) -> bool {
-    env_value(name, env, settings_files).is_some_and(|v| matches!(v.trim(), "1" | "true"))
+    env_value(name, env, settings_files).is_some_and(|v| switch_value_on(&v))
 }
 
 /// Whether the variable `name` equals `want` (surrounding blanks aside), read as [`env_switch`] reads a switch:

@@ -104,6 +104,7 @@ impl TestRuntime {
             team: None,
             mailbox: None,
             mode_notes: None,
+            conversation: None,
             completer: None,
             deferred: Default::default(),
         }

@@ -210,6 +210,8 @@ pub struct ToolContext {
     pub team: Option<super::TeamSeat>,
     /// The calling agent's mailbox (messages and background results wake Sleep); `None` where there is none.
     pub mailbox: Option<Arc<super::Mailbox>>,
+    /// The conversation as CtxInspect and Snip see it (the session's own agent, with either switched on).
+    pub conversation: Option<Arc<super::ConversationLedger>>,
 }
 
 /// Answers whether a deny rule forbids reading a path (absolute). Built above the tool layer from the rules in force.
@@ -253,6 +255,7 @@ impl ToolContext {
             violations: super::ViolationSink::default(),
             team: None,
             mailbox: None,
+            conversation: None,
         }
     }
 

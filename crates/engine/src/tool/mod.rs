@@ -3,6 +3,7 @@
 
 mod completion;
 mod context;
+pub mod conversation;
 pub mod deferred;
 pub(crate) mod dynamic;
 mod language_servers;
@@ -19,6 +20,7 @@ pub use context::{
     FileHistory, FileReadState, FileStateStore, FileTouchListener, HistoryError, ProgressSink,
     ReadDenied, ToolContext,
 };
+pub use conversation::ConversationLedger;
 pub use deferred::{DeferredTools, ToolSearchMode};
 pub use dynamic::{DynTool, PreparedCall, erase, erase_with_schema, schema_errors};
 pub use language_servers::LanguageServers;

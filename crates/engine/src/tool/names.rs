@@ -52,3 +52,7 @@ pub const CRON_DELETE: &str = "CronDelete";
 pub const CRON_LIST: &str = "CronList";
 /// The interactive terminal the model drives (behind `USER_TYPE=ant`).
 pub const TUNGSTEN: &str = "Tungsten";
+/// What fills the context window (behind `CONTEXT_COLLAPSE`).
+pub const CTX_INSPECT: &str = "CtxInspect";
+/// The model cuts stale tool results from its own history (behind `HISTORY_SNIP`).
+pub const SNIP: &str = "Snip";

@@ -1,8 +1,10 @@
 //! The feature switches of the tools that are off unless asked for: teams (TeamCreate, TeamDelete, SendMessage,
 //! ListPeers), the proactive Sleep tool, and the assistant mode (which also bounds how long a shell command may
-//! hold the conversation); and the SIMPLE mode, which offers Bash, Read and Edit only. Each is read from its environment variable (`1` or `true`); a session
-//! may also be given them directly. Also the scheduled prompts (CronCreate, CronDelete, CronList: `AGENT_TRIGGERS`),
-//! which a settings file's `env` block may switch on too.
+//! hold the conversation); the SIMPLE mode, which offers Bash, Read and Edit only; the scheduled prompts
+//! (CronCreate, CronDelete, CronList: `AGENT_TRIGGERS`); VerifyPlanExecution; Tungsten (`USER_TYPE=ant`); and the
+//! context tools CtxInspect and Snip. Each is read from its environment variable (`1` or `true`); the scheduled
+//! prompts, Tungsten and the context tools also from `env` in a settings file. A session may also be given them
+//! directly.
 
 /// Turns the team tools on (`1` or `true`).
 pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
@@ -25,6 +27,13 @@ pub const TUNGSTEN_USER_TYPE: &str = "ant";
 /// Offers Bash, Read and Edit only (`1` or `true`), with the MCP servers' tools: the SIMPLE mode.
 pub const SIMPLE_ENV: &str = "CLAUDE_CODE_SIMPLE";
 
+/// Turns the CtxInspect tool on (`1` or `true`; `CONTEXT_COLLAPSE`; docs/context-tools.md), in the environment or
+/// under `env` in a settings file.
+pub const CONTEXT_COLLAPSE_ENV: &str = "CONTEXT_COLLAPSE";
+/// Turns the Snip tool on (`1` or `true`; `HISTORY_SNIP`; docs/context-tools.md), in the environment or under `env`
+/// in a settings file.
+pub const HISTORY_SNIP_ENV: &str = "HISTORY_SNIP";
+
 /// Which switchable tools a session offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Features {
@@ -43,6 +52,10 @@ pub struct Features {
     pub verify_plan: bool,
     /// Tungsten, the interactive terminal the model drives (`USER_TYPE=ant`).
     pub tungsten: bool,
+    /// CtxInspect (`CONTEXT_COLLAPSE`).
+    pub context_inspect: bool,
+    /// Snip (`HISTORY_SNIP`).
+    pub snip: bool,
 }
 
 impl Features {
@@ -55,7 +68,7 @@ impl Features {
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
         let on = |name: &str| {
             lookup(name)
-                .map(|v| matches!(v.trim(), "1" | "true"))
+                .map(|v| crate::settings::switch_value_on(&v))
                 .unwrap_or(false)
         };
         Self {
@@ -66,25 +79,32 @@ impl Features {
             triggers: on(TRIGGERS_ENV),
             verify_plan: on(VERIFY_PLAN_ENV),
             tungsten: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE),
+            context_inspect: on(CONTEXT_COLLAPSE_ENV),
+            snip: on(HISTORY_SNIP_ENV),
         }
     }
 
     /// These switches, with those that may also be set under `env` in a settings file turned on when the first of
     /// `settings_files` that sets them does and the environment does not say otherwise.
     pub fn with_settings_files(self, settings_files: &[std::path::PathBuf]) -> Self {
-        let env = |name: &str| std::env::var(name).ok();
-        Self {
-            triggers: self.triggers
-                || crate::settings::env_switch(TRIGGERS_ENV, env, settings_files),
-            tungsten: self.tungsten
-                || crate::settings::env_equals(
-                    USER_TYPE_ENV,
-                    TUNGSTEN_USER_TYPE,
-                    env,
-                    settings_files,
-                ),
-            ..self
-        }
+        self.with_settings(|name| std::env::var(name).ok(), settings_files)
+    }
+
+    /// These switches with those that may also be set under `env` in a settings file turned on where the first of
+    /// `settings_files` that sets them says so and the environment (`lookup`) does not set them
+    /// ([`crate::settings::env_switch`]).
+    pub fn with_settings(
+        mut self,
+        lookup: impl Fn(&str) -> Option<String>,
+        settings_files: &[std::path::PathBuf],
+    ) -> Self {
+        let on = |name: &str| crate::settings::env_switch(name, &lookup, settings_files);
+        self.triggers |= on(TRIGGERS_ENV);
+        self.context_inspect |= on(CONTEXT_COLLAPSE_ENV);
+        self.snip |= on(HISTORY_SNIP_ENV);
+        self.tungsten |=
+            crate::settings::env_equals(USER_TYPE_ENV, TUNGSTEN_USER_TYPE, &lookup, settings_files);
+        self
     }
 }
 
@@ -152,9 +172,41 @@ mod tests {
                 },
             ),
             (&[(USER_TYPE_ENV, "1")], Features::default()),
+            (
+                &[(CONTEXT_COLLAPSE_ENV, "1"), (HISTORY_SNIP_ENV, "true")],
+                Features {
+                    context_inspect: true,
+                    snip: true,
+                    ..Features::default()
+                },
+            ),
         ];
         for (pairs, want) in cases {
             assert_eq!(env(pairs), *want, "{pairs:?}");
+        }
+    }
+
+    #[test]
+    fn the_context_switches_also_come_from_settings_files_unless_the_environment_sets_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("settings.json");
+        std::fs::write(
+            &file,
+            r#"{"env": {"CONTEXT_COLLAPSE": "1", "HISTORY_SNIP": true}}"#,
+        )
+        .expect("write");
+        let files = [file];
+        let none = |_: &str| None;
+        let off = |name: &str| (name == HISTORY_SNIP_ENV).then(|| "0".to_string());
+        type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+        let cases: &[(Env<'_>, &[std::path::PathBuf], (bool, bool))] = &[
+            (&none, &[], (false, false)),
+            (&none, &files, (true, true)),
+            (&off, &files, (true, false)),
+        ];
+        for (env, files, want) in cases {
+            let got = Features::default().with_settings(env, files);
+            assert_eq!((got.context_inspect, got.snip), *want, "{files:?}");
         }
     }
 }

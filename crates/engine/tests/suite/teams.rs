@@ -91,6 +91,8 @@ const ALL: Features = Features {
     triggers: false,
     verify_plan: false,
     tungsten: false,
+    context_inspect: false,
+    snip: false,
 };
 
 fn offered(body: &Value) -> Vec<String> {
