@@ -126,6 +126,8 @@ const KNOWN_TOOLS: &[&str] = &[
     names::CRON_LIST,
     names::VERIFY_PLAN_EXECUTION,
     names::TUNGSTEN,
+    names::CTX_INSPECT,
+    names::SNIP,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name
