@@ -64,6 +64,34 @@ impl Approver for StderrApprover {
     }
 }
 
+/// The first line of `stream-json` output, once the MCP servers had their start-up time: the session, folder,
+/// model and mode, the tools the model is offered (a switched-off tool is not among them) and the MCP servers.
+fn init_line(session: &Session) -> Value {
+    let info = session.info();
+    let tools: Vec<String> = session
+        .tool_list()
+        .into_iter()
+        .filter(|t| t.offered)
+        .map(|t| t.name)
+        .collect();
+    let servers: Vec<Value> = session
+        .mcp()
+        .servers()
+        .into_iter()
+        .map(|s| json!({"name": s.name, "state": s.state}))
+        .collect();
+    json!({
+        "type": "system",
+        "subtype": "init",
+        "session_id": info.session_id,
+        "cwd": info.cwd,
+        "model": info.model,
+        "permission_mode": info.mode,
+        "tools": tools,
+        "mcp_servers": servers,
+    })
+}
+
 /// What stderr says about a permission question: what was asked, why, and which sub-agent asked it.
 pub(crate) fn asked_line(request: &ApprovalRequest) -> String {
     let by = request
@@ -436,6 +464,9 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
     }
     if stop.code().is_some() {
         return 1;
+    }
+    if cli.output_format == OutputFormat::StreamJson {
+        println!("{}", init_line(&session));
     }
     let sent = match (
         send_until_stopped(&session, prompt, images, stop).await,

@@ -170,12 +170,77 @@ async fn stream_json_prints_every_event_as_a_line() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("JSON line"))
         .collect();
+    let init = lines.first().expect("first");
     assert_eq!(
-        lines.first().expect("first")["event"]["type"],
-        "turn_started"
+        (&init["type"], &init["subtype"]),
+        (&json!("system"), &json!("init"))
     );
+    assert_eq!(init["permission_mode"], "default");
+    let tools = init["tools"].to_string();
+    assert!(
+        tools.contains("\"Read\"") && tools.contains("\"Bash\""),
+        "{tools}"
+    );
+    assert_eq!(lines[1]["event"]["type"], "turn_started");
+    assert_eq!(lines[1]["session_id"], init["session_id"]);
     assert!(lines.iter().any(|l| l["event"]["type"] == "text_delta"));
     assert_eq!(lines.last().expect("last")["type"], "result");
+}
+
+/// The tools `tandem -p --output-format stream-json` says it offers, with `env` set.
+async fn offered_tools(env: &[(&str, &str)]) -> Vec<String> {
+    let dir = project();
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("ok")]))
+        .await
+        .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path()).envs(env.iter().copied()).args([
+        "-p",
+        "hi",
+        "--output-format",
+        "stream-json",
+    ]);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let init: Value =
+        serde_json::from_str(out.stdout.lines().next().expect("a line")).expect("JSON");
+    init["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t.as_str().map(str::to_string))
+        .collect()
+}
+
+#[tokio::test]
+async fn each_gated_tool_is_listed_when_its_gate_is_on_and_not_otherwise() {
+    // (gate, value, the tools it offers)
+    let gates: &[(&str, &str, &[&str])] = &[
+        (
+            "AGENT_TRIGGERS",
+            "1",
+            &["CronCreate", "CronDelete", "CronList"],
+        ),
+        ("CONTEXT_COLLAPSE", "1", &["CtxInspect"]),
+        ("HISTORY_SNIP", "true", &["Snip"]),
+        ("USER_TYPE", "ant", &["Tungsten"]),
+        ("CLAUDE_CODE_VERIFY_PLAN", "true", &["VerifyPlanExecution"]),
+        ("ENABLE_LSP_TOOL", "1", &["LSP"]),
+    ];
+    let off = offered_tools(&[]).await;
+    let on = offered_tools(&gates.iter().map(|(k, v, _)| (*k, *v)).collect::<Vec<_>>()).await;
+    for (gate, _, tools) in gates {
+        for tool in *tools {
+            assert!(
+                on.contains(&tool.to_string()),
+                "{gate} on: {tool} missing from {on:?}"
+            );
+            assert!(
+                !off.contains(&tool.to_string()),
+                "{gate} off: {tool} listed in {off:?}"
+            );
+        }
+    }
 }
 
 #[tokio::test]
