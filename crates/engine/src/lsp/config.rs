@@ -54,25 +54,7 @@ impl ServerConfig {
 /// Whether language servers are on: `ENABLE_LSP_TOOL` from `env` (the environment) when it is set, else from the
 /// `env` block of the first of `settings_files` (highest precedence first) that sets it.
 pub fn switched_on(env: impl Fn(&str) -> Option<String>, settings_files: &[PathBuf]) -> bool {
-    let on = |v: &str| matches!(v.trim(), "1" | "true");
-    if let Some(value) = env(ENABLE_ENV) {
-        return on(&value);
-    }
-    for file in settings_files {
-        let Ok(text) = std::fs::read_to_string(file) else {
-            continue;
-        };
-        let Ok(Some(value)) = crate::settings::parse_jsonc(&text) else {
-            continue;
-        };
-        match value.get("env").and_then(|e| e.get(ENABLE_ENV)) {
-            Some(Value::String(s)) => return on(s),
-            Some(Value::Bool(b)) => return *b,
-            Some(Value::Number(n)) => return n.as_i64() == Some(1),
-            _ => {}
-        }
-    }
-    false
+    crate::settings::switched_on(ENABLE_ENV, env, settings_files)
 }
 
 /// The servers of `root/.lsp.json` (none when it does not exist) and what was wrong with the file or an entry

@@ -75,6 +75,8 @@ impl Session {
         let today = today();
         let (permission_loader, permission_context) =
             load_permissions(&cwd, command_line, assume_trusted, mode, &model);
+        let features = features
+            .unwrap_or_else(|| Features::from_env_and_settings(&permission_loader.paths.all()));
         let hidden_by = permission_context.rules.clone();
         let elicitor = Arc::new(elicitation::AskThePerson {
             session_id: id.clone(),
@@ -167,6 +169,7 @@ impl Session {
             turn_model: turn_model.clone(),
             deferred: deferred.clone(),
             provider: model_config.provider,
+            shell: &shell,
             features,
             teams: teams.is_some(),
             work_list,

@@ -52,7 +52,7 @@ pub struct SessionBuilder {
     extra_tools: Vec<Arc<dyn DynTool>>,
     tool_search: Option<ToolSearchMode>,
     work_list: WorkListFamily,
-    features: Features,
+    features: Option<Features>,
     mcp: McpCliConfig,
     interactive: bool,
     start_source: Option<StartSource>,
@@ -84,8 +84,8 @@ pub(super) struct Parts {
     pub work_list: WorkListFamily,
     /// The checklists a stored session had.
     pub lists: (Vec<TodoItem>, Vec<TaskItem>),
-    /// The switchable tools offered.
-    pub features: Features,
+    /// The switchable tools offered (`None`: as the environment and the settings files switch them).
+    pub features: Option<Features>,
     /// A person follows the session as it runs (the window).
     pub interactive: bool,
     /// Why the session starts (SessionStart's `source`).
@@ -115,7 +115,7 @@ impl SessionBuilder {
             extra_tools: Vec::new(),
             tool_search: None,
             work_list: WorkListFamily::from_env(),
-            features: Features::from_env(),
+            features: None,
             mcp: McpCliConfig::default(),
             interactive: false,
             start_source: None,
@@ -263,10 +263,10 @@ impl SessionBuilder {
         self
     }
 
-    /// Which switchable tools (teams, Sleep) are offered (default: as the environment switches say, see
-    /// [`crate::tools::features`]).
+    /// Which switchable tools (teams, Sleep, ...) are offered (default: as the environment switches say, or the
+    /// `env` block of the settings files, see [`crate::tools::features`]).
     pub fn features(mut self, features: Features) -> Self {
-        self.features = features;
+        self.features = Some(features);
         self
     }
 

@@ -5,6 +5,7 @@
 mod app_settings;
 mod budget;
 mod credentials;
+mod env_switch;
 mod file_state;
 mod hook_event;
 mod hooks;
@@ -24,6 +25,7 @@ pub use app_settings::{
 };
 pub use budget::{BadBudget, BudgetSettings, DEFAULT_WARN_PERCENT};
 pub use credentials::{CredentialError, CredentialStore, NO_KEYRING_ENV};
+pub use env_switch::{env_value, is_on, switched_on};
 pub use file_state::FileState;
 pub use hook_event::HookEvent;
 pub use hooks::{DEFAULT_TIMEOUT_SECS, HookCommand, HookMatcher, HookSet, parse_hooks};

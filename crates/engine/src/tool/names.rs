@@ -46,3 +46,5 @@ pub const STRUCTURED_OUTPUT: &str = "StructuredOutput";
 pub const TEAM_CREATE: &str = "TeamCreate";
 pub const TEAM_DELETE: &str = "TeamDelete";
 pub const LIST_PEERS: &str = "ListPeers";
+pub const MONITOR: &str = "Monitor";
+pub const OVERFLOW_TEST: &str = "OverflowTest";

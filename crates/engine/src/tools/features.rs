@@ -1,7 +1,8 @@
 //! The feature switches of the tools that are off unless asked for: teams (TeamCreate, TeamDelete, SendMessage,
 //! ListPeers), the proactive Sleep tool, and the assistant mode (which also bounds how long a shell command may
-//! hold the conversation); and the SIMPLE mode, which offers Bash, Read and Edit only. Each is read from its environment variable (`1` or `true`); a session
-//! may also be given them directly.
+//! hold the conversation); Monitor and OverflowTest; and the SIMPLE mode, which offers Bash, Read and Edit only.
+//! Each is read from its environment variable (`1` or `true`), or the same name under `env` in a settings file; a
+//! session may also be given them directly.
 
 /// Turns the team tools on (`1` or `true`).
 pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
@@ -9,6 +10,11 @@ pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
 pub const PROACTIVE_ENV: &str = "CLAUDE_CODE_PROACTIVE";
 /// Also turns the Sleep tool on (`1` or `true`): the assistant mode (`KAIROS`; docs/engine-doors.md).
 pub const KAIROS_ENV: &str = "CLAUDE_CODE_KAIROS";
+
+/// Offers the Monitor tool (`1` or `true`): watch a background shell's output or a file and wake the agent on a match.
+pub const MONITOR_ENV: &str = "MONITOR_TOOL";
+/// Offers the OverflowTest tool (`1` or `true`): a result of a requested size, to exercise the large-result path.
+pub const OVERFLOW_TEST_ENV: &str = "OVERFLOW_TEST_TOOL";
 
 /// Offers Bash, Read and Edit only (`1` or `true`), with the MCP servers' tools: the SIMPLE mode.
 pub const SIMPLE_ENV: &str = "CLAUDE_CODE_SIMPLE";
@@ -25,6 +31,10 @@ pub struct Features {
     pub assistant: bool,
     /// The SIMPLE mode: of the built-in tools, Bash, Read and Edit only.
     pub simple: bool,
+    /// Monitor.
+    pub monitor: bool,
+    /// OverflowTest.
+    pub overflow_test: bool,
 }
 
 impl Features {
@@ -33,18 +43,24 @@ impl Features {
         Self::from_lookup(|name| std::env::var(name).ok())
     }
 
+    /// The switches as the environment sets them, else (for a switch the environment does not set) the `env` block
+    /// of the first of `settings_files` (highest precedence first) that sets it.
+    pub fn from_env_and_settings(settings_files: &[std::path::PathBuf]) -> Self {
+        Self::from_lookup(|name| {
+            crate::settings::env_value(name, |k| std::env::var(k).ok(), settings_files)
+        })
+    }
+
     /// The switches as `lookup` (an environment) sets them.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Self {
-        let on = |name: &str| {
-            lookup(name)
-                .map(|v| matches!(v.trim(), "1" | "true"))
-                .unwrap_or(false)
-        };
+        let on = |name: &str| lookup(name).is_some_and(|v| crate::settings::is_on(&v));
         Self {
             teams: on(TEAMS_ENV),
             sleep: on(PROACTIVE_ENV) || on(KAIROS_ENV),
             assistant: on(KAIROS_ENV),
             simple: on(SIMPLE_ENV),
+            monitor: on(MONITOR_ENV),
+            overflow_test: on(OVERFLOW_TEST_ENV),
         }
     }
 }
@@ -97,6 +113,15 @@ mod tests {
                 },
             ),
             (&[(SIMPLE_ENV, "")], Features::default()),
+            (
+                &[(MONITOR_ENV, "1"), (OVERFLOW_TEST_ENV, "true")],
+                Features {
+                    monitor: true,
+                    overflow_test: true,
+                    ..Features::default()
+                },
+            ),
+            (&[(MONITOR_ENV, "on")], Features::default()),
         ];
         for (pairs, want) in cases {
             assert_eq!(env(pairs), *want, "{pairs:?}");

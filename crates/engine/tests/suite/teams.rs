@@ -88,6 +88,8 @@ const ALL: Features = Features {
     sleep: true,
     assistant: false,
     simple: false,
+    monitor: false,
+    overflow_test: false,
 };
 
 fn offered(body: &Value) -> Vec<String> {
