@@ -226,6 +226,8 @@ async fn each_gated_tool_is_listed_when_its_gate_is_on_and_not_otherwise() {
         ("USER_TYPE", "ant", &["Tungsten"]),
         ("CLAUDE_CODE_VERIFY_PLAN", "true", &["VerifyPlanExecution"]),
         ("ENABLE_LSP_TOOL", "1", &["LSP"]),
+        ("MONITOR_TOOL", "1", &["Monitor"]),
+        ("OVERFLOW_TEST_TOOL", "1", &["OverflowTest"]),
     ];
     let off = offered_tools(&[]).await;
     let on = offered_tools(&gates.iter().map(|(k, v, _)| (*k, *v)).collect::<Vec<_>>()).await;

@@ -128,6 +128,8 @@ const KNOWN_TOOLS: &[&str] = &[
     names::TUNGSTEN,
     names::CTX_INSPECT,
     names::SNIP,
+    names::MONITOR,
+    names::OVERFLOW_TEST,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name

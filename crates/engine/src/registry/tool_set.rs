@@ -22,6 +22,8 @@ use crate::tools::brief::BriefTool;
 use crate::tools::context::{CtxInspectTool, SnipTool};
 use crate::tools::features::{self, Features};
 use crate::tools::lsp::LspTool;
+use crate::tools::monitor::MonitorTool;
+use crate::tools::overflow_test::OverflowTestTool;
 use crate::tools::plan_mode::{ApprovedPlan, EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::skill::{LiveSkills, SkillCatalog, SkillGrants, SkillTool};
 use crate::tools::sleep::SleepTool;
@@ -42,6 +44,8 @@ pub struct SessionToolInputs<'a> {
     pub turn_model: Arc<TurnModel>,
     pub deferred: Arc<DeferredTools>,
     pub provider: Provider,
+    /// The session's shell (Monitor watches its background shells).
+    pub shell: &'a Arc<ShellSession>,
     pub features: Features,
     /// Whether the session has teams (the switch is on).
     pub teams: bool,
@@ -122,6 +126,22 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         ));
     }
     context_tools(inputs.features, &mut tools, &mut missing);
+    switchable(
+        &mut tools,
+        &mut missing,
+        inputs.features.monitor,
+        || erase(MonitorTool::new(inputs.shell.clone())),
+        names::MONITOR,
+        features::MONITOR_ENV,
+    );
+    switchable(
+        &mut tools,
+        &mut missing,
+        inputs.features.overflow_test,
+        || erase(OverflowTestTool),
+        names::OVERFLOW_TEST,
+        features::OVERFLOW_TEST_ENV,
+    );
     if inputs.teams {
         tools.extend(lead_tools());
     } else {
@@ -199,23 +219,41 @@ fn context_tools(
     tools: &mut Vec<Arc<dyn DynTool>>,
     missing: &mut Vec<(String, String)>,
 ) {
-    let switched = [
-        (
-            features.context_inspect,
-            erase(CtxInspectTool),
-            features::CONTEXT_COLLAPSE_ENV,
-        ),
-        (features.snip, erase(SnipTool), features::HISTORY_SNIP_ENV),
-    ];
-    for (on, tool, switch) in switched {
-        if on {
-            tools.push(tool);
-        } else {
-            missing.push((
-                tool.name().to_string(),
-                format!("switched off: set {switch}=1 to offer it"),
-            ));
-        }
+    switchable(
+        tools,
+        missing,
+        features.context_inspect,
+        || erase(CtxInspectTool),
+        names::CTX_INSPECT,
+        features::CONTEXT_COLLAPSE_ENV,
+    );
+    switchable(
+        tools,
+        missing,
+        features.snip,
+        || erase(SnipTool),
+        names::SNIP,
+        features::HISTORY_SNIP_ENV,
+    );
+}
+
+/// Adds the tool `make` makes when its switch is `on`; else names it among the missing with the variable that
+/// switches it on (for the person's tool list: the model is not told of it).
+fn switchable(
+    tools: &mut Vec<Arc<dyn DynTool>>,
+    missing: &mut Vec<(String, String)>,
+    on: bool,
+    make: impl FnOnce() -> Arc<dyn DynTool>,
+    name: &str,
+    env: &str,
+) {
+    if on {
+        tools.push(make());
+    } else {
+        missing.push((
+            name.to_string(),
+            format!("switched off: set {env}=1 to offer it"),
+        ));
     }
 }
 
@@ -227,20 +265,24 @@ const SIMPLE_TOOLS: &[&str] = &[names::BASH, names::READ, names::EDIT];
 /// every switchable tool and no MCP server (a call to an MCP tool is checked by its name alone).
 pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynTool>> {
     let board = Arc::new(WorkBoard::new(Arc::new(NullSink)));
+    let shell = Arc::new(ShellSession::temporary());
     session_tools(SessionToolInputs {
-        builtins: &super::builtin_tools(),
+        builtins: &super::builtin_tools_with(shell.clone()),
         agents: Arc::new(AgentCatalog::load(project, home)),
         skills: Arc::new(LiveSkills::fixed(SkillCatalog::load(project, home))),
         skill_grants: Default::default(),
         turn_model: Default::default(),
         deferred: Default::default(),
         provider: Provider::Anthropic,
+        shell: &shell,
         features: Features {
             sleep: true,
             triggers: true,
             tungsten: true,
             context_inspect: true,
             snip: true,
+            monitor: true,
+            overflow_test: true,
             ..Features::from_env()
         },
         teams: true,

@@ -176,6 +176,7 @@ impl Session {
         work_board.restore(lists.0, lists.1);
         let session_tools = registry::session_tools(registry::SessionToolInputs {
             builtins: &builtins,
+            shell: &shell,
             agents: loaded.agents.clone(),
             skills: loaded.skills.clone(),
             skill_grants: skill_grants.clone(),

@@ -56,3 +56,5 @@ pub const TUNGSTEN: &str = "Tungsten";
 pub const CTX_INSPECT: &str = "CtxInspect";
 /// The model cuts stale tool results from its own history (behind `HISTORY_SNIP`).
 pub const SNIP: &str = "Snip";
+pub const MONITOR: &str = "Monitor";
+pub const OVERFLOW_TEST: &str = "OverflowTest";

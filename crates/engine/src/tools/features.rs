@@ -1,10 +1,10 @@
 //! The feature switches of the tools that are off unless asked for: teams (TeamCreate, TeamDelete, SendMessage,
 //! ListPeers), the proactive Sleep tool, and the assistant mode (which also bounds how long a shell command may
 //! hold the conversation); the SIMPLE mode, which offers Bash, Read and Edit only; the scheduled prompts
-//! (CronCreate, CronDelete, CronList: `AGENT_TRIGGERS`); VerifyPlanExecution; Tungsten (`USER_TYPE=ant`); and the
-//! context tools CtxInspect and Snip. Each is read from its environment variable (`1` or `true`); the scheduled
-//! prompts, Tungsten and the context tools also from `env` in a settings file. A session may also be given them
-//! directly.
+//! (CronCreate, CronDelete, CronList: `AGENT_TRIGGERS`); VerifyPlanExecution; Tungsten (`USER_TYPE=ant`); the
+//! context tools CtxInspect and Snip; Monitor and OverflowTest. Each is read from its environment variable (`1` or
+//! `true`); the seed's gates (scheduled prompts, Tungsten, the context tools, Monitor, OverflowTest) also from `env`
+//! in a settings file. A session may also be given them directly.
 
 /// Turns the team tools on (`1` or `true`).
 pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
@@ -23,6 +23,10 @@ pub const VERIFY_PLAN_ENV: &str = "CLAUDE_CODE_VERIFY_PLAN";
 pub const USER_TYPE_ENV: &str = "USER_TYPE";
 /// The [`USER_TYPE_ENV`] value that offers Tungsten.
 pub const TUNGSTEN_USER_TYPE: &str = "ant";
+/// Offers the Monitor tool (`1` or `true`): watch a background shell's output or a file and wake the agent on a match.
+pub const MONITOR_ENV: &str = "MONITOR_TOOL";
+/// Offers the OverflowTest tool (`1` or `true`): a result of a requested size, to exercise the large-result path.
+pub const OVERFLOW_TEST_ENV: &str = "OVERFLOW_TEST_TOOL";
 
 /// Offers Bash, Read and Edit only (`1` or `true`), with the MCP servers' tools: the SIMPLE mode.
 pub const SIMPLE_ENV: &str = "CLAUDE_CODE_SIMPLE";
@@ -56,6 +60,10 @@ pub struct Features {
     pub context_inspect: bool,
     /// Snip (`HISTORY_SNIP`).
     pub snip: bool,
+    /// Monitor.
+    pub monitor: bool,
+    /// OverflowTest.
+    pub overflow_test: bool,
 }
 
 impl Features {
@@ -81,6 +89,8 @@ impl Features {
             tungsten: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE),
             context_inspect: on(CONTEXT_COLLAPSE_ENV),
             snip: on(HISTORY_SNIP_ENV),
+            monitor: on(MONITOR_ENV),
+            overflow_test: on(OVERFLOW_TEST_ENV),
         }
     }
 
@@ -102,6 +112,8 @@ impl Features {
         self.triggers |= on(TRIGGERS_ENV);
         self.context_inspect |= on(CONTEXT_COLLAPSE_ENV);
         self.snip |= on(HISTORY_SNIP_ENV);
+        self.monitor |= on(MONITOR_ENV);
+        self.overflow_test |= on(OVERFLOW_TEST_ENV);
         self.tungsten |=
             crate::settings::env_equals(USER_TYPE_ENV, TUNGSTEN_USER_TYPE, &lookup, settings_files);
         self
@@ -180,6 +192,15 @@ mod tests {
                     ..Features::default()
                 },
             ),
+            (
+                &[(MONITOR_ENV, "1"), (OVERFLOW_TEST_ENV, "true")],
+                Features {
+                    monitor: true,
+                    overflow_test: true,
+                    ..Features::default()
+                },
+            ),
+            (&[(MONITOR_ENV, "on")], Features::default()),
         ];
         for (pairs, want) in cases {
             assert_eq!(env(pairs), *want, "{pairs:?}");

@@ -30,6 +30,7 @@ mod mcp_servers;
 mod mcp_session;
 mod mcp_support;
 mod model_errors;
+mod monitor;
 mod openai_client;
 mod openai_loop;
 mod permission_modes;

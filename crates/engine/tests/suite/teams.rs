@@ -93,6 +93,8 @@ const ALL: Features = Features {
     tungsten: false,
     context_inspect: false,
     snip: false,
+    monitor: false,
+    overflow_test: false,
 };
 
 fn offered(body: &Value) -> Vec<String> {

@@ -101,6 +101,13 @@ impl BackgroundTask {
         self.state()
     }
 
+    /// Waits until the task is no longer running, however long that takes; returns the state then.
+    pub async fn ended(&self) -> TaskState {
+        let mut rx = self.state.subscribe();
+        let _ = rx.wait_for(|s| *s != TaskState::Running).await;
+        self.state()
+    }
+
     /// The output written since the last call, cleaned for the model (and cut in the middle when long).
     pub fn read_new(&self) -> Result<String, BashError> {
         let mut read_to = self.read_to.lock().unwrap_or_else(|p| p.into_inner());

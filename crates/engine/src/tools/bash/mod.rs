@@ -28,7 +28,7 @@ pub use background::{Adoption, BackgroundTask, TaskState};
 pub use classify::{is_destructive, is_read_only};
 pub use error::BashError;
 pub use input::{BashInput, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS};
-pub use output::MAX_OUTPUT_CHARS;
+pub use output::{MAX_OUTPUT_CHARS, clean as clean_terminal_output};
 pub use pty::Exit;
 pub use semantics::{ExitReading, read_exit};
 pub use session::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
