@@ -66,7 +66,7 @@ async fn tungsten_drives_a_python_repl() {
     let rt = runtime(&ws.root());
     let start = tungsten(
         &rt,
-        json!({"action": "start", "command": "python3 -q", "wait_for": ">>> $"}),
+        json!({"action": "start", "command": "python3 -q", "wait_for": ">>> $", "timeout_ms": 120000}),
     )
     .await;
     let (id, _) = started(&start);
@@ -74,7 +74,7 @@ async fn tungsten_drives_a_python_repl() {
 
     let sum = tungsten(
         &rt,
-        json!({"action": "send", "id": id, "keys": "1+41<Enter>", "wait_for": "(?m)^42\n>>>"}),
+        json!({"action": "send", "id": id, "keys": "1+41<Enter>", "wait_for": "(?m)^42\n>>>", "timeout_ms": 120000}),
     )
     .await;
     assert!(sum.ok, "{sum:?}");
@@ -87,7 +87,7 @@ async fn tungsten_drives_a_python_repl() {
 
     let quit = tungsten(
         &rt,
-        json!({"action": "send", "id": id, "keys": "<C-d>", "wait_for": "NEVER SHOWN"}),
+        json!({"action": "send", "id": id, "keys": "<C-d>", "wait_for": "NEVER SHOWN", "timeout_ms": 120000}),
     )
     .await;
     assert!(quit.text.contains("has exited (exit code 0)"), "{quit:?}");
@@ -103,6 +103,7 @@ async fn tungsten_reads_a_full_screen_repaint_at_its_row_and_column() {
             "action": "start",
             "command": "sh -c \"printf '\\033[2J\\033[5;10Hhello'; sleep 100\"",
             "wait_for": "hello",
+            "timeout_ms": 120000,
         }),
     )
     .await;
@@ -130,7 +131,7 @@ async fn tungsten_interrupts_with_control_c_and_stop_kills() {
     let (id, _) = started(&tungsten(&rt, json!({"action": "start", "command": "sleep 100"})).await);
     let interrupted = tungsten(
         &rt,
-        json!({"action": "send", "id": id, "keys": "<C-c>", "wait_for": "NEVER SHOWN", "timeout_ms": 60000}),
+        json!({"action": "send", "id": id, "keys": "<C-c>", "wait_for": "NEVER SHOWN", "timeout_ms": 120000}),
     )
     .await;
     assert!(
@@ -170,7 +171,7 @@ async fn tungsten_start_is_judged_by_bash_rules_and_send_asks() {
             .tools(vec![tungsten::tool()])
             .build()
     };
-    let start = json!({"action": "start", "command": "python3 -q", "wait_for": ">>> $"});
+    let start = json!({"action": "start", "command": "python3 -q", "wait_for": ">>> $", "timeout_ms": 120000});
 
     // A deny rule refuses, even where the person would allow.
     let allows = ScriptedApprover::new([], ApprovalChoice::Allow);
