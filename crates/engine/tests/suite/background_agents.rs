@@ -11,7 +11,7 @@ use tandem_engine::model::{AnthropicModel, Model, ModelRequest, ModelStream};
 use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn, Workspace};
 use tandem_protocol::{ApprovalChoice, SessionEvent};
 
-use super::common::{fake_config, server, session_with};
+use super::common::{fake_config, offered, server, session_with};
 
 /// The fake server's model, except that sub-agents' requests never get an answer.
 struct ChildrenHang(AnthropicModel);
@@ -146,18 +146,6 @@ async fn task_stop_stops_a_background_agent_and_the_parent_is_told() {
         .map(|r| last_user_text(&r.body))
         .collect();
     assert!(told.contains("<status>stopped</status>"), "{told}");
-}
-
-/// The names of the tools a request offered.
-fn offered(body: &Value) -> Vec<String> {
-    body["tools"]
-        .as_array()
-        .map(|t| {
-            t.iter()
-                .filter_map(|t| t["name"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[tokio::test]

@@ -107,3 +107,16 @@ pub fn stored_session(
             .expect("session"),
     }
 }
+
+/// The names of the tools a model request offered (its `tools`).
+pub fn offered(body: &serde_json::Value) -> Vec<String> {
+    body["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|t| t["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -24,7 +24,7 @@ use tandem_engine::tools::features::Features;
 use tandem_engine::tools::monitor::MonitorTool;
 use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent};
 
-use super::common::{fake_config, server};
+use super::common::{fake_config, offered, server};
 
 /// Monitor and OverflowTest on, nothing else.
 fn on() -> Features {
@@ -56,18 +56,6 @@ fn open(
     }
     .build()
     .expect("session")
-}
-
-fn offered(body: &Value) -> Vec<String> {
-    body["tools"]
-        .as_array()
-        .map(|tools| {
-            tools
-                .iter()
-                .filter_map(|t| t["name"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 async fn until(condition: impl Fn() -> bool) {

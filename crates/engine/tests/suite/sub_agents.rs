@@ -10,23 +10,10 @@ use tandem_engine::events::RecordingSink;
 use tandem_engine::testing::{FakeServer, Script, ScriptedApprover, ScriptedTurn, Workspace};
 use tandem_protocol::{ApprovalChoice, SessionEvent, ToolDetail, ToolOutcome, TurnStopReason};
 
-use super::common::{server, session};
+use super::common::{offered, server, session};
 
 fn deny_all() -> Arc<ScriptedApprover> {
     Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny))
-}
-
-/// The names of the tools a request offered.
-fn offered(body: &Value) -> Vec<String> {
-    body["tools"]
-        .as_array()
-        .map(|tools| {
-            tools
-                .iter()
-                .filter_map(|t| t["name"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// The description of the tool `name` in a request.

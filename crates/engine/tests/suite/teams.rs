@@ -18,7 +18,7 @@ use tandem_protocol::{
     ToolCallStatus, ToolDetail, ToolOutcome, TurnStopReason,
 };
 
-use super::common::{fake_config, server};
+use super::common::{fake_config, offered, server};
 
 /// The lead's requests go to `lead`; a member's (its system prompt names it) to its own server.
 struct Routed {
@@ -96,18 +96,6 @@ const ALL: Features = Features {
     monitor: false,
     overflow_test: false,
 };
-
-fn offered(body: &Value) -> Vec<String> {
-    body["tools"]
-        .as_array()
-        .map(|tools| {
-            tools
-                .iter()
-                .filter_map(|t| t["name"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 fn result_of(events: &[SessionEvent], id: &str) -> Option<(ToolOutcome, String)> {
     events.iter().find_map(|e| match e {

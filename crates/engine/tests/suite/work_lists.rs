@@ -16,7 +16,7 @@ use tandem_protocol::{
     ApprovalChoice, PermissionMode, SessionEvent, TaskItem, TodoItem, TodoStatus, ToolOutcome,
 };
 
-use super::common::{fake_config, server};
+use super::common::{fake_config, offered, server};
 
 fn result_of(events: &[SessionEvent], id: &str) -> (ToolOutcome, String) {
     events
@@ -51,17 +51,6 @@ fn task_lists(events: &[SessionEvent]) -> Vec<Vec<TaskItem>> {
             _ => None,
         })
         .collect()
-}
-
-fn offered(body: &Value) -> Vec<String> {
-    body["tools"]
-        .as_array()
-        .map(|t| {
-            t.iter()
-                .filter_map(|t| t["name"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn options(fake: &FakeServer, sink: &RecordingSink, store: &Arc<SessionStore>) -> SessionOptions {
