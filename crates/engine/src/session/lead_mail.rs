@@ -28,9 +28,9 @@ impl Session {
                 &cancel,
             )
             .await;
-        drop(history);
         self.withdraw_skill_grants();
         self.turn.model.set(None);
+        drop(history);
         Some(result)
     }
 }

@@ -71,9 +71,14 @@ impl Session {
             }
             return self.run_builtin(prompt, command).await;
         }
-        let outcome = self.send_inner(prompt, images).await;
+        // Turns run one at a time, and everything a turn sets for itself (the token an interrupt cancels, the
+        // model a command asks for, a skill's grants) is set and cleared while it holds the history: a prompt sent
+        // while another turn runs waits here without touching the running turn's state.
+        let mut history = self.turn.history.lock().await;
+        let outcome = self.send_inner(&mut history, prompt, images).await;
         self.withdraw_skill_grants();
         self.turn.model.set(None);
+        drop(history);
         outcome
     }
 
@@ -134,8 +139,10 @@ impl Session {
         ))
     }
 
+    /// Prepares `prompt` and runs its turn on `history`, which the caller holds locked for the whole turn.
     async fn send_inner(
         &self,
+        history: &mut Vec<Message>,
         prompt: &str,
         images: Vec<FittedImage>,
     ) -> Result<TurnOutcome, QueryError> {
@@ -164,8 +171,7 @@ impl Session {
             Ok(p) => p.with_images(images.into_iter().map(FittedImage::into_image).collect()),
             Err(why) => return self.refuse_prompt(prompt, why, cancel.is_cancelled()),
         };
-        let mut history = self.turn.history.lock().await;
-        self.run_prompt(&mut history, prompt, model.as_ref(), &cancel)
+        self.run_prompt(history, prompt, model.as_ref(), &cancel)
             .await
     }
 

@@ -42,6 +42,7 @@ mod person_doors;
 mod prompt_commands;
 mod prompt_images;
 mod query_loop;
+mod queued_prompts;
 mod read_streaming;
 mod read_tool;
 mod revisions;
