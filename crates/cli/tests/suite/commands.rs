@@ -223,7 +223,7 @@ async fn each_gated_tool_is_listed_when_its_gate_is_on_and_not_otherwise() {
         ),
         ("CONTEXT_COLLAPSE", "1", &["CtxInspect"]),
         ("HISTORY_SNIP", "true", &["Snip"]),
-        ("USER_TYPE", "ant", &["Tungsten"]),
+        ("USER_TYPE", "ant", &["Tungsten", "Config"]),
         ("CLAUDE_CODE_VERIFY_PLAN", "true", &["VerifyPlanExecution"]),
         ("ENABLE_LSP_TOOL", "1", &["LSP"]),
         ("MONITOR_TOOL", "1", &["Monitor"]),

@@ -57,7 +57,7 @@ pub use rule::{
     ParsedRule, Rule, RuleBehavior, RuleSource, Specifier, ToolPattern, canonical_tool_name,
     is_known_tool, parse_rule, wildcard,
 };
-pub use rule_file::{add_rules, move_rule, remove_rule, validate_rule};
+pub use rule_file::{add_rules, move_rule, read_root, remove_rule, set_key, validate_rule};
 pub use rule_id::RuleId;
 pub use rules_view::rule_listing;
 pub use ruleset::{RuleEntry, RuleSet, SettingsIssue, UnusableRule, WAITS_FOR_TRUST};

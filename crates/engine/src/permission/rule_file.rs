@@ -118,7 +118,7 @@ pub fn move_rule(
 
 /// The file's JSON (an empty object when it does not exist or is empty), for a rewrite. A file with comments or
 /// trailing commas (which the settings loader reads) is not rewritten: that would drop what the person wrote.
-pub(crate) fn read_root(file: &Path) -> Result<Value, SaveError> {
+pub fn read_root(file: &Path) -> Result<Value, SaveError> {
     let path = file.display().to_string();
     let malformed = |message: String| SaveError::Malformed {
         path: path.clone(),
@@ -172,6 +172,46 @@ fn edit_list(
             ))
         })?;
     edit(list)?;
+    write(file, &root)
+}
+
+/// Sets the key at `path` (object keys from the top, e.g. `["permissions", "defaultMode"]`) of the settings file
+/// at `file` to `value`, creating the file, its folder and the objects on the way; every other key is kept.
+pub fn set_key(file: &Path, path: &[&str], value: Value) -> Result<(), SaveError> {
+    let display = file.display().to_string();
+    let mut root = read_root(file)?;
+    let Some((last, parents)) = path.split_last() else {
+        return Ok(());
+    };
+    let mut at = &mut root;
+    let mut walked = String::new();
+    for key in parents {
+        walked = if walked.is_empty() {
+            (*key).to_string()
+        } else {
+            format!("{walked}.{key}")
+        };
+        at = at
+            .as_object_mut()
+            .ok_or_else(|| SaveError::Malformed {
+                path: display.clone(),
+                message: "the top level is not an object".into(),
+            })?
+            .entry(*key)
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !at.is_object() {
+            return Err(SaveError::Malformed {
+                path: display,
+                message: format!("`{walked}` is not an object"),
+            });
+        }
+    }
+    at.as_object_mut()
+        .ok_or_else(|| SaveError::Malformed {
+            path: display.clone(),
+            message: "the top level is not an object".into(),
+        })?
+        .insert((*last).to_string(), value);
     write(file, &root)
 }
 

@@ -19,6 +19,7 @@ use crate::tools::agent::{AgentCatalog, AgentDefinition, AgentTool, TEAM_MEMBER_
 use crate::tools::ask_user::AskUserQuestionTool;
 use crate::tools::bash::{BashTool, ShellSession};
 use crate::tools::brief::BriefTool;
+use crate::tools::config::{ConfigFiles, ConfigTool};
 use crate::tools::context::{CtxInspectTool, SnipTool};
 use crate::tools::features::{self, Features};
 use crate::tools::lsp::LspTool;
@@ -55,6 +56,8 @@ pub struct SessionToolInputs<'a> {
     pub mcp: Option<&'a McpManager>,
     /// The session's language servers (`None`: switched off; the `LSP` tool is then not offered).
     pub language_servers: Option<Arc<LspManager>>,
+    /// The settings files the Config tool reads and changes.
+    pub config_files: ConfigFiles,
 }
 
 /// The session's own agent's tools, and those it cannot have with why.
@@ -162,17 +165,22 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             ));
         }
     }
+    let ant_only = || {
+        format!(
+            "switched off: set {}={} to offer it",
+            features::USER_TYPE_ENV,
+            features::TUNGSTEN_USER_TYPE
+        )
+    };
     if inputs.features.tungsten {
         tools.push(crate::tools::tungsten::tool());
     } else {
-        missing.push((
-            names::TUNGSTEN.to_string(),
-            format!(
-                "switched off: set {}={} to offer it",
-                features::USER_TYPE_ENV,
-                features::TUNGSTEN_USER_TYPE
-            ),
-        ));
+        missing.push((names::TUNGSTEN.to_string(), ant_only()));
+    }
+    if inputs.features.config {
+        tools.push(erase(ConfigTool::new(inputs.config_files.clone())));
+    } else {
+        missing.push((names::CONFIG.to_string(), ant_only()));
     }
     match inputs.language_servers {
         Some(manager) => tools.push(erase(LspTool::new(manager))),
@@ -279,6 +287,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
             sleep: true,
             triggers: true,
             tungsten: true,
+            config: true,
             context_inspect: true,
             snip: true,
             monitor: true,
@@ -291,6 +300,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
         mcp: None,
         // Checked as the LSP tool's calls are (a read of `filePath`) without starting a server.
         language_servers: None,
+        config_files: ConfigFiles::standard(project, home),
     })
     .tools
 }

@@ -35,6 +35,7 @@ use crate::store::{
 use crate::tool::{DeferredTools, FileStateStore, names as tool_names};
 use crate::tools::agent::{AgentCatalog, AgentFileIssue};
 use crate::tools::bash::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
+use crate::tools::config::ConfigFiles;
 use crate::tools::features::Features;
 use crate::tools::skill::{LiveSkills, SkillCatalog, SkillFileIssue, SkillGrants};
 use crate::tools::work_list::WorkBoard;
@@ -189,6 +190,10 @@ impl Session {
             work_board: &work_board,
             mcp: Some(&mcp),
             language_servers,
+            config_files: ConfigFiles {
+                settings: permission_loader.paths.clone(),
+                app: crate::settings::AppSettingsFile::standard_path(),
+            },
         });
         let runtime = ToolRuntime {
             pool: session_tools.pool(&extra_tools, |name| hidden_by.hides(name), mcp.tools()),

@@ -56,8 +56,15 @@ pub struct AppSettingsFile {
 impl AppSettingsFile {
     /// The person's own settings file and credential store.
     pub fn standard() -> Option<Self> {
-        let path = dirs::config_dir()?.join("tandem/settings.json");
-        Some(Self::new(path, CredentialStore::standard()?))
+        Some(Self::new(
+            Self::standard_path()?,
+            CredentialStore::standard()?,
+        ))
+    }
+
+    /// Where the person's own settings file is (`None`: no configuration folder).
+    pub fn standard_path() -> Option<PathBuf> {
+        Some(dirs::config_dir()?.join("tandem/settings.json"))
     }
 
     pub fn new(path: PathBuf, credentials: CredentialStore) -> Self {

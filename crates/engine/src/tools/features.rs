@@ -19,7 +19,7 @@ pub const TRIGGERS_ENV: &str = "AGENT_TRIGGERS";
 
 /// Offers VerifyPlanExecution (`1` or `true`): checking the work against the plan the person approved.
 pub const VERIFY_PLAN_ENV: &str = "CLAUDE_CODE_VERIFY_PLAN";
-/// Offers the Tungsten tool when it is [`TUNGSTEN_USER_TYPE`] (also under `env` in a settings file).
+/// Offers the Tungsten and Config tools when it is [`TUNGSTEN_USER_TYPE`] (also under `env` in a settings file).
 pub const USER_TYPE_ENV: &str = "USER_TYPE";
 /// The [`USER_TYPE_ENV`] value that offers Tungsten.
 pub const TUNGSTEN_USER_TYPE: &str = "ant";
@@ -56,6 +56,8 @@ pub struct Features {
     pub verify_plan: bool,
     /// Tungsten, the interactive terminal the model drives (`USER_TYPE=ant`).
     pub tungsten: bool,
+    /// Config, reading and changing settings (`USER_TYPE=ant`, as Tungsten).
+    pub config: bool,
     /// CtxInspect (`CONTEXT_COLLAPSE`).
     pub context_inspect: bool,
     /// Snip (`HISTORY_SNIP`).
@@ -87,6 +89,7 @@ impl Features {
             triggers: on(TRIGGERS_ENV),
             verify_plan: on(VERIFY_PLAN_ENV),
             tungsten: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE),
+            config: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE),
             context_inspect: on(CONTEXT_COLLAPSE_ENV),
             snip: on(HISTORY_SNIP_ENV),
             monitor: on(MONITOR_ENV),
@@ -114,8 +117,10 @@ impl Features {
         self.snip |= on(HISTORY_SNIP_ENV);
         self.monitor |= on(MONITOR_ENV);
         self.overflow_test |= on(OVERFLOW_TEST_ENV);
-        self.tungsten |=
+        let ant =
             crate::settings::env_equals(USER_TYPE_ENV, TUNGSTEN_USER_TYPE, &lookup, settings_files);
+        self.tungsten |= ant;
+        self.config |= ant;
         self
     }
 }
@@ -180,6 +185,7 @@ mod tests {
                 &[(USER_TYPE_ENV, "ant")],
                 Features {
                     tungsten: true,
+                    config: true,
                     ..Features::default()
                 },
             ),

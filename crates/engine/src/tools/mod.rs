@@ -4,6 +4,7 @@ pub mod agent;
 pub mod ask_user;
 pub mod bash;
 pub mod brief;
+pub mod config;
 pub mod context;
 pub mod cron;
 pub mod edit;

@@ -7,6 +7,7 @@ mod bash;
 mod carried_commands;
 mod checkpoints;
 mod common;
+mod config_tool;
 mod context_tools;
 mod cron;
 mod decision_sources;

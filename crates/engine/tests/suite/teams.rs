@@ -91,6 +91,7 @@ const ALL: Features = Features {
     triggers: false,
     verify_plan: false,
     tungsten: false,
+    config: false,
     context_inspect: false,
     snip: false,
     monitor: false,
