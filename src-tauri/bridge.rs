@@ -6,7 +6,7 @@
 //! kept: the webview applies events strictly in that order, and when it sees a gap (or hears nothing while a turn
 //! runs) it asks for what it missed ([`ChannelSink::since`]), so a batch that never arrives cannot lose a turn.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -46,6 +46,8 @@ struct Sent {
     next_seq: u64,
     recent: VecDeque<EventEnvelope>,
     tx: mpsc::UnboundedSender<EventEnvelope>,
+    /// The files the agent handed the person (SendUserFile), the only ones the window may open for this session.
+    user_files: HashSet<String>,
 }
 
 /// An event sink that numbers a session's events, keeps the latest and sends them to the webview in batches.
@@ -83,6 +85,7 @@ impl ChannelSink {
                 next_seq: 0,
                 recent: VecDeque::new(),
                 tx,
+                user_files: HashSet::new(),
             }),
         }
     }
@@ -119,6 +122,11 @@ impl ChannelSink {
         for event in events {
             self.emit(event);
         }
+    }
+
+    /// Whether the agent handed the person the file at `path` in this session (stored events replayed included).
+    pub fn handed_over(&self, path: &str) -> bool {
+        self.lock().user_files.contains(path)
     }
 
     /// The kept events numbered after `after` (`None`: from the first), in order; empty when none is newer.
@@ -166,6 +174,9 @@ pub async fn deliver(
 impl EventSink for ChannelSink {
     fn emit(&self, event: SessionEvent) {
         let mut sent = self.lock();
+        if let SessionEvent::UserFile { path, .. } = &event {
+            sent.user_files.insert(path.clone());
+        }
         let envelope = EventEnvelope {
             session_id: self.session_id.clone(),
             seq: sent.next_seq,

@@ -265,6 +265,10 @@ pub fn commands() -> Vec<CommandSignature> {
         command("notify_person")
             .arg::<String>("title")
             .arg::<String>("body"),
+        command("open_user_file")
+            .arg::<String>("session_id")
+            .arg::<String>("path")
+            .arg::<bool>("reveal"),
         command("usage_report")
             .arg::<Option<String>>("since")
             .arg::<Option<String>>("folder")

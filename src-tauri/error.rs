@@ -45,6 +45,8 @@ pub enum ErrorCode {
     EventsMissed,
     /// A desktop notification could not be shown.
     Notification,
+    /// A file the agent handed over could not be opened, or was not handed over in that session.
+    OpenFile,
     /// An export or an import failed: an unknown format, a file that cannot be written, a folder that cannot be read.
     Carry,
     /// The usage report was asked for with a bad day.
@@ -76,6 +78,7 @@ impl ErrorCode {
             Self::Rewind => "rewind",
             Self::EventsMissed => "events_missed",
             Self::Notification => "notification",
+            Self::OpenFile => "open_file",
             Self::Carry => "carry",
             Self::Usage => "usage",
             Self::Image => "image",

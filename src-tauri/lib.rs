@@ -90,6 +90,7 @@ macro_rules! with_commands {
             settings::app_settings,
             settings::save_app_settings,
             notify::notify_person,
+            opener::open_user_file,
             commands::usage::usage_report,
             commands::usage::budget_status,
         ]

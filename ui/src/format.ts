@@ -75,3 +75,16 @@ export const STOP_REASON_LABELS: Record<TurnStopReason, string> = {
   error: 'Stopped by an error',
   budget_reached: 'Stopped: the spending budget is reached',
 };
+
+/** A size in bytes in the unit that reads best: `512 B`, `1.5 KB`, `12 MB`. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const shown = unit === 0 || value >= 10 ? Math.round(value).toString() : value.toFixed(1);
+  return `${shown} ${units[unit]}`;
+}

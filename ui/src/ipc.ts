@@ -408,6 +408,11 @@ export function notifyPerson(title: string, body: string): Promise<void> {
   return commands.notifyPerson(title, body);
 }
 
+/** Opens a file the agent handed over in session `sessionId` (with `reveal`, shows it in its folder). */
+export function openUserFile(sessionId: string, path: string, reveal: boolean): Promise<void> {
+  return commands.openUserFile(sessionId, path, reveal);
+}
+
 /** Forks the stored session before prompt `promptId` (all of it with `null`); resolves to the new session's id. */
 export function forkSession(sessionId: string, promptId: string | null): Promise<string> {
   return commands.forkSession(sessionId, promptId);

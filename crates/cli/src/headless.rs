@@ -128,6 +128,13 @@ impl EventSink for StderrSink {
             }
             SessionEvent::Notice { message } => eprintln!("tandem: {message}"),
             SessionEvent::Brief { message, .. } => eprintln!("tandem: brief: {message}"),
+            SessionEvent::UserFile { path, caption, .. } => match caption {
+                Some(caption) => eprintln!("tandem: file for you: {path} ({caption})"),
+                None => eprintln!("tandem: file for you: {path}"),
+            },
+            SessionEvent::PushNotification { title, message } => {
+                eprintln!("tandem: notification: {title}: {message}")
+            }
             SessionEvent::McpServerChanged { server } => match server.state {
                 McpServerState::Failed { error, stderr_tail } => {
                     eprintln!("tandem: MCP server {} failed: {error}", server.name);

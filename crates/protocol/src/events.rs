@@ -272,6 +272,22 @@ pub enum SessionEvent {
         /// `proactive`: the agent tells the person something unasked; `normal`: an answer to them.
         status: BriefStatus,
     },
+    /// The agent hands the person a file (SendUserFile): the window shows it with buttons to open it and to show
+    /// it in its folder.
+    UserFile {
+        /// The file's absolute path.
+        path: String,
+        /// Its size in bytes when it was sent.
+        #[ts(type = "number")]
+        bytes: u64,
+        /// What the agent says of it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        caption: Option<String>,
+    },
+    /// The agent asks for a desktop notification (PushNotification): shown even while the window has the focus,
+    /// unless the person turned notifications off.
+    PushNotification { title: String, message: String },
 }
 
 /// Why the agent sends a brief.

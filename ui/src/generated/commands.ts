@@ -253,6 +253,10 @@ export function notifyPerson(title: string, body: string): Promise<void> {
   return invoke<void>('notify_person', { title, body });
 }
 
+export function openUserFile(sessionId: string, path: string, reveal: boolean): Promise<void> {
+  return invoke<void>('open_user_file', { sessionId, path, reveal });
+}
+
 export function usageReport(since: string | null, folder: string | null): Promise<UsageReport> {
   return invoke<UsageReport>('usage_report', { since, folder });
 }

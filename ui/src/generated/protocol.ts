@@ -1158,7 +1158,19 @@ message: string,
 /**
  * `proactive`: the agent tells the person something unasked; `normal`: an answer to them.
  */
-status: BriefStatus, };
+status: BriefStatus, } | { "type": "user_file", 
+/**
+ * The file's absolute path.
+ */
+path: string, 
+/**
+ * Its size in bytes when it was sent.
+ */
+bytes: number, 
+/**
+ * What the agent says of it.
+ */
+caption?: string, } | { "type": "push_notification", title: string, message: string, };
 
 export type EventEnvelope = { session_id: string, 
 /**

@@ -13,7 +13,7 @@
 // `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files;
 // `.touch(path, content)` changes a fake file "outside Tandem"; `.storeLong(messages)` adds the stored session
 // `stored-long` with that many messages (for measuring memory). `notify_person` keeps each desktop notification
-// asked for; `.notices()` returns them. `search_sessions` searches every stored and live
+// asked for; `.notices()` returns them; `open_user_file` keeps each file opened, `.openedFiles()` returns them. `search_sessions` searches every stored and live
 // session (fakeSearch.ts), the website project's stored session among them; `.searchDelay(query, ms)` makes a query
 // answer late and `.lateAnswers()` counts those answered. Collections, pins, tags and the archive are kept by
 // fakeOrganise.ts. `export_session` and `import_sessions` are fakeCarry.ts's; `.exports()` lists the files
@@ -98,6 +98,7 @@ export function installFakeBackend(): void {
   const exports: string[] = [];
   /** The desktop notifications asked for, in order. */
   const notices: { title: string; body: string }[] = [];
+  const openedFiles: { path: string; reveal: boolean }[] = [];
   /** The rules the rules panel shows and edits. */
   const rules = new FakeRules();
 
@@ -172,6 +173,9 @@ export function installFakeBackend(): void {
           return importInto(stored, args.claudeCode === true, Date.now());
         case 'notify_person':
           notices.push({ title: text(args, 'title'), body: text(args, 'body') });
+          return null;
+        case 'open_user_file':
+          openedFiles.push({ path: text(args, 'path'), reveal: args.reveal === true });
           return null;
         case 'open_session': {
           const path = text(args, 'path');
@@ -370,6 +374,7 @@ export function installFakeBackend(): void {
       files: () => Object.fromEntries(files),
       touch: (path: string, content: string) => files.set(path, content),
       notices: () => [...notices],
+      openedFiles: () => [...openedFiles],
       exports: () => [...exports],
       setClipboard: (image: { media_type: string; data: string } | null) => {
         clipboard = image;

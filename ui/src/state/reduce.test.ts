@@ -27,6 +27,10 @@ function shapes(state: Transcript): string[] {
         return `retry:${item.attempt}:${item.waitMs}`;
       case 'turn_end':
         return `turn_end:${item.stopReason}`;
+      case 'user_file':
+        return `user_file:${item.path}:${item.bytes}:${item.caption ?? '-'}`;
+      case 'push_notification':
+        return `push_notification:${item.title}:${item.message}`;
     }
   });
 }
@@ -41,6 +45,15 @@ const usage = (input: number, output: number): Usage => ({
 describe('item folding', () => {
   const cases: { name: string; events: SessionEvent[]; items: string[] }[] = [
     { name: 'nothing', events: [], items: [] },
+    {
+      name: 'a handed-over file and a notification are items of their own',
+      events: [
+        { type: 'user_file', path: '/p/out.md', bytes: 12, caption: 'The report' },
+        { type: 'user_file', path: '/p/b.bin', bytes: 3 },
+        { type: 'push_notification', title: 'Build', message: 'done' },
+      ],
+      items: ['user_file:/p/out.md:12:The report', 'user_file:/p/b.bin:3:-', 'push_notification:Build:done'],
+    },
     {
       name: 'a prompt becomes a user item',
       events: [{ type: 'turn_started', prompt: 'hello' }],

@@ -290,6 +290,13 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'brief':
       items.push({ kind: 'brief', key, message: event.message, status: event.status });
       return;
+    case 'user_file':
+      items.push({ kind: 'user_file', key, path: event.path, bytes: event.bytes, caption: event.caption });
+      return;
+    case 'push_notification':
+      items.push({ kind: 'push_notification', key, title: event.title, message: event.message });
+      state.pushes += 1;
+      return;
     case 'team_changed': {
       // Each team keeps its place in the list; its state is replaced.
       const at = state.teams.findIndex((team) => team.name === event.team.name);

@@ -68,6 +68,10 @@ export type TranscriptItem =
   | { kind: 'notice'; key: string; message: string }
   /** The agent's brief for the person (the Brief tool), shown apart from its answers. */
   | { kind: 'brief'; key: string; message: string; status: BriefStatus }
+  /** A file the agent handed the person (SendUserFile), with buttons to open it and show it in its folder. */
+  | { kind: 'user_file'; key: string; path: string; bytes: number; caption?: string }
+  /** A desktop notification the agent asked for (PushNotification), also kept in the transcript. */
+  | { kind: 'push_notification'; key: string; title: string; message: string }
   /** A wait before the model request is tried again; `settled` once something came after it (the retried
    * request answered, or failed for good). */
   | { kind: 'retry'; key: string; attempt: number; waitMs: number; reason: string; settled?: boolean }
@@ -120,6 +124,8 @@ export type Transcript = {
   mcpServers: Readonly<Record<string, McpServerStatus>>;
   /** The settings files that could not be read or parsed, as the engine last reported them. */
   unreadableSettings: readonly UnreadableSettingsFile[];
+  /** How many desktop notifications the agent asked for (PushNotification): what changes when one more comes. */
+  pushes: number;
   /** Whether a turn is running. */
   running: boolean;
   /**
@@ -155,6 +161,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     teams: [],
     mcpServers: {},
     unreadableSettings: [],
+    pushes: 0,
     running: false,
     turnsEnded: 0,
     usage: null,

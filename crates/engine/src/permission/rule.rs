@@ -130,6 +130,8 @@ const KNOWN_TOOLS: &[&str] = &[
     names::SNIP,
     names::MONITOR,
     names::OVERFLOW_TEST,
+    names::SEND_USER_FILE,
+    names::PUSH_NOTIFICATION,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name

@@ -26,6 +26,8 @@ use crate::tools::lsp::LspTool;
 use crate::tools::monitor::MonitorTool;
 use crate::tools::overflow_test::OverflowTestTool;
 use crate::tools::plan_mode::{ApprovedPlan, EnterPlanModeTool, ExitPlanModeTool};
+use crate::tools::push_notification::PushNotificationTool;
+use crate::tools::send_user_file::SendUserFileTool;
 use crate::tools::skill::{LiveSkills, SkillCatalog, SkillGrants, SkillTool};
 use crate::tools::sleep::SleepTool;
 use crate::tools::team::{lead_tools, member_tools};
@@ -129,6 +131,22 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         ));
     }
     context_tools(inputs.features, &mut tools, &mut missing);
+    for (make, name) in [
+        (
+            (|| erase(SendUserFileTool)) as fn() -> Arc<dyn DynTool>,
+            names::SEND_USER_FILE,
+        ),
+        (|| erase(PushNotificationTool), names::PUSH_NOTIFICATION),
+    ] {
+        switchable(
+            &mut tools,
+            &mut missing,
+            inputs.features.assistant,
+            make,
+            name,
+            features::KAIROS_SEED_ENV,
+        );
+    }
     switchable(
         &mut tools,
         &mut missing,
@@ -292,6 +310,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
             snip: true,
             monitor: true,
             overflow_test: true,
+            assistant: true,
             ..Features::from_env()
         },
         teams: true,

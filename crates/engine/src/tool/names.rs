@@ -58,3 +58,7 @@ pub const CTX_INSPECT: &str = "CtxInspect";
 pub const SNIP: &str = "Snip";
 pub const MONITOR: &str = "Monitor";
 pub const OVERFLOW_TEST: &str = "OverflowTest";
+/// Hands the person a file (behind `KAIROS`).
+pub const SEND_USER_FILE: &str = "SendUserFile";
+/// A desktop notification for the person (behind `KAIROS`).
+pub const PUSH_NOTIFICATION: &str = "PushNotification";

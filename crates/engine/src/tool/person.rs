@@ -116,6 +116,23 @@ impl PersonDoor {
         });
     }
 
+    /// Hands the person the file at `path` (absolute, `bytes` long) with the agent's `caption`.
+    pub fn send_file(&self, path: &std::path::Path, bytes: u64, caption: Option<&str>) {
+        self.events.emit(SessionEvent::UserFile {
+            path: path.display().to_string(),
+            bytes,
+            caption: caption.map(str::to_string),
+        });
+    }
+
+    /// Asks the window for a desktop notification with `title` and `message`.
+    pub fn push_notification(&self, title: &str, message: &str) {
+        self.events.emit(SessionEvent::PushNotification {
+            title: title.to_string(),
+            message: message.to_string(),
+        });
+    }
+
     fn resolved(&self, request_id: String) {
         self.events
             .emit(SessionEvent::ApprovalResolved { request_id });

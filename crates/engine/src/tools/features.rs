@@ -12,6 +12,9 @@ pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
 pub const PROACTIVE_ENV: &str = "CLAUDE_CODE_PROACTIVE";
 /// Also turns the Sleep tool on (`1` or `true`): the assistant mode (`KAIROS`; docs/engine-doors.md).
 pub const KAIROS_ENV: &str = "CLAUDE_CODE_KAIROS";
+/// The assistant mode under the seed's name (`1` or `true`; also under `env` in a settings file): as
+/// [`KAIROS_ENV`], and offers SendUserFile and PushNotification.
+pub const KAIROS_SEED_ENV: &str = "KAIROS";
 
 /// Turns the scheduled prompts on (`1` or `true`; also under `env` in a settings file): CronCreate, CronDelete,
 /// CronList and the scheduler that fires them (docs/engine-doors.md).
@@ -39,13 +42,13 @@ pub const CONTEXT_COLLAPSE_ENV: &str = "CONTEXT_COLLAPSE";
 pub const HISTORY_SNIP_ENV: &str = "HISTORY_SNIP";
 
 /// Which switchable tools a session offers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Features {
     /// TeamCreate, TeamDelete, SendMessage, ListPeers.
     pub teams: bool,
     /// Sleep.
     pub sleep: bool,
-    /// The assistant mode (`KAIROS`): a shell command of the session's own agent moves to the background after
+    /// The assistant mode (`KAIROS`): SendUserFile and PushNotification are offered, and a shell command of the session's own agent moves to the background after
     /// [`crate::tools::bash::ASSISTANT_BLOCKING_BUDGET`].
     pub assistant: bool,
     /// The SIMPLE mode: of the built-in tools, Bash, Read and Edit only.
@@ -68,7 +71,29 @@ pub struct Features {
     pub overflow_test: bool,
 }
 
+impl Default for Features {
+    fn default() -> Self {
+        Self::OFF
+    }
+}
+
 impl Features {
+    /// Every switch off (the default), usable in constants: `Features { teams: true, ..Features::OFF }`.
+    pub const OFF: Features = Features {
+        teams: false,
+        sleep: false,
+        assistant: false,
+        simple: false,
+        triggers: false,
+        verify_plan: false,
+        tungsten: false,
+        config: false,
+        context_inspect: false,
+        snip: false,
+        monitor: false,
+        overflow_test: false,
+    };
+
     /// The switches as the environment sets them (all off by default).
     pub fn from_env() -> Self {
         Self::from_lookup(|name| std::env::var(name).ok())
@@ -83,8 +108,8 @@ impl Features {
         };
         Self {
             teams: on(TEAMS_ENV),
-            sleep: on(PROACTIVE_ENV) || on(KAIROS_ENV),
-            assistant: on(KAIROS_ENV),
+            sleep: on(PROACTIVE_ENV) || on(KAIROS_ENV) || on(KAIROS_SEED_ENV),
+            assistant: on(KAIROS_ENV) || on(KAIROS_SEED_ENV),
             simple: on(SIMPLE_ENV),
             triggers: on(TRIGGERS_ENV),
             verify_plan: on(VERIFY_PLAN_ENV),
@@ -117,6 +142,9 @@ impl Features {
         self.snip |= on(HISTORY_SNIP_ENV);
         self.monitor |= on(MONITOR_ENV);
         self.overflow_test |= on(OVERFLOW_TEST_ENV);
+        let kairos = on(KAIROS_SEED_ENV);
+        self.sleep |= kairos;
+        self.assistant |= kairos;
         let ant =
             crate::settings::env_equals(USER_TYPE_ENV, TUNGSTEN_USER_TYPE, &lookup, settings_files);
         self.tungsten |= ant;
@@ -165,6 +193,14 @@ mod tests {
                 },
             ),
             (&[(KAIROS_ENV, "yes")], Features::default()),
+            (
+                &[(KAIROS_SEED_ENV, "true")],
+                Features {
+                    sleep: true,
+                    assistant: true,
+                    ..Features::default()
+                },
+            ),
             (
                 &[(SIMPLE_ENV, "true")],
                 Features {

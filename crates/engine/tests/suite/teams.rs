@@ -86,16 +86,7 @@ fn open(root: &Path, model: Arc<dyn Model>, events: &RecordingSink, features: Fe
 const ALL: Features = Features {
     teams: true,
     sleep: true,
-    assistant: false,
-    simple: false,
-    triggers: false,
-    verify_plan: false,
-    tungsten: false,
-    config: false,
-    context_inspect: false,
-    snip: false,
-    monitor: false,
-    overflow_test: false,
+    ..Features::OFF
 };
 
 fn result_of(events: &[SessionEvent], id: &str) -> Option<(ToolOutcome, String)> {

@@ -20,6 +20,7 @@ export type IconName =
   | 'half-circle'
   | 'full-circle'
   | 'folder'
+  | 'bell'
   | 'more';
 
 const SHAPES: Record<IconName, ReactNode> = {
@@ -33,6 +34,7 @@ const SHAPES: Record<IconName, ReactNode> = {
   ),
   plus: <path d="M8 3v10M3 8h10" fill="none" />,
   folder: <path d="M1.8 4.2h4.4l1.4 1.6h6.6v7.4H1.8z" fill="none" />,
+  bell: <path d="M4 11.5V7.2a4 4 0 0 1 8 0v4.3l1.2 1.2H2.8zM6.6 14h2.8" fill="none" />,
   more: <path d="M3.5 8h.01M8 8h.01M12.5 8h.01" fill="none" strokeWidth="2.4" />,
   pencil: <path d="M10.5 2.8l2.7 2.7-7.7 7.7-3.3.6.6-3.3zM9 4.3l2.7 2.7" fill="none" />,
   trash: <path d="M2.8 4.5h10.4M6.3 4.5V2.8h3.4v1.7M4.3 4.5l.7 8.7h6l.7-8.7M6.8 7v4M9.2 7v4" fill="none" />,

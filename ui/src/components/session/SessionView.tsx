@@ -10,6 +10,7 @@ import type { PromptImage, SandboxViolation } from '../../generated/protocol';
 import type { SessionMark } from '../../state/openSessions';
 import { ShownTabContext } from '../../state/shownTab';
 import { useAwayNotifications } from '../../hooks/session/useAwayNotifications';
+import { usePushNotifications } from '../../hooks/session/usePushNotifications';
 import { useBackgroundControls } from '../../hooks/session/useBackgroundControls';
 import { useBudgets } from '../../hooks/session/useBudgets';
 import { useDraft } from '../../hooks/session/useDraft';
@@ -32,6 +33,7 @@ import type { Session } from '../../state/session';
 import { ShellControlsContext } from '../../state/shells';
 import { StopSubAgentContext } from '../../state/subAgentStop';
 import { TeamsContext } from '../../state/teams';
+import { UserFileContext, type OpenUserFile } from '../../state/userFiles';
 import { RewindDialog } from '../dialogs/RewindDialog';
 import { SessionSidebar } from '../sidebar/SessionSidebar';
 import { StatusBar } from '../statusbar/StatusBar';
@@ -92,6 +94,11 @@ export function SessionView({
     { sessionId, waiting: waitingOf(requests), turnsEnded: transcript.turnsEnded },
     { enabled: notifications, where: info.folder_name },
   );
+  usePushNotifications(sessionId, transcript, notifications);
+  const openUserFile = useCallback<OpenUserFile>(
+    (path, reveal) => ipc.openUserFile(sessionId, path, reveal).then(() => null, ipc.errorMessage),
+    [sessionId],
+  );
   const background = useBackgroundControls(sessionId);
   const { draft, putBack } = useDraft();
   const queue = usePromptQueue(running, sendPrompt, putBack);
@@ -149,6 +156,7 @@ export function SessionView({
         <StopSubAgentContext.Provider value={background.stopSubAgent}>
           <ShellControlsContext.Provider value={background.shellControls}>
             <TeamsContext.Provider value={transcript.teams}>
+              <UserFileContext.Provider value={openUserFile}>
               <div className="session-columns">
                 <SessionSidebar
                   sessions={list.sessions}
@@ -201,6 +209,7 @@ export function SessionView({
                   />
                 </div>
               </div>
+              </UserFileContext.Provider>
             </TeamsContext.Provider>
           </ShellControlsContext.Provider>
         </StopSubAgentContext.Provider>

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import type { Row } from '../../state/rows';
 import { ErrorBanner } from '../common/ErrorBanner';
 import { AssistantText, Brief, Thinking, UserPrompt } from './Messages';
+import { PushedNotice, UserFile } from './UserFile';
 import { Notice, RetryNotice, TurnEnd } from './Notices';
 import { ToolCallView } from './ToolCallView';
 import { ToolGroup } from './ToolGroup';
@@ -35,6 +36,10 @@ export const TranscriptRow = memo(function TranscriptRow({ row }: { row: Row }) 
       return <Notice message={item.message} />;
     case 'brief':
       return <Brief message={item.message} status={item.status} />;
+    case 'user_file':
+      return <UserFile path={item.path} bytes={item.bytes} caption={item.caption} />;
+    case 'push_notification':
+      return <PushedNotice title={item.title} message={item.message} />;
     case 'retry':
       return <RetryNotice attempt={item.attempt} waitMs={item.waitMs} reason={item.reason} settled={item.settled} />;
     case 'turn_end':
