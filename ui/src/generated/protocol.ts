@@ -655,7 +655,12 @@ changed_by?: SubAgentOrigin,
  * Set when the person revised the proposal before accepting it (rejected hunks, edited the text): the
  * hunks and diff above are then of the file as written, not of the proposal.
  */
-revised?: FileRevision, } | { "type": "shell", exit_code: number | null, 
+revised?: FileRevision, 
+/**
+ * What the session's language servers said the change broke (the errors it introduced, or that a server
+ * is missing or crashed), as the model was told; shown on the edit's row.
+ */
+diagnostics?: string, } | { "type": "shell", exit_code: number | null, 
 /**
  * The directory the next command starts in.
  */

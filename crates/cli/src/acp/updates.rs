@@ -370,6 +370,7 @@ mod tests {
                     cell: None,
                     changed_by: None,
                     revised: None,
+                    diagnostics: None,
                 }),
             },
         ] {

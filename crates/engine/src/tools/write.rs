@@ -134,6 +134,7 @@ fn run(
             cell: None,
             changed_by: None,
             revised: None,
+            diagnostics: None,
         }),
         changed,
     ))

@@ -15,8 +15,9 @@ use tandem_engine::registry::builtin_tools;
 use tandem_engine::tool::{FileStateStore, LanguageServers, erase};
 use tandem_engine::tools::lsp::{HIDDEN_FILE, LspTool};
 
+use tandem_engine::events::RecordingSink;
 use tandem_engine::testing::{Project, TestRuntime, Workspace, call};
-use tandem_protocol::PermissionMode;
+use tandem_protocol::{PermissionMode, SessionEvent, ToolDetail};
 
 /// The installed servers' folder; a clear failure when they are missing.
 fn servers() -> PathBuf {
@@ -72,6 +73,15 @@ fn typescript(root: &Path) -> LspManager {
 
 /// A runtime with the built-in tools and the LSP tool over `manager`, whose servers hear of every change.
 fn runtime(root: &Path, manager: LspManager) -> (ToolRuntime, Arc<LspManager>) {
+    runtime_recorded(root, manager, RecordingSink::default())
+}
+
+/// [`runtime`], its events going to `events`.
+fn runtime_recorded(
+    root: &Path,
+    manager: LspManager,
+    events: RecordingSink,
+) -> (ToolRuntime, Arc<LspManager>) {
     let manager = Arc::new(manager);
     let file_state = Arc::new(FileStateStore::default());
     file_state.set_language_servers(Some(manager.clone() as Arc<dyn LanguageServers>));
@@ -80,6 +90,7 @@ fn runtime(root: &Path, manager: LspManager) -> (ToolRuntime, Arc<LspManager>) {
     let rt = TestRuntime::new(root)
         .tools(tools)
         .file_state(file_state)
+        .events(Arc::new(events))
         .build();
     (rt, manager)
 }
@@ -102,7 +113,8 @@ const MAIN_PY: &str = "from lib import add_one\n\n\ndef run() -> int:\n    retur
 async fn pyright_answers_the_lsp_tool_and_reports_the_errors_an_edit_introduced() {
     let ws = Workspace::new(&[("lib.py", LIB_PY), ("main.py", MAIN_PY)]).expect("workspace");
     let root = ws.root();
-    let (rt, _manager) = runtime(&root, pyright(&root));
+    let events = RecordingSink::default();
+    let (rt, _manager) = runtime_recorded(&root, pyright(&root), events.clone());
 
     let definition = lsp(&rt, "goToDefinition", "main.py", 5, 12).await;
     assert!(definition.contains("lib.py:1:5"), "{definition}");
@@ -143,6 +155,24 @@ async fn pyright_answers_the_lsp_tool_and_reports_the_errors_an_edit_introduced(
             && edit.text.contains("(Pyright)"),
         "{}",
         edit.text
+    );
+    // The window gets the same words on the edit's row.
+    let on_row: Vec<Option<String>> = events
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::ToolCallResult {
+                detail: Some(ToolDetail::FileChange { diagnostics, .. }),
+                ..
+            } => Some(diagnostics.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(on_row.len(), 1, "{on_row:?}");
+    assert!(
+        on_row[0].as_deref().is_some_and(|d| d.contains("reports 1 new error in main.py")
+            && edit.text.ends_with(d)),
+        "{on_row:?}"
     );
     // The next edit leaves that error where it is: nothing new to report.
     let edit = call(

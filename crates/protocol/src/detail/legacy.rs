@@ -86,6 +86,7 @@ pub(super) fn upgrade(value: &Value) -> Option<ToolDetail> {
             cell: None,
             changed_by: None,
             revised: None,
+            diagnostics: None,
         }),
         Some("notebook_edit") => read::<NotebookEdit>(value).map(|n| ToolDetail::FileChange {
             path: n.path,
@@ -99,6 +100,7 @@ pub(super) fn upgrade(value: &Value) -> Option<ToolDetail> {
             }),
             changed_by: None,
             revised: None,
+            diagnostics: None,
         }),
         Some("files") => read::<Files>(value).map(|f| ToolDetail::FileList {
             files: f.files,

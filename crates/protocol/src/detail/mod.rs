@@ -123,6 +123,11 @@ pub enum ToolDetail {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         revised: Option<FileRevision>,
+        /// What the session's language servers said the change broke (the errors it introduced, or that a server
+        /// is missing or crashed), as the model was told; shown on the edit's row.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        diagnostics: Option<String>,
     },
     /// A shell command ran in the foreground and ended.
     Shell {

@@ -1,8 +1,8 @@
 // One tool call in the transcript: status icon, title, the permission decision's reason and what
 // decided it, live progress (a shell call's terminal output through ShellOutput), the facts of its
-// result's typed detail, a sub-agent's own conversation (SubAgentTranscript), the diff of a completed
-// file change (ToolDiff), and the result, whose full content expands. A running shell call offers to move its
-// command to the background. It switches on the kind of work (hints) and the detail's tag, never on tool names.
+// result's typed detail, a sub-agent's own conversation (SubAgentTranscript), what the language servers said a file
+// change broke, the diff of a completed file change (ToolDiff), and the result, whose full content expands. A running
+// shell call offers to move its command to the background. It switches on the kind of work (hints) and the detail's tag, never on tool names.
 import { memo, useContext } from 'react';
 import { prettyJson } from '../../format';
 import { decisionSourceText } from '../../state/decisionSource';
@@ -36,6 +36,7 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
   const firstLine = call.result?.content.split('\n', 1)[0] ?? '';
   const detail = call.result?.detail;
   const changedBy = detail?.type === 'file_change' ? (detail.changed_by ?? null) : null;
+  const diagnostics = detail?.type === 'file_change' ? (detail.diagnostics ?? null) : null;
   const shells = useContext(ShellControlsContext);
 
   return (
@@ -93,6 +94,11 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
         <div className="tool-changed-by dim" data-testid="tool-changed-by">
           Changed by {originLabel(changedBy)}
         </div>
+      )}
+      {diagnostics && (
+        <pre className="tool-diagnostics" data-testid="tool-diagnostics" role="status">
+          {diagnostics}
+        </pre>
       )}
       {diff && <ToolDiff callId={call.id} diff={diff} />}
       {failed && !open && firstLine && <div className="tool-error-line">{firstLine}</div>}

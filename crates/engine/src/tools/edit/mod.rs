@@ -127,6 +127,7 @@ fn run(
             cell: None,
             changed_by: None,
             revised: None,
+            diagnostics: None,
         }),
         changed,
     ))

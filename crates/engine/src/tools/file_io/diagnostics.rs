@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use tandem_protocol::ToolDetail;
+
 use crate::model::ToolResultContent;
 use crate::tool::{ToolContext, ToolOutput};
 
@@ -13,7 +15,8 @@ pub struct Changed {
     pub after: String,
 }
 
-/// `output` with the language servers' word on the change of `path` appended; `output` unchanged when the session
+/// `output` with the language servers' word on the change of `path` appended (and kept on its file-change detail,
+/// for the edit's row in the window); `output` unchanged when the session
 /// has no language servers or they have nothing to say.
 pub async fn with_diagnostics(
     mut output: ToolOutput,
@@ -33,9 +36,15 @@ pub async fn with_diagnostics(
             ctx.mailbox.clone(),
         )
         .await;
-    if let (Some(note), ToolResultContent::Text(text)) = (note, &mut output.content) {
+    let Some(note) = note else {
+        return output;
+    };
+    if let ToolResultContent::Text(text) = &mut output.content {
         text.push_str("\n\n");
         text.push_str(&note);
+    }
+    if let Some(ToolDetail::FileChange { diagnostics, .. }) = &mut output.detail {
+        *diagnostics = Some(note);
     }
     output
 }

@@ -250,6 +250,7 @@ fn run(input: &NotebookEditInput, ctx: &ToolContext, key: &Path) -> Result<ToolO
             }),
             changed_by: None,
             revised: None,
+            diagnostics: None,
         }),
     )
 }
