@@ -44,8 +44,9 @@ struct Output {
 }
 
 impl Output {
+    /// Adds output (a terminal's line ends, `\r\n`, as `\n`).
     fn push(&mut self, text: &str) {
-        self.text.push_str(text);
+        self.text.push_str(&text.replace("\r\n", "\n"));
         if let Some(limit) = self.limit.and_then(|l| usize::try_from(l).ok())
             && self.text.len() > limit
         {

@@ -1,0 +1,380 @@
+//! `tandem -p --agent NAME`: Tandem as the client of real ACP agents over stdio, each started from the settings'
+//! `agentServers` behind a `tee` of both directions (so every line is checked against the protocol's schema):
+//! `tandem acp` itself against the fake model (text, a command allowed by a saved rule and an edit denied by one,
+//! nobody asked; the session stored), a scripted agent that uses the client's file system and terminals (writes go
+//! through Tandem's checks and checkpoints, a read of `.env` is rejected by a deny rule), and Claude Code through its
+//! published ACP adapter against the fake model.
+
+use std::path::{Path, PathBuf};
+
+use agent_client_protocol::LineDirection;
+use serde_json::{Value, json};
+use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedTurn};
+
+use super::super::commands::{project, run, tandem};
+use super::schema;
+
+const BIN: &str = env!("CARGO_BIN_EXE_tandem");
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A home whose Tandem settings name `agents` and whose own settings hold `permissions`.
+fn home(agents: Value, permissions: Value) -> tempfile::TempDir {
+    let home = tempfile::tempdir().expect("home");
+    let config = home.path().join(".config/tandem");
+    std::fs::create_dir_all(&config).expect("config");
+    std::fs::write(
+        config.join("settings.json"),
+        json!({ "agentServers": agents }).to_string(),
+    )
+    .expect("settings");
+    std::fs::create_dir_all(home.path().join(".claude")).expect("claude");
+    std::fs::write(
+        home.path().join(".claude/settings.json"),
+        json!({ "permissions": permissions }).to_string(),
+    )
+    .expect("rules");
+    home
+}
+
+/// An agent entry running `command` with every line to it and from it copied into `logs`.
+fn teed(command: &str, logs: &Path, env: Value) -> Value {
+    let line = format!(
+        "tee -a {} | {command} | tee -a {}",
+        logs.join("in.jsonl").display(),
+        logs.join("out.jsonl").display()
+    );
+    json!({ "command": "sh", "args": ["-c", line], "env": env })
+}
+
+/// The lines of a teed connection, as the client's wire (requests first, so each response finds its request).
+fn wire(logs: &Path) -> Vec<(LineDirection, String)> {
+    let read = |name: &str, direction: LineDirection| -> Vec<(LineDirection, String)> {
+        std::fs::read_to_string(logs.join(name))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| (direction, l.to_string()))
+            .collect()
+    };
+    let all: Vec<(LineDirection, String)> = read("in.jsonl", LineDirection::Stdin)
+        .into_iter()
+        .chain(read("out.jsonl", LineDirection::Stdout))
+        .collect();
+    let is_call = |line: &str| line.contains("\"method\"");
+    let (calls, answers): (Vec<_>, Vec<_>) = all.into_iter().partition(|(_, l)| is_call(l));
+    calls.into_iter().chain(answers).collect()
+}
+
+/// The events of `--output-format stream-json` output.
+fn events(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|v| v.get("event").cloned())
+        .collect()
+}
+
+fn decision_of<'a>(events: &'a [Value], id: &str) -> &'a Value {
+    events
+        .iter()
+        .find(|e| e["type"] == "tool_call_decision" && e["tool_use_id"] == id)
+        .map(|e| &e["decision"])
+        .unwrap_or_else(|| panic!("no decision for {id} in {events:#?}"))
+}
+
+/// `tandem -p --agent NAME PROMPT --output-format stream-json` in `root`.
+async fn hosted(
+    home: &Path,
+    root: &Path,
+    name: &str,
+    prompt: &str,
+    more: &[&str],
+) -> super::super::commands::Output {
+    let mut cmd = tandem(None, home);
+    cmd.current_dir(root)
+        .args([
+            "-p",
+            prompt,
+            "--agent",
+            name,
+            "--output-format",
+            "stream-json",
+        ])
+        .args(more);
+    run(cmd).await
+}
+
+/// The sessions `tandem sessions list` prints for `home`.
+async fn sessions(home: &Path) -> String {
+    let mut cmd = tandem(None, home);
+    cmd.args(["sessions", "list"]);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout
+}
+
+#[tokio::test]
+async fn tandem_acp_hosted_streams_its_calls_and_the_saved_rules_answer_its_requests() {
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(
+        root.join("package.json"),
+        r#"{"scripts": {"test": "echo tests pass"}}"#,
+    )
+    .expect("package");
+    let secret = root.join("secret.txt");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::new(vec![
+            ScriptBlock::Text {
+                text: "I'll run the tests.".into(),
+            },
+            ScriptBlock::ToolUse {
+                id: "toolu_b1".into(),
+                name: "Bash".into(),
+                input: json!({"command": "npm test"}),
+            },
+        ]),
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_w1".into(),
+            name: "Write".into(),
+            input: json!({"file_path": secret.display().to_string(), "content": "x"}),
+        }]),
+        ScriptedTurn::text("The tests pass; the secret stays."),
+    ]))
+    .await
+    .expect("server");
+    let logs = tempfile::tempdir().expect("logs");
+    // The hosted agent has a home of its own: its own store and settings, none of the client's rules.
+    let agent_home = tempfile::tempdir().expect("agent home");
+    let a = agent_home.path();
+    let home = home(
+        json!({"tandem": teed(&format!("{BIN} acp"), logs.path(), json!({
+            "HOME": a, "XDG_CONFIG_HOME": a.join(".config"), "XDG_DATA_HOME": a.join(".local/share"),
+            "ANTHROPIC_BASE_URL": server.url(), "ANTHROPIC_API_KEY": "sk-hosted", "NO_UPDATE_NOTIFIER": "1",
+        }))}),
+        json!({"allow": ["Bash(npm test)"], "deny": ["Edit(./secret.txt)"]}),
+    );
+    let out = hosted(home.path(), &root, "tandem", "Run the tests", &[]).await;
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        !out.stderr.contains("permission asked"),
+        "nobody is asked: {}",
+        out.stderr
+    );
+    let result: Value =
+        serde_json::from_str(out.stdout.lines().last().expect("result")).expect("json");
+    assert_eq!(result["result"], "The tests pass; the secret stays.");
+    assert_eq!(result["agent"], "tandem");
+    let events = events(&out.stdout);
+    // The agent's text and calls as Tandem's own events, in order.
+    let text: String = events
+        .iter()
+        .filter(|e| e["type"] == "text_delta")
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert!(text.starts_with("I'll run the tests."), "{text}");
+    let at = |what: &dyn Fn(&Value) -> bool| {
+        events
+            .iter()
+            .position(what)
+            .unwrap_or_else(|| panic!("missing event in {events:#?}"))
+    };
+    let started = at(&|e| e["type"] == "tool_call_started" && e["tool_use_id"] == "toolu_b1");
+    let input = at(&|e| {
+        e["type"] == "tool_call_input"
+            && e["tool_use_id"] == "toolu_b1"
+            && e["input"]["command"] == "npm test"
+    });
+    let done = at(&|e| {
+        e["type"] == "tool_call_result"
+            && e["tool_use_id"] == "toolu_b1"
+            && e["outcome"] == "success"
+    });
+    assert!(started < input && input < done);
+    assert_eq!(events[started]["name"], "Bash");
+    assert_eq!(events[input]["hints"]["kind"], "shell");
+    assert!(
+        events[done]["content"]
+            .as_str()
+            .unwrap_or("")
+            .contains("tests pass")
+    );
+    // The saved rules answered: the command allowed, the edit denied.
+    let allowed = decision_of(&events, "toolu_b1");
+    assert_eq!(allowed["decision"], "allow");
+    assert_eq!(allowed["rule"], "Bash(npm test)");
+    let denied = decision_of(&events, "toolu_w1");
+    assert_eq!(denied["decision"], "deny");
+    assert_eq!(denied["rule"], "Edit(./secret.txt)");
+    assert!(!secret.exists(), "the denied write happened");
+    assert!(events.iter().any(|e| e["type"] == "usage_updated"));
+    assert_eq!(events.last().expect("events")["type"], "turn_ended");
+    // Every message both ways fits the protocol's schema.
+    assert!(schema::validate(&wire(logs.path())) > 10);
+    // Stored like any session: listed, with its prompt as the title and the agent as the model.
+    let listed = sessions(home.path()).await;
+    let id = result["session_id"].as_str().expect("id");
+    assert!(
+        listed.contains(id) && listed.contains("Run the tests"),
+        "{listed}"
+    );
+}
+
+#[tokio::test]
+async fn a_scripted_agent_writes_reads_and_runs_commands_through_tandems_checks() {
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(root.join(".env"), "SECRET=1\n").expect("env");
+    let logs = tempfile::tempdir().expect("logs");
+    let agent = repo().join("tests/acp/scripted_agent.py");
+    let home = home(
+        json!({"scripted": teed(&format!("python3 {}", agent.display()), logs.path(), json!({}))}),
+        json!({"allow": ["Edit(./notes.txt)"], "deny": ["Read(./.env)", "Edit(./locked.txt)"]}),
+    );
+    let out = hosted(home.path(), &root, "scripted", "Take notes", &[]).await;
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        !out.stderr.contains("permission asked"),
+        "nobody is asked: {}",
+        out.stderr
+    );
+    let result: Value =
+        serde_json::from_str(out.stdout.lines().last().expect("result")).expect("json");
+    let answer = result["result"].as_str().expect("answer");
+    let results: Value = serde_json::from_str(
+        answer
+            .split_once("RESULTS ")
+            .map(|(_, r)| r)
+            .unwrap_or_else(|| panic!("no results in {answer}")),
+    )
+    .expect("results");
+    // The edit's request allowed by the rule, the write landed (whole, as the agent sent it).
+    assert_eq!(results["edit"], "yes", "{results}");
+    assert_eq!(results["write"], "ok", "{results}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes.txt")).expect("notes"),
+        "hello\n"
+    );
+    // A write the deny rule covers is refused, saying why; nothing is written.
+    assert!(
+        results["locked"]["data"]
+            .as_str()
+            .unwrap_or("")
+            .contains("Edit(./locked.txt)"),
+        "{results}"
+    );
+    assert!(!root.join("locked.txt").exists());
+    // The read of .env is rejected by the deny rule; the file read through Tandem has what was written.
+    assert_eq!(results["env"], "no", "{results}");
+    assert_eq!(results["read"], "hello\n", "{results}");
+    // The terminal ran through Tandem's shell.
+    assert_eq!(results["exit"], 0, "{results}");
+    assert_eq!(results["output"], "hi there\n", "{results}");
+    let events = events(&out.stdout);
+    assert_eq!(decision_of(&events, "c2")["rule"], "Read(./.env)");
+    let write = events
+        .iter()
+        .find(|e| e["type"] == "tool_call_result" && e["tool_use_id"] == "acp_write_1")
+        .unwrap_or_else(|| panic!("the write is not a Write call: {events:#?}"));
+    assert_eq!(write["outcome"], "success");
+    assert!(
+        events.iter().any(|e| e["type"] == "tool_call_result"
+            && e["tool_use_id"] == "c1"
+            && e["detail"]["type"] == "file_change"),
+        "the agent's diff is a file change: {events:#?}"
+    );
+    assert!(schema::validate(&wire(logs.path())) > 15);
+    // The write was checkpointed: rewinding the prompt's files removes the new file.
+    let mut cmd = tandem(None, home.path());
+    cmd.current_dir(&root).args(["rewind"]);
+    let listed = run(cmd).await;
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    let prompts: Value = serde_json::from_str(listed.stdout.trim()).expect("prompts");
+    let prompt = &prompts["prompts"][0];
+    assert_eq!(prompt["prompt"], "Take notes", "{prompts}");
+    let id = prompt["prompt_id"].as_str().expect("prompt id").to_string();
+    let mut cmd = tandem(None, home.path());
+    cmd.current_dir(&root)
+        .args(["rewind", "--to", &id, "--scope", "files"]);
+    let rewound = run(cmd).await;
+    assert_eq!(rewound.code, 0, "{}", rewound.stderr);
+    assert!(!root.join("notes.txt").exists(), "{}", rewound.stdout);
+}
+
+/// Claude Code's published ACP adapter's entry point; the test fails loudly when it (or node) is missing.
+fn claude_adapter() -> PathBuf {
+    let entry =
+        repo().join("tests/acp/node_modules/@zed-industries/claude-agent-acp/dist/index.js");
+    assert!(
+        entry.is_file(),
+        "{} is missing: run scripts/install-deps (it installs tests/acp's npm packages)",
+        entry.display()
+    );
+    entry
+}
+
+#[tokio::test]
+async fn claude_code_through_its_acp_adapter_answers_and_a_saved_rule_allows_its_command() {
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(
+        root.join("package.json"),
+        r#"{"scripts": {"test": "echo tests pass"}}"#,
+    )
+    .expect("package");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::new(vec![
+            ScriptBlock::Text {
+                text: "I'll run the tests.".into(),
+            },
+            ScriptBlock::ToolUse {
+                id: "toolu_c1".into(),
+                name: "Bash".into(),
+                input: json!({"command": "npm test", "description": "Run the tests"}),
+            },
+        ]),
+        ScriptedTurn::text("The tests pass."),
+    ]))
+    .await
+    .expect("server");
+    let logs = tempfile::tempdir().expect("logs");
+    let agent_home = tempfile::tempdir().expect("agent home");
+    // Claude Code refuses to run as root unless told it is in a sandbox (test machines often run as root).
+    let home = home(
+        json!({"claude": teed(&format!("node {}", claude_adapter().display()), logs.path(), json!({
+            "HOME": agent_home.path(), "IS_SANDBOX": "1", "NO_UPDATE_NOTIFIER": "1",
+            "ANTHROPIC_BASE_URL": server.url(), "ANTHROPIC_API_KEY": "sk-hosted",
+        }))}),
+        json!({"allow": ["Bash(npm test)"]}),
+    );
+    let out = hosted(home.path(), &root, "claude", "Run the tests", &[]).await;
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        !out.stderr.contains("permission asked"),
+        "nobody is asked: {}",
+        out.stderr
+    );
+    let result: Value =
+        serde_json::from_str(out.stdout.lines().last().expect("result")).expect("json");
+    assert_eq!(result["result"], "The tests pass.");
+    let events = events(&out.stdout);
+    assert_eq!(decision_of(&events, "toolu_c1")["rule"], "Bash(npm test)");
+    let done = events
+        .iter()
+        .find(|e| e["type"] == "tool_call_result" && e["tool_use_id"] == "toolu_c1")
+        .unwrap_or_else(|| panic!("no result for the command: {events:#?}"));
+    assert_eq!(done["outcome"], "success");
+    assert!(
+        done["content"]
+            .as_str()
+            .unwrap_or("")
+            .contains("tests pass"),
+        "{done}"
+    );
+    assert_eq!(server.requests().len(), 2, "one request per reply");
+    schema::validate(&wire(logs.path()));
+    assert!(sessions(home.path()).await.contains("Run the tests"));
+}
