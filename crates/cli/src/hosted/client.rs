@@ -168,18 +168,26 @@ fn stop_reason(reason: StopReason) -> TurnStopReason {
     }
 }
 
-/// Runs one turn of `prompt` with the agent `name`: the agent started, asked, and stopped with the turn. `stop`
+/// A started agent and its connection's lines ([`process::spawn`]).
+pub type Spawned = (process::AgentProcess, process::Outgoing, process::Incoming);
+
+/// Starts the agent `name` in `cwd` (`Err` says why it cannot start).
+pub fn start(name: &str, server: &AgentServer, cwd: &std::path::Path) -> Result<Spawned, String> {
+    process::spawn(name, server, cwd)
+}
+
+/// Runs one turn of `prompt` with the started agent `name`, which is stopped with the turn. `stop`
 /// cancels the turn (`session/cancel`; the agent's answer is still waited for). `Err` says why the turn could not
-/// run (the agent could not start, refused a request or went away).
+/// run (the agent refused a request or went away).
 pub async fn run_turn(
     host: Arc<Host>,
     name: &str,
-    server: &AgentServer,
+    agent: Spawned,
     prompt: &str,
     stop: &CancellationToken,
 ) -> Result<HostedOutcome, String> {
     let cwd: PathBuf = host.session.cwd().to_path_buf();
-    let (agent, outgoing, incoming) = process::spawn(name, server, &cwd)?;
+    let (agent, outgoing, incoming) = agent;
     let transport = Lines::new(outgoing, incoming);
     let (for_updates, for_permission, for_read, for_write) =
         (host.clone(), host.clone(), host.clone(), host.clone());
@@ -363,8 +371,14 @@ async fn converse(
     Ok(answer.stop_reason)
 }
 
-/// An SDK error as one line: its message and data.
+/// An SDK error as one line: its message and data (an agent that went away, said so).
 fn describe(error: &Error) -> String {
+    if let Some(data) = &error.data
+        && data["reason"] == "incoming_transport_closed"
+    {
+        let during = data["method"].as_str().unwrap_or("its answer");
+        return format!("it closed the connection (exited?) while Tandem waited for {during}");
+    }
     match &error.data {
         Some(serde_json::Value::String(data)) => format!("{} ({data})", error.message),
         Some(data) => format!("{} ({data})", error.message),

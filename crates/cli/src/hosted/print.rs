@@ -16,7 +16,7 @@ use tandem_engine::settings::{AppSettingsFile, agent_server};
 use tandem_engine::store::SessionStore;
 use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
 
-use super::client::{Host, run_turn};
+use super::client::{Host, run_turn, start};
 use super::permission::HostedApprover;
 use super::terminals::{TerminalTap, Terminals};
 use crate::headless::{StderrApprover, StderrSink, Stop, store_failure};
@@ -179,19 +179,24 @@ pub async fn run(cli: &Cli, prompt: &str, name: &str, stop: &Stop) -> i32 {
             })
         );
     }
+    // An agent that cannot start is a mistake in the settings: nothing is stored.
+    let agent = match start(name, &server, session.cwd()) {
+        Ok(agent) => agent,
+        Err(message) => {
+            eprintln!("tandem: {message}");
+            return 2;
+        }
+    };
     let prompt_id = session.begin_hosted_turn(prompt);
     let host = Host::new(session.clone(), approver, terminals);
-    let ran = run_turn(host.clone(), name, &server, prompt, stop.token()).await;
-    let outcome = match ran {
-        Ok(outcome) => outcome,
+    let ran = run_turn(host.clone(), name, agent, prompt, stop.token()).await;
+    let (outcome, failure) = match ran {
+        Ok(outcome) => (outcome, None),
         Err(message) => {
-            let mut outcome = host.finish(TurnStopReason::Error);
             session.runtime().events.emit(SessionEvent::Error {
                 message: message.clone(),
             });
-            eprintln!("tandem: {message}");
-            outcome.final_text.clear();
-            outcome
+            (host.finish(TurnStopReason::Error), Some(message))
         }
     };
     session
@@ -199,6 +204,10 @@ pub async fn run(cli: &Cli, prompt: &str, name: &str, stop: &Stop) -> i32 {
         .await;
     session.end(EndReason::Other).await;
     if stop.code().is_some() {
+        return 1;
+    }
+    if let Some(message) = failure {
+        eprintln!("tandem: {message}");
         return 1;
     }
     let is_error = matches!(

@@ -378,3 +378,141 @@ async fn claude_code_through_its_acp_adapter_answers_and_a_saved_rule_allows_its
     schema::validate(&wire(logs.path()));
     assert!(sessions(home.path()).await.contains("Run the tests"));
 }
+
+/// The hosted `tandem acp` entry, with a home of its own, against `url`, teed into `logs`.
+fn hosted_tandem(url: &str, agent_home: &Path, logs: &Path) -> Value {
+    let a = agent_home;
+    json!({"tandem": teed(&format!("{BIN} acp"), logs, json!({
+        "HOME": a, "XDG_CONFIG_HOME": a.join(".config"), "XDG_DATA_HOME": a.join(".local/share"),
+        "ANTHROPIC_BASE_URL": url, "ANTHROPIC_API_KEY": "sk-hosted",
+    }))})
+}
+
+#[tokio::test]
+async fn what_the_rules_leave_open_is_answered_as_in_any_headless_run() {
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let notes = root.join("notes.txt");
+    let write = || {
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_w1".into(),
+            name: "Write".into(),
+            input: json!({"file_path": notes.display().to_string(), "content": "hello\n"}),
+        }])
+    };
+    let server = FakeServer::start(Script::turns([
+        write(),
+        ScriptedTurn::text("Not written."),
+        write(),
+        ScriptedTurn::text("Written."),
+    ]))
+    .await
+    .expect("server");
+    let logs = tempfile::tempdir().expect("logs");
+    let agent_home = tempfile::tempdir().expect("agent home");
+    let home = home(
+        hosted_tandem(&server.url(), agent_home.path(), logs.path()),
+        json!({}),
+    );
+    // Nobody to ask: no.
+    let out = hosted(home.path(), &root, "tandem", "Write the notes", &[]).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("permission asked for"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("answered no"), "{}", out.stderr);
+    assert!(!notes.exists());
+    assert_eq!(
+        decision_of(&events(&out.stdout), "toolu_w1")["decision"],
+        "deny"
+    );
+    // --yes: yes.
+    let out = hosted(home.path(), &root, "tandem", "Write the notes", &["--yes"]).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("answered yes (--yes)"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&notes).expect("notes"), "hello\n");
+    assert_eq!(
+        decision_of(&events(&out.stdout), "toolu_w1")["decision"],
+        "allow"
+    );
+    schema::validate(&wire(logs.path()));
+}
+
+#[tokio::test]
+async fn ctrl_c_cancels_the_hosted_agents_turn_and_the_session_is_stored_as_it_is() {
+    use tokio::io::{AsyncBufReadExt, BufReader};
+
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    // About a minute of answer: the cancel comes long before its end, however busy the machine.
+    let mut slow = ScriptedTurn::text("tick ".repeat(240) + "THE END");
+    slow.delta_chars = 4;
+    slow.chunk_delay_ms = 200;
+    let server = FakeServer::start(Script::turns([slow]))
+        .await
+        .expect("server");
+    let logs = tempfile::tempdir().expect("logs");
+    let agent_home = tempfile::tempdir().expect("agent home");
+    let home = home(
+        hosted_tandem(&server.url(), agent_home.path(), logs.path()),
+        json!({}),
+    );
+    let mut cmd = tandem(None, home.path());
+    cmd.current_dir(&root)
+        .args([
+            "-p",
+            "count",
+            "--agent",
+            "tandem",
+            "--output-format",
+            "stream-json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut seen = Vec::new();
+    // The answer has begun streaming: Ctrl-C.
+    while let Some(line) = lines.next_line().await.expect("line") {
+        let streaming = line.contains("\"text_delta\"");
+        seen.push(line);
+        if streaming {
+            break;
+        }
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().expect("pid").to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    while let Some(line) = lines.next_line().await.expect("line") {
+        seen.push(line);
+    }
+    let status = child.wait().await.expect("exit");
+    assert_eq!(status.code(), Some(130));
+    let events = events(&seen.join("\n"));
+    assert_eq!(
+        events.last().expect("events"),
+        &json!({"type": "turn_ended", "stop_reason": "interrupted"})
+    );
+    let text: String = events.iter().filter_map(|e| e["text"].as_str()).collect();
+    assert!(!text.contains("THE END"));
+    let lines = wire(logs.path());
+    assert!(
+        lines.iter().any(|(_, l)| l.contains("\"session/cancel\"")),
+        "no cancel was sent"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|(_, l)| l.contains("\"stopReason\":\"cancelled\""))
+    );
+    schema::validate(&lines);
+    assert!(sessions(home.path()).await.contains("count"));
+}
