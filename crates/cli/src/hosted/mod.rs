@@ -5,6 +5,7 @@
 
 mod client;
 mod fs;
+mod hooks;
 mod permission;
 pub mod print;
 mod process;

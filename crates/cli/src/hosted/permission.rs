@@ -1,7 +1,8 @@
 //! The hosted agent's permission requests, answered by Tandem's permission engine first: a call of kind `execute`
 //! with a command is checked as a Bash call, `read` and `edit` (also `delete`, `move`) with a file as Read and Edit
-//! calls on it, `fetch` with a URL as WebFetch. An allow or deny rule (or the mode) answers without asking; what
-//! the rules leave open, and every other call, goes to the run's approver (as Tandem's own calls do). A call
+//! calls on it, `fetch` with a URL as WebFetch; PreToolUse hooks run on it first ([`super::hooks`]). An allow or deny
+//! rule (or the mode, or a hook) answers without asking; what they leave open, and every other call, goes to the
+//! run's approver (as Tandem's own calls do). A call
 //! allowed this way is remembered, so that the write or the command the agent then asks Tandem to carry out
 //! (`fs/write_text_file`, `terminal/create`) is not asked about a second time ([`HostedApprover`]).
 
@@ -85,9 +86,16 @@ pub async fn answer(session: &Session, approver: &HostedApprover, tool_call: &Va
         .unwrap_or_default()
         .to_string();
     let mapped = tandem_call(&kind, &input, &locations);
+    let (hook_tool, hook_input) = match &mapped {
+        Some((tool, input)) => (tool.to_string(), input.clone()),
+        None => (title.clone(), input.clone()),
+    };
+    let hook = super::hooks::pre_tool_use(session, &hook_tool, &hook_input, &id).await;
     let checked = mapped
         .as_ref()
         .map(|(tool, input)| check(session, tool, input));
+    let mode = session.runtime().permission_context().mode;
+    let checked = super::hooks::with_hook(checked, hook.as_ref(), mode);
     if let Some(answer) = &checked
         && answer.decision != DecisionBehavior::Ask
     {

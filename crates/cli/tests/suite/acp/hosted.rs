@@ -20,8 +20,8 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A home whose Tandem settings name `agents` and whose own settings hold `permissions`.
-fn home(agents: Value, permissions: Value) -> tempfile::TempDir {
+/// A home whose Tandem settings name `agents` and whose own settings (rules, hooks) are `settings`.
+fn home(agents: Value, settings: Value) -> tempfile::TempDir {
     let home = tempfile::tempdir().expect("home");
     let config = home.path().join(".config/tandem");
     std::fs::create_dir_all(&config).expect("config");
@@ -33,7 +33,7 @@ fn home(agents: Value, permissions: Value) -> tempfile::TempDir {
     std::fs::create_dir_all(home.path().join(".claude")).expect("claude");
     std::fs::write(
         home.path().join(".claude/settings.json"),
-        json!({ "permissions": permissions }).to_string(),
+        settings.to_string(),
     )
     .expect("rules");
     home
@@ -155,7 +155,7 @@ async fn tandem_acp_hosted_streams_its_calls_and_the_saved_rules_answer_its_requ
             "HOME": a, "XDG_CONFIG_HOME": a.join(".config"), "XDG_DATA_HOME": a.join(".local/share"),
             "ANTHROPIC_BASE_URL": server.url(), "ANTHROPIC_API_KEY": "sk-hosted", "NO_UPDATE_NOTIFIER": "1",
         }))}),
-        json!({"allow": ["Bash(npm test)"], "deny": ["Edit(./secret.txt)"]}),
+        json!({"permissions": {"allow": ["Bash(npm test)"], "deny": ["Edit(./secret.txt)"]}}),
     );
     let out = hosted(home.path(), &root, "tandem", "Run the tests", &[]).await;
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
@@ -232,7 +232,7 @@ async fn a_scripted_agent_writes_reads_and_runs_commands_through_tandems_checks(
     let agent = repo().join("tests/acp/scripted_agent.py");
     let home = home(
         json!({"scripted": teed(&format!("python3 {}", agent.display()), logs.path(), json!({}))}),
-        json!({"allow": ["Edit(./notes.txt)"], "deny": ["Read(./.env)", "Edit(./locked.txt)"]}),
+        json!({"permissions": {"allow": ["Edit(./notes.txt)"], "deny": ["Read(./.env)", "Edit(./locked.txt)"]}}),
     );
     let out = hosted(home.path(), &root, "scripted", "Take notes", &[]).await;
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
@@ -348,7 +348,7 @@ async fn claude_code_through_its_acp_adapter_answers_and_a_saved_rule_allows_its
             "HOME": agent_home.path(), "IS_SANDBOX": "1", "NO_UPDATE_NOTIFIER": "1",
             "ANTHROPIC_BASE_URL": server.url(), "ANTHROPIC_API_KEY": "sk-hosted",
         }))}),
-        json!({"allow": ["Bash(npm test)"]}),
+        json!({"permissions": {"allow": ["Bash(npm test)"]}}),
     );
     let out = hosted(home.path(), &root, "claude", "Run the tests", &[]).await;
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
@@ -515,4 +515,45 @@ async fn ctrl_c_cancels_the_hosted_agents_turn_and_the_session_is_stored_as_it_i
     );
     schema::validate(&lines);
     assert!(sessions(home.path()).await.contains("count"));
+}
+
+#[tokio::test]
+async fn a_pre_tool_use_hook_refuses_what_a_rule_allows() {
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let ran = root.join("ran.txt");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_b1".into(),
+            name: "Bash".into(),
+            input: json!({"command": "touch ran.txt"}),
+        }]),
+        ScriptedTurn::text("It was refused."),
+    ]))
+    .await
+    .expect("server");
+    let logs = tempfile::tempdir().expect("logs");
+    let agent_home = tempfile::tempdir().expect("agent home");
+    let home = home(
+        hosted_tandem(&server.url(), agent_home.path(), logs.path()),
+        json!({
+            "permissions": {"allow": ["Bash(touch ran.txt)"]},
+            "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "echo 'not today' >&2; exit 2"}]}]},
+        }),
+    );
+    let out = hosted(home.path(), &root, "tandem", "Touch it", &[]).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let decision = decision_of(&events(&out.stdout), "toolu_b1").clone();
+    assert_eq!(decision["decision"], "deny", "{decision}");
+    assert_eq!(decision["decided_by"]["type"], "hook", "{decision}");
+    assert!(
+        decision["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not today"),
+        "{decision}"
+    );
+    assert!(!ran.exists(), "the refused command ran");
+    schema::validate(&wire(logs.path()));
 }
