@@ -3,7 +3,8 @@
 stdout it answers initialize and session/new, and runs one scripted turn that uses everything a client serves —
 permission requests (an edit, a read of .env, a command), fs/write_text_file (allowed, then denied),
 fs/read_text_file, and a terminal (create, wait_for_exit, output, release) — reporting each answer as a tool call
-update, then ends its answer with one line `RESULTS <json>` holding every answer it got."""
+update, then ends its answer with one line `RESULTS <json>` holding every answer it got (and the names of the MCP
+servers session/new gave it)."""
 import json
 import os
 import sys
@@ -37,8 +38,8 @@ def text(session, words):
     update(session, {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": words}})
 
 
-def turn(session, cwd):
-    results = {}
+def turn(session, cwd, mcp):
+    results = {"mcp": sorted(server["name"] for server in mcp)}
     notes = os.path.join(cwd, "notes.txt")
     text(session, "Writing the notes. ")
     update(session, {"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Write notes.txt", "kind": "edit",
@@ -80,7 +81,7 @@ def turn(session, cwd):
 
 
 def main():
-    cwd = None
+    cwd, mcp = None, []
     for line in sys.stdin:
         message = json.loads(line)
         method, ident = message.get("method"), message.get("id")
@@ -91,10 +92,10 @@ def main():
             send({"jsonrpc": "2.0", "id": ident, "result": {"protocolVersion": 1, "agentCapabilities": {},
                                                             "authMethods": []}})
         elif method == "session/new":
-            cwd = params["cwd"]
+            cwd, mcp = params["cwd"], params.get("mcpServers", [])
             send({"jsonrpc": "2.0", "id": ident, "result": {"sessionId": "scripted-1"}})
         elif method == "session/prompt":
-            turn(params["sessionId"], cwd)
+            turn(params["sessionId"], cwd, mcp)
             send({"jsonrpc": "2.0", "id": ident, "result": {"stopReason": "end_turn"}})
         elif ident is not None:
             send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"no method {method}"}})

@@ -24,6 +24,7 @@ use agent_client_protocol::v1::schema::{
 use agent_client_protocol::{
     Agent, Client, Error, Lines, on_receive_notification, on_receive_request,
 };
+use tandem_engine::events::EventSink;
 use tandem_engine::session::Session;
 use tandem_engine::settings::AgentServer;
 use tandem_protocol::{SessionEvent, TurnStopReason};
@@ -184,6 +185,7 @@ pub async fn run_turn(
     name: &str,
     agent: Spawned,
     prompt: &str,
+    mcp_configs: &[String],
     stop: &CancellationToken,
 ) -> Result<HostedOutcome, String> {
     let cwd: PathBuf = host.session.cwd().to_path_buf();
@@ -200,6 +202,8 @@ pub async fn run_turn(
     );
     let prompt = prompt.to_string();
     let stop = stop.clone();
+    let mcp_configs = mcp_configs.to_vec();
+    let events = host.session.runtime().events.clone();
     let ran = Client
         .v1()
         .name("tandem")
@@ -323,7 +327,7 @@ pub async fn run_turn(
             on_receive_request!(),
         )
         .connect_with(transport, async move |cx: ConnectionTo<Agent>| {
-            converse(cx, cwd, prompt, stop).await
+            converse(cx, cwd, prompt, &mcp_configs, events.as_ref(), stop).await
         })
         .await;
     drop(agent);
@@ -331,11 +335,14 @@ pub async fn run_turn(
     Ok(host.finish(stop_reason(reason)))
 }
 
-/// `initialize`, `session/new`, `session/prompt` (and `session/cancel` once `stop` fires).
+/// `initialize`, `session/new` (with the `--mcp-config` servers the agent can use; a notice for each it cannot),
+/// `session/prompt` (and `session/cancel` once `stop` fires).
 async fn converse(
     cx: ConnectionTo<Agent>,
     cwd: PathBuf,
     prompt: String,
+    mcp_configs: &[String],
+    events: &dyn EventSink,
     stop: CancellationToken,
 ) -> Result<StopReason, Error> {
     let capabilities = ClientCapabilities::new()
@@ -343,15 +350,23 @@ async fn converse(
             .read_text_file(true)
             .write_text_file(true))
         .terminal(true);
-    cx.send_request(
-        InitializeRequest::new(ProtocolVersion::V1)
-            .client_capabilities(capabilities)
-            .client_info(Implementation::new("tandem", env!("CARGO_PKG_VERSION")).title("Tandem")),
-    )
-    .block_task()
-    .await?;
+    let init = cx
+        .send_request(
+            InitializeRequest::new(ProtocolVersion::V1)
+                .client_capabilities(capabilities)
+                .client_info(
+                    Implementation::new("tandem", env!("CARGO_PKG_VERSION")).title("Tandem"),
+                ),
+        )
+        .block_task()
+        .await?;
+    let (servers, problems) =
+        super::mcp::servers_for(mcp_configs, &cwd, &init.agent_capabilities.mcp_capabilities);
+    for message in problems {
+        events.emit(SessionEvent::Notice { message });
+    }
     let session = cx
-        .send_request(NewSessionRequest::new(cwd))
+        .send_request(NewSessionRequest::new(cwd).mcp_servers(servers))
         .block_task()
         .await?;
     let asked = cx

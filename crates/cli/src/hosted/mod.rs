@@ -6,6 +6,7 @@
 mod client;
 mod fs;
 mod hooks;
+mod mcp;
 mod permission;
 pub mod print;
 mod process;

@@ -189,7 +189,15 @@ pub async fn run(cli: &Cli, prompt: &str, name: &str, stop: &Stop) -> i32 {
     };
     let prompt_id = session.begin_hosted_turn(prompt);
     let host = Host::new(session.clone(), approver, terminals);
-    let ran = run_turn(host.clone(), name, agent, prompt, stop.token()).await;
+    let ran = run_turn(
+        host.clone(),
+        name,
+        agent,
+        prompt,
+        &cli.mcp_config,
+        stop.token(),
+    )
+    .await;
     let (outcome, failure) = match ran {
         Ok(outcome) => (outcome, None),
         Err(message) => {

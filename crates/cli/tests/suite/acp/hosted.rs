@@ -234,7 +234,17 @@ async fn a_scripted_agent_writes_reads_and_runs_commands_through_tandems_checks(
         json!({"scripted": teed(&format!("python3 {}", agent.display()), logs.path(), json!({}))}),
         json!({"permissions": {"allow": ["Edit(./notes.txt)"], "deny": ["Read(./.env)", "Edit(./locked.txt)"]}}),
     );
-    let out = hosted(home.path(), &root, "scripted", "Take notes", &[]).await;
+    // A server named for this run is passed to the agent (Tandem does not start it: the agent would).
+    let servers =
+        json!({"mcpServers": {"notes": {"command": "notes-server", "args": ["--stdio"]}}});
+    let out = hosted(
+        home.path(),
+        &root,
+        "scripted",
+        "Take notes",
+        &["--mcp-config", &servers.to_string()],
+    )
+    .await;
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     assert!(
         !out.stderr.contains("permission asked"),
@@ -251,6 +261,7 @@ async fn a_scripted_agent_writes_reads_and_runs_commands_through_tandems_checks(
             .unwrap_or_else(|| panic!("no results in {answer}")),
     )
     .expect("results");
+    assert_eq!(results["mcp"], json!(["notes"]), "{results}");
     // The edit's request allowed by the rule, the write landed (whole, as the agent sent it).
     assert_eq!(results["edit"], "yes", "{results}");
     assert_eq!(results["write"], "ok", "{results}");
