@@ -335,7 +335,7 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
 
 async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
     if let Some(agent) = &cli.agent {
-        return crate::hosted::print::run(cli, prompt, agent, stop).await;
+        return crate::hosted::run(cli, prompt, agent, stop).await;
     }
     let cwd = match &cli.cwd {
         Some(dir) => dir.clone(),

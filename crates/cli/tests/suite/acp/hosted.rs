@@ -568,3 +568,111 @@ async fn a_pre_tool_use_hook_refuses_what_a_rule_allows() {
     assert!(!ran.exists(), "the refused command ran");
     schema::validate(&wire(logs.path()));
 }
+
+/// Answers every question yes (the engine's API test below).
+struct Yes;
+
+impl tandem_engine::approver::Approver for Yes {
+    fn ask(
+        &self,
+        request: tandem_protocol::ApprovalRequest,
+    ) -> futures::future::BoxFuture<'_, tandem_protocol::ApprovalAnswer> {
+        Box::pin(async move {
+            tandem_protocol::ApprovalAnswer::new(request.id, tandem_protocol::ApprovalChoice::Allow)
+        })
+    }
+}
+
+#[tokio::test]
+async fn one_hosted_agent_runs_several_turns_of_a_stored_session() {
+    use std::sync::Arc;
+    use tandem_engine::hosted::{Host, HostedAgent, HostedApprover, TerminalTap, Terminals};
+    use tandem_engine::session::Session;
+    use tandem_engine::settings::AgentServer;
+    use tandem_engine::store::SessionStore;
+
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::text("The first answer."),
+        ScriptedTurn::text("The second answer."),
+    ]))
+    .await
+    .expect("server");
+    let agent_home = tempfile::tempdir().expect("agent home");
+    let a = agent_home.path();
+    let server_entry = AgentServer {
+        command: BIN.into(),
+        args: vec!["acp".into()],
+        env: [
+            ("HOME", a.to_path_buf()),
+            ("XDG_CONFIG_HOME", a.join(".config")),
+            ("XDG_DATA_HOME", a.join(".local/share")),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.display().to_string()))
+        .chain([
+            ("ANTHROPIC_BASE_URL".to_string(), server.url()),
+            ("ANTHROPIC_API_KEY".to_string(), "sk-hosted".to_string()),
+        ])
+        .collect(),
+    };
+    let data = tempfile::tempdir().expect("data");
+    let store = Arc::new(SessionStore::open(&data.path().join("sessions.db")).expect("store"));
+    let recorded = tandem_engine::events::RecordingSink::default();
+    let terminals = Arc::new(Terminals::default());
+    let approver = Arc::new(HostedApprover::new(Arc::new(Yes)));
+    let session = Arc::new(
+        Session::builder(&root)
+            .expect("builder")
+            .approver(approver.clone())
+            .events(Arc::new(TerminalTap {
+                terminals: terminals.clone(),
+                inner: Arc::new(recorded.clone()),
+            }))
+            .store(Some(store.clone()))
+            .assume_trusted()
+            .build()
+            .expect("session"),
+    );
+    let host = Host::new(session.clone(), approver, terminals);
+    let agent = HostedAgent::start(host, "tandem", &server_entry, &[])
+        .await
+        .expect("the agent starts");
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let first = agent
+        .prompt("Say one thing", &cancel)
+        .await
+        .expect("turn 1");
+    assert_eq!(first.final_text, "The first answer.");
+    let second = agent.prompt("And another", &cancel).await.expect("turn 2");
+    assert_eq!(second.answer, "The second answer.");
+    drop(agent);
+    // One agent session: the second request carries the first turn.
+    let sent = server.requests().pop().expect("request").body.to_string();
+    assert!(
+        sent.contains("The first answer.") && sent.contains("And another"),
+        "{sent}"
+    );
+    // One Tandem session with both turns, their prompts and answers stored.
+    let stored = store
+        .load_session(session.id())
+        .expect("load")
+        .expect("stored");
+    let texts: Vec<String> = stored.messages.iter().map(|m| m.text()).collect();
+    assert_eq!(
+        texts,
+        [
+            "Say one thing",
+            "The first answer.",
+            "And another",
+            "The second answer."
+        ]
+    );
+    let ended = recorded
+        .events()
+        .iter()
+        .filter(|e| matches!(e, tandem_protocol::SessionEvent::TurnEnded { .. }))
+        .count();
+    assert_eq!(ended, 2);
+}

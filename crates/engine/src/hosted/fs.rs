@@ -6,12 +6,12 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::approver::Approver;
+use crate::exec::run_tool_use;
+use crate::session::Session;
+use crate::tools::file_io::content_hash;
+use crate::tools::file_io::snapshot::state_of;
 use serde_json::json;
-use tandem_engine::approver::Approver;
-use tandem_engine::exec::run_tool_use;
-use tandem_engine::session::Session;
-use tandem_engine::tools::file_io::content_hash;
-use tandem_engine::tools::file_io::snapshot::state_of;
 use tandem_protocol::{
     ApprovalChoice, ApprovalRequest, DecisionBehavior, SessionEvent, ToolKind, ToolOutcome,
 };
@@ -132,9 +132,9 @@ pub async fn write(session: &Session, path: &Path, content: &str) -> Result<(), 
 }
 
 /// The text of a tool result block.
-pub fn result_text(block: &tandem_engine::model::ContentBlock) -> String {
+pub fn result_text(block: &crate::model::ContentBlock) -> String {
     match block {
-        tandem_engine::model::ContentBlock::ToolResult { content, .. } => content.as_text(),
+        crate::model::ContentBlock::ToolResult { content, .. } => content.as_text(),
         _ => String::new(),
     }
 }

@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::events::EventSink;
+use crate::exec::run_tool_use;
+use crate::session::Session;
 use serde_json::json;
-use tandem_engine::events::EventSink;
-use tandem_engine::exec::run_tool_use;
-use tandem_engine::session::Session;
 use tandem_protocol::{SessionEvent, ToolDetail, ToolOutcome};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;

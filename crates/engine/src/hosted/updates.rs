@@ -37,6 +37,12 @@ pub struct Translator {
 }
 
 impl Translator {
+    /// Starts a new turn's answer (the calls seen are kept: an update may come late).
+    pub fn begin_turn(&mut self) {
+        self.answer.clear();
+        self.final_text.clear();
+    }
+
     /// The whole answer of the turn so far.
     pub fn answer(&self) -> &str {
         &self.answer

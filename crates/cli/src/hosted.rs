@@ -14,14 +14,14 @@ use tandem_engine::permission::CliSettings;
 use tandem_engine::session::{EndReason, Session};
 use tandem_engine::settings::{AppSettingsFile, agent_server};
 use tandem_engine::store::SessionStore;
-use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
+use tandem_protocol::{TurnStopReason, Usage};
 
-use super::client::{Host, run_turn, start};
-use super::permission::HostedApprover;
-use super::terminals::{TerminalTap, Terminals};
 use crate::headless::{StderrApprover, StderrSink, Stop, store_failure};
 use crate::lazy_model::LazyModel;
 use crate::{Cli, OutputFormat, terminal};
+use tandem_engine::hosted::{
+    Host, HostedAgent, HostedApprover, HostedError, TerminalTap, Terminals,
+};
 
 /// The flags of `-p` a hosted agent's turn does not take (the agent runs its own model and tools).
 fn unsupported(cli: &Cli) -> Option<&'static str> {
@@ -179,45 +179,36 @@ pub async fn run(cli: &Cli, prompt: &str, name: &str, stop: &Stop) -> i32 {
             })
         );
     }
-    // An agent that cannot start is a mistake in the settings: nothing is stored.
-    let agent = match start(name, &server, session.cwd()) {
-        Ok(agent) => agent,
-        Err(message) => {
-            eprintln!("tandem: {message}");
-            return 2;
-        }
-    };
-    let prompt_id = session.begin_hosted_turn(prompt);
+    // An agent that cannot start or open its session stores nothing.
     let host = Host::new(session.clone(), approver, terminals);
-    let ran = run_turn(
-        host.clone(),
-        name,
-        agent,
-        prompt,
-        &cli.mcp_config,
-        stop.token(),
-    )
-    .await;
-    let (outcome, failure) = match ran {
-        Ok(outcome) => (outcome, None),
-        Err(message) => {
-            session.runtime().events.emit(SessionEvent::Error {
-                message: message.clone(),
-            });
-            (host.finish(TurnStopReason::Error), Some(message))
+    let agent = tokio::select! {
+        started = HostedAgent::start(host, name, &server, &cli.mcp_config) => started,
+        _ = stop.token().cancelled() => return 1,
+    };
+    let agent = match agent {
+        Ok(agent) => agent,
+        Err(e) => {
+            eprintln!("tandem: {e}");
+            return if matches!(e, HostedError::Spawn(_)) {
+                2
+            } else {
+                1
+            };
         }
     };
-    session
-        .end_hosted_turn(&prompt_id, prompt, &outcome.answer, outcome.stop_reason)
-        .await;
+    let turn = agent.prompt(prompt, stop.token()).await;
+    drop(agent);
     session.end(EndReason::Other).await;
     if stop.code().is_some() {
         return 1;
     }
-    if let Some(message) = failure {
-        eprintln!("tandem: {message}");
-        return 1;
-    }
+    let outcome = match turn {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            eprintln!("tandem: {e}");
+            return 1;
+        }
+    };
     let is_error = matches!(
         outcome.stop_reason,
         TurnStopReason::Error | TurnStopReason::Refusal

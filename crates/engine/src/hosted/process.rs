@@ -6,9 +6,9 @@ use std::path::Path;
 use std::pin::Pin;
 use std::process::Stdio;
 
+use crate::process_group::GroupGuard;
+use crate::settings::AgentServer;
 use futures::{Sink, Stream};
-use tandem_engine::process_group::GroupGuard;
-use tandem_engine::settings::AgentServer;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin};
 

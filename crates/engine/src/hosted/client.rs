@@ -1,13 +1,16 @@
-//! One turn with a hosted agent over the Agent Client Protocol: the agent's process is started, `initialize`
-//! (advertising the file system and terminals Tandem serves), `session/new` in the folder, `session/prompt`, and
-//! `session/cancel` when the run is stopped; meanwhile the agent's updates become the session's events, its
+//! A hosted agent over the Agent Client Protocol ([`HostedAgent`]): its process is started, `initialize` (advertising
+//! the file system and terminals Tandem serves) and `session/new` in the folder, then one `session/prompt` per turn
+//! (`session/cancel` when the turn is cancelled); meanwhile the agent's updates become the session's events, its
 //! permission requests are answered by the permission engine ([`super::permission`]), and its file and terminal
-//! requests are served through Tandem's tools ([`super::fs`], [`super::terminals`]). The agent is killed when the
-//! turn is over.
+//! requests are served through Tandem's tools ([`super::fs`], [`super::terminals`]). The connection runs in a task of
+//! its own; the agent is killed when the [`HostedAgent`] is dropped.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use crate::events::EventSink;
+use crate::session::Session;
+use crate::settings::AgentServer;
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
@@ -16,7 +19,7 @@ use agent_client_protocol::v1::schema::{
     KillTerminalRequest, KillTerminalResponse, NewSessionRequest, PermissionOption,
     PermissionOptionKind, PromptRequest, ReadTextFileRequest, ReadTextFileResponse,
     ReleaseTerminalRequest, ReleaseTerminalResponse, RequestPermissionOutcome,
-    RequestPermissionRequest, RequestPermissionResponse, SelectedPermissionOutcome,
+    RequestPermissionRequest, RequestPermissionResponse, SelectedPermissionOutcome, SessionId,
     SessionNotification, StopReason, TerminalExitStatus, TerminalOutputRequest,
     TerminalOutputResponse, TextContent, WaitForTerminalExitRequest, WaitForTerminalExitResponse,
     WriteTextFileRequest, WriteTextFileResponse,
@@ -24,10 +27,8 @@ use agent_client_protocol::v1::schema::{
 use agent_client_protocol::{
     Agent, Client, Error, Lines, on_receive_notification, on_receive_request,
 };
-use tandem_engine::events::EventSink;
-use tandem_engine::session::Session;
-use tandem_engine::settings::AgentServer;
 use tandem_protocol::{SessionEvent, TurnStopReason};
+use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::permission::{self, HostedApprover};
@@ -35,7 +36,8 @@ use super::process;
 use super::terminals::{Exit, Terminals};
 use super::updates::Translator;
 
-/// What a hosted turn shares with the handlers of its connection.
+/// What a hosted agent's turns share with the handlers of its connection: the Tandem session, the approver, the
+/// terminals, and the state of the updates.
 pub struct Host {
     pub session: Arc<Session>,
     pub approver: Arc<HostedApprover>,
@@ -80,9 +82,15 @@ impl Host {
         }
     }
 
+    /// A turn begins: its answer starts empty.
+    fn begin_turn(&self) {
+        if let Ok(mut translator) = self.translator.lock() {
+            translator.begin_turn();
+        }
+    }
+
     /// Ends the calls the agent left running, and says what the turn came to.
-    pub fn finish(&self, stop_reason: TurnStopReason) -> HostedOutcome {
-        self.terminals.stop_all();
+    fn finish(&self, stop_reason: TurnStopReason) -> HostedOutcome {
         let Ok(mut translator) = self.translator.lock() else {
             return HostedOutcome {
                 stop_reason,
@@ -169,28 +177,165 @@ fn stop_reason(reason: StopReason) -> TurnStopReason {
     }
 }
 
-/// A started agent and its connection's lines ([`process::spawn`]).
-pub type Spawned = (process::AgentProcess, process::Outgoing, process::Incoming);
-
-/// Starts the agent `name` in `cwd` (`Err` says why it cannot start).
-pub fn start(name: &str, server: &AgentServer, cwd: &std::path::Path) -> Result<Spawned, String> {
-    process::spawn(name, server, cwd)
+/// Why a hosted agent could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum HostedError {
+    /// Its program could not be started (a mistake in its settings entry, or a program missing).
+    #[error("{0}")]
+    Spawn(String),
+    /// It refused `initialize` or `session/new`, or went away before answering them.
+    #[error("{0}")]
+    Start(String),
+    /// It failed or went away during a turn.
+    #[error("the agent `{agent}` failed: {message}")]
+    Failed { agent: String, message: String },
 }
 
-/// Runs one turn of `prompt` with the started agent `name`, which is stopped with the turn. `stop`
-/// cancels the turn (`session/cancel`; the agent's answer is still waited for). `Err` says why the turn could not
-/// run (the agent refused a request or went away).
-pub async fn run_turn(
+/// What the connection's task is asked to do.
+enum Command {
+    Prompt {
+        text: String,
+        cancel: CancellationToken,
+        reply: oneshot::Sender<Result<StopReason, Error>>,
+    },
+}
+
+/// A hosted agent with its session open: prompts run one at a time, each a turn of the Tandem session. Dropping it
+/// closes the connection, stops the terminals it started and kills the agent with everything it started.
+pub struct HostedAgent {
     host: Arc<Host>,
-    name: &str,
-    agent: Spawned,
-    prompt: &str,
-    mcp_configs: &[String],
-    stop: &CancellationToken,
-) -> Result<HostedOutcome, String> {
-    let cwd: PathBuf = host.session.cwd().to_path_buf();
-    let (agent, outgoing, incoming) = agent;
-    let transport = Lines::new(outgoing, incoming);
+    name: String,
+    commands: mpsc::UnboundedSender<Command>,
+    connection: tokio::task::JoinHandle<Result<(), Error>>,
+    turn: tokio::sync::Mutex<()>,
+    _process: process::AgentProcess,
+}
+
+impl HostedAgent {
+    /// Starts the agent `name` in the session's folder, `initialize`s it and opens its session (`session/new`, with
+    /// the `--mcp-config` servers of `mcp_configs` it can use). `Err` says why it could not.
+    pub async fn start(
+        host: Arc<Host>,
+        name: &str,
+        server: &AgentServer,
+        mcp_configs: &[String],
+    ) -> Result<Self, HostedError> {
+        let cwd: PathBuf = host.session.cwd().to_path_buf();
+        let (process, outgoing, incoming) =
+            process::spawn(name, server, &cwd).map_err(HostedError::Spawn)?;
+        let (commands, receiver) = mpsc::unbounded_channel();
+        let (ready, opened) = oneshot::channel();
+        let connection = tokio::spawn(connect(
+            host.clone(),
+            Lines::new(outgoing, incoming),
+            Opening {
+                cwd,
+                mcp_configs: mcp_configs.to_vec(),
+                ready,
+            },
+            receiver,
+        ));
+        match opened.await {
+            Ok(Ok(())) => Ok(Self {
+                host,
+                name: name.to_string(),
+                commands,
+                connection,
+                turn: tokio::sync::Mutex::new(()),
+                _process: process,
+            }),
+            Ok(Err(e)) => Err(HostedError::Start(format!(
+                "the agent `{name}` could not open a session: {}",
+                describe(&e)
+            ))),
+            Err(_) => {
+                // The connection ended before the session opened: why, as it says.
+                drop(commands);
+                let why = match connection.await {
+                    Ok(Err(e)) => describe(&e),
+                    _ => "it closed the connection".to_string(),
+                };
+                Err(HostedError::Start(format!(
+                    "the agent `{name}` failed: {why}"
+                )))
+            }
+        }
+    }
+
+    /// The session's side of the turns.
+    pub fn host(&self) -> &Arc<Host> {
+        &self.host
+    }
+
+    /// Runs one turn of `prompt`: the session's turn begins (its prompt id and file checkpoint), the agent's updates
+    /// become its events, and the turn is stored when the agent answers. `cancel` sends `session/cancel` (the
+    /// agent's answer is still waited for). `Err`: the agent failed or went away; the turn is stored as an error.
+    pub async fn prompt(
+        &self,
+        prompt: &str,
+        cancel: &CancellationToken,
+    ) -> Result<HostedOutcome, HostedError> {
+        let _one_at_a_time = self.turn.lock().await;
+        let session = &self.host.session;
+        let prompt_id = session.begin_hosted_turn(prompt);
+        self.host.begin_turn();
+        let (reply, answered) = oneshot::channel();
+        let sent = self.commands.send(Command::Prompt {
+            text: prompt.to_string(),
+            cancel: cancel.clone(),
+            reply,
+        });
+        let answer = match sent {
+            Ok(()) => answered
+                .await
+                .unwrap_or_else(|_| Err(failed("it closed the connection"))),
+            Err(_) => Err(failed("it closed the connection")),
+        };
+        let (outcome, failure) = match answer {
+            Ok(reason) => (self.host.finish(stop_reason(reason)), None),
+            Err(e) => {
+                let message = describe(&e);
+                session.runtime().events.emit(SessionEvent::Error {
+                    message: format!("the agent `{}` failed: {message}", self.name),
+                });
+                (self.host.finish(TurnStopReason::Error), Some(message))
+            }
+        };
+        session
+            .end_hosted_turn(&prompt_id, prompt, &outcome.answer, outcome.stop_reason)
+            .await;
+        match failure {
+            None => Ok(outcome),
+            Some(message) => Err(HostedError::Failed {
+                agent: self.name.clone(),
+                message,
+            }),
+        }
+    }
+}
+
+impl Drop for HostedAgent {
+    fn drop(&mut self) {
+        self.host.terminals.stop_all();
+        self.connection.abort();
+    }
+}
+
+/// What the connection's first exchange needs.
+struct Opening {
+    cwd: PathBuf,
+    mcp_configs: Vec<String>,
+    ready: oneshot::Sender<Result<(), Error>>,
+}
+
+/// Runs the connection: the client's handlers, then `initialize` and `session/new`, then the prompts sent on
+/// `commands` until it closes.
+async fn connect(
+    host: Arc<Host>,
+    transport: Lines<process::Outgoing, process::Incoming>,
+    opening: Opening,
+    commands: mpsc::UnboundedReceiver<Command>,
+) -> Result<(), Error> {
     let (for_updates, for_permission, for_read, for_write) =
         (host.clone(), host.clone(), host.clone(), host.clone());
     let (for_create, for_output, for_wait, for_kill, for_release) = (
@@ -200,11 +345,8 @@ pub async fn run_turn(
         host.clone(),
         host.clone(),
     );
-    let prompt = prompt.to_string();
-    let stop = stop.clone();
-    let mcp_configs = mcp_configs.to_vec();
     let events = host.session.runtime().events.clone();
-    let ran = Client
+    Client
         .v1()
         .name("tandem")
         .on_receive_notification(
@@ -327,24 +469,36 @@ pub async fn run_turn(
             on_receive_request!(),
         )
         .connect_with(transport, async move |cx: ConnectionTo<Agent>| {
-            converse(cx, cwd, prompt, &mcp_configs, events.as_ref(), stop).await
+            let Opening {
+                cwd,
+                mcp_configs,
+                ready,
+            } = opening;
+            let opened = open(&cx, cwd, &mcp_configs, events.as_ref()).await;
+            let session = match opened {
+                Ok(session) => {
+                    let _ = ready.send(Ok(()));
+                    session
+                }
+                Err(e) => {
+                    let _ = ready.send(Err(e.clone()));
+                    return Err(e);
+                }
+            };
+            serve(&cx, &session, commands).await;
+            Ok(())
         })
-        .await;
-    drop(agent);
-    let reason = ran.map_err(|e| format!("the agent `{name}` failed: {}", describe(&e)))?;
-    Ok(host.finish(stop_reason(reason)))
+        .await
 }
 
-/// `initialize`, `session/new` (with the `--mcp-config` servers the agent can use; a notice for each it cannot),
-/// `session/prompt` (and `session/cancel` once `stop` fires).
-async fn converse(
-    cx: ConnectionTo<Agent>,
+/// `initialize` and `session/new` (with the `--mcp-config` servers the agent can use; a notice for each it cannot):
+/// the agent's session id.
+async fn open(
+    cx: &ConnectionTo<Agent>,
     cwd: PathBuf,
-    prompt: String,
     mcp_configs: &[String],
     events: &dyn EventSink,
-    stop: CancellationToken,
-) -> Result<StopReason, Error> {
+) -> Result<SessionId, Error> {
     let capabilities = ClientCapabilities::new()
         .fs(FileSystemCapabilities::new()
             .read_text_file(true)
@@ -369,17 +523,43 @@ async fn converse(
         .send_request(NewSessionRequest::new(cwd).mcp_servers(servers))
         .block_task()
         .await?;
+    Ok(session.session_id)
+}
+
+/// Sends each prompt of `commands` (`session/prompt`, and `session/cancel` once its token fires) and replies with the
+/// agent's stop reason, until the commands close.
+async fn serve(
+    cx: &ConnectionTo<Agent>,
+    session: &SessionId,
+    mut commands: mpsc::UnboundedReceiver<Command>,
+) {
+    while let Some(Command::Prompt {
+        text,
+        cancel,
+        reply,
+    }) = commands.recv().await
+    {
+        let _ = reply.send(prompt(cx, session, text, cancel).await);
+    }
+}
+
+async fn prompt(
+    cx: &ConnectionTo<Agent>,
+    session: &SessionId,
+    text: String,
+    cancel: CancellationToken,
+) -> Result<StopReason, Error> {
     let asked = cx
         .send_request(PromptRequest::new(
-            session.session_id.clone(),
-            vec![ContentBlock::Text(TextContent::new(prompt))],
+            session.clone(),
+            vec![ContentBlock::Text(TextContent::new(text))],
         ))
         .block_task();
     tokio::pin!(asked);
     let answer = tokio::select! {
         answer = &mut asked => answer?,
-        _ = stop.cancelled() => {
-            cx.send_notification(CancelNotification::new(session.session_id.clone()))?;
+        _ = cancel.cancelled() => {
+            cx.send_notification(CancelNotification::new(session.clone()))?;
             asked.await?
         }
     };

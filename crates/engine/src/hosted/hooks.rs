@@ -3,11 +3,11 @@
 //! (docs/hooks.md §7): a hook deny always refuses; a hook allow answers without asking, but never over a deny, an
 //! ask rule or a safety check; a hook ask asks, unless the rules deny (and `dontAsk` turns it into a deny).
 
+use crate::exec::hook_gate::{absolute_paths, notify, run_event, tool_call};
+use crate::hooks::{EventInput, HookDecision, HookVerdict};
+use crate::permission::CheckAnswer;
+use crate::session::Session;
 use serde_json::Value;
-use tandem_engine::exec::hook_gate::{absolute_paths, notify, run_event, tool_call};
-use tandem_engine::hooks::{EventInput, HookDecision, HookVerdict};
-use tandem_engine::permission::CheckAnswer;
-use tandem_engine::session::Session;
 use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode};
 
 /// Runs the PreToolUse hooks matching `tool` for call `id` (none configured: `None`); their errors and messages

@@ -10,11 +10,11 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use crate::approver::{Approver, NoAnswer};
+use crate::permission::{CheckAnswer, check_call};
+use crate::session::Session;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
-use tandem_engine::approver::{Approver, NoAnswer};
-use tandem_engine::permission::{CheckAnswer, check_call};
-use tandem_engine::session::Session;
 use tandem_protocol::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, DecisionBehavior, DecisionSource,
     PermissionDecision, PlanAnswer, PlanRequest, QuestionAnswer, QuestionRequest,

@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
+use crate::mcp::{McpCliConfig, Planned, Transport, plan};
+use crate::settings::McpSettings;
 use agent_client_protocol::v1::schema::{
     EnvVariable, HttpHeader, McpCapabilities, McpServer, McpServerHttp, McpServerSse,
     McpServerStdio,
 };
-use tandem_engine::mcp::{McpCliConfig, Planned, Transport, plan};
-use tandem_engine::settings::McpSettings;
 
 /// The servers of `configs` (each a file or JSON text) that the agent can use, and a line for each one it cannot
 /// (a configuration that is wrong, a transport it does not speak).
