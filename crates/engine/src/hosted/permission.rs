@@ -147,8 +147,14 @@ pub async fn answer(session: &Session, approver: &HostedApprover, tool_call: &Va
         warnings: checked.map(|a| a.warnings).unwrap_or_default(),
         previews: Vec::new(),
     };
-    let choice = approver.inner.ask(request).await.choice;
+    let answered = approver.inner.ask(request).await;
+    let choice = answered.choice;
     let allowed = choice != ApprovalChoice::Deny;
+    let why = answered
+        .message
+        .filter(|m| !m.trim().is_empty())
+        .map(|m| format!(": {m}"))
+        .unwrap_or_default();
     if allowed && let Some((tool, input)) = &mapped {
         approver.grant(tool, input);
     }
@@ -161,7 +167,10 @@ pub async fn answer(session: &Session, approver: &HostedApprover, tool_call: &Va
             } else {
                 DecisionBehavior::Deny
             },
-            reason: format!("{reason}; answered {}", if allowed { "yes" } else { "no" }),
+            reason: format!(
+                "{reason}; answered {}{why}",
+                if allowed { "yes" } else { "no" }
+            ),
             rule: None,
             source: None,
             decided_by: Some(DecisionSource::Tool {

@@ -676,3 +676,59 @@ async fn one_hosted_agent_runs_several_turns_of_a_stored_session() {
         .count();
     assert_eq!(ended, 2);
 }
+
+#[tokio::test]
+async fn a_permission_prompt_tool_answers_what_the_rules_leave_open() {
+    let entry =
+        repo().join("tests/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    assert!(
+        entry.is_file(),
+        "{} is missing: run scripts/install-deps (it installs tests/mcp's npm packages)",
+        entry.display()
+    );
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let notes = root.join("notes.txt");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_w1".into(),
+            name: "Write".into(),
+            input: json!({"file_path": notes.display().to_string(), "content": "hello\n"}),
+        }]),
+        ScriptedTurn::text("Not written."),
+    ]))
+    .await
+    .expect("server");
+    let logs = tempfile::tempdir().expect("logs");
+    let agent_home = tempfile::tempdir().expect("agent home");
+    let home = home(
+        hosted_tandem(&server.url(), agent_home.path(), logs.path()),
+        json!({}),
+    );
+    // The reference server's echo answers with text that is no permission answer: the call is refused, saying why.
+    let config = json!({"mcpServers": {"everything": {
+        "command": "node", "args": [entry.display().to_string(), "stdio"]}}});
+    let out = hosted(
+        home.path(),
+        &root,
+        "tandem",
+        "Write the notes",
+        &[
+            "--mcp-config",
+            &config.to_string(),
+            "--permission-prompt-tool",
+            "mcp__everything__echo",
+        ],
+    )
+    .await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let decision = decision_of(&events(&out.stdout), "toolu_w1").clone();
+    assert_eq!(decision["decision"], "deny", "{decision}");
+    assert!(!notes.exists());
+    assert!(
+        !out.stderr.contains("answered no (no one to ask"),
+        "{}",
+        out.stderr
+    );
+    schema::validate(&wire(logs.path()));
+}
