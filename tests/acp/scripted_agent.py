@@ -58,10 +58,9 @@ def turn(session, cwd, mcp):
                                             "content": "no\n"})
     results["locked"] = "ok" if "result" in locked else locked["error"]
     env = os.path.join(cwd, ".env")
-    update(session, {"sessionUpdate": "tool_call", "toolCallId": "c2", "title": "Read .env", "kind": "read",
-                     "status": "pending", "locations": [{"path": env}]})
+    # Asked about before it is announced: the request alone names it.
     answer = request("session/request_permission", {"sessionId": session, "options": options, "toolCall": {
-        "toolCallId": "c2", "kind": "read", "locations": [{"path": env}]}})
+        "toolCallId": "c2", "title": "Read .env", "kind": "read", "locations": [{"path": env}]}})
     results["env"] = answer["result"]["outcome"].get("optionId")
     update(session, {"sessionUpdate": "tool_call_update", "toolCallId": "c2", "status": "failed"})
     read = request("fs/read_text_file", {"sessionId": session, "path": notes})

@@ -110,6 +110,17 @@ impl Host {
 
     async fn permission(&self, request: &RequestPermissionRequest) -> RequestPermissionResponse {
         let tool_call = serde_json::to_value(&request.tool_call).unwrap_or_default();
+        // A call the agent asks about before announcing it is shown from the request.
+        if let Ok(mut translator) = self.translator.lock()
+            && let Some(id) = tool_call["toolCallId"].as_str()
+            && !translator.knows(id)
+        {
+            let mut announced = tool_call.clone();
+            announced["sessionUpdate"] = serde_json::Value::String("tool_call".into());
+            for event in translator.events(&announced) {
+                self.session.runtime().events.emit(event);
+            }
+        }
         let verdict = permission::answer(&self.session, &self.approver, &tool_call).await;
         if let Some(id) = tool_call["toolCallId"].as_str() {
             self.session

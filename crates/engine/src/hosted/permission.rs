@@ -17,7 +17,8 @@ use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use tandem_protocol::{
     ApprovalAnswer, ApprovalChoice, ApprovalRequest, DecisionBehavior, DecisionSource,
-    PermissionDecision, PlanAnswer, PlanRequest, QuestionAnswer, QuestionRequest,
+    PermissionDecision, PlanAnswer, PlanRequest, QuestionAnswer, QuestionRequest, SessionEvent,
+    ToolCallStatus,
 };
 
 use super::updates::{call_of, tool_kind};
@@ -147,6 +148,13 @@ pub async fn answer(session: &Session, approver: &HostedApprover, tool_call: &Va
         warnings: checked.map(|a| a.warnings).unwrap_or_default(),
         previews: Vec::new(),
     };
+    session
+        .runtime()
+        .events
+        .emit(SessionEvent::ToolCallStatusChanged {
+            tool_use_id: request.tool_use_id.clone(),
+            status: ToolCallStatus::WaitingForApproval,
+        });
     let answered = approver.inner.ask(request).await;
     let choice = answered.choice;
     let allowed = choice != ApprovalChoice::Deny;

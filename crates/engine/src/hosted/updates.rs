@@ -43,6 +43,11 @@ impl Translator {
         self.final_text.clear();
     }
 
+    /// Whether the call `id` was announced.
+    pub fn knows(&self, id: &str) -> bool {
+        self.calls.contains_key(id)
+    }
+
     /// The whole answer of the turn so far.
     pub fn answer(&self) -> &str {
         &self.answer
