@@ -33,6 +33,8 @@ fn unsupported(cli: &Cli) -> Option<&'static str> {
         Some("--image")
     } else if cli.model.is_some() {
         Some("--model")
+    } else if cli.max_turns.is_some() {
+        Some("--max-turns")
     } else {
         None
     }
