@@ -744,3 +744,62 @@ async fn a_permission_prompt_tool_answers_what_the_rules_leave_open() {
     assert!(!notes.exists());
     schema::validate(&wire(logs.path()));
 }
+
+#[tokio::test]
+async fn an_agent_that_goes_away_mid_turn_ends_it_as_an_error_and_one_that_cannot_start_stores_nothing()
+ {
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    // Opens a session, then exits when prompted.
+    let quitter = r#"
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("method") == "initialize":
+        print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {"protocolVersion": 1}}), flush=True)
+    elif m.get("method") == "session/new":
+        print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {"sessionId": "q"}}), flush=True)
+    elif m.get("method") == "session/prompt":
+        print(json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": "q",
+            "update": {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "Bye"}}}}),
+            flush=True)
+        sys.exit(3)
+"#;
+    let home = home(
+        json!({
+            "quitter": {"command": "python3", "args": ["-c", quitter]},
+            "missing": {"command": root.join("no-such-agent").display().to_string()},
+        }),
+        json!({}),
+    );
+    let out = hosted(home.path(), &root, "quitter", "Stay a while", &[]).await;
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("the agent `quitter` failed"),
+        "{}",
+        out.stderr
+    );
+    let events = events(&out.stdout);
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "text_delta" && e["text"] == "Bye")
+    );
+    assert_eq!(
+        events.last().expect("events"),
+        &json!({"type": "turn_ended", "stop_reason": "error"})
+    );
+    assert!(sessions(home.path()).await.contains("Stay a while"));
+
+    let out = hosted(home.path(), &root, "missing", "Anyone there?", &[]).await;
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("cannot be started"), "{}", out.stderr);
+    let out = hosted(home.path(), &root, "nobody", "Anyone there?", &[]).await;
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("known: missing, quitter"),
+        "{}",
+        out.stderr
+    );
+    assert!(!sessions(home.path()).await.contains("Anyone there?"));
+}
