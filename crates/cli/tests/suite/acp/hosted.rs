@@ -143,6 +143,7 @@ async fn tandem_acp_hosted_streams_its_calls_and_the_saved_rules_answer_its_requ
             input: json!({"file_path": secret.display().to_string(), "content": "x"}),
         }]),
         ScriptedTurn::text("The tests pass; the secret stays."),
+        ScriptedTurn::text("Tandem carries on."),
     ]))
     .await
     .expect("server");
@@ -220,6 +221,18 @@ async fn tandem_acp_hosted_streams_its_calls_and_the_saved_rules_answer_its_requ
     assert!(
         listed.contains(id) && listed.contains("Run the tests"),
         "{listed}"
+    );
+    // Tandem's own agent can carry on with it: the prompt and the hosted agent's answer are its history.
+    let mut cmd = tandem(Some(&server.url()), home.path());
+    cmd.current_dir(&root)
+        .args(["--resume", id, "-p", "and now?"]);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("Tandem carries on."), "{}", out.stdout);
+    let sent = server.requests().pop().expect("request").body.to_string();
+    assert!(
+        sent.contains("Run the tests") && sent.contains("The tests pass; the secret stays."),
+        "{sent}"
     );
 }
 
