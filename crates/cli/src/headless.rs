@@ -165,6 +165,11 @@ impl Stop {
     pub(crate) fn code(&self) -> Option<i32> {
         Some(self.code.load(Ordering::SeqCst)).filter(|c| *c != 0)
     }
+
+    /// Cancelled by the first signal.
+    pub(crate) fn token(&self) -> &CancellationToken {
+        &self.token
+    }
 }
 
 /// Writes a line on stderr, ignoring a closed or hung-up terminal (after SIGHUP there may be none).
@@ -311,7 +316,7 @@ async fn resume_when_free(
 }
 
 /// The store's first failure in this run, after the last writes are committed.
-async fn store_failure(store: Option<&SessionStore>) -> Option<String> {
+pub(crate) async fn store_failure(store: Option<&SessionStore>) -> Option<String> {
     let store = store?;
     if let Err(e) = store.flush_async().await {
         return Some(e.to_string());
@@ -336,6 +341,9 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
 }
 
 async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
+    if let Some(agent) = &cli.agent {
+        return crate::hosted::run(cli, prompt, agent, stop).await;
+    }
     let cwd = match &cli.cwd {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| ".".into()),

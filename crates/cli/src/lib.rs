@@ -4,6 +4,7 @@
 
 mod acp;
 mod headless;
+mod hosted;
 mod lazy_model;
 mod lines;
 mod logging;
@@ -107,6 +108,10 @@ pub struct Cli {
         requires = "prompt"
     )]
     pub permission_prompt_tool: Option<String>,
+    /// Run the turn with this external agent (an entry of `agentServers` in Tandem's settings), hosted over the
+    /// Agent Client Protocol, instead of Tandem's own.
+    #[arg(long, value_name = "NAME", requires = "prompt")]
+    pub agent: Option<String>,
     /// The most model requests one turn may make.
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u32>,

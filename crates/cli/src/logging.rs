@@ -5,8 +5,9 @@ use std::io::IsTerminal;
 
 use tracing_subscriber::EnvFilter;
 
-/// The filter used when `TANDEM_LOG` is unset or invalid.
-const DEFAULT_FILTER: &str = "warn";
+/// The filter used when `TANDEM_LOG` is unset or invalid: warnings, except the ACP SDK's notes on error answers it
+/// sends (a refused write of a hosted agent is an answer, and the session tells of it).
+const DEFAULT_FILTER: &str = "warn,agent_client_protocol::jsonrpc::outgoing_actor=error";
 
 /// Sends the log to stderr at the level `TANDEM_LOG` names (an `EnvFilter` directive), warnings by default.
 pub fn init() {

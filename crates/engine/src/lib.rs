@@ -9,6 +9,7 @@ pub mod exec;
 pub mod frontmatter;
 pub mod fsutil;
 pub mod hooks;
+pub mod hosted;
 pub mod image_fit;
 pub mod lsp;
 pub mod mcp;

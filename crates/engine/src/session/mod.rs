@@ -16,6 +16,7 @@ mod file_index;
 mod file_mentions;
 pub mod fork;
 mod handles;
+mod hosted;
 mod lead_mail;
 pub mod lifecycle;
 mod mcp_toggles;

@@ -222,6 +222,15 @@ impl AppSettingsFile {
             .unwrap_or_default()
     }
 
+    /// The external agents the file names under `agentServers` (none when the file is missing); a file that cannot
+    /// be read, or an entry that is not an agent, is an error naming it.
+    pub fn agent_servers(
+        &self,
+    ) -> Result<std::collections::BTreeMap<String, super::AgentServer>, String> {
+        let object = self.object().map_err(|e| e.to_string())?;
+        super::agent_servers(&object).map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+
     /// The keys of the file that are ignored because their value has the wrong type, each named with the type it
     /// must have (none when the file is missing or cannot be read at all: that is reported as a problem).
     pub fn warnings(&self) -> Vec<String> {

@@ -2,6 +2,7 @@
 //! shared files, the user's file) read once into one typed value — rules, hooks, mode, directories — with the source
 //! of each and the problems found; the watcher that notices changes on disk. Permission and hooks both read it.
 
+mod agent_servers;
 mod app_settings;
 mod budget;
 mod credentials;
@@ -19,6 +20,9 @@ mod source;
 mod watcher;
 
 pub use crate::fsutil::{MAX_SETTINGS_BYTES, too_large};
+pub use agent_servers::{
+    AGENT_SERVERS_KEY, AgentServer, AgentServerError, agent_server, agent_servers,
+};
 pub use app_settings::{
     AppSettingsError, AppSettingsFile, DEFAULT_FONT_SIZE, FONT_SIZES, app_settings_warnings,
     load_model_config,

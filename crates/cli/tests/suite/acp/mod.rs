@@ -3,6 +3,7 @@
 //! order; a cancel ends a running prompt as `cancelled`; a stored session reopens with its history replayed and in
 //! `tandem -p --resume`. Every message of each connection is checked against the protocol's schema.
 
+mod hosted;
 mod schema;
 
 use std::path::Path;

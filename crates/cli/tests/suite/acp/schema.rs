@@ -1,6 +1,7 @@
 //! Every line that crossed an ACP connection, checked against the protocol's JSON schema (generated from the
-//! published schema types): each request's params and each response's result by its method, each notification's
-//! params. A message of a method not listed here fails the check.
+//! published schema types): each request's params and each response's result by its method (the agent's methods and
+//! the client's: permission, file system, terminals), each notification's params. A message of a method not listed
+//! here fails the check.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -97,6 +98,55 @@ fn methods() -> HashMap<&'static str, (jsonschema::Validator, Option<jsonschema:
             (
                 validator::<acp::RequestPermissionRequest>(),
                 Some(validator::<acp::RequestPermissionResponse>()),
+            ),
+        ),
+        (
+            "fs/read_text_file",
+            (
+                validator::<acp::ReadTextFileRequest>(),
+                Some(validator::<acp::ReadTextFileResponse>()),
+            ),
+        ),
+        (
+            "fs/write_text_file",
+            (
+                validator::<acp::WriteTextFileRequest>(),
+                Some(validator::<acp::WriteTextFileResponse>()),
+            ),
+        ),
+        (
+            "terminal/create",
+            (
+                validator::<acp::CreateTerminalRequest>(),
+                Some(validator::<acp::CreateTerminalResponse>()),
+            ),
+        ),
+        (
+            "terminal/output",
+            (
+                validator::<acp::TerminalOutputRequest>(),
+                Some(validator::<acp::TerminalOutputResponse>()),
+            ),
+        ),
+        (
+            "terminal/wait_for_exit",
+            (
+                validator::<acp::WaitForTerminalExitRequest>(),
+                Some(validator::<acp::WaitForTerminalExitResponse>()),
+            ),
+        ),
+        (
+            "terminal/kill",
+            (
+                validator::<acp::KillTerminalRequest>(),
+                Some(validator::<acp::KillTerminalResponse>()),
+            ),
+        ),
+        (
+            "terminal/release",
+            (
+                validator::<acp::ReleaseTerminalRequest>(),
+                Some(validator::<acp::ReleaseTerminalResponse>()),
             ),
         ),
         (

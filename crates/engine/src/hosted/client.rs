@@ -1,0 +1,593 @@
+//! A hosted agent over the Agent Client Protocol ([`HostedAgent`]): its process is started, `initialize` (advertising
+//! the file system and terminals Tandem serves) and `session/new` in the folder, then one `session/prompt` per turn
+//! (`session/cancel` when the turn is cancelled); meanwhile the agent's updates become the session's events, its
+//! permission requests are answered by the permission engine ([`super::permission`]), and its file and terminal
+//! requests are served through Tandem's tools ([`super::fs`], [`super::terminals`]). The connection runs in a task of
+//! its own; the agent is killed when the [`HostedAgent`] is dropped.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use crate::events::EventSink;
+use crate::session::Session;
+use crate::settings::AgentServer;
+use agent_client_protocol::schema::ProtocolVersion;
+use agent_client_protocol::v1::ConnectionTo;
+use agent_client_protocol::v1::schema::{
+    CancelNotification, ClientCapabilities, ContentBlock, CreateTerminalRequest,
+    CreateTerminalResponse, FileSystemCapabilities, Implementation, InitializeRequest,
+    KillTerminalRequest, KillTerminalResponse, NewSessionRequest, PermissionOption,
+    PermissionOptionKind, PromptRequest, ReadTextFileRequest, ReadTextFileResponse,
+    ReleaseTerminalRequest, ReleaseTerminalResponse, RequestPermissionOutcome,
+    RequestPermissionRequest, RequestPermissionResponse, SelectedPermissionOutcome, SessionId,
+    SessionNotification, StopReason, TerminalExitStatus, TerminalOutputRequest,
+    TerminalOutputResponse, TextContent, WaitForTerminalExitRequest, WaitForTerminalExitResponse,
+    WriteTextFileRequest, WriteTextFileResponse,
+};
+use agent_client_protocol::{
+    Agent, Client, Error, Lines, on_receive_notification, on_receive_request,
+};
+use tandem_protocol::{SessionEvent, TurnStopReason};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use super::permission::{self, HostedApprover};
+use super::process;
+use super::terminals::{Exit, Terminals};
+use super::updates::Translator;
+
+/// What a hosted agent's turns share with the handlers of its connection: the Tandem session, the approver, the
+/// terminals, and the state of the updates.
+pub struct Host {
+    pub session: Arc<Session>,
+    pub approver: Arc<HostedApprover>,
+    pub terminals: Arc<Terminals>,
+    translator: Mutex<Translator>,
+}
+
+/// How the turn ended, and what the agent said.
+#[derive(Debug, Clone)]
+pub struct HostedOutcome {
+    pub stop_reason: TurnStopReason,
+    /// The text after the agent's last tool call (what `-p` prints).
+    pub final_text: String,
+    /// All the agent's text in the turn.
+    pub answer: String,
+}
+
+impl Host {
+    pub fn new(
+        session: Arc<Session>,
+        approver: Arc<HostedApprover>,
+        terminals: Arc<Terminals>,
+    ) -> Arc<Self> {
+        Arc::new(Self {
+            session,
+            approver,
+            terminals,
+            translator: Mutex::new(Translator::default()),
+        })
+    }
+
+    /// Emits the events of one update, in the order the updates came.
+    fn update(&self, notification: &SessionNotification) {
+        let Ok(update) = serde_json::to_value(&notification.update) else {
+            return;
+        };
+        let Ok(mut translator) = self.translator.lock() else {
+            return;
+        };
+        for event in translator.events(&update) {
+            self.session.runtime().events.emit(event);
+        }
+    }
+
+    /// A turn begins: its answer starts empty.
+    fn begin_turn(&self) {
+        if let Ok(mut translator) = self.translator.lock() {
+            translator.begin_turn();
+        }
+    }
+
+    /// Ends the calls the agent left running, and says what the turn came to.
+    fn finish(&self, stop_reason: TurnStopReason) -> HostedOutcome {
+        let Ok(mut translator) = self.translator.lock() else {
+            return HostedOutcome {
+                stop_reason,
+                final_text: String::new(),
+                answer: String::new(),
+            };
+        };
+        for event in translator.unfinished() {
+            self.session.runtime().events.emit(event);
+        }
+        HostedOutcome {
+            stop_reason,
+            final_text: translator.final_text().to_string(),
+            answer: translator.answer().to_string(),
+        }
+    }
+
+    async fn permission(&self, request: &RequestPermissionRequest) -> RequestPermissionResponse {
+        let tool_call = serde_json::to_value(&request.tool_call).unwrap_or_default();
+        // A call the agent asks about before announcing it is shown from the request.
+        if let Ok(mut translator) = self.translator.lock()
+            && let Some(id) = tool_call["toolCallId"].as_str()
+            && !translator.knows(id)
+        {
+            let mut announced = tool_call.clone();
+            announced["sessionUpdate"] = serde_json::Value::String("tool_call".into());
+            for event in translator.events(&announced) {
+                self.session.runtime().events.emit(event);
+            }
+        }
+        let verdict = permission::answer(&self.session, &self.approver, &tool_call).await;
+        if let Some(id) = tool_call["toolCallId"].as_str() {
+            self.session
+                .runtime()
+                .events
+                .emit(SessionEvent::ToolCallDecision {
+                    tool_use_id: id.to_string(),
+                    decision: verdict.decision.clone(),
+                });
+        }
+        let wanted: &[PermissionOptionKind] = match (verdict.allowed, verdict.always) {
+            (true, true) => &[
+                PermissionOptionKind::AllowAlways,
+                PermissionOptionKind::AllowOnce,
+            ],
+            (true, false) => &[
+                PermissionOptionKind::AllowOnce,
+                PermissionOptionKind::AllowAlways,
+            ],
+            (false, _) => &[
+                PermissionOptionKind::RejectOnce,
+                PermissionOptionKind::RejectAlways,
+            ],
+        };
+        let outcome = choose(&request.options, wanted)
+            .map(|option| {
+                RequestPermissionOutcome::Selected(SelectedPermissionOutcome::new(
+                    option.option_id.clone(),
+                ))
+            })
+            .unwrap_or(RequestPermissionOutcome::Cancelled);
+        RequestPermissionResponse::new(outcome)
+    }
+}
+
+/// The first option of the first wanted kind the agent offers.
+fn choose<'a>(
+    options: &'a [PermissionOption],
+    wanted: &[PermissionOptionKind],
+) -> Option<&'a PermissionOption> {
+    wanted
+        .iter()
+        .find_map(|kind| options.iter().find(|o| o.kind == *kind))
+}
+
+fn failed(message: impl Into<String>) -> Error {
+    Error::internal_error().data(serde_json::Value::String(message.into()))
+}
+
+fn exit_status(exit: &Exit) -> TerminalExitStatus {
+    TerminalExitStatus::new()
+        .exit_code(exit.code)
+        .signal(exit.signal.clone())
+}
+
+/// ACP's stop reason as Tandem's.
+fn stop_reason(reason: StopReason) -> TurnStopReason {
+    match reason {
+        StopReason::EndTurn => TurnStopReason::EndTurn,
+        StopReason::MaxTokens => TurnStopReason::MaxTokens,
+        StopReason::MaxTurnRequests => TurnStopReason::MaxTurns,
+        StopReason::Refusal => TurnStopReason::Refusal,
+        StopReason::Cancelled => TurnStopReason::Interrupted,
+        _ => TurnStopReason::EndTurn,
+    }
+}
+
+/// Why a hosted agent could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum HostedError {
+    /// Its program could not be started (a mistake in its settings entry, or a program missing).
+    #[error("{0}")]
+    Spawn(String),
+    /// It refused `initialize` or `session/new`, or went away before answering them.
+    #[error("{0}")]
+    Start(String),
+    /// It failed or went away during a turn.
+    #[error("the agent `{agent}` failed: {message}")]
+    Failed { agent: String, message: String },
+}
+
+/// What the connection's task is asked to do.
+enum Command {
+    Prompt {
+        text: String,
+        cancel: CancellationToken,
+        reply: oneshot::Sender<Result<StopReason, Error>>,
+    },
+}
+
+/// A hosted agent with its session open: prompts run one at a time, each a turn of the Tandem session. Dropping it
+/// closes the connection, stops the terminals it started and kills the agent with everything it started.
+pub struct HostedAgent {
+    host: Arc<Host>,
+    name: String,
+    commands: mpsc::UnboundedSender<Command>,
+    connection: tokio::task::JoinHandle<Result<(), Error>>,
+    turn: tokio::sync::Mutex<()>,
+    _process: process::AgentProcess,
+}
+
+impl HostedAgent {
+    /// Starts the agent `name` in the session's folder, `initialize`s it and opens its session (`session/new`, with
+    /// the `--mcp-config` servers of `mcp_configs` it can use). `Err` says why it could not.
+    pub async fn start(
+        host: Arc<Host>,
+        name: &str,
+        server: &AgentServer,
+        mcp_configs: &[String],
+    ) -> Result<Self, HostedError> {
+        let cwd: PathBuf = host.session.cwd().to_path_buf();
+        let (process, outgoing, incoming) =
+            process::spawn(name, server, &cwd).map_err(HostedError::Spawn)?;
+        let (commands, receiver) = mpsc::unbounded_channel();
+        let (ready, opened) = oneshot::channel();
+        let connection = tokio::spawn(connect(
+            host.clone(),
+            Lines::new(outgoing, incoming),
+            Opening {
+                cwd,
+                mcp_configs: mcp_configs.to_vec(),
+                ready,
+            },
+            receiver,
+        ));
+        match opened.await {
+            Ok(Ok(())) => Ok(Self {
+                host,
+                name: name.to_string(),
+                commands,
+                connection,
+                turn: tokio::sync::Mutex::new(()),
+                _process: process,
+            }),
+            Ok(Err(e)) => Err(HostedError::Start(format!(
+                "the agent `{name}` could not open a session: {}",
+                describe(&e)
+            ))),
+            Err(_) => {
+                // The connection ended before the session opened: why, as it says.
+                drop(commands);
+                let why = match connection.await {
+                    Ok(Err(e)) => describe(&e),
+                    _ => "it closed the connection".to_string(),
+                };
+                Err(HostedError::Start(format!(
+                    "the agent `{name}` failed: {why}"
+                )))
+            }
+        }
+    }
+
+    /// The session's side of the turns.
+    pub fn host(&self) -> &Arc<Host> {
+        &self.host
+    }
+
+    /// Runs one turn of `prompt`: the session's turn begins (its prompt id and file checkpoint), the agent's updates
+    /// become its events, and the turn is stored when the agent answers. `cancel` sends `session/cancel` (the
+    /// agent's answer is still waited for). `Err`: the agent failed or went away; the turn is stored as an error.
+    pub async fn prompt(
+        &self,
+        prompt: &str,
+        cancel: &CancellationToken,
+    ) -> Result<HostedOutcome, HostedError> {
+        let _one_at_a_time = self.turn.lock().await;
+        let session = &self.host.session;
+        let prompt_id = session.begin_hosted_turn(prompt);
+        self.host.begin_turn();
+        let (reply, answered) = oneshot::channel();
+        let sent = self.commands.send(Command::Prompt {
+            text: prompt.to_string(),
+            cancel: cancel.clone(),
+            reply,
+        });
+        let answer = match sent {
+            Ok(()) => answered
+                .await
+                .unwrap_or_else(|_| Err(failed("it closed the connection"))),
+            Err(_) => Err(failed("it closed the connection")),
+        };
+        let (outcome, failure) = match answer {
+            Ok(reason) => (self.host.finish(stop_reason(reason)), None),
+            Err(e) => {
+                let message = describe(&e);
+                session.runtime().events.emit(SessionEvent::Error {
+                    message: format!("the agent `{}` failed: {message}", self.name),
+                });
+                (self.host.finish(TurnStopReason::Error), Some(message))
+            }
+        };
+        session
+            .end_hosted_turn(&prompt_id, prompt, &outcome.answer, outcome.stop_reason)
+            .await;
+        match failure {
+            None => Ok(outcome),
+            Some(message) => Err(HostedError::Failed {
+                agent: self.name.clone(),
+                message,
+            }),
+        }
+    }
+}
+
+impl Drop for HostedAgent {
+    fn drop(&mut self) {
+        self.host.terminals.stop_all();
+        self.connection.abort();
+    }
+}
+
+/// What the connection's first exchange needs.
+struct Opening {
+    cwd: PathBuf,
+    mcp_configs: Vec<String>,
+    ready: oneshot::Sender<Result<(), Error>>,
+}
+
+/// Runs the connection: the client's handlers, then `initialize` and `session/new`, then the prompts sent on
+/// `commands` until it closes.
+async fn connect(
+    host: Arc<Host>,
+    transport: Lines<process::Outgoing, process::Incoming>,
+    opening: Opening,
+    commands: mpsc::UnboundedReceiver<Command>,
+) -> Result<(), Error> {
+    let (for_updates, for_permission, for_read, for_write) =
+        (host.clone(), host.clone(), host.clone(), host.clone());
+    let (for_create, for_output, for_wait, for_kill, for_release) = (
+        host.clone(),
+        host.clone(),
+        host.clone(),
+        host.clone(),
+        host.clone(),
+    );
+    let events = host.session.runtime().events.clone();
+    Client
+        .v1()
+        .name("tandem")
+        .on_receive_notification(
+            async move |notification: SessionNotification, _cx| {
+                for_updates.update(&notification);
+                Ok(())
+            },
+            on_receive_notification!(),
+        )
+        .on_receive_request(
+            async move |request: RequestPermissionRequest, responder, _cx| {
+                let host = for_permission.clone();
+                tokio::spawn(async move {
+                    let answer = host.permission(&request).await;
+                    let _ = responder.respond(answer);
+                });
+                Ok(())
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: ReadTextFileRequest, responder, _cx| {
+                let host = for_read.clone();
+                tokio::spawn(async move {
+                    let read = super::fs::read(
+                        &host.session,
+                        &host.approver,
+                        &request.path,
+                        request.line,
+                        request.limit,
+                    )
+                    .await;
+                    let _ = responder
+                        .respond_with_result(read.map(ReadTextFileResponse::new).map_err(failed));
+                });
+                Ok(())
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: WriteTextFileRequest, responder, _cx| {
+                let host = for_write.clone();
+                tokio::spawn(async move {
+                    let written =
+                        super::fs::write(&host.session, &request.path, &request.content).await;
+                    let _ = responder.respond_with_result(
+                        written
+                            .map(|()| WriteTextFileResponse::new())
+                            .map_err(failed),
+                    );
+                });
+                Ok(())
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: CreateTerminalRequest, responder, _cx| {
+                let env: Vec<(String, String)> = request
+                    .env
+                    .iter()
+                    .map(|v| (v.name.clone(), v.value.clone()))
+                    .collect();
+                let id = for_create.terminals.create(
+                    for_create.session.clone(),
+                    &request.command,
+                    &request.args,
+                    &env,
+                    request.cwd.clone(),
+                    request.output_byte_limit,
+                );
+                responder.respond(CreateTerminalResponse::new(id))
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: TerminalOutputRequest, responder, _cx| match for_output
+                .terminals
+                .output(&request.terminal_id.0)
+            {
+                Ok(snapshot) => responder.respond(
+                    TerminalOutputResponse::new(snapshot.output, snapshot.truncated)
+                        .exit_status(snapshot.exit.as_ref().map(exit_status)),
+                ),
+                Err(message) => responder.respond_with_error(failed(message)),
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: WaitForTerminalExitRequest, responder, _cx| {
+                let host = for_wait.clone();
+                tokio::spawn(async move {
+                    let exit = host.terminals.wait(&request.terminal_id.0).await;
+                    let _ = responder.respond_with_result(
+                        exit.map(|e| WaitForTerminalExitResponse::new(exit_status(&e)))
+                            .map_err(failed),
+                    );
+                });
+                Ok(())
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: KillTerminalRequest, responder, _cx| match for_kill
+                .terminals
+                .kill(&request.terminal_id.0)
+            {
+                Ok(()) => responder.respond(KillTerminalResponse::new()),
+                Err(message) => responder.respond_with_error(failed(message)),
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: ReleaseTerminalRequest, responder, _cx| match for_release
+                .terminals
+                .release(&request.terminal_id.0)
+            {
+                Ok(()) => responder.respond(ReleaseTerminalResponse::new()),
+                Err(message) => responder.respond_with_error(failed(message)),
+            },
+            on_receive_request!(),
+        )
+        .connect_with(transport, async move |cx: ConnectionTo<Agent>| {
+            let Opening {
+                cwd,
+                mcp_configs,
+                ready,
+            } = opening;
+            let opened = open(&cx, cwd, &mcp_configs, events.as_ref()).await;
+            let session = match opened {
+                Ok(session) => {
+                    let _ = ready.send(Ok(()));
+                    session
+                }
+                Err(e) => {
+                    let _ = ready.send(Err(e.clone()));
+                    return Err(e);
+                }
+            };
+            serve(&cx, &session, commands).await;
+            Ok(())
+        })
+        .await
+}
+
+/// `initialize` and `session/new` (with the `--mcp-config` servers the agent can use; a notice for each it cannot):
+/// the agent's session id.
+async fn open(
+    cx: &ConnectionTo<Agent>,
+    cwd: PathBuf,
+    mcp_configs: &[String],
+    events: &dyn EventSink,
+) -> Result<SessionId, Error> {
+    let capabilities = ClientCapabilities::new()
+        .fs(FileSystemCapabilities::new()
+            .read_text_file(true)
+            .write_text_file(true))
+        .terminal(true);
+    let init = cx
+        .send_request(
+            InitializeRequest::new(ProtocolVersion::V1)
+                .client_capabilities(capabilities)
+                .client_info(
+                    Implementation::new("tandem", env!("CARGO_PKG_VERSION")).title("Tandem"),
+                ),
+        )
+        .block_task()
+        .await?;
+    let (servers, problems) =
+        super::mcp::servers_for(mcp_configs, &cwd, &init.agent_capabilities.mcp_capabilities);
+    for message in problems {
+        events.emit(SessionEvent::Notice { message });
+    }
+    let session = cx
+        .send_request(NewSessionRequest::new(cwd).mcp_servers(servers))
+        .block_task()
+        .await?;
+    Ok(session.session_id)
+}
+
+/// Sends each prompt of `commands` (`session/prompt`, and `session/cancel` once its token fires) and replies with the
+/// agent's stop reason, until the commands close.
+async fn serve(
+    cx: &ConnectionTo<Agent>,
+    session: &SessionId,
+    mut commands: mpsc::UnboundedReceiver<Command>,
+) {
+    while let Some(Command::Prompt {
+        text,
+        cancel,
+        reply,
+    }) = commands.recv().await
+    {
+        let _ = reply.send(prompt(cx, session, text, cancel).await);
+    }
+}
+
+async fn prompt(
+    cx: &ConnectionTo<Agent>,
+    session: &SessionId,
+    text: String,
+    cancel: CancellationToken,
+) -> Result<StopReason, Error> {
+    let asked = cx
+        .send_request(PromptRequest::new(
+            session.clone(),
+            vec![ContentBlock::Text(TextContent::new(text))],
+        ))
+        .block_task();
+    tokio::pin!(asked);
+    let answer = tokio::select! {
+        answer = &mut asked => answer?,
+        _ = cancel.cancelled() => {
+            cx.send_notification(CancelNotification::new(session.clone()))?;
+            asked.await?
+        }
+    };
+    Ok(answer.stop_reason)
+}
+
+/// An SDK error as one line: its message and data (an agent that went away, said so).
+fn describe(error: &Error) -> String {
+    if let Some(data) = &error.data
+        && data["reason"] == "incoming_transport_closed"
+    {
+        let during = data["method"].as_str().unwrap_or("its answer");
+        return format!("it closed the connection (exited?) while Tandem waited for {during}");
+    }
+    match &error.data {
+        Some(serde_json::Value::String(data)) => format!("{} ({data})", error.message),
+        Some(data) => format!("{} ({data})", error.message),
+        None => error.message.clone(),
+    }
+}

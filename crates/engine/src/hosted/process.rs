@@ -1,0 +1,77 @@
+//! The hosted agent's process: started from its settings entry in its own process group, in the project folder,
+//! with its stdin and stdout as the ACP connection's lines (its stderr goes to Tandem's); the whole group is killed
+//! when the [`AgentProcess`] is dropped.
+
+use std::path::Path;
+use std::pin::Pin;
+use std::process::Stdio;
+
+use crate::process_group::GroupGuard;
+use crate::settings::AgentServer;
+use futures::{Sink, Stream};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin};
+
+/// Lines to the agent.
+pub type Outgoing = Pin<Box<dyn Sink<String, Error = std::io::Error> + Send>>;
+/// Lines from the agent.
+pub type Incoming = Pin<Box<dyn Stream<Item = std::io::Result<String>> + Send>>;
+
+/// A running agent. Dropping it kills the agent with everything it started.
+pub struct AgentProcess {
+    _child: Child,
+    _group: GroupGuard,
+}
+
+/// Starts `server` in `cwd`; returns the process and the connection's two line streams. `Err` says why it could not
+/// start.
+pub fn spawn(
+    name: &str,
+    server: &AgentServer,
+    cwd: &Path,
+) -> Result<(AgentProcess, Outgoing, Incoming), String> {
+    let mut command = tokio::process::Command::new(&server.command);
+    command
+        .args(&server.args)
+        .envs(&server.env)
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .process_group(0)
+        .kill_on_drop(true);
+    let mut child = command.spawn().map_err(|e| {
+        format!(
+            "the agent `{name}` ({}) cannot be started: {e}",
+            server.command
+        )
+    })?;
+    let group = GroupGuard::new(child.id().unwrap_or_default());
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err(format!("the agent `{name}` has no stdin or stdout"));
+    };
+    let incoming = futures::stream::unfold(BufReader::new(stdout).lines(), |mut lines| async {
+        match lines.next_line().await {
+            Ok(Some(line)) => Some((Ok(line), lines)),
+            Ok(None) => None,
+            Err(e) => Some((Err(e), lines)),
+        }
+    });
+    let outgoing = futures::sink::unfold(stdin, write_line);
+    Ok((
+        AgentProcess {
+            _child: child,
+            _group: group,
+        },
+        Box::pin(outgoing),
+        Box::pin(incoming),
+    ))
+}
+
+async fn write_line(mut stdin: ChildStdin, line: String) -> std::io::Result<ChildStdin> {
+    let mut bytes = line.into_bytes();
+    bytes.push(b'\n');
+    stdin.write_all(&bytes).await?;
+    stdin.flush().await?;
+    Ok(stdin)
+}

@@ -1,0 +1,65 @@
+//! Turns of a session whose agent runs elsewhere (an external agent Tandem hosts over the Agent Client Protocol):
+//! the session names the prompt, starts its file checkpoint and tells the turn's start; the caller turns the agent's
+//! updates into events on the session's sink; at the end the prompt and the answer join the stored history, so the
+//! session lists, reopens and rewinds like any other.
+
+use tandem_protocol::{SessionEvent, TurnStopReason};
+
+use super::Session;
+use crate::model::{ContentBlock, Message, Role};
+
+impl Session {
+    /// Starts a turn that an external agent runs: the prompt gets its id (returned), the file checkpoint of the
+    /// prompt begins (file changes made through the session's tools from now on rewind to before it), and
+    /// `TurnStarted` is told. A checkpoint that cannot begin is logged; the turn goes on.
+    pub fn begin_hosted_turn(&self, prompt: &str) -> String {
+        let prompt_id = self.turn.prompt_ids.next();
+        if let Some(checkpoints) = &self.checkpoints
+            && let Err(e) = checkpoints.begin_prompt(&prompt_id)
+        {
+            tracing::warn!("checkpoints: {e}");
+        }
+        self.runtime.events.emit(SessionEvent::TurnStarted {
+            prompt: prompt.to_string(),
+            prompt_id: Some(prompt_id.clone()),
+        });
+        prompt_id
+    }
+
+    /// Ends a turn begun with [`Session::begin_hosted_turn`]: the prompt (marked with its id) and the agent's answer
+    /// (when it said anything) are added to the history and stored, then `TurnEnded` is told. Waits for the store's
+    /// commit; a store that fails is logged (the store reports it as its failure).
+    pub async fn end_hosted_turn(
+        &self,
+        prompt_id: &str,
+        prompt: &str,
+        answer: &str,
+        stop_reason: TurnStopReason,
+    ) {
+        let mut history = self.turn.history.lock().await;
+        let mut asked = Message::user_text(prompt);
+        asked.marks.prompts.push(prompt_id.to_string());
+        history.push(asked);
+        if !answer.is_empty() {
+            history.push(Message::new(
+                Role::Assistant,
+                vec![ContentBlock::Text {
+                    text: answer.to_string(),
+                }],
+            ));
+        }
+        self.transcript.sync(&history);
+        if let Some(recorder) = &self.recorder {
+            recorder.sync_history(&history);
+        }
+        drop(history);
+        self.runtime
+            .events
+            .emit(SessionEvent::TurnEnded { stop_reason });
+        if let Some(recorder) = &self.recorder
+            && let Err(e) = recorder.flush().await
+        {
+            tracing::warn!("session {}: {e}", self.id);
+        }
+    }
+}
