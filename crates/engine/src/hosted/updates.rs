@@ -304,6 +304,7 @@ fn diff_detail(content: &Value) -> Option<ToolDetail> {
         cell: None,
         changed_by: None,
         revised: None,
+        diagnostics: None,
     })
 }
 

@@ -12,5 +12,5 @@ mod turn;
 
 pub use budget_gate::{BudgetDoor, BudgetGate};
 pub use config::QueryConfig;
-pub use system_prompt::{build_system_prompt, skills_prompt};
+pub use system_prompt::{COORDINATOR_PROMPT, build_system_prompt, skills_prompt};
 pub use turn::{QueryError, TurnOutcome, UserPrompt, run_turn};

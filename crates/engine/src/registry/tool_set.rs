@@ -235,8 +235,32 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             )
         }));
     }
+    if inputs.features.coordinator {
+        let (kept, dropped): (Vec<_>, Vec<_>) = tools
+            .into_iter()
+            .partition(|tool| COORDINATOR_TOOLS.contains(&tool.name()));
+        tools = kept;
+        missing.extend(dropped.iter().map(|tool| {
+            (
+                tool.name().to_string(),
+                format!(
+                    "the coordinator mode leaves the work to sub-agents ({} is set)",
+                    features::COORDINATOR_ENV
+                ),
+            )
+        }));
+    }
     SessionTools { tools, missing }
 }
+
+/// The built-in tools the coordinator mode keeps for the session's own agent: starting sub-agents, reading and
+/// stopping those in the background, and messaging teammates (when teams are on).
+const COORDINATOR_TOOLS: &[&str] = &[
+    names::AGENT,
+    names::TASK_OUTPUT,
+    names::TASK_STOP,
+    names::SEND_MESSAGE,
+];
 
 /// The context tools (CtxInspect, Snip), each when its switch is on; the person's tool list names one switched off
 /// with its switch (the model is not told of it).

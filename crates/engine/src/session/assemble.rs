@@ -114,6 +114,11 @@ impl Session {
                 events.clone(),
             ))
         });
+        if features.coordinator {
+            config
+                .system
+                .push(crate::query::COORDINATOR_PROMPT.to_string());
+        }
         if let Some(watch) = &budget_watch {
             config.budget =
                 crate::query::BudgetDoor(Some(watch.clone() as Arc<dyn crate::query::BudgetGate>));

@@ -31,6 +31,10 @@ pub const MONITOR_ENV: &str = "MONITOR_TOOL";
 /// Offers the OverflowTest tool (`1` or `true`): a result of a requested size, to exercise the large-result path.
 pub const OVERFLOW_TEST_ENV: &str = "OVERFLOW_TEST_TOOL";
 
+/// The coordinator mode (`1` or `true`; also under `env` in a settings file): the session's own agent gets only the
+/// tools that start, steer and stop sub-agents, which do the work with their full tool sets.
+pub const COORDINATOR_ENV: &str = "CLAUDE_CODE_COORDINATOR_MODE";
+
 /// Offers Bash, Read and Edit only (`1` or `true`), with the MCP servers' tools: the SIMPLE mode.
 pub const SIMPLE_ENV: &str = "CLAUDE_CODE_SIMPLE";
 
@@ -53,6 +57,8 @@ pub struct Features {
     pub assistant: bool,
     /// The SIMPLE mode: of the built-in tools, Bash, Read and Edit only.
     pub simple: bool,
+    /// The coordinator mode: the session's own agent gets Agent, TaskOutput, TaskStop and SendMessage only.
+    pub coordinator: bool,
     /// CronCreate, CronDelete, CronList, and the scheduler firing the project's scheduled prompts.
     pub triggers: bool,
     /// VerifyPlanExecution.
@@ -84,6 +90,7 @@ impl Features {
         sleep: false,
         assistant: false,
         simple: false,
+        coordinator: false,
         triggers: false,
         verify_plan: false,
         tungsten: false,
@@ -111,6 +118,7 @@ impl Features {
             sleep: on(PROACTIVE_ENV) || on(KAIROS_ENV) || on(KAIROS_SEED_ENV),
             assistant: on(KAIROS_ENV) || on(KAIROS_SEED_ENV),
             simple: on(SIMPLE_ENV),
+            coordinator: on(COORDINATOR_ENV),
             triggers: on(TRIGGERS_ENV),
             verify_plan: on(VERIFY_PLAN_ENV),
             tungsten: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE),
@@ -142,6 +150,7 @@ impl Features {
         self.snip |= on(HISTORY_SNIP_ENV);
         self.monitor |= on(MONITOR_ENV);
         self.overflow_test |= on(OVERFLOW_TEST_ENV);
+        self.coordinator |= on(COORDINATOR_ENV);
         let kairos = on(KAIROS_SEED_ENV);
         self.sleep |= kairos;
         self.assistant |= kairos;
@@ -209,6 +218,13 @@ mod tests {
                 },
             ),
             (&[(SIMPLE_ENV, "")], Features::default()),
+            (
+                &[(COORDINATOR_ENV, "1")],
+                Features {
+                    coordinator: true,
+                    ..Features::default()
+                },
+            ),
             (
                 &[(TRIGGERS_ENV, "1")],
                 Features {

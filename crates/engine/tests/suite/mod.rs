@@ -9,6 +9,7 @@ mod checkpoints;
 mod common;
 mod config_tool;
 mod context_tools;
+mod coordinator_mode;
 mod cron;
 mod decision_sources;
 mod decision_trace;
