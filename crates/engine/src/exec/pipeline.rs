@@ -51,6 +51,8 @@ pub struct ToolCallOutcome {
     pub context_change: Option<ContextChange>,
     /// A hook's `continue: false` for this call: the turn ends after the call, with this reason for the person.
     pub ends_turn: Option<String>,
+    /// Texts for the model after the step's results ([`crate::tool::ToolOutput::new_messages`]).
+    pub new_messages: Vec<String>,
 }
 
 fn result_block(id: &str, content: ToolResultContent, is_error: bool) -> ContentBlock {
@@ -83,6 +85,7 @@ pub(super) fn finish_without_output(
         outcome,
         context_change: None,
         ends_turn: None,
+        new_messages: Vec::new(),
     }
 }
 
@@ -301,6 +304,7 @@ async fn run_steps(
                 outcome: ToolOutcome::Success,
                 context_change: output.context_change,
                 ends_turn: None,
+                new_messages: output.new_messages,
             }
         }
         Err(ToolError::Cancelled) => {

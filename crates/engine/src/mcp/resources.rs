@@ -180,6 +180,7 @@ impl Tool for ReadResource {
             content: simplify(blocks),
             detail: None,
             context_change: None,
+            new_messages: Vec::new(),
         })
     }
 }

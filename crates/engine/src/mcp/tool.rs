@@ -282,6 +282,7 @@ impl Call {
                 meta: converted.meta,
             }),
             context_change: None,
+            new_messages: Vec::new(),
         })
     }
 }

@@ -95,7 +95,14 @@ pub async fn stream_and_execute(
     let mut outcomes = executor.take_ready();
     outcomes.extend(executor.finish(&mut done_rx).await);
     let ends_turn = outcomes.iter().find_map(|o| o.ends_turn.clone());
-    let mut results: Vec<ContentBlock> = outcomes.into_iter().map(|o| o.block).collect();
+    let mut added = Vec::new();
+    let mut results: Vec<ContentBlock> = outcomes
+        .into_iter()
+        .map(|o| {
+            added.extend(o.new_messages);
+            o.block
+        })
+        .collect();
     let limit_of = |id: &str| {
         completed_calls
             .iter()
@@ -110,6 +117,8 @@ pub async fn stream_and_execute(
             .unwrap_or(result_budget::MESSAGE_BUDGET_CHARS)
     };
     result_budget::enforce(&mut results, limit_of, &config.results_dir);
+    // What the tools added for the model comes after every result (the API wants the results first).
+    results.extend(added.into_iter().map(|text| ContentBlock::Text { text }));
     match outcome {
         Ok((message, stop_reason, usage)) => Step {
             assistant: message,

@@ -33,6 +33,9 @@ pub struct ToolOutput {
     pub detail: Option<ToolDetail>,
     /// A change to the permission context for the calls after this one.
     pub context_change: Option<ContextChange>,
+    /// Texts the model is given after the call's result, as the person's side of the conversation (the seed's
+    /// `newMessages`): a skill's instructions, for one. They go with the results of the same step, after them.
+    pub new_messages: Vec<String>,
 }
 
 impl ToolOutput {
@@ -42,7 +45,14 @@ impl ToolOutput {
             content: ToolResultContent::Text(text.into()),
             detail: None,
             context_change: None,
+            new_messages: Vec::new(),
         }
+    }
+
+    /// Adds `text` to what the model is given after the result.
+    pub fn with_new_message(mut self, text: impl Into<String>) -> Self {
+        self.new_messages.push(text.into());
+        self
     }
 
     /// Asks for a change of the permission context for the calls after this one.

@@ -40,6 +40,36 @@ fn last_results(body: &Value) -> Vec<Value> {
         .unwrap_or_default()
 }
 
+/// The blocks of the last message of a request, by type: `tool_result` blocks first, then the texts after them.
+fn last_message_types(body: &Value) -> Vec<String> {
+    body["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["content"].as_array())
+        .map(|c| {
+            c.iter()
+                .filter_map(|b| b["type"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The text blocks of the last message of a request (what tools added after their results).
+fn last_texts(body: &Value) -> String {
+    body["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["content"].as_array())
+        .map(|c| {
+            c.iter()
+                .filter(|b| b["type"] == "text")
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
 #[tokio::test]
 async fn the_model_invokes_a_skill_and_its_allowed_tools_run_without_asking() {
     let ws = workspace();
@@ -79,9 +109,17 @@ async fn the_model_invokes_a_skill_and_its_allowed_tools_run_without_asking() {
         "the instructions wait for the invocation"
     );
     assert!(!system.contains("broken"));
+    // The result says the skill started; its instructions follow the results, as the person's side speaks.
     let skill_result = &last_results(&requests[1].body)[0];
     let text = skill_result["content"].to_string();
-    assert!(text.contains("RELEASE-STEPS-7731: tag v1.2"), "{text}");
+    assert!(text.contains("Launching skill: release"), "{text}");
+    assert!(!text.contains("RELEASE-STEPS-7731"), "{text}");
+    assert_eq!(
+        last_message_types(&requests[1].body),
+        ["tool_result", "text"]
+    );
+    let added = last_texts(&requests[1].body);
+    assert!(added.contains("RELEASE-STEPS-7731: tag v1.2"), "{added}");
 
     let asked = approver.asked();
     assert_eq!(asked.len(), 1, "only the skill asked: {asked:?}");
@@ -262,11 +300,10 @@ async fn skills_nested_below_the_project_are_found_when_a_file_under_them_is_rea
             .iter()
             .any(|r| r.body.to_string().contains("vendored"))
     );
-    let skill_result = &last_results(&requests[4].body)[0];
     assert!(
-        skill_result["content"]
-            .to_string()
-            .contains("DEPLOY-WEB-5521")
+        last_texts(&requests[4].body).contains("DEPLOY-WEB-5521"),
+        "{}",
+        requests[4].body
     );
     let notices: Vec<String> = events
         .events()

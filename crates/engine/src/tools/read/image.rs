@@ -68,5 +68,6 @@ pub fn read_image(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError> {
             },
         }),
         context_change: None,
+        new_messages: Vec::new(),
     })
 }

@@ -122,5 +122,6 @@ pub fn read_notebook(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError>
         content,
         detail: Some(detail),
         context_change: None,
+        new_messages: Vec::new(),
     })
 }

@@ -167,7 +167,10 @@ impl Tool for SkillTool {
         let skill = catalog
             .find(&input.skill)
             .ok_or_else(|| ToolError::to_model(format!("Unknown skill: {}", input.skill)))?;
-        let mut output = ToolOutput::text(invocation_text(skill, input.args.as_deref()))
+        // As the person's `/name` does, the instructions reach the model as the person's side of the conversation,
+        // after the result; the result only says the skill started.
+        let mut output = ToolOutput::text(format!("Launching skill: {}", skill.name))
+            .with_new_message(invocation_text(skill, input.args.as_deref()))
             .with_detail(ToolDetail::Skill {
                 name: skill.name.clone(),
                 path: skill.path.display().to_string(),
