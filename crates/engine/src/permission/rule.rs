@@ -132,6 +132,7 @@ const KNOWN_TOOLS: &[&str] = &[
     names::OVERFLOW_TEST,
     names::SEND_USER_FILE,
     names::PUSH_NOTIFICATION,
+    names::POWERSHELL,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name

@@ -26,6 +26,7 @@ use crate::tools::lsp::LspTool;
 use crate::tools::monitor::MonitorTool;
 use crate::tools::overflow_test::OverflowTestTool;
 use crate::tools::plan_mode::{ApprovedPlan, EnterPlanModeTool, ExitPlanModeTool};
+use crate::tools::powershell::PowerShellTool;
 use crate::tools::push_notification::PushNotificationTool;
 use crate::tools::send_user_file::SendUserFileTool;
 use crate::tools::skill::{LiveSkills, SkillCatalog, SkillGrants, SkillTool};
@@ -60,6 +61,8 @@ pub struct SessionToolInputs<'a> {
     pub language_servers: Option<Arc<LspManager>>,
     /// The settings files the Config tool reads and changes.
     pub config_files: ConfigFiles,
+    /// The `pwsh` the PowerShell tool runs (`None`: not installed; the tool is not offered).
+    pub pwsh: Option<std::path::PathBuf>,
 }
 
 /// The session's own agent's tools, and those it cannot have with why.
@@ -207,6 +210,13 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             format!("switched off: set {}=1 to offer it", lsp::ENABLE_ENV),
         )),
     }
+    match inputs.pwsh {
+        Some(program) => tools.push(erase(PowerShellTool::new(program))),
+        None => missing.push((
+            names::POWERSHELL.to_string(),
+            "pwsh is not installed (PowerShell is offered where `pwsh` is on the PATH)".to_string(),
+        )),
+    }
     tools.extend(work_list::tools(inputs.work_list, inputs.work_board));
     if let Some(mcp) = inputs.mcp {
         let servers = mcp.statuses();
@@ -344,6 +354,8 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
         // Checked as the LSP tool's calls are (a read of `filePath`) without starting a server.
         language_servers: None,
         config_files: ConfigFiles::standard(project, home),
+        // Checked as the bare tool is, whether or not `pwsh` is installed here.
+        pwsh: Some("pwsh".into()),
     })
     .tools
 }

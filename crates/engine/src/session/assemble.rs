@@ -199,6 +199,7 @@ impl Session {
                 settings: permission_loader.paths.clone(),
                 app: crate::settings::AppSettingsFile::standard_path(),
             },
+            pwsh: crate::tools::powershell::find_pwsh(std::env::var_os("PATH").as_deref()),
         });
         let runtime = ToolRuntime {
             pool: session_tools.pool(&extra_tools, |name| hidden_by.hides(name), mcp.tools()),

@@ -60,5 +60,7 @@ pub const MONITOR: &str = "Monitor";
 pub const OVERFLOW_TEST: &str = "OverflowTest";
 /// Hands the person a file (behind `KAIROS`).
 pub const SEND_USER_FILE: &str = "SendUserFile";
+/// PowerShell commands, where `pwsh` is installed.
+pub const POWERSHELL: &str = "PowerShell";
 /// A desktop notification for the person (behind `KAIROS`).
 pub const PUSH_NOTIFICATION: &str = "PushNotification";

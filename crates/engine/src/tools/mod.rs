@@ -17,6 +17,7 @@ pub mod monitor;
 pub mod notebook_edit;
 pub mod overflow_test;
 pub mod plan_mode;
+pub mod powershell;
 pub mod push_notification;
 pub mod read;
 pub mod send_user_file;
