@@ -285,9 +285,29 @@ pub enum SessionEvent {
         #[ts(optional)]
         caption: Option<String>,
     },
+    /// The project's scheduled prompts (CronCreate's jobs in `.claude/scheduled_tasks.json`), sent when a session
+    /// that fires them opens and whenever they change (a job added, deleted or fired).
+    ScheduledPrompts { prompts: Vec<ScheduledPrompt> },
     /// The agent asks for a desktop notification (PushNotification): shown even while the window has the focus,
     /// unless the person turned notifications off.
     PushNotification { title: String, message: String },
+}
+
+/// One scheduled prompt, as the window lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ScheduledPrompt {
+    pub id: String,
+    /// The five-field cron expression, in local time.
+    pub cron: String,
+    /// The schedule in words ("At 09:00, Monday through Friday").
+    pub schedule: String,
+    /// What is sent when it fires.
+    pub prompt: String,
+    /// `false`: it fires once, then is removed.
+    pub recurring: bool,
+    /// When it fires next (milliseconds since the epoch); `None` when it never will.
+    #[ts(type = "number | null")]
+    pub next_fire_ms: Option<i64>,
 }
 
 /// Why the agent sends a brief.

@@ -42,8 +42,9 @@ pub use elicitation::{
     FieldKind, StringFormat,
 };
 pub use events::{
-    BriefStatus, EventBatch, EventEnvelope, FolderTrust, SessionEvent, SessionInfo, SessionSummary,
-    ToolCallStatus, ToolOutcome, TurnStopReason, UnreadableSettingsFile, Usage,
+    BriefStatus, EventBatch, EventEnvelope, FolderTrust, ScheduledPrompt, SessionEvent,
+    SessionInfo, SessionSummary, ToolCallStatus, ToolOutcome, TurnStopReason,
+    UnreadableSettingsFile, Usage,
 };
 pub use interaction::{
     PlanAnswer, PlanChoice, PlanRequest, Question, QuestionAnswer, QuestionOption, QuestionOutcome,

@@ -119,6 +119,7 @@ pub fn render() -> String {
         decl::<TeamMember>(&cfg),
         decl::<TeamInfo>(&cfg),
         decl::<BriefStatus>(&cfg),
+        decl::<ScheduledPrompt>(&cfg),
         decl::<Theme>(&cfg),
         decl::<KeySource>(&cfg),
         decl::<AppSettings>(&cfg),

@@ -1086,6 +1086,28 @@ deleted: boolean, };
 
 export type BriefStatus = "normal" | "proactive";
 
+export type ScheduledPrompt = { id: string, 
+/**
+ * The five-field cron expression, in local time.
+ */
+cron: string, 
+/**
+ * The schedule in words ("At 09:00, Monday through Friday").
+ */
+schedule: string, 
+/**
+ * What is sent when it fires.
+ */
+prompt: string, 
+/**
+ * `false`: it fires once, then is removed.
+ */
+recurring: boolean, 
+/**
+ * When it fires next (milliseconds since the epoch); `None` when it never will.
+ */
+next_fire_ms: number | null, };
+
 export type Theme = "light" | "dark" | "system";
 
 export type KeySource = "keyring" | "credentials_file" | "settings_file" | "environment" | "none";
@@ -1175,7 +1197,7 @@ bytes: number,
 /**
  * What the agent says of it.
  */
-caption?: string, } | { "type": "push_notification", title: string, message: string, };
+caption?: string, } | { "type": "scheduled_prompts", prompts: Array<ScheduledPrompt>, } | { "type": "push_notification", title: string, message: string, };
 
 export type EventEnvelope = { session_id: string, 
 /**

@@ -293,6 +293,9 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'user_file':
       items.push({ kind: 'user_file', key, path: event.path, bytes: event.bytes, caption: event.caption });
       return;
+    case 'scheduled_prompts':
+      state.scheduledPrompts = event.prompts;
+      return;
     case 'push_notification':
       items.push({ kind: 'push_notification', key, title: event.title, message: event.message });
       state.pushes += 1;

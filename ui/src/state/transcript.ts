@@ -4,6 +4,7 @@ import type {
   BackgroundAgent,
   BackgroundShell,
   BriefStatus,
+  ScheduledPrompt,
   BudgetStatus,
   EventEnvelope,
   McpServerStatus,
@@ -124,6 +125,8 @@ export type Transcript = {
   mcpServers: Readonly<Record<string, McpServerStatus>>;
   /** The settings files that could not be read or parsed, as the engine last reported them. */
   unreadableSettings: readonly UnreadableSettingsFile[];
+  /** The project's scheduled prompts, as the engine last listed them. */
+  scheduledPrompts: readonly ScheduledPrompt[];
   /** How many desktop notifications the agent asked for (PushNotification): what changes when one more comes. */
   pushes: number;
   /** Whether a turn is running. */
@@ -161,6 +164,7 @@ export function emptyTranscript(sessionId: string | null = null): Transcript {
     teams: [],
     mcpServers: {},
     unreadableSettings: [],
+    scheduledPrompts: [],
     pushes: 0,
     running: false,
     turnsEnded: 0,

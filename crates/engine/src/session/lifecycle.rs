@@ -79,6 +79,8 @@ pub(super) struct Lifecycle {
     idle_stop: CancellationToken,
     /// How long the model waits idle before Notification hooks are told; `None`: never (nobody follows the session).
     pub idle_after: Option<Duration>,
+    /// The scheduled prompts the window was last shown (`None`: none shown yet).
+    pub scheduled_shown: Mutex<Option<Vec<tandem_protocol::ScheduledPrompt>>>,
 }
 
 impl Lifecycle {
@@ -91,6 +93,7 @@ impl Lifecycle {
             turns: Arc::new(AtomicU64::new(0)),
             idle_stop: CancellationToken::new(),
             idle_after,
+            scheduled_shown: Mutex::new(None),
         }
     }
 }

@@ -8,13 +8,13 @@ use std::sync::Weak;
 use std::time::Duration;
 
 use chrono::{DateTime, Local, Timelike};
-use tandem_protocol::SessionEvent;
+use tandem_protocol::{ScheduledPrompt, SessionEvent};
 
 use super::Session;
 use crate::model::Message;
 use crate::query::{QueryError, TurnOutcome, UserPrompt};
 use crate::tool::names;
-use crate::tools::cron::{ScheduledTask, TaskFile, TasksError};
+use crate::tools::cron::{Schedule, ScheduledTask, TaskFile, TasksError};
 
 /// A scheduled prompt that was sent, and how its turn went.
 pub type Fired = (ScheduledTask, Result<TurnOutcome, QueryError>);
@@ -26,6 +26,49 @@ impl Session {
         [names::CRON_CREATE, names::CRON_DELETE, names::CRON_LIST]
             .iter()
             .any(|name| self.runtime.pool.find(name).is_some())
+    }
+
+    /// Shows the window the project's scheduled prompts when they differ from what it was shown last (the first
+    /// time always), for a session that fires them. A file that cannot be read shows nothing new (the scheduler
+    /// reports it).
+    pub fn announce_scheduled_prompts(&self) {
+        if !self.schedules_prompts() {
+            return;
+        }
+        let Ok(tasks) = TaskFile::of_project(&self.cwd).load() else {
+            return;
+        };
+        let now = Local::now().timestamp_millis();
+        let prompts: Vec<ScheduledPrompt> = tasks
+            .iter()
+            .map(|task| {
+                let schedule = Schedule::parse(&task.cron).ok();
+                ScheduledPrompt {
+                    id: task.id.clone(),
+                    cron: task.cron.clone(),
+                    schedule: schedule
+                        .as_ref()
+                        .map(Schedule::describe)
+                        .unwrap_or_else(|| task.cron.clone()),
+                    prompt: task.prompt.clone(),
+                    recurring: task.recurring,
+                    next_fire_ms: schedule
+                        .and_then(|s| s.next_after_ms(task.anchor_ms().max(now)))
+                        .map(|t| t.timestamp_millis()),
+                }
+            })
+            .collect();
+        let Ok(mut shown) = self.lifecycle.scheduled_shown.lock() else {
+            return;
+        };
+        if shown.as_ref() == Some(&prompts) {
+            return;
+        }
+        *shown = Some(prompts.clone());
+        drop(shown);
+        self.runtime
+            .events
+            .emit(SessionEvent::ScheduledPrompts { prompts });
     }
 
     /// Sends the project's prompts due at `now`, one turn each, once no other turn runs (the history's lock is the
@@ -95,7 +138,10 @@ pub async fn run_scheduled_prompts(session: Weak<Session>) {
 
 /// One look: sends what is due now; a problem with the file is shown unless it is the one `reported` last.
 async fn look(session: &Session, reported: &mut Option<String>) {
-    match session.fire_due_prompts(Local::now()).await {
+    session.announce_scheduled_prompts();
+    let fired = session.fire_due_prompts(Local::now()).await;
+    session.announce_scheduled_prompts();
+    match fired {
         Ok(fired) => {
             *reported = None;
             for (task, result) in fired {
@@ -120,9 +166,14 @@ async fn look(session: &Session, reported: &mut Option<String>) {
     }
 }
 
-/// How long from `now` until a second past the start of the next minute.
+/// How long past the start of a minute the scheduler looks (a timer never fires early, so this only covers the wall
+/// clock and the monotonic clock disagreeing by a little; a look that comes early finds nothing and the next one
+/// follows shortly).
+const PAST_THE_MINUTE: Duration = Duration::from_millis(50);
+
+/// How long from `now` until [`PAST_THE_MINUTE`] past the start of the next minute.
 fn until_next_minute(now: DateTime<Local>) -> Duration {
     let into_minute = Duration::from_secs(u64::from(now.second()))
         + Duration::from_nanos(u64::from(now.nanosecond() % 1_000_000_000));
-    Duration::from_secs(61).saturating_sub(into_minute)
+    (Duration::from_secs(60) + PAST_THE_MINUTE).saturating_sub(into_minute)
 }

@@ -52,6 +52,8 @@ impl Session {
         self.begin().await;
         self.turn_begins();
         let outcome = self.send_once(prompt, images).await;
+        // The turn's Cron calls may have changed the project's scheduled prompts.
+        self.announce_scheduled_prompts();
         self.wait_idle();
         outcome
     }

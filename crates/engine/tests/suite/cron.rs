@@ -316,6 +316,39 @@ async fn a_due_prompt_starts_a_turn_in_the_session_and_a_one_shot_job_is_gone_af
     s.send("ping me in a minute").await.expect("turn");
     let tasks = TaskFile::of_project(&ws.root()).load().expect("file");
     assert_eq!(tasks.len(), 1, "{tasks:?}");
+    // The window is shown the job when the turn that made it ends.
+    let shown =
+        |events: &tandem_engine::events::RecordingSink| -> Vec<Vec<(String, String, bool, bool)>> {
+            events
+                .events()
+                .iter()
+                .filter_map(|e| match e {
+                    SessionEvent::ScheduledPrompts { prompts } => Some(
+                        prompts
+                            .iter()
+                            .map(|p| {
+                                (
+                                    p.id.clone(),
+                                    p.prompt.clone(),
+                                    p.recurring,
+                                    p.next_fire_ms.is_some(),
+                                )
+                            })
+                            .collect(),
+                    ),
+                    _ => None,
+                })
+                .collect()
+        };
+    assert_eq!(
+        shown(&events),
+        [vec![(
+            tasks[0].id.clone(),
+            "CRON-PING-4417".to_string(),
+            false,
+            true
+        )]]
+    );
 
     // Nothing is due before the next minute.
     let now = Local::now();
@@ -343,6 +376,12 @@ async fn a_due_prompt_starts_a_turn_in_the_session_and_a_one_shot_job_is_gone_af
         })
         .collect();
     assert_eq!(started, ["ping me in a minute", "CRON-PING-4417"]);
+    // Once fired, the one-shot job leaves the window's list; an unchanged list is not sent again.
+    s.announce_scheduled_prompts();
+    s.announce_scheduled_prompts();
+    let lists = shown(&events);
+    assert_eq!(lists.len(), 2, "{lists:?}");
+    assert!(lists[1].is_empty());
     // Fired once: gone from the file, and nothing more fires.
     assert!(
         TaskFile::of_project(&ws.root())

@@ -10,6 +10,7 @@ import { ErrorBanner } from '../common/ErrorBanner';
 import { Icon } from '../common/Icon';
 import { BackgroundAgents } from '../composer/BackgroundAgents';
 import { BackgroundShells } from '../composer/BackgroundShells';
+import { ScheduledPrompts } from '../composer/ScheduledPrompts';
 import { Checklist } from '../composer/Checklist';
 import { PromptBox } from '../composer/PromptBox';
 import { TeamPanel } from '../composer/TeamPanel';
@@ -71,6 +72,7 @@ export function Composer(props: ComposerProps) {
       <TeamPanel teams={transcript.teams} />
       <BackgroundAgents agents={transcript.backgroundAgents} />
       <BackgroundShells shells={transcript.backgroundShells} />
+      <ScheduledPrompts prompts={transcript.scheduledPrompts} />
       <Checklist todos={transcript.todos} tasks={transcript.tasks} />
       {queue.queued !== null && (
         <div className="notice queued-prompt" data-testid="queued-prompt" role="status">
