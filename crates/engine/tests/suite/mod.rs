@@ -39,6 +39,7 @@ mod permission_rules;
 mod permission_settings;
 mod permissions_table;
 mod person_doors;
+mod plugins;
 mod prompt_commands;
 mod prompt_images;
 mod query_loop;
