@@ -176,7 +176,7 @@ fn edit_list(
 }
 
 /// Writes `root` to `file` through a temporary file in the same folder and a rename.
-fn write(file: &Path, root: &Value) -> Result<(), SaveError> {
+pub(super) fn write(file: &Path, root: &Value) -> Result<(), SaveError> {
     let path = file.display().to_string();
     let failed = |source: std::io::Error| SaveError::Write {
         path: path.clone(),

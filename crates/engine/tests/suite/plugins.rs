@@ -297,3 +297,85 @@ async fn a_plugin_only_an_untrusted_project_turns_on_runs_no_hooks_and_starts_no
     // Prompts it brings are still offered, as the project's own are.
     assert!(session.skills().iter().any(|(n, _)| n == "tools:review"));
 }
+
+#[tokio::test]
+async fn the_plugins_panel_lists_what_each_brings_and_its_switch_writes_the_local_settings() {
+    let installed = Installed::new();
+    add_tools_plugin(&installed);
+    installed.add("broken", &[(".claude-plugin/plugin.json", "[]")]);
+    let ws = Workspace::new(&[(
+        ".claude/settings.json",
+        &json!({"enabledPlugins": {"tools@market": true}, "permissions": {"allow": ["Read"]}})
+            .to_string(),
+    )])
+    .expect("workspace");
+    let fake = server(Script::turns([])).await;
+    let events = RecordingSink::default();
+    let session = build(&ws, &installed, &fake.url(), &events, true);
+
+    let listed = session.panels().plugins_view();
+    let ids: Vec<&str> = listed.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, ["broken@market", "tools@market"]);
+    let tools = &listed[1];
+    assert_eq!(
+        (
+            tools.name.as_str(),
+            tools.marketplace.as_str(),
+            tools.version.as_deref()
+        ),
+        ("tools", "market", Some("1.0.0"))
+    );
+    assert!(tools.enabled && tools.loaded && tools.switchable && !tools.waits_for_trust);
+    assert_eq!(
+        tools.counts,
+        tandem_protocol::PluginCounts {
+            skills: 1,
+            commands: 1,
+            agents: 1,
+            hooks: 1,
+            mcp_servers: 1,
+            lsp_servers: 0
+        }
+    );
+    assert!(
+        tools
+            .decided_by
+            .as_deref()
+            .is_some_and(|f| f.ends_with(".claude/settings.json"))
+    );
+    let broken = &listed[0];
+    assert!(!broken.enabled && !broken.loaded, "{broken:?}");
+    assert!(
+        broken.problems.iter().any(|p| p.contains("manifest")),
+        "{broken:?}"
+    );
+
+    // Turned off: the choice goes to the local file (above the shared one), which is left as it was.
+    let after = session
+        .panels()
+        .set_plugin_enabled("tools@market", false)
+        .expect("switched");
+    assert!(
+        !after.iter().any(|p| p.id == "tools@market" && p.enabled),
+        "{after:?}"
+    );
+    let local: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(ws.path(".claude/settings.local.json")).expect("local"),
+    )
+    .expect("json");
+    assert_eq!(local, json!({"enabledPlugins": {"tools@market": false}}));
+    let shared = std::fs::read_to_string(ws.path(".claude/settings.json")).expect("shared");
+    assert!(shared.contains("\"tools@market\":true"), "{shared}");
+    // On again, and a plugin that is not installed is refused.
+    let again = session
+        .panels()
+        .set_plugin_enabled("tools@market", true)
+        .expect("switched");
+    assert!(again.iter().any(|p| p.id == "tools@market" && p.enabled));
+    assert!(
+        session
+            .panels()
+            .set_plugin_enabled("nothing@market", true)
+            .is_err()
+    );
+}
