@@ -54,18 +54,20 @@ mod tests {
         }
     }
 
+    /// Switches in priority order, then: enabled, decided by, trusted as.
+    type Row<'a> = (
+        Vec<PluginSwitch>,
+        bool,
+        Option<&'a RuleSource>,
+        Option<&'a RuleSource>,
+    );
+
     #[test]
     fn the_highest_source_decides_and_the_persons_own_source_is_trusted() {
         let local = RuleSource::Local(PathBuf::from("/p/.claude/settings.local.json"));
         let project = RuleSource::Project(PathBuf::from("/p/.claude/settings.json"));
         let user = RuleSource::User(PathBuf::from("/h/.claude/settings.json"));
-        // (switches in priority order, enabled, decided by, trusted as)
-        let table: Vec<(
-            Vec<PluginSwitch>,
-            bool,
-            Option<&RuleSource>,
-            Option<&RuleSource>,
-        )> = vec![
+        let table: Vec<Row> = vec![
             (vec![], false, None, None),
             (
                 vec![switch("p@m", true, &user)],

@@ -294,6 +294,19 @@ async fn a_plugin_only_an_untrusted_project_turns_on_runs_no_hooks_and_starts_no
             .any(|n| n.contains("tools@market") && n.contains("trust")),
         "{said:?}"
     );
+    // The trust question names what trusting would start.
+    let trust = session.settings().folder_trust();
+    assert!(!trust.trusted);
+    assert!(
+        trust.hooks.iter().any(|h| h.starts_with("UserPromptSubmit: ") && h.contains("hooks/mark.sh")),
+        "{:?}",
+        trust.hooks
+    );
+    assert!(
+        trust.mcp_servers.iter().any(|s| s.starts_with("plugin:tools:db: ")),
+        "{:?}",
+        trust.mcp_servers
+    );
     // Prompts it brings are still offered, as the project's own are.
     assert!(session.skills().iter().any(|(n, _)| n == "tools:review"));
 }
