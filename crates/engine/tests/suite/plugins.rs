@@ -298,12 +298,18 @@ async fn a_plugin_only_an_untrusted_project_turns_on_runs_no_hooks_and_starts_no
     let trust = session.settings().folder_trust();
     assert!(!trust.trusted);
     assert!(
-        trust.hooks.iter().any(|h| h.starts_with("UserPromptSubmit: ") && h.contains("hooks/mark.sh")),
+        trust
+            .hooks
+            .iter()
+            .any(|h| h.starts_with("UserPromptSubmit: ") && h.contains("hooks/mark.sh")),
         "{:?}",
         trust.hooks
     );
     assert!(
-        trust.mcp_servers.iter().any(|s| s.starts_with("plugin:tools:db: ")),
+        trust
+            .mcp_servers
+            .iter()
+            .any(|s| s.starts_with("plugin:tools:db: ")),
         "{:?}",
         trust.mcp_servers
     );
@@ -390,5 +396,60 @@ async fn the_plugins_panel_lists_what_each_brings_and_its_switch_writes_the_loca
             .panels()
             .set_plugin_enabled("nothing@market", true)
             .is_err()
+    );
+}
+
+#[test]
+fn a_plugins_language_server_joins_the_projects_once_the_folder_is_trusted() {
+    use tandem_engine::lsp::LspManager;
+    use tandem_engine::permission::{PermissionLoader, TrustStore};
+    use tandem_engine::settings::CliSettings;
+
+    let installed = Installed::new();
+    installed.add(
+        "go-lsp",
+        &[
+            (
+                ".claude-plugin/plugin.json",
+                r#"{"name": "go-lsp", "lspServers": "./servers.json"}"#,
+            ),
+            (
+                "servers.json",
+                &json!({"gopls": {"command": "${CLAUDE_PLUGIN_ROOT}/bin/gopls", "args": ["serve"],
+                    "extensionToLanguage": {".go": "go"}}})
+                .to_string(),
+            ),
+        ],
+    );
+    let ws = Workspace::new(&[(
+        ".claude/settings.json",
+        &json!({"enabledPlugins": {"go-lsp@market": true}, "env": {"ENABLE_LSP_TOOL": "1"}})
+            .to_string(),
+    )])
+    .expect("workspace");
+    let mut loader = PermissionLoader::standard(&ws.root(), CliSettings::default());
+    loader.plugins_dir = Some(installed.plugins.clone());
+    // Untrusted (an empty trust store): the project turns the plugin on, so its server waits.
+    let store = tempfile::tempdir().expect("store");
+    loader.trust = Some(TrustStore::at(store.path().join("trust.json")));
+    let manager = LspManager::for_session(&loader).expect("switched on");
+    assert_eq!(manager.configs().count(), 0);
+    // Trusted: the server is there, its command in the plugin's folder.
+    loader.trust = None;
+    let manager = LspManager::for_session(&loader).expect("switched on");
+    let servers: Vec<(String, String)> = manager
+        .configs()
+        .map(|c| (c.name.clone(), c.command.clone()))
+        .collect();
+    assert_eq!(
+        servers,
+        [(
+            "gopls".to_string(),
+            installed
+                .root("go-lsp")
+                .join("bin/gopls")
+                .display()
+                .to_string()
+        )]
     );
 }
