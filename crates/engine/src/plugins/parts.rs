@@ -116,7 +116,7 @@ pub fn read_parts(root: &Path, manifest: Option<&Manifest>, problems: &mut Vec<S
 /// `path` (relative to `root`) when it exists inside the plugin; otherwise a problem naming the manifest key.
 fn inside(root: &Path, path: &str, key: &str, problems: &mut Vec<String>) -> Option<PathBuf> {
     let full = crate::fsutil::normalise(&root.join(path));
-    if Path::new(path).is_absolute() || !full.starts_with(root) {
+    if Path::new(path).is_absolute() || !full.starts_with(crate::fsutil::normalise(root)) {
         problems.push(format!(
             "`{key}` path {path} is outside the plugin's folder; it is ignored"
         ));
