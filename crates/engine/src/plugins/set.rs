@@ -109,14 +109,15 @@ impl PluginSet {
         self.plugins.iter().find(|p| p.id == id)
     }
 
-    /// Every problem as a notice, each naming its plugin.
+    /// Every problem of the plugins that are on (and of the records) as a notice, each naming its plugin; the
+    /// problems of a plugin that is off are only listed with it.
     pub fn notices(&self) -> Vec<String> {
         let mut out: Vec<String> = self
             .problems
             .iter()
             .map(|p| format!("Plugins: {p}"))
             .collect();
-        for plugin in &self.plugins {
+        for plugin in self.plugins.iter().filter(|p| p.enabled) {
             out.extend(
                 plugin
                     .problems
