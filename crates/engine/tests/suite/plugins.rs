@@ -186,6 +186,7 @@ async fn an_enabled_plugins_parts_all_take_effect_and_a_disabled_or_broken_one_b
     )])
     .expect("workspace");
     let fake = server(Script::turns([
+        ScriptedTurn::tool_use("s1", "Skill", json!({"skill": "tools:review"})),
         ScriptedTurn::tool_use(
             "a1",
             "Agent",
