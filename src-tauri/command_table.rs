@@ -10,8 +10,8 @@ use tandem_protocol::{
     AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, BudgetStatus, CallCheck,
     ChangedFile, DecisionBehavior, ElicitationAnswer, EventEnvelope, FolderTrust, HookListing,
     HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer,
-    PromptImage, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView,
-    SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary,
+    PluginListing, PromptImage, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope,
+    RulesView, SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary,
     SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport,
 };
 use ts_rs::{Config, TS};
@@ -258,6 +258,14 @@ pub fn commands() -> Vec<CommandSignature> {
             .arg::<String>("command")
             .arg_as("input", "unknown")
             .returns::<HookTestResult>(),
+        command("plugins_view")
+            .arg::<String>("session_id")
+            .returns::<Vec<PluginListing>>(),
+        command("set_plugin_enabled")
+            .arg::<String>("session_id")
+            .arg::<String>("id")
+            .arg::<bool>("enabled")
+            .returns::<Vec<PluginListing>>(),
         command("app_settings").returns::<AppSettings>(),
         command("save_app_settings")
             .arg::<AppSettingsUpdate>("update")

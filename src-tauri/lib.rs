@@ -87,6 +87,8 @@ macro_rules! with_commands {
             commands::rules::check_call,
             commands::rules::hooks_view,
             commands::rules::test_hook,
+            commands::plugins::plugins_view,
+            commands::plugins::set_plugin_enabled,
             settings::app_settings,
             settings::save_app_settings,
             notify::notify_person,

@@ -25,6 +25,7 @@ pub mod carry;
 pub mod history;
 pub mod mcp;
 pub mod organise;
+pub mod plugins;
 pub mod prompt;
 pub mod rules;
 pub mod search;

@@ -12,6 +12,7 @@ import type {
   ChangedFile,
   DecisionBehavior,
   HookListing,
+  PluginListing,
   HookTestResult,
   RuleScope,
   RulesView,
@@ -386,6 +387,16 @@ export function checkCall(sessionId: string, tool: string, input: unknown): Prom
 /** Every configured hook by event, with its source and a sample input. */
 export function hooksView(sessionId: string): Promise<HookListing[]> {
   return commands.hooksView(sessionId);
+}
+
+/** Every plugin installed for the session's folder: on or off, the file that decides, what it brings. */
+export function pluginsView(sessionId: string): Promise<PluginListing[]> {
+  return commands.pluginsView(sessionId);
+}
+
+/** Turns plugin `id` on or off in the settings file that holds the choice; resolves to the plugins then. */
+export function setPluginEnabled(sessionId: string, id: string, enabled: boolean): Promise<PluginListing[]> {
+  return commands.setPluginEnabled(sessionId, id, enabled);
 }
 
 /** Runs one hook for real on `input` and says what it did and would decide. */

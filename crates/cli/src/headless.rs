@@ -65,7 +65,8 @@ impl Approver for StderrApprover {
 }
 
 /// The first line of `stream-json` output, once the MCP servers had their start-up time: the session, folder,
-/// model and mode, the tools the model is offered (a switched-off tool is not among them) and the MCP servers.
+/// model and mode, the tools the model is offered (a switched-off tool is not among them), the MCP servers and the
+/// plugins that are on.
 fn init_line(session: &Session) -> Value {
     let info = session.info();
     let tools: Vec<String> = session
@@ -80,6 +81,12 @@ fn init_line(session: &Session) -> Value {
         .into_iter()
         .map(|s| json!({"name": s.name, "state": s.state}))
         .collect();
+    let plugins: Vec<Value> = session
+        .settings()
+        .plugins()
+        .active()
+        .map(|p| json!({"name": p.name, "id": p.id, "path": p.root}))
+        .collect();
     json!({
         "type": "system",
         "subtype": "init",
@@ -89,6 +96,7 @@ fn init_line(session: &Session) -> Value {
         "permission_mode": info.mode,
         "tools": tools,
         "mcp_servers": servers,
+        "plugins": plugins,
     })
 }
 

@@ -15,6 +15,7 @@ pub mod lsp;
 pub mod mcp;
 pub mod model;
 pub mod permission;
+pub mod plugins;
 pub mod process_group;
 pub mod query;
 pub mod registry;

@@ -20,6 +20,8 @@ pub enum SlashCommandSource {
     User,
     /// A skill (`/name args` invokes it).
     Skill,
+    /// A Markdown command file of a plugin that is on (`/plugin:name`).
+    Plugin,
     /// A prompt an MCP server offers (`/mcp__server__prompt args`).
     McpPrompt,
 }

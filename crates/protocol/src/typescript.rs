@@ -39,6 +39,8 @@ pub fn render() -> String {
         decl::<RuleFiles>(&cfg),
         decl::<CallCheck>(&cfg),
         decl::<HookListing>(&cfg),
+        decl::<PluginCounts>(&cfg),
+        decl::<PluginListing>(&cfg),
         decl::<HookTestResult>(&cfg),
         decl::<ToolKind>(&cfg),
         decl::<RenderHints>(&cfg),

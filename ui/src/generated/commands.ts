@@ -3,7 +3,7 @@
 
 import { invoke, type Channel } from '@tauri-apps/api/core';
 import type { AppStateView, ImportSummary, McpSignIn, SavedSettings } from './app';
-import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, BudgetStatus, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, PromptImage, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport } from './protocol';
+import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, BudgetStatus, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, PluginListing, PromptImage, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport } from './protocol';
 
 export function appState(): Promise<AppStateView> {
   return invoke<AppStateView>('app_state');
@@ -239,6 +239,14 @@ export function hooksView(sessionId: string): Promise<Array<HookListing>> {
 
 export function testHook(sessionId: string, event: string, command: string, input: unknown): Promise<HookTestResult> {
   return invoke<HookTestResult>('test_hook', { sessionId, event, command, input });
+}
+
+export function pluginsView(sessionId: string): Promise<Array<PluginListing>> {
+  return invoke<Array<PluginListing>>('plugins_view', { sessionId });
+}
+
+export function setPluginEnabled(sessionId: string, id: string, enabled: boolean): Promise<Array<PluginListing>> {
+  return invoke<Array<PluginListing>>('set_plugin_enabled', { sessionId, id, enabled });
 }
 
 export function appSettings(): Promise<AppSettings> {

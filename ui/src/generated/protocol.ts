@@ -149,6 +149,46 @@ active: boolean,
  */
 sample_input: unknown, };
 
+export type PluginCounts = { skills: number, commands: number, agents: number, hooks: number, mcp_servers: number, lsp_servers: number, };
+
+export type PluginListing = { 
+/**
+ * `name@marketplace`, as `enabledPlugins` names it.
+ */
+id: string, 
+/**
+ * Its name: the prefix `name:` of its commands, skills and agent types.
+ */
+name: string, 
+/**
+ * The marketplace it was installed from.
+ */
+marketplace: string, version: string | null, description: string | null, author: string | null, 
+/**
+ * Whether the settings turn it on.
+ */
+enabled: boolean, 
+/**
+ * The settings file whose `enabledPlugins` entry decides (`None`: no file names it, so it is off).
+ */
+decided_by: string | null, 
+/**
+ * Whether the switch can change it (not when the managed policy or a `--settings` file decides).
+ */
+switchable: boolean, 
+/**
+ * Whether its folder and manifest could be read (a plugin that could not is never applied).
+ */
+loaded: boolean, 
+/**
+ * Whether its hooks and servers wait for the folder's trust (only the project's files turn it on).
+ */
+waits_for_trust: boolean, counts: PluginCounts, 
+/**
+ * What is wrong with it, each a sentence.
+ */
+problems: Array<string>, };
+
 export type HookTestResult = { 
 /**
  * `None` when the process was killed (timeout) or could not start.
@@ -767,7 +807,7 @@ offered: boolean,
  */
 reason: string | null, };
 
-export type SlashCommandSource = "window" | "builtin" | "project" | "user" | "skill" | "mcp_prompt";
+export type SlashCommandSource = "window" | "builtin" | "project" | "user" | "skill" | "plugin" | "mcp_prompt";
 
 export type SlashCommand = { 
 /**

@@ -8,7 +8,7 @@
 // `rewind_points` / `rewind` rewind a live session (fakeRewind.ts). `usage_report` and `budget_status` answer from
 // fakeUsage.ts (the settings' budget: $5 a day and $100 a month, stopping), whose `/spend` turns warn of the daily
 // budget and then are stopped by it. The rules and hooks panels' commands answer from
-// fakeRules.ts. `answer_elicitation` answers the form of a `/elicit` turn (fakeFormTurn.ts); `session_events` gives a session's
+// fakeRules.ts, the plugins panel's from fakePlugins.ts (`.pluginWrites()` lists the switches written). `answer_elicitation` answers the form of a `/elicit` turn (fakeFormTurn.ts); `session_events` gives a session's
 // events after a number, as the bridge does for a view that missed some.
 // `window.__tandemFake.emit` sends app-level (menu) events; `.files()` returns the fake files;
 // `.touch(path, content)` changes a fake file "outside Tandem"; `.storeLong(messages)` adds the stored session
@@ -28,6 +28,7 @@ import { FAKE_ROOT, initialFiles } from './fakeProject';
 import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
 import { FakeSession } from './fakeSession';
 import { FAKE_HOOK, FakeRules, fakeHookRun } from './fakeRules';
+import { FakePlugins } from './fakePlugins';
 import { FakeOrganise } from './fakeOrganise';
 import { exportPath, importInto } from './fakeCarry';
 import { fakeSearch, type Searchable } from './fakeSearch';
@@ -101,6 +102,7 @@ export function installFakeBackend(): void {
   const openedFiles: { path: string; reveal: boolean }[] = [];
   /** The rules the rules panel shows and edits. */
   const rules = new FakeRules();
+  const plugins = new FakePlugins();
 
   const summaries = (path: string): SessionSummary[] => {
     const live = [...sessions.values()].flatMap((each): SessionSummary[] => {
@@ -344,6 +346,12 @@ export function installFakeBackend(): void {
         case 'hooks_view':
           session(args);
           return [FAKE_HOOK];
+        case 'plugins_view':
+          session(args);
+          return plugins.list();
+        case 'set_plugin_enabled':
+          session(args);
+          return plugins.setEnabled(text(args, 'id'), args.enabled === true);
         case 'test_hook':
           session(args);
           if (text(args, 'command') !== FAKE_HOOK.command) throw { code: 'hooks', message: `no ${text(args, 'event')} hook runs \`${text(args, 'command')}\`` };
@@ -376,6 +384,7 @@ export function installFakeBackend(): void {
       notices: () => [...notices],
       openedFiles: () => [...openedFiles],
       exports: () => [...exports],
+      pluginWrites: () => [...plugins.writes],
       setClipboard: (image: { media_type: string; data: string } | null) => {
         clipboard = image;
       },

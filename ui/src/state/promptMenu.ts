@@ -38,5 +38,6 @@ export const SOURCE_LABEL: Record<SlashCommand['source'], string> = {
   project: 'project',
   user: 'user',
   skill: 'skill',
+  plugin: 'plugin',
   mcp_prompt: 'MCP',
 };

@@ -187,6 +187,55 @@ async fn stream_json_prints_every_event_as_a_line() {
     assert_eq!(lines.last().expect("last")["type"], "result");
 }
 
+#[tokio::test]
+async fn a_plugin_turned_on_is_named_in_the_init_line_and_its_command_runs() {
+    let dir = project();
+    let root = dir.path().join(".claude/plugins/cache/market/kit/1.0.0");
+    for (rel, text) in [
+        (
+            ".claude-plugin/plugin.json",
+            r#"{"name": "kit", "version": "1.0.0"}"#,
+        ),
+        ("commands/hello.md", "KIT-HELLO-4 to $ARGUMENTS"),
+    ] {
+        std::fs::create_dir_all(root.join(rel).parent().expect("parent")).expect("mkdir");
+        std::fs::write(root.join(rel), text).expect("write");
+    }
+    std::fs::write(
+        dir.path().join(".claude/plugins/installed_plugins.json"),
+        json!({"version": 2, "plugins": {"kit@market": [{"scope": "user", "installPath": root}]}})
+            .to_string(),
+    )
+    .expect("records");
+    std::fs::write(
+        dir.path().join(".claude/settings.json"),
+        json!({"enabledPlugins": {"kit@market": true}}).to_string(),
+    )
+    .expect("settings");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("said")]))
+        .await
+        .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path()).args([
+        "-p",
+        "/kit:hello the team",
+        "--output-format",
+        "stream-json",
+    ]);
+
+    let out = run(cmd).await;
+
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let init: Value =
+        serde_json::from_str(out.stdout.lines().next().expect("init")).expect("JSON line");
+    assert_eq!(
+        init["plugins"],
+        json!([{"name": "kit", "id": "kit@market", "path": root}])
+    );
+    let sent = server.requests()[0].body["messages"].to_string();
+    assert!(sent.contains("KIT-HELLO-4 to the team"), "{sent}");
+}
+
 /// The tools `tandem -p --output-format stream-json` says it offers, with `env` set.
 async fn offered_tools(env: &[(&str, &str)]) -> Vec<String> {
     let dir = project();

@@ -87,6 +87,9 @@ async fn run_one(hook: &HookCommand, stdin: &[u8], cwd: &Path, project_dir: &Pat
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true);
+    if let Some(root) = &hook.plugin_root {
+        cmd.env("CLAUDE_PLUGIN_ROOT", root);
+    }
     // Its own process group, so that a timeout stops everything the hook started.
     #[cfg(unix)]
     cmd.process_group(0);

@@ -82,7 +82,7 @@ impl LspManager {
         let root = &loader.project_root;
         let trusted = loader.trust.as_ref().is_none_or(|t| t.is_trusted(root));
         let (configs, mut problems) = config::project_config(root);
-        let configs = if trusted {
+        let mut configs = if trusted {
             configs
         } else {
             if !configs.is_empty() {
@@ -92,6 +92,23 @@ impl LspManager {
             }
             Vec::new()
         };
+        // Plugins that are on add theirs; those of a plugin only the project turns on wait for trust too.
+        for plugin in loader.plugins().active() {
+            if plugin.parts.lsp_servers.is_empty() || (plugin.needs_trust() && !trusted) {
+                continue;
+            }
+            let value = serde_json::Value::Object(plugin.parts.lsp_servers.clone());
+            let (found, wrong) = config::parse_config(&value, &plugin.root);
+            problems.extend(
+                wrong
+                    .into_iter()
+                    .map(|w| format!("plugin {}: {w}", plugin.id)),
+            );
+            for server in found {
+                configs.retain(|c| c.name != server.name);
+                configs.push(server);
+            }
+        }
         let mut manager = Self::new(root, configs, LspOptions::default());
         manager.problems = problems;
         Some(Arc::new(manager))

@@ -8,6 +8,7 @@ use tandem_protocol::PermissionMode;
 use super::context::{ContextOptions, PermissionContext};
 use super::rule::RuleSource;
 use super::trust::TrustStore;
+use crate::plugins::PluginSet;
 use crate::settings::{CliSettings, HookSet, LoadedSettings, SettingsPaths, load_settings};
 
 /// Where a session's settings come from, and how trust is looked up.
@@ -19,6 +20,8 @@ pub struct PermissionLoader {
     pub home: Option<PathBuf>,
     /// `None`: the folder is trusted (command-line runs).
     pub trust: Option<TrustStore>,
+    /// The folder of installed plugins when not `<home>/.claude/plugins`.
+    pub plugins_dir: Option<PathBuf>,
 }
 
 /// The result of re-reading the settings files.
@@ -40,7 +43,39 @@ impl PermissionLoader {
             project_root: project_root.to_path_buf(),
             home,
             trust: TrustStore::standard(),
+            plugins_dir: None,
         }
+    }
+
+    /// Where installed plugins are recorded: [`PermissionLoader::plugins_dir`] when set, else
+    /// `<home>/.claude/plugins`.
+    pub fn plugins_folder(&self) -> Option<PathBuf> {
+        self.plugins_dir
+            .clone()
+            .or_else(|| self.home.as_deref().map(crate::plugins::plugins_dir_of))
+    }
+
+    /// The installed plugins, each on or off as the settings on disk now say.
+    pub fn plugins(&self) -> PluginSet {
+        self.plugins_of(&self.settings_files_only())
+    }
+
+    fn plugins_of(&self, loaded: &LoadedSettings) -> PluginSet {
+        PluginSet::load(
+            self.plugins_folder().as_deref(),
+            &self.project_root,
+            &loaded.enabled_plugins,
+        )
+    }
+
+    /// The settings files as they are, without what plugins add.
+    fn settings_files_only(&self) -> LoadedSettings {
+        load_settings(
+            &self.paths,
+            &self.cli,
+            &self.project_root,
+            self.home.as_deref(),
+        )
     }
 
     /// Whether the folder's project-level grants apply (always for command-line runs, which assume trust).
@@ -50,14 +85,12 @@ impl PermissionLoader {
             .is_none_or(|t| t.is_trusted(&self.project_root))
     }
 
-    /// Every settings source as it is on disk now.
+    /// Every settings source as it is on disk now, with the hooks and MCP servers of the plugins they turn on.
     pub fn read_settings(&self) -> LoadedSettings {
-        load_settings(
-            &self.paths,
-            &self.cli,
-            &self.project_root,
-            self.home.as_deref(),
-        )
+        let mut loaded = self.settings_files_only();
+        self.plugins_of(&loaded)
+            .merge_into(&mut loaded, self.is_folder_trusted());
+        loaded
     }
 
     /// Reads every source and builds a context; `mode` is the mode chosen in the UI (settings decide when `None`).

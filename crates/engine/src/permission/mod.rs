@@ -17,6 +17,7 @@ mod links_memo;
 mod loader;
 mod path_forms;
 mod path_pattern;
+mod plugin_switch;
 mod read_deny;
 mod rule;
 mod rule_file;
@@ -53,6 +54,7 @@ pub use decide::{CallView, decide, evaluate};
 pub use domain::{PREAPPROVED_HOSTS, domain_matches, is_preapproved_host, url_host};
 pub use loader::{PermissionLoader, Reloaded};
 pub use path_pattern::{Anchors, absolute_glob, normalise, resolve_links};
+pub use plugin_switch::{plugin_switch_file, set_plugin_enabled};
 pub use rule::{
     ParsedRule, Rule, RuleBehavior, RuleSource, Specifier, ToolPattern, canonical_tool_name,
     is_known_tool, parse_rule, wildcard,

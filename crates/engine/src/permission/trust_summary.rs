@@ -1,5 +1,5 @@
-//! What trusting a folder would enable: the project's allow rules, extra directories, hooks and MCP servers, read
-//! from its settings files so the trust question can list them.
+//! What trusting a folder would enable: the project's allow rules, extra directories, hooks and MCP servers (those of
+//! plugins only the project turns on among them), read from its settings files so the trust question can list them.
 
 use std::path::Path;
 
@@ -48,6 +48,12 @@ impl PermissionLoader {
         ] {
             mcp_servers.extend(mcp_server_lines(&file));
         }
+        // The servers of plugins only the project's files turn on (their hooks are among the hooks above).
+        for plugin in self.plugins().active().filter(|p| p.needs_trust()) {
+            for (name, server) in &plugin.parts.mcp_servers {
+                mcp_servers.push(server_line(&plugin.server_name(name), server));
+            }
+        }
         FolderTrust {
             trusted: self.is_folder_trusted(),
             allow_rules,
@@ -74,25 +80,28 @@ fn mcp_server_lines(file: &Path) -> Vec<String> {
     };
     servers
         .iter()
-        .map(|(name, server)| {
-            let text = |key: &str| server.get(key).and_then(Value::as_str).map(str::to_string);
-            let what = text("url").or_else(|| {
-                text("command").map(|command| {
-                    let args = server
-                        .get("args")
-                        .and_then(Value::as_array)
-                        .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>())
-                        .unwrap_or_default();
-                    std::iter::once(command.as_str())
-                        .chain(args)
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
-            });
-            format!(
-                "{name}: {}",
-                what.unwrap_or_else(|| "(no command or url)".into())
-            )
-        })
+        .map(|(name, server)| server_line(name, server))
         .collect()
+}
+
+/// `name: command args` or `name: url` for one server's configuration.
+fn server_line(name: &str, server: &Value) -> String {
+    let text = |key: &str| server.get(key).and_then(Value::as_str).map(str::to_string);
+    let what = text("url").or_else(|| {
+        text("command").map(|command| {
+            let args = server
+                .get("args")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>())
+                .unwrap_or_default();
+            std::iter::once(command.as_str())
+                .chain(args)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    });
+    format!(
+        "{name}: {}",
+        what.unwrap_or_else(|| "(no command or url)".into())
+    )
 }

@@ -26,6 +26,7 @@ use crate::model::{Message, Model, SwitchableModel, TurnModel};
 use crate::permission::{
     ClassifierHandle, CliSettings, ModelClassifier, PermissionLoader, RuleSet,
 };
+use crate::plugins::PluginSet;
 use crate::query::{QueryConfig, build_system_prompt, skills_prompt};
 use crate::registry::{self, builtin_tools_with};
 use crate::settings::RuleBehavior;
@@ -55,6 +56,7 @@ impl Session {
             watch_settings: watch,
             command_line,
             assume_trusted,
+            plugins_dir,
             mcp: mcp_cli,
             extra_tools,
             tool_search,
@@ -74,8 +76,14 @@ impl Session {
         let wired = wire_model(model, recorder.as_ref(), events, &id, &cwd, &history);
         let (model_switch, model, events) = (wired.switch, wired.side, wired.events);
         let today = today();
-        let (permission_loader, permission_context) =
-            load_permissions(&cwd, command_line, assume_trusted, mode, &model);
+        let (permission_loader, permission_context) = load_permissions(
+            &cwd,
+            command_line,
+            assume_trusted,
+            plugins_dir,
+            mode,
+            &model,
+        );
         // Switches that a settings file's `env` block may also turn on.
         let features = features.with_settings_files(&permission_loader.paths.all());
         let hidden_by = permission_context.rules.clone();
@@ -98,7 +106,8 @@ impl Session {
                 .clone()
                 .map(|m| m as Arc<dyn crate::tool::LanguageServers>),
         );
-        let loaded = LoadedCatalogs::load(&cwd, &hidden_by);
+        let plugins = permission_loader.plugins();
+        let loaded = LoadedCatalogs::load(&cwd, &hidden_by, &plugins);
         let mut config = query_config(
             &cwd,
             &id,
@@ -261,6 +270,7 @@ impl Session {
             settings.announce_unreadable_settings();
         }
         session.report_agent_issues(&loaded.agent_issues);
+        session.report_plugin_problems(&plugins);
         session.report_file_issues(&loaded.skill_issues);
         session
     }
@@ -280,6 +290,21 @@ impl Session {
                 .emit(tandem_protocol::SessionEvent::Notice {
                     message: format!("{what} file {} was not loaded: {message}", path.display()),
                 });
+        }
+    }
+
+    /// Tells the person about plugins that could not be loaded (or parts of them), and about the hooks and servers
+    /// of plugins that wait for the folder's trust.
+    fn report_plugin_problems(&self, plugins: &PluginSet) {
+        let trusted = self.runtime.permission_context().trusted;
+        for message in plugins
+            .notices()
+            .into_iter()
+            .chain(plugins.waiting_for_trust(trusted))
+        {
+            self.runtime
+                .events
+                .emit(tandem_protocol::SessionEvent::Notice { message });
         }
     }
 
@@ -338,11 +363,24 @@ struct LoadedCatalogs {
 }
 
 impl LoadedCatalogs {
-    fn load(cwd: &Path, rules: &RuleSet) -> Self {
+    fn load(cwd: &Path, rules: &RuleSet, plugins: &PluginSet) -> Self {
         let home = dirs::home_dir();
         let denied = |tool: &str, name: &str| rules.name(RuleBehavior::Deny, tool, name).is_some();
-        let skills = SkillCatalog::load(cwd, home.as_deref());
-        let agents = AgentCatalog::load(cwd, home.as_deref());
+        let mut skills = SkillCatalog::load(cwd, home.as_deref());
+        let mut agents = AgentCatalog::load(cwd, home.as_deref());
+        let mut commands = CommandCatalog::load(cwd, home.as_deref());
+        // The parts of the plugins that are on, each named `<plugin>:<name>`.
+        for plugin in plugins.active() {
+            for dir in &plugin.parts.skill_dirs {
+                skills.load_plugin_folder(dir, &plugin.name);
+            }
+            for path in &plugin.parts.command_paths {
+                commands.load_plugin_path(path, &plugin.name, plugin.needs_trust());
+            }
+            for path in &plugin.parts.agent_paths {
+                agents.load_plugin_path(path, &plugin.name);
+            }
+        }
         let deny_rules = rules.clone();
         Self {
             skills: Arc::new(LiveSkills::new(
@@ -355,7 +393,7 @@ impl LoadedCatalogs {
                 },
             )),
             skill_issues: skills.issues,
-            commands: CommandCatalog::load(cwd, home.as_deref()),
+            commands,
             agents: Arc::new(agents.without(|kind| denied(tool_names::AGENT, kind))),
             agent_issues: agents.issues,
         }
@@ -469,6 +507,7 @@ fn load_permissions(
     cwd: &Path,
     command_line: CliSettings,
     assume_trusted: bool,
+    plugins_dir: Option<std::path::PathBuf>,
     mode: PermissionMode,
     model: &Arc<dyn Model>,
 ) -> (PermissionLoader, crate::permission::PermissionContext) {
@@ -476,6 +515,7 @@ fn load_permissions(
     if assume_trusted {
         loader.trust = None;
     }
+    loader.plugins_dir = plugins_dir;
     let chosen = (mode != PermissionMode::Default).then_some(mode);
     let context = loader
         .load(chosen, &[])

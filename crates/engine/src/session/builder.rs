@@ -49,6 +49,7 @@ pub struct SessionBuilder {
     watch_settings: bool,
     command_line: CliSettings,
     assume_trusted: bool,
+    plugins_dir: Option<PathBuf>,
     extra_tools: Vec<Arc<dyn DynTool>>,
     tool_search: Option<ToolSearchMode>,
     work_list: WorkListFamily,
@@ -73,6 +74,8 @@ pub(super) struct Parts {
     pub watch_settings: bool,
     pub command_line: CliSettings,
     pub assume_trusted: bool,
+    /// The folder of installed plugins, when not `~/.claude/plugins`.
+    pub plugins_dir: Option<PathBuf>,
     pub mcp: McpCliConfig,
     pub extra_tools: Vec<Arc<dyn DynTool>>,
     pub tool_search: ToolSearchMode,
@@ -112,6 +115,7 @@ impl SessionBuilder {
             watch_settings: false,
             command_line: CliSettings::default(),
             assume_trusted: false,
+            plugins_dir: None,
             extra_tools: Vec::new(),
             tool_search: None,
             work_list: WorkListFamily::from_env(),
@@ -254,6 +258,12 @@ impl SessionBuilder {
     /// the servers are listed as failed.
     pub fn runtime(mut self, handle: tokio::runtime::Handle) -> Self {
         self.runtime = Some(handle);
+        self
+    }
+
+    /// Reads installed plugins from `dir` instead of `~/.claude/plugins` (tests, and a second configuration).
+    pub fn plugins_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.plugins_dir = Some(dir.into());
         self
     }
 
@@ -400,6 +410,7 @@ impl SessionBuilder {
             watch_settings: self.watch_settings,
             command_line: self.command_line,
             assume_trusted: self.assume_trusted,
+            plugins_dir: self.plugins_dir,
             mcp: self.mcp,
             extra_tools: self.extra_tools,
             tool_search: self.tool_search.unwrap_or_else(|| {

@@ -3,7 +3,8 @@
 //! (`review.md` is `/review`); a subfolder gives a namespace (`frontend/component.md` is `/frontend:component`).
 //! Optional frontmatter: `description`, `argument-hint`, `allowed-tools`, `model`. The body is the prompt the
 //! model gets, with `$ARGUMENTS` (everything typed after the name) and `$1`, `$2`… (the typed words, quotes
-//! grouping words) replaced. A broken file is reported with its path and left out; the others load.
+//! grouping words) replaced. A broken file is reported with its path and left out; the others load. Plugins that are
+//! on add theirs, named `<plugin>:<name>`.
 
 use std::path::{Path, PathBuf};
 
@@ -29,8 +30,11 @@ pub struct CustomCommand {
     pub model: Option<String>,
     pub body: String,
     pub path: PathBuf,
-    /// [`SlashCommandSource::User`] or [`SlashCommandSource::Project`].
+    /// [`SlashCommandSource::User`], [`SlashCommandSource::Project`] or [`SlashCommandSource::Plugin`].
     pub source: SlashCommandSource,
+    /// Whether its `allowed-tools` wait for the folder's trust: a project's command, or a plugin's that only the
+    /// project's settings turn on.
+    pub waits_for_trust: bool,
 }
 
 /// A command file that could not be loaded.
@@ -75,6 +79,39 @@ impl CommandCatalog {
                 Err(message) => self.issues.push(CommandFileIssue { path, message }),
             }
         }
+    }
+
+    /// The commands of a plugin's command file or folder, each named `<plugin>:<name>` (a subfolder adds its
+    /// name: `<plugin>:<sub>:<name>`); with `waits_for_trust`, their `allowed-tools` wait for the folder's trust.
+    /// A plugin's command replaces one of the same full name loaded before it.
+    pub fn load_plugin_path(&mut self, path: &Path, plugin: &str, waits_for_trust: bool) {
+        let mut files = Vec::new();
+        if path.is_file() {
+            if let Some(stem) = path.file_stem() {
+                files.push((path.to_path_buf(), stem.to_string_lossy().into_owned()));
+            }
+        } else {
+            collect(path, path, 0, &mut files);
+        }
+        files.sort();
+        for (file, name) in files {
+            match load_file(
+                &file,
+                format!("{plugin}:{name}"),
+                SlashCommandSource::Plugin,
+            ) {
+                Ok(mut command) => {
+                    command.waits_for_trust = waits_for_trust;
+                    self.commands.retain(|c| c.name != command.name);
+                    self.commands.push(command);
+                }
+                Err(message) => self.issues.push(CommandFileIssue {
+                    path: file,
+                    message,
+                }),
+            }
+        }
+        self.commands.sort_by(|a, b| a.name.cmp(&b.name));
     }
 
     /// The command called `name` (a leading `/` is ignored).
@@ -167,6 +204,7 @@ fn load_file(
         body,
         path: path.to_path_buf(),
         source,
+        waits_for_trust: source == SlashCommandSource::Project,
     })
 }
 
@@ -281,6 +319,7 @@ mod tests {
                 body: "b".into(),
                 path: PathBuf::new(),
                 source: SlashCommandSource::User,
+                waits_for_trust: false,
             }],
             issues: Vec::new(),
         };

@@ -33,7 +33,7 @@ mod turn;
 
 pub use builder::SessionBuilder;
 pub use handles::{
-    AgentsHandle, CheckpointsHandle, HookTestError, McpHandle, PanelsHandle,
+    AgentsHandle, CheckpointsHandle, HookTestError, McpHandle, PanelsHandle, PluginSwitchError,
     SHELL_OUTPUT_TAIL_BYTES, SettingsHandle, ShellsHandle,
 };
 pub use lead_mail::wake_for_mail;

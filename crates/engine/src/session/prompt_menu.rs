@@ -84,7 +84,7 @@ impl Session {
         let (command, args) = self.catalogs.commands.invoked(prompt)?;
         if !command.allowed_tools.is_empty() {
             let ctx = self.runtime.permission_context();
-            if command.source == SlashCommandSource::Project && !ctx.trusted {
+            if command.waits_for_trust && !ctx.trusted {
                 self.runtime
                     .events
                     .emit(tandem_protocol::SessionEvent::Notice {

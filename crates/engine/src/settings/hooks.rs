@@ -18,6 +18,8 @@ pub struct HookCommand {
     pub command: String,
     pub timeout_secs: u64,
     pub source: RuleSource,
+    /// The folder of the plugin that brings the hook, if one does: the hook runs with `CLAUDE_PLUGIN_ROOT` set to it.
+    pub plugin_root: Option<std::path::PathBuf>,
 }
 
 /// A matcher and its commands.
@@ -99,6 +101,19 @@ impl HookSet {
             }
         }
         out
+    }
+
+    /// The same hooks marked as a plugin's: each runs with `CLAUDE_PLUGIN_ROOT` set to `root`.
+    pub fn of_plugin(mut self, root: &std::path::Path) -> Self {
+        for hook in self
+            .events
+            .values_mut()
+            .flat_map(|matchers| matchers.iter_mut())
+            .flat_map(|m| m.hooks.iter_mut())
+        {
+            hook.plugin_root = Some(root.to_path_buf());
+        }
+        self
     }
 
     /// Adds the hooks of another source after these.
@@ -253,6 +268,7 @@ pub fn parse_hooks(value: &Value, source: &RuleSource, issues: &mut Vec<Settings
                     command: command.to_string(),
                     timeout_secs,
                     source: source.clone(),
+                    plugin_root: None,
                 });
             }
             if !hooks.is_empty() {

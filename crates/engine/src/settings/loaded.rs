@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use tandem_protocol::PermissionMode;
 
+use super::enabled_plugins::PluginSwitch;
 use super::hooks::{HookSet, parse_hooks};
 use super::jsonc::parse_jsonc;
 use super::mcp::McpSettings;
@@ -35,6 +36,8 @@ pub struct LoadedSettings {
     pub managed_rules_only: bool,
     /// `mcpServers` and the project server approval lists.
     pub mcp: McpSettings,
+    /// `enabledPlugins` entries of every source, in priority order (highest first).
+    pub enabled_plugins: Vec<PluginSwitch>,
     /// The `sandbox` object of each source that has one, in priority order.
     pub sandbox: Vec<SandboxLayer>,
     pub issues: Vec<SettingsIssue>,
@@ -222,6 +225,7 @@ impl LoadedSettings {
             self.hooks.extend(set);
         }
         self.mcp.add(&source, value, &mut self.issues);
+        super::enabled_plugins::add(&mut self.enabled_plugins, &source, value, &mut self.issues);
         if let Some(layer) = parse_sandbox(value, &source, base, home, &mut self.issues) {
             self.sandbox.push(layer);
         }

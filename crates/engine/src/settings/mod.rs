@@ -6,6 +6,7 @@ mod agent_servers;
 mod app_settings;
 mod budget;
 mod credentials;
+mod enabled_plugins;
 mod env_switch;
 mod file_state;
 mod hook_event;
@@ -29,6 +30,7 @@ pub use app_settings::{
 };
 pub use budget::{BadBudget, BudgetSettings, DEFAULT_WARN_PERCENT};
 pub use credentials::{CredentialError, CredentialStore, NO_KEYRING_ENV};
+pub use enabled_plugins::{ENABLED_PLUGINS_KEY, PluginSwitch};
 pub use env_switch::{env_equals, env_switch, switch_value_on};
 pub use file_state::FileState;
 pub use hook_event::HookEvent;

@@ -502,6 +502,7 @@ async fn a_hook_that_denies_is_named_with_its_exit_and_reason() {
         command: denies.clone(),
         timeout_secs: 5,
         source: RuleSource::User(p.home.join(".claude/settings.json")),
+        plugin_root: None,
     };
     let input = HookInput {
         session_id: "s".into(),

@@ -42,6 +42,7 @@ mod permission_settings;
 mod permissions_table;
 mod person_doors;
 mod person_files;
+mod plugins;
 mod powershell;
 mod prompt_commands;
 mod prompt_images;

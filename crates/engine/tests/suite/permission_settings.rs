@@ -59,6 +59,7 @@ impl Sources {
             project_root: self.p.root.clone(),
             home: Some(self.p.home.clone()),
             trust: None,
+            plugins_dir: None,
         }
         .load(None, &[])
     }
@@ -452,6 +453,7 @@ fn untrusted_folders_keep_deny_and_ask_but_not_allow_dirs_or_hooks() {
         project_root: s.p.root.clone(),
         home: Some(s.p.home.clone()),
         trust: Some(trust.clone()),
+        plugins_dir: None,
     };
     let ctx = loader.load(None, &[]);
     assert!(!ctx.trusted);
@@ -501,6 +503,7 @@ fn the_trust_question_lists_what_trusting_enables_and_trust_can_be_revoked() {
         project_root: s.p.root.clone(),
         home: Some(s.p.home.clone()),
         trust: Some(trust.clone()),
+        plugins_dir: None,
     };
     let summary = loader.folder_trust();
     assert!(!summary.trusted);
@@ -592,6 +595,7 @@ fn hooks_switches_and_reload_keeps_the_snapshot() {
         project_root: s.p.root.clone(),
         home: Some(s.p.home.clone()),
         trust: None,
+        plugins_dir: None,
     };
     let ctx = loader
         .load(None, &["Bash(make *)".to_string()])

@@ -1,5 +1,5 @@
 // The session's dialog or panel on screen (useOverlays decides which): trust, the bypass confirmation, the changes
-// view, the MCP, rules or hooks panel, the usage view, each given the session's commands it needs.
+// view, the MCP, rules, hooks or plugins panel, the usage view, each given the session's commands it needs.
 import { useMemo } from 'react';
 import type { Overlays } from '../../hooks/session/useOverlays';
 import type { ChangedFile, DecisionBehavior, PermissionMode, RuleScope } from '../../generated/protocol';
@@ -11,6 +11,7 @@ import { TrustDialog } from '../dialogs/TrustDialog';
 import { ChangesView } from '../panels/ChangesView';
 import { HooksPanel } from '../panels/HooksPanel';
 import { McpPanel } from '../panels/McpPanel';
+import { PluginsPanel } from '../panels/PluginsPanel';
 import { RulesPanel } from '../panels/RulesPanel';
 import { UsageView } from '../usage/UsageView';
 
@@ -47,6 +48,10 @@ function panelCommands(id: string) {
       load: () => ipc.hooksView(id),
       test: (event: string, command: string, input: unknown) => ipc.testHook(id, event, command, input),
     },
+    plugins: {
+      load: () => ipc.pluginsView(id),
+      setEnabled: (pluginId: string, enabled: boolean) => ipc.setPluginEnabled(id, pluginId, enabled),
+    },
     worktrees: {
       load: () => ipc.keptWorktrees(id),
       settle: (branch: string, merge: boolean) => ipc.settleWorktree(id, branch, merge),
@@ -79,6 +84,8 @@ export function SessionOverlay({ session, overlays, mode, setTrust, changes }: S
       );
     case 'hooks':
       return <HooksPanel {...commands.hooks} root={info.cwd} onClose={() => close('hooks')} />;
+    case 'plugins':
+      return <PluginsPanel {...commands.plugins} root={info.cwd} onClose={() => close('plugins')} />;
     case 'usage':
       return <UsageView load={loadUsage} onClose={() => close('usage')} />;
     case null:

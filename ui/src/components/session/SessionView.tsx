@@ -119,6 +119,7 @@ export function SessionView({
       mcp: { description: 'Show the MCP servers', run: () => openOverlay('mcp') },
       rules: { description: 'Show and edit the permission rules', run: () => openOverlay('rules') },
       hooks: { description: 'Show and try the hooks', run: () => openOverlay('hooks') },
+      plugins: { description: 'Show the installed plugins and turn them on or off', run: () => openOverlay('plugins') },
       usage: { description: 'Show what the sessions cost: by day, folder, model and tool call, and the budgets', run: () => openOverlay('usage') },
       trust: { description: "Review this folder's trust", run: () => openOverlay('trust') },
       rewind: { description: 'Rewind the conversation or files to before the last prompt', run: rewindLast },
@@ -228,6 +229,7 @@ export function SessionView({
           onMcpClick={() => openOverlay('mcp')}
           onRulesClick={() => openOverlay('rules')}
           onHooksClick={() => openOverlay('hooks')}
+          onPluginsClick={() => openOverlay('plugins')}
           onSettingsClick={onOpenSettings}
           budgets={budgets}
           budgetStopped={budgetStopNotice(transcript)}

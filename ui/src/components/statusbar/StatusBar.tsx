@@ -31,6 +31,8 @@ export type StatusBarProps = {
   onRulesClick: () => void;
   /** Opens the hooks panel. */
   onHooksClick: () => void;
+  /** Opens the plugins panel. */
+  onPluginsClick?: () => void;
   /** Opens the settings dialog (model, key, theme, font size). */
   onSettingsClick?: () => void;
   /** The budgets of the settings with what was spent in their period (none: no budget is set). */
@@ -58,6 +60,7 @@ export function StatusBar({
   onMcpClick,
   onRulesClick,
   onHooksClick,
+  onPluginsClick,
   onSettingsClick,
   budgets = [],
   budgetStopped = null,
@@ -101,6 +104,11 @@ export function StatusBar({
         <button type="button" className="status-item status-trust" data-testid="hooks-button" title="Hooks" onClick={onHooksClick}>
           Hooks
         </button>
+        {onPluginsClick && (
+          <button type="button" className="status-item status-trust" data-testid="plugins-button" title="Plugins" onClick={onPluginsClick}>
+            Plugins
+          </button>
+        )}
       </div>
       <div className="status-group status-right">
         {running && (

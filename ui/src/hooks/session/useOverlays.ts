@@ -1,11 +1,11 @@
-// The session's other dialogs and panels — trust, the bypass confirmation, the changes view, the MCP, rules and
-// hooks panels — each opened on its own, shown one at a time in that order and never over a request waiting on the
+// The session's other dialogs and panels — trust, the bypass confirmation, the changes view, the MCP, rules, hooks and
+// plugins panels — each opened on its own, shown one at a time in that order and never over a request waiting on the
 // person (the trust dialog not over the rewind dialog either). Bypass mode is confirmed once per session.
 import { useCallback, useState } from 'react';
 import type { PermissionMode, SessionInfo } from '../../generated/protocol';
 import { asksForTrust, postponeTrust } from '../../state/trust';
 
-export type Overlay = 'trust' | 'bypass' | 'changes' | 'mcp' | 'rules' | 'hooks' | 'usage';
+export type Overlay = 'trust' | 'bypass' | 'changes' | 'mcp' | 'rules' | 'hooks' | 'plugins' | 'usage';
 
 export type Overlays = {
   /** The one on screen, if any. */
@@ -32,7 +32,7 @@ export function useOverlays(
   const [confirmingBypass, setConfirmingBypass] = useState(false);
   const [changesOpen, setChangesOpen] = useState(false);
   const [mcpOpen, setMcpOpen] = useState(false);
-  const [panel, setPanel] = useState<'rules' | 'hooks' | 'usage' | null>(null);
+  const [panel, setPanel] = useState<'rules' | 'hooks' | 'plugins' | 'usage' | null>(null);
 
   const open = useCallback((overlay: Exclude<Overlay, 'bypass'>) => {
     if (overlay === 'trust') setTrustOpen(true);

@@ -1,5 +1,5 @@
 //! The handles a caller takes from a [`super::Session`] for one concern each — settings and trust, MCP servers,
-//! checkpoints and rewinds, sub-agents and worktrees, the rules and hooks panels, background shells. Each borrows
+//! checkpoints and rewinds, sub-agents and worktrees, the rules, hooks and plugins panels, background shells. Each borrows
 //! only the parts of the session its concern needs; the session itself keeps the conversation, the runtime and the
 //! store.
 
@@ -7,6 +7,7 @@ mod agents;
 mod checkpoints;
 mod mcp;
 mod panels;
+mod plugins_panel;
 mod settings;
 mod shells;
 mod unreadable_settings;
@@ -16,6 +17,7 @@ pub(super) use agents::AgentsState;
 pub use checkpoints::CheckpointsHandle;
 pub use mcp::McpHandle;
 pub use panels::{HookTestError, PanelsHandle};
+pub use plugins_panel::PluginSwitchError;
 pub use settings::SettingsHandle;
 pub(super) use settings::SettingsState;
 pub use shells::{SHELL_OUTPUT_TAIL_BYTES, ShellsHandle};

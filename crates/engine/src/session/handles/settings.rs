@@ -90,6 +90,11 @@ pub struct SettingsHandle<'a> {
 }
 
 impl SettingsHandle<'_> {
+    /// The folder's installed plugins, each on or off as the settings on disk now say.
+    pub fn plugins(&self) -> crate::plugins::PluginSet {
+        self.state.loader().plugins()
+    }
+
     /// Whether the folder is trusted and what trusting it enables.
     pub fn folder_trust(&self) -> tandem_protocol::FolderTrust {
         self.state.loader().folder_trust()

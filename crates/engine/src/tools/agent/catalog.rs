@@ -1,6 +1,7 @@
 //! The agent types of a session: the built-in ones, then the custom agents of `~/.claude/agents/*.md` and
 //! `<project>/.claude/agents/*.md` (a project agent replaces a user agent or a built-in of the same name). A broken
-//! file is reported with its path and left out; the others load.
+//! file is reported with its path and left out; the others load. Plugins that are on add theirs, named
+//! `<plugin>:<name>`.
 
 use std::path::{Path, PathBuf};
 
@@ -87,6 +88,44 @@ impl AgentCatalog {
         }
     }
 
+    /// The agents of a plugin's agent file or folder (`*.md`), each named `<plugin>:<name>`; one replaces a type of
+    /// the same full name loaded before it. A plugin agent's own `hooks` are not taken (a warning says so): a
+    /// plugin's hooks belong in its hooks file, where trust and review apply to them.
+    pub fn load_plugin_path(&mut self, path: &Path, plugin: &str) {
+        let mut files: Vec<PathBuf> = match path.is_file() {
+            true => vec![path.to_path_buf()],
+            false => std::fs::read_dir(path)
+                .map(|entries| {
+                    entries
+                        .filter_map(|e| e.ok().map(|e| e.path()))
+                        .filter(|p| p.extension().is_some_and(|e| e == "md") && p.is_file())
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
+        files.sort();
+        for path in files {
+            match load_file(&path, AgentSource::Plugin(path.clone())) {
+                Ok((mut agent, warnings)) => {
+                    agent.name = format!("{plugin}:{}", agent.name);
+                    self.issues
+                        .extend(warnings.into_iter().map(|message| AgentFileIssue {
+                            path: path.clone(),
+                            message,
+                            loaded: true,
+                        }));
+                    self.agents.retain(|a| a.name != agent.name);
+                    self.agents.push(agent);
+                }
+                Err(message) => self.issues.push(AgentFileIssue {
+                    path,
+                    message,
+                    loaded: false,
+                }),
+            }
+        }
+    }
+
     /// The agent type called `name`.
     pub fn find(&self, name: &str) -> Option<&AgentDefinition> {
         self.agents.iter().find(|a| a.name == name)
@@ -152,6 +191,12 @@ fn load_file(path: &Path, source: AgentSource) -> Result<(AgentDefinition, Vec<S
         .collect();
     let hooks = match (field("hooks"), &source) {
         (None, _) | (Some(_), AgentSource::BuiltIn) => Default::default(),
+        (Some(_), AgentSource::Plugin(_)) => {
+            warnings.push(
+                "a plugin agent's own `hooks` are not run (the plugin's hooks file is)".into(),
+            );
+            Default::default()
+        }
         (Some(block), AgentSource::Project(file) | AgentSource::User(file)) => {
             let from = match &source {
                 AgentSource::Project(_) => RuleSource::Project(file.clone()),

@@ -13,6 +13,8 @@ pub enum AgentSource {
     Project(std::path::PathBuf),
     /// `~/.claude/agents/<file>.md`
     User(std::path::PathBuf),
+    /// An agent file of a plugin that is on.
+    Plugin(std::path::PathBuf),
 }
 
 /// One agent type.

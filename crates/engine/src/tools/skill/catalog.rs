@@ -1,7 +1,7 @@
 //! The skills of a session: `~/.claude/skills/<name>/SKILL.md`, then `<project>/.claude/skills/<name>/SKILL.md` (a
 //! project skill replaces a user skill of the same name). Each file has frontmatter (`name`, `description`,
 //! `allowed-tools`, `model`) and a body: the instructions the model gets when the skill is invoked. A broken file is
-//! reported with its path and left out; the others load.
+//! reported with its path and left out; the others load. Plugins that are on add theirs, named `<plugin>:<name>`.
 
 use std::path::{Path, PathBuf};
 
@@ -12,6 +12,8 @@ use crate::frontmatter::{self, Value};
 pub enum SkillSource {
     User,
     Project,
+    /// A plugin that is on.
+    Plugin,
 }
 
 /// One skill.
@@ -60,6 +62,35 @@ impl SkillCatalog {
         }
         catalog.load_folder(&project.join(".claude/skills"), SkillSource::Project);
         catalog
+    }
+
+    /// The skills of a plugin's skills folder (`<name>/SKILL.md`, or a skill's own folder), each named
+    /// `<plugin>:<name>`; one replaces a skill of the same full name loaded before it.
+    pub fn load_plugin_folder(&mut self, folder: &Path, plugin: &str) {
+        let own = folder.join("SKILL.md");
+        let mut files: Vec<PathBuf> = match own.is_file() {
+            true => vec![own],
+            false => std::fs::read_dir(folder)
+                .map(|entries| {
+                    entries
+                        .filter_map(|e| e.ok().map(|e| e.path().join("SKILL.md")))
+                        .filter(|p| p.is_file())
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
+        files.sort();
+        for path in files {
+            match load_file(&path, SkillSource::Plugin) {
+                Ok(mut skill) => {
+                    skill.name = format!("{plugin}:{}", skill.name);
+                    self.skills.retain(|s| s.name != skill.name);
+                    self.skills.push(skill);
+                }
+                Err(message) => self.issues.push(SkillFileIssue { path, message }),
+            }
+        }
+        self.skills.sort_by(|a, b| a.name.cmp(&b.name));
     }
 
     /// The skills of one `.claude/skills` folder (a nested one, found below the project).
