@@ -611,7 +611,9 @@ fn stored_session(
         .expect("session")
 }
 
-fn resumed_session(
+/// Reopens stored session `id`. A session just dropped lets go of its store lock once its last tasks end (later on
+/// a busy machine): until then the store says it is in use, and this waits for it, as the window does.
+async fn resumed_session(
     id: &str,
     fake: &FakeServer,
     store: &Arc<SessionStore>,
@@ -619,7 +621,18 @@ fn resumed_session(
 ) -> Session {
     let config = fake_config(&fake.url());
     let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
-    Session::resuming(store.clone(), id)
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let builder = loop {
+        match Session::resuming(store.clone(), id) {
+            Err(tandem_engine::session::SessionError::Store(StoreError::InUse(_)))
+                if std::time::Instant::now() < deadline =>
+            {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            other => break other,
+        }
+    };
+    builder
         .and_then(|builder| {
             builder
                 .options(SessionOptions {
@@ -698,7 +711,7 @@ async fn a_session_records_its_turns_and_resumes_where_it_stopped() {
     // One writer per session: the first one ends before the session is reopened.
     let id = s.id().to_string();
     drop(s);
-    let resumed = resumed_session(&id, &fake, &store, sink2.clone());
+    let resumed = resumed_session(&id, &fake, &store, sink2.clone()).await;
     assert_eq!(resumed.cwd(), ws.root());
     assert_eq!(resumed.history().await, loaded.messages);
     assert_eq!(resumed.usage(), loaded.record.usage);

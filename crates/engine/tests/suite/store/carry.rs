@@ -551,7 +551,7 @@ async fn an_imported_conversation_resumes_where_it_stopped() {
     ]))
     .await;
     let sink = tandem_engine::events::RecordingSink::default();
-    let resumed = super::resumed_session(&id, &fake, &store, sink);
+    let resumed = super::resumed_session(&id, &fake, &store, sink).await;
     assert_eq!(resumed.cwd(), ws.root());
     assert_eq!(resumed.history().await, loaded.history);
     let outcome = resumed.send("Are you still there?").await.expect("turn");

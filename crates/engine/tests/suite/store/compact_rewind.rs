@@ -275,7 +275,7 @@ async fn a_fork_at_a_compact_row_holds_the_conversation_the_compaction_left() {
         "the row stays in the fork"
     );
 
-    let s = resumed_session(&forked, &fake, &store, RecordingSink::default());
+    let s = resumed_session(&forked, &fake, &store, RecordingSink::default()).await;
     s.send("onwards").await.expect("turn");
     let sent = fake.requests().last().expect("request").body["messages"].to_string();
     assert!(
@@ -318,7 +318,7 @@ async fn a_session_stored_before_ids_were_kept_keeps_the_ids_it_had() {
 
     let fake = server(Script::turns([ScriptedTurn::text("three")])).await;
     let sink = RecordingSink::default();
-    let s = resumed_session("old", &fake, &store, sink.clone());
+    let s = resumed_session("old", &fake, &store, sink.clone()).await;
     s.send("third").await.expect("turn");
     assert_eq!(rows(&sink.events()), [row("third", Some("4"))]);
     drop(s);
@@ -340,7 +340,7 @@ async fn a_session_stored_before_ids_were_kept_keeps_the_ids_it_had() {
         ],
         "the old ids are stored with the new one"
     );
-    let s = resumed_session("old", &fake, &store, RecordingSink::default());
+    let s = resumed_session("old", &fake, &store, RecordingSink::default()).await;
     s.checkpoints()
         .rewind("2", RewindScope::Conversation, false)
         .await

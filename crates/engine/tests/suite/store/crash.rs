@@ -263,7 +263,7 @@ async fn a_kill_mid_stream_loses_no_streamed_event_and_the_session_resumes() {
     assert_eq!(loaded.tool_calls[0].outcome, Some(ToolOutcome::Success));
 
     let sink = RecordingSink::default();
-    let resumed = resumed_session("crash-a", &fake, &store, sink);
+    let resumed = resumed_session("crash-a", &fake, &store, sink).await;
     let outcome = resumed.send("Go on.").await.expect("turn after resume");
     assert_eq!(outcome.final_text, "Resumed.");
     let requests = fake.requests();
@@ -339,7 +339,7 @@ async fn a_kill_while_a_call_waits_for_approval_resumes_with_an_interrupted_resu
     );
     assert_eq!((call.outcome, call.ended_at), (None, None));
 
-    let resumed = resumed_session("crash-b", &fake, &store, RecordingSink::default());
+    let resumed = resumed_session("crash-b", &fake, &store, RecordingSink::default()).await;
     let outcome = resumed
         .send("Never mind.")
         .await
