@@ -101,6 +101,18 @@ async fn main() {
             late_ms(due)
         });
         let seen = fake.requests().len();
+        if std::env::var_os("CRON_BENCH_TRACE").is_some() {
+            let file = TaskFile::of_project(&ws.root());
+            tokio::spawn(async move {
+                let wait =
+                    (due - Local::now()).to_std().unwrap_or_default() + Duration::from_millis(500);
+                tokio::time::sleep(wait).await;
+                eprintln!(
+                    "half a second after its time, the file holds {:?}",
+                    file.load()
+                );
+            });
+        }
         while fake.requests().len() == seen {
             tokio::time::sleep(Duration::from_millis(1)).await;
         }

@@ -1,7 +1,7 @@
 //! A scheduled prompt's cron expression: five fields (minute, hour, day of month, month, day of week) in the
 //! person's local time, checked, described in words and stepped to its next fire time.
 
-use chrono::{DateTime, Local, TimeZone};
+use chrono::{DateTime, Local, TimeZone, Timelike};
 use croner::Cron;
 use croner::parser::{CronParser, Seconds, Year};
 
@@ -73,14 +73,42 @@ impl Schedule {
         self.cron.describe()
     }
 
-    /// The first fire time strictly after `after` (in `after`'s time zone), `None` when there is none.
+    /// The first fire time strictly after `after` (in `after`'s time zone), on a whole minute; `None` when there
+    /// is none. The fraction of a second in `after` is dropped first: the cron library carries it into the answer,
+    /// which would put a fire a fraction of a second past its minute.
     pub fn next_after<Tz: TimeZone>(&self, after: &DateTime<Tz>) -> Option<DateTime<Tz>> {
-        self.cron.find_next_occurrence(after, false).ok()
+        let whole = after.with_nanosecond(0)?;
+        self.cron.find_next_occurrence(&whole, false).ok()
     }
 
     /// The first fire time in local time strictly after the instant `after_ms` (milliseconds since the epoch).
     pub fn next_after_ms(&self, after_ms: i64) -> Option<DateTime<Local>> {
         let after = Local.timestamp_millis_opt(after_ms).single()?;
         self.next_after(&after)
+    }
+}
+
+#[cfg(test)]
+mod fraction_of_a_second {
+    use super::*;
+    use chrono::{Local, TimeZone};
+
+    #[test]
+    fn the_next_fire_after_an_instant_with_seconds_is_the_next_minute() {
+        let anchor = Local
+            .with_ymd_and_hms(2026, 12, 5, 19, 47, 7)
+            .single()
+            .expect("time")
+            + chrono::Duration::milliseconds(553);
+        let schedule = Schedule::parse("48 19 * * *").expect("valid");
+        let want = Local
+            .with_ymd_and_hms(2026, 12, 5, 19, 48, 0)
+            .single()
+            .expect("time");
+        assert_eq!(schedule.next_after(&anchor), Some(want));
+        assert_eq!(
+            schedule.next_after_ms(anchor.timestamp_millis()),
+            Some(want)
+        );
     }
 }
