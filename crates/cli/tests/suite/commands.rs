@@ -228,6 +228,7 @@ async fn each_gated_tool_is_listed_when_its_gate_is_on_and_not_otherwise() {
         ("ENABLE_LSP_TOOL", "1", &["LSP"]),
         ("MONITOR_TOOL", "1", &["Monitor"]),
         ("OVERFLOW_TEST_TOOL", "1", &["OverflowTest"]),
+        ("WEB_BROWSER_TOOL", "1", &["WebBrowser"]),
     ];
     let off = offered_tools(&[]).await;
     let on = offered_tools(&gates.iter().map(|(k, v, _)| (*k, *v)).collect::<Vec<_>>()).await;

@@ -30,6 +30,7 @@ use crate::tools::sleep::SleepTool;
 use crate::tools::team::{lead_tools, member_tools};
 use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::verify_plan::VerifyPlanExecutionTool;
+use crate::tools::web_browser::WebBrowserTool;
 use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
 use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
 
@@ -141,6 +142,14 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         || erase(OverflowTestTool),
         names::OVERFLOW_TEST,
         features::OVERFLOW_TEST_ENV,
+    );
+    switchable(
+        &mut tools,
+        &mut missing,
+        inputs.features.web_browser,
+        || erase(WebBrowserTool::default()),
+        names::WEB_BROWSER,
+        features::WEB_BROWSER_ENV,
     );
     if inputs.teams {
         tools.extend(lead_tools());
@@ -283,6 +292,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
             snip: true,
             monitor: true,
             overflow_test: true,
+            web_browser: true,
             ..Features::from_env()
         },
         teams: true,

@@ -58,3 +58,5 @@ pub const CTX_INSPECT: &str = "CtxInspect";
 pub const SNIP: &str = "Snip";
 pub const MONITOR: &str = "Monitor";
 pub const OVERFLOW_TEST: &str = "OverflowTest";
+/// A headless Chromium the model drives (behind `WEB_BROWSER_TOOL`).
+pub const WEB_BROWSER: &str = "WebBrowser";

@@ -95,6 +95,7 @@ const ALL: Features = Features {
     snip: false,
     monitor: false,
     overflow_test: false,
+    web_browser: false,
 };
 
 fn result_of(events: &[SessionEvent], id: &str) -> Option<(ToolOutcome, String)> {
