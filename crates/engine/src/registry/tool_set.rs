@@ -30,7 +30,7 @@ use crate::tools::sleep::SleepTool;
 use crate::tools::team::{lead_tools, member_tools};
 use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::verify_plan::VerifyPlanExecutionTool;
-use crate::tools::web_browser::WebBrowserTool;
+use crate::tools::web_browser::{SessionGuard, WebBrowserTool};
 use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
 use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
 
@@ -62,6 +62,9 @@ pub struct SessionToolInputs<'a> {
 pub struct SessionTools {
     pub tools: Vec<Arc<dyn DynTool>>,
     pub missing: Vec<(String, String)>,
+    /// What the session keeps until it is dropped, ending what its tools started however long the tools live
+    /// (the WebBrowser tool's browser).
+    pub guards: Vec<SessionGuard>,
 }
 
 impl SessionTools {
@@ -143,11 +146,16 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         names::OVERFLOW_TEST,
         features::OVERFLOW_TEST_ENV,
     );
+    let mut guards = Vec::new();
     switchable(
         &mut tools,
         &mut missing,
         inputs.features.web_browser,
-        || erase(WebBrowserTool::default()),
+        || {
+            let browser = WebBrowserTool::default();
+            guards.push(browser.session_guard());
+            erase(browser)
+        },
         names::WEB_BROWSER,
         features::WEB_BROWSER_ENV,
     );
@@ -218,7 +226,11 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             )
         }));
     }
-    SessionTools { tools, missing }
+    SessionTools {
+        tools,
+        missing,
+        guards,
+    }
 }
 
 /// The context tools (CtxInspect, Snip), each when its switch is on; the person's tool list names one switched off

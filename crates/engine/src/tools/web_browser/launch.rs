@@ -19,6 +19,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, ChildStderr, Command};
 use tokio::task::JoinHandle;
 
+use super::reaper::Reaper;
 use crate::process_group::GroupGuard;
 
 /// Names the Chromium program to start (a path, or a name looked up on `PATH`).
@@ -87,6 +88,7 @@ pub struct Running {
     handler: JoinHandle<()>,
     dialogs: JoinHandle<()>,
     group: GroupGuard,
+    reaper: Reaper,
     _child: Child,
     // Dropped after the group is killed (fields drop in order).
     _profile: tempfile::TempDir,
@@ -103,15 +105,17 @@ impl Drop for Running {
         self.handler.abort();
         self.dialogs.abort();
         self.group.kill();
+        self.reaper.ended();
     }
 }
 
-/// Starts `program` and opens a page, within `timeout` for the whole start. An `Err` says why, for the model: the
-/// program could not run, exited, or did not answer in time.
+/// Starts `program` and opens a page, within `timeout` for the whole start; the browser is noted in `reaper` while
+/// it runs. An `Err` says why, for the model: the program could not run, exited, or did not answer in time.
 pub async fn start(
     program: &Path,
     timeout: Duration,
     request_timeout: Duration,
+    reaper: &Reaper,
 ) -> Result<Running, String> {
     let profile = tempfile::Builder::new()
         .prefix("tandem-browser-")
@@ -129,6 +133,9 @@ pub async fn start(
         .spawn()
         .map_err(|e| format!("Cannot start the browser {}: {e}", program.display()))?;
     let mut group = child.id().map(GroupGuard::new);
+    if let Some(pid) = child.id() {
+        reaper.started(pid, profile.path().to_path_buf());
+    }
     let Some(stderr) = child.stderr.take() else {
         return Err("The browser's output could not be read.".into());
     };
@@ -178,10 +185,12 @@ pub async fn start(
             handler,
             dialogs,
             group,
+            reaper: reaper.clone(),
             _child: child,
             _profile: profile,
         }),
         (Ok((_, handler, _, dialogs)), None) => {
+            reaper.ended();
             handler.abort();
             dialogs.abort();
             Err("The browser exited as it started.".into())
@@ -190,6 +199,7 @@ pub async fn start(
             if let Some(mut group) = group {
                 group.kill();
             }
+            reaper.ended();
             Err(e)
         }
     }

@@ -1,13 +1,14 @@
 //! WebBrowser (behind [`crate::tools::features::WEB_BROWSER_ENV`]): the model drives a real headless Chromium over
 //! the DevTools protocol — navigate to a URL, read the page's text, click, type, take a screenshot, close. One
 //! browser per session, started on first use with a fresh temporary profile (`launch`) and killed with the session
-//! (when the tool is dropped) or by `close`. A URL is checked as WebFetch checks it and judged by the same domain
+//! (`reaper`: the session keeps the tool's [`SessionGuard`]) or by `close`. A URL is checked as WebFetch checks it and judged by the same domain
 //! rules (`WebFetch(domain:…)` rules cover the browser; `WebBrowser(domain:…)` rules cover the browser alone); a
 //! loopback or private address asks unless a rule names the host. Clicking and typing are judged as acting on the
 //! current page's host; a page that leads to another host is left, and the model told to navigate there itself.
 
 mod launch;
 mod page_ops;
+mod reaper;
 mod shot;
 
 use std::collections::HashMap;
@@ -28,6 +29,8 @@ use crate::tools::web_fetch::{checked_url, first_private, host_of, known_private
 use launch::Running;
 pub use launch::{CHROMIUM_ENV, find_chromium};
 use page_ops::{Interaction, Place};
+use reaper::Reaper;
+pub use reaper::SessionGuard;
 
 /// What the browser does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -128,6 +131,7 @@ const MAX_PENDING: usize = 64;
 pub struct WebBrowserTool {
     options: WebBrowserOptions,
     browser: tokio::sync::Mutex<Option<Running>>,
+    reaper: Reaper,
     current: Mutex<Option<Current>>,
     /// The addresses each pending navigation's host resolved to, by tool_use id.
     resolved: Mutex<HashMap<String, Vec<SocketAddr>>>,
@@ -151,9 +155,15 @@ impl WebBrowserTool {
         Self {
             options,
             browser: tokio::sync::Mutex::new(None),
+            reaper: Reaper::default(),
             current: Mutex::new(None),
             resolved: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// What the session keeps so that its browser ends with it, even where the tool outlives it.
+    pub fn session_guard(&self) -> SessionGuard {
+        SessionGuard(self.reaper.clone())
     }
 
     /// The non-public address `url`'s host is: a literal or a loopback name at once, else what the validation's
@@ -184,6 +194,7 @@ impl WebBrowserTool {
                 &program,
                 self.options.start_timeout,
                 self.options.load_timeout + Duration::from_secs(5),
+                &self.reaper,
             )
             .await
             .map_err(ToolError::ToModel)?;
