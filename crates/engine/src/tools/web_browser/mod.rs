@@ -226,6 +226,9 @@ impl WebBrowserTool {
             }
             Action::Read => {
                 let place = page_ops::place(page).await.map_err(ToolError::ToModel)?;
+                if let Some(moved) = self.left_host(page, &self.approved_host(), &place).await {
+                    return Ok(moved);
+                }
                 page_text(page, input.selector.as_deref(), &place, max, "read").await
             }
             Action::Click | Action::Type => {
@@ -237,12 +240,16 @@ impl WebBrowserTool {
                         submit: input.submit.unwrap_or(false),
                     },
                 };
+                let host = self.approved_host();
                 let before = page_ops::place(page).await.map_err(ToolError::ToModel)?;
+                if let Some(moved) = self.left_host(page, &host, &before).await {
+                    return Ok(moved);
+                }
                 page_ops::interact(page, selector, what, timeout)
                     .await
                     .map_err(ToolError::ToModel)?;
                 let place = page_ops::place(page).await.map_err(ToolError::ToModel)?;
-                if let Some(moved) = self.left_host(page, &url_host(&before.url), &place).await {
+                if let Some(moved) = self.left_host(page, &host, &place).await {
                     return Ok(moved);
                 }
                 let private_address = locked(&self.current)
@@ -256,6 +263,9 @@ impl WebBrowserTool {
             }
             Action::Screenshot => {
                 let place = page_ops::place(page).await.map_err(ToolError::ToModel)?;
+                if let Some(moved) = self.left_host(page, &self.approved_host(), &place).await {
+                    return Ok(moved);
+                }
                 let png = page_ops::screenshot(page)
                     .await
                     .map_err(ToolError::ToModel)?;
@@ -272,6 +282,14 @@ impl WebBrowserTool {
             }
             Action::Close => Err(ToolError::to_model("close is not a page action.")),
         }
+    }
+
+    /// The host the rules last judged for this page (empty before any navigation).
+    fn approved_host(&self) -> String {
+        locked(&self.current)
+            .as_ref()
+            .map(|c| url_host(&c.url))
+            .unwrap_or_default()
     }
 
     /// When the page ended on another host than `host` (a redirect, a link, a form), leaves it for a blank page
