@@ -100,6 +100,13 @@ impl std::fmt::Debug for Running {
     }
 }
 
+impl Running {
+    /// Whether the browser still answers: its protocol connection is open (it ends when Chromium exits or crashes).
+    pub fn is_alive(&self) -> bool {
+        !self.handler.is_finished()
+    }
+}
+
 impl Drop for Running {
     fn drop(&mut self) {
         self.handler.abort();

@@ -187,6 +187,11 @@ impl WebBrowserTool {
         ctx: &ToolContext,
     ) -> Result<ToolOutput, ToolError> {
         let mut browser = self.browser.lock().await;
+        if browser.as_ref().is_some_and(|b| !b.is_alive()) {
+            // It exited or crashed: a fresh one starts (its page, cookies and history are gone).
+            *browser = None;
+            self.set_current(None);
+        }
         if browser.is_none() {
             let program =
                 find_chromium(self.options.chromium.as_deref()).map_err(ToolError::ToModel)?;
