@@ -454,3 +454,44 @@ fn webfetch_domain_rules_cover_the_browser_and_the_browsers_own_cover_it_alone()
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_that_died_is_started_afresh_by_the_next_call() {
+    if !have_chromium() {
+        return;
+    }
+    let site = site(unbounded_channel().0).await;
+    let p = Project::new().expect("project");
+    let tool = WebBrowserTool::new(options());
+    let guard = tool.session_guard();
+    let rt = TestRuntime::new(&p.root)
+        .permissions(p.ctx(
+            &[("allow", "WebBrowser(domain:127.0.0.1)")],
+            PermissionMode::Default,
+        ))
+        .approver(ScriptedApprover::new([], ApprovalChoice::Deny))
+        .tools(vec![erase(tool)])
+        .build();
+    let navigate = json!({"action": "navigate", "url": format!("{site}/form")});
+    let (ok, text) = browse(&rt, navigate.clone()).await;
+    assert!(ok, "{text}");
+    let group = guard.browser_group().expect("a running browser");
+
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", "--", &format!("-{group}")])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    // A call may still meet the dying browser and fail; a later one starts a new browser and loads the page.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let mut last = String::new();
+    while std::time::Instant::now() < deadline {
+        let (ok, text) = browse(&rt, navigate.clone()).await;
+        if ok && guard.browser_group().is_some_and(|g| g != group) {
+            assert!(text.contains("Hello form"), "{text}");
+            return;
+        }
+        last = text;
+    }
+    panic!("no new browser: {last}");
+}

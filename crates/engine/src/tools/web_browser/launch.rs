@@ -162,8 +162,9 @@ pub async fn start(
             .await
             .map_err(|e| format!("Cannot connect to the browser: {e}"))?;
         let handler = tokio::spawn(async move {
-            // Errors of single messages are the handler's to skip; the stream ends with the connection.
-            while handler.next().await.is_some() {}
+            // Messages it cannot read the handler skips itself (`ignore_invalid_messages`); an error here is the
+            // connection's, which does not recover: the browser is taken as gone.
+            while let Some(Ok(())) = handler.next().await {}
         });
         let opened = async {
             let page = browser.new_page("about:blank").await?;

@@ -43,6 +43,13 @@ impl Reaper {
 #[derive(Debug)]
 pub struct SessionGuard(pub(super) Reaper);
 
+impl SessionGuard {
+    /// The process group the session's browser leads while it runs.
+    pub fn browser_group(&self) -> Option<u32> {
+        self.0.slot().as_ref().map(|(group, _)| *group)
+    }
+}
+
 impl Drop for SessionGuard {
     fn drop(&mut self) {
         self.0.reap();
