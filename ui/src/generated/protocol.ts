@@ -793,7 +793,23 @@ loaded: Array<string>,
 /**
  * How many deferred tools there are in all.
  */
-total_deferred: number, } | { "type": "other", data: unknown, };
+total_deferred: number, } | { "type": "web_browser", 
+/**
+ * What it did: `navigate`, `read`, `click`, `type`, `screenshot` or `close`.
+ */
+action: string, 
+/**
+ * Where the page is after the action (empty when the browser is closed).
+ */
+url: string, 
+/**
+ * The page's title.
+ */
+title: string, 
+/**
+ * For a screenshot: a small JPEG of it as a `data:` URL, for the window (the model gets the full PNG).
+ */
+preview?: string, } | { "type": "other", data: unknown, };
 
 export type SandboxViolation = { "type": "write", path: string, } | { "type": "network", host: string, };
 

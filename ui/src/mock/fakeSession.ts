@@ -17,6 +17,7 @@ import type {
   Usage,
 } from '../generated/protocol';
 import type { ChannelSender } from './channel';
+import { playBrowseTurn } from './fakeBrowseTurn';
 import { playBigDiff, playEditTurn, playPlanTurn, type ScriptHost } from './fakeEditTurn';
 import { playFormTurn } from './fakeFormTurn';
 import { FAKE_ROOT } from './fakeProject';
@@ -218,6 +219,7 @@ export class FakeSession implements ScriptHost {
     if (prompt.startsWith('/bigdiff')) return playBigDiff(this);
     if (prompt.startsWith('/plan')) return playPlanTurn(this);
     if (prompt.startsWith('/elicit')) return playFormTurn(this);
+    if (prompt.startsWith('/browse')) return playBrowseTurn(this);
     await this.sleep(this.tick * 4);
     await this.stream('thinking_delta', `The user asked: "${prompt}". I should look at the entry point and the tests first.`);
     await this.stream('text_delta', "I'll start by reading the entry point and the manifest to see how the project is laid out.");

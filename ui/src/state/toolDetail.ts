@@ -92,6 +92,10 @@ export function detailLine(detail: ToolDetail): string | null {
       return `${plural(detail.results.length, 'result')}: ${detail.results.map((r) => r.title || r.url).join(' · ')}`;
     case 'skill':
       return `Skill ${detail.name}${detail.allowed_tools.length ? ` (allows ${detail.allowed_tools.join(', ')})` : ''}`;
+    case 'web_browser':
+      if (detail.action === 'close') return 'Browser closed';
+      if (!detail.url) return null;
+      return detail.title ? `${detail.title} · ${detail.url}` : detail.url;
     case 'tool_search':
       return detail.loaded.length
         ? `Loaded ${detail.loaded.join(', ')} of ${plural(detail.total_deferred, 'deferred tool')}`

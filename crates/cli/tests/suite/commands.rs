@@ -278,6 +278,7 @@ async fn each_gated_tool_is_listed_when_its_gate_is_on_and_not_otherwise() {
         ("MONITOR_TOOL", "1", &["Monitor"]),
         ("OVERFLOW_TEST_TOOL", "1", &["OverflowTest"]),
         ("KAIROS", "1", &["SendUserFile", "PushNotification"]),
+        ("WEB_BROWSER_TOOL", "1", &["WebBrowser"]),
     ];
     let off = offered_tools(&[]).await;
     let on = offered_tools(&gates.iter().map(|(k, v, _)| (*k, *v)).collect::<Vec<_>>()).await;
@@ -1076,4 +1077,58 @@ async fn a_log_written_to_a_file_or_pipe_has_no_colour_codes() {
         "{:?}",
         &out.stderr[..out.stderr.len().min(300)]
     );
+}
+
+/// The processes whose command line mentions `text` (a zombie's is empty).
+fn processes_mentioning(text: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|raw| String::from_utf8_lossy(&raw).replace('\0', " "))
+        .filter(|line| line.contains(text))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_web_browser_of_a_print_run_ends_with_it() {
+    if tandem_engine::tools::web_browser::find_chromium(None).is_err() {
+        eprintln!("no Chromium installed: skipped");
+        return;
+    }
+    let dir = project();
+    let tmp = tempfile::tempdir().expect("tmp");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::tool_use("toolu_b", "WebBrowser", json!({"action": "read"})),
+        ScriptedTurn::text("ok"),
+    ]))
+    .await
+    .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path())
+        .env("WEB_BROWSER_TOOL", "1")
+        .env("TMPDIR", tmp.path())
+        .args(["-p", "look"]);
+
+    let out = run(cmd).await;
+
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let result = server.requests()[1].body["messages"][2]["content"][0].clone();
+    assert!(result.to_string().contains("about:blank"), "{result}");
+    // The browser (its profile is under this TMPDIR) is gone with the run, and its profile with it.
+    let marker = tmp.path().display().to_string();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !processes_mentioning(&marker).is_empty() && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(processes_mentioning(&marker), Vec::<String>::new());
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("tmp")
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n.to_string_lossy().starts_with("tandem-browser-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }

@@ -201,18 +201,18 @@ fn evaluate_fetch(
         return by_mode(ctx, Want::Other, format!("the URL {url} has no host"));
     };
     let what = format!("fetching {host}");
-    if let Some(id) = ctx.rules.domain(RuleBehavior::Deny, &host) {
+    if let Some(id) = ctx.rules.domain(RuleBehavior::Deny, tool, &host) {
         return Evaluation::by_rule(ctx, id, &what);
     }
     if let Some(e) = common(ctx, tool, input, RuleBehavior::Ask) {
         return e;
     }
-    if let Some(id) = ctx.rules.domain(RuleBehavior::Ask, &host) {
+    if let Some(id) = ctx.rules.domain(RuleBehavior::Ask, tool, &host) {
         return Evaluation::by_rule(ctx, id, &what);
     }
     if let Some(address) = private_address {
         // Only a rule naming this very host approves it; wildcards, whole-tool rules and modes do not.
-        if let Some(id) = ctx.rules.exact_domain(RuleBehavior::Allow, &host) {
+        if let Some(id) = ctx.rules.exact_domain(RuleBehavior::Allow, tool, &host) {
             return Evaluation::by_rule(ctx, id, &what);
         }
         return Evaluation {
@@ -239,7 +239,7 @@ fn evaluate_fetch(
     if let Some(id) = ctx
         .rules
         .tool_level(RuleBehavior::Allow, tool)
-        .or_else(|| ctx.rules.domain(RuleBehavior::Allow, &host))
+        .or_else(|| ctx.rules.domain(RuleBehavior::Allow, tool, &host))
     {
         return Evaluation::by_rule(ctx, id, &what);
     }
@@ -287,7 +287,7 @@ pub(crate) fn rule_beneath_check(
             let id = ctx
                 .rules
                 .tool_level(RuleBehavior::Allow, tool)
-                .or_else(|| ctx.rules.domain(RuleBehavior::Allow, &host))?;
+                .or_else(|| ctx.rules.domain(RuleBehavior::Allow, tool, &host))?;
             Some(Evaluation::by_rule(ctx, id, &format!("fetching {host}")))
         }
         _ => None,

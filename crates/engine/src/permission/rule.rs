@@ -133,6 +133,7 @@ const KNOWN_TOOLS: &[&str] = &[
     names::SEND_USER_FILE,
     names::PUSH_NOTIFICATION,
     names::POWERSHELL,
+    names::WEB_BROWSER,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name
@@ -220,6 +221,8 @@ fn known_fields(tool: &str) -> Option<&'static [&'static str]> {
             "team_name",
         ],
         names::SKILL => &["skill", "args"],
+        // `domain:HOST` is a domain rule; these name the browser's other fields (`WebBrowser(action:click)`).
+        names::WEB_BROWSER => &["action", "selector", "text", "submit"],
         _ => return None,
     })
 }
@@ -377,12 +380,12 @@ pub fn parse_rule(text: &str, behavior: RuleBehavior) -> Result<ParsedRule, Stri
     } else {
         match name {
             names::BASH => Specifier::Bash(BashPattern::parse(&spec)),
-            names::WEB_FETCH => match spec.strip_prefix("domain:") {
+            names::WEB_FETCH | names::WEB_BROWSER => match spec.strip_prefix("domain:") {
                 Some(host) if !host.trim().is_empty() => {
                     Specifier::Domain(host.trim().trim_end_matches('.').to_ascii_lowercase())
                 }
                 _ => {
-                    return Err(format!("WebFetch rules take `domain:HOST`, not `{spec}`"));
+                    return Err(format!("{name} rules take `domain:HOST`, not `{spec}`"));
                 }
             },
             names::AGENT | names::SKILL => Specifier::Name(spec.trim_end_matches(":*").to_string()),

@@ -39,6 +39,11 @@ const UNTIL_FIXED: &str = "; until it is fixed, the calls it might cover ask";
 /// Per tool family, the path rules of one list: each rule's absolute glob, or why it has none.
 type PathGlobs = HashMap<String, Vec<(RuleId, Result<String, String>)>>;
 
+/// Whether a domain rule written for `pattern` judges a fetch by `tool`: its own tool's, and WebFetch's for any tool.
+fn covers_fetch(pattern: &ToolPattern, tool: &str) -> bool {
+    pattern.matches(tool) || pattern.matches(crate::tool::names::WEB_FETCH)
+}
+
 fn slot(b: RuleBehavior) -> usize {
     match b {
         RuleBehavior::Deny => 0,
@@ -264,20 +269,23 @@ impl RuleSet {
         self.lists[slot(b)].paths.contains_key(family) || self.tool_level(b, family).is_some()
     }
 
-    /// A WebFetch domain rule of list `b` matching `host`.
-    pub fn domain(&self, b: RuleBehavior, host: &str) -> Option<RuleId> {
-        self.lists[slot(b)].domains.iter().copied().find(
-            |id| matches!(&self.rules[id.index()].spec, Specifier::Domain(p) if domain_matches(p, host)),
-        )
+    /// A domain rule of list `b` for a fetch by `tool` matching `host`: the tool's own rules, and WebFetch's rules
+    /// for every tool that fetches (a `WebFetch(domain:…)` rule covers WebBrowser too, not the other way round).
+    pub fn domain(&self, b: RuleBehavior, tool: &str, host: &str) -> Option<RuleId> {
+        self.lists[slot(b)].domains.iter().copied().find(|id| {
+            let rule = &self.rules[id.index()];
+            covers_fetch(&rule.tool, tool)
+                && matches!(&rule.spec, Specifier::Domain(p) if domain_matches(p, host))
+        })
     }
 
-    /// A WebFetch domain rule of list `b` written for exactly `host` (no wildcard).
-    pub fn exact_domain(&self, b: RuleBehavior, host: &str) -> Option<RuleId> {
-        self.lists[slot(b)]
-            .domains
-            .iter()
-            .copied()
-            .find(|id| matches!(&self.rules[id.index()].spec, Specifier::Domain(p) if p == host))
+    /// A domain rule of list `b` for a fetch by `tool` written for exactly `host` (no wildcard).
+    pub fn exact_domain(&self, b: RuleBehavior, tool: &str, host: &str) -> Option<RuleId> {
+        self.lists[slot(b)].domains.iter().copied().find(|id| {
+            let rule = &self.rules[id.index()];
+            covers_fetch(&rule.tool, tool)
+                && matches!(&rule.spec, Specifier::Domain(p) if p == host)
+        })
     }
 
     /// A name rule (`Agent(Explore)`, `Skill(name)`) of list `b` for `tool` matching `name`.

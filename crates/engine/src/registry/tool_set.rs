@@ -34,6 +34,7 @@ use crate::tools::sleep::SleepTool;
 use crate::tools::team::{lead_tools, member_tools};
 use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::verify_plan::VerifyPlanExecutionTool;
+use crate::tools::web_browser::{SessionGuard, WebBrowserTool};
 use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
 use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
 
@@ -69,6 +70,9 @@ pub struct SessionToolInputs<'a> {
 pub struct SessionTools {
     pub tools: Vec<Arc<dyn DynTool>>,
     pub missing: Vec<(String, String)>,
+    /// What the session keeps until it is dropped, ending what its tools started however long the tools live
+    /// (the WebBrowser tool's browser).
+    pub guards: Vec<SessionGuard>,
 }
 
 impl SessionTools {
@@ -166,6 +170,19 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         names::OVERFLOW_TEST,
         features::OVERFLOW_TEST_ENV,
     );
+    let mut guards = Vec::new();
+    switchable(
+        &mut tools,
+        &mut missing,
+        inputs.features.web_browser,
+        || {
+            let browser = WebBrowserTool::default();
+            guards.push(browser.session_guard());
+            erase(browser)
+        },
+        names::WEB_BROWSER,
+        features::WEB_BROWSER_ENV,
+    );
     if inputs.teams {
         tools.extend(lead_tools());
     } else {
@@ -260,7 +277,11 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             )
         }));
     }
-    SessionTools { tools, missing }
+    SessionTools {
+        tools,
+        missing,
+        guards,
+    }
 }
 
 /// The built-in tools the coordinator mode keeps for the session's own agent: starting sub-agents, reading and
@@ -345,6 +366,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
             monitor: true,
             overflow_test: true,
             assistant: true,
+            web_browser: true,
             ..Features::from_env()
         },
         teams: true,

@@ -263,6 +263,7 @@ impl Session {
             transcript: wired.transcript,
             lifecycle: lifecycle::Lifecycle::new(start_source, idle_after),
             closed: CancellationToken::new(),
+            _tool_guards: session_tools.guards,
         };
         session.report_settings_issues();
         let settings = session.settings();

@@ -130,6 +130,9 @@ pub struct Session {
     lifecycle: lifecycle::Lifecycle,
     /// Cancelled when the session is dropped (what waits beside it ends).
     closed: CancellationToken,
+    /// Ends what the tools started (the WebBrowser tool's browser) when the session is dropped, even where a tool
+    /// outlives the session.
+    _tool_guards: Vec<crate::tools::web_browser::SessionGuard>,
 }
 
 /// How a session reaches its model.

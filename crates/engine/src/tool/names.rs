@@ -64,3 +64,5 @@ pub const SEND_USER_FILE: &str = "SendUserFile";
 pub const POWERSHELL: &str = "PowerShell";
 /// A desktop notification for the person (behind `KAIROS`).
 pub const PUSH_NOTIFICATION: &str = "PushNotification";
+/// A headless Chromium the model drives (behind `WEB_BROWSER_TOOL`).
+pub const WEB_BROWSER: &str = "WebBrowser";

@@ -2,9 +2,9 @@
 //! ListPeers), the proactive Sleep tool, and the assistant mode (which also bounds how long a shell command may
 //! hold the conversation); the SIMPLE mode, which offers Bash, Read and Edit only; the scheduled prompts
 //! (CronCreate, CronDelete, CronList: `AGENT_TRIGGERS`); VerifyPlanExecution; Tungsten (`USER_TYPE=ant`); the
-//! context tools CtxInspect and Snip; Monitor and OverflowTest. Each is read from its environment variable (`1` or
-//! `true`); the seed's gates (scheduled prompts, Tungsten, the context tools, Monitor, OverflowTest) also from `env`
-//! in a settings file. A session may also be given them directly.
+//! context tools CtxInspect and Snip; Monitor, OverflowTest and WebBrowser. Each is read from its environment variable
+//! (`1` or `true`); the seed's gates (scheduled prompts, Tungsten, the context tools, Monitor, OverflowTest) and
+//! WebBrowser's also from `env` in a settings file. A session may also be given them directly.
 
 /// Turns the team tools on (`1` or `true`).
 pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
@@ -30,6 +30,8 @@ pub const TUNGSTEN_USER_TYPE: &str = "ant";
 pub const MONITOR_ENV: &str = "MONITOR_TOOL";
 /// Offers the OverflowTest tool (`1` or `true`): a result of a requested size, to exercise the large-result path.
 pub const OVERFLOW_TEST_ENV: &str = "OVERFLOW_TEST_TOOL";
+/// Offers the WebBrowser tool (`1` or `true`): a headless Chromium the model drives (docs/web-browser.md).
+pub const WEB_BROWSER_ENV: &str = "WEB_BROWSER_TOOL";
 
 /// The coordinator mode (`1` or `true`; also under `env` in a settings file): the session's own agent gets only the
 /// tools that start, steer and stop sub-agents, which do the work with their full tool sets.
@@ -75,6 +77,8 @@ pub struct Features {
     pub monitor: bool,
     /// OverflowTest.
     pub overflow_test: bool,
+    /// WebBrowser.
+    pub web_browser: bool,
 }
 
 impl Default for Features {
@@ -99,6 +103,7 @@ impl Features {
         snip: false,
         monitor: false,
         overflow_test: false,
+        web_browser: false,
     };
 
     /// The switches as the environment sets them (all off by default).
@@ -127,6 +132,7 @@ impl Features {
             snip: on(HISTORY_SNIP_ENV),
             monitor: on(MONITOR_ENV),
             overflow_test: on(OVERFLOW_TEST_ENV),
+            web_browser: on(WEB_BROWSER_ENV),
         }
     }
 
@@ -150,6 +156,7 @@ impl Features {
         self.snip |= on(HISTORY_SNIP_ENV);
         self.monitor |= on(MONITOR_ENV);
         self.overflow_test |= on(OVERFLOW_TEST_ENV);
+        self.web_browser |= on(WEB_BROWSER_ENV);
         self.coordinator |= on(COORDINATOR_ENV);
         let kairos = on(KAIROS_SEED_ENV);
         self.sleep |= kairos;
@@ -259,6 +266,14 @@ mod tests {
                 },
             ),
             (&[(MONITOR_ENV, "on")], Features::default()),
+            (
+                &[(WEB_BROWSER_ENV, "1")],
+                Features {
+                    web_browser: true,
+                    ..Features::default()
+                },
+            ),
+            (&[(WEB_BROWSER_ENV, "yes")], Features::default()),
         ];
         for (pairs, want) in cases {
             assert_eq!(env(pairs), *want, "{pairs:?}");

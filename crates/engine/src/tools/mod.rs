@@ -28,6 +28,7 @@ pub mod team;
 pub mod tool_search;
 pub mod tungsten;
 pub mod verify_plan;
+pub mod web_browser;
 pub mod web_fetch;
 pub mod web_search;
 pub mod work_list;

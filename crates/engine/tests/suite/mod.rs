@@ -72,6 +72,7 @@ mod tungsten;
 mod unreadable_settings;
 mod usage;
 mod verify_plan;
+mod web_browser;
 mod web_fetch;
 mod web_search;
 mod work_lists;

@@ -237,6 +237,19 @@ pub enum ToolDetail {
         /// How many deferred tools there are in all.
         total_deferred: u32,
     },
+    /// The WebBrowser tool acted on its page (behind `WEB_BROWSER_TOOL`).
+    WebBrowser {
+        /// What it did: `navigate`, `read`, `click`, `type`, `screenshot` or `close`.
+        action: String,
+        /// Where the page is after the action (empty when the browser is closed).
+        url: String,
+        /// The page's title.
+        title: String,
+        /// For a screenshot: a small JPEG of it as a `data:` URL, for the window (the model gets the full PNG).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        preview: Option<String>,
+    },
     /// A detail this version does not know (written by another version of Tandem), kept as it was.
     Other {
         #[ts(type = "unknown")]

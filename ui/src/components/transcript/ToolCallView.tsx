@@ -1,8 +1,9 @@
 // One tool call in the transcript: status icon, title, the permission decision's reason and what
 // decided it, live progress (a shell call's terminal output through ShellOutput), the facts of its
 // result's typed detail, a sub-agent's own conversation (SubAgentTranscript), what the language servers said a file
-// change broke, the diff of a completed file change (ToolDiff), and the result, whose full content expands. A running
-// shell call offers to move its command to the background. It switches on the kind of work (hints) and the detail's tag, never on tool names.
+// change broke, the diff of a completed file change (ToolDiff), a browser screenshot's picture, and the result, whose
+// full content expands. A running shell call offers to move its command to the background. It switches on the kind
+// of work (hints) and the detail's tag, never on tool names.
 import { memo, useContext } from 'react';
 import { prettyJson } from '../../format';
 import { decisionSourceText } from '../../state/decisionSource';
@@ -37,6 +38,7 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
   const detail = call.result?.detail;
   const changedBy = detail?.type === 'file_change' ? (detail.changed_by ?? null) : null;
   const diagnostics = detail?.type === 'file_change' ? (detail.diagnostics ?? null) : null;
+  const screenshot = detail?.type === 'web_browser' ? (detail.preview ?? null) : null;
   const shells = useContext(ShellControlsContext);
 
   return (
@@ -101,6 +103,9 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
         </pre>
       )}
       {diff && <ToolDiff callId={call.id} diff={diff} />}
+      {screenshot && detail?.type === 'web_browser' && (
+        <img className="tool-screenshot" data-testid="tool-screenshot" src={screenshot} alt={`Screenshot of ${detail.url}`} />
+      )}
       {failed && !open && firstLine && <div className="tool-error-line">{firstLine}</div>}
       {open && <ToolDetails call={call} />}
     </div>

@@ -24,12 +24,12 @@ use crate::tool::{
     CompletionError, CompletionRequest, InterruptBehavior, PermissionSubject, Tool, ToolContext,
     ToolError, ToolOutput, names,
 };
-pub use address::private_kind;
+pub use address::{first_private, known_private, private_kind};
 use cache::PageCache;
 use convert::{MAX_PAGE_CHARS, truncated};
 use fetch::{Fetched, Limits, Page};
 pub use url_rules::checked_url;
-use url_rules::host_of;
+pub use url_rules::host_of;
 
 /// The input of WebFetch.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
