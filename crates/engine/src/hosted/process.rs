@@ -19,7 +19,7 @@ pub type Incoming = Pin<Box<dyn Stream<Item = std::io::Result<String>> + Send>>;
 
 /// A running agent. Dropping it kills the agent with everything it started.
 pub struct AgentProcess {
-    _child: Child,
+    child: Child,
     _group: GroupGuard,
 }
 
@@ -60,12 +60,22 @@ pub fn spawn(
     let outgoing = futures::sink::unfold(stdin, write_line);
     Ok((
         AgentProcess {
-            _child: child,
+            child,
             _group: group,
         },
         Box::pin(outgoing),
         Box::pin(incoming),
     ))
+}
+
+impl AgentProcess {
+    /// The agent's exit code once it has exited (waited for a few seconds at most: its output has already closed);
+    /// `None` when it was ended by a signal or is still running.
+    pub async fn exit_code(&mut self) -> Option<i32> {
+        let waited =
+            tokio::time::timeout(std::time::Duration::from_secs(5), self.child.wait()).await;
+        waited.ok()?.ok()?.code()
+    }
 }
 
 async fn write_line(mut stdin: ChildStdin, line: String) -> std::io::Result<ChildStdin> {
