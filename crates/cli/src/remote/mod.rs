@@ -100,13 +100,9 @@ impl Remote {
     pub fn turn_failure(&self, error: &HostedError) -> String {
         let host = self.target.label();
         match error {
-            HostedError::Failed {
-                lost: true,
-                message,
-                ..
-            } => format!(
-                "the connection to {host} was lost during the turn ({message}); the turn is stored as ended by an \
-                 error, and what it changed on {host} stays there"
+            HostedError::Failed { lost: true, .. } => format!(
+                "the connection to {host} was lost during the turn; the turn is stored as ended by an error, and \
+                 what it had changed on {host} stays there"
             ),
             other => format!("on {host}: {other}"),
         }

@@ -241,7 +241,32 @@ async fn sshd_killed_mid_turn_ends_the_turn_as_an_error_naming_the_host() {
         events.last().expect("events"),
         &json!({"type": "turn_ended", "stop_reason": "error"})
     );
-    // Nothing was written here; the turn is stored, ended by the error.
+    // Nothing was written here; the turn is stored with what had streamed, ended by the error.
     assert_eq!(names(&root), ["README.md"]);
     assert!(sessions(home.path()).await.contains("Think it over"));
+    let init: Value = serde_json::from_str(out.stdout.lines().next().expect("init")).expect("json");
+    let db = rusqlite::Connection::open(home.path().join(".local/share/tandem/sessions.db"))
+        .expect("database");
+    let mut query = db
+        .prepare("SELECT event FROM events WHERE session_id = ?1 ORDER BY seq")
+        .expect("query");
+    let stored: Vec<Value> = query
+        .query_map([init["session_id"].as_str().expect("id")], |row| {
+            row.get::<_, String>(0)
+        })
+        .expect("rows")
+        .filter_map(|e| serde_json::from_str(&e.ok()?).ok())
+        .collect();
+    assert!(
+        stored.iter().any(|e| e["type"] == "error"
+            && e["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("closed the connection")),
+        "{stored:#?}"
+    );
+    assert_eq!(
+        stored.last().expect("stored events"),
+        &json!({"type": "turn_ended", "stop_reason": "error"})
+    );
 }
