@@ -152,10 +152,13 @@ def main():
             }
             times = {case: [] for case in cases}
             first = {case: [] for case in cases}
+            ordinal = 0
             for round_ in range(total):
                 for case in cases:
                     argv, case_env = commands[case]
-                    seen = len(arrivals)
+                    # Every run makes two requests, in order: this run's first is request 2 * ordinal.
+                    seen = 2 * ordinal
+                    ordinal += 1
                     wall = time.time()
                     start = time.perf_counter()
                     done = subprocess.run(argv, cwd=local_project, env=case_env, stdin=subprocess.DEVNULL,
@@ -165,7 +168,7 @@ def main():
                         sys.exit(f"{case} failed ({done.returncode}): {done.stdout}\n{done.stderr}")
                     if round_ >= WARMUP:
                         times[case].append(elapsed)
-                        # The request was recorded before the run could end (the fake server prints as they arrive).
+                        # The server prints each request as it arrives; its line may still be on its way here.
                         deadline = time.time() + 5
                         while len(arrivals) <= seen and time.time() < deadline:
                             time.sleep(0.001)
