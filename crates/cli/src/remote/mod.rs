@@ -90,9 +90,9 @@ impl Remote {
                 "`tandem acp` on {host} ended before its session opened (exit code {}): {message}",
                 code.map(|c| c.to_string()).unwrap_or_else(|| "none".into())
             ),
-            HostedError::Start(why) => format!("on {host}: {why}"),
-            HostedError::Refused(why) => why.clone(),
-            HostedError::Failed { message, .. } => format!("on {host}: {message}"),
+            // These already name the agent, `tandem on HOST`.
+            HostedError::Start(why) | HostedError::Refused(why) => why.clone(),
+            HostedError::Failed { .. } => error.to_string(),
         }
     }
 
@@ -104,7 +104,8 @@ impl Remote {
                 "the connection to {host} was lost during the turn; the turn is stored as ended by an error, and \
                  what it had changed on {host} stays there"
             ),
-            other => format!("on {host}: {other}"),
+            // Named `tandem on HOST` already.
+            other => other.to_string(),
         }
     }
 }

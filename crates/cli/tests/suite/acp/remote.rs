@@ -17,14 +17,25 @@ use super::sshd::{RemoteHome, Sshd, USER};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tandem");
 
-/// `tandem -p PROMPT --remote URL --output-format stream-json` in `root`, over `sshd`.
+/// `tandem -p PROMPT --remote URL --output-format stream-json` in `root`, over `sshd` to its project.
 fn remote(home: &Path, root: &Path, sshd: &Sshd, prompt: &str) -> tokio::process::Command {
+    remote_at(home, root, sshd, &sshd.url(), prompt)
+}
+
+/// The same, to `url` on `sshd`.
+fn remote_at(
+    home: &Path,
+    root: &Path,
+    sshd: &Sshd,
+    url: &str,
+    prompt: &str,
+) -> tokio::process::Command {
     let mut cmd = tandem(None, home);
     cmd.current_dir(root)
         .env("TANDEM_SSH_COMMAND", sshd.ssh_command())
         .env_remove("SSH_AUTH_SOCK")
         .env_remove("TANDEM_REMOTE_MINIMUM_VERSION")
-        .args(["-p", prompt, "--remote", &sshd.url()])
+        .args(["-p", prompt, "--remote", url])
         .args(["--output-format", "stream-json"]);
     cmd
 }
@@ -159,6 +170,18 @@ async fn a_remote_without_tandem_or_with_an_older_one_names_the_install_and_stor
         return;
     };
     let sshd = Sshd::start(far, &server.url(), true).await;
+    // A folder the far side does not have: its session/new is refused, named with the host.
+    let gone = sshd.url().replace("/proj", "/no-such-folder");
+    let out = run(remote_at(home.path(), &root, &sshd, &gone, "Anyone there?")).await;
+    assert_eq!(out.code, 2, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "the agent `tandem on {USER}@127.0.0.1:{}` could not open a session",
+            sshd.port
+        )) && out.stderr.contains("no-such-folder does not exist"),
+        "{}",
+        out.stderr
+    );
     let mut cmd = remote(home.path(), &root, &sshd, "Anyone there?");
     cmd.env("TANDEM_REMOTE_MINIMUM_VERSION", "99.0.0");
     let out = run(cmd).await;
