@@ -234,7 +234,11 @@ pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
         }
     };
     let turn = agent.prompt(prompt, stop.token()).await;
-    drop(agent);
+    match door {
+        // The far engine ends its session there (its hooks, its store) before the connection goes.
+        Door::Remote(_) => agent.close(std::time::Duration::from_secs(2)).await,
+        Door::Agent(_) => drop(agent),
+    }
     session.end(EndReason::Other).await;
     if stop.code().is_some() {
         return 1;

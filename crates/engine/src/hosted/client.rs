@@ -256,7 +256,7 @@ pub struct HostedAgent {
     commands: mpsc::UnboundedSender<Command>,
     connection: tokio::task::JoinHandle<Result<(), Error>>,
     turn: tokio::sync::Mutex<()>,
-    _process: process::AgentProcess,
+    process: process::AgentProcess,
 }
 
 impl HostedAgent {
@@ -317,7 +317,7 @@ impl HostedAgent {
                 commands,
                 connection,
                 turn: tokio::sync::Mutex::new(()),
-                _process: process,
+                process,
             }),
             Ok(Err(OpenFailure::Refused(message))) => Err(HostedError::Refused(message)),
             Ok(Err(OpenFailure::Protocol(e))) if !closed(&e) => Err(HostedError::Start(format!(
@@ -389,6 +389,21 @@ impl HostedAgent {
                 lost,
             }),
         }
+    }
+}
+
+impl HostedAgent {
+    /// Ends the connection politely: the agent's input is closed so that it can end its session and exit (a remote
+    /// `tandem acp` then ends its session there, its SessionEnd hooks included); after `grace` at most, whatever is
+    /// left is killed, as dropping it does.
+    pub async fn close(mut self, grace: std::time::Duration) {
+        let (closed, _) = mpsc::unbounded_channel();
+        drop(std::mem::replace(&mut self.commands, closed));
+        let _ = tokio::time::timeout(grace, async {
+            let _ = (&mut self.connection).await;
+            self.process.exit_code_within(grace).await;
+        })
+        .await;
     }
 }
 

@@ -72,8 +72,14 @@ impl AgentProcess {
     /// The agent's exit code once it has exited (waited for a few seconds at most: its output has already closed);
     /// `None` when it was ended by a signal or is still running.
     pub async fn exit_code(&mut self) -> Option<i32> {
-        let waited =
-            tokio::time::timeout(std::time::Duration::from_secs(5), self.child.wait()).await;
+        self.exit_code_within(std::time::Duration::from_secs(5))
+            .await
+    }
+
+    /// The agent's exit code once it has exited, waiting `grace` at most; `None` when it was ended by a signal or is
+    /// still running.
+    pub async fn exit_code_within(&mut self, grace: std::time::Duration) -> Option<i32> {
+        let waited = tokio::time::timeout(grace, self.child.wait()).await;
         waited.ok()?.ok()?.code()
     }
 }

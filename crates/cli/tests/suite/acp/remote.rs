@@ -123,6 +123,27 @@ async fn a_remote_turn_writes_on_the_far_side_as_its_account_and_is_stored_here(
         "written by {USER}"
     );
     assert_eq!(names(&root), ["README.md"]);
+    // The far engine kept its own record of the turn, saved before the connection went.
+    let far_db = rusqlite::Connection::open(sshd.remote.base.join("data/tandem/sessions.db"))
+        .expect("far database");
+    let far_events: Vec<Value> = far_db
+        .prepare("SELECT event FROM events ORDER BY seq")
+        .expect("query")
+        .query_map([], |row| row.get::<_, String>(0))
+        .expect("rows")
+        .filter_map(|e| serde_json::from_str(&e.ok()?).ok())
+        .collect();
+    let far_text: String = far_events
+        .iter()
+        .filter(|e| e["type"] == "text_delta")
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert!(far_text.ends_with("Done on the far side."), "{far_text}");
+    assert_eq!(
+        far_events.last().expect("far events")["type"],
+        "turn_ended",
+        "{far_events:#?}"
+    );
     // The model was asked from over there (twice: the call, then the answer).
     assert_eq!(server.requests().len(), 2);
     // Stored here, named by the machine and folder.
