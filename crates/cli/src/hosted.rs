@@ -235,11 +235,18 @@ pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
     };
     let turn = agent.prompt(prompt, stop.token()).await;
     match door {
-        // The far engine ends its session there (its hooks, its store) before the connection goes.
-        Door::Remote(_) => agent.close(std::time::Duration::from_secs(2)).await,
-        Door::Agent(_) => drop(agent),
+        // The far engine ends and saves its session there while this one ends and saves its own.
+        Door::Remote(_) => {
+            tokio::join!(
+                agent.close(std::time::Duration::from_secs(2)),
+                session.end(EndReason::Other)
+            );
+        }
+        Door::Agent(_) => {
+            drop(agent);
+            session.end(EndReason::Other).await;
+        }
     }
-    session.end(EndReason::Other).await;
     if stop.code().is_some() {
         return 1;
     }
