@@ -89,6 +89,17 @@ pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
         Door::Remote(remote) => (remote.name(), remote.server.clone()),
     };
     let name = name.as_str();
+    // A remote's ssh connection is made while this side's session is built.
+    let mut early = match door {
+        Door::Remote(remote) if cwd.is_dir() => match HostedAgent::spawn(name, &server, &cwd) {
+            Ok(spawned) => Some(spawned),
+            Err(e) => {
+                eprintln!("tandem: {}", remote.start_failure(&e));
+                return 2;
+            }
+        },
+        _ => None,
+    };
     let store = match SessionStore::open_default() {
         Ok(store) => Arc::new(store),
         Err(e) => {
@@ -210,7 +221,11 @@ pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
         match door {
             Door::Agent(_) => HostedAgent::start(host, name, &server, &cli.mcp_config).await,
             Door::Remote(remote) => {
-                HostedAgent::start_far(host, name, &server, remote.far.clone()).await
+                let spawned = match early.take() {
+                    Some(spawned) => spawned,
+                    None => HostedAgent::spawn(name, &server, session.cwd())?,
+                };
+                HostedAgent::start_far(host, spawned, remote.far.clone()).await
             }
         }
     };

@@ -5,7 +5,7 @@
 //! requests are served through Tandem's tools ([`super::fs`], [`super::terminals`]). The connection runs in a task of
 //! its own; the agent is killed when the [`HostedAgent`] is dropped.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::events::EventSink;
@@ -233,6 +233,14 @@ pub struct FarSide {
     pub accept: Accept,
 }
 
+/// An agent's process, started by [`HostedAgent::spawn`] and not yet spoken to; dropping it kills it.
+pub struct Spawned {
+    name: String,
+    process: process::AgentProcess,
+    outgoing: process::Outgoing,
+    incoming: process::Incoming,
+}
+
 /// Why the opening exchange failed.
 enum OpenFailure {
     Protocol(Error),
@@ -268,31 +276,49 @@ impl HostedAgent {
         server: &AgentServer,
         mcp_configs: &[String],
     ) -> Result<Self, HostedError> {
-        Self::start_with(host, name, server, mcp_configs, None).await
+        let spawned = Self::spawn(name, server, host.session.cwd())?;
+        Self::start_with(host, spawned, mcp_configs, None).await
     }
 
-    /// Starts the agent `name` (its process runs here, in the session's folder) as one working on another machine:
-    /// its session opens in `far.cwd`, its `agentInfo` must pass `far.accept`, and it is offered no file system or
-    /// terminals of this machine (its tools run on its own side). `Err` says why it could not start.
+    /// Starts the process of the agent `name` in `cwd` (a folder of this machine) without speaking to it yet, so
+    /// that its start-up (an ssh connection, say) runs while the session is being built; [`Self::start_far`] then
+    /// opens it. Dropping the result kills it. `Err`: it could not be started.
+    pub fn spawn(name: &str, server: &AgentServer, cwd: &Path) -> Result<Spawned, HostedError> {
+        let (process, outgoing, incoming) =
+            process::spawn(name, server, cwd).map_err(HostedError::Spawn)?;
+        Ok(Spawned {
+            name: name.to_string(),
+            process,
+            outgoing,
+            incoming,
+        })
+    }
+
+    /// Opens the agent started by [`Self::spawn`] as one working on another machine: its session opens in
+    /// `far.cwd`, its `agentInfo` must pass `far.accept`, and it is offered no file system or terminals of this
+    /// machine (its tools run on its own side). `Err` says why it could not start.
     pub async fn start_far(
         host: Arc<Host>,
-        name: &str,
-        server: &AgentServer,
+        spawned: Spawned,
         far: FarSide,
     ) -> Result<Self, HostedError> {
-        Self::start_with(host, name, server, &[], Some(far)).await
+        Self::start_with(host, spawned, &[], Some(far)).await
     }
 
     async fn start_with(
         host: Arc<Host>,
-        name: &str,
-        server: &AgentServer,
+        spawned: Spawned,
         mcp_configs: &[String],
         far: Option<FarSide>,
     ) -> Result<Self, HostedError> {
         let here: PathBuf = host.session.cwd().to_path_buf();
-        let (mut process, outgoing, incoming) =
-            process::spawn(name, server, &here).map_err(HostedError::Spawn)?;
+        let Spawned {
+            name,
+            mut process,
+            outgoing,
+            incoming,
+        } = spawned;
+        let name = name.as_str();
         let (cwd, accept) = match far {
             Some(far) => (far.cwd, Some(far.accept)),
             None => (here, None),
