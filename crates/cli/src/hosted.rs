@@ -1,4 +1,5 @@
-//! `tandem -p --agent NAME PROMPT`: one turn with a hosted agent, printed as `tandem -p` prints Tandem's own
+//! `tandem -p --agent NAME PROMPT` (and `--remote URL`, Tandem on another machine as the agent): one turn with a
+//! hosted agent, printed as `tandem -p` prints Tandem's own
 //! (text, one JSON object, or the stream of events), in a session stored like any other (`tandem sessions` lists
 //! it). Permission questions the rules leave open are answered as in any headless run: `--yes`, a permission mode,
 //! or `--permission-prompt-tool`; otherwise no.
@@ -18,10 +19,18 @@ use tandem_protocol::{TurnStopReason, Usage};
 
 use crate::headless::{StderrApprover, StderrSink, Stop, store_failure};
 use crate::lazy_model::LazyModel;
+use crate::remote::Remote;
 use crate::{Cli, OutputFormat, terminal};
 use tandem_engine::hosted::{
     Host, HostedAgent, HostedApprover, HostedError, TerminalTap, Terminals,
 };
+
+/// Who runs the turn: an agent of the settings' `agentServers`, or Tandem on another machine over SSH.
+#[derive(Clone, Copy)]
+pub enum Door<'a> {
+    Agent(&'a str),
+    Remote(&'a Remote),
+}
 
 /// The flags of `-p` a hosted agent's turn does not take (the agent runs its own model and tools).
 fn unsupported(cli: &Cli) -> Option<&'static str> {
@@ -45,30 +54,51 @@ pub fn model_name(agent: &str) -> String {
     format!("acp:{agent}")
 }
 
+/// The settings' entry for the agent `name`; `Err` says why there is none.
+fn configured(name: &str) -> Result<tandem_engine::settings::AgentServer, String> {
+    let servers = match AppSettingsFile::standard().map(|file| file.agent_servers()) {
+        Some(Ok(servers)) => servers,
+        Some(Err(message)) => return Err(message.to_string()),
+        None => Default::default(),
+    };
+    agent_server(&servers, name).map_err(|e| e.to_string())
+}
+
 /// Runs the turn and returns the exit code.
-pub async fn run(cli: &Cli, prompt: &str, name: &str, stop: &Stop) -> i32 {
+pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
+    let flag = match door {
+        Door::Agent(_) => "--agent",
+        Door::Remote(_) => "--remote",
+    };
     if let Some(flags) = unsupported(cli) {
-        eprintln!("tandem: {flags} cannot be used with --agent");
+        eprintln!("tandem: {flags} cannot be used with {flag}");
         return 2;
     }
     let cwd = match &cli.cwd {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| ".".into()),
     };
-    let servers = match AppSettingsFile::standard().map(|file| file.agent_servers()) {
-        Some(Ok(servers)) => servers,
-        Some(Err(message)) => {
-            eprintln!("tandem: {message}");
-            return 2;
-        }
-        None => Default::default(),
+    let (name, server) = match door {
+        Door::Agent(name) => match configured(name) {
+            Ok(server) => (name.to_string(), server),
+            Err(message) => {
+                eprintln!("tandem: {message}");
+                return 2;
+            }
+        },
+        Door::Remote(remote) => (remote.name(), remote.server.clone()),
     };
-    let server = match agent_server(&servers, name) {
-        Ok(server) => server,
-        Err(e) => {
-            eprintln!("tandem: {e}");
-            return 2;
-        }
+    let name = name.as_str();
+    // A remote's ssh connection is made while this side's session is built.
+    let mut early = match door {
+        Door::Remote(remote) if cwd.is_dir() => match HostedAgent::spawn(name, &server, &cwd) {
+            Ok(spawned) => Some(spawned),
+            Err(e) => {
+                eprintln!("tandem: {}", remote.start_failure(&e));
+                return 2;
+            }
+        },
+        _ => None,
     };
     let store = match SessionStore::open_default() {
         Ok(store) => Arc::new(store),
@@ -113,7 +143,10 @@ pub async fn run(cli: &Cli, prompt: &str, name: &str, stop: &Stop) -> i32 {
     };
     let approver = Arc::new(HostedApprover::new(inner));
     let model = ModelConfig {
-        model: model_name(name),
+        model: match door {
+            Door::Agent(name) => model_name(name),
+            Door::Remote(remote) => remote.model(),
+        },
         ..ModelConfig::default()
     };
     // Tandem's own MCP servers serve only the prompt tool here: the agent has its own.
@@ -176,6 +209,7 @@ pub async fn run(cli: &Cli, prompt: &str, name: &str, stop: &Stop) -> i32 {
                 "model": info.model,
                 "permission_mode": info.mode,
                 "agent": name,
+                "remote": cli.remote,
                 "tools": [],
                 "mcp_servers": [],
             })
@@ -183,13 +217,25 @@ pub async fn run(cli: &Cli, prompt: &str, name: &str, stop: &Stop) -> i32 {
     }
     // An agent that cannot start or open its session stores nothing.
     let host = Host::new(session.clone(), approver, terminals);
+    let starting = async {
+        match door {
+            Door::Agent(_) => HostedAgent::start(host, name, &server, &cli.mcp_config).await,
+            Door::Remote(remote) => {
+                let spawned = match early.take() {
+                    Some(spawned) => spawned,
+                    None => HostedAgent::spawn(name, &server, session.cwd())?,
+                };
+                HostedAgent::start_far(host, spawned, remote.far.clone()).await
+            }
+        }
+    };
     let agent = tokio::select! {
-        started = HostedAgent::start(host, name, &server, &cli.mcp_config) => started,
+        started = starting => started,
         _ = stop.token().cancelled() => return 1,
     };
-    let agent = match agent {
-        Ok(agent) => agent,
-        Err(e) => {
+    let agent = match (agent, door) {
+        (Ok(agent), _) => agent,
+        (Err(e), Door::Agent(_)) => {
             eprintln!("tandem: {e}");
             return if matches!(e, HostedError::Spawn(_)) {
                 2
@@ -197,17 +243,35 @@ pub async fn run(cli: &Cli, prompt: &str, name: &str, stop: &Stop) -> i32 {
                 1
             };
         }
+        (Err(e), Door::Remote(remote)) => {
+            eprintln!("tandem: {}", remote.start_failure(&e));
+            return 2;
+        }
     };
     let turn = agent.prompt(prompt, stop.token()).await;
-    drop(agent);
-    session.end(EndReason::Other).await;
+    match door {
+        // The far engine ends and saves its session there while this one ends and saves its own.
+        Door::Remote(_) => {
+            tokio::join!(
+                agent.close(std::time::Duration::from_secs(2)),
+                session.end(EndReason::Other)
+            );
+        }
+        Door::Agent(_) => {
+            drop(agent);
+            session.end(EndReason::Other).await;
+        }
+    }
     if stop.code().is_some() {
         return 1;
     }
     let outcome = match turn {
         Ok(outcome) => outcome,
         Err(e) => {
-            eprintln!("tandem: {e}");
+            match door {
+                Door::Agent(_) => eprintln!("tandem: {e}"),
+                Door::Remote(remote) => eprintln!("tandem: {}", remote.turn_failure(&e)),
+            }
             return 1;
         }
     };
@@ -226,6 +290,7 @@ pub async fn run(cli: &Cli, prompt: &str, name: &str, stop: &Stop) -> i32 {
                 "stop_reason": outcome.stop_reason,
                 "session_id": session_id,
                 "agent": name,
+                "remote": cli.remote,
                 "num_turns": 1,
                 "usage": Usage::default(),
             })

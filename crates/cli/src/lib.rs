@@ -9,6 +9,7 @@ mod lazy_model;
 mod lines;
 mod logging;
 pub mod permissions;
+mod remote;
 mod rewind;
 mod sessions;
 mod structured;
@@ -112,6 +113,16 @@ pub struct Cli {
     /// Agent Client Protocol, instead of Tandem's own.
     #[arg(long, value_name = "NAME", requires = "prompt")]
     pub agent: Option<String>,
+    /// Run the turn with Tandem on another machine, in its folder: `ssh://[user@]host[:port]/abs/path`. The far
+    /// side does the tool work on its own files; this one shows, answers its questions and stores the session
+    /// (docs/remote.md).
+    #[arg(
+        long,
+        value_name = "ssh://[USER@]HOST[:PORT]/PATH",
+        requires = "prompt",
+        conflicts_with = "agent"
+    )]
+    pub remote: Option<String>,
     /// The most model requests one turn may make.
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u32>,

@@ -5,7 +5,7 @@
 //! requests are served through Tandem's tools ([`super::fs`], [`super::terminals`]). The connection runs in a task of
 //! its own; the agent is killed when the [`HostedAgent`] is dropped.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::events::EventSink;
@@ -194,12 +194,57 @@ pub enum HostedError {
     /// Its program could not be started (a mistake in its settings entry, or a program missing).
     #[error("{0}")]
     Spawn(String),
-    /// It refused `initialize` or `session/new`, or went away before answering them.
+    /// It refused `initialize` or `session/new`.
     #[error("{0}")]
     Start(String),
-    /// It failed or went away during a turn.
+    /// It went away before its session opened; `code` is its exit code when it had one (an `ssh` whose remote
+    /// command was not found exits 127, one that could not connect 255).
+    #[error("{message}")]
+    Closed { message: String, code: Option<i32> },
+    /// The far side's `agentInfo` did not pass [`FarSide::accept`] (a remote Tandem too old, or not Tandem).
+    #[error("{0}")]
+    Refused(String),
+    /// It failed or went away during a turn; `lost` is true when the connection closed (it exited, or the link
+    /// to it broke) rather than answering with an error.
     #[error("the agent `{agent}` failed: {message}")]
-    Failed { agent: String, message: String },
+    Failed {
+        agent: String,
+        message: String,
+        lost: bool,
+    },
+}
+
+/// The name and version an agent gave in `initialize`'s `agentInfo`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentInfo {
+    pub name: String,
+    pub version: String,
+}
+
+/// Checks an agent's `agentInfo` (`None` when it sent none): `Err` is the message that refuses it.
+pub type Accept = Arc<dyn Fn(Option<&AgentInfo>) -> Result<(), String> + Send + Sync>;
+
+/// An agent that works on another machine's files (a `tandem acp` reached over SSH): its session opens in `cwd`
+/// there, Tandem offers it none of this machine's files or terminals, and its `agentInfo` must pass `accept`
+/// before its session opens.
+#[derive(Clone)]
+pub struct FarSide {
+    pub cwd: PathBuf,
+    pub accept: Accept,
+}
+
+/// An agent's process, started by [`HostedAgent::spawn`] and not yet spoken to; dropping it kills it.
+pub struct Spawned {
+    name: String,
+    process: process::AgentProcess,
+    outgoing: process::Outgoing,
+    incoming: process::Incoming,
+}
+
+/// Why the opening exchange failed.
+enum OpenFailure {
+    Protocol(Error),
+    Refused(String),
 }
 
 /// What the connection's task is asked to do.
@@ -219,7 +264,7 @@ pub struct HostedAgent {
     commands: mpsc::UnboundedSender<Command>,
     connection: tokio::task::JoinHandle<Result<(), Error>>,
     turn: tokio::sync::Mutex<()>,
-    _process: process::AgentProcess,
+    process: process::AgentProcess,
 }
 
 impl HostedAgent {
@@ -231,9 +276,53 @@ impl HostedAgent {
         server: &AgentServer,
         mcp_configs: &[String],
     ) -> Result<Self, HostedError> {
-        let cwd: PathBuf = host.session.cwd().to_path_buf();
+        let spawned = Self::spawn(name, server, host.session.cwd())?;
+        Self::start_with(host, spawned, mcp_configs, None).await
+    }
+
+    /// Starts the process of the agent `name` in `cwd` (a folder of this machine) without speaking to it yet, so
+    /// that its start-up (an ssh connection, say) runs while the session is being built; [`Self::start_far`] then
+    /// opens it. Dropping the result kills it. `Err`: it could not be started.
+    pub fn spawn(name: &str, server: &AgentServer, cwd: &Path) -> Result<Spawned, HostedError> {
         let (process, outgoing, incoming) =
-            process::spawn(name, server, &cwd).map_err(HostedError::Spawn)?;
+            process::spawn(name, server, cwd).map_err(HostedError::Spawn)?;
+        Ok(Spawned {
+            name: name.to_string(),
+            process,
+            outgoing,
+            incoming,
+        })
+    }
+
+    /// Opens the agent started by [`Self::spawn`] as one working on another machine: its session opens in
+    /// `far.cwd`, its `agentInfo` must pass `far.accept`, and it is offered no file system or terminals of this
+    /// machine (its tools run on its own side). `Err` says why it could not start.
+    pub async fn start_far(
+        host: Arc<Host>,
+        spawned: Spawned,
+        far: FarSide,
+    ) -> Result<Self, HostedError> {
+        Self::start_with(host, spawned, &[], Some(far)).await
+    }
+
+    async fn start_with(
+        host: Arc<Host>,
+        spawned: Spawned,
+        mcp_configs: &[String],
+        far: Option<FarSide>,
+    ) -> Result<Self, HostedError> {
+        let here: PathBuf = host.session.cwd().to_path_buf();
+        let Spawned {
+            name,
+            mut process,
+            outgoing,
+            incoming,
+        } = spawned;
+        let name = name.as_str();
+        let (cwd, accept) = match far {
+            Some(far) => (far.cwd, Some(far.accept)),
+            None => (here, None),
+        };
         let (commands, receiver) = mpsc::unbounded_channel();
         let (ready, opened) = oneshot::channel();
         let connection = tokio::spawn(connect(
@@ -242,6 +331,7 @@ impl HostedAgent {
             Opening {
                 cwd,
                 mcp_configs: mcp_configs.to_vec(),
+                accept,
                 ready,
             },
             receiver,
@@ -253,22 +343,24 @@ impl HostedAgent {
                 commands,
                 connection,
                 turn: tokio::sync::Mutex::new(()),
-                _process: process,
+                process,
             }),
-            Ok(Err(e)) => Err(HostedError::Start(format!(
+            Ok(Err(OpenFailure::Refused(message))) => Err(HostedError::Refused(message)),
+            Ok(Err(OpenFailure::Protocol(e))) if !closed(&e) => Err(HostedError::Start(format!(
                 "the agent `{name}` could not open a session: {}",
                 describe(&e)
             ))),
-            Err(_) => {
-                // The connection ended before the session opened: why, as it says.
+            _ => {
+                // The connection ended before the session opened: why, as it says, and how the process ended.
                 drop(commands);
                 let why = match connection.await {
                     Ok(Err(e)) => describe(&e),
                     _ => "it closed the connection".to_string(),
                 };
-                Err(HostedError::Start(format!(
-                    "the agent `{name}` failed: {why}"
-                )))
+                Err(HostedError::Closed {
+                    message: format!("the agent `{name}` failed: {why}"),
+                    code: process.exit_code().await,
+                })
             }
         }
     }
@@ -305,9 +397,9 @@ impl HostedAgent {
         let (outcome, failure) = match answer {
             Ok(reason) => (self.host.finish(stop_reason(reason)), None),
             Err(e) => {
-                let message = describe(&e);
+                let message = (describe(&e), closed(&e));
                 session.runtime().events.emit(SessionEvent::Error {
-                    message: format!("the agent `{}` failed: {message}", self.name),
+                    message: format!("the agent `{}` failed: {}", self.name, message.0),
                 });
                 (self.host.finish(TurnStopReason::Error), Some(message))
             }
@@ -317,11 +409,27 @@ impl HostedAgent {
             .await;
         match failure {
             None => Ok(outcome),
-            Some(message) => Err(HostedError::Failed {
+            Some((message, lost)) => Err(HostedError::Failed {
                 agent: self.name.clone(),
                 message,
+                lost,
             }),
         }
+    }
+}
+
+impl HostedAgent {
+    /// Ends the connection politely: the agent's input is closed so that it can end its session and exit (a remote
+    /// `tandem acp` then ends its session there, its SessionEnd hooks included); after `grace` at most, whatever is
+    /// left is killed, as dropping it does.
+    pub async fn close(mut self, grace: std::time::Duration) {
+        let (closed, _) = mpsc::unbounded_channel();
+        drop(std::mem::replace(&mut self.commands, closed));
+        let _ = tokio::time::timeout(grace, async {
+            let _ = (&mut self.connection).await;
+            self.process.exit_code_within(grace).await;
+        })
+        .await;
     }
 }
 
@@ -336,7 +444,8 @@ impl Drop for HostedAgent {
 struct Opening {
     cwd: PathBuf,
     mcp_configs: Vec<String>,
-    ready: oneshot::Sender<Result<(), Error>>,
+    accept: Option<Accept>,
+    ready: oneshot::Sender<Result<(), OpenFailure>>,
 }
 
 /// Runs the connection: the client's handlers, then `initialize` and `session/new`, then the prompts sent on
@@ -483,17 +592,22 @@ async fn connect(
             let Opening {
                 cwd,
                 mcp_configs,
+                accept,
                 ready,
             } = opening;
-            let opened = open(&cx, cwd, &mcp_configs, events.as_ref()).await;
+            let opened = open(&cx, cwd, &mcp_configs, accept, events.as_ref()).await;
             let session = match opened {
                 Ok(session) => {
                     let _ = ready.send(Ok(()));
                     session
                 }
-                Err(e) => {
-                    let _ = ready.send(Err(e.clone()));
+                Err(OpenFailure::Protocol(e)) => {
+                    let _ = ready.send(Err(OpenFailure::Protocol(e.clone())));
                     return Err(e);
+                }
+                Err(OpenFailure::Refused(message)) => {
+                    let _ = ready.send(Err(OpenFailure::Refused(message)));
+                    return Ok(());
                 }
             };
             serve(&cx, &session, commands).await;
@@ -502,19 +616,22 @@ async fn connect(
         .await
 }
 
-/// `initialize` and `session/new` (with the `--mcp-config` servers the agent can use; a notice for each it cannot):
-/// the agent's session id.
+/// `initialize` (its `agentInfo` checked by `accept`, if given) and `session/new` (with the `--mcp-config` servers the
+/// agent can use; a notice for each it cannot): the agent's session id. An agent on the far side (`accept` given) is
+/// offered no file system or terminals of this machine.
 async fn open(
     cx: &ConnectionTo<Agent>,
     cwd: PathBuf,
     mcp_configs: &[String],
+    accept: Option<Accept>,
     events: &dyn EventSink,
-) -> Result<SessionId, Error> {
+) -> Result<SessionId, OpenFailure> {
+    let here = accept.is_none();
     let capabilities = ClientCapabilities::new()
         .fs(FileSystemCapabilities::new()
-            .read_text_file(true)
-            .write_text_file(true))
-        .terminal(true);
+            .read_text_file(here)
+            .write_text_file(here))
+        .terminal(here);
     let init = cx
         .send_request(
             InitializeRequest::new(ProtocolVersion::V1)
@@ -524,7 +641,15 @@ async fn open(
                 ),
         )
         .block_task()
-        .await?;
+        .await
+        .map_err(OpenFailure::Protocol)?;
+    if let Some(accept) = accept {
+        let info = init.agent_info.as_ref().map(|i| AgentInfo {
+            name: i.name.clone(),
+            version: i.version.clone(),
+        });
+        accept(info.as_ref()).map_err(OpenFailure::Refused)?;
+    }
     let (servers, problems) =
         super::mcp::servers_for(mcp_configs, &cwd, &init.agent_capabilities.mcp_capabilities);
     for message in problems {
@@ -533,7 +658,8 @@ async fn open(
     let session = cx
         .send_request(NewSessionRequest::new(cwd).mcp_servers(servers))
         .block_task()
-        .await?;
+        .await
+        .map_err(OpenFailure::Protocol)?;
     Ok(session.session_id)
 }
 
@@ -575,6 +701,14 @@ async fn prompt(
         }
     };
     Ok(answer.stop_reason)
+}
+
+/// The error says the connection closed (the agent exited, or the link to it broke).
+fn closed(error: &Error) -> bool {
+    error
+        .data
+        .as_ref()
+        .is_some_and(|data| data["reason"] == "incoming_transport_closed")
 }
 
 /// An SDK error as one line: its message and data (an agent that went away, said so).

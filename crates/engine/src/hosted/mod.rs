@@ -13,6 +13,6 @@ mod process;
 mod terminals;
 mod updates;
 
-pub use client::{Host, HostedAgent, HostedError, HostedOutcome};
+pub use client::{Accept, AgentInfo, FarSide, Host, HostedAgent, HostedError, HostedOutcome};
 pub use permission::HostedApprover;
 pub use terminals::{TerminalTap, Terminals};

@@ -19,7 +19,7 @@ pub type Incoming = Pin<Box<dyn Stream<Item = std::io::Result<String>> + Send>>;
 
 /// A running agent. Dropping it kills the agent with everything it started.
 pub struct AgentProcess {
-    _child: Child,
+    child: Child,
     _group: GroupGuard,
 }
 
@@ -60,12 +60,28 @@ pub fn spawn(
     let outgoing = futures::sink::unfold(stdin, write_line);
     Ok((
         AgentProcess {
-            _child: child,
+            child,
             _group: group,
         },
         Box::pin(outgoing),
         Box::pin(incoming),
     ))
+}
+
+impl AgentProcess {
+    /// The agent's exit code once it has exited (waited for a few seconds at most: its output has already closed);
+    /// `None` when it was ended by a signal or is still running.
+    pub async fn exit_code(&mut self) -> Option<i32> {
+        self.exit_code_within(std::time::Duration::from_secs(5))
+            .await
+    }
+
+    /// The agent's exit code once it has exited, waiting `grace` at most; `None` when it was ended by a signal or is
+    /// still running.
+    pub async fn exit_code_within(&mut self, grace: std::time::Duration) -> Option<i32> {
+        let waited = tokio::time::timeout(grace, self.child.wait()).await;
+        waited.ok()?.ok()?.code()
+    }
 }
 
 async fn write_line(mut stdin: ChildStdin, line: String) -> std::io::Result<ChildStdin> {

@@ -303,6 +303,7 @@ fn diff_detail(content: &Value) -> Option<ToolDetail> {
         }),
         cell: None,
         changed_by: None,
+        diagnostics: None,
         revised: None,
         diagnostics: None,
     })

@@ -4,7 +4,9 @@
 //! `tandem -p --resume`. Every message of each connection is checked against the protocol's schema.
 
 mod hosted;
+mod remote;
 mod schema;
+mod sshd;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
