@@ -305,7 +305,6 @@ fn diff_detail(content: &Value) -> Option<ToolDetail> {
         changed_by: None,
         diagnostics: None,
         revised: None,
-        diagnostics: None,
     })
 }
 
