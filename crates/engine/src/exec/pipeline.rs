@@ -14,7 +14,9 @@ use super::hook_gate;
 use super::phase_times::{Phase, PhaseTimes};
 use super::planned::PlannedCall;
 use crate::model::{ContentBlock, ToolResultContent};
-use crate::tool::{ContextChange, PersonDoor, ProgressSink, ToolContext, ToolError, ViolationSink};
+use crate::tool::{
+    ContextChange, PersonDoor, ProgressSink, ToolContext, ToolError, ViolationSink, names,
+};
 
 /// Why a call's cancellation token fired when it was not the person: set by whoever cancels before the token
 /// fires, and told to the model and the window alike.
@@ -212,6 +214,9 @@ async fn run_steps(
         team: rt.team.clone(),
         mailbox: rt.mailbox.clone(),
         conversation: rt.conversation.clone(),
+        inner_calls: (tool.name() == names::REPL).then(|| {
+            Arc::new(super::PipelineInnerCalls::new(rt.clone())) as Arc<dyn crate::tool::InnerCalls>
+        }),
     };
     let prepared = match prepared {
         Ok(p) => p,

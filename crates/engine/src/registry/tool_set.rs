@@ -28,6 +28,7 @@ use crate::tools::overflow_test::OverflowTestTool;
 use crate::tools::plan_mode::{ApprovedPlan, EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::powershell::PowerShellTool;
 use crate::tools::push_notification::PushNotificationTool;
+use crate::tools::repl::{ReplTool, WRAPPED_TOOLS};
 use crate::tools::send_user_file::SendUserFileTool;
 use crate::tools::skill::{LiveSkills, SkillCatalog, SkillGrants, SkillTool};
 use crate::tools::sleep::SleepTool;
@@ -63,6 +64,9 @@ pub struct SessionToolInputs<'a> {
     pub config_files: ConfigFiles,
     /// The `pwsh` the PowerShell tool runs (`None`: not installed; the tool is not offered).
     pub pwsh: Option<std::path::PathBuf>,
+    /// The `node` the REPL tool runs (`None`: not installed; in the REPL mode REPL is then not offered and the
+    /// primitives stay).
+    pub node: Option<std::path::PathBuf>,
 }
 
 /// The session's own agent's tools, and those it cannot have with why.
@@ -230,10 +234,12 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             tools.push(crate::mcp::auth_tool(mcp));
         }
     }
+    repl_mode(inputs.features, inputs.node, &mut tools, &mut missing);
     if inputs.features.simple {
+        // In the REPL mode too, the SIMPLE mode keeps REPL: the primitives are reached through it.
         let (kept, dropped): (Vec<_>, Vec<_>) = tools
             .into_iter()
-            .partition(|tool| SIMPLE_TOOLS.contains(&tool.name()));
+            .partition(|tool| SIMPLE_TOOLS.contains(&tool.name()) || tool.name() == names::REPL);
         tools = kept;
         missing.extend(dropped.iter().map(|tool| {
             (
@@ -261,6 +267,51 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         }));
     }
     SessionTools { tools, missing }
+}
+
+/// The REPL mode: REPL is offered (wrapping the primitives among `tools`) and the primitives it wraps are named
+/// among the missing instead of offered. Without `node` REPL is missing and the primitives stay; with the mode off
+/// REPL is missing with the switches that turn it on.
+fn repl_mode(
+    features: Features,
+    node: Option<std::path::PathBuf>,
+    tools: &mut Vec<Arc<dyn DynTool>>,
+    missing: &mut Vec<(String, String)>,
+) {
+    if !features.repl {
+        missing.push((
+            names::REPL.to_string(),
+            format!(
+                "switched off: set {}={} and {}=1 to offer it",
+                features::USER_TYPE_ENV,
+                features::TUNGSTEN_USER_TYPE,
+                features::REPL_ENV
+            ),
+        ));
+        return;
+    }
+    let Some(node) = node else {
+        missing.push((
+            names::REPL.to_string(),
+            "node is not installed (REPL is offered where `node` is on the PATH)".to_string(),
+        ));
+        return;
+    };
+    let repl = ReplTool::new(node, tools);
+    let (wrapped, kept): (Vec<_>, Vec<_>) = std::mem::take(tools)
+        .into_iter()
+        .partition(|tool| WRAPPED_TOOLS.contains(&tool.name()));
+    *tools = kept;
+    tools.push(erase(repl));
+    missing.extend(wrapped.iter().map(|tool| {
+        (
+            tool.name().to_string(),
+            format!(
+                "the REPL mode reaches it through REPL's functions ({} is set)",
+                features::REPL_ENV
+            ),
+        )
+    }));
 }
 
 /// The built-in tools the coordinator mode keeps for the session's own agent: starting sub-agents, reading and
@@ -326,8 +377,9 @@ const SIMPLE_TOOLS: &[&str] = &[names::BASH, names::READ, names::EDIT];
 pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynTool>> {
     let board = Arc::new(WorkBoard::new(Arc::new(NullSink)));
     let shell = Arc::new(ShellSession::temporary());
-    session_tools(SessionToolInputs {
-        builtins: &super::builtin_tools_with(shell.clone()),
+    let builtins = super::builtin_tools_with(shell.clone());
+    let mut tools = session_tools(SessionToolInputs {
+        builtins: &builtins,
         agents: Arc::new(AgentCatalog::load(project, home)),
         skills: Arc::new(LiveSkills::fixed(SkillCatalog::load(project, home))),
         skill_grants: Default::default(),
@@ -345,6 +397,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
             monitor: true,
             overflow_test: true,
             assistant: true,
+            repl: false,
             ..Features::from_env()
         },
         teams: true,
@@ -356,8 +409,14 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
         config_files: ConfigFiles::standard(project, home),
         // Checked as the bare tool is, whether or not `pwsh` is installed here.
         pwsh: Some("pwsh".into()),
+        // The REPL mode is left off so that the primitives are checked too; REPL is added as the bare tool.
+        node: None,
     })
-    .tools
+    .tools;
+    if !tools.iter().any(|t| t.name() == names::REPL) {
+        tools.push(erase(ReplTool::new("node".into(), &builtins)));
+    }
+    tools
 }
 
 /// What a sub-agent's tools are made from.
