@@ -5,7 +5,6 @@ mod authorize;
 pub mod batch;
 mod decision_log;
 pub mod hook_gate;
-mod inner_calls;
 pub mod mode_notes;
 mod phase_times;
 mod pipeline;
@@ -16,10 +15,10 @@ pub mod streaming;
 mod traits;
 
 pub use batch::{Batch, partition_tool_calls, run_tools};
-pub use inner_calls::PipelineInnerCalls;
 pub use mode_notes::ModeNotes;
 pub use pipeline::{
-    CancelReason, ToolCallOutcome, run_planned, run_planned_explained, run_tool_use,
+    CancelReason, PipelineInnerCalls, ToolCallOutcome, run_planned, run_planned_explained,
+    run_tool_use,
 };
 pub use planned::{PlannedCall, call_traits};
 pub use runtime::ToolRuntime;

@@ -73,6 +73,8 @@ pub struct SessionToolInputs<'a> {
 pub struct SessionTools {
     pub tools: Vec<Arc<dyn DynTool>>,
     pub missing: Vec<(String, String)>,
+    /// Tools not offered but kept for the calls other tools make (the primitives the REPL mode wraps).
+    pub inner: Vec<Arc<dyn DynTool>>,
 }
 
 impl SessionTools {
@@ -84,7 +86,9 @@ impl SessionTools {
         hidden: impl Fn(&str) -> bool,
         live_mcp: McpTools,
     ) -> ToolPool {
-        ToolPool::assemble(&self.tools, extra, hidden).with_live_mcp(live_mcp)
+        ToolPool::assemble(&self.tools, extra, hidden)
+            .with_live_mcp(live_mcp)
+            .with_inner(self.inner.clone())
     }
 }
 
@@ -234,7 +238,7 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             tools.push(crate::mcp::auth_tool(mcp));
         }
     }
-    repl_mode(inputs.features, inputs.node, &mut tools, &mut missing);
+    let inner = repl_mode(inputs.features, inputs.node, &mut tools, &mut missing);
     if inputs.features.simple {
         // In the REPL mode too, the SIMPLE mode keeps REPL: the primitives are reached through it.
         let (kept, dropped): (Vec<_>, Vec<_>) = tools
@@ -266,18 +270,22 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             )
         }));
     }
-    SessionTools { tools, missing }
+    SessionTools {
+        tools,
+        missing,
+        inner,
+    }
 }
 
 /// The REPL mode: REPL is offered (wrapping the primitives among `tools`) and the primitives it wraps are named
-/// among the missing instead of offered. Without `node` REPL is missing and the primitives stay; with the mode off
-/// REPL is missing with the switches that turn it on.
+/// among the missing instead of offered; they are returned, kept for REPL's calls. Without `node` REPL is missing
+/// and the primitives stay; with the mode off REPL is missing with the switches that turn it on.
 fn repl_mode(
     features: Features,
     node: Option<std::path::PathBuf>,
     tools: &mut Vec<Arc<dyn DynTool>>,
     missing: &mut Vec<(String, String)>,
-) {
+) -> Vec<Arc<dyn DynTool>> {
     if !features.repl {
         missing.push((
             names::REPL.to_string(),
@@ -288,14 +296,14 @@ fn repl_mode(
                 features::REPL_ENV
             ),
         ));
-        return;
+        return Vec::new();
     }
     let Some(node) = node else {
         missing.push((
             names::REPL.to_string(),
             "node is not installed (REPL is offered where `node` is on the PATH)".to_string(),
         ));
-        return;
+        return Vec::new();
     };
     let repl = ReplTool::new(node, tools);
     let (wrapped, kept): (Vec<_>, Vec<_>) = std::mem::take(tools)
@@ -312,6 +320,7 @@ fn repl_mode(
             ),
         )
     }));
+    wrapped
 }
 
 /// The built-in tools the coordinator mode keeps for the session's own agent: starting sub-agents, reading and

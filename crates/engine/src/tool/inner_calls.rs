@@ -1,13 +1,9 @@
 //! The door from a tool that runs other tools (REPL) to the tool-call pipeline: the tool asks its session to run
 //! one call through [`InnerCalls`], implemented above the tool layer (by the executor), never by importing it.
 
-use std::sync::Arc;
-
 use futures::future::BoxFuture;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
-
-use super::DynTool;
 
 /// How one inner call ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +16,8 @@ pub struct InnerCallResult {
 
 /// Runs tool calls made from inside another tool's call.
 ///
-/// Contract: [`InnerCalls::call`] runs `tool` with `input` through the whole pipeline a direct call of the model
+/// Contract: [`InnerCalls::call`] runs the tool `name` (one of the session's tools, offered to the model or kept
+/// for inner calls only, as the primitives the REPL mode hides) with `input` through the whole pipeline a direct call of the model
 /// goes through — schema, validation, the permission check (asking the person where it asks), hooks, the file
 /// history, the window's events under the call id `id` — and resolves with its result. It never fails on its own:
 /// every refusal, invalid input or tool error comes back as `ok: false` with the message the model would have seen.
@@ -29,7 +26,7 @@ pub struct InnerCallResult {
 pub trait InnerCalls: Send + Sync + std::fmt::Debug {
     fn call(
         &self,
-        tool: Arc<dyn DynTool>,
+        name: String,
         id: String,
         input: Value,
         cancel: CancellationToken,

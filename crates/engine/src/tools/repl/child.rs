@@ -193,13 +193,13 @@ impl Run<'_> {
         input: Value,
         cancel: &CancellationToken,
     ) -> Value {
-        let Some(found) = self.wrapped.iter().find(|t| t.name() == tool) else {
+        if !self.wrapped.iter().any(|t| t.name() == tool) {
             return json!({"n": n, "ok": false, "text": format!("{tool} is not a function of the REPL")});
-        };
+        }
         let id = format!("{}/{n}", self.ctx.tool_use_id);
         let result = self
             .inner
-            .call(found.clone(), id, input, cancel.child_token())
+            .call(tool.to_string(), id, input, cancel.child_token())
             .await;
         json!({"n": n, "ok": result.ok, "text": result.text})
     }
