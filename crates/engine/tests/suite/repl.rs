@@ -264,6 +264,7 @@ async fn a_deny_rule_makes_the_wrapped_read_throw() {
     let r = repl(&rt, &code).await;
     assert!(r.ok, "{r:?}");
     assert!(r.text.contains("=> threw: "), "{}", r.text);
+    assert!(r.text.contains("denied"), "{}", r.text);
     assert!(!r.text.contains("TOKEN-5521"), "{}", r.text);
     assert!(approver.asked().is_empty(), "the allow rule covers REPL");
 }
@@ -385,6 +386,8 @@ async fn a_turn_in_the_repl_mode_reads_and_writes_through_repl() {
         json!(p.path("copy.txt")),
     );
     let fake = server(Script::turns([
+        // A primitive the mode hides cannot be called directly.
+        ScriptedTurn::tool_use("d1", "Read", json!({ "file_path": p.path("in.txt") })),
         ScriptedTurn::tool_use("r1", "REPL", json!({ "code": code })),
         ScriptedTurn::text("Copied."),
     ]))
@@ -415,7 +418,11 @@ async fn a_turn_in_the_repl_mode_reads_and_writes_through_repl() {
         !tools.iter().any(|t| t == "Read" || t == "Write"),
         "{tools:?}"
     );
-    let result: Value = requests[1].body["messages"].clone();
+    let refused = events.events().iter().any(|e| {
+        matches!(e, SessionEvent::ToolCallResult { tool_use_id, outcome: ToolOutcome::Error, content, .. } if tool_use_id == "d1" && content.contains("No such tool"))
+    });
+    assert!(refused, "a direct Read is no tool in the REPL mode");
+    let result: Value = requests[2].body["messages"].clone();
     assert!(result.to_string().contains("=> ok"), "{result}");
     let asked: Vec<String> = approver
         .asked()
