@@ -307,4 +307,33 @@ mod tests {
             assert_eq!((got.context_inspect, got.snip), *want, "{files:?}");
         }
     }
+
+    #[test]
+    fn the_repl_mode_needs_user_type_ant_and_its_own_switch_from_either_place() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let both = dir.path().join("both.json");
+        std::fs::write(
+            &both,
+            r#"{"env": {"USER_TYPE": "ant", "CLAUDE_CODE_REPL": "1"}}"#,
+        )
+        .expect("write");
+        let ant = dir.path().join("ant.json");
+        std::fs::write(&ant, r#"{"env": {"USER_TYPE": "ant"}}"#).expect("write");
+        let repl = dir.path().join("repl.json");
+        std::fs::write(&repl, r#"{"env": {"CLAUDE_CODE_REPL": "true"}}"#).expect("write");
+        let none = |_: &str| None;
+        let repl_env = |name: &str| (name == REPL_ENV).then(|| "1".to_string());
+        type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+        let cases: &[(Env<'_>, &[std::path::PathBuf], (bool, bool))] = &[
+            (&none, &[], (false, false)),
+            (&none, std::slice::from_ref(&both), (true, true)),
+            (&none, std::slice::from_ref(&ant), (true, false)),
+            (&none, std::slice::from_ref(&repl), (false, false)),
+            (&repl_env, std::slice::from_ref(&ant), (true, true)),
+        ];
+        for (env, files, want) in cases {
+            let got = Features::default().with_settings(env, files);
+            assert_eq!((got.tungsten, got.repl), *want, "{files:?}");
+        }
+    }
 }
