@@ -38,6 +38,14 @@ const failure = (e) => ({
 });
 process.on('unhandledRejection', (e) => finish(failure(e)));
 process.on('uncaughtException', (e) => finish(failure(e)));
+// A program that ends node itself (`process.exit`) still reports what it printed (stdout is a pipe: written at once).
+process.on('exit', (code) =>
+  finish(
+    code === 0
+      ? { type: 'done', ok: true, output, value: null }
+      : { type: 'done', ok: false, output, error: `the program called process.exit(${code})` },
+  ),
+);
 const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 lines.on('line', (line) => {
   const msg = JSON.parse(line);
