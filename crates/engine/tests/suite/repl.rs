@@ -1,7 +1,8 @@
 //! The REPL mode (`USER_TYPE=ant` with `CLAUDE_CODE_REPL`): REPL offered and the primitives it wraps hidden; a
 //! program reading, searching and writing through the wrapped functions, each call checked on its own (a refused
 //! write throws and leaves the file alone, a deny rule makes a read throw); output and last value; a syntax error;
-//! a timeout and a cancellation killing node; and a whole turn through the fake model server.
+//! a PreToolUse hook seeing and blocking a wrapped call; a timeout and a cancellation killing node; and a whole turn
+//! through the fake model server.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -434,4 +435,48 @@ async fn a_turn_in_the_repl_mode_reads_and_writes_through_repl() {
         matches!(e, SessionEvent::ToolCallInput { tool_use_id, name, .. } if tool_use_id == "r1/2" && name == "Write")
     });
     assert!(shown, "the inner Write is shown in the window");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pre_tool_use_hook_sees_and_blocks_the_wrapped_call() {
+    let p = Project::new().expect("project");
+    let hook = p.root.join("block.sh");
+    std::fs::write(
+        &hook,
+        "#!/bin/sh\ncat > \"$(dirname \"$0\")/hook-input.json\"\necho blocked-by-hook-9921 >&2\nexit 2\n",
+    )
+    .expect("hook");
+    let mut perms = std::fs::metadata(&hook).expect("meta").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&hook, perms).expect("chmod");
+    let ctx = p.ctx_with(
+        json!({
+            "permissions": {"allow": ["REPL", "Write"]},
+            "hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [
+                {"type": "command", "command": hook.display().to_string(), "timeout": 30}
+            ]}]},
+        }),
+        PermissionMode::Default,
+    );
+    let (rt, _) = runtime(
+        &p.root,
+        ScriptedApprover::new([], ApprovalChoice::Deny),
+        Some(ctx),
+    );
+    let target = p.root.join("blocked.txt");
+    let code = format!(
+        r#"let r; try {{ await Write({{file_path: {}, content: "x"}}); r = "written" }} catch (e) {{ r = "threw: " + e.message }} r"#,
+        json!(target.display().to_string())
+    );
+    let r = repl(&rt, &code).await;
+    assert!(r.ok, "{r:?}");
+    assert!(r.text.contains("=> threw: "), "{}", r.text);
+    assert!(r.text.contains("blocked-by-hook-9921"), "{}", r.text);
+    assert!(!target.exists());
+    let seen: Value = serde_json::from_str(
+        &std::fs::read_to_string(p.root.join("hook-input.json")).expect("the hook ran"),
+    )
+    .expect("json");
+    assert_eq!(seen["tool_name"], "Write");
+    assert_eq!(seen["tool_use_id"], "call/1");
 }
