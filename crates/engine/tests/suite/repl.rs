@@ -435,6 +435,17 @@ async fn a_turn_in_the_repl_mode_reads_and_writes_through_repl() {
         matches!(e, SessionEvent::ToolCallInput { tool_use_id, name, .. } if tool_use_id == "r1/2" && name == "Write")
     });
     assert!(shown, "the inner Write is shown in the window");
+    // The write is in the prompt's checkpoint: rewinding the files removes it.
+    let points = s.checkpoints().list();
+    let first = points.first().expect("a checkpoint");
+    assert!(
+        first.files.iter().any(|f| f.ends_with("copy.txt")),
+        "{points:?}"
+    );
+    s.checkpoints()
+        .rewind_files(&first.prompt_id, false)
+        .expect("rewind");
+    assert!(!p.root.join("copy.txt").exists());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
