@@ -305,6 +305,18 @@ async fn output_last_value_and_errors_come_back() {
             false,
             &["Read takes an object"],
         ),
+        ("console.log('bye'); process.exit(0)", true, &["bye"]),
+        (
+            "console.log('bye'); process.exit(3)",
+            false,
+            &["process.exit(3)", "Output before the error:\nbye"],
+        ),
+        (
+            "const [a, b] = await Promise.all([Glob({pattern: '*.md'}), Glob({pattern: 'src/*'})]); a + '|' + typeof b",
+            true,
+            &["README.md", "|string"],
+        ),
+        ("'x'.repeat(60000)", true, &["truncated"]),
     ];
     for (code, ok, wants) in cases {
         let r = repl(&rt, code).await;
