@@ -561,4 +561,43 @@ mod tests {
         // A team member works in the background with its type's whole pool and the member tools.
         assert!(pool_names(true, true).contains(&probe));
     }
+
+    #[test]
+    fn the_repl_mode_needs_node_and_otherwise_leaves_the_primitives() {
+        let on = Features {
+            repl: true,
+            ..Features::OFF
+        };
+        // (features, node, REPL offered, primitives offered, what the list says of REPL when missing)
+        let cases: &[(Features, Option<&str>, bool, bool, Option<&str>)] = &[
+            (on, Some("/usr/bin/node"), true, false, None),
+            (on, None, false, true, Some("node is not installed")),
+            (
+                Features::OFF,
+                Some("/usr/bin/node"),
+                false,
+                true,
+                Some(features::REPL_ENV),
+            ),
+        ];
+        for (features, node, repl, primitives, why) in cases {
+            let mut tools = crate::registry::builtin_tools();
+            let mut missing = Vec::new();
+            let inner = repl_mode(*features, node.map(Into::into), &mut tools, &mut missing);
+            let has = |name: &str| tools.iter().any(|t| t.name() == name);
+            assert_eq!(has(names::REPL), *repl, "{node:?}");
+            for name in WRAPPED_TOOLS {
+                assert_eq!(has(name), *primitives, "{name} {node:?}");
+                assert_eq!(inner.iter().any(|t| t.name() == *name), !*primitives);
+            }
+            let said = missing
+                .iter()
+                .find(|(name, _)| name == names::REPL)
+                .map(|(_, why)| why.as_str());
+            match why {
+                Some(want) => assert!(said.is_some_and(|s| s.contains(want)), "{said:?}"),
+                None => assert!(said.is_none(), "{said:?}"),
+            }
+        }
+    }
 }
