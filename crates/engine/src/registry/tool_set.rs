@@ -569,7 +569,8 @@ mod tests {
             ..Features::OFF
         };
         // (features, node, REPL offered, primitives offered, what the list says of REPL when missing)
-        let cases: &[(Features, Option<&str>, bool, bool, Option<&str>)] = &[
+        type Case<'a> = (Features, Option<&'a str>, bool, bool, Option<&'a str>);
+        let cases: &[Case<'_>] = &[
             (on, Some("/usr/bin/node"), true, false, None),
             (on, None, false, true, Some("node is not installed")),
             (
