@@ -381,7 +381,12 @@ async fn cancelling_mid_call_stops_the_inner_call_and_kills_node() {
 
     cancel.cancel();
     let outcome = running.await.expect("joined");
-    assert_eq!(outcome.outcome, ToolOutcome::Cancelled);
+    assert_eq!(
+        outcome.outcome,
+        ToolOutcome::Cancelled,
+        "{:?}",
+        outcome.block
+    );
     until(|| gone(pid)).await;
     let inner_ended = events.events().iter().any(|e| {
         matches!(e, SessionEvent::ToolCallResult { tool_use_id, outcome: ToolOutcome::Cancelled, .. } if tool_use_id == "r1/1")

@@ -125,6 +125,11 @@ impl Run<'_> {
             guard.kill();
         }
         let _ = child.wait().await;
+        // A cancellation that raced the program's end (the inner call it stopped made the program fail) is told
+        // as the cancellation it was.
+        if self.ctx.cancel.is_cancelled() {
+            return Err(ToolError::Cancelled);
+        }
         match ended {
             Err(ToolError::ToModel(message)) if message == NODE_GONE => {
                 let stderr = stderr_text.await.unwrap_or_default();
