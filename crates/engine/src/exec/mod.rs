@@ -17,7 +17,8 @@ mod traits;
 pub use batch::{Batch, partition_tool_calls, run_tools};
 pub use mode_notes::ModeNotes;
 pub use pipeline::{
-    CancelReason, ToolCallOutcome, run_planned, run_planned_explained, run_tool_use,
+    CancelReason, PipelineInnerCalls, ToolCallOutcome, run_planned, run_planned_explained,
+    run_tool_use,
 };
 pub use planned::{PlannedCall, call_traits};
 pub use runtime::ToolRuntime;

@@ -3,6 +3,8 @@
 
 use std::sync::{Arc, Mutex};
 
+use futures::future::BoxFuture;
+
 use serde_json::Value;
 use tandem_protocol::{RenderHints, SessionEvent, ToolCallStatus, ToolKind, ToolOutcome};
 use tokio_util::sync::CancellationToken;
@@ -14,7 +16,10 @@ use super::hook_gate;
 use super::phase_times::{Phase, PhaseTimes};
 use super::planned::PlannedCall;
 use crate::model::{ContentBlock, ToolResultContent};
-use crate::tool::{ContextChange, PersonDoor, ProgressSink, ToolContext, ToolError, ViolationSink};
+use crate::tool::{
+    ContextChange, InnerCallResult, InnerCalls, PersonDoor, ProgressSink, ToolContext, ToolError,
+    ViolationSink, names,
+};
 
 /// Why a call's cancellation token fired when it was not the person: set by whoever cancels before the token
 /// fires, and told to the model and the window alike.
@@ -212,6 +217,9 @@ async fn run_steps(
         team: rt.team.clone(),
         mailbox: rt.mailbox.clone(),
         conversation: rt.conversation.clone(),
+        inner_calls: (tool.name() == names::REPL).then(|| {
+            Arc::new(PipelineInnerCalls::new(rt.clone())) as Arc<dyn crate::tool::InnerCalls>
+        }),
     };
     let prepared = match prepared {
         Ok(p) => p,
@@ -316,4 +324,78 @@ async fn run_steps(
     };
     outcome.ends_turn = ends_turn;
     outcome
+}
+
+/// Runs the calls a tool makes of other tools (the REPL's functions) on the session's runtime, through the same
+/// pipeline as the model's own calls (see [`InnerCalls`] for the contract). A tool kept for inner calls only (a
+/// primitive the REPL mode hides from the model) is found as well as an offered one.
+#[derive(Clone)]
+pub struct PipelineInnerCalls {
+    rt: ToolRuntime,
+}
+
+impl PipelineInnerCalls {
+    pub fn new(rt: ToolRuntime) -> Self {
+        Self { rt }
+    }
+}
+
+impl std::fmt::Debug for PipelineInnerCalls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PipelineInnerCalls")
+    }
+}
+
+impl InnerCalls for PipelineInnerCalls {
+    fn call(
+        &self,
+        name: String,
+        id: String,
+        input: Value,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'_, InnerCallResult> {
+        Box::pin(async move {
+            let Some(tool) = self.rt.pool.find_with_inner(&name) else {
+                return InnerCallResult {
+                    ok: false,
+                    text: format!("Error: No such tool available: {name}"),
+                };
+            };
+            let mut unfinished = Unfinished {
+                rt: &self.rt,
+                id: Some(id.clone()),
+            };
+            let planned = PlannedCall::for_tool(tool, id, input);
+            let outcome = run_planned(&self.rt, planned, &cancel).await;
+            unfinished.id = None;
+            let text = match &outcome.block {
+                ContentBlock::ToolResult { content, .. } => content.as_text(),
+                _ => String::new(),
+            };
+            InnerCallResult {
+                ok: outcome.outcome == ToolOutcome::Success,
+                text,
+            }
+        })
+    }
+}
+
+/// Tells the window an inner call ended when its future is dropped before it did (the REPL's own call was
+/// stopped at once): the call is shown as cancelled rather than running for ever.
+struct Unfinished<'a> {
+    rt: &'a ToolRuntime,
+    id: Option<String>,
+}
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        if let Some(id) = self.id.take() {
+            finish_without_output(
+                self.rt,
+                &id,
+                ToolOutcome::Cancelled,
+                "The tool call was interrupted.".into(),
+            );
+        }
+    }
 }

@@ -38,6 +38,16 @@ impl PlannedCall {
     /// scheduled as not concurrency-safe (it ends at once with an error result).
     pub fn new(rt: &ToolRuntime, id: String, name: String, input: Value) -> Self {
         let tool = rt.pool.find(&name);
+        Self::found(id, name, input, tool)
+    }
+
+    /// A call of `tool` itself, whether or not the pool offers it (a tool the REPL wraps, hidden from the model).
+    pub fn for_tool(tool: Arc<dyn DynTool>, id: String, input: Value) -> Self {
+        let name = tool.name().to_string();
+        Self::found(id, name, input, Some(tool))
+    }
+
+    fn found(id: String, name: String, input: Value, tool: Option<Arc<dyn DynTool>>) -> Self {
         let prepared = match &tool {
             Some(tool) => tool.prepare(&input),
             None => Err(format!("Error: No such tool available: {name}")),

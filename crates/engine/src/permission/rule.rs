@@ -130,6 +130,7 @@ const KNOWN_TOOLS: &[&str] = &[
     names::SNIP,
     names::MONITOR,
     names::OVERFLOW_TEST,
+    names::REPL,
     names::SEND_USER_FILE,
     names::PUSH_NOTIFICATION,
     names::POWERSHELL,

@@ -13,6 +13,9 @@ pub struct ToolPool {
     /// MCP tools that come and go while the session runs (servers starting, restarting, changing their lists),
     /// read on every lookup: after the fixed tools, sorted, a name already taken left out.
     live: Option<McpTools>,
+    /// Tools kept for the calls other tools make (the primitives the REPL mode hides): never offered to the model
+    /// nor found for its own calls.
+    inner: Vec<Arc<dyn DynTool>>,
 }
 
 impl std::fmt::Debug for ToolPool {
@@ -42,13 +45,29 @@ impl ToolPool {
                 tools.push(tool);
             }
         }
-        Self { tools, live: None }
+        Self {
+            tools,
+            live: None,
+            inner: Vec::new(),
+        }
     }
 
     /// Adds the live tools of the session's MCP servers.
     pub fn with_live_mcp(mut self, live: McpTools) -> Self {
         self.live = Some(live);
         self
+    }
+
+    /// Keeps `inner` for the calls other tools make (see [`Self::find_with_inner`]).
+    pub fn with_inner(mut self, inner: Vec<Arc<dyn DynTool>>) -> Self {
+        self.inner = inner;
+        self
+    }
+
+    /// The tool called `name` for a call another tool makes: an offered one, or one kept for such calls only.
+    pub fn find_with_inner(&self, name: &str) -> Option<Arc<dyn DynTool>> {
+        self.find(name)
+            .or_else(|| self.inner.iter().find(|t| t.name() == name).cloned())
     }
 
     /// The tool called `name`, by its name or one of its aliases.

@@ -28,6 +28,7 @@ use crate::tools::overflow_test::OverflowTestTool;
 use crate::tools::plan_mode::{ApprovedPlan, EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::powershell::PowerShellTool;
 use crate::tools::push_notification::PushNotificationTool;
+use crate::tools::repl::{ReplTool, WRAPPED_TOOLS};
 use crate::tools::send_user_file::SendUserFileTool;
 use crate::tools::skill::{LiveSkills, SkillCatalog, SkillGrants, SkillTool};
 use crate::tools::sleep::SleepTool;
@@ -64,6 +65,9 @@ pub struct SessionToolInputs<'a> {
     pub config_files: ConfigFiles,
     /// The `pwsh` the PowerShell tool runs (`None`: not installed; the tool is not offered).
     pub pwsh: Option<std::path::PathBuf>,
+    /// The `node` the REPL tool runs (`None`: not installed; in the REPL mode REPL is then not offered and the
+    /// primitives stay).
+    pub node: Option<std::path::PathBuf>,
 }
 
 /// The session's own agent's tools, and those it cannot have with why.
@@ -73,6 +77,8 @@ pub struct SessionTools {
     /// What the session keeps until it is dropped, ending what its tools started however long the tools live
     /// (the WebBrowser tool's browser).
     pub guards: Vec<SessionGuard>,
+    /// Tools not offered but kept for the calls other tools make (the primitives the REPL mode wraps).
+    pub inner: Vec<Arc<dyn DynTool>>,
 }
 
 impl SessionTools {
@@ -84,7 +90,9 @@ impl SessionTools {
         hidden: impl Fn(&str) -> bool,
         live_mcp: McpTools,
     ) -> ToolPool {
-        ToolPool::assemble(&self.tools, extra, hidden).with_live_mcp(live_mcp)
+        ToolPool::assemble(&self.tools, extra, hidden)
+            .with_live_mcp(live_mcp)
+            .with_inner(self.inner.clone())
     }
 }
 
@@ -247,10 +255,12 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
             tools.push(crate::mcp::auth_tool(mcp));
         }
     }
+    let inner = repl_mode(inputs.features, inputs.node, &mut tools, &mut missing);
     if inputs.features.simple {
+        // In the REPL mode too, the SIMPLE mode keeps REPL: the primitives are reached through it.
         let (kept, dropped): (Vec<_>, Vec<_>) = tools
             .into_iter()
-            .partition(|tool| SIMPLE_TOOLS.contains(&tool.name()));
+            .partition(|tool| SIMPLE_TOOLS.contains(&tool.name()) || tool.name() == names::REPL);
         tools = kept;
         missing.extend(dropped.iter().map(|tool| {
             (
@@ -281,7 +291,54 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         tools,
         missing,
         guards,
+        inner,
     }
+}
+
+/// The REPL mode: REPL is offered (wrapping the primitives among `tools`) and the primitives it wraps are named
+/// among the missing instead of offered; they are returned, kept for REPL's calls. Without `node` REPL is missing
+/// and the primitives stay; with the mode off REPL is missing with the switches that turn it on.
+fn repl_mode(
+    features: Features,
+    node: Option<std::path::PathBuf>,
+    tools: &mut Vec<Arc<dyn DynTool>>,
+    missing: &mut Vec<(String, String)>,
+) -> Vec<Arc<dyn DynTool>> {
+    if !features.repl {
+        missing.push((
+            names::REPL.to_string(),
+            format!(
+                "switched off: set {}={} and {}=1 to offer it",
+                features::USER_TYPE_ENV,
+                features::TUNGSTEN_USER_TYPE,
+                features::REPL_ENV
+            ),
+        ));
+        return Vec::new();
+    }
+    let Some(node) = node else {
+        missing.push((
+            names::REPL.to_string(),
+            "node is not installed (REPL is offered where `node` is on the PATH)".to_string(),
+        ));
+        return Vec::new();
+    };
+    let repl = ReplTool::new(node, tools);
+    let (wrapped, kept): (Vec<_>, Vec<_>) = std::mem::take(tools)
+        .into_iter()
+        .partition(|tool| WRAPPED_TOOLS.contains(&tool.name()));
+    *tools = kept;
+    tools.push(erase(repl));
+    missing.extend(wrapped.iter().map(|tool| {
+        (
+            tool.name().to_string(),
+            format!(
+                "the REPL mode reaches it through REPL's functions ({} is set)",
+                features::REPL_ENV
+            ),
+        )
+    }));
+    wrapped
 }
 
 /// The built-in tools the coordinator mode keeps for the session's own agent: starting sub-agents, reading and
@@ -347,8 +404,9 @@ const SIMPLE_TOOLS: &[&str] = &[names::BASH, names::READ, names::EDIT];
 pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynTool>> {
     let board = Arc::new(WorkBoard::new(Arc::new(NullSink)));
     let shell = Arc::new(ShellSession::temporary());
-    session_tools(SessionToolInputs {
-        builtins: &super::builtin_tools_with(shell.clone()),
+    let builtins = super::builtin_tools_with(shell.clone());
+    let mut tools = session_tools(SessionToolInputs {
+        builtins: &builtins,
         agents: Arc::new(AgentCatalog::load(project, home)),
         skills: Arc::new(LiveSkills::fixed(SkillCatalog::load(project, home))),
         skill_grants: Default::default(),
@@ -367,6 +425,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
             overflow_test: true,
             assistant: true,
             web_browser: true,
+            repl: false,
             ..Features::from_env()
         },
         teams: true,
@@ -378,8 +437,14 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
         config_files: ConfigFiles::standard(project, home),
         // Checked as the bare tool is, whether or not `pwsh` is installed here.
         pwsh: Some("pwsh".into()),
+        // The REPL mode is left off so that the primitives are checked too; REPL is added as the bare tool.
+        node: None,
     })
-    .tools
+    .tools;
+    if !tools.iter().any(|t| t.name() == names::REPL) {
+        tools.push(erase(ReplTool::new("node".into(), &builtins)));
+    }
+    tools
 }
 
 /// What a sub-agent's tools are made from.
@@ -514,5 +579,45 @@ mod tests {
         assert_eq!(behind.iter().collect::<Vec<_>>(), kept);
         // A team member works in the background with its type's whole pool and the member tools.
         assert!(pool_names(true, true).contains(&probe));
+    }
+
+    #[test]
+    fn the_repl_mode_needs_node_and_otherwise_leaves_the_primitives() {
+        let on = Features {
+            repl: true,
+            ..Features::OFF
+        };
+        // (features, node, REPL offered, primitives offered, what the list says of REPL when missing)
+        type Case<'a> = (Features, Option<&'a str>, bool, bool, Option<&'a str>);
+        let cases: &[Case<'_>] = &[
+            (on, Some("/usr/bin/node"), true, false, None),
+            (on, None, false, true, Some("node is not installed")),
+            (
+                Features::OFF,
+                Some("/usr/bin/node"),
+                false,
+                true,
+                Some(features::REPL_ENV),
+            ),
+        ];
+        for (features, node, repl, primitives, why) in cases {
+            let mut tools = crate::registry::builtin_tools();
+            let mut missing = Vec::new();
+            let inner = repl_mode(*features, node.map(Into::into), &mut tools, &mut missing);
+            let has = |name: &str| tools.iter().any(|t| t.name() == name);
+            assert_eq!(has(names::REPL), *repl, "{node:?}");
+            for name in WRAPPED_TOOLS {
+                assert_eq!(has(name), *primitives, "{name} {node:?}");
+                assert_eq!(inner.iter().any(|t| t.name() == *name), !*primitives);
+            }
+            let said = missing
+                .iter()
+                .find(|(name, _)| name == names::REPL)
+                .map(|(_, why)| why.as_str());
+            match why {
+                Some(want) => assert!(said.is_some_and(|s| s.contains(want)), "{said:?}"),
+                None => assert!(said.is_none(), "{said:?}"),
+            }
+        }
     }
 }

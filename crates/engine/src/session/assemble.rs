@@ -209,6 +209,10 @@ impl Session {
                 app: crate::settings::AppSettingsFile::standard_path(),
             },
             pwsh: crate::tools::powershell::find_pwsh(std::env::var_os("PATH").as_deref()),
+            node: features
+                .repl
+                .then(|| crate::tools::repl::find_node(std::env::var_os("PATH").as_deref()))
+                .flatten(),
         });
         let runtime = ToolRuntime {
             pool: session_tools.pool(&extra_tools, |name| hidden_by.hides(name), mcp.tools()),

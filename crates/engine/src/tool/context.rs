@@ -212,6 +212,9 @@ pub struct ToolContext {
     pub mailbox: Option<Arc<super::Mailbox>>,
     /// The conversation as CtxInspect and Snip see it (the session's own agent, with either switched on).
     pub conversation: Option<Arc<super::ConversationLedger>>,
+    /// Runs the calls a tool makes of other tools through the whole pipeline (the REPL tool's); `None` where
+    /// there is no pipeline above the call.
+    pub inner_calls: Option<Arc<dyn super::InnerCalls>>,
 }
 
 /// Answers whether a deny rule forbids reading a path (absolute). Built above the tool layer from the rules in force.
@@ -256,6 +259,7 @@ impl ToolContext {
             team: None,
             mailbox: None,
             conversation: None,
+            inner_calls: None,
         }
     }
 

@@ -6,6 +6,7 @@ mod context;
 pub mod conversation;
 pub mod deferred;
 pub(crate) mod dynamic;
+mod inner_calls;
 mod language_servers;
 pub mod names;
 mod output;
@@ -23,6 +24,7 @@ pub use context::{
 pub use conversation::ConversationLedger;
 pub use deferred::{DeferredTools, ToolSearchMode};
 pub use dynamic::{DynTool, PreparedCall, erase, erase_with_schema, schema_errors};
+pub use inner_calls::{InnerCallResult, InnerCalls};
 pub use language_servers::LanguageServers;
 pub use output::{ContextChange, ToolError, ToolOutput};
 pub use person::{PersonDoor, PersonError};

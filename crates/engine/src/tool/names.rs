@@ -58,6 +58,8 @@ pub const CTX_INSPECT: &str = "CtxInspect";
 pub const SNIP: &str = "Snip";
 pub const MONITOR: &str = "Monitor";
 pub const OVERFLOW_TEST: &str = "OverflowTest";
+/// Runs a JavaScript program whose functions are the primitive tools (`USER_TYPE=ant` with `CLAUDE_CODE_REPL`).
+pub const REPL: &str = "REPL";
 /// Hands the person a file (behind `KAIROS`).
 pub const SEND_USER_FILE: &str = "SendUserFile";
 /// PowerShell commands, where `pwsh` is installed.

@@ -2,9 +2,10 @@
 //! ListPeers), the proactive Sleep tool, and the assistant mode (which also bounds how long a shell command may
 //! hold the conversation); the SIMPLE mode, which offers Bash, Read and Edit only; the scheduled prompts
 //! (CronCreate, CronDelete, CronList: `AGENT_TRIGGERS`); VerifyPlanExecution; Tungsten (`USER_TYPE=ant`); the
-//! context tools CtxInspect and Snip; Monitor, OverflowTest and WebBrowser. Each is read from its environment variable
-//! (`1` or `true`); the seed's gates (scheduled prompts, Tungsten, the context tools, Monitor, OverflowTest) and
-//! WebBrowser's also from `env` in a settings file. A session may also be given them directly.
+//! REPL mode (`USER_TYPE=ant` with `CLAUDE_CODE_REPL`); the context tools CtxInspect and Snip; Monitor, OverflowTest
+//! and WebBrowser. Each is read from its environment variable (`1` or `true`); the seed's gates (scheduled prompts,
+//! Tungsten, the context tools, Monitor, OverflowTest) and WebBrowser's also from `env` in a settings file. A session
+//! may also be given them directly.
 
 /// Turns the team tools on (`1` or `true`).
 pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
@@ -26,6 +27,9 @@ pub const VERIFY_PLAN_ENV: &str = "CLAUDE_CODE_VERIFY_PLAN";
 pub const USER_TYPE_ENV: &str = "USER_TYPE";
 /// The [`USER_TYPE_ENV`] value that offers Tungsten.
 pub const TUNGSTEN_USER_TYPE: &str = "ant";
+/// The REPL mode (`1` or `true`; also under `env` in a settings file), with [`USER_TYPE_ENV`] `=ant`: the REPL
+/// tool is offered and the primitive tools it wraps are hidden from the session's own agent.
+pub const REPL_ENV: &str = "CLAUDE_CODE_REPL";
 /// Offers the Monitor tool (`1` or `true`): watch a background shell's output or a file and wake the agent on a match.
 pub const MONITOR_ENV: &str = "MONITOR_TOOL";
 /// Offers the OverflowTest tool (`1` or `true`): a result of a requested size, to exercise the large-result path.
@@ -69,6 +73,8 @@ pub struct Features {
     pub tungsten: bool,
     /// Config, reading and changing settings (`USER_TYPE=ant`, as Tungsten).
     pub config: bool,
+    /// The REPL mode: REPL offered, the primitives it wraps hidden (`USER_TYPE=ant` and `CLAUDE_CODE_REPL`).
+    pub repl: bool,
     /// CtxInspect (`CONTEXT_COLLAPSE`).
     pub context_inspect: bool,
     /// Snip (`HISTORY_SNIP`).
@@ -99,6 +105,7 @@ impl Features {
         verify_plan: false,
         tungsten: false,
         config: false,
+        repl: false,
         context_inspect: false,
         snip: false,
         monitor: false,
@@ -128,6 +135,8 @@ impl Features {
             verify_plan: on(VERIFY_PLAN_ENV),
             tungsten: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE),
             config: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE),
+            repl: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE)
+                && on(REPL_ENV),
             context_inspect: on(CONTEXT_COLLAPSE_ENV),
             snip: on(HISTORY_SNIP_ENV),
             monitor: on(MONITOR_ENV),
@@ -165,6 +174,7 @@ impl Features {
             crate::settings::env_equals(USER_TYPE_ENV, TUNGSTEN_USER_TYPE, &lookup, settings_files);
         self.tungsten |= ant;
         self.config |= ant;
+        self.repl |= ant && on(REPL_ENV);
         self
     }
 }
@@ -250,6 +260,16 @@ mod tests {
             ),
             (&[(USER_TYPE_ENV, "1")], Features::default()),
             (
+                &[(USER_TYPE_ENV, "ant"), (REPL_ENV, "1")],
+                Features {
+                    tungsten: true,
+                    config: true,
+                    repl: true,
+                    ..Features::default()
+                },
+            ),
+            (&[(REPL_ENV, "1")], Features::default()),
+            (
                 &[(CONTEXT_COLLAPSE_ENV, "1"), (HISTORY_SNIP_ENV, "true")],
                 Features {
                     context_inspect: true,
@@ -301,6 +321,35 @@ mod tests {
         for (env, files, want) in cases {
             let got = Features::default().with_settings(env, files);
             assert_eq!((got.context_inspect, got.snip), *want, "{files:?}");
+        }
+    }
+
+    #[test]
+    fn the_repl_mode_needs_user_type_ant_and_its_own_switch_from_either_place() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let both = dir.path().join("both.json");
+        std::fs::write(
+            &both,
+            r#"{"env": {"USER_TYPE": "ant", "CLAUDE_CODE_REPL": "1"}}"#,
+        )
+        .expect("write");
+        let ant = dir.path().join("ant.json");
+        std::fs::write(&ant, r#"{"env": {"USER_TYPE": "ant"}}"#).expect("write");
+        let repl = dir.path().join("repl.json");
+        std::fs::write(&repl, r#"{"env": {"CLAUDE_CODE_REPL": "true"}}"#).expect("write");
+        let none = |_: &str| None;
+        let repl_env = |name: &str| (name == REPL_ENV).then(|| "1".to_string());
+        type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+        let cases: &[(Env<'_>, &[std::path::PathBuf], (bool, bool))] = &[
+            (&none, &[], (false, false)),
+            (&none, std::slice::from_ref(&both), (true, true)),
+            (&none, std::slice::from_ref(&ant), (true, false)),
+            (&none, std::slice::from_ref(&repl), (false, false)),
+            (&repl_env, std::slice::from_ref(&ant), (true, true)),
+        ];
+        for (env, files, want) in cases {
+            let got = Features::default().with_settings(env, files);
+            assert_eq!((got.tungsten, got.repl), *want, "{files:?}");
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod plan_mode;
 pub mod powershell;
 pub mod push_notification;
 pub mod read;
+pub mod repl;
 pub mod send_user_file;
 pub mod skill;
 pub mod sleep;

@@ -50,6 +50,7 @@ mod query_loop;
 mod queued_prompts;
 mod read_streaming;
 mod read_tool;
+mod repl;
 mod revisions;
 mod rules_panel;
 mod sandbox;
