@@ -86,19 +86,29 @@ fn shims(dir: &Path) {
 /// The argument vectors bash ran for `command`, sorted (pipes run in any order).
 fn bash_runs(dir: &Path, command: &str) -> Vec<Vec<String>> {
     let log = dir.join("log");
-    let _ = std::fs::remove_dir_all(&log);
-    std::fs::create_dir(&log).expect("log folder");
-    let status = Command::new("/bin/bash")
-        .arg("-c")
-        .arg(command)
-        .current_dir(dir)
-        .env_clear()
-        .env("PATH", dir)
-        .env("SHIM_LOG", &log)
-        .env("LC_ALL", "C.UTF-8")
-        .status()
-        .expect("bash runs");
-    assert!(status.success(), "bash failed on {command:?}");
+    // A shim just written can be "busy" for a moment (exit 126): a child another test thread forked may still hold
+    // it open for writing until that child execs. Run again once that has passed.
+    let mut tries = 0;
+    let status = loop {
+        let _ = std::fs::remove_dir_all(&log);
+        std::fs::create_dir(&log).expect("log folder");
+        let status = Command::new("/bin/bash")
+            .arg("-c")
+            .arg(command)
+            .current_dir(dir)
+            .env_clear()
+            .env("PATH", dir)
+            .env("SHIM_LOG", &log)
+            .env("LC_ALL", "C.UTF-8")
+            .status()
+            .expect("bash runs");
+        tries += 1;
+        if status.code() != Some(126) || tries == 100 {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success(), "bash failed on {command:?}: {status}");
     let mut runs: Vec<Vec<String>> = std::fs::read_dir(&log)
         .expect("log folder")
         .map(|entry| {

@@ -60,12 +60,31 @@ async fn a_sub_agents_messages_are_a_sidechain_of_the_session_after_a_restart() 
     assert_eq!(store.sidechains(&id).expect("read"), loaded.sidechains);
 }
 
+/// Reopens stored session `id` once the run's session has let go of its store lock (when its last tasks end, later
+/// on a busy machine).
+async fn resume_when_released(
+    store: Arc<SessionStore>,
+    id: &str,
+) -> tandem_engine::session::SessionBuilder {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        match Session::resuming(store.clone(), id) {
+            Err(tandem_engine::session::SessionError::Store(
+                tandem_engine::store::StoreError::InUse(_),
+            )) if std::time::Instant::now() < deadline => {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            other => return other.expect("resume"),
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_reopened_session_replays_each_sub_agents_events_under_its_agent_call() {
     let (_ws, _dir, db, id) = a_stored_sub_agent_run().await;
     // A new process reopens the session the way the window does: the builder's stored events are replayed.
     let store = Arc::new(SessionStore::open(&db).expect("reopen"));
-    let builder = Session::resuming(store, &id).expect("resume");
+    let builder = resume_when_released(store, &id).await;
     let replay: Vec<SessionEvent> = builder
         .stored()
         .expect("stored")
@@ -149,7 +168,7 @@ async fn a_sub_agents_checklist_is_stored_with_it_and_comes_back_with_the_sessio
         "the sub-agent's list is not the session's"
     );
     // The window rebuilds the nested checklist from the replayed events, under the Agent call.
-    let builder = Session::resuming(store, &id).expect("resume");
+    let builder = resume_when_released(store, &id).await;
     assert!(builder.stored().expect("stored").events.iter().any(|e| matches!(&e.event,
         SessionEvent::SubAgent { parent_tool_use_id, event, .. }
             if parent_tool_use_id == "a1" && matches!(event.as_ref(), SessionEvent::TodosChanged { todos } if todos.len() == 1))));
