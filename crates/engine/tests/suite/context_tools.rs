@@ -223,6 +223,7 @@ async fn snip_puts_the_marker_in_place_of_a_big_result_and_a_resumed_session_kee
     assert!(events.contains("line 0599"), "the events keep everything");
 
     {
+        tandem_engine::testing::wait_released(&store, &id).await;
         let s = session(&ws.root(), &fake, both(), Some((store.clone(), Some(&id))));
         assert_eq!(s.send("and now?").await.expect("turn").final_text, "again");
     }

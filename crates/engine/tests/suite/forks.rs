@@ -62,6 +62,7 @@ async fn a_fork_before_a_prompt_keeps_what_came_before_and_goes_its_own_way() {
     assert_eq!(kept.messages.len(), 4);
 
     {
+        tandem_engine::testing::wait_released(&store, &forked).await;
         let s = stored_session(ws.root(), store.clone(), &fake, Some(&forked));
         let outcome = s.send("another way").await.expect("turn");
         assert_eq!(outcome.final_text, "the fork's answer");

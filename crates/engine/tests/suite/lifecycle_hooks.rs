@@ -166,6 +166,7 @@ async fn a_reopened_session_starts_with_source_resume_and_session_end_fires_once
         assert!(!end.exists(), "SessionEnd fires once");
         s.id().to_string()
     };
+    tandem_engine::testing::wait_released(&store, &id).await;
     let s = stored_session(ws.root(), store.clone(), &fake, Some(&id));
     s.settings().assume_trusted();
     s.send("back").await.expect("turn");

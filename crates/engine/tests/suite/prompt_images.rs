@@ -227,6 +227,7 @@ async fn a_resumed_session_sends_its_images_again_and_its_events_show_them() {
         "the stored events show the image again when the session is reopened"
     );
 
+    tandem_engine::testing::wait_released(&store, &id).await;
     let resumed = stored_session(ws.root(), store.clone(), &fake, Some(&id));
     resumed.send("and now?").await.expect("turn");
     let requests = fake.requests();

@@ -60,23 +60,13 @@ async fn a_sub_agents_messages_are_a_sidechain_of_the_session_after_a_restart() 
     assert_eq!(store.sidechains(&id).expect("read"), loaded.sidechains);
 }
 
-/// Reopens stored session `id` once the run's session has let go of its store lock (when its last tasks end, later
-/// on a busy machine).
+/// Reopens stored session `id` once the run's session has let go of its store lock.
 async fn resume_when_released(
     store: Arc<SessionStore>,
     id: &str,
 ) -> tandem_engine::session::SessionBuilder {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    loop {
-        match Session::resuming(store.clone(), id) {
-            Err(tandem_engine::session::SessionError::Store(
-                tandem_engine::store::StoreError::InUse(_),
-            )) if std::time::Instant::now() < deadline => {
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-            }
-            other => return other.expect("resume"),
-        }
-    }
+    tandem_engine::testing::wait_released(&store, id).await;
+    Session::resuming(store, id).expect("resume")
 }
 
 #[tokio::test]

@@ -621,17 +621,8 @@ async fn resumed_session(
 ) -> Session {
     let config = fake_config(&fake.url());
     let model = Arc::new(AnthropicModel::new(config.clone()).expect("client"));
-    let deadline = std::time::Instant::now() + Duration::from_secs(120);
-    let builder = loop {
-        match Session::resuming(store.clone(), id) {
-            Err(tandem_engine::session::SessionError::Store(StoreError::InUse(_)))
-                if std::time::Instant::now() < deadline =>
-            {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-            other => break other,
-        }
-    };
+    tandem_engine::testing::wait_released(store, id).await;
+    let builder = Session::resuming(store.clone(), id);
     builder
         .and_then(|builder| {
             builder

@@ -163,11 +163,13 @@ async fn a_reopened_session_says_when_its_unreadable_settings_file_was_fixed() {
     assert_eq!(before.len(), 1, "{before:?}");
 
     // Still broken when reopened: announced again, as it is now.
+    tandem_engine::testing::wait_released(&store, &id).await;
     drop(stored_session(ws.root(), store.clone(), &fake, Some(&id)));
     assert_eq!(stored_announcement(&store, &id).map(|f| f.len()), Some(1));
 
     // Fixed since: the window, replaying the stored events, is told there is none now.
     std::fs::write(ws.path(".claude/settings.local.json"), "{}").expect("write");
+    tandem_engine::testing::wait_released(&store, &id).await;
     drop(stored_session(ws.root(), store.clone(), &fake, Some(&id)));
     assert_eq!(stored_announcement(&store, &id), Some(Vec::new()));
 }

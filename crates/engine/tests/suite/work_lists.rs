@@ -149,6 +149,7 @@ async fn todo_write_replaces_the_list_refuses_two_items_in_progress_and_survives
 
     let id = s.id().to_string();
     drop(s);
+    tandem_engine::testing::wait_released(&store, &id).await;
     let again = reopen(&id, &fake, &store, WorkListFamily::Todos);
     assert_eq!(again.panels().todos(), lists[1]);
 }
@@ -222,6 +223,7 @@ async fn the_task_tools_keep_ids_dependencies_and_owners_and_survive_reopening()
 
     let id = s.id().to_string();
     drop(s);
+    tandem_engine::testing::wait_released(&store, &id).await;
     let again = reopen(&id, &fake, &store, WorkListFamily::Tasks);
     assert_eq!(again.panels().tasks(), lists[2]);
     // New ids go on after the restored ones.
