@@ -56,7 +56,7 @@ fn second_user() -> Option<(u32, u32, PathBuf)> {
 }
 
 /// A folder of [`USER`]'s (removed when dropped) holding `proj` (the remote project), `bin` (the built `tandem`,
-/// linked) and its Tandem folders.
+/// hard-linked or copied) and its Tandem folders.
 pub struct RemoteHome {
     pub base: PathBuf,
     pub uid: u32,
@@ -78,8 +78,8 @@ impl Drop for RemoteHome {
 }
 
 impl RemoteHome {
-    /// A new folder of [`USER`]'s with the built `tandem` at `bin` linked; `None` when this machine cannot make the
-    /// account (not root, no sshd).
+    /// A new folder of [`USER`]'s with the built `tandem` at `bin` (hard-linked or copied); `None` when this machine
+    /// cannot make the account (not root, no sshd).
     pub fn new(bin: &Path) -> Option<Self> {
         remote_home(bin)
     }
@@ -92,7 +92,12 @@ fn remote_home(bin: &Path) -> Option<RemoteHome> {
         std::fs::create_dir_all(&dir).expect("remote folder");
         std::os::unix::fs::chown(&dir, Some(uid), Some(gid)).expect("chown");
     }
-    std::os::unix::fs::symlink(bin, base.join("bin/tandem")).expect("link tandem");
+    // A hard link (or a copy on another file system), not a symbolic link: the account cannot pass through the
+    // folders above the build (a fresh clone's may be readable by its owner only), only reach the file itself.
+    let placed = base.join("bin/tandem");
+    if std::fs::hard_link(bin, &placed).is_err() {
+        std::fs::copy(bin, &placed).expect("copy tandem");
+    }
     Some(RemoteHome { base, uid })
 }
 
