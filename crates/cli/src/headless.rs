@@ -429,20 +429,12 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         OutputFormat::StreamJson => Arc::new(JsonLinesSink::new(session_id.clone(), first_seq)),
         _ => Arc::new(StderrSink),
     };
-    let stderr_approver: Arc<dyn Approver> = Arc::new(StderrApprover { yes: cli.yes });
-    let prompt_tool = match &cli.permission_prompt_tool {
-        Some(tool) => match PromptToolApprover::new(tool, stderr_approver.clone()) {
-            Ok(approver) => Some(Arc::new(approver)),
-            Err(message) => {
-                eprintln!("tandem: {message}");
-                return 2;
-            }
-        },
-        None => None,
-    };
-    let approver: Arc<dyn Approver> = match &prompt_tool {
-        Some(approver) => approver.clone(),
-        None => stderr_approver,
+    let Some(RunApprover {
+        approver,
+        prompt_tool,
+    }) = run_approver(cli)
+    else {
+        return 2;
     };
     let opened = builder
         .model(model)
@@ -559,6 +551,37 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
             1
         }
     }
+}
+
+/// The approver of a `-p` run, and the prompt tool in it (to be given the session's MCP servers).
+pub(crate) struct RunApprover {
+    pub approver: Arc<dyn Approver>,
+    pub prompt_tool: Option<Arc<PromptToolApprover>>,
+}
+
+/// What answers a `-p` run's questions: `--permission-prompt-tool`'s MCP tool when given (falling back to the
+/// terminal), else the terminal (`--yes` allows). `None` when the prompt tool is named wrongly (the reason is
+/// printed; the run exits 2).
+pub(crate) fn run_approver(cli: &Cli) -> Option<RunApprover> {
+    let stderr_approver: Arc<dyn Approver> = Arc::new(StderrApprover { yes: cli.yes });
+    let prompt_tool = match &cli.permission_prompt_tool {
+        Some(tool) => match PromptToolApprover::new(tool, stderr_approver.clone()) {
+            Ok(approver) => Some(Arc::new(approver)),
+            Err(message) => {
+                eprintln!("tandem: {message}");
+                return None;
+            }
+        },
+        None => None,
+    };
+    let approver: Arc<dyn Approver> = match &prompt_tool {
+        Some(approver) => approver.clone(),
+        None => stderr_approver,
+    };
+    Some(RunApprover {
+        approver,
+        prompt_tool,
+    })
 }
 
 #[cfg(test)]

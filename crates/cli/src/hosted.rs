@@ -7,9 +7,8 @@
 use std::sync::Arc;
 
 use serde_json::json;
-use tandem_engine::approver::Approver;
 use tandem_engine::events::{EventSink, JsonLinesSink};
-use tandem_engine::mcp::{Limits, McpCliConfig, PromptToolApprover};
+use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
 use tandem_engine::session::{EndReason, Session};
@@ -17,7 +16,7 @@ use tandem_engine::settings::{AppSettingsFile, agent_server};
 use tandem_engine::store::SessionStore;
 use tandem_protocol::{TurnStopReason, Usage};
 
-use crate::headless::{StderrApprover, StderrSink, Stop, store_failure};
+use crate::headless::{RunApprover, StderrSink, Stop, run_approver, store_failure};
 use crate::lazy_model::LazyModel;
 use crate::remote::Remote;
 use crate::{Cli, OutputFormat, terminal};
@@ -126,20 +125,12 @@ pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
         terminals: terminals.clone(),
         inner: printed,
     });
-    let stderr_approver: Arc<dyn Approver> = Arc::new(StderrApprover { yes: cli.yes });
-    let prompt_tool = match &cli.permission_prompt_tool {
-        Some(tool) => match PromptToolApprover::new(tool, stderr_approver.clone()) {
-            Ok(approver) => Some(Arc::new(approver)),
-            Err(message) => {
-                eprintln!("tandem: {message}");
-                return 2;
-            }
-        },
-        None => None,
-    };
-    let inner: Arc<dyn Approver> = match &prompt_tool {
-        Some(approver) => approver.clone(),
-        None => stderr_approver,
+    let Some(RunApprover {
+        approver: inner,
+        prompt_tool,
+    }) = run_approver(cli)
+    else {
+        return 2;
     };
     let approver = Arc::new(HostedApprover::new(inner));
     let model = ModelConfig {
