@@ -70,6 +70,30 @@ pub fn session_with(
         .expect("session")
 }
 
+/// A session on `root` answered by `model`, with `features`, refusing whatever asks, its events going to `events`.
+pub fn session_featuring(
+    root: &Path,
+    model: Arc<dyn Model>,
+    events: &RecordingSink,
+    features: tandem_engine::tools::features::Features,
+) -> Session {
+    Session::builder(root)
+        .expect("folder")
+        .model_client(model)
+        .model(fake_config("http://127.0.0.1:9"))
+        .mode(PermissionMode::Default)
+        .approver(Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)))
+        .events(Arc::new(events.clone()))
+        .features(features)
+        .build()
+        .expect("session")
+}
+
+/// The fake server's model.
+pub fn fake_model(server: &FakeServer) -> Arc<dyn Model> {
+    Arc::new(AnthropicModel::new(fake_config(&server.url())).expect("client"))
+}
+
 /// Starts the fake server with `script`.
 pub async fn server(script: Script) -> FakeServer {
     FakeServer::start(script).await.expect("fake server")

@@ -3,32 +3,17 @@
 //! type's tools and reads the file the coordinator cannot; with the mode off, the usual tools are offered.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use serde_json::json;
 use tandem_engine::events::RecordingSink;
-use tandem_engine::model::AnthropicModel;
 use tandem_engine::session::Session;
-use tandem_engine::testing::{FakeServer, Script, ScriptedApprover, ScriptedTurn, Workspace};
+use tandem_engine::testing::{FakeServer, Script, ScriptedTurn, Workspace};
 use tandem_engine::tools::features::Features;
-use tandem_protocol::{ApprovalChoice, PermissionMode};
 
-use super::common::{fake_config, offered, server};
+use super::common::{fake_model, offered, server, session_featuring};
 
 fn open(root: &Path, fake: &FakeServer, features: Features) -> Session {
-    let config = fake_config(&fake.url());
-    Session::builder(root)
-        .expect("folder")
-        .model_client(Arc::new(
-            AnthropicModel::new(config.clone()).expect("client"),
-        ))
-        .model(config)
-        .mode(PermissionMode::Default)
-        .approver(Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)))
-        .events(Arc::new(RecordingSink::default()))
-        .features(features)
-        .build()
-        .expect("session")
+    session_featuring(root, fake_model(fake), &RecordingSink::default(), features)
 }
 
 fn sorted(mut names: Vec<String>) -> Vec<String> {

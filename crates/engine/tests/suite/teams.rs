@@ -71,16 +71,7 @@ fn member(fake: &FakeServer) -> Arc<dyn Model> {
 }
 
 fn open(root: &Path, model: Arc<dyn Model>, events: &RecordingSink, features: Features) -> Session {
-    Session::builder(root)
-        .expect("folder")
-        .model_client(model)
-        .model(fake_config("http://127.0.0.1:9"))
-        .mode(PermissionMode::Default)
-        .approver(Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny)))
-        .events(Arc::new(events.clone()))
-        .features(features)
-        .build()
-        .expect("session")
+    super::common::session_featuring(root, model, events, features)
 }
 
 const ALL: Features = Features {
