@@ -8,6 +8,7 @@ mod folder_lock;
 mod git_exclude;
 mod paths;
 pub mod pending;
+mod program;
 mod secret_map;
 mod settings_size;
 
@@ -15,5 +16,6 @@ pub use atomic::{write_atomic, write_atomic_private};
 pub use folder_lock::{FolderLock, FolderLockError, LOCK_WAIT};
 pub use git_exclude::keep_out_of_git;
 pub use paths::{is_unc, normalise, resolve_path, under_home};
+pub use program::find_program;
 pub use secret_map::{NO_KEYRING_ENV, SecretMapError, SecretMapFile, keyring_wanted};
 pub use settings_size::{MAX_SETTINGS_BYTES, too_large};

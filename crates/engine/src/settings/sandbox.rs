@@ -172,10 +172,7 @@ pub fn env_override() -> Option<bool> {
 
 /// Where `bwrap` is on the `PATH`, if anywhere.
 pub fn find_bwrap() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join("bwrap"))
-        .find(|p| p.is_file())
+    crate::fsutil::find_program("bwrap", std::env::var_os("PATH").as_deref())
 }
 
 /// Merges the layers (highest priority first): a scalar from the first layer that sets it, lists joined without

@@ -5,8 +5,6 @@
 //! The permission engine cannot analyse PowerShell, so a call is judged as the bare tool: it asks unless a
 //! `PowerShell` rule or the mode decides.
 
-mod locate;
-
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
@@ -19,12 +17,17 @@ use tokio::io::AsyncReadExt;
 use crate::process_group::GroupGuard;
 use crate::tool::{PermissionSubject, Placement, Tool, ToolContext, ToolError, ToolOutput, names};
 use crate::tools::bash::{MAX_OUTPUT_CHARS, clean_terminal_output};
-pub use locate::find_pwsh;
 
 /// How long a command may run when the call does not say (2 minutes).
 const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 /// The longest a call may ask for (10 minutes).
 const MAX_TIMEOUT_MS: u64 = 600_000;
+
+/// The `pwsh` the PowerShell tool runs, from the folders of `path` (a `PATH` value), or `None` when none of them
+/// holds one.
+pub fn find_pwsh(path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+    crate::fsutil::find_program("pwsh", path)
+}
 
 /// Runs one PowerShell command.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]

@@ -5,7 +5,7 @@
 
 mod child;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -116,14 +116,7 @@ impl ReplTool {
 
 /// Where `node` is on `path` (a `PATH` value), if it is installed.
 pub fn find_node(path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
-    std::env::split_paths(path?)
-        .map(|dir| dir.join("node"))
-        .find(|candidate| is_executable(candidate))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    crate::fsutil::find_program("node", path)
 }
 
 impl Tool for ReplTool {

@@ -73,10 +73,7 @@ pub fn find_chromium(configured: Option<&Path>) -> Result<PathBuf, String> {
 }
 
 fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
+    crate::fsutil::find_program(name, std::env::var_os("PATH").as_deref())
 }
 
 /// A started browser with its one page. Dropping it kills Chromium with everything it started and removes its
