@@ -14,14 +14,15 @@ use tandem_engine::store::SessionStore;
 use crate::bridge::{PendingApprovals, SessionSinks};
 use crate::recent;
 
-/// How long after closing a session a reopen of it waits for its store lock instead of reporting it in use.
-const LATELY_CLOSED: Duration = Duration::from_secs(30);
+/// How long after closing a session a reopen of it waits for its store lock (which goes when the session's end,
+/// SessionEnd hooks included, is over) instead of reporting it in use.
+pub const LATELY_CLOSED: Duration = Duration::from_secs(30);
 
 /// State managed by Tauri and shared by all commands.
 pub struct AppState {
     /// The open sessions (the window's tabs), by id; a turn may run in each of them at the same time.
     pub sessions: Mutex<HashMap<String, Arc<Session>>>,
-    /// When each session closed lately was closed (its store lock is let go a moment later).
+    /// When each session closed lately was closed (its store lock goes when its end is over).
     pub closed: Mutex<HashMap<String, Instant>>,
     /// The event sinks of the open sessions (events the webview missed are read from them).
     pub sinks: SessionSinks,
@@ -93,7 +94,7 @@ impl AppState {
         }
     }
 
-    /// Whether the session `id` was closed lately (its store lock may still be held while its last tasks end).
+    /// Whether the session `id` was closed lately (its store lock may still be held while its end runs).
     pub fn is_closing(&self, id: &str) -> bool {
         self.closed.lock().is_ok_and(|closed| {
             closed

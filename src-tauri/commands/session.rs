@@ -145,7 +145,7 @@ pub fn open_session<R: Runtime>(
 }
 
 /// Closes the open session `session_id` (the window closed its tab): a running turn is stopped, the session ends
-/// (SessionEnd `other`) and its store lock goes once its last tasks let go. Closing a session that is not open does
+/// (SessionEnd `other`) and its store lock goes when that is over. Closing a session that is not open does
 /// nothing.
 #[tauri::command]
 #[tracing::instrument(skip(state), err(Display))]
@@ -155,7 +155,7 @@ pub fn close_session(state: State<'_, AppState>, session_id: String) -> Result<(
 }
 
 /// Takes the session `id` out of the open ones, stops its turn and ends it with `reason` on the app's runtime; its
-/// store lock goes a moment later, once its last tasks let go (a reopen waits for that meanwhile).
+/// store lock goes when the end is over (a reopen waits for that meanwhile).
 fn close(state: &State<'_, AppState>, id: &str, reason: EndReason) {
     let Some(session) = state
         .sessions
@@ -195,14 +195,14 @@ pub fn session_events(
     })
 }
 
-/// Reopens the stored session `id`. When this window has just closed it, its store lock is let go a moment later
-/// (as its last tasks end): wait for that, briefly, instead of reporting the session as in use.
+/// Reopens the stored session `id`. When this window has just closed it, its store lock goes when its end is over
+/// (its SessionEnd hooks have run): wait for that instead of reporting the session as in use.
 fn resume_released(
     store: &Arc<tandem_engine::store::SessionStore>,
     id: &str,
     just_closed: bool,
 ) -> Result<tandem_engine::session::SessionBuilder, tandem_engine::session::SessionError> {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    let deadline = std::time::Instant::now() + crate::state::LATELY_CLOSED;
     loop {
         match Session::resuming(store.clone(), id) {
             Err(tandem_engine::session::SessionError::Store(

@@ -2,6 +2,7 @@
 //! writes, folder locks across processes, lexical paths, private secret maps and keeping personal files out of git.
 
 mod atomic;
+mod data_dir;
 #[cfg(unix)]
 pub mod dir_stat;
 mod folder_lock;
@@ -13,6 +14,7 @@ mod secret_map;
 mod settings_size;
 
 pub use atomic::{write_atomic, write_atomic_private};
+pub use data_dir::{app_data_dir, app_data_dir_or_temp, move_app_data};
 pub use folder_lock::{FolderLock, FolderLockError, LOCK_WAIT};
 pub use git_exclude::keep_out_of_git;
 pub use paths::{is_unc, normalise, resolve_path, under_home};

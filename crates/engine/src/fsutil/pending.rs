@@ -5,14 +5,11 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The folder of the notes: `<data dir>/tandem/pending-writes`.
-fn registry() -> Option<&'static Path> {
-    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
-    DIR.get_or_init(|| dirs::data_dir().map(|d| d.join("tandem/pending-writes")))
-        .as_deref()
+/// The folder of the notes: `<app data>/pending-writes`.
+fn registry() -> Option<PathBuf> {
+    super::app_data_dir().map(|d| d.join("pending-writes"))
 }
 
 /// A note of one temporary file, removed when dropped.
@@ -28,7 +25,7 @@ impl Drop for Note {
 
 /// Notes `tmp` as being written by this process (best effort: a write goes on without a note).
 pub fn note(tmp: &Path) -> Note {
-    Note(registry().and_then(|dir| note_in(dir, tmp)))
+    Note(registry().and_then(|dir| note_in(&dir, tmp)))
 }
 
 fn note_in(dir: &Path, tmp: &Path) -> Option<PathBuf> {
@@ -107,7 +104,7 @@ pub fn clean_stale_once() {
     };
     let _ = std::thread::Builder::new()
         .name("tandem-temp-sweep".into())
-        .spawn(move || clean_in(dir));
+        .spawn(move || clean_in(&dir));
 }
 
 #[cfg(test)]

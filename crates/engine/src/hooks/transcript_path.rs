@@ -28,7 +28,5 @@ pub fn given_path(path: &Path) -> String {
 }
 
 fn sessions_root() -> PathBuf {
-    dirs::data_dir()
-        .unwrap_or_else(std::env::temp_dir)
-        .join("tandem/sessions")
+    crate::fsutil::app_data_dir_or_temp().join("sessions")
 }

@@ -24,7 +24,7 @@ pub struct KnownTools {
 impl KnownTools {
     /// The store in the app's data folder (`None` without one).
     pub fn standard() -> Option<Self> {
-        dirs::data_dir().map(|d| Self::at(d.join("tandem").join("mcp-tools.json")))
+        crate::fsutil::app_data_dir().map(|d| Self::at(d.join("mcp-tools.json")))
     }
 
     /// A store in `path`.

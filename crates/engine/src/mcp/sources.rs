@@ -80,11 +80,7 @@ struct FolderAnswers {
 impl ApprovalStore {
     /// The store in the app's data folder.
     pub fn standard() -> Self {
-        Self::at(
-            dirs::data_dir()
-                .unwrap_or_else(std::env::temp_dir)
-                .join("tandem/mcp-approvals.json"),
-        )
+        Self::at(crate::fsutil::app_data_dir_or_temp().join("mcp-approvals.json"))
     }
 
     /// A store kept in `path`.

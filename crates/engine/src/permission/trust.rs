@@ -14,7 +14,7 @@ pub struct TrustStore {
 impl TrustStore {
     /// The store in the app's data directory (`<data dir>/tandem/trust.json`).
     pub fn standard() -> Option<Self> {
-        dirs::data_dir().map(|d| Self::at(d.join("tandem").join("trust.json")))
+        crate::fsutil::app_data_dir().map(|d| Self::at(d.join("trust.json")))
     }
 
     /// A store kept in `file`.

@@ -24,6 +24,9 @@ use crate::permission::PermissionContext;
 /// How long the model waits for the next prompt before Notification hooks are told (`idle_prompt`).
 pub const IDLE_NOTIFICATION_AFTER: Duration = Duration::from_secs(60);
 
+/// How long a session's end waits for a running (interrupted) turn to end and store its history.
+const TURN_END_WAIT: Duration = Duration::from_secs(10);
+
 /// Why a session starts (SessionStart's `source`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StartSource {
@@ -153,6 +156,30 @@ impl Session {
         let permissions = self.runtime.permission_context();
         if let Some(verdict) = hook_gate::run_event(&permissions, &self.id, end).await {
             hook_gate::notify(self.runtime.events.as_ref(), &verdict);
+        }
+        self.close_recording().await;
+    }
+
+    /// Stores the last of the session and lets its store lock go, so it can be reopened at once even while tasks of
+    /// it are still finishing (what they record is no longer written). A turn stopped by an interrupt ends first and
+    /// stores its history; one that does not end within [`TURN_END_WAIT`] loses what it has not stored yet.
+    async fn close_recording(&self) {
+        match tokio::time::timeout(TURN_END_WAIT, self.turn.history.lock()).await {
+            Ok(history) => {
+                self.transcript.sync(&history);
+                if let Some(recorder) = &self.recorder {
+                    recorder.sync_history(&history);
+                }
+            }
+            Err(_) => tracing::warn!(
+                "session {}: its turn did not end within {TURN_END_WAIT:?} of the session's end; its last part is not stored",
+                self.id
+            ),
+        }
+        if let Some(recorder) = &self.recorder
+            && let Err(e) = recorder.close().await
+        {
+            tracing::warn!("session {}: {e}", self.id);
         }
     }
 

@@ -381,8 +381,7 @@ impl Drop for Session {
 
 /// The folder where a session keeps its files (saved tool results), in the app's data directory.
 pub fn session_dir(id: &str) -> PathBuf {
-    dirs::data_dir()
-        .unwrap_or_else(std::env::temp_dir)
-        .join("tandem/sessions")
+    crate::fsutil::app_data_dir_or_temp()
+        .join("sessions")
         .join(id)
 }

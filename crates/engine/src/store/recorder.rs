@@ -22,8 +22,9 @@ pub struct SessionRecorder {
     row: Mutex<RowState>,
     /// The history as stored.
     stored: Mutex<Vec<Message>>,
-    /// The session's lock: no other process writes it while this recorder lives.
-    _lock: Option<SessionLock>,
+    /// The session's lock: no other process (nor another session of this one) writes it while this recorder lives
+    /// and is not closed.
+    lock: Mutex<Option<SessionLock>>,
 }
 
 struct RowState {
@@ -35,6 +36,8 @@ struct RowState {
     next_seq: u64,
     /// How much of each call's terminal output is stored.
     outputs: OutputBudget,
+    /// [`SessionRecorder::close`] ran: nothing more is written.
+    closed: bool,
 }
 
 /// At most this many events are kept for a session that has no prompt yet.
@@ -50,7 +53,7 @@ impl SessionRecorder {
             .ok();
         let outputs = OutputBudget::with_dir(store.output_dir(&meta.id));
         Self {
-            _lock: lock,
+            lock: Mutex::new(lock),
             store,
             id: meta.id.clone(),
             row: Mutex::new(RowState {
@@ -58,6 +61,7 @@ impl SessionRecorder {
                 pending: Some(meta),
                 early: Vec::new(),
                 next_seq: 0,
+                closed: false,
             }),
             stored: Mutex::new(Vec::new()),
         }
@@ -68,7 +72,7 @@ impl SessionRecorder {
     pub fn resume(store: Arc<SessionStore>, loaded: &LoadedSession) -> Self {
         let outputs = OutputBudget::with_dir(store.output_dir(&loaded.record.id));
         Self {
-            _lock: None,
+            lock: Mutex::new(None),
             store,
             id: loaded.record.id.clone(),
             row: Mutex::new(RowState {
@@ -76,14 +80,17 @@ impl SessionRecorder {
                 early: Vec::new(),
                 next_seq: loaded.next_seq(),
                 outputs,
+                closed: false,
             }),
             stored: Mutex::new(loaded.messages.clone()),
         }
     }
 
     /// The recorder keeps `lock` (the session's, taken before it was loaded) until it is dropped.
-    pub fn holding(mut self, lock: SessionLock) -> Self {
-        self._lock = Some(lock);
+    pub fn holding(self, lock: SessionLock) -> Self {
+        if let Ok(mut held) = self.lock.lock() {
+            *held = Some(lock);
+        }
         self
     }
 
@@ -95,12 +102,16 @@ impl SessionRecorder {
         &self.store
     }
 
-    /// Locks the row state after queueing the row's creation if it is still pending.
+    /// Locks the row state after queueing the row's creation if it is still pending; `None` once the recorder is
+    /// closed. Every write is queued while this guard is held, so none follows [`Self::close`].
     fn row(&self) -> Option<MutexGuard<'_, RowState>> {
         let Ok(mut row) = self.row.lock() else {
             tracing::error!("session store: recorder lock poisoned; a write was lost");
             return None;
         };
+        if row.closed {
+            return None;
+        }
         if let Some(meta) = row.pending.take() {
             self.store.create_session_queued(&meta);
             for event in std::mem::take(&mut row.early) {
@@ -126,6 +137,7 @@ impl SessionRecorder {
         if !matches!(event, SessionEvent::TurnStarted { .. })
             && let Ok(mut row) = self.row.lock()
             && row.pending.is_some()
+            && !row.closed
         {
             if row.early.len() < MAX_EARLY_EVENTS {
                 row.early.push(event);
@@ -154,13 +166,16 @@ impl SessionRecorder {
         if same == history.len() && same == stored.len() {
             return;
         }
-        drop(self.row());
+        let Some(row) = self.row() else {
+            return;
+        };
         self.store.enqueue(Command::Messages {
             session: self.id.clone(),
             from: same,
             messages: history[same..].to_vec(),
             at: now_ms(),
         });
+        drop(row);
         stored.truncate(same);
         stored.extend_from_slice(&history[same..]);
     }
@@ -170,7 +185,9 @@ impl SessionRecorder {
         let Ok(mut stored) = self.stored.lock() else {
             return;
         };
-        drop(self.row());
+        let Some(row) = self.row() else {
+            return;
+        };
         let from = position.min(stored.len());
         self.store.enqueue(Command::Messages {
             session: self.id.clone(),
@@ -178,13 +195,16 @@ impl SessionRecorder {
             messages: vec![message.clone()],
             at: now_ms(),
         });
+        drop(row);
         stored.truncate(from);
         stored.push(message.clone());
     }
 
     /// Queues a completed model request's usage and cost.
     pub fn record_request(&self, request: super::usage_carry::MeteredRequest) {
-        drop(self.row());
+        let Some(_row) = self.row() else {
+            return;
+        };
         self.store.enqueue(Command::Request {
             session: self.id.clone(),
             request,
@@ -194,13 +214,17 @@ impl SessionRecorder {
 
     /// Queues the start of a sub-agent's conversation, a sidechain of this session.
     pub fn record_sidechain(&self, chain: NewSidechain) {
-        drop(self.row());
+        let Some(_row) = self.row() else {
+            return;
+        };
         self.store.record_sidechain(&self.id, chain);
     }
 
     /// Queues a sidechain's whole history (replacing what was stored for it).
     pub fn sidechain_history(&self, agent_id: &str, history: &[Message]) {
-        drop(self.row());
+        let Some(_row) = self.row() else {
+            return;
+        };
         self.store
             .replace_sidechain_messages(&self.id, agent_id, 0, history);
     }
@@ -210,6 +234,9 @@ impl SessionRecorder {
         let Ok(mut row) = self.row.lock() else {
             return;
         };
+        if row.closed {
+            return;
+        }
         match row.pending.as_mut() {
             Some(meta) => meta.mode = mode,
             None => self.store.set_mode(&self.id, mode),
@@ -219,5 +246,19 @@ impl SessionRecorder {
     /// Waits until everything queued is committed.
     pub async fn flush(&self) -> Result<(), StoreError> {
         self.store.flush_async().await
+    }
+
+    /// Ends the recording when the session ends: nothing recorded from now on is written (a task of the ended
+    /// session still finishing), what was queued is committed, and then the session's lock is let go, so that the
+    /// session can be reopened at once with a single writer. `Err`: the last writes failed (the lock goes anyway).
+    pub async fn close(&self) -> Result<(), StoreError> {
+        if let Ok(mut row) = self.row.lock() {
+            row.closed = true;
+        }
+        let flushed = self.flush().await;
+        if let Ok(mut held) = self.lock.lock() {
+            held.take();
+        }
+        flushed
     }
 }

@@ -63,7 +63,7 @@ pub struct SessionStore {
 impl SessionStore {
     /// `<data dir>/tandem/sessions.db` (e.g. `~/.local/share/tandem/sessions.db`), when the platform has a data dir.
     pub fn default_path() -> Option<PathBuf> {
-        dirs::data_dir().map(|d| d.join("tandem").join("sessions.db"))
+        crate::fsutil::app_data_dir().map(|d| d.join("sessions.db"))
     }
 
     /// Opens (creating it when needed) the store at [`Self::default_path`].

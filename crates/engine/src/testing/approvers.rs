@@ -51,6 +51,7 @@ impl ScriptedApprover {
         answers: impl IntoIterator<Item = ApprovalChoice>,
         fallback: ApprovalChoice,
     ) -> Self {
+        super::isolate_app_data();
         Self {
             answers: Arc::new(Mutex::new(answers.into_iter().collect())),
             fallback,
@@ -185,6 +186,7 @@ impl FnApprover {
     pub fn new(
         answer: impl Fn(&ApprovalRequest) -> ApprovalAnswer + Send + Sync + 'static,
     ) -> Self {
+        super::isolate_app_data();
         Self {
             answer: Arc::new(answer),
             asked: Arc::new(Mutex::new(Vec::new())),

@@ -56,6 +56,7 @@ impl FakeServer {
 
     /// Starts a server on `port` (0 = any free port).
     pub async fn start_on(script: Script, port: u16) -> std::io::Result<Self> {
+        super::isolate_app_data();
         let inner: Shared = Arc::new(Mutex::new(Inner {
             replies: script.replies.into(),
             ..Inner::default()

@@ -1,6 +1,8 @@
 //! Test support (feature `test-support`): the fake model server, scripted approvers, temporary workspaces and
-//! projects, and a builder of tool runtimes.
+//! projects, and a builder of tool runtimes. Each of them first moves the process's app data folder to a temporary
+//! one of its own ([`isolate_app_data`]), so that tests leave the person's data alone.
 
+mod app_data;
 mod approvers;
 mod chat_completions;
 mod chat_writer;
@@ -18,6 +20,7 @@ mod sse_writer;
 mod workspace;
 
 pub use crate::events::RecordingSink;
+pub use app_data::isolate_app_data;
 pub use approvers::{FnApprover, FormReply, ScriptedApprover};
 pub use chat_completions::validate_chat_body;
 pub use deferred_tools::{SyntheticTool, synthetic_tools};

@@ -28,6 +28,7 @@ pub type RuleSpec<'a> = (&'a str, &'a str);
 impl Project {
     /// A new project in a fresh temporary folder.
     pub fn new() -> std::io::Result<Self> {
+        super::isolate_app_data();
         let dir = tempfile::tempdir()?;
         let base = std::fs::canonicalize(dir.path())?;
         let root = base.join("proj");

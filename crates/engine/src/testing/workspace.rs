@@ -12,6 +12,7 @@ pub struct Workspace {
 impl Workspace {
     /// A new folder holding `files` (relative name, content); parent folders are created as needed.
     pub fn new(files: &[(&str, &str)]) -> std::io::Result<Self> {
+        super::isolate_app_data();
         let dir = tempfile::tempdir()?;
         let root = std::fs::canonicalize(dir.path())?;
         let ws = Self { dir, root };

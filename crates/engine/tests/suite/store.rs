@@ -26,6 +26,7 @@ use super::common::{fake_config, server};
 mod carry;
 mod compact_rewind;
 mod crash;
+mod ending;
 mod long_output;
 mod old_forms;
 mod organise;

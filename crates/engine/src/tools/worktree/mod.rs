@@ -60,9 +60,7 @@ pub struct WorktreeEnd {
 
 /// Where Tandem's worktrees live: `<data dir>/tandem/worktrees`.
 pub fn worktrees_dir() -> PathBuf {
-    dirs::data_dir()
-        .unwrap_or_else(std::env::temp_dir)
-        .join("tandem/worktrees")
+    crate::fsutil::app_data_dir_or_temp().join("worktrees")
 }
 
 /// Makes a worktree of the repository containing `dir` on a new branch `tandem/<name>` from its HEAD, in

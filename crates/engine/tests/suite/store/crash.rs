@@ -53,6 +53,7 @@ fn crash_child() {
     let Ok(db) = std::env::var("TANDEM_CRASH_DB") else {
         return;
     };
+    tandem_engine::testing::isolate_app_data();
     let var = |name: &str| std::env::var(name).expect(name);
     let (url, cwd, id, prompt) = (
         var("TANDEM_CRASH_URL"),
