@@ -217,9 +217,11 @@ async fn run_steps(
         team: rt.team.clone(),
         mailbox: rt.mailbox.clone(),
         conversation: rt.conversation.clone(),
-        inner_calls: (tool.name() == names::REPL).then(|| {
-            Arc::new(PipelineInnerCalls::new(rt.clone())) as Arc<dyn crate::tool::InnerCalls>
-        }),
+        inner_calls: [names::REPL, names::WORKFLOW]
+            .contains(&tool.name())
+            .then(|| {
+                Arc::new(PipelineInnerCalls::new(rt.clone())) as Arc<dyn crate::tool::InnerCalls>
+            }),
     };
     let prepared = match prepared {
         Ok(p) => p,

@@ -37,6 +37,7 @@ use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::verify_plan::VerifyPlanExecutionTool;
 use crate::tools::web_browser::{SessionGuard, WebBrowserTool};
 use crate::tools::work_list::{self, WorkBoard, WorkListFamily};
+use crate::tools::workflow::WorkflowTool;
 use crate::tools::worktree::{EnterWorktreeTool, ExitWorktreeTool};
 
 /// What the session's own agent's tools are made from.
@@ -68,6 +69,8 @@ pub struct SessionToolInputs<'a> {
     /// The `node` the REPL tool runs (`None`: not installed; in the REPL mode REPL is then not offered and the
     /// primitives stay).
     pub node: Option<std::path::PathBuf>,
+    /// The project folder and the person's home, where the Workflow tool finds workflow scripts.
+    pub workflow_roots: (std::path::PathBuf, Option<std::path::PathBuf>),
 }
 
 /// The session's own agent's tools, and those it cannot have with why.
@@ -190,6 +193,17 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         },
         names::WEB_BROWSER,
         features::WEB_BROWSER_ENV,
+    );
+    switchable(
+        &mut tools,
+        &mut missing,
+        inputs.features.workflows,
+        || {
+            let (project, home) = inputs.workflow_roots.clone();
+            erase(WorkflowTool::new(project, home))
+        },
+        names::WORKFLOW,
+        features::WORKFLOW_SCRIPTS_ENV,
     );
     if inputs.teams {
         tools.extend(lead_tools());
@@ -425,6 +439,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
             overflow_test: true,
             assistant: true,
             web_browser: true,
+            workflows: true,
             repl: false,
             ..Features::from_env()
         },
@@ -439,6 +454,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
         pwsh: Some("pwsh".into()),
         // The REPL mode is left off so that the primitives are checked too; REPL is added as the bare tool.
         node: None,
+        workflow_roots: (project.to_path_buf(), home.map(Path::to_path_buf)),
     })
     .tools;
     if !tools.iter().any(|t| t.name() == names::REPL) {

@@ -213,6 +213,7 @@ impl Session {
                 .repl
                 .then(|| crate::tools::repl::find_node(std::env::var_os("PATH").as_deref()))
                 .flatten(),
+            workflow_roots: (cwd.clone(), dirs::home_dir()),
         });
         let runtime = ToolRuntime {
             pool: session_tools.pool(&extra_tools, |name| hidden_by.hides(name), mcp.tools()),

@@ -60,6 +60,8 @@ pub const MONITOR: &str = "Monitor";
 pub const OVERFLOW_TEST: &str = "OverflowTest";
 /// Runs a JavaScript program whose functions are the primitive tools (`USER_TYPE=ant` with `CLAUDE_CODE_REPL`).
 pub const REPL: &str = "REPL";
+/// Runs a workflow script of the project: named, permission-checked steps (behind `WORKFLOW_SCRIPTS`).
+pub const WORKFLOW: &str = "Workflow";
 /// Hands the person a file (behind `KAIROS`).
 pub const SEND_USER_FILE: &str = "SendUserFile";
 /// PowerShell commands, where `pwsh` is installed.

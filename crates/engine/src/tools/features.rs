@@ -2,8 +2,8 @@
 //! ListPeers), the proactive Sleep tool, and the assistant mode (which also bounds how long a shell command may
 //! hold the conversation); the SIMPLE mode, which offers Bash, Read and Edit only; the scheduled prompts
 //! (CronCreate, CronDelete, CronList: `AGENT_TRIGGERS`); VerifyPlanExecution; Tungsten (`USER_TYPE=ant`); the
-//! REPL mode (`USER_TYPE=ant` with `CLAUDE_CODE_REPL`); the context tools CtxInspect and Snip; Monitor, OverflowTest
-//! and WebBrowser. Each is read from its environment variable (`1` or `true`); the seed's gates (scheduled prompts,
+//! REPL mode (`USER_TYPE=ant` with `CLAUDE_CODE_REPL`); the context tools CtxInspect and Snip; Monitor, OverflowTest,
+//! WebBrowser and Workflow. Each is read from its environment variable (`1` or `true`); the seed's gates (scheduled prompts,
 //! Tungsten, the context tools, Monitor, OverflowTest) and WebBrowser's also from `env` in a settings file. A session
 //! may also be given them directly.
 
@@ -36,6 +36,9 @@ pub const MONITOR_ENV: &str = "MONITOR_TOOL";
 pub const OVERFLOW_TEST_ENV: &str = "OVERFLOW_TEST_TOOL";
 /// Offers the WebBrowser tool (`1` or `true`): a headless Chromium the model drives (docs/web-browser.md).
 pub const WEB_BROWSER_ENV: &str = "WEB_BROWSER_TOOL";
+/// Offers the Workflow tool (`1` or `true`; also under `env` in a settings file): the project's workflow scripts
+/// (docs/workflows.md).
+pub const WORKFLOW_SCRIPTS_ENV: &str = "WORKFLOW_SCRIPTS";
 
 /// The coordinator mode (`1` or `true`; also under `env` in a settings file): the session's own agent gets only the
 /// tools that start, steer and stop sub-agents, which do the work with their full tool sets.
@@ -85,6 +88,8 @@ pub struct Features {
     pub overflow_test: bool,
     /// WebBrowser.
     pub web_browser: bool,
+    /// Workflow.
+    pub workflows: bool,
 }
 
 impl Default for Features {
@@ -111,6 +116,7 @@ impl Features {
         monitor: false,
         overflow_test: false,
         web_browser: false,
+        workflows: false,
     };
 
     /// The switches as the environment sets them (all off by default).
@@ -142,6 +148,7 @@ impl Features {
             monitor: on(MONITOR_ENV),
             overflow_test: on(OVERFLOW_TEST_ENV),
             web_browser: on(WEB_BROWSER_ENV),
+            workflows: on(WORKFLOW_SCRIPTS_ENV),
         }
     }
 
@@ -166,6 +173,7 @@ impl Features {
         self.monitor |= on(MONITOR_ENV);
         self.overflow_test |= on(OVERFLOW_TEST_ENV);
         self.web_browser |= on(WEB_BROWSER_ENV);
+        self.workflows |= on(WORKFLOW_SCRIPTS_ENV);
         self.coordinator |= on(COORDINATOR_ENV);
         let kairos = on(KAIROS_SEED_ENV);
         self.sleep |= kairos;
@@ -250,6 +258,13 @@ mod tests {
                 },
             ),
             (&[(TRIGGERS_ENV, "on")], Features::default()),
+            (
+                &[(WORKFLOW_SCRIPTS_ENV, "1")],
+                Features {
+                    workflows: true,
+                    ..Features::default()
+                },
+            ),
             (
                 &[(USER_TYPE_ENV, "ant")],
                 Features {

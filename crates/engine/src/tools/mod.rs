@@ -33,6 +33,7 @@ pub mod web_browser;
 pub mod web_fetch;
 pub mod web_search;
 pub mod work_list;
+pub mod workflow;
 pub mod worktree;
 pub mod write;
 

@@ -77,4 +77,5 @@ mod web_browser;
 mod web_fetch;
 mod web_search;
 mod work_lists;
+mod workflows;
 mod worktrees;

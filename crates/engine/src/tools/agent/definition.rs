@@ -56,6 +56,7 @@ pub const ALL_AGENT_DISALLOWED_TOOLS: &[&str] = &[
     names::SLEEP,
     names::ENTER_WORKTREE,
     names::EXIT_WORKTREE,
+    names::WORKFLOW,
 ];
 
 /// Tools a team member gets whatever its type (how it talks to its team).
