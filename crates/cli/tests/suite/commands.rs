@@ -279,6 +279,7 @@ async fn each_gated_tool_is_listed_when_its_gate_is_on_and_not_otherwise() {
         ("OVERFLOW_TEST_TOOL", "1", &["OverflowTest"]),
         ("KAIROS", "1", &["SendUserFile", "PushNotification"]),
         ("WEB_BROWSER_TOOL", "1", &["WebBrowser"]),
+        ("WORKFLOW_SCRIPTS", "1", &["Workflow"]),
     ];
     let off = offered_tools(&[]).await;
     let on = offered_tools(&gates.iter().map(|(k, v, _)| (*k, *v)).collect::<Vec<_>>()).await;
