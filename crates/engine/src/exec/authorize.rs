@@ -19,7 +19,8 @@ use crate::hooks::payload::{ToolCall, ToolFailure, ToolSuccess};
 use crate::hooks::{EventInput, HookDecision, HookVerdict};
 use crate::model::ToolResultContent;
 use crate::permission::{
-    CallView, Evaluation, PermissionContext, classify_if_auto, evaluate, explain, save_allow_rules,
+    CallView, EarlyVerdict, Evaluation, PermissionContext, classify_if_auto, evaluate, explain,
+    save_allow_rules,
 };
 use crate::tool::{DynTool, PreparedCall, ToolContext, ToolError, ToolOutput};
 
@@ -118,13 +119,17 @@ impl Gate<'_> {
         revised: &mut Option<Box<RevisedChange>>,
     ) -> Result<CallInput, Stop> {
         let permissions = self.rt.permission_context();
+        // Auto mode: the classifier hears the call while its PreToolUse hooks run.
+        let early = self.early_verdict(&permissions, &input);
         let (pre, input) = self.pre_tool_hooks(&permissions, input, ends_turn).await?;
         if let Some(verdict) = &pre
             && !verdict.additional_context.is_empty()
         {
             *context = Some(verdict.additional_context.join("\n"));
         }
-        let evaluation = self.evaluate(&permissions, pre.as_ref(), &input).await;
+        let evaluation = self
+            .evaluate(&permissions, pre.as_ref(), &input, early)
+            .await;
         match evaluation.behavior() {
             DecisionBehavior::Allow => Ok(input),
             DecisionBehavior::Deny => Err(Stop(
@@ -220,7 +225,7 @@ impl Gate<'_> {
             prepared,
             observable,
         };
-        let evaluation = self.evaluate(permissions, None, &input).await;
+        let evaluation = self.evaluate(permissions, None, &input, None).await;
         if evaluation.behavior() == DecisionBehavior::Deny {
             return Err(Stop(
                 ToolOutcome::Denied,
@@ -268,15 +273,10 @@ impl Gate<'_> {
         Ok((pre, input))
     }
 
-    /// The rules' answer, as PreToolUse hooks and auto mode's classifier leave it; announced to the UI.
-    async fn evaluate(
-        &self,
-        permissions: &PermissionContext,
-        pre: Option<&HookVerdict>,
-        input: &CallInput,
-    ) -> Evaluation {
+    /// The rules' answer, before any hook.
+    fn rules_answer(&self, permissions: &PermissionContext, input: &CallInput) -> Evaluation {
         let subject = input.prepared.permission_subject(self.ctx);
-        let evaluation = evaluate(
+        evaluate(
             permissions,
             &CallView {
                 tool_name: self.tool.name(),
@@ -284,13 +284,52 @@ impl Gate<'_> {
                 subject: &subject,
                 read_only: input.prepared.is_read_only(),
             },
+        )
+    }
+
+    /// In auto mode, the classifier's question for the call as it stands, put now (see [`EarlyVerdict`]); `None`
+    /// in the other modes, when the call has no PreToolUse hook to wait for, or when the rules would not ask it.
+    fn early_verdict(
+        &self,
+        permissions: &PermissionContext,
+        input: &CallInput,
+    ) -> Option<EarlyVerdict> {
+        if permissions.mode != tandem_protocol::PermissionMode::Auto
+            || permissions.classifier.is_none()
+            || !hooks::has_pre_tool_use(permissions, self.tool.name())
+        {
+            return None;
+        }
+        let evaluation = hooks::resolve(
+            None,
+            self.rules_answer(permissions, input),
+            permissions.mode,
         );
+        EarlyVerdict::start(
+            permissions,
+            self.tool.name(),
+            &classifier_view(input),
+            &evaluation,
+        )
+    }
+
+    /// The rules' answer, as PreToolUse hooks and auto mode's classifier leave it (using `early`, the classifier's
+    /// answer to the same question put ahead); announced to the UI.
+    async fn evaluate(
+        &self,
+        permissions: &PermissionContext,
+        pre: Option<&HookVerdict>,
+        input: &CallInput,
+        early: Option<EarlyVerdict>,
+    ) -> Evaluation {
+        let evaluation = self.rules_answer(permissions, input);
         let evaluation = hooks::resolve(pre, evaluation, permissions.mode);
         let evaluation = classify_if_auto(
             permissions,
             self.tool.name(),
             &classifier_view(input),
             evaluation,
+            early,
         )
         .await;
         decision_log::decided(&evaluation.decision);

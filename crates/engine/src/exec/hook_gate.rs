@@ -47,6 +47,13 @@ pub async fn run_event(
     Some(verdict)
 }
 
+/// Whether PreToolUse hooks are configured for calls of `tool`.
+pub fn has_pre_tool_use(ctx: &PermissionContext, tool: &str) -> bool {
+    !ctx.hooks
+        .commands_for(crate::hooks::HookEvent::PreToolUse, Some(tool))
+        .is_empty()
+}
+
 /// The tool call a tool event's hooks read.
 pub fn tool_call(tool: &str, input: &Value, tool_use_id: &str) -> ToolCall {
     ToolCall {

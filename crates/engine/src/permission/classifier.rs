@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::model::{Model, ModelEvent, ModelRequest};
 
 /// One call for the classifier to judge.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ClassifierRequest {
     pub tool: String,
     pub input: Value,

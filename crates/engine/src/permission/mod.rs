@@ -41,7 +41,7 @@ pub use crate::settings::{
 };
 pub use crate::tool::PermissionSubject;
 pub use accepted::AcceptedSettings;
-pub use auto::classify_if_auto;
+pub use auto::{EarlyVerdict, classify_if_auto};
 pub use auto_set_aside::set_aside_reason;
 pub use bash_pattern::{BashIndex, BashPattern};
 pub use check::{CheckAnswer, check_call};

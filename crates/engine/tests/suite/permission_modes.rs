@@ -381,3 +381,128 @@ async fn a_set_aside_rule_leaves_the_call_to_the_classifier() {
         })
     );
 }
+
+/// Leaves a mark when a question reaches it, and judges safe only the commands it was told.
+struct Marking {
+    mark: std::path::PathBuf,
+    safe: &'static [&'static str],
+    asked: std::sync::Mutex<Vec<String>>,
+}
+
+impl AutoClassifier for Marking {
+    fn classify(&self, request: ClassifierRequest) -> BoxFuture<'_, ClassifierVerdict> {
+        let command = request.input["command"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if let Ok(mut asked) = self.asked.lock() {
+            asked.push(command.clone());
+        }
+        let _ = std::fs::write(&self.mark, &command);
+        let safe = self.safe.contains(&command.as_str());
+        Box::pin(async move {
+            ClassifierVerdict {
+                safe,
+                reason: format!("judged {command}"),
+            }
+        })
+    }
+}
+
+/// A PreToolUse hook on Bash that waits (up to 30 s) for the classifier's mark and notes whether it saw it, then
+/// prints `output`.
+fn waiting_hook(p: &Project, output: &str) -> serde_json::Value {
+    let script = p.root.join("wait-for-mark.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "for i in $(seq 1 600); do if [ -f classifier.mark ]; then touch hook.saw-mark; break; fi; sleep 0.05; done\nprintf '%s' '{output}'\n"
+        ),
+    )
+    .expect("hook script");
+    json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": format!("sh {}", script.display()), "timeout": 60}
+    ]}]}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auto_mode_puts_the_question_to_the_classifier_while_the_hooks_run() {
+    let p = Project::new().expect("project");
+    let marking = Arc::new(Marking {
+        mark: p.root.join("classifier.mark"),
+        safe: &["npm run lint-4410"],
+        asked: Default::default(),
+    });
+    let ctx = p
+        .ctx_with(waiting_hook(&p, "{}"), PermissionMode::Auto)
+        .with_classifier(ClassifierHandle(marking.clone()));
+    let approver = ScriptedApprover::new([], ApprovalChoice::Deny);
+    let rt = TestRuntime::new(&p.root)
+        .session_id("s")
+        .permissions(ctx)
+        .approver(approver.clone())
+        .build();
+    let out = run_tool_use(
+        &rt,
+        "t",
+        "Bash",
+        &json!({"command": "npm run lint-4410"}),
+        &CancellationToken::new(),
+    )
+    .await;
+    assert!(
+        p.root.join("hook.saw-mark").exists(),
+        "the classifier had the question while the hook still ran"
+    );
+    assert_ne!(
+        out.outcome,
+        ToolOutcome::Denied,
+        "the classifier's safe answer was used"
+    );
+    assert!(approver.asked().is_empty());
+    assert_eq!(
+        *marking.asked.lock().expect("asked"),
+        ["npm run lint-4410"],
+        "asked once: the early answer was used"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_input_a_hook_rewrote_is_put_to_the_classifier_again() {
+    let p = Project::new().expect("project");
+    let marking = Arc::new(Marking {
+        mark: p.root.join("classifier.mark"),
+        safe: &["npm run fixed-5530"],
+        asked: Default::default(),
+    });
+    let rewrite = r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "npm run fixed-5530"}}}"#;
+    let ctx = p
+        .ctx_with(waiting_hook(&p, rewrite), PermissionMode::Auto)
+        .with_classifier(ClassifierHandle(marking.clone()));
+    let approver = ScriptedApprover::new([], ApprovalChoice::Deny);
+    let rt = TestRuntime::new(&p.root)
+        .session_id("s")
+        .permissions(ctx)
+        .approver(approver.clone())
+        .build();
+    let out = run_tool_use(
+        &rt,
+        "t",
+        "Bash",
+        &json!({"command": "npm run risky-5530"}),
+        &CancellationToken::new(),
+    )
+    .await;
+    assert_ne!(
+        out.outcome,
+        ToolOutcome::Denied,
+        "the rewritten call was judged, not the early question"
+    );
+    assert!(approver.asked().is_empty());
+    let asked = marking.asked.lock().expect("asked").clone();
+    assert_eq!(
+        asked,
+        ["npm run risky-5530", "npm run fixed-5530"],
+        "the early question, then the rewritten call"
+    );
+}
