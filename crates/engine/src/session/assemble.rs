@@ -222,8 +222,8 @@ impl Session {
             team: teams.as_ref().map(Teams::lead_seat),
             mailbox: Some(lead_mailbox),
             mode_notes: Some(Arc::new(crate::exec::ModeNotes::default())),
-            conversation: (features.context_inspect || features.snip)
-                .then(|| Arc::new(crate::tool::ConversationLedger::default())),
+            // Read by the context tools and by forks (which start from the conversation so far).
+            conversation: Some(Arc::new(crate::tool::ConversationLedger::default())),
             ..base_runtime
         };
         runtime.deferred.configure(

@@ -30,7 +30,7 @@ pub use output::{ContextChange, ToolError, ToolOutput};
 pub use person::{PersonDoor, PersonError};
 pub use sandbox::{Placement, SandboxConfig, Unsandboxed, ViolationSink};
 pub use sub_agent::{
-    SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner, WorktreeReport,
+    ForkStart, SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner, WorktreeReport,
 };
 pub use subject::PermissionSubject;
 pub use team::{

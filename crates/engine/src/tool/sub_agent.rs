@@ -28,6 +28,15 @@ pub struct SubAgentRequest {
     /// The folder to work in instead of the session's (absolute, inside the working directories; in a worktree,
     /// the same folder there).
     pub cwd: Option<std::path::PathBuf>,
+    /// A fork: the sub-agent starts from the parent's conversation instead of an empty one.
+    pub fork: Option<ForkStart>,
+}
+
+/// Where a fork starts: the parent's system prompt and its conversation up to the step that started the fork.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForkStart {
+    pub system: Vec<String>,
+    pub messages: Vec<crate::model::Message>,
 }
 
 /// Where a sub-agent run in its own worktree left its work.

@@ -119,6 +119,7 @@ impl Tool for VerifyPlanExecutionTool {
             worktree: false,
             mode: None,
             cwd: None,
+            fork: None,
         };
         match runner.run(request).await {
             Ok(report) => Ok(ToolOutput::text(format!(

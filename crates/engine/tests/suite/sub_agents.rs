@@ -630,3 +630,126 @@ async fn a_call_may_run_its_agent_in_a_stricter_mode_and_another_folder_but_not_
     assert_eq!(escaped, ToolOutcome::Error, "{why}");
     assert!(why.contains("outside the working directories"), "{why}");
 }
+
+/// `value` without its prompt-cache marks (they sit on the last blocks of each request).
+fn without_cache_marks(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| k.as_str() != "cache_control")
+                .map(|(k, v)| (k.clone(), without_cache_marks(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_cache_marks).collect()),
+        other => other.clone(),
+    }
+}
+
+#[tokio::test]
+async fn a_fork_starts_from_the_parents_conversation_with_its_instructions() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let fake = server(Script::turns([
+        ScriptedTurn::text("Noted: the code word is ZEBRA-4411."),
+        agent_call(
+            "f1",
+            json!({"description": "Spell it", "prompt": "Spell the code word backwards.", "subagent_type": "fork"}),
+        ),
+        ScriptedTurn::text("1144-ARBEZ"),
+        ScriptedTurn::text("Backwards it is 1144-ARBEZ."),
+    ]))
+    .await;
+    let events = RecordingSink::default();
+    let s = session(&ws.root(), &fake, deny_all(), events.clone());
+    s.send("Remember the code word ZEBRA-4411.")
+        .await
+        .expect("first turn");
+    let outcome = s
+        .send("Have a fork spell it backwards.")
+        .await
+        .expect("turn");
+    assert_eq!(outcome.final_text, "Backwards it is 1144-ARBEZ.");
+
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 4);
+    let parent = &requests[1].body;
+    assert!(
+        description_of(parent, "Agent").contains("- fork: a copy of you"),
+        "{}",
+        description_of(parent, "Agent")
+    );
+    // The fork's request: the parent's instructions and its conversation up to the step that started it, then
+    // the task.
+    let fork = &requests[2].body;
+    assert_eq!(
+        fork["system"], parent["system"],
+        "the parent's instructions"
+    );
+    let parent_messages = without_cache_marks(&parent["messages"]);
+    let parent_messages = parent_messages.as_array().expect("messages");
+    let fork_messages = without_cache_marks(&fork["messages"]);
+    let fork_messages = fork_messages.as_array().expect("messages");
+    let n = parent_messages.len();
+    assert_eq!(fork_messages.len(), n, "{fork_messages:#?}");
+    assert_eq!(
+        fork_messages[..n - 1],
+        parent_messages[..n - 1],
+        "the conversation so far, as the parent sent it"
+    );
+    // The task joins the parent's last user message (one user turn, its blocks first).
+    let last = fork_messages[n - 1]["content"].as_array().expect("blocks");
+    let parents_last = parent_messages[n - 1]["content"]
+        .as_array()
+        .expect("blocks");
+    assert_eq!(last[..parents_last.len()], parents_last[..]);
+    let task = last[parents_last.len()..]
+        .iter()
+        .map(|b| b.to_string())
+        .collect::<String>();
+    assert!(task.contains("You are now a fork"), "{task}");
+    assert!(task.contains("Spell the code word backwards."), "{task}");
+    assert!(
+        fork_messages[0].to_string().contains("ZEBRA-4411"),
+        "the fork knows what was said before"
+    );
+    let tools = offered(fork);
+    assert!(!tools.contains(&"Agent".to_string()), "{tools:?}");
+    assert!(tools.contains(&"Bash".to_string()), "{tools:?}");
+    // Its answer is the parent's tool result, reported as a fork.
+    let results = last_results(&requests[3].body);
+    assert_eq!(results[0]["tool_use_id"], "f1");
+    assert!(results[0]["content"].to_string().contains("1144-ARBEZ"));
+    match result_of(&events.events(), "f1") {
+        Some((ToolOutcome::Success, _, Some(ToolDetail::SubAgent { agent_type, .. }))) => {
+            assert_eq!(agent_type, "fork");
+        }
+        other => panic!("expected the fork's report, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_deny_rule_on_agent_fork_refuses_forks_only() {
+    let ws = Workspace::new(&[(
+        ".claude/settings.json",
+        r#"{"permissions": {"deny": ["Agent(fork)"]}}"#,
+    )])
+    .expect("workspace");
+    let fake = server(Script::turns([
+        agent_call(
+            "f1",
+            json!({"description": "Side task", "prompt": "Do it.", "subagent_type": "fork"}),
+        ),
+        ScriptedTurn::text("Refused."),
+    ]))
+    .await;
+    let events = RecordingSink::default();
+    let s = session(&ws.root(), &fake, deny_all(), events.clone());
+    s.send("fork").await.expect("turn");
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 2, "no fork ran");
+    match result_of(&events.events(), "f1") {
+        Some((ToolOutcome::Denied, message, _)) => {
+            assert!(message.contains("Agent(fork)"), "{message}")
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}

@@ -28,7 +28,7 @@ use crate::tool::{
     DynTool, Mailbox, SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner,
     WorktreeReport,
 };
-use crate::tools::agent::{AgentCatalog, AgentDefinition};
+use crate::tools::agent::{AgentCatalog, AgentDefinition, FORK, GENERAL_PURPOSE};
 use crate::tools::work_list::{WorkBoard, WorkListFamily};
 
 use crate::tools::bash::ShellSession;
@@ -276,6 +276,17 @@ impl SubAgents {
 }
 
 fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAgentError> {
+    if name == FORK {
+        // A fork has the general-purpose agent's tools under its own name; its instructions are its parent's.
+        let mut agent = catalog.find(GENERAL_PURPOSE).cloned().ok_or_else(|| {
+            SubAgentError::Failed(
+                "a fork has the general-purpose agent's tools, and that type is not available here"
+                    .into(),
+            )
+        })?;
+        agent.name = FORK.to_string();
+        return Ok(agent);
+    }
     catalog
         .find(name)
         .cloned()
@@ -403,7 +414,10 @@ async fn run_in(
             member: member.as_ref(),
         },
     );
-    let mut system = vec![system_prompt(&agent, &parts, &cwd)];
+    let mut system = match &request.fork {
+        Some(fork) => fork.system.clone(),
+        None => vec![system_prompt(&agent, &parts, &cwd)],
+    };
     if let Some(role) = &member {
         system.push(member_prompt(role));
     }
@@ -423,7 +437,10 @@ async fn run_in(
         agent_id: agent_id.clone(),
         agent_type: agent.name.clone(),
     };
-    let mut prompt = request.prompt.clone();
+    let mut prompt = match &request.fork {
+        Some(_) => fork_directive(&request.prompt),
+        None => request.prompt.clone(),
+    };
     through_start_hooks(
         &context,
         session_id,
@@ -447,7 +464,11 @@ async fn run_in(
         cancel: &request.cancel,
         recorder: parts.recorder.as_ref(),
         agent_id: &agent_id,
-        history: Vec::new(),
+        history: request
+            .fork
+            .as_ref()
+            .map(|fork| fork.messages.clone())
+            .unwrap_or_default(),
         usage: Usage::default(),
     };
     let first = conversation.turn(&prompt).await?;
@@ -617,6 +638,15 @@ fn own_hooks(ctx: &PermissionContext, agent: &AgentDefinition) -> Option<HookSet
 }
 
 /// The agent's instructions, then the environment.
+/// A fork's first prompt: what it is, and its task.
+fn fork_directive(task: &str) -> String {
+    format!(
+        "<fork>\nYou are now a fork of the agent whose conversation is above: a copy started to do one task on its \
+         own while it goes on. You cannot start agents or ask the user questions. Do only the task below, then end \
+         with a short report of what you did and found; the agent that started you reads only that report.\n</fork>\n\n{task}"
+    )
+}
+
 fn system_prompt(agent: &AgentDefinition, parts: &SubAgentParts, cwd: &std::path::Path) -> String {
     format!(
         "{}\n\n<env>\nWorking directory: {}\nPlatform: {}\nToday's date: {}\n</env>",

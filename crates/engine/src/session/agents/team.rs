@@ -197,6 +197,7 @@ impl Teams {
             worktree: false,
             mode: None,
             cwd: None,
+            fork: None,
         };
         let parts = self.parts.clone();
         let weak = self.me.clone();

@@ -90,6 +90,9 @@ pub const EXPLORE: &str = "Explore";
 pub const PLAN: &str = "Plan";
 pub const VERIFICATION: &str = "verification";
 pub const GUIDE: &str = "claude-code-guide";
+/// Not a type of the catalogue: a copy of the calling agent that starts from its conversation so far, with its
+/// system prompt and the general-purpose agent's tools.
+pub const FORK: &str = "fork";
 
 impl AgentDefinition {
     /// Whether a sub-agent of this type may use `tool` (a tool name; aliases are the caller's business).

@@ -16,13 +16,14 @@ use tandem_protocol::{RenderHints, ToolDetail, ToolKind};
 pub use call_options::AgentMode;
 pub use catalog::{AgentCatalog, AgentFileIssue};
 pub use definition::{
-    ALL_AGENT_DISALLOWED_TOOLS, AgentDefinition, AgentSource, GENERAL_PURPOSE, TEAM_MEMBER_TOOLS,
+    ALL_AGENT_DISALLOWED_TOOLS, AgentDefinition, AgentSource, FORK, GENERAL_PURPOSE,
+    TEAM_MEMBER_TOOLS,
 };
 
 use crate::tool::names;
 use crate::tool::{
-    InterruptBehavior, LEAD_NAME, MemberSpec, PermissionSubject, SubAgentError, SubAgentReport,
-    SubAgentRequest, Tool, ToolContext, ToolError, ToolOutput,
+    ForkStart, InterruptBehavior, LEAD_NAME, MemberSpec, PermissionSubject, SubAgentError,
+    SubAgentReport, SubAgentRequest, Tool, ToolContext, ToolError, ToolOutput,
 };
 
 /// A model a sub-agent may run on instead of its type's or the session's.
@@ -183,6 +184,16 @@ fn report_detail(report: &SubAgentReport, description: &str) -> ToolDetail {
     }
 }
 
+/// Where a fork of the calling agent starts: the request of the step that called Agent (its system prompt and
+/// messages); `None` outside the session's own conversation.
+fn fork_start(ctx: &ToolContext) -> Option<ForkStart> {
+    let sent = ctx.conversation.as_ref()?.sent()?;
+    Some(ForkStart {
+        system: sent.system.clone(),
+        messages: sent.messages.clone(),
+    })
+}
+
 /// Starts the agent as a new member of an existing team (`team_name` and `name`).
 fn join_team(input: &AgentInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let (Some(team), Some(name)) = (input.team_name.as_deref(), input.name.as_deref()) else {
@@ -270,6 +281,11 @@ impl Tool for AgentTool {
                 tools_line(agent)
             ));
         }
+        text.push_str(&format!(
+            "- {FORK}: a copy of you that starts from this conversation so far (your instructions, everything said \
+             and every tool result), with the general-purpose agent's tools. Give it only the task: it knows what \
+             you know. Use it for a side task that needs the context you have built up.\n"
+        ));
         text.push_str(
             "\nWhen subagent_type is left out, the general-purpose agent is used. With run_in_background the call \
              returns a task id at once; read the agent's answer later with TaskOutput.",
@@ -301,7 +317,16 @@ impl Tool for AgentTool {
 
     async fn validate_input(&self, input: &AgentInput, ctx: &ToolContext) -> Result<(), String> {
         let kind = input.agent_type();
-        if self.catalog.find(kind).is_none() {
+        if kind == FORK {
+            if input.team_name.is_some() || input.name.is_some() {
+                return Err("a fork cannot join a team; leave out name and team_name".into());
+            }
+            if fork_start(ctx).is_none() {
+                return Err(
+                    "a fork starts from the session's own conversation, and there is none to copy here".into(),
+                );
+            }
+        } else if self.catalog.find(kind).is_none() {
             return Err(SubAgentError::UnknownType {
                 name: kind.to_string(),
                 available: self.catalog.names(),
@@ -345,6 +370,15 @@ impl Tool for AgentTool {
                         .map_err(ToolError::to_model)?,
                 ),
                 None => None,
+            },
+            fork: if input.agent_type() == FORK {
+                Some(fork_start(ctx).ok_or_else(|| {
+                    ToolError::to_model(
+                        "a fork starts from the session's own conversation, and there is none here",
+                    )
+                })?)
+            } else {
+                None
             },
         };
         if input.run_in_background == Some(true) {
