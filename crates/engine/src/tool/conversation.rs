@@ -7,10 +7,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use tandem_protocol::Usage;
 
+use super::snip_range::{self, PlannedRange, RangeSnip};
 use crate::model::{ContentBlock, Message, ModelRequest, ToolResultContent, ToolSpec};
 
-/// How the text a snipped tool result is replaced with opens.
-pub const SNIP_MARKER: &str = "[snipped by the model";
+pub use super::snip_range::SNIP_MARKER;
 
 /// What one session's main conversation shows its context tools: shared by the query loop, which says what it sends
 /// and applies the cuts, and the tools, which read it and ask for cuts. Every method takes a short lock and waits for
@@ -28,6 +28,8 @@ struct Inner {
     running: Vec<String>,
     /// Cuts asked for and not applied yet.
     snips: Vec<Snip>,
+    /// Range cuts asked for and not applied yet.
+    ranges: Vec<RangeSnip>,
 }
 
 /// The last request the loop sent.
@@ -79,6 +81,18 @@ pub enum SnipError {
     Nothing,
     #[error("the conversation has not been sent to the model yet")]
     NothingSent,
+    #[error("{0}")]
+    Range(String),
+}
+
+impl From<snip_range::RangeError> for SnipError {
+    fn from(e: snip_range::RangeError) -> Self {
+        match e {
+            snip_range::RangeError::Unknown(id) => Self::Unknown(id),
+            snip_range::RangeError::Pending(id) => Self::Pending(id),
+            snip_range::RangeError::Invalid(why) => Self::Range(why),
+        }
+    }
 }
 
 impl ConversationLedger {
@@ -132,10 +146,17 @@ impl ConversationLedger {
 
     /// The calls whose results are queued to be snipped.
     pub fn pending_snips(&self) -> Vec<String> {
-        self.lock()
+        let inner = self.lock();
+        inner
             .snips
             .iter()
             .map(|s| s.tool_use_id.clone())
+            .chain(
+                inner
+                    .ranges
+                    .iter()
+                    .map(|r| format!("{}..{}", r.from_tool_use_id, r.through_tool_use_id)),
+            )
             .collect()
     }
 
@@ -177,15 +198,44 @@ impl ConversationLedger {
         Ok(planned)
     }
 
+    /// Queues the cut of the whole steps from the call `from` through the result of the call `through` (see
+    /// [`snip_range`]), checked against the last request sent (else nothing is queued); `note` is kept in the marker.
+    pub fn snip_range(
+        &self,
+        from: &str,
+        through: &str,
+        note: &str,
+    ) -> Result<PlannedRange, SnipError> {
+        let mut inner = self.lock();
+        let sent = inner.sent.clone().ok_or(SnipError::NothingSent)?;
+        let plan = snip_range::plan(&sent.messages, from, through, &inner.running)?;
+        inner.ranges.push(RangeSnip {
+            from_tool_use_id: from.to_string(),
+            through_tool_use_id: through.to_string(),
+            marker: snip_range::marker(&plan, note),
+        });
+        Ok(plan)
+    }
+
     /// Applies the queued cuts to `history`: each result found gets its marker as its content (the tool_use and the
-    /// tool_result stay, so every call keeps its result); a cut whose call is gone (compacted away) is dropped.
-    /// Returns how many results changed.
-    pub fn apply_snips(&self, history: &mut [Message]) -> usize {
-        let snips = std::mem::take(&mut self.lock().snips);
+    /// tool_result stay, so every call keeps its result); each range is removed and its marker left in the user
+    /// message before it; a cut whose calls are gone (compacted away) is dropped. Returns how many results and
+    /// ranges changed.
+    pub fn apply_snips(&self, history: &mut Vec<Message>) -> usize {
+        let (snips, ranges) = {
+            let mut inner = self.lock();
+            (
+                std::mem::take(&mut inner.snips),
+                std::mem::take(&mut inner.ranges),
+            )
+        };
+        let mut changed = ranges
+            .iter()
+            .filter(|range| snip_range::cut(history, range))
+            .count();
         if snips.is_empty() {
-            return 0;
+            return changed;
         }
-        let mut changed = 0;
         for block in history.iter_mut().flat_map(|m| m.content.iter_mut()) {
             if let ContentBlock::ToolResult {
                 tool_use_id,

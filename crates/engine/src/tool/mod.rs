@@ -12,6 +12,7 @@ pub mod names;
 mod output;
 mod person;
 mod sandbox;
+pub mod snip_range;
 mod sub_agent;
 mod subject;
 mod team;

@@ -234,6 +234,81 @@ async fn snip_puts_the_marker_in_place_of_a_big_result_and_a_resumed_session_kee
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snip_removes_a_range_of_whole_steps_and_leaves_one_marker() {
+    let ws = Workspace::new(&[("big.txt", big_file().as_str()), ("small.txt", "hello\n")])
+        .expect("workspace");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = Arc::new(SessionStore::open(&dir.path().join("sessions.db")).expect("store"));
+    let fake = server(Script::turns([
+        ScriptedTurn::tool_use("r1", "Read", json!({"file_path": ws.path("big.txt")})),
+        ScriptedTurn::tool_use("r2", "Read", json!({"file_path": ws.path("small.txt")})),
+        ScriptedTurn::tool_use(
+            "s1",
+            "Snip",
+            json!({"range": {"from_tool_use_id": "r1", "through_tool_use_id": "r2"}, "note": "both files read; nothing needed"}),
+        ),
+        ScriptedTurn::text("done"),
+        ScriptedTurn::text("again"),
+    ]))
+    .await;
+    let id = {
+        let s = session(&ws.root(), &fake, both(), Some((store.clone(), None)));
+        s.send("read both").await.expect("turn");
+        s.id().to_string()
+    };
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 4);
+    assert!(
+        requests.iter().all(|r| r.rejected.is_none()),
+        "a valid conversation every time"
+    );
+    let (answer, error) = result_of(&requests[3].body, "s1").expect("snip's result");
+    assert!(
+        !error
+            && answer.contains(
+                "Snipped from the next request on: 4 messages with 2 tool calls (r1 through r2)"
+            ),
+        "{answer}"
+    );
+    let last = &requests[3].body;
+    let (uses, results) = call_ids(last);
+    assert_eq!(uses, ["s1"], "the range's calls are gone");
+    assert_eq!(results, uses);
+    let text = last["messages"].to_string();
+    assert!(
+        !text.contains("line 0599") && !text.contains("hello"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[snipped by the model: 4 messages with 2 tool calls, from r1 through r2"),
+        "{text}"
+    );
+    assert!(text.contains("both files read; nothing needed]"), "{text}");
+    assert!(text.contains("read both"), "the prompt stays");
+    let roles: Vec<&str> = last["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .map(|m| m["role"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        roles,
+        ["user", "assistant", "user"],
+        "the roles still alternate"
+    );
+
+    // The stored history keeps the cut.
+    {
+        tandem_engine::testing::wait_released(&store, &id).await;
+        let s = session(&ws.root(), &fake, both(), Some((store.clone(), Some(&id))));
+        assert_eq!(s.send("and now?").await.expect("turn").final_text, "again");
+    }
+    let resumed = fake.requests().last().expect("request").body.clone();
+    assert!(!resumed["messages"].to_string().contains("line 0599"));
+    assert_eq!(call_ids(&resumed).0, ["s1"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn snip_refuses_unknown_ids_and_calls_still_pending() {
     let ws = Workspace::new(&[("small.txt", "hello\n")]).expect("workspace");
     let fake = server(Script::turns([

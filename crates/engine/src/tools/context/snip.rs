@@ -1,7 +1,8 @@
-//! Snip: the model cuts stale tool results from its own history. The results of the calls it names are replaced by a
-//! short marker (`[snipped by the model: …]`) in every later request; the calls and their results stay paired. The
-//! stored history keeps the cut (a reopened session goes on without the content), the stored events keep everything
-//! (the person still reads it all). Behind `HISTORY_SNIP` (docs/context-tools.md).
+//! Snip: the model cuts stale parts of its own history. The results of the calls it names are replaced by a short
+//! marker (`[snipped by the model: …]`) in every later request, the calls and their results staying paired; or a
+//! range of whole steps — from the message that made one call through the result of another — goes, leaving one
+//! marker. The stored history keeps the cut (a reopened session goes on without the content), the stored events
+//! keep everything (the person still reads it all). Behind `HISTORY_SNIP` (docs/context-tools.md).
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -19,10 +20,24 @@ const MAX_NOTE_CHARS: usize = 300;
 pub struct SnipInput {
     /// The tool_use ids of the calls whose results are no longer needed. Calls of your current message cannot be
     /// snipped.
+    #[serde(default)]
     pub tool_use_ids: Vec<String>,
+    /// Instead of single results: a range of whole steps to remove — your messages and the results between them,
+    /// from the message that made the call `from_tool_use_id` through the result of `through_tool_use_id` (the
+    /// same id for one step). It may not hold a prompt of the user.
+    #[serde(default)]
+    pub range: Option<SnipRange>,
     /// A short note kept in place of the results: what they held that still matters, or why they were cut.
     #[serde(default)]
     pub note: String,
+}
+
+/// A range of whole steps to cut.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnipRange {
+    pub from_tool_use_id: String,
+    pub through_tool_use_id: String,
 }
 
 /// The Snip tool.
@@ -37,11 +52,14 @@ impl Tool for SnipTool {
     }
 
     fn description(&self) -> String {
-        "Remove stale tool results from your own conversation history to free context: the results of the calls \
-         you name (by tool_use id) are replaced by a short marker, \"[snipped by the model: ...]\", with your note, \
-         in every later request. The calls themselves stay. Snip only what you no longer need (a file you read \
-         and have since changed, a long log already summarised); put anything you still need into the note. \
-         Results of calls in your current message cannot be snipped."
+        "Remove stale parts of your own conversation history to free context. Either name calls (tool_use_ids): \
+         their results are replaced by a short marker, \"[snipped by the model: ...]\", with your note, in every \
+         later request, and the calls themselves stay; or give a range (from_tool_use_id, through_tool_use_id): \
+         your messages and the tool results from the message that made the first call through the result of the \
+         second are removed whole and one marker with your note takes their place (a range may not hold a prompt \
+         of the user). Snip only what you no longer need (a file you read and have since changed, a dead end \
+         already summarised); put anything you still need into the note. Calls of your current message cannot be \
+         snipped."
             .into()
     }
 
@@ -50,6 +68,16 @@ impl Tool for SnipTool {
     }
 
     fn render_hints(&self, input: &SnipInput, _ctx: &ToolContext) -> RenderHints {
+        if let Some(range) = &input.range {
+            return RenderHints {
+                kind: ToolKind::Other,
+                title: format!(
+                    "Snip the steps {} … {} from the history",
+                    range.from_tool_use_id, range.through_tool_use_id
+                ),
+                collapsible: false,
+            };
+        }
         let n = input.tool_use_ids.len();
         RenderHints {
             kind: ToolKind::Other,
@@ -68,6 +96,13 @@ impl Tool for SnipTool {
     }
 
     async fn validate_input(&self, input: &SnipInput, _ctx: &ToolContext) -> Result<(), String> {
+        match (&input.range, input.tool_use_ids.is_empty()) {
+            (Some(_), false) => {
+                return Err("give tool_use_ids or a range, not both".into());
+            }
+            (None, true) => return Err("name at least one tool_use id, or give a range".into()),
+            _ => {}
+        }
         if input.note.chars().count() > MAX_NOTE_CHARS {
             return Err(format!(
                 "the note is longer than {MAX_NOTE_CHARS} characters; keep it short"
@@ -81,6 +116,24 @@ impl Tool for SnipTool {
             .conversation
             .as_ref()
             .ok_or_else(|| ToolError::to_model(NO_LEDGER))?;
+        if let Some(range) = &input.range {
+            let planned = ledger
+                .snip_range(
+                    &range.from_tool_use_id,
+                    &range.through_tool_use_id,
+                    &input.note,
+                )
+                .map_err(|e| ToolError::to_model(e.to_string()))?;
+            return Ok(ToolOutput::text(format!(
+                "Snipped from the next request on: {} messages with {} tool calls ({} through {}); about {} tokens \
+                 freed.",
+                planned.messages,
+                planned.calls,
+                planned.from_tool_use_id,
+                planned.through_tool_use_id,
+                planned.tokens
+            )));
+        }
         if input.tool_use_ids.iter().any(|id| id == &ctx.tool_use_id) {
             return Err(ToolError::to_model(format!(
                 "`{}` is this Snip call itself, still pending: only the results of earlier calls can be snipped",
