@@ -248,10 +248,18 @@ mod tests {
         ]
     }
 
+    /// A range's ends, the calls pending, and where it lies or what the refusal says.
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static [&'static str],
+        Result<(usize, usize), &'static str>,
+    );
+
     #[test]
     fn ranges_are_checked() {
         let h = history();
-        let cases: &[(&str, &str, &[&str], Result<(usize, usize), &str>)] = &[
+        let cases: &[Case] = &[
             ("t1", "t3", &[], Ok((1, 4))),
             ("t2", "t2", &[], Ok((3, 4))),
             ("t1", "t4", &[], Ok((1, 6))),
