@@ -272,13 +272,19 @@ async fn each_gated_tool_is_listed_when_its_gate_is_on_and_not_otherwise() {
         ),
         ("CONTEXT_COLLAPSE", "1", &["CtxInspect"]),
         ("HISTORY_SNIP", "true", &["Snip"]),
-        ("USER_TYPE", "ant", &["Tungsten", "Config"]),
+        (
+            "USER_TYPE",
+            "ant",
+            &["Tungsten", "Config", "SuggestBackgroundPR"],
+        ),
         ("CLAUDE_CODE_VERIFY_PLAN", "true", &["VerifyPlanExecution"]),
         ("ENABLE_LSP_TOOL", "1", &["LSP"]),
         ("MONITOR_TOOL", "1", &["Monitor"]),
         ("OVERFLOW_TEST_TOOL", "1", &["OverflowTest"]),
         ("KAIROS", "1", &["SendUserFile", "PushNotification"]),
         ("WEB_BROWSER_TOOL", "1", &["WebBrowser"]),
+        ("KAIROS_GITHUB_WEBHOOKS", "1", &["SubscribePR"]),
+        ("AGENT_TRIGGERS_REMOTE", "1", &["RemoteTrigger"]),
     ];
     let off = offered_tools(&[]).await;
     let on = offered_tools(&gates.iter().map(|(k, v, _)| (*k, *v)).collect::<Vec<_>>()).await;
