@@ -216,7 +216,8 @@ mod tests {
             map
         };
         let forbidden = StatusCode::FORBIDDEN;
-        let cases: &[(StatusCode, &[(&'static str, &str)], Option<u64>)] = &[
+        type Case<'a> = (StatusCode, &'a [(&'static str, &'a str)], Option<u64>);
+        let cases: &[Case<'_>] = &[
             (StatusCode::OK, &[("retry-after", "5")], None),
             (forbidden, &[], None),
             (forbidden, &[("retry-after", "5")], Some(5)),

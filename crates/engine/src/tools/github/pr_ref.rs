@@ -143,7 +143,8 @@ mod tests {
     #[test]
     fn pull_requests_are_read_or_refused() {
         let home = || Ok(repo("acme", "widgets"));
-        let cases: &[(&str, Option<(&str, &str, u64)>)] = &[
+        type Case<'a> = (&'a str, Option<(&'a str, &'a str, u64)>);
+        let cases: &[Case<'_>] = &[
             ("acme/widgets#12", Some(("acme", "widgets", 12))),
             ("#7", Some(("acme", "widgets", 7))),
             ("7", Some(("acme", "widgets", 7))),
@@ -175,7 +176,8 @@ mod tests {
 
     #[test]
     fn remotes_on_the_host_name_their_repository() {
-        let cases: &[(&str, &str, Option<(&str, &str)>)] = &[
+        type Case<'a> = (&'a str, &'a str, Option<(&'a str, &'a str)>);
+        let cases: &[Case<'_>] = &[
             (
                 "https://github.com/acme/widgets.git",
                 "github.com",
