@@ -190,6 +190,68 @@ async fn a_pull_request_change_between_polls_wakes_the_agent_with_it_until_the_m
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_subscribed_through_its_settings_is_woken_by_a_new_review() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    let fake = FakeGithub::start().await;
+    fake.open_pr("acme", "widgets", 7, "aaaaaaa111");
+    settings_env(
+        &ws,
+        json!({"GITHUB_API_URL": fake.url, "GITHUB_TOKEN": "t", "TANDEM_GITHUB_POLL_INTERVAL_MS": "10"}),
+    );
+    let model = server(Script::turns([
+        ScriptedTurn::tool_use("p1", "SubscribePR", json!({"pr": "acme/widgets#7"})),
+        ScriptedTurn::text("watching"),
+        ScriptedTurn::text("ann approved"),
+    ]))
+    .await;
+    let events = RecordingSink::default();
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
+    let features = Features {
+        subscribe_pr: true,
+        ..Features::default()
+    };
+    let client: Arc<dyn Model> =
+        Arc::new(AnthropicModel::new(fake_config(&model.url())).expect("client"));
+    let s = Arc::new(open_session(
+        &ws.root(),
+        client,
+        &model.url(),
+        PermissionMode::Default,
+        approver.clone(),
+        &events,
+        Some(features),
+    ));
+    let waker = tokio::spawn(tandem_engine::session::wake_for_mail(Arc::downgrade(&s)));
+    s.send("tell me when the PR is reviewed")
+        .await
+        .expect("turn");
+    // Subscribing asked (default mode, no rule).
+    assert!(
+        approver
+            .asked()
+            .iter()
+            .any(|a| a.tool_name == "SubscribePR"),
+        "{:?}",
+        approver.asked()
+    );
+    let before = model.requests().len();
+    fake.set(
+        "/repos/acme/widgets/pulls/7/reviews",
+        json!([{"id": 1, "user": {"login": "ann"}, "state": "APPROVED", "body": "ship it"}]),
+    );
+    until(|| {
+        model.requests().iter().skip(before).any(|r| {
+            r.body["messages"]
+                .to_string()
+                .contains("Review by @ann (APPROVED): ship it")
+        })
+    })
+    .await;
+    drop(s);
+    waker.await.expect("the waker ends with the session");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unchanged_answers_are_not_modified_and_wake_nobody() {
     let p = Project::new().expect("project");
     let fake = FakeGithub::start().await;

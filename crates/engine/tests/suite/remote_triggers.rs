@@ -234,3 +234,33 @@ async fn an_ssh_that_cannot_start_is_reported_not_panicked() {
         "{end:?}"
     );
 }
+
+#[test]
+fn the_scheduler_claims_remote_triggers_and_local_prompts_apart() {
+    let ws = Workspace::new(&[]).expect("workspace");
+    ws.write(
+        ".claude/scheduled_tasks.json",
+        &json!({"tasks": [
+            {"id": "far", "cron": "* * * * *", "prompt": "p", "recurring": true, "createdAt": 0, "target": "ssh://box/srv"},
+            {"id": "here", "cron": "* * * * *", "prompt": "p", "recurring": false, "createdAt": 0},
+        ]})
+        .to_string(),
+    )
+    .expect("tasks");
+    let file = TaskFile::of_project(&ws.root());
+    let now = Local::now().timestamp_millis();
+    let local = file.claim_due(now).expect("claim");
+    assert_eq!(
+        local.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(),
+        ["here"]
+    );
+    let remote = file.claim_due_of(now, true).expect("claim");
+    assert_eq!(
+        remote.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(),
+        ["far"]
+    );
+    // The recurring trigger stays, marked fired; the one-shot prompt is gone.
+    let left = file.load().expect("load");
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].last_fired_at, Some(now));
+}
