@@ -521,6 +521,14 @@ async fn an_approved_background_pr_is_committed_pushed_and_opened() {
         })
     })
     .await;
+    // Its work is on origin: the worktree is gone, the local branch stays.
+    let worktrees = git(&root, &["worktree", "list", "--porcelain"]);
+    assert!(!worktrees.contains("perf/fast-widgets"), "{worktrees}");
+    assert!(
+        !git(&root, &["branch", "--list", "perf/fast-widgets"])
+            .trim()
+            .is_empty()
+    );
     drop(s);
     waker.await.expect("the waker ends with the session");
 }

@@ -1,7 +1,8 @@
 //! The end of a SuggestBackgroundPR run: once its background agent has finished, the commits it made on the pull
 //! request's branch are pushed to `origin` with `git push` and the pull request is opened with
 //! `POST /repos/{owner}/{repo}/pulls`; what happened reaches the agent as a `<background-pr-notification>` in its
-//! mailbox. No commits: nothing is pushed or opened, and the notification says so.
+//! mailbox, and the agent's worktree is removed (the local branch stays; a worktree with uncommitted changes is
+//! kept). No commits: nothing is pushed or opened, and the notification says so.
 
 use std::path::PathBuf;
 use std::sync::Weak;
@@ -112,6 +113,7 @@ impl Landing {
         });
         match self.api.post(&path, &body).await {
             Ok(pr) => {
+                let tidied = self.remove_worktree(report).await;
                 let url = pr
                     .get("html_url")
                     .and_then(Value::as_str)
@@ -119,7 +121,7 @@ impl Landing {
                 let number = pr.get("number").and_then(Value::as_u64).unwrap_or_default();
                 format!(
                     "The background agent ({}) finished \"{}\" with {commits} commit(s) on {}; the branch was pushed \
-                     and pull request #{number} was opened against {}: {url}\nThe agent said: {}",
+                     and pull request #{number} was opened against {}: {url}{tidied}\nThe agent said: {}",
                     self.task_id,
                     self.title,
                     self.branch,
@@ -131,6 +133,29 @@ impl Landing {
                 "The background agent ({}) for \"{}\" made {commits} commit(s) and {} was pushed to origin, but \
                  the pull request could not be opened: {e}",
                 self.task_id, self.title, self.branch
+            ),
+        }
+    }
+}
+
+impl Landing {
+    /// Removes the agent's worktree once its work is on `origin` (the local branch stays); a worktree with
+    /// uncommitted changes is kept. What to add to the notification about it.
+    async fn remove_worktree(&self, report: &SubAgentReport) -> String {
+        let Some(wt) = report.worktree.as_ref().filter(|wt| wt.kept) else {
+            return String::new();
+        };
+        let (dir, path) = (self.repo_dir.clone(), wt.path.clone());
+        let removed = tokio::task::spawn_blocking(move || {
+            git(&dir, &["worktree", "remove", &path.to_string_lossy()])
+        })
+        .await
+        .unwrap_or_else(|e| Err(e.to_string()));
+        match removed {
+            Ok(_) => String::new(),
+            Err(_) => format!(
+                " (its worktree {} is kept: it has uncommitted changes)",
+                wt.path.display()
             ),
         }
     }
