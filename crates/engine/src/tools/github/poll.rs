@@ -147,7 +147,11 @@ impl Watch {
                 self.stop.cancel();
                 return;
             }
-            match self.reader.read().await {
+            let read = tokio::select! {
+                read = self.reader.read() => read,
+                _ = self.stop.cancelled() => return,
+            };
+            match read {
                 Ok((now, asked)) => {
                     failures = 0;
                     wait = self.interval.max(asked.unwrap_or_default());
