@@ -23,6 +23,7 @@ pub mod sandbox;
 pub mod session;
 pub mod settings;
 pub mod shell;
+pub mod ssh;
 pub mod store;
 pub mod text;
 pub mod tool;

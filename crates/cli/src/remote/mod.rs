@@ -4,7 +4,6 @@
 //! turn, answers the questions and stores the session. docs/remote.md describes it.
 
 mod ssh;
-mod target;
 mod version;
 
 use std::sync::Arc;
@@ -12,8 +11,7 @@ use std::sync::Arc;
 use tandem_engine::hosted::{FarSide, HostedError};
 use tandem_engine::settings::AgentServer;
 
-pub use ssh::SSH_COMMAND_VAR;
-pub use target::Target;
+pub use tandem_engine::ssh::{SSH_COMMAND_VAR, Target};
 
 /// The variable that raises the oldest remote Tandem accepted (for checks of the refusal; never lowers it).
 const MINIMUM_VAR: &str = "TANDEM_REMOTE_MINIMUM_VERSION";
@@ -28,7 +26,7 @@ pub struct Remote {
 impl Remote {
     /// Reads the URL and builds the `ssh` command; `Err` says what is wrong.
     pub fn new(url: &str) -> Result<Self, String> {
-        let target = Target::parse(url)?;
+        let target = Target::parse(url).map_err(|e| format!("--remote {e}"))?;
         let server = ssh::server(&target)?;
         let minimum = std::env::var(MINIMUM_VAR)
             .ok()

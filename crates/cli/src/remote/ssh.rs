@@ -1,36 +1,19 @@
-//! The command that reaches `tandem acp` on the far machine: the system's OpenSSH client (or the command in
-//! `TANDEM_SSH_COMMAND`, split like a shell would) with `-T -o BatchMode=yes`, the port when the URL gives one, the
-//! destination, and a remote command that also finds a `tandem` in `~/.local/bin`. Everything else — keys, agent,
-//! known hosts, connection sharing, proxies — is the person's SSH configuration, untouched.
+//! The command that reaches `tandem acp` on the far machine: the engine's `ssh` command line
+//! ([`tandem_engine::ssh::command`]: the system's OpenSSH client, or the command in `TANDEM_SSH_COMMAND`, with
+//! `-T -o BatchMode=yes`, the port when the URL gives one, the destination) and a remote command that also finds a
+//! `tandem` in `~/.local/bin`. Everything else — keys, agent, known hosts, connection sharing, proxies — is the
+//! person's SSH configuration, untouched.
 
 use tandem_engine::settings::AgentServer;
-
-use super::target::Target;
-
-/// The variable that replaces `ssh` (e.g. `ssh -F /path/to/ssh_config`).
-pub const SSH_COMMAND_VAR: &str = "TANDEM_SSH_COMMAND";
+use tandem_engine::ssh::{self, SSH_COMMAND_VAR, Target};
 
 /// What the far machine's shell runs: `tandem acp`, found on its PATH or in `~/.local/bin`.
 pub const REMOTE_COMMAND: &str = r#"PATH="$PATH:$HOME/.local/bin" exec tandem acp"#;
 
 /// The `ssh` process, as a hosted agent's entry. `Err`: `TANDEM_SSH_COMMAND` cannot be read.
 pub fn server(target: &Target) -> Result<AgentServer, String> {
-    let mut words = match std::env::var(SSH_COMMAND_VAR) {
-        Ok(line) if !line.trim().is_empty() => shell_words::split(&line)
-            .map_err(|e| format!("{SSH_COMMAND_VAR} cannot be read: {e}"))?,
-        _ => vec!["ssh".to_string()],
-    };
-    let command = words.remove(0);
-    let mut args = words;
-    args.extend(["-T", "-o", "BatchMode=yes"].map(String::from));
-    if let Some(port) = target.port {
-        args.extend(["-p".to_string(), port.to_string()]);
-    }
-    args.extend([
-        target.destination(),
-        "--".to_string(),
-        REMOTE_COMMAND.to_string(),
-    ]);
+    let configured = std::env::var(SSH_COMMAND_VAR).ok();
+    let (command, args) = ssh::command(target, configured.as_deref(), REMOTE_COMMAND)?;
     Ok(AgentServer {
         command,
         args,

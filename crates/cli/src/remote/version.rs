@@ -3,7 +3,7 @@
 use tandem_engine::hosted::AgentInfo;
 
 use super::ssh::install_command;
-use super::target::Target;
+use tandem_engine::ssh::Target;
 
 /// The oldest Tandem whose `tandem acp` this one drives as a remote (the first with `agentInfo` and the remote path).
 pub const MINIMUM: &str = "0.1.0";

@@ -272,7 +272,11 @@ async fn each_gated_tool_is_listed_when_its_gate_is_on_and_not_otherwise() {
         ),
         ("CONTEXT_COLLAPSE", "1", &["CtxInspect"]),
         ("HISTORY_SNIP", "true", &["Snip"]),
-        ("USER_TYPE", "ant", &["Tungsten", "Config"]),
+        (
+            "USER_TYPE",
+            "ant",
+            &["Tungsten", "Config", "SuggestBackgroundPR"],
+        ),
         ("CLAUDE_CODE_VERIFY_PLAN", "true", &["VerifyPlanExecution"]),
         ("ENABLE_LSP_TOOL", "1", &["LSP"]),
         ("MONITOR_TOOL", "1", &["Monitor"]),
@@ -280,6 +284,8 @@ async fn each_gated_tool_is_listed_when_its_gate_is_on_and_not_otherwise() {
         ("KAIROS", "1", &["SendUserFile", "PushNotification"]),
         ("WEB_BROWSER_TOOL", "1", &["WebBrowser"]),
         ("WORKFLOW_SCRIPTS", "1", &["Workflow"]),
+        ("KAIROS_GITHUB_WEBHOOKS", "1", &["SubscribePR"]),
+        ("AGENT_TRIGGERS_REMOTE", "1", &["RemoteTrigger"]),
     ];
     let off = offered_tools(&[]).await;
     let on = offered_tools(&gates.iter().map(|(k, v, _)| (*k, *v)).collect::<Vec<_>>()).await;

@@ -103,6 +103,12 @@ fn evaluate_tool(ctx: &PermissionContext, tool: &str, call: &CallView<'_>) -> Ev
         }
         return Evaluation::by_rule(ctx, id, tool);
     }
+    if let Some(why) = asks_in_every_mode(tool) {
+        return Evaluation {
+            suggestions: vec![tool.to_string()],
+            ..Evaluation::forced_ask(why, by_tool(tool))
+        };
+    }
     // An MCP server's `readOnlyHint` is the server's own claim: it schedules the call, it does not approve it.
     if call.read_only && !tool.starts_with("mcp__") {
         return Evaluation::plain(
@@ -113,6 +119,23 @@ fn evaluate_tool(ctx: &PermissionContext, tool: &str, call: &CallView<'_>) -> Ev
     }
     by_mode(ctx, Want::Other, format!("{tool} needs approval"))
         .with_suggestions(vec![tool.to_string()])
+}
+
+/// Why a call to `tool` (one that reaches the rules as the bare tool) asks in every mode unless a rule allows it:
+/// SuggestBackgroundPR starts unwatched work that ends in a pull request; RemoteTrigger's create and run (its
+/// other actions only touch the session's own triggers) run commands on another machine, where no sandbox applies.
+fn asks_in_every_mode(tool: &str) -> Option<&'static str> {
+    match tool {
+        names::SUGGEST_BACKGROUND_PR => Some(
+            "SuggestBackgroundPR starts a background agent whose work is pushed and opened as a pull request; it \
+             asks in every mode unless a rule allows it",
+        ),
+        names::REMOTE_TRIGGER => Some(
+            "RemoteTrigger runs `tandem -p` on another machine over ssh; it asks in every mode unless a rule \
+             allows it",
+        ),
+        _ => None,
+    }
 }
 
 fn evaluate_agent(

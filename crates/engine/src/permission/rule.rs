@@ -135,6 +135,9 @@ const KNOWN_TOOLS: &[&str] = &[
     names::PUSH_NOTIFICATION,
     names::POWERSHELL,
     names::WEB_BROWSER,
+    names::SUBSCRIBE_PR,
+    names::SUGGEST_BACKGROUND_PR,
+    names::REMOTE_TRIGGER,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name

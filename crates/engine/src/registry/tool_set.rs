@@ -22,12 +22,14 @@ use crate::tools::brief::BriefTool;
 use crate::tools::config::{ConfigFiles, ConfigTool};
 use crate::tools::context::{CtxInspectTool, SnipTool};
 use crate::tools::features::{self, Features};
+use crate::tools::github::{GithubSource, SubscribePrTool, SuggestBackgroundPrTool};
 use crate::tools::lsp::LspTool;
 use crate::tools::monitor::MonitorTool;
 use crate::tools::overflow_test::OverflowTestTool;
 use crate::tools::plan_mode::{ApprovedPlan, EnterPlanModeTool, ExitPlanModeTool};
 use crate::tools::powershell::PowerShellTool;
 use crate::tools::push_notification::PushNotificationTool;
+use crate::tools::remote_trigger::{RemoteRuns, RemoteTriggerTool};
 use crate::tools::repl::{ReplTool, WRAPPED_TOOLS};
 use crate::tools::send_user_file::SendUserFileTool;
 use crate::tools::skill::{LiveSkills, SkillCatalog, SkillGrants, SkillTool};
@@ -82,6 +84,8 @@ pub struct SessionTools {
     pub guards: Vec<SessionGuard>,
     /// Tools not offered but kept for the calls other tools make (the primitives the REPL mode wraps).
     pub inner: Vec<Arc<dyn DynTool>>,
+    /// The remote runs RemoteTrigger starts (when it is offered), shared with the session's scheduler.
+    pub remote_runs: Option<Arc<RemoteRuns>>,
 }
 
 impl SessionTools {
@@ -205,6 +209,12 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         names::WORKFLOW,
         features::WORKFLOW_SCRIPTS_ENV,
     );
+    let remote_runs = github_and_remote_tools(
+        inputs.features,
+        &inputs.config_files,
+        &mut tools,
+        &mut missing,
+    );
     if inputs.teams {
         tools.extend(lead_tools());
     } else {
@@ -306,7 +316,56 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         missing,
         guards,
         inner,
+        remote_runs,
     }
+}
+
+/// SubscribePR, SuggestBackgroundPR and RemoteTrigger, each when its switch is on (GitHub's address and token, and
+/// `TANDEM_SSH_COMMAND`, read from the environment or the session's settings files at each call); the remote runs
+/// RemoteTrigger starts, when it is offered.
+fn github_and_remote_tools(
+    features: Features,
+    config_files: &ConfigFiles,
+    tools: &mut Vec<Arc<dyn DynTool>>,
+    missing: &mut Vec<(String, String)>,
+) -> Option<Arc<RemoteRuns>> {
+    let files = config_files.settings.all();
+    switchable(
+        tools,
+        missing,
+        features.subscribe_pr,
+        || erase(SubscribePrTool::new(GithubSource::Settings(files.clone()))),
+        names::SUBSCRIBE_PR,
+        features::GITHUB_WEBHOOKS_ENV,
+    );
+    if features.background_pr {
+        tools.push(erase(SuggestBackgroundPrTool::new(GithubSource::Settings(
+            files.clone(),
+        ))));
+    } else {
+        missing.push((
+            names::SUGGEST_BACKGROUND_PR.to_string(),
+            format!(
+                "switched off: set {}={} to offer it",
+                features::USER_TYPE_ENV,
+                features::TUNGSTEN_USER_TYPE
+            ),
+        ));
+    }
+    let mut runs = None;
+    switchable(
+        tools,
+        missing,
+        features.remote_triggers,
+        || {
+            let shared = Arc::new(RemoteRuns::new(files.clone()));
+            runs = Some(shared.clone());
+            erase(RemoteTriggerTool::new(shared))
+        },
+        names::REMOTE_TRIGGER,
+        features::REMOTE_TRIGGERS_ENV,
+    );
+    runs
 }
 
 /// The REPL mode: REPL is offered (wrapping the primitives among `tools`) and the primitives it wraps are named
@@ -440,6 +499,9 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
             assistant: true,
             web_browser: true,
             workflows: true,
+            subscribe_pr: true,
+            background_pr: true,
+            remote_triggers: true,
             repl: false,
             ..Features::from_env()
         },

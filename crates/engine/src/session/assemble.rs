@@ -269,6 +269,7 @@ impl Session {
             lifecycle: lifecycle::Lifecycle::new(start_source, idle_after),
             closed: CancellationToken::new(),
             _tool_guards: session_tools.guards,
+            remote_runs: session_tools.remote_runs,
         };
         session.report_settings_issues();
         let settings = session.settings();

@@ -133,6 +133,8 @@ pub struct Session {
     /// Ends what the tools started (the WebBrowser tool's browser) when the session is dropped, even where a tool
     /// outlives the session.
     _tool_guards: Vec<crate::tools::web_browser::SessionGuard>,
+    /// The runs of RemoteTrigger's triggers (when it is offered): the scheduler starts those that come due.
+    remote_runs: Option<Arc<crate::tools::remote_trigger::RemoteRuns>>,
 }
 
 /// How a session reaches its model.

@@ -2,9 +2,10 @@
 //! prompts that came due are taken from the project's task file and sent, one turn each, once the turn running now
 //! (if there is one) has ended — as the lead's mail is. A prompt is sent as written (a slash command in it is not expanded).
 //! Fires missed while nothing ran are not replayed: a prompt overdue when the scheduler looks fires once, and its
-//! next fire is counted from then.
+//! next fire is counted from then. RemoteTrigger's triggers (`AGENT_TRIGGERS_REMOTE`) come due the same way and are
+//! started in the background on their machine; their outcomes reach the agent's mailbox.
 
-use std::sync::Weak;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use chrono::{DateTime, Local, Timelike};
@@ -21,18 +22,28 @@ pub type Fired = (ScheduledTask, Result<TurnOutcome, QueryError>);
 
 impl Session {
     /// Whether this session fires scheduled prompts: the switch is on and a deny rule does not hide all three
-    /// scheduling tools.
+    /// scheduling tools, or RemoteTrigger is offered (its triggers are run).
     pub fn schedules_prompts(&self) -> bool {
+        self.fires_local_prompts() || self.runs_remote_triggers()
+    }
+
+    /// Whether the prompts without a target are sent to this session (CronCreate and its kin are offered).
+    fn fires_local_prompts(&self) -> bool {
         [names::CRON_CREATE, names::CRON_DELETE, names::CRON_LIST]
             .iter()
             .any(|name| self.runtime.pool.find(name).is_some())
+    }
+
+    /// Whether RemoteTrigger's triggers are run by this session (it is offered).
+    fn runs_remote_triggers(&self) -> bool {
+        self.remote_runs.is_some() && self.runtime.pool.find(names::REMOTE_TRIGGER).is_some()
     }
 
     /// Shows the window the project's scheduled prompts when they differ from what it was shown last (the first
     /// time always), for a session that fires them. A file that cannot be read shows nothing new (the scheduler
     /// reports it).
     pub fn announce_scheduled_prompts(&self) {
-        if !self.schedules_prompts() {
+        if !self.fires_local_prompts() {
             return;
         }
         let Ok(tasks) = TaskFile::of_project(&self.cwd).load() else {
@@ -41,6 +52,8 @@ impl Session {
         let now = Local::now().timestamp_millis();
         let prompts: Vec<ScheduledPrompt> = tasks
             .iter()
+            // RemoteTrigger's run elsewhere; the window lists the prompts sent to this session.
+            .filter(|task| task.target.is_none())
             .map(|task| {
                 let schedule = Schedule::parse(&task.cron).ok();
                 ScheduledPrompt {
@@ -81,7 +94,22 @@ impl Session {
         if self.has_ended() {
             return Ok(Vec::new());
         }
-        let due = TaskFile::of_project(&self.cwd).claim_due(now.timestamp_millis())?;
+        let file = TaskFile::of_project(&self.cwd);
+        if let Some(runs) = self
+            .remote_runs
+            .as_ref()
+            .filter(|_| self.runs_remote_triggers())
+        {
+            // Each remote trigger runs in the background; its outcome reaches the agent's mailbox.
+            for task in file.claim_due_of(now.timestamp_millis(), true)? {
+                let mailbox = self.runtime.mailbox.as_ref().map(Arc::downgrade);
+                runs.start(task, mailbox.unwrap_or_default());
+            }
+        }
+        if !self.fires_local_prompts() {
+            return Ok(Vec::new());
+        }
+        let due = file.claim_due(now.timestamp_millis())?;
         let mut fired = Vec::with_capacity(due.len());
         for task in due {
             let result = self.run_scheduled(&mut history, &task.prompt).await;

@@ -34,7 +34,7 @@ pub fn env_equals(
 
 /// The value of `name`: from `env` when it sets it, else from the `env` block of the first of `settings_files` that
 /// sets it to a string, a boolean or a number (written as text); `None` when none does.
-fn env_value(
+pub fn env_value(
     name: &str,
     env: impl Fn(&str) -> Option<String>,
     settings_files: &[PathBuf],

@@ -31,7 +31,7 @@ pub use app_settings::{
 pub use budget::{BadBudget, BudgetSettings, DEFAULT_WARN_PERCENT};
 pub use credentials::{CredentialError, CredentialStore, NO_KEYRING_ENV};
 pub use enabled_plugins::{ENABLED_PLUGINS_KEY, PluginSwitch};
-pub use env_switch::{env_equals, env_switch, switch_value_on};
+pub use env_switch::{env_equals, env_switch, env_value, switch_value_on};
 pub use file_state::FileState;
 pub use hook_event::HookEvent;
 pub use hooks::{DEFAULT_TIMEOUT_SECS, HookCommand, HookMatcher, HookSet, parse_hooks};

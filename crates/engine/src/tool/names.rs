@@ -70,3 +70,9 @@ pub const POWERSHELL: &str = "PowerShell";
 pub const PUSH_NOTIFICATION: &str = "PushNotification";
 /// A headless Chromium the model drives (behind `WEB_BROWSER_TOOL`).
 pub const WEB_BROWSER: &str = "WebBrowser";
+/// Wakes the session when a GitHub pull request changes (behind `KAIROS_GITHUB_WEBHOOKS`).
+pub const SUBSCRIBE_PR: &str = "SubscribePR";
+/// Proposes background work that ends as a pull request (behind `USER_TYPE=ant`).
+pub const SUGGEST_BACKGROUND_PR: &str = "SuggestBackgroundPR";
+/// Scheduled prompts run on another machine over `ssh` (behind `AGENT_TRIGGERS_REMOTE`).
+pub const REMOTE_TRIGGER: &str = "RemoteTrigger";

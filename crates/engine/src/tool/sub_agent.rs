@@ -22,6 +22,9 @@ pub struct SubAgentRequest {
     pub cancel: CancellationToken,
     /// Run in a new git worktree on a new branch instead of the session's folder.
     pub worktree: bool,
+    /// With `worktree`: the new branch's exact name (SuggestBackgroundPR's pull request branch) instead of
+    /// `tandem/agent-…`.
+    pub branch: Option<String>,
     /// A permission mode for this run instead of its type's (never more permissive than the caller's; the Agent
     /// tool checks that).
     pub mode: Option<tandem_protocol::PermissionMode>,

@@ -3,9 +3,10 @@
 //! hold the conversation); the SIMPLE mode, which offers Bash, Read and Edit only; the scheduled prompts
 //! (CronCreate, CronDelete, CronList: `AGENT_TRIGGERS`); VerifyPlanExecution; Tungsten (`USER_TYPE=ant`); the
 //! REPL mode (`USER_TYPE=ant` with `CLAUDE_CODE_REPL`); the context tools CtxInspect and Snip; Monitor, OverflowTest,
-//! WebBrowser and Workflow. Each is read from its environment variable (`1` or `true`); the seed's gates (scheduled prompts,
-//! Tungsten, the context tools, Monitor, OverflowTest) and WebBrowser's also from `env` in a settings file. A session
-//! may also be given them directly.
+//! WebBrowser and Workflow; SubscribePR (`KAIROS_GITHUB_WEBHOOKS`), SuggestBackgroundPR (`USER_TYPE=ant`) and
+//! RemoteTrigger (`AGENT_TRIGGERS_REMOTE`). Each is read from its environment variable (`1` or `true`); the seed's
+//! gates (scheduled prompts, Tungsten, the context tools, Monitor, OverflowTest, Workflow, the GitHub tools,
+//! RemoteTrigger) and WebBrowser's also from `env` in a settings file. A session may also be given them directly.
 
 /// Turns the team tools on (`1` or `true`).
 pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
@@ -39,6 +40,12 @@ pub const WEB_BROWSER_ENV: &str = "WEB_BROWSER_TOOL";
 /// Offers the Workflow tool (`1` or `true`; also under `env` in a settings file): the project's workflow scripts
 /// (docs/workflows.md).
 pub const WORKFLOW_SCRIPTS_ENV: &str = "WORKFLOW_SCRIPTS";
+/// Offers SubscribePR (`1` or `true`): the session is woken when a GitHub pull request changes
+/// (docs/github-tools.md).
+pub const GITHUB_WEBHOOKS_ENV: &str = "KAIROS_GITHUB_WEBHOOKS";
+/// Offers RemoteTrigger (`1` or `true`): scheduled prompts run by `tandem -p` on another machine over `ssh`
+/// (docs/github-tools.md).
+pub const REMOTE_TRIGGERS_ENV: &str = "AGENT_TRIGGERS_REMOTE";
 
 /// The coordinator mode (`1` or `true`; also under `env` in a settings file): the session's own agent gets only the
 /// tools that start, steer and stop sub-agents, which do the work with their full tool sets.
@@ -90,6 +97,12 @@ pub struct Features {
     pub web_browser: bool,
     /// Workflow.
     pub workflows: bool,
+    /// SubscribePR (`KAIROS_GITHUB_WEBHOOKS`).
+    pub subscribe_pr: bool,
+    /// SuggestBackgroundPR (`USER_TYPE=ant`, as Tungsten).
+    pub background_pr: bool,
+    /// RemoteTrigger (`AGENT_TRIGGERS_REMOTE`), and the scheduler running its triggers.
+    pub remote_triggers: bool,
 }
 
 impl Default for Features {
@@ -117,6 +130,9 @@ impl Features {
         overflow_test: false,
         web_browser: false,
         workflows: false,
+        subscribe_pr: false,
+        background_pr: false,
+        remote_triggers: false,
     };
 
     /// The switches as the environment sets them (all off by default).
@@ -149,6 +165,9 @@ impl Features {
             overflow_test: on(OVERFLOW_TEST_ENV),
             web_browser: on(WEB_BROWSER_ENV),
             workflows: on(WORKFLOW_SCRIPTS_ENV),
+            subscribe_pr: on(GITHUB_WEBHOOKS_ENV),
+            background_pr: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE),
+            remote_triggers: on(REMOTE_TRIGGERS_ENV),
         }
     }
 
@@ -174,6 +193,8 @@ impl Features {
         self.overflow_test |= on(OVERFLOW_TEST_ENV);
         self.web_browser |= on(WEB_BROWSER_ENV);
         self.workflows |= on(WORKFLOW_SCRIPTS_ENV);
+        self.subscribe_pr |= on(GITHUB_WEBHOOKS_ENV);
+        self.remote_triggers |= on(REMOTE_TRIGGERS_ENV);
         self.coordinator |= on(COORDINATOR_ENV);
         let kairos = on(KAIROS_SEED_ENV);
         self.sleep |= kairos;
@@ -182,6 +203,7 @@ impl Features {
             crate::settings::env_equals(USER_TYPE_ENV, TUNGSTEN_USER_TYPE, &lookup, settings_files);
         self.tungsten |= ant;
         self.config |= ant;
+        self.background_pr |= ant;
         self.repl |= ant && on(REPL_ENV);
         self
     }
@@ -270,6 +292,7 @@ mod tests {
                 Features {
                     tungsten: true,
                     config: true,
+                    background_pr: true,
                     ..Features::default()
                 },
             ),
@@ -279,6 +302,7 @@ mod tests {
                 Features {
                     tungsten: true,
                     config: true,
+                    background_pr: true,
                     repl: true,
                     ..Features::default()
                 },
@@ -309,6 +333,15 @@ mod tests {
                 },
             ),
             (&[(WEB_BROWSER_ENV, "yes")], Features::default()),
+            (
+                &[(GITHUB_WEBHOOKS_ENV, "1"), (REMOTE_TRIGGERS_ENV, "true")],
+                Features {
+                    subscribe_pr: true,
+                    remote_triggers: true,
+                    ..Features::default()
+                },
+            ),
+            (&[(GITHUB_WEBHOOKS_ENV, "on")], Features::default()),
         ];
         for (pairs, want) in cases {
             assert_eq!(env(pairs), *want, "{pairs:?}");
@@ -365,6 +398,24 @@ mod tests {
         for (env, files, want) in cases {
             let got = Features::default().with_settings(env, files);
             assert_eq!((got.tungsten, got.repl), *want, "{files:?}");
+            assert_eq!(got.background_pr, got.tungsten, "{files:?}");
         }
+    }
+
+    #[test]
+    fn the_github_and_remote_trigger_switches_also_come_from_settings_files() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("settings.json");
+        std::fs::write(
+            &file,
+            r#"{"env": {"KAIROS_GITHUB_WEBHOOKS": "1", "AGENT_TRIGGERS_REMOTE": true}}"#,
+        )
+        .expect("write");
+        let none = |_: &str| None;
+        let got = Features::default().with_settings(none, std::slice::from_ref(&file));
+        assert!(got.subscribe_pr && got.remote_triggers, "{got:?}");
+        let off = |name: &str| (name == REMOTE_TRIGGERS_ENV).then(|| "0".to_string());
+        let got = Features::default().with_settings(off, &[file]);
+        assert!(got.subscribe_pr && !got.remote_triggers, "{got:?}");
     }
 }

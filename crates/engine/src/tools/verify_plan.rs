@@ -117,6 +117,7 @@ impl Tool for VerifyPlanExecutionTool {
             parent_tool_use_id: ctx.tool_use_id.clone(),
             cancel: ctx.cancel.clone(),
             worktree: false,
+            branch: None,
             mode: None,
             cwd: None,
             fork: None,

@@ -2,7 +2,7 @@
 //! account with its own `tandem acp` against the fake model. A turn's text arrives here and its write lands in the
 //! remote folder (owned by that account) while the session is stored here; a remote without `tandem` or too old a
 //! one is refused with the command that installs it, storing nothing; sshd killed mid-turn ends the turn as an
-//! error naming the host.
+//! error naming the host. A RemoteTrigger run takes the same `ssh` to run `tandem -p` there.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -11,6 +11,9 @@ use std::process::Stdio;
 use serde_json::{Value, json};
 use tandem_engine::testing::{FakeServer, Script, ScriptBlock, ScriptedTurn};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
+
+use tandem_engine::ssh::Target;
+use tandem_engine::tools::remote_trigger::{RunEnd, run as trigger};
 
 use super::super::commands::{Output, project, run, tandem};
 use super::sshd::{RemoteHome, Sshd, USER};
@@ -312,5 +315,40 @@ async fn sshd_killed_mid_turn_ends_the_turn_as_an_error_naming_the_host() {
     assert_eq!(
         stored.last().expect("stored events"),
         &json!({"type": "turn_ended", "stop_reason": "error"})
+    );
+}
+
+#[tokio::test]
+async fn a_remote_trigger_run_is_tandem_p_on_the_far_side_over_the_real_ssh() {
+    let Some(far) = RemoteHome::new(Path::new(BIN)) else {
+        return;
+    };
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text(
+        "The nightly build is green.",
+    )]))
+    .await
+    .expect("server");
+    let sshd = Sshd::start(far, &server.url(), true).await;
+    let target = Target::parse(&sshd.url()).expect("target");
+    let end = trigger::run(
+        &target,
+        Some(&sshd.ssh_command()),
+        "check the nightly 'build'",
+    )
+    .await;
+    match &end {
+        RunEnd::Exited {
+            code: Some(0),
+            stdout,
+            ..
+        } => assert!(stdout.contains("The nightly build is green."), "{end:?}"),
+        other => panic!("the run failed: {other:?}"),
+    }
+    // The far side's tandem asked the model with the prompt as written, from the remote folder.
+    let asked = server.requests()[0].body.to_string();
+    assert!(asked.contains("check the nightly 'build'"), "{asked}");
+    assert!(
+        asked.contains(&sshd.remote.project().display().to_string()),
+        "{asked}"
     );
 }

@@ -306,8 +306,14 @@ async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bo
             .unwrap_or_else(|| parts.runtime.cwd.clone());
         return run_in(parts, request, background, cwd, None).await;
     }
-    let name = format!("agent-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-    let wt = worktree::create(&parts.runtime.cwd, &name)
+    let made = match &request.branch {
+        Some(branch) => worktree::create_on_branch(&parts.runtime.cwd, branch),
+        None => {
+            let name = format!("agent-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+            worktree::create(&parts.runtime.cwd, &name)
+        }
+    };
+    let wt = made
         .map_err(|e| SubAgentError::Failed(format!("its git worktree could not be made: {e}")))?;
     // A folder asked for is the same folder in the worktree.
     let cwd = request

@@ -195,6 +195,7 @@ impl Teams {
             parent_tool_use_id: parent.to_string(),
             cancel: stop.clone(),
             worktree: false,
+            branch: None,
             mode: None,
             cwd: None,
             fork: None,

@@ -363,6 +363,7 @@ impl Tool for AgentTool {
             parent_tool_use_id: ctx.tool_use_id.clone(),
             cancel: ctx.cancel.clone(),
             worktree: input.isolation == Some(Isolation::Worktree),
+            branch: None,
             mode: input.mode.map(AgentMode::permission_mode),
             cwd: match &input.cwd {
                 Some(cwd) => Some(

@@ -51,9 +51,11 @@ impl Tool for CronListTool {
         _input: &CronListInput,
         ctx: &ToolContext,
     ) -> Result<ToolOutput, ToolError> {
-        let tasks = task_file(ctx)
+        let mut tasks = task_file(ctx)
             .load()
             .map_err(|e| ToolError::to_model(e.to_string()))?;
+        // RemoteTrigger's tasks run elsewhere; RemoteTrigger lists them.
+        tasks.retain(|task| task.target.is_none());
         if tasks.is_empty() {
             return Ok(ToolOutput::text("No scheduled jobs."));
         }

@@ -31,12 +31,12 @@ pub fn tools() -> Vec<Arc<dyn DynTool>> {
 }
 
 /// The task file of the project a call works in (the session's project folder).
-fn task_file(ctx: &ToolContext) -> TaskFile {
+pub(crate) fn task_file(ctx: &ToolContext) -> TaskFile {
     let root: &Path = ctx.working_dirs.first().unwrap_or(&ctx.cwd);
     TaskFile::of_project(root)
 }
 
 /// A fire time as the model is shown it (local time with its offset).
-fn shown(time: &DateTime<Local>) -> String {
+pub(crate) fn shown(time: &DateTime<Local>) -> String {
     time.format("%Y-%m-%d %H:%M %:z").to_string()
 }

@@ -1,6 +1,7 @@
 //! The project's scheduled prompts, kept in `.claude/scheduled_tasks.json` (`{"tasks": [...]}`): read, changed and
 //! written back whole through a temporary file, one change at a time in this process. A file that cannot be read or
-//! parsed is reported and never written over.
+//! parsed is reported and never written over. A task with a `target` (`ssh://…`) is a RemoteTrigger's, run on that
+//! machine; the others are sent to the session as prompts.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -30,6 +31,10 @@ pub struct ScheduledTask {
     /// When it last fired (milliseconds since the epoch): the next fire comes after this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_fired_at: Option<i64>,
+    /// A RemoteTrigger's machine and folder (`ssh://[user@]host[:port]/abs/path`): the prompt runs there with
+    /// `tandem -p` instead of in the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
 }
 
 impl ScheduledTask {
@@ -149,6 +154,18 @@ impl TaskFile {
         recurring: bool,
         now_ms: i64,
     ) -> Result<ScheduledTask, TasksError> {
+        self.add_for(schedule, prompt, recurring, None, now_ms)
+    }
+
+    /// Adds a task for the checked `schedule`, run on `target` (a RemoteTrigger) when given, and returns it.
+    pub fn add_for(
+        &self,
+        schedule: &Schedule,
+        prompt: &str,
+        recurring: bool,
+        target: Option<&str>,
+        now_ms: i64,
+    ) -> Result<ScheduledTask, TasksError> {
         self.update(|tasks| {
             let task = ScheduledTask {
                 id: fresh_id(tasks),
@@ -157,6 +174,7 @@ impl TaskFile {
                 recurring,
                 created_at: now_ms,
                 last_fired_at: None,
+                target: target.map(str::to_string),
             };
             tasks.push(task.clone());
             Ok(task)
@@ -190,9 +208,21 @@ impl TaskFile {
     /// a one-shot one is removed. A task whose expression no longer parses (the file was edited by hand) is left
     /// alone.
     pub fn claim_due(&self, now_ms: i64) -> Result<Vec<ScheduledTask>, TasksError> {
+        self.claim_due_of(now_ms, false)
+    }
+
+    /// As [`TaskFile::claim_due`], for the tasks with a target (`remote`: RemoteTrigger's) or those without.
+    pub fn claim_due_of(
+        &self,
+        now_ms: i64,
+        remote: bool,
+    ) -> Result<Vec<ScheduledTask>, TasksError> {
         self.update(|tasks| {
             let mut due = Vec::new();
             tasks.retain_mut(|task| {
+                if task.target.is_some() != remote {
+                    return true;
+                }
                 let next = Schedule::parse(&task.cron)
                     .ok()
                     .and_then(|s| s.next_after_ms(task.anchor_ms()));

@@ -66,10 +66,21 @@ pub fn worktrees_dir() -> PathBuf {
 /// Makes a worktree of the repository containing `dir` on a new branch `tandem/<name>` from its HEAD, in
 /// [`worktrees_dir`] (`name` is made safe for a branch and a folder).
 pub fn create(dir: &Path, name: &str) -> Result<Worktree, GitError> {
-    let repo = main_repo(dir)?;
-    let base = git(&repo, &["rev-parse", "HEAD"])?.trim().to_string();
-    let safe: String = name
-        .chars()
+    let safe = folder_safe(name);
+    make(dir, &safe, format!("{BRANCH_PREFIX}{safe}"))
+}
+
+/// Makes a worktree of the repository containing `dir` on a new branch named exactly `branch` from its HEAD, in
+/// [`worktrees_dir`] (for work that becomes a pull request on that branch). `Err` when git refuses the name or the
+/// branch exists.
+pub fn create_on_branch(dir: &Path, branch: &str) -> Result<Worktree, GitError> {
+    git_ok(dir, &["check-ref-format", "--branch", branch])?;
+    make(dir, &folder_safe(branch), branch.to_string())
+}
+
+/// `name` with everything but ASCII letters, digits and `-` made `-`.
+fn folder_safe(name: &str) -> String {
+    name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' {
                 c
@@ -77,7 +88,13 @@ pub fn create(dir: &Path, name: &str) -> Result<Worktree, GitError> {
                 '-'
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Makes the worktree folder `<repo>-<safe>` on the new `branch`.
+fn make(dir: &Path, safe: &str, branch: String) -> Result<Worktree, GitError> {
+    let repo = main_repo(dir)?;
+    let base = git(&repo, &["rev-parse", "HEAD"])?.trim().to_string();
     let repo_name = repo
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -86,7 +103,6 @@ pub fn create(dir: &Path, name: &str) -> Result<Worktree, GitError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| GitError::Io(e.to_string()))?;
     }
-    let branch = format!("{BRANCH_PREFIX}{safe}");
     let target = path.to_string_lossy().into_owned();
     git_ok(&repo, &["worktree", "add", "-b", &branch, &target, &base])?;
     Ok(Worktree {

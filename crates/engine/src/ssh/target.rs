@@ -1,5 +1,6 @@
-//! Where a remote session runs: `ssh://[user@]host[:port]/abs/path`, read into a [`Target`] (the `ssh` destination,
-//! its port, and the folder on that machine). A host or user that `ssh` would read as an option is refused.
+//! Where remote work runs (`tandem -p --remote`, a RemoteTrigger): `ssh://[user@]host[:port]/abs/path`, read into a
+//! [`Target`] (the `ssh` destination, its port, and the folder on that machine). A host or user that `ssh` would read
+//! as an option is refused.
 
 use std::path::PathBuf;
 
@@ -16,9 +17,8 @@ pub struct Target {
 impl Target {
     /// Reads `ssh://[user@]host[:port]/abs/path` (an IPv6 address in brackets). `Err` says what is wrong.
     pub fn parse(url: &str) -> Result<Self, String> {
-        let bad = |why: &str| {
-            format!("--remote {url}: {why} (expected ssh://[user@]host[:port]/absolute/path)")
-        };
+        let bad =
+            |why: &str| format!("{url}: {why} (expected ssh://[user@]host[:port]/absolute/path)");
         let rest = url
             .strip_prefix("ssh://")
             .ok_or_else(|| bad("only ssh:// is supported"))?;
