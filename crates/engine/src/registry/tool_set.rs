@@ -33,6 +33,7 @@ use crate::tools::send_user_file::SendUserFileTool;
 use crate::tools::skill::{LiveSkills, SkillCatalog, SkillGrants, SkillTool};
 use crate::tools::sleep::SleepTool;
 use crate::tools::team::{lead_tools, member_tools};
+use crate::tools::terminal_panel::{PanelHost, PanelSlot, TerminalCaptureTool};
 use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::verify_plan::VerifyPlanExecutionTool;
 use crate::tools::web_browser::{SessionGuard, WebBrowserTool};
@@ -65,6 +66,8 @@ pub struct SessionToolInputs<'a> {
     pub config_files: ConfigFiles,
     /// The `pwsh` the PowerShell tool runs (`None`: not installed; the tool is not offered).
     pub pwsh: Option<std::path::PathBuf>,
+    /// The session's terminal panel, which TerminalCapture reads (offered when the `terminal_panel` switch is on).
+    pub terminal_panel: Arc<PanelSlot>,
     /// The `node` the REPL tool runs (`None`: not installed; in the REPL mode REPL is then not offered and the
     /// primitives stay).
     pub node: Option<std::path::PathBuf>,
@@ -190,6 +193,14 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         },
         names::WEB_BROWSER,
         features::WEB_BROWSER_ENV,
+    );
+    switchable(
+        &mut tools,
+        &mut missing,
+        inputs.features.terminal_panel,
+        || erase(TerminalCaptureTool::new(inputs.terminal_panel.clone())),
+        names::TERMINAL_CAPTURE,
+        features::TERMINAL_PANEL_ENV,
     );
     if inputs.teams {
         tools.extend(lead_tools());
@@ -425,6 +436,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
             overflow_test: true,
             assistant: true,
             web_browser: true,
+            terminal_panel: true,
             repl: false,
             ..Features::from_env()
         },
@@ -439,6 +451,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
         pwsh: Some("pwsh".into()),
         // The REPL mode is left off so that the primitives are checked too; REPL is added as the bare tool.
         node: None,
+        terminal_panel: Arc::new(PanelSlot::new(PanelHost::CommandLine, project)),
     })
     .tools;
     if !tools.iter().any(|t| t.name() == names::REPL) {

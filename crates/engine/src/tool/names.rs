@@ -68,3 +68,5 @@ pub const POWERSHELL: &str = "PowerShell";
 pub const PUSH_NOTIFICATION: &str = "PushNotification";
 /// A headless Chromium the model drives (behind `WEB_BROWSER_TOOL`).
 pub const WEB_BROWSER: &str = "WebBrowser";
+/// Reads what the person's terminal panel in the window shows (behind `TERMINAL_PANEL`).
+pub const TERMINAL_CAPTURE: &str = "TerminalCapture";

@@ -3,8 +3,8 @@
 //! hold the conversation); the SIMPLE mode, which offers Bash, Read and Edit only; the scheduled prompts
 //! (CronCreate, CronDelete, CronList: `AGENT_TRIGGERS`); VerifyPlanExecution; Tungsten (`USER_TYPE=ant`); the
 //! REPL mode (`USER_TYPE=ant` with `CLAUDE_CODE_REPL`); the context tools CtxInspect and Snip; Monitor, OverflowTest
-//! and WebBrowser. Each is read from its environment variable (`1` or `true`); the seed's gates (scheduled prompts,
-//! Tungsten, the context tools, Monitor, OverflowTest) and WebBrowser's also from `env` in a settings file. A session
+//! WebBrowser and the window's terminal panel with TerminalCapture (`TERMINAL_PANEL`). Each is read from its environment variable (`1` or `true`); the seed's gates (scheduled prompts,
+//! Tungsten, the context tools, Monitor, OverflowTest, the terminal panel) and WebBrowser's also from `env` in a settings file. A session
 //! may also be given them directly.
 
 /// Turns the team tools on (`1` or `true`).
@@ -36,6 +36,10 @@ pub const MONITOR_ENV: &str = "MONITOR_TOOL";
 pub const OVERFLOW_TEST_ENV: &str = "OVERFLOW_TEST_TOOL";
 /// Offers the WebBrowser tool (`1` or `true`): a headless Chromium the model drives (docs/web-browser.md).
 pub const WEB_BROWSER_ENV: &str = "WEB_BROWSER_TOOL";
+
+/// Offers the window's terminal panel and the TerminalCapture tool (`1` or `true`; also under `env` in a settings
+/// file): the person's shell at the bottom of the session, whose text the model may read (docs/terminal-panel.md).
+pub const TERMINAL_PANEL_ENV: &str = "TERMINAL_PANEL";
 
 /// The coordinator mode (`1` or `true`; also under `env` in a settings file): the session's own agent gets only the
 /// tools that start, steer and stop sub-agents, which do the work with their full tool sets.
@@ -85,6 +89,8 @@ pub struct Features {
     pub overflow_test: bool,
     /// WebBrowser.
     pub web_browser: bool,
+    /// The window's terminal panel and TerminalCapture.
+    pub terminal_panel: bool,
 }
 
 impl Default for Features {
@@ -111,6 +117,7 @@ impl Features {
         monitor: false,
         overflow_test: false,
         web_browser: false,
+        terminal_panel: false,
     };
 
     /// The switches as the environment sets them (all off by default).
@@ -142,6 +149,7 @@ impl Features {
             monitor: on(MONITOR_ENV),
             overflow_test: on(OVERFLOW_TEST_ENV),
             web_browser: on(WEB_BROWSER_ENV),
+            terminal_panel: on(TERMINAL_PANEL_ENV),
         }
     }
 
@@ -166,6 +174,7 @@ impl Features {
         self.monitor |= on(MONITOR_ENV);
         self.overflow_test |= on(OVERFLOW_TEST_ENV);
         self.web_browser |= on(WEB_BROWSER_ENV);
+        self.terminal_panel |= on(TERMINAL_PANEL_ENV);
         self.coordinator |= on(COORDINATOR_ENV);
         let kairos = on(KAIROS_SEED_ENV);
         self.sleep |= kairos;
@@ -294,6 +303,14 @@ mod tests {
                 },
             ),
             (&[(WEB_BROWSER_ENV, "yes")], Features::default()),
+            (
+                &[(TERMINAL_PANEL_ENV, "true")],
+                Features {
+                    terminal_panel: true,
+                    ..Features::default()
+                },
+            ),
+            (&[(TERMINAL_PANEL_ENV, "0")], Features::default()),
         ];
         for (pairs, want) in cases {
             assert_eq!(env(pairs), *want, "{pairs:?}");
