@@ -12,4 +12,4 @@ pub use capture::{MAX_LINES, TerminalCaptureInput, TerminalCaptureTool};
 pub use panel::{SCROLLBACK_LINES, TerminalPanel};
 pub use slot::{PanelError, PanelHost, PanelOpened, PanelSlot};
 
-pub use crate::tools::tungsten::terminal::{Heard, Listener};
+pub use crate::tools::tungsten::terminal::{Heard, Listener, describe_exit};

@@ -43,7 +43,7 @@ impl TerminalPanel {
         self.terminal.pid
     }
 
-    /// Sends the shell's output to `listener`; returns what redraws the screen as it is now.
+    /// Sends the shell's output to `listener`, which first hears (as is returned) what redraws the screen now.
     pub fn watch(&self, listener: Listener) -> Vec<u8> {
         self.terminal.watch(listener)
     }

@@ -35,7 +35,7 @@ pub enum PanelError {
 /// The panel as it was opened: what redraws its screen now, and its shell.
 #[derive(Debug, Clone)]
 pub struct PanelOpened {
-    /// Escapes that draw the screen as it is now (start a terminal with them, then play the output).
+    /// Escapes that draw the screen as it is now (the listener heard them first).
     pub screen: Vec<u8>,
     pub shell: String,
     pub pid: u32,
@@ -69,8 +69,8 @@ impl PanelSlot {
         self.panel.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Opens the panel at `rows` by `cols` with its output going to `listener`: a shell that still runs is attached
-    /// again (and resized), else the person's shell (`$SHELL`, else bash) starts in the session's folder. Must be
+    /// Opens the panel at `rows` by `cols` with its output going to `listener` (which first hears what redraws the
+    /// screen as it is now): a shell that still runs is attached again (and resized), else the person's shell (`$SHELL`, else bash) starts in the session's folder. Must be
     /// called on an async runtime. A command-line run has no panel ([`PanelError::NoPanelHere`]).
     pub fn open(
         &self,

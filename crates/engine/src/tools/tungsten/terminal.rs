@@ -141,12 +141,13 @@ impl Terminal {
         })
     }
 
-    /// Sends the program's output to `listener` from now on (replacing any earlier one), and returns what redraws
-    /// the screen as it is now (its text, colours, cursor and modes as escapes), so that a terminal that starts
-    /// with it and then plays what the listener hears shows what this one does.
+    /// Sends the program's output to `listener` from now on (replacing any earlier one). It first hears what
+    /// redraws the screen as it is now (its text, colours, cursor and modes as escapes), which is also returned, so
+    /// that a terminal that plays everything it hears shows what this one does.
     pub fn watch(&self, listener: Listener) -> Vec<u8> {
         let mut state = self.state();
         let screen = state.parser.screen().state_formatted().into_bytes();
+        listener(Heard::Output(&screen));
         state.listener = Some(listener);
         screen
     }
