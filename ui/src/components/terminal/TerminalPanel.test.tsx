@@ -143,7 +143,7 @@ describe('TerminalPanel', () => {
     const { ipc } = withTerminal([]);
     render(<TerminalPanel sessionId="session-1" available={false} onHide={() => undefined} />);
     expect(screen.getByRole('status')).toHaveTextContent('set TERMINAL_PANEL=1');
-    await act(async () => undefined);
+    await act(() => Promise.resolve());
     expect(ipc.argsOf('open_terminal')).toHaveLength(0);
   });
 
