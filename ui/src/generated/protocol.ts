@@ -1122,14 +1122,8 @@ reason: BackgroundReason,
  */
 agent_id: string | null, };
 
-/**
- * One message on a terminal panel's channel.
- */
 export type TerminalChunk = { "type": "output", data: string, } | { "type": "exited", message: string, };
 
-/**
- * A terminal panel as it was opened.
- */
 export type TerminalOpened = { 
 /**
  * The shell running in it.

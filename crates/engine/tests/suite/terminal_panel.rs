@@ -420,7 +420,8 @@ fn capture_asks_unless_a_rule_allows_it() {
     ))))];
     use DecisionBehavior::*;
     use PermissionMode::*;
-    let cases: &[(&[(&str, &str)], PermissionMode, DecisionBehavior)] = &[
+    type Case<'a> = (&'a [(&'a str, &'a str)], PermissionMode, DecisionBehavior);
+    let cases: &[Case<'_>] = &[
         (&[], Default, Ask),
         (&[], AcceptEdits, Ask),
         (&[], Plan, Ask),
