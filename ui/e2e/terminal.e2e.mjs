@@ -1,5 +1,6 @@
 // End-to-end test of the terminal panel against the fake backend's pretend shell: Ctrl+` shows the panel at the
-// bottom of the session, keys typed into its terminal reach the shell and its output shows; dragging the panel's top
+// bottom of the session, keys typed into its terminal reach the shell (Ctrl+W too, which elsewhere closes the tab)
+// and its output shows; dragging the panel's top
 // edge makes it taller and the shell hears the new size; View ▸ Terminal Panel hides it and shows it again with what
 // the shell showed; Close ends the shell and hides the panel.
 /* global window -- page.evaluate callbacks run in the page */
@@ -26,6 +27,13 @@ test('the terminal panel opens, takes keys, resizes, hides and closes', async ()
   await page.keyboard.press('Enter');
   await rows.getByText('hello from the panel', { exact: true }).waitFor();
   assert.deepEqual((await fake()).ran, ['echo hello from the panel']);
+  // Ctrl+W is the shell's there (it erases a word), not the window's (closing the tab).
+  await page.keyboard.type('echo kept erased');
+  await page.keyboard.press('Control+w');
+  await page.keyboard.press('Enter');
+  await rows.getByText('kept', { exact: true }).waitFor();
+  assert.deepEqual((await fake()).ran, ['echo hello from the panel', 'echo kept']);
+  assert.equal(await page.getByTestId('session-tab').count(), 1);
   await panel.screenshot({ path: join(results, 'terminal-panel.png') });
 
   // Taller by dragging its top edge: the shell hears more rows.
@@ -48,7 +56,7 @@ test('the terminal panel opens, takes keys, resizes, hides and closes', async ()
   await page.keyboard.type('make test');
   await page.keyboard.press('Enter');
   await rows.getByText('fake-sh: ran make test').waitFor();
-  assert.deepEqual((await fake()).ran, ['echo hello from the panel', 'make test']);
+  assert.deepEqual((await fake()).ran, ['echo hello from the panel', 'echo kept', 'make test']);
 
   // Close ends the shell.
   await panel.getByRole('button', { name: 'Close' }).click();

@@ -1,5 +1,5 @@
 // The terminal panel of the e2e build's fake backend: a pretend shell that echoes what is typed, runs a line on Enter
-// (`echo WORDS` prints the words; anything else prints that it ran) and prompts again, streaming its output base64 on
+// (`echo WORDS` prints the words; anything else prints that it ran) and prompts again (Ctrl+W erases a word), streaming its output base64 on
 // the panel's channel as the app does. It remembers the lines run, its size and whether it was closed.
 import type { TerminalChunk } from '../generated/protocol';
 import { ChannelSender, type ChannelArg } from './channel';
@@ -37,6 +37,11 @@ export class FakeTerminal {
         const words = /^echo\s+(.*)$/.exec(command);
         const output = command === '' ? '' : words ? `${words[1]}\r\n` : `fake-sh: ran ${command}\r\n`;
         this.print(`\r\n${output}${PROMPT}`);
+      } else if (key === '\u0017') {
+        // Ctrl+W erases the word before the cursor.
+        const kept = this.line.replace(/\S+\s*$/, '');
+        this.print('\b \b'.repeat(this.line.length - kept.length));
+        this.line = kept;
       } else if (key === '\u007f') {
         if (this.line) {
           this.line = this.line.slice(0, -1);
