@@ -135,6 +135,7 @@ const KNOWN_TOOLS: &[&str] = &[
     names::PUSH_NOTIFICATION,
     names::POWERSHELL,
     names::WEB_BROWSER,
+    names::TERMINAL_CAPTURE,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name

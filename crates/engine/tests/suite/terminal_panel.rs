@@ -11,8 +11,9 @@ use std::time::Duration;
 use serde_json::json;
 use tandem_engine::events::RecordingSink;
 use tandem_engine::model::Model;
-use tandem_engine::permission::check_call;
+use tandem_engine::permission::{check_call, parse_rule};
 use tandem_engine::session::Session;
+use tandem_engine::settings::RuleBehavior;
 use tandem_engine::testing::{
     CallResult, Project, Script, ScriptedApprover, ScriptedTurn, Workspace, call,
 };
@@ -441,5 +442,16 @@ fn capture_asks_unless_a_rule_allows_it() {
             &json!({"lines": 10}),
         );
         assert_eq!(answer.decision, *want, "{rules:?} {mode:?}: {answer:?}");
+        // Without the tool in the list (the command line's check of a tool it does not run) it is judged the same.
+        let bare = check_call(
+            &project.ctx(rules, *mode),
+            &[],
+            "TerminalCapture",
+            &json!({}),
+        );
+        assert_eq!(bare.decision, *want, "bare {rules:?} {mode:?}: {bare:?}");
     }
+    // A rule naming it is a rule on a known tool.
+    let rule = parse_rule("TerminalCapture", RuleBehavior::Allow).expect("parses");
+    assert_eq!(rule.warning, None);
 }
