@@ -12,7 +12,7 @@ use tandem_protocol::{
     HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer,
     PluginListing, PromptImage, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope,
     RulesView, SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary,
-    SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport,
+    SlashCommand, TerminalOpened, ToolListing, UnreadableSettingsFile, UsageReport,
 };
 use ts_rs::{Config, TS};
 
@@ -146,6 +146,20 @@ pub fn commands() -> Vec<CommandSignature> {
             .arg::<String>("session_id")
             .arg::<String>("task_id")
             .returns::<bool>(),
+        command("open_terminal")
+            .arg::<String>("session_id")
+            .arg::<u16>("rows")
+            .arg::<u16>("cols")
+            .arg_as("on_output", "Channel<TerminalChunk>")
+            .returns::<TerminalOpened>(),
+        command("terminal_input")
+            .arg::<String>("session_id")
+            .arg::<String>("data"),
+        command("resize_terminal")
+            .arg::<String>("session_id")
+            .arg::<u16>("rows")
+            .arg::<u16>("cols"),
+        command("close_terminal").arg::<String>("session_id"),
         command("set_mode")
             .arg::<String>("session_id")
             .arg::<PermissionMode>("mode"),

@@ -53,6 +53,8 @@ pub enum ErrorCode {
     Usage,
     /// An image sent with a prompt cannot be sent (not an image, damaged, too large); nothing was sent.
     Image,
+    /// The terminal panel could not do what was asked (switched off, not open, its shell could not start).
+    Terminal,
 }
 
 impl ErrorCode {
@@ -82,6 +84,7 @@ impl ErrorCode {
             Self::Carry => "carry",
             Self::Usage => "usage",
             Self::Image => "image",
+            Self::Terminal => "terminal",
         }
     }
 }
@@ -124,6 +127,12 @@ impl From<tandem_engine::session::SessionError> for CommandError {
     }
 }
 
+impl From<tandem_engine::tools::terminal_panel::PanelError> for CommandError {
+    fn from(e: tandem_engine::tools::terminal_panel::PanelError) -> Self {
+        Self::new(ErrorCode::Terminal, e.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +152,7 @@ mod tests {
             ErrorCode::Rules,
             ErrorCode::Hooks,
             ErrorCode::Image,
+            ErrorCode::Terminal,
         ] {
             let wire = serde_json::to_value(code).expect("serialises");
             assert_eq!(wire, code.as_str());

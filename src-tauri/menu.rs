@@ -1,5 +1,5 @@
 //! The native menu: File ▸ Open Folder…, Open Recent, New Session, Import Sessions…, Import from Claude Code,
-//! Settings…, Quit. Choices reach the webview as app events.
+//! Settings…, Quit; View ▸ Terminal Panel. Choices reach the webview as app events.
 
 use serde::Serialize;
 use tauri::menu::{
@@ -15,6 +15,10 @@ pub const OPEN_FOLDER_EVENT: &str = "tandem://open-folder";
 pub const NEW_SESSION_EVENT: &str = "tandem://new-session";
 /// Event sent when File ▸ Settings… was chosen.
 pub const OPEN_SETTINGS_EVENT: &str = "tandem://open-settings";
+
+/// Event sent when View ▸ Terminal Panel was chosen (the webview shows or hides the session's terminal panel; its
+/// own shortcut is Ctrl+`).
+pub const TOGGLE_TERMINAL_EVENT: &str = "tandem://toggle-terminal";
 
 /// Event sent when File ▸ Import Sessions… or Import from Claude Code was chosen: payload [`ImportChoice`].
 pub const IMPORT_SESSIONS_EVENT: &str = "tandem://import-sessions";
@@ -70,7 +74,11 @@ pub fn build<R: Runtime>(app: &AppHandle<R>, recent: &[String]) -> tauri::Result
                 .build(app)?,
         )
         .build()?;
-    MenuBuilder::new(app).item(&file).build()
+    // The shortcut (Ctrl+`) is the webview's own, so that it also works while the panel's terminal has the keys.
+    let view = SubmenuBuilder::new(app, "View")
+        .item(&MenuItemBuilder::with_id("toggle-terminal", "Terminal Panel (Ctrl+`)").build(app)?)
+        .build()?;
+    MenuBuilder::new(app).item(&file).item(&view).build()
 }
 
 /// Replaces the items of the Open Recent submenu with `recent`.
@@ -157,6 +165,9 @@ pub fn handle_event<R: Runtime>(app: &AppHandle<R>, event: MenuEvent) {
         }
         "settings" => {
             let _ = app.emit(OPEN_SETTINGS_EVENT, ());
+        }
+        "toggle-terminal" => {
+            let _ = app.emit(TOGGLE_TERMINAL_EVENT, ());
         }
         "quit" => app.exit(0),
         other => {

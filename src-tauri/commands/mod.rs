@@ -30,6 +30,7 @@ pub mod prompt;
 pub mod rules;
 pub mod search;
 pub mod session;
+pub mod terminal;
 pub mod unreadable;
 pub mod usage;
 pub mod worktrees;

@@ -83,6 +83,8 @@ pub fn open_session<R: Runtime>(
         .events(sink)
         .watch_settings(true)
         .interactive(true)
+        // The window shows the terminal panel (when TERMINAL_PANEL switches it on).
+        .window_panel(true)
         .budget(
             state
                 .settings_file

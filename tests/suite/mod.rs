@@ -12,4 +12,5 @@ mod generated_types;
 mod ipc;
 mod logging;
 mod menu;
+mod terminal;
 mod usage;

@@ -40,6 +40,8 @@ import type {
   UnreadableSettingsFile,
   UsageReport,
   BudgetStatus,
+  TerminalChunk,
+  TerminalOpened,
 } from './generated/protocol';
 import * as commands from './generated/commands';
 
@@ -242,6 +244,41 @@ export function onOpenFolder(handler: (path: string) => void): Promise<UnlistenF
 /** File > New Session: a new session on the current folder. */
 export function onNewSession(handler: () => void): Promise<UnlistenFn> {
   return listen('tandem://new-session', () => handler());
+}
+
+/**
+ * Opens the session's terminal panel at `rows` by `cols` (the person's shell in the session's folder, or the one still
+ * running there): everything it prints arrives on `onChunk`, first what redraws its screen as it is now.
+ */
+export function openTerminal(
+  sessionId: string,
+  rows: number,
+  cols: number,
+  onChunk: (chunk: TerminalChunk) => void,
+): Promise<TerminalOpened> {
+  const channel = new Channel<TerminalChunk>();
+  channel.onmessage = onChunk;
+  return commands.openTerminal(sessionId, rows, cols, channel);
+}
+
+/** Types `data` (keys as the terminal encodes them) into the session's terminal panel. */
+export function terminalInput(sessionId: string, data: string): Promise<void> {
+  return commands.terminalInput(sessionId, data);
+}
+
+/** Gives the session's terminal panel `rows` by `cols`. */
+export function resizeTerminal(sessionId: string, rows: number, cols: number): Promise<void> {
+  return commands.resizeTerminal(sessionId, rows, cols);
+}
+
+/** Closes the session's terminal panel: its shell and its jobs are killed. */
+export function closeTerminal(sessionId: string): Promise<void> {
+  return commands.closeTerminal(sessionId);
+}
+
+/** View > Terminal Panel: show or hide the shown session's terminal panel. */
+export function onToggleTerminal(handler: () => void): Promise<UnlistenFn> {
+  return listen('tandem://toggle-terminal', () => handler());
 }
 
 /** The menu's Settings… item. */

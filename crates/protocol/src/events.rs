@@ -93,6 +93,9 @@ pub struct SessionInfo {
     /// would only ask). The mode switcher offers `auto` only when this is set.
     #[serde(default)]
     pub auto_mode_available: bool,
+    /// Whether the window offers its terminal panel in this session (the `TERMINAL_PANEL` switch is on).
+    #[serde(default)]
+    pub terminal_panel: bool,
 }
 
 /// Workspace trust of a session's folder: until the person trusts it, the project's own settings may restrict but

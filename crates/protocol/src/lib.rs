@@ -22,6 +22,7 @@ mod rewind;
 mod sandbox;
 mod search;
 mod shells;
+mod terminal;
 mod trace;
 pub mod typescript;
 mod usage;
@@ -62,6 +63,7 @@ pub use rewind::{ChangedFile, RewindOutcome, RewindPoint, RewindScope};
 pub use sandbox::SandboxViolation;
 pub use search::{SearchSnippetPart, SessionSearchHit};
 pub use shells::{BackgroundReason, BackgroundShell};
+pub use terminal::{TerminalChunk, TerminalOpened};
 pub use trace::{DecisionTrace, RuleRole, TraceCheck, TraceStep};
 pub use usage::{
     BudgetAction, BudgetLimits, BudgetPeriod, BudgetStatus, SessionUsage, ToolCallCost,

@@ -117,6 +117,8 @@ pub fn render() -> String {
         decl::<BackgroundAgent>(&cfg),
         decl::<BackgroundReason>(&cfg),
         decl::<BackgroundShell>(&cfg),
+        decl::<TerminalChunk>(&cfg),
+        decl::<TerminalOpened>(&cfg),
         decl::<TeamMemberStatus>(&cfg),
         decl::<TeamMember>(&cfg),
         decl::<TeamInfo>(&cfg),

@@ -3,7 +3,7 @@
 
 import { invoke, type Channel } from '@tauri-apps/api/core';
 import type { AppStateView, ImportSummary, McpSignIn, SavedSettings } from './app';
-import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, BudgetStatus, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, PluginListing, PromptImage, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, ToolListing, UnreadableSettingsFile, UsageReport } from './protocol';
+import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, BudgetStatus, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, PluginListing, PromptImage, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, TerminalChunk, TerminalOpened, ToolListing, UnreadableSettingsFile, UsageReport } from './protocol';
 
 export function appState(): Promise<AppStateView> {
   return invoke<AppStateView>('app_state');
@@ -119,6 +119,22 @@ export function backgroundShellOutput(sessionId: string, taskId: string): Promis
 
 export function stopBackgroundShell(sessionId: string, taskId: string): Promise<boolean> {
   return invoke<boolean>('stop_background_shell', { sessionId, taskId });
+}
+
+export function openTerminal(sessionId: string, rows: number, cols: number, onOutput: Channel<TerminalChunk>): Promise<TerminalOpened> {
+  return invoke<TerminalOpened>('open_terminal', { sessionId, rows, cols, onOutput });
+}
+
+export function terminalInput(sessionId: string, data: string): Promise<void> {
+  return invoke<void>('terminal_input', { sessionId, data });
+}
+
+export function resizeTerminal(sessionId: string, rows: number, cols: number): Promise<void> {
+  return invoke<void>('resize_terminal', { sessionId, rows, cols });
+}
+
+export function closeTerminal(sessionId: string): Promise<void> {
+  return invoke<void>('close_terminal', { sessionId });
 }
 
 export function setMode(sessionId: string, mode: PermissionMode): Promise<void> {

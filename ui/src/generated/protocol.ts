@@ -884,7 +884,11 @@ context_window: number, compact_at_percent: number,
  * Whether auto mode can be offered: a classifier model is configured and reachable (without one, auto mode
  * would only ask). The mode switcher offers `auto` only when this is set.
  */
-auto_mode_available: boolean, };
+auto_mode_available: boolean, 
+/**
+ * Whether the window offers its terminal panel in this session (the `TERMINAL_PANEL` switch is on).
+ */
+terminal_panel: boolean, };
 
 export type FolderTrust = { trusted: boolean, 
 /**
@@ -1117,6 +1121,18 @@ reason: BackgroundReason,
  * The sub-agent that started it (it ends with that sub-agent); `None` for the session's own agent.
  */
 agent_id: string | null, };
+
+export type TerminalChunk = { "type": "output", data: string, } | { "type": "exited", message: string, };
+
+export type TerminalOpened = { 
+/**
+ * The shell running in it.
+ */
+shell: string, 
+/**
+ * Whether a new shell was started (else the one still running was attached again).
+ */
+started: boolean, };
 
 export type TeamMemberStatus = "working" | "idle" | "stopped";
 

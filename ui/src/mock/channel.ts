@@ -11,7 +11,7 @@ export function isChannelArg(value: unknown): value is ChannelArg {
   return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'number';
 }
 
-export class ChannelSender {
+export class ChannelSender<T = EventBatch> {
   private index = 0;
   private readonly channel: ChannelArg;
 
@@ -19,7 +19,7 @@ export class ChannelSender {
     this.channel = channel;
   }
 
-  send(batch: EventBatch): void {
+  send(batch: T): void {
     const internals = (window as unknown as { __TAURI_INTERNALS__: TauriInternals }).__TAURI_INTERNALS__;
     internals.runCallback(this.channel.id, { index: this.index++, message: batch });
   }

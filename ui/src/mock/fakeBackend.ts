@@ -20,6 +20,8 @@
 // exported. `clipboard_image` answers the image `.setClipboard(image)` put there (none at first).
 // `send_prompt` takes images as the app does: one that is not a PNG, JPEG, GIF or WebP in base64 is
 // refused (code `image`), and nothing is sent; the others show after the turn's start as `prompt_images`.
+// `open_terminal`, `terminal_input`, `resize_terminal` and `close_terminal` drive a pretend shell per session
+// (fakeTerminal.ts); `.terminal(sessionId)` tells the lines it ran, its size and whether it was closed.
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, ElicitationAnswer, FolderTrust, PromptImage, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
@@ -27,6 +29,7 @@ import { ChannelSender, isChannelArg } from './channel';
 import { FAKE_ROOT, initialFiles } from './fakeProject';
 import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
 import { FakeSession } from './fakeSession';
+import { FakeTerminal } from './fakeTerminal';
 import { FAKE_HOOK, FakeRules, fakeHookRun } from './fakeRules';
 import { FakePlugins } from './fakePlugins';
 import { FakeOrganise } from './fakeOrganise';
@@ -103,6 +106,8 @@ export function installFakeBackend(): void {
   /** The rules the rules panel shows and edits. */
   const rules = new FakeRules();
   const plugins = new FakePlugins();
+  /** Each session's terminal panel, once opened. */
+  const terminals = new Map<string, FakeTerminal>();
 
   const summaries = (path: string): SessionSummary[] => {
     const live = [...sessions.values()].flatMap((each): SessionSummary[] => {
@@ -207,6 +212,7 @@ export function installFakeBackend(): void {
             context_window: 200_000,
             compact_at_percent: 80,
             auto_mode_available: !path.includes('no-key'),
+            terminal_panel: true,
           };
           infos.set(id, info);
           return info;
@@ -289,6 +295,32 @@ export function installFakeBackend(): void {
         case 'stop_background_shell':
           session(args);
           return false;
+        case 'open_terminal': {
+          session(args);
+          if (!isChannelArg(args.onOutput)) throw { code: 'bad_request', message: 'missing onOutput' };
+          const id = text(args, 'sessionId');
+          const existing = terminals.get(id);
+          const terminal = existing && !existing.closed ? existing : new FakeTerminal();
+          terminals.set(id, terminal);
+          return terminal.open(args.onOutput, Number(args.rows), Number(args.cols));
+        }
+        case 'terminal_input': {
+          const terminal = terminals.get(text(args, 'sessionId'));
+          if (!terminal || terminal.closed) throw { code: 'terminal', message: 'the person has not opened a terminal' };
+          terminal.input(text(args, 'data'));
+          return null;
+        }
+        case 'resize_terminal': {
+          const terminal = terminals.get(text(args, 'sessionId'));
+          if (!terminal || terminal.closed) throw { code: 'terminal', message: 'the person has not opened a terminal' };
+          terminal.size = { rows: Number(args.rows), cols: Number(args.cols) };
+          return null;
+        }
+        case 'close_terminal': {
+          const terminal = terminals.get(text(args, 'sessionId'));
+          if (terminal) terminal.closed = true;
+          return null;
+        }
         case 'set_mode':
           session(args);
           if (typeof args.mode !== 'string') throw { code: 'bad_request', message: 'missing mode' };
@@ -390,6 +422,10 @@ export function installFakeBackend(): void {
       },
       searchDelay: (query: string, ms: number) => searchDelays.set(query, ms),
       lateAnswers: () => lateAnswers,
+      terminal: (sessionId: string) => {
+        const terminal = terminals.get(sessionId);
+        return terminal ? { ran: [...terminal.ran], size: terminal.size, closed: terminal.closed } : null;
+      },
       storeLong: (messages: number) => {
         stored.push(longStoredSession(Date.now(), messages));
       },

@@ -37,7 +37,7 @@ describe('truncateBeforePrompt', () => {
   });
 
   it('keeps folding new events after the cut, in the session reducer', () => {
-    const info: SessionInfo = { session_id: SESSION, cwd: '/p', folder_name: 'p', model: 'm', mode: 'default', setup_hint: null, trust: { trusted: true, allow_rules: [], directories: [], hooks: [], mcp_servers: [] }, context_window: 200000, compact_at_percent: 80, auto_mode_available: false };
+    const info: SessionInfo = { session_id: SESSION, cwd: '/p', folder_name: 'p', model: 'm', mode: 'default', setup_hint: null, trust: { trusted: true, allow_rules: [], directories: [], hooks: [], mcp_servers: [] }, context_window: 200000, compact_at_percent: 80, auto_mode_available: false, terminal_panel: false };
     const opened = sessionReducer(null, { type: 'opened', info, events: envelopes(threeTurns) });
     const rewound = sessionReducer(opened, { type: 'rewound', ordinal: 2 });
     expect(promptItems(rewound?.transcript.items ?? []).map((item) => item.text)).toEqual(['first', 'second']);

@@ -15,6 +15,7 @@ const info: SessionInfo = {
   trust: { trusted: true, allow_rules: [], directories: [], hooks: [], mcp_servers: [] },
   context_window: 200000, compact_at_percent: 80,
   auto_mode_available: false,
+  terminal_panel: false,
 };
 
 function opened(events: SessionEvent[] = []): Session {

@@ -22,6 +22,7 @@ export function sessionInfo(overrides: Partial<SessionInfo> = {}): SessionInfo {
     trust: { trusted: true, allow_rules: [], directories: [], hooks: [], mcp_servers: [] },
     context_window: 200000, compact_at_percent: 80,
     auto_mode_available: false,
+    terminal_panel: false,
     ...overrides,
   };
 }

@@ -286,6 +286,7 @@ async fn each_gated_tool_is_listed_when_its_gate_is_on_and_not_otherwise() {
         ("WORKFLOW_SCRIPTS", "1", &["Workflow"]),
         ("KAIROS_GITHUB_WEBHOOKS", "1", &["SubscribePR"]),
         ("AGENT_TRIGGERS_REMOTE", "1", &["RemoteTrigger"]),
+        ("TERMINAL_PANEL", "1", &["TerminalCapture"]),
     ];
     let off = offered_tools(&[]).await;
     let on = offered_tools(&gates.iter().map(|(k, v, _)| (*k, *v)).collect::<Vec<_>>()).await;
@@ -743,6 +744,36 @@ async fn settings_files_are_read_as_editors_write_them_and_a_broken_one_is_refus
         refused.stderr.contains("settings.local.json"),
         "{}",
         refused.stderr
+    );
+}
+
+#[tokio::test]
+async fn print_mode_has_no_terminal_panel_for_terminal_capture_to_read() {
+    let dir = project();
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::tool_use("t1", "TerminalCapture", json!({"lines": 20})),
+        ScriptedTurn::text("no panel here"),
+    ]))
+    .await
+    .expect("server");
+    let mut cmd = tandem(Some(&server.url()), dir.path());
+    cmd.current_dir(dir.path())
+        .env("TERMINAL_PANEL", "1")
+        .args([
+            "-p",
+            "what is in my terminal?",
+            "--allowedTools",
+            "TerminalCapture",
+        ]);
+
+    let out = run(cmd).await;
+
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let requests = server.requests();
+    let result = requests[1].body["messages"].to_string();
+    assert!(
+        result.contains("there is no terminal panel in a command-line run"),
+        "{result}"
     );
 }
 

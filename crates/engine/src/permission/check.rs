@@ -135,6 +135,13 @@ fn fallback_subject(
         | names::BASH_OUTPUT
         | names::LIST_MCP_RESOURCES
         | names::LIST_PEERS => (PermissionSubject::Tool, true),
+        // Reading the person's terminal panel may show secrets: it asks unless a rule allows it.
+        names::TERMINAL_CAPTURE => (
+            PermissionSubject::PersonalRead {
+                what: "the person's terminal panel, which may show secrets".to_string(),
+            },
+            true,
+        ),
         // Tools that only change the session's own state need none at all (deny rules still apply).
         names::TODO_WRITE
         | names::TASK_CREATE

@@ -75,6 +75,7 @@ pub(crate) fn evaluate_asking(ctx: &PermissionContext, call: &CallView<'_>) -> E
             evaluate_skill(ctx, tool, call.input, name, grants)
         }
         PermissionSubject::Tool => evaluate_tool(ctx, tool, call),
+        PermissionSubject::PersonalRead { what } => evaluate_personal_read(ctx, tool, call, what),
         PermissionSubject::SessionOwned => Evaluation::plain(
             DecisionBehavior::Allow,
             format!("{tool} only touches what this session started, so it needs no permission"),
@@ -136,6 +137,28 @@ fn asks_in_every_mode(tool: &str) -> Option<&'static str> {
         ),
         _ => None,
     }
+}
+
+/// A read of something of the person's that may show secrets: ask rules, then an allow rule naming the tool (in
+/// every mode, plan mode included: it only reads), else the mode asks (bypassPermissions allows, dontAsk denies).
+fn evaluate_personal_read(
+    ctx: &PermissionContext,
+    tool: &str,
+    call: &CallView<'_>,
+    what: &str,
+) -> Evaluation {
+    if let Some(e) = common(ctx, tool, call.input, RuleBehavior::Ask) {
+        return e;
+    }
+    if let Some(id) = ctx.rules.tool_level(RuleBehavior::Allow, tool) {
+        return Evaluation::by_rule(ctx, id, tool);
+    }
+    by_mode(
+        ctx,
+        Want::Other,
+        format!("{tool} reads {what}: it asks unless a {tool} rule allows it"),
+    )
+    .with_suggestions(vec![tool.to_string()])
 }
 
 fn evaluate_agent(

@@ -138,6 +138,7 @@ const KNOWN_TOOLS: &[&str] = &[
     names::SUBSCRIBE_PR,
     names::SUGGEST_BACKGROUND_PR,
     names::REMOTE_TRIGGER,
+    names::TERMINAL_CAPTURE,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name

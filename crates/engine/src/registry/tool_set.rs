@@ -35,6 +35,7 @@ use crate::tools::send_user_file::SendUserFileTool;
 use crate::tools::skill::{LiveSkills, SkillCatalog, SkillGrants, SkillTool};
 use crate::tools::sleep::SleepTool;
 use crate::tools::team::{lead_tools, member_tools};
+use crate::tools::terminal_panel::{PanelHost, PanelSlot, TerminalCaptureTool};
 use crate::tools::tool_search::ToolSearchTool;
 use crate::tools::verify_plan::VerifyPlanExecutionTool;
 use crate::tools::web_browser::{SessionGuard, WebBrowserTool};
@@ -68,6 +69,8 @@ pub struct SessionToolInputs<'a> {
     pub config_files: ConfigFiles,
     /// The `pwsh` the PowerShell tool runs (`None`: not installed; the tool is not offered).
     pub pwsh: Option<std::path::PathBuf>,
+    /// The session's terminal panel, which TerminalCapture reads (offered when the `terminal_panel` switch is on).
+    pub terminal_panel: Arc<PanelSlot>,
     /// The `node` the REPL tool runs (`None`: not installed; in the REPL mode REPL is then not offered and the
     /// primitives stay).
     pub node: Option<std::path::PathBuf>,
@@ -208,6 +211,14 @@ pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
         },
         names::WORKFLOW,
         features::WORKFLOW_SCRIPTS_ENV,
+    );
+    switchable(
+        &mut tools,
+        &mut missing,
+        inputs.features.terminal_panel,
+        || erase(TerminalCaptureTool::new(inputs.terminal_panel.clone())),
+        names::TERMINAL_CAPTURE,
+        features::TERMINAL_PANEL_ENV,
     );
     let remote_runs = github_and_remote_tools(
         inputs.features,
@@ -502,6 +513,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
             subscribe_pr: true,
             background_pr: true,
             remote_triggers: true,
+            terminal_panel: true,
             repl: false,
             ..Features::from_env()
         },
@@ -517,6 +529,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
         // The REPL mode is left off so that the primitives are checked too; REPL is added as the bare tool.
         node: None,
         workflow_roots: (project.to_path_buf(), home.map(Path::to_path_buf)),
+        terminal_panel: Arc::new(PanelSlot::new(PanelHost::CommandLine, project)),
     })
     .tools;
     if !tools.iter().any(|t| t.name() == names::REPL) {

@@ -39,6 +39,7 @@ use crate::tools::bash::{ASSISTANT_BLOCKING_BUDGET, ShellSession};
 use crate::tools::config::ConfigFiles;
 use crate::tools::features::Features;
 use crate::tools::skill::{LiveSkills, SkillCatalog, SkillFileIssue, SkillGrants};
+use crate::tools::terminal_panel::{PanelHost, PanelSlot};
 use crate::tools::work_list::WorkBoard;
 
 impl Session {
@@ -68,6 +69,7 @@ impl Session {
             lists,
             features,
             interactive,
+            window_panel,
             start_source,
             idle_after,
             budget,
@@ -189,6 +191,14 @@ impl Session {
         let deferred = Arc::new(DeferredTools::default());
         let work_board = Arc::new(WorkBoard::new(base_runtime.events.clone()));
         work_board.restore(lists.0, lists.1);
+        let terminal_panel = Arc::new(PanelSlot::new(
+            match (features.terminal_panel, window_panel) {
+                (false, _) => PanelHost::Off,
+                (true, true) => PanelHost::Window,
+                (true, false) => PanelHost::CommandLine,
+            },
+            &cwd,
+        ));
         let session_tools = registry::session_tools(registry::SessionToolInputs {
             builtins: &builtins,
             shell: &shell,
@@ -214,6 +224,7 @@ impl Session {
                 .then(|| crate::tools::repl::find_node(std::env::var_os("PATH").as_deref()))
                 .flatten(),
             workflow_roots: (cwd.clone(), dirs::home_dir()),
+            terminal_panel: terminal_panel.clone(),
         });
         let runtime = ToolRuntime {
             pool: session_tools.pool(&extra_tools, |name| hidden_by.hides(name), mcp.tools()),
@@ -268,6 +279,7 @@ impl Session {
             transcript: wired.transcript,
             lifecycle: lifecycle::Lifecycle::new(start_source, idle_after),
             closed: CancellationToken::new(),
+            terminal_panel,
             _tool_guards: session_tools.guards,
             remote_runs: session_tools.remote_runs,
         };

@@ -56,6 +56,7 @@ pub struct SessionBuilder {
     features: Features,
     mcp: McpCliConfig,
     interactive: bool,
+    window_panel: bool,
     start_source: Option<StartSource>,
     idle_after: Option<Duration>,
     budget: BudgetSettings,
@@ -91,6 +92,8 @@ pub(super) struct Parts {
     pub features: Features,
     /// A person follows the session as it runs (the window).
     pub interactive: bool,
+    /// The host can show a terminal panel (the window).
+    pub window_panel: bool,
     /// Why the session starts (SessionStart's `source`).
     pub start_source: StartSource,
     /// When Notification hooks hear that the model waits idle (`None`: never).
@@ -122,6 +125,7 @@ impl SessionBuilder {
             features: Features::from_env(),
             mcp: McpCliConfig::default(),
             interactive: false,
+            window_panel: false,
             start_source: None,
             idle_after: None,
             budget: BudgetSettings::default(),
@@ -288,6 +292,14 @@ impl SessionBuilder {
         self
     }
 
+    /// Whether the host shows a terminal panel, as the window does (default: no, as in `tandem -p`): with the
+    /// `TERMINAL_PANEL` switch on, the panel can then be opened ([`Session::terminal_panel`]) and TerminalCapture
+    /// reads it; without a panel TerminalCapture says there is none in a command-line run.
+    pub fn window_panel(mut self, on: bool) -> Self {
+        self.window_panel = on;
+        self
+    }
+
     /// Why the session starts, as SessionStart hooks are told (default: `resume` for a stored session, else
     /// `startup`; the window says `clear` for a new session that replaces the one the person cleared).
     pub fn start_source(mut self, source: StartSource) -> Self {
@@ -423,6 +435,7 @@ impl SessionBuilder {
             work_list: self.work_list,
             features: self.features,
             interactive: self.interactive,
+            window_panel: self.window_panel,
             start_source: self.start_source.unwrap_or(default_source),
             idle_after: self
                 .interactive

@@ -140,12 +140,15 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// Fires the SessionEnd hooks once, with `reason`; the session should not be used for turns afterwards.
+    /// Fires the SessionEnd hooks once, with `reason`, and closes the terminal panel (its shell killed); the
+    /// session should not be used for turns afterwards.
     pub async fn end(&self, reason: EndReason) {
         if self.lifecycle.ended.swap(true, Ordering::SeqCst) {
             return;
         }
         self.lifecycle.idle_stop.cancel();
+        // The terminal panel's shell and its jobs end with the session.
+        self.terminal_panel.close();
         // A turn still running holds the history; its own end brings the transcript up to date.
         if let Ok(history) = self.turn.history.try_lock() {
             self.transcript.sync(&history);

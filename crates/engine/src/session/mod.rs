@@ -60,6 +60,7 @@ use crate::registry;
 use crate::store::{SessionRecorder, SessionStore, StoreError};
 use crate::tools::bash::ShellSession;
 use crate::tools::skill::LiveSkills;
+use crate::tools::terminal_panel::{PanelHost, PanelSlot};
 use crate::tools::work_list::WorkBoard;
 use custom_commands::CommandCatalog;
 use file_index::FileIndex;
@@ -130,6 +131,8 @@ pub struct Session {
     lifecycle: lifecycle::Lifecycle,
     /// Cancelled when the session is dropped (what waits beside it ends).
     closed: CancellationToken,
+    /// The window's terminal panel (its shell is killed when the session is dropped or ends).
+    terminal_panel: Arc<PanelSlot>,
     /// Ends what the tools started (the WebBrowser tool's browser) when the session is dropped, even where a tool
     /// outlives the session.
     _tool_guards: Vec<crate::tools::web_browser::SessionGuard>,
@@ -273,6 +276,7 @@ impl Session {
             compact_at_percent: u32::try_from(self.turn.config.compaction.threshold_percent)
                 .unwrap_or(u32::MAX),
             auto_mode_available: self.auto_mode_available(),
+            terminal_panel: self.terminal_panel.host() == PanelHost::Window,
         }
     }
 
@@ -362,6 +366,12 @@ impl Session {
         ShellsHandle { shell: &self.shell }
     }
 
+    /// The window's terminal panel: opened, typed into, resized and closed by the window, read by TerminalCapture.
+    /// Its host is [`PanelHost::Off`] unless the `TERMINAL_PANEL` switch is on.
+    pub fn terminal_panel(&self) -> &Arc<PanelSlot> {
+        &self.terminal_panel
+    }
+
     /// A copy of the conversation so far.
     pub async fn history(&self) -> Vec<Message> {
         self.turn.history.lock().await.clone()
@@ -371,6 +381,7 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         self.closed.cancel();
+        self.terminal_panel.close();
         if let Some(teams) = &self.agents.teams {
             teams.stop_all();
         }

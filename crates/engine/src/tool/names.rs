@@ -76,3 +76,5 @@ pub const SUBSCRIBE_PR: &str = "SubscribePR";
 pub const SUGGEST_BACKGROUND_PR: &str = "SuggestBackgroundPR";
 /// Scheduled prompts run on another machine over `ssh` (behind `AGENT_TRIGGERS_REMOTE`).
 pub const REMOTE_TRIGGER: &str = "RemoteTrigger";
+/// Reads what the person's terminal panel in the window shows (behind `TERMINAL_PANEL`).
+pub const TERMINAL_CAPTURE: &str = "TerminalCapture";

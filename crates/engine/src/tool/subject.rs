@@ -30,4 +30,9 @@ pub enum PermissionSubject {
     /// it needs no permission beyond what started them; deny rules naming the tool still apply. Not the same as
     /// read-only: stopping a task changes something, but nothing the session was not already allowed to change.
     SessionOwned,
+    /// Reading something of the person's own, outside the project, that may show secrets (the window's terminal
+    /// panel): read-only for scheduling, but being read-only does not approve it and no mode but
+    /// bypassPermissions does: deny and ask rules, then an allow rule naming the tool, else it asks. `what` says
+    /// what is read, for the question.
+    PersonalRead { what: String },
 }

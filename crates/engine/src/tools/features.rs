@@ -3,10 +3,11 @@
 //! hold the conversation); the SIMPLE mode, which offers Bash, Read and Edit only; the scheduled prompts
 //! (CronCreate, CronDelete, CronList: `AGENT_TRIGGERS`); VerifyPlanExecution; Tungsten (`USER_TYPE=ant`); the
 //! REPL mode (`USER_TYPE=ant` with `CLAUDE_CODE_REPL`); the context tools CtxInspect and Snip; Monitor, OverflowTest,
-//! WebBrowser and Workflow; SubscribePR (`KAIROS_GITHUB_WEBHOOKS`), SuggestBackgroundPR (`USER_TYPE=ant`) and
-//! RemoteTrigger (`AGENT_TRIGGERS_REMOTE`). Each is read from its environment variable (`1` or `true`); the seed's
-//! gates (scheduled prompts, Tungsten, the context tools, Monitor, OverflowTest, Workflow, the GitHub tools,
-//! RemoteTrigger) and WebBrowser's also from `env` in a settings file. A session may also be given them directly.
+//! WebBrowser, Workflow and the window's terminal panel with TerminalCapture (`TERMINAL_PANEL`); SubscribePR
+//! (`KAIROS_GITHUB_WEBHOOKS`), SuggestBackgroundPR (`USER_TYPE=ant`) and RemoteTrigger (`AGENT_TRIGGERS_REMOTE`).
+//! Each is read from its environment variable (`1` or `true`); the seed's gates (scheduled prompts, Tungsten, the
+//! context tools, Monitor, OverflowTest, Workflow, the terminal panel, the GitHub tools, RemoteTrigger) and
+//! WebBrowser's also from `env` in a settings file. A session may also be given them directly.
 
 /// Turns the team tools on (`1` or `true`).
 pub const TEAMS_ENV: &str = "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS";
@@ -46,6 +47,10 @@ pub const GITHUB_WEBHOOKS_ENV: &str = "KAIROS_GITHUB_WEBHOOKS";
 /// Offers RemoteTrigger (`1` or `true`): scheduled prompts run by `tandem -p` on another machine over `ssh`
 /// (docs/github-tools.md).
 pub const REMOTE_TRIGGERS_ENV: &str = "AGENT_TRIGGERS_REMOTE";
+
+/// Offers the window's terminal panel and the TerminalCapture tool (`1` or `true`; also under `env` in a settings
+/// file): the person's shell at the bottom of the session, whose text the model may read (docs/terminal-panel.md).
+pub const TERMINAL_PANEL_ENV: &str = "TERMINAL_PANEL";
 
 /// The coordinator mode (`1` or `true`; also under `env` in a settings file): the session's own agent gets only the
 /// tools that start, steer and stop sub-agents, which do the work with their full tool sets.
@@ -103,6 +108,8 @@ pub struct Features {
     pub background_pr: bool,
     /// RemoteTrigger (`AGENT_TRIGGERS_REMOTE`), and the scheduler running its triggers.
     pub remote_triggers: bool,
+    /// The window's terminal panel and TerminalCapture.
+    pub terminal_panel: bool,
 }
 
 impl Default for Features {
@@ -133,6 +140,7 @@ impl Features {
         subscribe_pr: false,
         background_pr: false,
         remote_triggers: false,
+        terminal_panel: false,
     };
 
     /// The switches as the environment sets them (all off by default).
@@ -168,6 +176,7 @@ impl Features {
             subscribe_pr: on(GITHUB_WEBHOOKS_ENV),
             background_pr: lookup(USER_TYPE_ENV).is_some_and(|v| v.trim() == TUNGSTEN_USER_TYPE),
             remote_triggers: on(REMOTE_TRIGGERS_ENV),
+            terminal_panel: on(TERMINAL_PANEL_ENV),
         }
     }
 
@@ -195,6 +204,7 @@ impl Features {
         self.workflows |= on(WORKFLOW_SCRIPTS_ENV);
         self.subscribe_pr |= on(GITHUB_WEBHOOKS_ENV);
         self.remote_triggers |= on(REMOTE_TRIGGERS_ENV);
+        self.terminal_panel |= on(TERMINAL_PANEL_ENV);
         self.coordinator |= on(COORDINATOR_ENV);
         let kairos = on(KAIROS_SEED_ENV);
         self.sleep |= kairos;
@@ -342,6 +352,14 @@ mod tests {
                 },
             ),
             (&[(GITHUB_WEBHOOKS_ENV, "on")], Features::default()),
+            (
+                &[(TERMINAL_PANEL_ENV, "true")],
+                Features {
+                    terminal_panel: true,
+                    ..Features::default()
+                },
+            ),
+            (&[(TERMINAL_PANEL_ENV, "0")], Features::default()),
         ];
         for (pairs, want) in cases {
             assert_eq!(env(pairs), *want, "{pairs:?}");

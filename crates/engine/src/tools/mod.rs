@@ -28,6 +28,7 @@ pub mod skill;
 pub mod sleep;
 pub mod structured_output;
 pub mod team;
+pub mod terminal_panel;
 pub mod tool_search;
 pub mod tungsten;
 pub mod verify_plan;

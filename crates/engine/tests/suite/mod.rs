@@ -70,6 +70,7 @@ mod store;
 mod sub_agents;
 mod suggestions;
 mod teams;
+mod terminal_panel;
 mod tool_search;
 mod tracing_spans;
 mod tungsten;

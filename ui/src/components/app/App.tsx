@@ -89,14 +89,17 @@ export function App() {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented) return;
+      // In the terminal panel, Ctrl+K and Ctrl+W are the shell's (kill the line, erase a word); Ctrl+Tab still switches.
+      const inTerminal = event.target instanceof Element && event.target.closest('.terminal-panel') !== null;
       const ctrlK = (event.ctrlKey || event.metaKey) && !event.altKey && (event.key.toLowerCase() === 'k' || event.code === 'KeyK');
+      if (ctrlK && inTerminal) return;
       if (ctrlK) {
         event.preventDefault();
         setSearchOpen(true);
         return;
       }
       const action = tabKey(event);
-      if (!action) return;
+      if (!action || (action === 'close' && inTerminal)) return;
       event.preventDefault();
       onTabKey(action);
     };

@@ -2,6 +2,7 @@
 // the background lists, the prompt box) and the status bar; above them the request waiting on the person, the rewind
 // dialog (a prompt row's rewind action, or `/rewind`) or one of the session's dialogs and panels, with everything
 // behind inert meanwhile. Esc stops a running turn; Ctrl+B moves its running shell commands to the background.
+// Ctrl+` (or View > Terminal Panel) shows or hides the terminal panel at the bottom (TERMINAL_PANEL).
 // The state lives in hooks (hooks/session/): the requests' queue, the overlays, rewinding, the queued prompt. A
 // session whose tab is hidden stays mounted — its events fold, its queued prompt is sent at its turn's end, its
 // notifications are asked for — but shows no dialog and takes no key: its dialogs show when its tab is shown.
@@ -19,6 +20,7 @@ import { usePromptQueue } from '../../hooks/session/usePromptQueue';
 import { useRequestQueue } from '../../hooks/session/useRequestQueue';
 import { useRewinding } from '../../hooks/session/useRewinding';
 import { useSessionKeys } from '../../hooks/session/useSessionKeys';
+import { useTerminalPanel } from '../../hooks/session/useTerminalPanel';
 import { useSlashCommands, type WindowCommand } from '../../hooks/session/useSlashCommands';
 import type { SessionControls } from '../../hooks/useSession';
 import { useOrganise } from '../../hooks/useOrganise';
@@ -40,6 +42,7 @@ import { StatusBar } from '../statusbar/StatusBar';
 import { EmptyTranscript } from '../transcript/EmptyTranscript';
 import { Transcript } from '../transcript/Transcript';
 import { WorkingLine } from '../transcript/WorkingLine';
+import { TerminalPanel } from '../terminal/TerminalPanel';
 import { Composer } from './Composer';
 import { Header } from './Header';
 import { RequestDialog } from './RequestDialog';
@@ -109,6 +112,7 @@ export function SessionView({
   const { toBackground } = background.shellControls;
   const allToBackground = useCallback(() => toBackground(null), [toBackground]);
   useSessionKeys(shown && running, stop, allToBackground);
+  const terminal = useTerminalPanel(shown);
 
   const { open: openOverlay } = overlays;
   const { rewindLast } = rewinds;
@@ -208,6 +212,9 @@ export function SessionView({
                     commands={commands}
                     completeMentions={completeMentions}
                   />
+                  {terminal.open && (
+                    <TerminalPanel sessionId={sessionId} available={info.terminal_panel} onHide={terminal.hide} />
+                  )}
                 </div>
               </div>
               </UserFileContext.Provider>

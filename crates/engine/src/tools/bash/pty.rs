@@ -1,9 +1,10 @@
 //! Starting a program in a real pseudo-terminal (portable-pty): its output arrives as raw byte chunks on a
 //! channel (read by a thread of its own), its exit status on a oneshot, and its pid leads its process group. Shared
-//! with the Tungsten tool, which sizes the terminal and types into it.
+//! with the Tungsten tool and the window's terminal panel, which size the terminal, resize it and type into it.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 use tokio::sync::{mpsc, oneshot};
@@ -54,15 +55,57 @@ pub struct PtyProcess {
     /// Fires once when the program exits.
     pub exit: oneshot::Receiver<Exit>,
     /// Kept open while the program runs: closing it would hang up the terminal.
-    master: Box<dyn MasterPty + Send>,
+    master: PtyControl,
 }
 
 impl PtyProcess {
     /// What types into the terminal, as a person at its keyboard would (once per process: a second call fails).
     pub fn keyboard(&self) -> Result<Box<dyn Write + Send>, BashError> {
         self.master
+            .master()
             .take_writer()
             .map_err(|e| BashError::Pty(e.to_string()))
+    }
+
+    /// What resizes the terminal and tells which program has it; the terminal stays open while a copy is held.
+    pub fn control(&self) -> PtyControl {
+        self.master.clone()
+    }
+}
+
+/// The terminal's controlling side, shared: resizing it and asking which process group has it.
+#[derive(Clone)]
+pub struct PtyControl(Arc<Mutex<Box<dyn MasterPty + Send>>>);
+
+impl std::fmt::Debug for PtyControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PtyControl")
+    }
+}
+
+impl PtyControl {
+    fn master(&self) -> std::sync::MutexGuard<'_, Box<dyn MasterPty + Send>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Gives the terminal `rows` by `cols` (the program hears SIGWINCH).
+    pub fn resize(&self, rows: u16, cols: u16) -> Result<(), BashError> {
+        self.master()
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .map_err(|e| BashError::Pty(e.to_string()))
+    }
+
+    /// The process group in the terminal's foreground (the shell's own while it waits at its prompt); `None`
+    /// where it cannot be told.
+    pub fn foreground_group(&self) -> Option<u32> {
+        self.master()
+            .process_group_leader()
+            .and_then(|pid| u32::try_from(pid).ok())
     }
 }
 
@@ -135,6 +178,6 @@ pub fn spawn(launch: &Launch) -> Result<PtyProcess, BashError> {
         pid,
         chunks,
         exit,
-        master: pair.master,
+        master: PtyControl(Arc::new(Mutex::new(pair.master))),
     })
 }

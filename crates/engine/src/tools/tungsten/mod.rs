@@ -6,7 +6,7 @@
 mod input;
 mod keys;
 mod render;
-mod terminal;
+pub(crate) mod terminal;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -1,5 +1,6 @@
-//! One terminal of the Tungsten tool: a program in a PTY (the Bash tool's), its output kept as a screen by a
-//! terminal emulator (`vt100`), keys typed into it, and the wait until its output is quiet, a pattern shows on the
+//! One terminal of the Tungsten tool (and of the window's terminal panel): a program in a PTY (the Bash tool's), its
+//! output kept as a screen by a terminal emulator (`vt100`, with scrollback when asked), keys typed into it, resizing,
+//! a listener that hears its raw output as it comes, and the wait until its output is quiet, a pattern shows on the
 //! screen or it exits. Dropping it kills the program's process group.
 
 use std::io::Write;
@@ -13,10 +14,22 @@ use tokio_util::sync::CancellationToken;
 
 use crate::process_group::GroupGuard;
 use crate::tools::bash::Exit;
-use crate::tools::bash::pty::{Launch, PtyProcess, spawn};
+use crate::tools::bash::pty::{Launch, PtyControl, PtyProcess, spawn};
 
 /// How long the output must be still before a wait without a pattern ends.
 pub const QUIET: Duration = Duration::from_millis(300);
+
+/// What a listener of a terminal hears ([`Terminal::watch`]).
+#[derive(Debug)]
+pub enum Heard<'a> {
+    /// Raw output of the program, as it came (escapes and all).
+    Output(&'a [u8]),
+    /// The program exited.
+    Exited(&'a Exit),
+}
+
+/// Hears a terminal's output; called with the terminal's state locked, so it must not block.
+pub type Listener = Box<dyn Fn(Heard<'_>) + Send>;
 
 /// What the screen and the program's state are, shared with the task reading its output.
 struct State {
@@ -24,6 +37,25 @@ struct State {
     /// When the program last wrote something (or was last typed into).
     last_activity: Instant,
     exit: Option<Exit>,
+    listener: Option<Listener>,
+}
+
+impl State {
+    /// Reads `bytes` into the screen and tells the listener.
+    fn feed(&mut self, bytes: &[u8]) {
+        self.parser.process(bytes);
+        self.last_activity = Instant::now();
+        if let Some(listener) = &self.listener {
+            listener(Heard::Output(bytes));
+        }
+    }
+
+    fn exited(&mut self, exit: Exit) {
+        if let Some(listener) = &self.listener {
+            listener(Heard::Exited(&exit));
+        }
+        self.exit = Some(exit);
+    }
 }
 
 /// A running (or ended) program in a terminal.
@@ -34,6 +66,7 @@ pub struct Terminal {
     state: Arc<Mutex<State>>,
     changed: Arc<Notify>,
     keyboard: Mutex<Box<dyn Write + Send>>,
+    control: PtyControl,
     guard: Mutex<GroupGuard>,
 }
 
@@ -71,16 +104,28 @@ pub struct Snapshot {
 }
 
 impl Terminal {
-    /// Starts `launch` in a terminal of `launch.size`; its output is read by a task on the current runtime.
+    /// Starts `launch` in a terminal of `launch.size`, without scrollback; its output is read by a task on the
+    /// current runtime.
     pub fn start(launch: &Launch, command: &str) -> Result<Self, String> {
+        Self::start_with_scrollback(launch, command, 0)
+    }
+
+    /// Starts `launch` as [`Terminal::start`] does, keeping up to `scrollback` lines that scrolled off the screen.
+    pub fn start_with_scrollback(
+        launch: &Launch,
+        command: &str,
+        scrollback: usize,
+    ) -> Result<Self, String> {
         let (rows, cols) = launch.size.unwrap_or((24, 80));
         let process = spawn(launch).map_err(|e| e.to_string())?;
         let guard = GroupGuard::new(process.pid);
         let keyboard = process.keyboard().map_err(|e| e.to_string())?;
+        let control = process.control();
         let state = Arc::new(Mutex::new(State {
-            parser: vt100::Parser::new(nonzero(rows), nonzero(cols), 0),
+            parser: vt100::Parser::new(nonzero(rows), nonzero(cols), scrollback),
             last_activity: Instant::now(),
             exit: None,
+            listener: None,
         }));
         let changed = Arc::new(Notify::new());
         let pid = process.pid;
@@ -91,8 +136,78 @@ impl Terminal {
             state,
             changed,
             keyboard: Mutex::new(keyboard),
+            control,
             guard: Mutex::new(guard),
         })
+    }
+
+    /// Sends the program's output to `listener` from now on (replacing any earlier one). It first hears what
+    /// redraws the screen as it is now (its text, colours, cursor and modes as escapes), which is also returned, so
+    /// that a terminal that plays everything it hears shows what this one does.
+    pub fn watch(&self, listener: Listener) -> Vec<u8> {
+        let mut state = self.state();
+        let screen = state.parser.screen().state_formatted().into_bytes();
+        listener(Heard::Output(&screen));
+        state.listener = Some(listener);
+        screen
+    }
+
+    /// Stops sending the output to the listener.
+    pub fn unwatch(&self) {
+        self.state().listener = None;
+    }
+
+    /// Gives the terminal (and its screen) `rows` by `cols`.
+    pub fn resize(&self, rows: u16, cols: u16) -> Result<(), String> {
+        let (rows, cols) = (nonzero(rows).get(), nonzero(cols).get());
+        self.control
+            .resize(rows, cols)
+            .map_err(|e| format!("cannot resize the terminal: {e}"))?;
+        self.state()
+            .parser
+            .screen_mut()
+            .set_size(nonzero(rows), nonzero(cols));
+        self.changed.notify_waiters();
+        Ok(())
+    }
+
+    /// The process group in the terminal's foreground when it is not the program's own (a command the shell
+    /// runs); `None` while the program itself has the terminal, or where it cannot be told.
+    pub fn foreground_job(&self) -> Option<u32> {
+        self.control
+            .foreground_group()
+            .filter(|group| *group != self.pid)
+    }
+
+    /// The last `count` lines of the terminal's text: the lines that scrolled off the screen, then the screen's,
+    /// without the empty rows below the last written one.
+    pub fn last_lines(&self, count: usize) -> Vec<String> {
+        let mut state = self.state();
+        let screen = state.parser.screen_mut();
+        let cols = screen.size().1.get();
+        screen.set_scrollback(usize::MAX);
+        let above = screen.scrollback();
+        let mut lines = Vec::with_capacity(above + usize::from(screen.size().0.get()));
+        // At offset `n` the screen's first row is the `n`-th line from the bottom of the scrollback.
+        for offset in (1..=above).rev() {
+            screen.set_scrollback(offset);
+            lines.push(
+                screen
+                    .rows(0, cols)
+                    .next()
+                    .map(|r| r.trim_end().to_string())
+                    .unwrap_or_default(),
+            );
+        }
+        screen.set_scrollback(0);
+        lines.extend(screen.rows(0, cols).map(|r| r.trim_end().to_string()));
+        let used = lines
+            .iter()
+            .rposition(|r| !r.is_empty())
+            .map_or(0, |i| i + 1);
+        lines.truncate(used);
+        let skip = lines.len().saturating_sub(count);
+        lines.split_off(skip)
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
@@ -206,16 +321,16 @@ async fn pump(mut process: PtyProcess, state: Arc<Mutex<State>>, changed: Arc<No
     loop {
         tokio::select! {
             chunk = process.chunks.recv() => match chunk {
-                Some(bytes) => lock(&state).parser.process(&bytes),
+                Some(bytes) => lock(&state).feed(&bytes),
                 None => break,
             },
             exit = &mut process.exit, if !exited => {
                 exited = true;
                 // Output already written is read before the exit shows.
                 while let Ok(bytes) = process.chunks.try_recv() {
-                    lock(&state).parser.process(&bytes);
+                    lock(&state).feed(&bytes);
                 }
-                lock(&state).exit = Some(exit.unwrap_or_else(|_| Exit::Unknown("lost".into())));
+                lock(&state).exited(exit.unwrap_or_else(|_| Exit::Unknown("lost".into())));
             }
         }
         changed.notify_waiters();
@@ -224,7 +339,7 @@ async fn pump(mut process: PtyProcess, state: Arc<Mutex<State>>, changed: Arc<No
         let exit = (&mut process.exit)
             .await
             .unwrap_or_else(|_| Exit::Unknown("lost".into()));
-        lock(&state).exit = Some(exit);
+        lock(&state).exited(exit);
     }
     changed.notify_waiters();
 }
