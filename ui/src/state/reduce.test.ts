@@ -390,3 +390,33 @@ describe('prompt images', () => {
     expect(fold(events).items).toEqual(state.items);
   });
 });
+
+describe('calls a call made', () => {
+  it('go inside the REPL or Workflow call that made them, in every batching, and an unknown outer id stays a call of its own', () => {
+    const events: SessionEvent[] = [
+      { type: 'turn_started', prompt: 'run the checks' },
+      { type: 'tool_call_started', tool_use_id: 'w1', name: 'Workflow' },
+      { type: 'tool_call_input', tool_use_id: 'w1', name: 'Workflow', input: { workflow: 'check' }, hints: hints('other', 'Workflow check') },
+      { type: 'tool_call_status_changed', tool_use_id: 'w1', status: 'executing' },
+      ...readCall('w1/1', 'notes.txt'),
+      { type: 'tool_call_input', tool_use_id: 'w1/2', name: 'Bash', input: { command: 'wc -l notes.txt' }, hints: hints('shell', 'wc -l notes.txt') },
+      { type: 'tool_call_progress', tool_use_id: 'w1/2', text: '3\n' },
+      { type: 'tool_call_result', tool_use_id: 'w1/2', outcome: 'error', content: 'exit 1', detail: null },
+      { type: 'tool_call_result', tool_use_id: 'w1', outcome: 'error', content: 'Workflow check stopped at step 2', detail: null },
+      ...readCall('zz/1', 'other.txt'),
+    ];
+    const whole = fold(events);
+    expect(shapes(whole)).toEqual(['user:run the checks', 'tool:Workflow:completed:error', 'tool:Read:completed:success']);
+    const outer = whole.items.flatMap((item) => (item.kind === 'tool' && item.call.id === 'w1' ? [item.call] : []))[0];
+    expect(shapes(outer?.inner as Transcript)).toEqual(['tool:Read:completed:success', 'tool:Bash:completed:error']);
+    const bash = outer?.inner?.items.flatMap((item) => (item.kind === 'tool' && item.call.id === 'w1/2' ? [item.call] : []))[0];
+    expect(bash?.progress).toBe('3\n');
+    // One event at a time, or in batches of any size: the same transcript.
+    for (const size of [1, 2, 3, 5]) {
+      let state = emptyTranscript();
+      const all = envelopes(events);
+      for (let at = 0; at < all.length; at += size) state = applyEvents(state, all.slice(at, at + size));
+      expect(state.items).toEqual(whole.items);
+    }
+  });
+});

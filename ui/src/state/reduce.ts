@@ -95,6 +95,15 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
   if (last?.kind === 'retry' && !last.settled && event.type !== 'retrying' && event.type !== 'usage_updated') {
     items[items.length - 1] = { ...last, settled: true };
   }
+  const outer = outerCall(draft, event);
+  if (outer !== null) {
+    // A call another call made (REPL, Workflow): shown inside that call.
+    updateTool(draft, outer, null, (call) => ({
+      ...call,
+      inner: foldNested(call.inner ?? emptyTranscript(null), event, `inner:${key}`),
+    }));
+    return;
+  }
   switch (event.type) {
     case 'turn_started':
       state.running = true;
@@ -340,6 +349,27 @@ function foldNested(state: Transcript, event: SessionEvent, key: string): Transc
 }
 
 /** Applies `change` to a tool call, creating the call (at the end) when it is new. */
+/** The call that made the call `event` is about, when it is one a known call made (its id is `<that id>/<n>`). */
+function outerCall(draft: Draft, event: SessionEvent): string | null {
+  switch (event.type) {
+    case 'tool_call_started':
+    case 'tool_call_input':
+    case 'tool_call_status_changed':
+    case 'tool_call_decision':
+    case 'sandbox_violation':
+    case 'tool_call_progress':
+    case 'tool_call_result': {
+      const id = event.tool_use_id;
+      const cut = id.lastIndexOf('/');
+      if (cut <= 0) return null;
+      const outer = id.slice(0, cut);
+      return draft.toolIndex[outer] === undefined ? null : outer;
+    }
+    default:
+      return null;
+  }
+}
+
 function updateTool(
   draft: Draft,
   id: string,

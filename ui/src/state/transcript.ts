@@ -55,6 +55,9 @@ export type ToolCall = {
   otherAgents?: readonly { agentId: string; transcript: Transcript }[];
   /** What the shell sandbox refused the call, each once. */
   violations?: SandboxViolation[];
+  /** For a call that runs other calls (a REPL program's functions, a workflow's steps): those calls, with ids
+   * `<this id>/<n>`, as a transcript of their own. */
+  inner?: Transcript;
 };
 
 export type TranscriptItem =

@@ -17,6 +17,7 @@ import { STATE_LABELS, visualState, type ToolVisualState } from '../../state/too
 import { Chevron } from '../common/Chevron';
 import { ShellOutput } from './ShellOutput';
 import { StatusIcon } from './StatusIcon';
+import { InnerCalls } from './InnerCalls';
 import { SubAgentTranscript } from './SubAgentTranscript';
 import { SandboxNotice } from './SandboxNotice';
 import { ToolDiff } from './ToolDiff';
@@ -89,6 +90,7 @@ export const ToolCallView = memo(function ToolCallView({ call }: { call: ToolCal
         </div>
       )}
       {call.subAgent && <SubAgentTranscript callId={call.id} agentId={call.subAgent.agentId} transcript={call.subAgent.transcript} />}
+      {call.inner && <InnerCalls callId={call.id} transcript={call.inner} />}
       {call.otherAgents?.map((other) => (
         <SubAgentTranscript key={other.agentId} callId={call.id} agentId={other.agentId} transcript={other.transcript} />
       ))}

@@ -1,6 +1,7 @@
 // Tests of transcript rendering: each kind of row, tool call attributes and states, the folding
 // of read-only calls into a summary that expands, markdown with highlighted code, and that a
-// large transcript keeps only what is on screen in the DOM, and sub-agents nested in their calls.
+// large transcript keeps only what is on screen in the DOM, and sub-agents and the calls a call made (REPL,
+// Workflow) nested in their calls.
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -393,6 +394,24 @@ describe('sub-agents', () => {
     expect(screen.getAllByTestId('tool-call').filter((call) => call.dataset.toolName === 'Read' && !sub.contains(call))).toHaveLength(0);
     await userEvent.click(within(sub).getByRole('button', { name: /Sub-agent/ }));
     expect(within(sub).queryByText('The entry point is in a.rs.')).not.toBeInTheDocument();
+  });
+});
+
+describe('calls a call made', () => {
+  it('shows a REPL program\'s calls inside the REPL call, collapsible, and not in the main transcript', async () => {
+    renderEvents([
+      { type: 'turn_started', prompt: 'chain it' },
+      { type: 'tool_call_started', tool_use_id: 'r1', name: 'REPL' },
+      { type: 'tool_call_input', tool_use_id: 'r1', name: 'REPL', input: { code: 'await Read({file_path: "a.rs"})' }, hints: hints('shell', 'REPL await Read') },
+      ...readCall('r1/1', 'a.rs'),
+      ...bash('r1/2'),
+    ]);
+    const repl = screen.getAllByTestId('tool-call').find((call) => call.dataset.toolName === 'REPL') as HTMLElement;
+    const inner = within(repl).getByTestId('inner-calls');
+    expect(within(inner).getAllByTestId('tool-call').map((call) => call.dataset.toolName)).toEqual(['Read', 'Bash']);
+    expect(screen.getAllByTestId('tool-call').filter((call) => !inner.contains(call)).map((call) => call.dataset.toolName)).toEqual(['REPL']);
+    await userEvent.click(within(inner).getByRole('button', { name: /Calls it made/ }));
+    expect(within(inner).queryAllByTestId('tool-call')).toHaveLength(0);
   });
 });
 
