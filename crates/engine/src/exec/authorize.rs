@@ -16,13 +16,13 @@ use super::decision_log;
 use super::hook_gate as hooks;
 use super::revision::RevisedChange;
 use crate::hooks::payload::{ToolCall, ToolFailure, ToolSuccess};
-use crate::hooks::{EventInput, HookDecision, HookVerdict};
+use crate::hooks::{EventInput, HookDecision, HookEvent, HookVerdict};
 use crate::model::ToolResultContent;
 use crate::permission::{
     CallView, EarlyVerdict, Evaluation, PermissionContext, classify_if_auto, evaluate, explain,
     save_allow_rules,
 };
-use crate::tool::{DynTool, PreparedCall, ToolContext, ToolError, ToolOutput};
+use crate::tool::{DynTool, PermissionSubject, PreparedCall, ToolContext, ToolError, ToolOutput};
 
 /// What the permission stage decided.
 pub(super) enum Authorized {
@@ -252,25 +252,61 @@ impl Gate<'_> {
             EventInput::PreToolUse(self.hook_call(&input)),
         )
         .await;
-        let Some(verdict) = &pre else {
-            return Ok((None, input));
-        };
-        hooks::notify(self.rt.events.as_ref(), verdict);
-        if let Some(stop) = &verdict.stop {
-            // `continue: false` wins over any decision: the call does not run and the turn ends after it.
-            *ends_turn = Some(stop.clone());
-            return Err(Stop(
-                ToolOutcome::Denied,
-                format!("A hook stopped the turn: {stop}"),
-            ));
-        }
-        let input = match &verdict.updated_input {
-            Some(updated) if verdict.decision != Some(HookDecision::Deny) => {
-                self.reprepare(updated, input, true)?
+        let input = match &pre {
+            None => input,
+            Some(verdict) => {
+                hooks::notify(self.rt.events.as_ref(), verdict);
+                stopped(verdict, ends_turn)?;
+                match &verdict.updated_input {
+                    Some(updated) if verdict.decision != Some(HookDecision::Deny) => {
+                        self.reprepare(updated, input, true)?
+                    }
+                    _ => input,
+                }
             }
-            _ => input,
+        };
+        // A shell command another tool starts (Tungsten's) meets the hooks on Bash as well.
+        let pre = match self.shell_hooks(permissions, &input).await {
+            None => pre,
+            Some(shell) => {
+                hooks::notify(self.rt.events.as_ref(), &shell);
+                stopped(&shell, ends_turn)?;
+                Some(hooks::join_shell_verdict(pre, shell))
+            }
         };
         Ok((pre, input))
+    }
+
+    /// For a tool other than Bash whose call runs a shell command: the PreToolUse hooks on Bash that did not see the
+    /// call already, run as if the command were a Bash call (`tool_name` "Bash", `tool_input` `{command}`, the
+    /// call's own id), so that a hook guarding shell commands cannot be gone round.
+    async fn shell_hooks(
+        &self,
+        permissions: &PermissionContext,
+        input: &CallInput,
+    ) -> Option<HookVerdict> {
+        if self.tool.name() == crate::tool::names::BASH {
+            return None;
+        }
+        let PermissionSubject::Shell { command } = input.prepared.permission_subject(self.ctx)
+        else {
+            return None;
+        };
+        let ran = permissions
+            .hooks
+            .commands_for(HookEvent::PreToolUse, Some(self.tool.name()));
+        let call = hooks::tool_call(
+            crate::tool::names::BASH,
+            &serde_json::json!({ "command": command }),
+            self.id,
+        );
+        hooks::run_event_except(
+            permissions,
+            &self.rt.session_id,
+            EventInput::PreToolUse(call),
+            &ran,
+        )
+        .await
     }
 
     /// The rules' answer, before any hook.
@@ -479,6 +515,21 @@ struct Allowed {
     revised: Option<Box<RevisedChange>>,
     /// The input to run with instead of the proposed one.
     updated_input: Option<Value>,
+}
+
+/// `continue: false` from a PreToolUse hook: it wins over any decision; the call does not run and the turn ends after
+/// it.
+fn stopped(verdict: &HookVerdict, ends_turn: &mut Option<String>) -> Result<(), Stop> {
+    match &verdict.stop {
+        Some(stop) => {
+            *ends_turn = Some(stop.clone());
+            Err(Stop(
+                ToolOutcome::Denied,
+                format!("A hook stopped the turn: {stop}"),
+            ))
+        }
+        None => Ok(()),
+    }
 }
 
 /// What auto mode's classifier is shown of a call: the tool's own form, or its input with long texts cut.

@@ -21,8 +21,19 @@ pub async fn run_event(
     session_id: &str,
     input: EventInput,
 ) -> Option<HookVerdict> {
+    run_event_except(ctx, session_id, input, &[]).await
+}
+
+/// As [`run_event`], leaving out the hooks whose commands are in `ran` (those that already saw the call).
+pub async fn run_event_except(
+    ctx: &PermissionContext,
+    session_id: &str,
+    input: EventInput,
+    ran: &[crate::settings::HookCommand],
+) -> Option<HookVerdict> {
     let event = input.event();
-    let commands = ctx.hooks.commands_for(event, input.matched());
+    let mut commands = ctx.hooks.commands_for(event, input.matched());
+    commands.retain(|hook| !ran.iter().any(|r| r.command == hook.command));
     if commands.is_empty() {
         return None;
     }
@@ -52,6 +63,33 @@ pub fn has_pre_tool_use(ctx: &PermissionContext, tool: &str) -> bool {
     !ctx.hooks
         .commands_for(crate::hooks::HookEvent::PreToolUse, Some(tool))
         .is_empty()
+}
+
+/// `own` (the call's own PreToolUse verdict) with `shell` (the verdict of the hooks on Bash, which saw the call's
+/// shell command as a Bash call) joined in: the stronger decision wins (deny, then ask, then allow) with its reason;
+/// their context, messages, errors and trace steps add up; a rewritten input only ever comes from `own` (a Bash
+/// input does not fit another tool).
+pub fn join_shell_verdict(own: Option<HookVerdict>, shell: HookVerdict) -> HookVerdict {
+    let rank = |d: Option<HookDecision>| match d {
+        Some(HookDecision::Deny) => 3,
+        Some(HookDecision::Ask) => 2,
+        Some(HookDecision::Allow) => 1,
+        None => 0,
+    };
+    let mut out = own.unwrap_or_default();
+    if rank(shell.decision) > rank(out.decision) {
+        out.decision = shell.decision;
+        out.reason = shell.reason;
+        out.decided_by = shell.decided_by;
+    }
+    out.additional_context.extend(shell.additional_context);
+    out.system_messages.extend(shell.system_messages);
+    out.errors.extend(shell.errors);
+    out.steps.extend(shell.steps);
+    if out.stop.is_none() {
+        out.stop = shell.stop;
+    }
+    out
 }
 
 /// The tool call a tool event's hooks read.

@@ -294,3 +294,53 @@ async fn tungsten_is_offered_only_with_the_switch_on() {
         assert!(entry(&from_file).offered, "{:?}", entry(&from_file));
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hooks_on_bash_see_the_command_a_start_runs() {
+    let project = Project::new().expect("project");
+    let seen = project.root.join("bash-hook.seen");
+    let script = project.root.join("guard.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "input=$(cat)\nprintf '%s\\n' \"$input\" >> {seen}\ncase \"$input\" in *rm-me*) echo 'no removing here' >&2; exit 2;; esac\nexit 0\n",
+            seen = seen.display()
+        ),
+    )
+    .expect("hook script");
+    let settings = json!({
+        "permissions": {"allow": ["Tungsten", "Bash(printf:*)", "Bash(touch:*)"]},
+        "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("sh {}", script.display())}
+        ]}]}
+    });
+    let rt = TestRuntime::new(&project.root)
+        .tools(vec![tungsten::tool()])
+        .permissions(project.ctx_with(settings, PermissionMode::Default))
+        .approver(ScriptedApprover::new([], ApprovalChoice::Deny))
+        .build();
+    let refused = tungsten(
+        &rt,
+        json!({"action": "start", "command": "touch rm-me.txt"}),
+    )
+    .await;
+    assert!(!refused.ok, "{refused:?}");
+    assert!(
+        refused.text.contains("no removing here"),
+        "{}",
+        refused.text
+    );
+    assert!(!project.root.join("rm-me.txt").exists());
+    let log = std::fs::read_to_string(&seen).expect("the Bash hook ran");
+    let payload: Value = serde_json::from_str(log.lines().next().expect("a line")).expect("JSON");
+    assert_eq!(payload["tool_name"], "Bash");
+    assert_eq!(payload["tool_input"]["command"], "touch rm-me.txt");
+
+    let allowed = tungsten(&rt, json!({"action": "start", "command": "printf ok"})).await;
+    let (id, _) = started(&allowed);
+    assert_eq!(
+        std::fs::read_to_string(&seen).expect("log").lines().count(),
+        2
+    );
+    tungsten(&rt, json!({"action": "stop", "id": id})).await;
+}
