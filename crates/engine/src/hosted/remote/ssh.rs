@@ -3,7 +3,7 @@
 //! destination, and a remote command that also finds a `tandem` in `~/.local/bin`. Everything else — keys, agent,
 //! known hosts, connection sharing, proxies — is the person's SSH configuration, untouched.
 
-use tandem_engine::settings::AgentServer;
+use crate::settings::AgentServer;
 
 use super::target::Target;
 

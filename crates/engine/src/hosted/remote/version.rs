@@ -1,6 +1,6 @@
 //! The far side's `agentInfo` checked at `initialize`: it must be Tandem, and no older than [`MINIMUM`].
 
-use tandem_engine::hosted::AgentInfo;
+use crate::hosted::AgentInfo;
 
 use super::ssh::install_command;
 use super::target::Target;

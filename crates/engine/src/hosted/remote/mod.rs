@@ -1,4 +1,5 @@
-//! `tandem -p --remote ssh://[user@]host[:port]/abs/path PROMPT`: Tandem on another machine, reached with the
+//! Remote sessions (`tandem -p --remote ssh://[user@]host[:port]/abs/path PROMPT`, and the window's remote folders):
+//! Tandem on another machine, reached with the
 //! system's OpenSSH, runs the turn as a hosted agent — its `tandem acp` does the tool work on that machine's files
 //! under its own rules, and asks this one (`session/request_permission`) what those leave open; this Tandem shows the
 //! turn, answers the questions and stores the session. docs/remote.md describes it.
@@ -9,8 +10,8 @@ mod version;
 
 use std::sync::Arc;
 
-use tandem_engine::hosted::{FarSide, HostedError};
-use tandem_engine::settings::AgentServer;
+use super::{FarSide, HostedError};
+use crate::settings::AgentServer;
 
 pub use ssh::SSH_COMMAND_VAR;
 pub use target::Target;
@@ -66,7 +67,7 @@ impl Remote {
         let host = self.target.label();
         match error {
             HostedError::Spawn(why) => format!(
-                "{why}; --remote runs the system's OpenSSH client (`ssh`, or the command in {SSH_COMMAND_VAR})"
+                "{why}; a remote session runs the system's OpenSSH client (`ssh`, or the command in {SSH_COMMAND_VAR})"
             ),
             HostedError::Closed {
                 code: Some(127), ..
