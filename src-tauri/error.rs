@@ -53,6 +53,8 @@ pub enum ErrorCode {
     Usage,
     /// An image sent with a prompt cannot be sent (not an image, damaged, too large); nothing was sent.
     Image,
+    /// A hosted agent (of `agentServers`, or Tandem on another machine) could not be started or refused the session.
+    Agent,
 }
 
 impl ErrorCode {
@@ -82,6 +84,7 @@ impl ErrorCode {
             Self::Carry => "carry",
             Self::Usage => "usage",
             Self::Image => "image",
+            Self::Agent => "agent",
         }
     }
 }
@@ -143,6 +146,7 @@ mod tests {
             ErrorCode::Rules,
             ErrorCode::Hooks,
             ErrorCode::Image,
+            ErrorCode::Agent,
         ] {
             let wire = serde_json::to_value(code).expect("serialises");
             assert_eq!(wire, code.as_str());

@@ -9,6 +9,7 @@ mod e2e_plugins;
 mod e2e_reload;
 mod e2e_turn_end;
 mod generated_types;
+mod hosted;
 mod ipc;
 mod logging;
 mod menu;

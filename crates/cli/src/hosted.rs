@@ -13,6 +13,7 @@ use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
 use tandem_engine::session::{EndReason, Session};
+use tandem_engine::settings::AppSettingsFile;
 use tandem_engine::store::SessionStore;
 use tandem_protocol::{TurnStopReason, Usage};
 
@@ -49,7 +50,7 @@ pub async fn run(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         return 2;
     }
     let door = match (&cli.agent, &cli.remote) {
-        (Some(agent), _) => Door::agent(agent),
+        (Some(agent), _) => Door::agent(AppSettingsFile::standard().as_ref(), agent),
         (None, Some(url)) => Door::remote(url),
         (None, None) => Err("neither --agent nor --remote was given".to_string()),
     };

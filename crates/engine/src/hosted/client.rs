@@ -43,6 +43,8 @@ pub struct Host {
     pub approver: Arc<HostedApprover>,
     pub terminals: Arc<Terminals>,
     translator: Mutex<Translator>,
+    /// The running turn's cancel (permission questions still open are withdrawn when it fires).
+    turn_cancel: Mutex<CancellationToken>,
 }
 
 /// How the turn ended, and what the agent said.
@@ -66,6 +68,7 @@ impl Host {
             approver,
             terminals,
             translator: Mutex::new(Translator::default()),
+            turn_cancel: Mutex::new(CancellationToken::new()),
         })
     }
 
@@ -82,10 +85,13 @@ impl Host {
         }
     }
 
-    /// A turn begins: its answer starts empty.
-    fn begin_turn(&self) {
+    /// A turn begins: its answer starts empty, and `cancel` withdraws its open questions.
+    fn begin_turn(&self, cancel: &CancellationToken) {
         if let Ok(mut translator) = self.translator.lock() {
             translator.begin_turn();
+        }
+        if let Ok(mut turn_cancel) = self.turn_cancel.lock() {
+            *turn_cancel = cancel.clone();
         }
     }
 
@@ -121,7 +127,12 @@ impl Host {
                 self.session.runtime().events.emit(event);
             }
         }
-        let verdict = permission::answer(&self.session, &self.approver, &tool_call).await;
+        let cancel = self
+            .turn_cancel
+            .lock()
+            .map(|cancel| cancel.clone())
+            .unwrap_or_default();
+        let verdict = permission::answer(&self.session, &self.approver, &tool_call, &cancel).await;
         if let Some(id) = tool_call["toolCallId"].as_str() {
             self.session
                 .runtime()
@@ -145,6 +156,9 @@ impl Host {
                 PermissionOptionKind::RejectAlways,
             ],
         };
+        if verdict.cancelled {
+            return RequestPermissionResponse::new(RequestPermissionOutcome::Cancelled);
+        }
         let outcome = choose(&request.options, wanted)
             .map(|option| {
                 RequestPermissionOutcome::Selected(SelectedPermissionOutcome::new(
@@ -381,7 +395,7 @@ impl HostedAgent {
         let _one_at_a_time = self.turn.lock().await;
         let session = &self.host.session;
         let prompt_id = session.begin_hosted_turn(prompt);
-        self.host.begin_turn();
+        self.host.begin_turn(cancel);
         let (reply, answered) = oneshot::channel();
         let sent = self.commands.send(Command::Prompt {
             text: prompt.to_string(),
@@ -430,6 +444,16 @@ impl HostedAgent {
             self.process.exit_code_within(grace).await;
         })
         .await;
+    }
+}
+
+impl HostedAgent {
+    /// Breaks the connection at once, through a shared reference: the running turn (if any) ends as failed and the
+    /// agent's terminals stop; its process is killed when the agent is dropped. For an agent that does not answer
+    /// `session/cancel` while its session is being closed.
+    pub fn abort(&self) {
+        self.host.terminals.stop_all();
+        self.connection.abort();
     }
 }
 

@@ -24,18 +24,20 @@ pub fn model_name(agent: &str) -> String {
     format!("{HOSTED_MODEL_PREFIX}{agent}")
 }
 
-/// The agents configured under `agentServers` in Tandem's settings file, by name (none without a file). `Err`: the
-/// file cannot be read, or an entry is not an agent; the message names the file.
-pub fn configured_agents() -> Result<BTreeMap<String, AgentServer>, String> {
-    match AppSettingsFile::standard().map(|file| file.agent_servers()) {
-        Some(servers) => servers,
+/// The agents configured under `agentServers` in Tandem's settings file `file`, by name (none without a file).
+/// `Err`: the file cannot be read, or an entry is not an agent; the message names the file.
+pub fn configured_agents(
+    file: Option<&AppSettingsFile>,
+) -> Result<BTreeMap<String, AgentServer>, String> {
+    match file {
+        Some(file) => file.agent_servers(),
         None => Ok(BTreeMap::new()),
     }
 }
 
-/// The settings' entry for the agent `name`; `Err` says why there is none (naming the agents there are).
-pub fn configured_agent(name: &str) -> Result<AgentServer, String> {
-    agent_server(&configured_agents()?, name).map_err(|e| e.to_string())
+/// The entry of the agent `name` in `file`; `Err` says why there is none (naming the agents there are).
+pub fn configured_agent(file: Option<&AppSettingsFile>, name: &str) -> Result<AgentServer, String> {
+    agent_server(&configured_agents(file)?, name).map_err(|e| e.to_string())
 }
 
 /// Who runs a hosted session's turns.
@@ -48,11 +50,12 @@ pub enum Door {
 }
 
 impl Door {
-    /// The configured agent `name`; `Err` says why there is none.
-    pub fn agent(name: &str) -> Result<Self, String> {
+    /// The agent `name` of the settings file `file` (Tandem's own: [`AppSettingsFile::standard`]); `Err` says why
+    /// there is none.
+    pub fn agent(file: Option<&AppSettingsFile>, name: &str) -> Result<Self, String> {
         Ok(Self::Agent {
             name: name.to_string(),
-            server: configured_agent(name)?,
+            server: configured_agent(file, name)?,
         })
     }
 
