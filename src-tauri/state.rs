@@ -34,6 +34,8 @@ pub struct AppState {
     pub initial_remote: Option<String>,
     /// The folder the app was started in: a remote session opened without a tab shown is stored under it.
     pub launch_dir: PathBuf,
+    /// The command that replaces `ssh` for remote folders (`TANDEM_SSH_COMMAND` when it is set; tests).
+    pub ssh_command: Option<String>,
     /// Where recent folders are kept (`None`: not remembered).
     pub recent_file: Option<PathBuf>,
     /// A model configuration that replaces settings and environment (tests).
@@ -64,6 +66,7 @@ impl AppState {
                 .ok()
                 .or_else(dirs::home_dir)
                 .unwrap_or_else(|| PathBuf::from("/")),
+            ssh_command: std::env::var(tandem_engine::hosted::remote::SSH_COMMAND_VAR).ok(),
             recent_file,
             model_override: None,
             store: None,

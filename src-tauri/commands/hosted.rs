@@ -54,7 +54,7 @@ pub async fn open_hosted_session<R: Runtime>(
 ) -> Result<SessionInfo, CommandError> {
     let door = match (&agent, &remote) {
         (Some(name), None) => Door::agent(state.settings_file.as_ref(), name),
-        (None, Some(url)) => Door::remote(url.trim()),
+        (None, Some(url)) => Door::remote_with_ssh(url.trim(), state.ssh_command.clone()),
         _ => Err("name either an agent or a remote folder".to_string()),
     }
     .map_err(|message| CommandError::new(ErrorCode::Agent, message))?;

@@ -212,9 +212,14 @@ pub enum HostedError {
     #[error("{0}")]
     Start(String),
     /// It went away before its session opened; `code` is its exit code when it had one (an `ssh` whose remote
-    /// command was not found exits 127, one that could not connect 255).
+    /// command was not found exits 127, one that could not connect 255), `stderr` its last lines on stderr (empty
+    /// when it wrote none).
     #[error("{message}")]
-    Closed { message: String, code: Option<i32> },
+    Closed {
+        message: String,
+        code: Option<i32>,
+        stderr: String,
+    },
     /// The far side's `agentInfo` did not pass [`FarSide::accept`] (a remote Tandem too old, or not Tandem).
     #[error("{0}")]
     Refused(String),
@@ -371,9 +376,11 @@ impl HostedAgent {
                     Ok(Err(e)) => describe(&e),
                     _ => "it closed the connection".to_string(),
                 };
+                let code = process.exit_code().await;
                 Err(HostedError::Closed {
                     message: format!("the agent `{name}` failed: {why}"),
-                    code: process.exit_code().await,
+                    code,
+                    stderr: process.stderr_tail().await,
                 })
             }
         }

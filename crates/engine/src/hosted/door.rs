@@ -59,9 +59,15 @@ impl Door {
         })
     }
 
-    /// Tandem at `url` (`ssh://[user@]host[:port]/abs/path`); `Err` says what is wrong with it.
+    /// Tandem at `url` (`ssh://[user@]host[:port]/abs/path`), reached with `ssh` or `TANDEM_SSH_COMMAND`; `Err` says
+    /// what is wrong with it.
     pub fn remote(url: &str) -> Result<Self, String> {
         Ok(Self::Remote(Arc::new(Remote::new(url)?)))
+    }
+
+    /// [`Self::remote`] reached with the command line `ssh_command` in place of `ssh` when given.
+    pub fn remote_with_ssh(url: &str, ssh_command: Option<String>) -> Result<Self, String> {
+        Ok(Self::Remote(Arc::new(Remote::with_ssh(url, ssh_command)?)))
     }
 
     /// The name its turns and messages carry: the agent's name, or `tandem on HOST`.
@@ -108,7 +114,12 @@ impl Door {
             Self::Agent { name, server } => HostedAgent::start(host, name, server, mcp_configs)
                 .await
                 .map_err(|e| {
-                    let message = e.to_string();
+                    let message = match &e {
+                        HostedError::Closed { stderr, .. } if !stderr.is_empty() => {
+                            format!("{e} (it said: {stderr})")
+                        }
+                        _ => e.to_string(),
+                    };
                     (e, message)
                 }),
             Self::Remote(remote) => {

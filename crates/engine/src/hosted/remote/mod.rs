@@ -27,10 +27,16 @@ pub struct Remote {
 }
 
 impl Remote {
-    /// Reads the URL and builds the `ssh` command; `Err` says what is wrong.
+    /// Reads the URL and builds the `ssh` command (`TANDEM_SSH_COMMAND`, or `ssh`); `Err` says what is wrong.
     pub fn new(url: &str) -> Result<Self, String> {
+        Self::with_ssh(url, std::env::var(SSH_COMMAND_VAR).ok())
+    }
+
+    /// [`Self::new`] with `ssh` replaced by the command line `ssh_command` when given (split like a shell would), as
+    /// `TANDEM_SSH_COMMAND` does.
+    pub fn with_ssh(url: &str, ssh_command: Option<String>) -> Result<Self, String> {
         let target = Target::parse(url)?;
-        let server = ssh::server(&target)?;
+        let server = ssh::server(&target, ssh_command)?;
         let minimum = std::env::var(MINIMUM_VAR)
             .ok()
             .filter(|v| version::numbers(v) > version::numbers(version::MINIMUM))
@@ -77,17 +83,24 @@ impl Remote {
                 ssh::install_command(&self.target)
             ),
             HostedError::Closed {
-                code: Some(255), ..
+                code: Some(255),
+                stderr,
+                ..
             } => format!(
-                "ssh could not reach {host} (its own message is above); `ssh {}{}` must log in without asking \
-                 anything (keys or an agent, a known host key)",
+                "ssh could not reach {host} ({}); `ssh {}{}` must log in without asking anything (keys or an agent, \
+                 a known host key)",
+                if stderr.is_empty() {
+                    "its own message is above".to_string()
+                } else {
+                    stderr.clone()
+                },
                 self.target
                     .port
                     .map(|p| format!("-p {p} "))
                     .unwrap_or_default(),
                 self.target.destination()
             ),
-            HostedError::Closed { message, code } => format!(
+            HostedError::Closed { message, code, .. } => format!(
                 "`tandem acp` on {host} ended before its session opened (exit code {}): {message}",
                 code.map(|c| c.to_string()).unwrap_or_else(|| "none".into())
             ),

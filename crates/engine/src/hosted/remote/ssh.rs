@@ -13,10 +13,11 @@ pub const SSH_COMMAND_VAR: &str = "TANDEM_SSH_COMMAND";
 /// What the far machine's shell runs: `tandem acp`, found on its PATH or in `~/.local/bin`.
 pub const REMOTE_COMMAND: &str = r#"PATH="$PATH:$HOME/.local/bin" exec tandem acp"#;
 
-/// The `ssh` process, as a hosted agent's entry. `Err`: `TANDEM_SSH_COMMAND` cannot be read.
-pub fn server(target: &Target) -> Result<AgentServer, String> {
-    let mut words = match std::env::var(SSH_COMMAND_VAR) {
-        Ok(line) if !line.trim().is_empty() => shell_words::split(&line)
+/// The `ssh` process, as a hosted agent's entry: `ssh`, or the command line `ssh_command` (the value of
+/// `TANDEM_SSH_COMMAND`). `Err`: that line cannot be read.
+pub fn server(target: &Target, ssh_command: Option<String>) -> Result<AgentServer, String> {
+    let mut words = match ssh_command {
+        Some(line) if !line.trim().is_empty() => shell_words::split(&line)
             .map_err(|e| format!("{SSH_COMMAND_VAR} cannot be read: {e}"))?,
         _ => vec!["ssh".to_string()],
     };
@@ -54,10 +55,12 @@ mod tests {
     #[test]
     fn the_command_is_plain_ssh_in_batch_mode_with_the_port() {
         let target = Target::parse("ssh://ann@box:2222/srv/app").expect("parse");
-        let server = server(&target).expect("server");
-        if std::env::var(SSH_COMMAND_VAR).is_err() {
-            assert_eq!(server.command, "ssh");
-        }
+        let server = server(&target, None).expect("server");
+        assert_eq!(server.command, "ssh");
+        let custom =
+            super::server(&target, Some("ssh -F '/tmp/my config'".into())).expect("custom");
+        assert_eq!(custom.command, "ssh");
+        assert_eq!(custom.args[..2], ["-F", "/tmp/my config"]);
         let tail: Vec<&str> = server.args.iter().map(String::as_str).collect();
         assert!(
             tail.ends_with(&[
