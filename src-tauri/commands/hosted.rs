@@ -100,7 +100,10 @@ pub async fn open_hosted_session<R: Runtime>(
             .events
             .emit(SessionEvent::Error { message: problem });
     }
-    let agent = match door.start(wiring.host(session.clone()), &[], early).await {
+    let agent = match door
+        .start(wiring.host(session.clone()), &[], early, None)
+        .await
+    {
         Ok(agent) => agent,
         Err((_, message)) => {
             // Nothing was said to the agent: nothing is stored.

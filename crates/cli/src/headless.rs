@@ -295,7 +295,7 @@ const IN_USE_DEADLINE: Duration = Duration::from_secs(600);
 
 /// Reopens session `id`, waiting while another process has it open (one writer per session), up to
 /// [`IN_USE_DEADLINE`].
-async fn resume_when_free(
+pub(crate) async fn resume_when_free(
     store: &Arc<SessionStore>,
     id: &str,
     stop: &Stop,

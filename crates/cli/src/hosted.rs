@@ -12,19 +12,23 @@ use tandem_engine::hosted::{Door, HostedError, Wiring};
 use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
-use tandem_engine::session::{EndReason, Session};
+use tandem_engine::session::{
+    EndReason, HOSTED_MODEL_PREFIX, Session, SessionBuilder, is_hosted_model,
+};
 use tandem_engine::settings::AppSettingsFile;
 use tandem_engine::store::SessionStore;
-use tandem_protocol::{TurnStopReason, Usage};
+use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
 
-use crate::headless::{RunApprover, StderrSink, Stop, run_approver, store_failure};
+use crate::headless::{
+    RunApprover, StderrSink, Stop, resume_when_free, run_approver, store_failure,
+};
 use crate::lazy_model::LazyModel;
 use crate::{Cli, OutputFormat, terminal};
 
 /// The flags of `-p` a hosted agent's turn does not take (the agent runs its own model and tools).
 fn unsupported(cli: &Cli) -> Option<&'static str> {
-    if cli.resume.is_some() || cli.continue_latest {
-        Some("--resume and --continue")
+    if cli.continue_latest {
+        Some("--continue")
     } else if cli.json_schema.is_some() {
         Some("--json-schema")
     } else if !cli.images.is_empty() {
@@ -85,10 +89,23 @@ pub async fn run(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
             return 1;
         }
     };
-    let mut builder = match Session::builder(&cwd) {
-        Ok(builder) => builder,
-        Err(e) => {
-            eprintln!("tandem: {e}");
+    // `--resume ID`: the stored session goes on, and the agent continues its own session of it.
+    let opened = match &cli.resume {
+        Some(id) => resume_when_free(&store, id, stop)
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|builder| {
+                let agent_session = continued(&builder, id, door)?;
+                Ok((builder, Some(agent_session)))
+            }),
+        None => Session::builder(&cwd)
+            .map(|builder| (builder, None))
+            .map_err(|e| e.to_string()),
+    };
+    let (mut builder, agent_session) = match opened {
+        Ok(opened) => opened,
+        Err(message) => {
+            eprintln!("tandem: {message}");
             return 2;
         }
     };
@@ -176,7 +193,12 @@ pub async fn run(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         );
     }
     // An agent that cannot start or open its session stores nothing.
-    let starting = door.start(wiring.host(session.clone()), &cli.mcp_config, early);
+    let starting = door.start(
+        wiring.host(session.clone()),
+        &cli.mcp_config,
+        early,
+        agent_session.as_deref(),
+    );
     let agent = tokio::select! {
         started = starting => started,
         _ = stop.token().cancelled() => return 1,
@@ -186,7 +208,8 @@ pub async fn run(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         Err((e, message)) => {
             eprintln!("tandem: {message}");
             return match (door, e) {
-                (Door::Agent { .. }, HostedError::Spawn(_)) | (Door::Remote(_), _) => 2,
+                (Door::Agent { .. }, HostedError::Spawn(_) | HostedError::Refused(_))
+                | (Door::Remote(_), _) => 2,
                 _ => 1,
             };
         }
@@ -230,4 +253,42 @@ pub async fn run(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         return 1;
     }
     if is_error { 1 } else { 0 }
+}
+
+/// The agent's own session to continue in the stored session `id` (resumed by `builder`) with `door`. `Err` says why
+/// it cannot be: another agent ran it (or Tandem's own), or it holds no agent session id.
+fn continued(builder: &SessionBuilder, id: &str, door: &Door) -> Result<String, String> {
+    let Some(loaded) = builder.stored() else {
+        return Err(format!("session {id} is not a stored session"));
+    };
+    let ran = &loaded.record.model;
+    if *ran != door.model() {
+        let by = if is_hosted_model(ran) {
+            format!("the agent `{}`", &ran[HOSTED_MODEL_PREFIX.len()..])
+        } else {
+            "Tandem's own agent".to_string()
+        };
+        return Err(format!(
+            "session {id} was run by {by}, not by `{}`: resume it with the --agent or --remote it was run with, \
+             or without either to continue it with Tandem's own agent",
+            door.name()
+        ));
+    }
+    loaded
+        .events
+        .iter()
+        .rev()
+        .find_map(|stored| match &stored.event {
+            SessionEvent::HostedSessionOpened {
+                agent_session_id, ..
+            } => Some(agent_session_id.clone()),
+            _ => None,
+        })
+        .ok_or_else(|| {
+            format!(
+                "session {id} holds no session of `{}` to continue (it was stored before Tandem kept the agent's \
+                 session id); continue it without --agent or --remote, with Tandem's own agent",
+                door.name()
+            )
+        })
 }

@@ -8,7 +8,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::events::EventSink;
 use crate::session::Session;
 use crate::settings::AgentServer;
 use agent_client_protocol::schema::ProtocolVersion;
@@ -16,13 +15,13 @@ use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
     CancelNotification, ClientCapabilities, ContentBlock, CreateTerminalRequest,
     CreateTerminalResponse, FileSystemCapabilities, Implementation, InitializeRequest,
-    KillTerminalRequest, KillTerminalResponse, NewSessionRequest, PermissionOption,
-    PermissionOptionKind, PromptRequest, ReadTextFileRequest, ReadTextFileResponse,
-    ReleaseTerminalRequest, ReleaseTerminalResponse, RequestPermissionOutcome,
-    RequestPermissionRequest, RequestPermissionResponse, SelectedPermissionOutcome, SessionId,
-    SessionNotification, StopReason, TerminalExitStatus, TerminalOutputRequest,
-    TerminalOutputResponse, TextContent, WaitForTerminalExitRequest, WaitForTerminalExitResponse,
-    WriteTextFileRequest, WriteTextFileResponse,
+    KillTerminalRequest, KillTerminalResponse, LoadSessionRequest, NewSessionRequest,
+    PermissionOption, PermissionOptionKind, PromptRequest, ReadTextFileRequest,
+    ReadTextFileResponse, ReleaseTerminalRequest, ReleaseTerminalResponse,
+    RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
+    SelectedPermissionOutcome, SessionId, SessionNotification, StopReason, TerminalExitStatus,
+    TerminalOutputRequest, TerminalOutputResponse, TextContent, WaitForTerminalExitRequest,
+    WaitForTerminalExitResponse, WriteTextFileRequest, WriteTextFileResponse,
 };
 use agent_client_protocol::{
     Agent, Client, Error, Lines, on_receive_notification, on_receive_request,
@@ -45,6 +44,8 @@ pub struct Host {
     translator: Mutex<Translator>,
     /// The running turn's cancel (permission questions still open are withdrawn when it fires).
     turn_cancel: Mutex<CancellationToken>,
+    /// Set while the agent loads its session (`session/load`): the conversation it replays is shown already.
+    loading: std::sync::atomic::AtomicBool,
 }
 
 /// How the turn ended, and what the agent said.
@@ -69,11 +70,15 @@ impl Host {
             terminals,
             translator: Mutex::new(Translator::default()),
             turn_cancel: Mutex::new(CancellationToken::new()),
+            loading: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
     /// Emits the events of one update, in the order the updates came.
     fn update(&self, notification: &SessionNotification) {
+        if self.loading.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
         let Ok(update) = serde_json::to_value(&notification.update) else {
             return;
         };
@@ -296,7 +301,28 @@ impl HostedAgent {
         mcp_configs: &[String],
     ) -> Result<Self, HostedError> {
         let spawned = Self::spawn(name, server, host.session.cwd())?;
-        Self::start_with(host, spawned, mcp_configs, None).await
+        Self::start_with(host, spawned, mcp_configs, None, None).await
+    }
+
+    /// [`Self::start`], continuing the agent's own session `agent_session_id` (`session/load`; the conversation it
+    /// replays is not shown again) instead of opening a new one. `Err` ([`HostedError::Refused`]) when the agent does
+    /// not offer `session/load`, or as for [`Self::start`].
+    pub async fn resume(
+        host: Arc<Host>,
+        name: &str,
+        server: &AgentServer,
+        mcp_configs: &[String],
+        agent_session_id: &str,
+    ) -> Result<Self, HostedError> {
+        let spawned = Self::spawn(name, server, host.session.cwd())?;
+        Self::start_with(
+            host,
+            spawned,
+            mcp_configs,
+            None,
+            Some(agent_session_id.to_string()),
+        )
+        .await
     }
 
     /// Starts the process of the agent `name` in `cwd` (a folder of this machine) without speaking to it yet, so
@@ -321,7 +347,24 @@ impl HostedAgent {
         spawned: Spawned,
         far: FarSide,
     ) -> Result<Self, HostedError> {
-        Self::start_with(host, spawned, &[], Some(far)).await
+        Self::start_with(host, spawned, &[], Some(far), None).await
+    }
+
+    /// [`Self::start_far`], continuing the far side's session `agent_session_id` (as [`Self::resume`]).
+    pub async fn resume_far(
+        host: Arc<Host>,
+        spawned: Spawned,
+        far: FarSide,
+        agent_session_id: &str,
+    ) -> Result<Self, HostedError> {
+        Self::start_with(
+            host,
+            spawned,
+            &[],
+            Some(far),
+            Some(agent_session_id.to_string()),
+        )
+        .await
     }
 
     async fn start_with(
@@ -329,6 +372,7 @@ impl HostedAgent {
         spawned: Spawned,
         mcp_configs: &[String],
         far: Option<FarSide>,
+        load: Option<String>,
     ) -> Result<Self, HostedError> {
         let here: PathBuf = host.session.cwd().to_path_buf();
         let Spawned {
@@ -348,9 +392,11 @@ impl HostedAgent {
             host.clone(),
             Lines::new(outgoing, incoming),
             Opening {
+                agent: name.to_string(),
                 cwd,
                 mcp_configs: mcp_configs.to_vec(),
                 accept,
+                load,
                 ready,
             },
             receiver,
@@ -473,9 +519,12 @@ impl Drop for HostedAgent {
 
 /// What the connection's first exchange needs.
 struct Opening {
+    agent: String,
     cwd: PathBuf,
     mcp_configs: Vec<String>,
     accept: Option<Accept>,
+    /// The agent's session to continue (`session/load`) instead of a new one.
+    load: Option<String>,
     ready: oneshot::Sender<Result<(), OpenFailure>>,
 }
 
@@ -496,7 +545,7 @@ async fn connect(
         host.clone(),
         host.clone(),
     );
-    let events = host.session.runtime().events.clone();
+    let opened_host = host.clone();
     Client
         .v1()
         .name("tandem")
@@ -621,12 +670,25 @@ async fn connect(
         )
         .connect_with(transport, async move |cx: ConnectionTo<Agent>| {
             let Opening {
+                agent,
                 cwd,
                 mcp_configs,
                 accept,
+                load,
                 ready,
             } = opening;
-            let opened = open(&cx, cwd, &mcp_configs, accept, events.as_ref()).await;
+            let opened = open(
+                &cx,
+                &opened_host,
+                Open {
+                    agent: &agent,
+                    cwd,
+                    mcp_configs: &mcp_configs,
+                    accept,
+                    load,
+                },
+            )
+            .await;
             let session = match opened {
                 Ok(session) => {
                     let _ = ready.send(Ok(()));
@@ -647,16 +709,34 @@ async fn connect(
         .await
 }
 
-/// `initialize` (its `agentInfo` checked by `accept`, if given) and `session/new` (with the `--mcp-config` servers the
-/// agent can use; a notice for each it cannot): the agent's session id. An agent on the far side (`accept` given) is
-/// offered no file system or terminals of this machine.
+/// What [`open`] opens.
+struct Open<'a> {
+    /// The agent's name, for messages and the stored id.
+    agent: &'a str,
+    cwd: PathBuf,
+    mcp_configs: &'a [String],
+    accept: Option<Accept>,
+    load: Option<String>,
+}
+
+/// `initialize` (its `agentInfo` checked by `accept`, if given), then `session/new` (with the `--mcp-config` servers
+/// the agent can use; a notice for each it cannot) or, with `load`, `session/load` of that session (refused when
+/// the agent does not offer it; the conversation it replays meanwhile is not shown again): the agent's session id,
+/// also stored in the session (`HostedSessionOpened`) for a later run to continue. An agent on the far side
+/// (`accept` given) is offered no file system or terminals of this machine.
 async fn open(
     cx: &ConnectionTo<Agent>,
-    cwd: PathBuf,
-    mcp_configs: &[String],
-    accept: Option<Accept>,
-    events: &dyn EventSink,
+    host: &Host,
+    opening: Open<'_>,
 ) -> Result<SessionId, OpenFailure> {
+    let Open {
+        agent,
+        cwd,
+        mcp_configs,
+        accept,
+        load,
+    } = opening;
+    let events = host.session.runtime().events.clone();
     let here = accept.is_none();
     let capabilities = ClientCapabilities::new()
         .fs(FileSystemCapabilities::new()
@@ -681,17 +761,44 @@ async fn open(
         });
         accept(info.as_ref()).map_err(OpenFailure::Refused)?;
     }
+    if load.is_some() && !init.agent_capabilities.load_session {
+        return Err(OpenFailure::Refused(format!(
+            "the agent `{agent}` cannot continue its session: it does not offer `session/load` (a new session of \
+             it would not know the earlier turns)"
+        )));
+    }
     let (servers, problems) =
         super::mcp::servers_for(mcp_configs, &cwd, &init.agent_capabilities.mcp_capabilities);
     for message in problems {
         events.emit(SessionEvent::Notice { message });
     }
-    let session = cx
-        .send_request(NewSessionRequest::new(cwd).mcp_servers(servers))
-        .block_task()
-        .await
-        .map_err(OpenFailure::Protocol)?;
-    Ok(session.session_id)
+    let session_id = match load {
+        Some(id) => {
+            let id = SessionId::from(id);
+            host.loading
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            let loaded = cx
+                .send_request(LoadSessionRequest::new(id.clone(), cwd).mcp_servers(servers))
+                .block_task()
+                .await;
+            host.loading
+                .store(false, std::sync::atomic::Ordering::SeqCst);
+            loaded.map_err(OpenFailure::Protocol)?;
+            id
+        }
+        None => {
+            cx.send_request(NewSessionRequest::new(cwd).mcp_servers(servers))
+                .block_task()
+                .await
+                .map_err(OpenFailure::Protocol)?
+                .session_id
+        }
+    };
+    events.emit(SessionEvent::HostedSessionOpened {
+        agent: agent.to_string(),
+        agent_session_id: session_id.0.to_string(),
+    });
+    Ok(session_id)
 }
 
 /// Sends each prompt of `commands` (`session/prompt`, and `session/cancel` once its token fires) and replies with the

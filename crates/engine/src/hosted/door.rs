@@ -101,19 +101,23 @@ impl Door {
     }
 
     /// Starts the agent on `host`'s session (using `early` when [`Self::spawn_early`] started it), `initialize`s it
-    /// and opens its session; an agent of this machine gets the `--mcp-config` servers of `mcp_configs` it can use.
-    /// `Err` is the error and the message for the person (for a remote, with the one command that installs Tandem
-    /// there when that is what is missing).
+    /// and opens its session — or, with `load`, continues its session of that id (`session/load`); an agent of this
+    /// machine gets the `--mcp-config` servers of `mcp_configs` it can use. `Err` is the error and the message for
+    /// the person (for a remote, with the one command that installs Tandem there when that is what is missing).
     pub async fn start(
         &self,
         host: Arc<Host>,
         mcp_configs: &[String],
         early: Option<Spawned>,
+        load: Option<&str>,
     ) -> Result<HostedAgent, (HostedError, String)> {
         match self {
-            Self::Agent { name, server } => HostedAgent::start(host, name, server, mcp_configs)
-                .await
-                .map_err(|e| {
+            Self::Agent { name, server } => {
+                let started = match load {
+                    Some(id) => HostedAgent::resume(host, name, server, mcp_configs, id).await,
+                    None => HostedAgent::start(host, name, server, mcp_configs).await,
+                };
+                started.map_err(|e| {
                     let message = match &e {
                         HostedError::Closed { stderr, .. } if !stderr.is_empty() => {
                             format!("{e} (it said: {stderr})")
@@ -121,7 +125,8 @@ impl Door {
                         _ => e.to_string(),
                     };
                     (e, message)
-                }),
+                })
+            }
             Self::Remote(remote) => {
                 let started = async {
                     let spawned = match early {
@@ -130,7 +135,12 @@ impl Door {
                             HostedAgent::spawn(&self.name(), &remote.server, host.session.cwd())?
                         }
                     };
-                    HostedAgent::start_far(host, spawned, remote.far.clone()).await
+                    match load {
+                        Some(id) => {
+                            HostedAgent::resume_far(host, spawned, remote.far.clone(), id).await
+                        }
+                        None => HostedAgent::start_far(host, spawned, remote.far.clone()).await,
+                    }
                 };
                 started.await.map_err(|e| {
                     let message = remote.start_failure(&e);
