@@ -74,4 +74,12 @@ mod tests {
         );
         assert_eq!(folder_argument(&argv(&["tandem-app"]), cwd), None);
     }
+
+    #[test]
+    fn an_ssh_url_names_a_remote_folder_and_a_path_does_not() {
+        assert!(is_remote("ssh://ann@box:2222/srv/app"));
+        assert!(!is_remote("/srv/app"));
+        assert!(!is_remote("ssh-keys"));
+        assert!(!is_remote("sftp://box/p"));
+    }
 }
