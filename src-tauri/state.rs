@@ -62,8 +62,10 @@ impl AppState {
             hosted: HostedTabs::default(),
             initial_folder,
             initial_remote: None,
+            // A desktop launch may start in `/`: the home folder stands in for it.
             launch_dir: std::env::current_dir()
                 .ok()
+                .filter(|dir| dir.parent().is_some())
                 .or_else(dirs::home_dir)
                 .unwrap_or_else(|| PathBuf::from("/")),
             ssh_command: std::env::var(tandem_engine::hosted::remote::SSH_COMMAND_VAR).ok(),
