@@ -18,6 +18,7 @@ use ts_rs::{Config, TS};
 
 use crate::carry::ImportSummary;
 use crate::commands::AppStateView;
+use crate::commands::hosted::AgentServers;
 use crate::commands::mcp::McpSignIn;
 use crate::settings::SavedSettings;
 
@@ -71,6 +72,13 @@ pub fn commands() -> Vec<CommandSignature> {
             .arg_as("on_event", "Channel<EventBatch>")
             .arg::<Option<String>>("resume")
             .arg::<Option<String>>("replaces")
+            .returns::<SessionInfo>(),
+        command("agent_servers").returns::<AgentServers>(),
+        command("open_hosted_session")
+            .arg::<Option<String>>("path")
+            .arg_as("on_event", "Channel<EventBatch>")
+            .arg::<Option<String>>("agent")
+            .arg::<Option<String>>("remote")
             .returns::<SessionInfo>(),
         command("close_session").arg::<String>("session_id"),
         command("session_events")

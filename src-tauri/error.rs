@@ -55,6 +55,8 @@ pub enum ErrorCode {
     Image,
     /// The terminal panel could not do what was asked (switched off, not open, its shell could not start).
     Terminal,
+    /// A hosted agent (of `agentServers`, or Tandem on another machine) could not be started or refused the session.
+    Agent,
 }
 
 impl ErrorCode {
@@ -85,6 +87,7 @@ impl ErrorCode {
             Self::Usage => "usage",
             Self::Image => "image",
             Self::Terminal => "terminal",
+            Self::Agent => "agent",
         }
     }
 }
@@ -153,6 +156,7 @@ mod tests {
             ErrorCode::Hooks,
             ErrorCode::Image,
             ErrorCode::Terminal,
+            ErrorCode::Agent,
         ] {
             let wire = serde_json::to_value(code).expect("serialises");
             assert_eq!(wire, code.as_str());

@@ -1,12 +1,17 @@
 //! One window for all launches: a second `tandem-app FOLDER` (from a desktop entry or the `tandem` command) hands
-//! its folder to the running app, which opens it and comes to the front, and exits. Needs the desktop's session
+//! its folder (or its remote folder, `ssh://…`) to the running app, which opens it and comes to the front, and exits. Needs the desktop's session
 //! bus; without one (a headless test display) every launch is its own app.
 
 use std::path::{Path, PathBuf};
 
 use tauri::{AppHandle, Emitter, Manager, Runtime};
 
-use crate::menu::{OPEN_FOLDER_EVENT, OpenFolder};
+use crate::menu::{OPEN_FOLDER_EVENT, OPEN_REMOTE_EVENT, OpenFolder, OpenRemote};
+
+/// Whether a launch's argument names a remote folder (`ssh://…`) rather than a folder of this machine.
+pub fn is_remote(arg: &str) -> bool {
+    arg.starts_with("ssh://")
+}
 
 /// Whether launches can find each other (the single-instance door runs over the session bus).
 pub fn available() -> bool {
@@ -21,7 +26,15 @@ pub fn second_launch<R: Runtime>(app: &AppHandle<R>, argv: Vec<String>, cwd: Str
         let _ = window.show();
         let _ = window.set_focus();
     }
-    if let Some(folder) = folder_argument(&argv, Path::new(&cwd)) {
+    if let Some(url) = argv.iter().skip(1).find(|a| is_remote(a)) {
+        let _ = app.emit(
+            OPEN_REMOTE_EVENT,
+            OpenRemote {
+                url: Some(url.clone()),
+                folder: Some(cwd),
+            },
+        );
+    } else if let Some(folder) = folder_argument(&argv, Path::new(&cwd)) {
         let _ = app.emit(
             OPEN_FOLDER_EVENT,
             OpenFolder {
@@ -60,5 +73,13 @@ mod tests {
             Some(PathBuf::from("/srv/x"))
         );
         assert_eq!(folder_argument(&argv(&["tandem-app"]), cwd), None);
+    }
+
+    #[test]
+    fn an_ssh_url_names_a_remote_folder_and_a_path_does_not() {
+        assert!(is_remote("ssh://ann@box:2222/srv/app"));
+        assert!(!is_remote("/srv/app"));
+        assert!(!is_remote("ssh-keys"));
+        assert!(!is_remote("sftp://box/p"));
     }
 }

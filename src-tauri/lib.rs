@@ -7,6 +7,7 @@ pub mod clipboard;
 pub mod command_table;
 pub mod commands;
 pub mod error;
+pub mod hosted;
 pub mod instance;
 pub mod logging;
 pub mod menu;
@@ -30,6 +31,8 @@ macro_rules! with_commands {
         $($then)::+![
             commands::app_state,
             commands::session::open_session,
+            commands::hosted::agent_servers,
+            commands::hosted::open_hosted_session,
             commands::session::close_session,
             commands::session::session_events,
             commands::session::list_sessions,
@@ -141,9 +144,14 @@ pub fn build_app<R: Runtime>(
         })
 }
 
-/// Runs the desktop app until its window closes.
-pub fn run_app(initial_folder: Option<PathBuf>) -> anyhow::Result<()> {
-    let state = state::AppState::with_default_store(initial_folder);
+/// Runs the desktop app until its window closes, on `initial_folder`, or on the remote folder `initial_remote`
+/// (`ssh://user@host/path`) when one is given.
+pub fn run_app(
+    initial_folder: Option<PathBuf>,
+    initial_remote: Option<String>,
+) -> anyhow::Result<()> {
+    let mut state = state::AppState::with_default_store(initial_folder);
+    state.initial_remote = initial_remote;
     let mut builder = tauri::Builder::default();
     // Registered first, as the plugin asks: a second launch exits before anything else starts.
     if instance::available() {
@@ -173,8 +181,17 @@ fn end_sessions<R: Runtime>(app: &tauri::AppHandle<R>) {
         .lock()
         .map(|mut sessions| sessions.drain().map(|(_, s)| s).collect())
         .unwrap_or_default();
+    let hosted = app.state::<state::AppState>().hosted.drain();
     tauri::async_runtime::block_on(async move {
+        // A hosted tab's agent ends with its session.
+        for tab in hosted {
+            tab.end(tandem_engine::session::EndReason::PromptInputExit)
+                .await;
+        }
         for session in open {
+            if session.is_hosted() {
+                continue;
+            }
             session.interrupt();
             session
                 .end(tandem_engine::session::EndReason::PromptInputExit)

@@ -10,7 +10,7 @@ use clap::Parser;
 #[derive(Debug, Parser)]
 #[command(name = "tandem-app", version)]
 struct Args {
-    /// The folder to open.
+    /// The folder to open, or a folder on another machine: `ssh://[user@]host[:port]/abs/path`.
     folder: Option<PathBuf>,
 }
 
@@ -27,7 +27,14 @@ fn main() {
         log = ?log,
         "starting"
     );
-    if let Err(e) = tandem_app::run_app(args.folder) {
+    // `ssh://…` names a remote folder (docs/remote.md): Tandem there runs the session, this window shows it.
+    let (folder, remote) = match args.folder {
+        Some(folder) if tandem_app::instance::is_remote(&folder.to_string_lossy()) => {
+            (None, Some(folder.to_string_lossy().into_owned()))
+        }
+        folder => (folder, None),
+    };
+    if let Err(e) = tandem_app::run_app(folder, remote) {
         tracing::error!("{e:#}");
         eprintln!("tandem: {e:#}");
         std::process::exit(1);

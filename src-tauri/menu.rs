@@ -1,5 +1,6 @@
-//! The native menu: File ▸ Open Folder…, Open Recent, New Session, Import Sessions…, Import from Claude Code,
-//! Settings…, Quit; View ▸ Terminal Panel. Choices reach the webview as app events.
+//! The native menu: File ▸ Open Folder…, Open Remote Folder…, Open Recent, New Session, New Session with…, Import
+//! Sessions…, Import from Claude Code, Settings…, Quit; View ▸ Terminal Panel. Choices reach the webview as app
+//! events.
 
 use serde::Serialize;
 use tauri::menu::{
@@ -13,6 +14,11 @@ use ts_rs::TS;
 pub const OPEN_FOLDER_EVENT: &str = "tandem://open-folder";
 /// Event sent when File ▸ New Session was chosen.
 pub const NEW_SESSION_EVENT: &str = "tandem://new-session";
+/// Event sent when File ▸ New Session with… was chosen (the window offers the configured agents).
+pub const NEW_HOSTED_SESSION_EVENT: &str = "tandem://new-hosted-session";
+/// Event sent when File ▸ Open Remote Folder… was chosen, or a later launch named a remote folder: payload
+/// [`OpenRemote`].
+pub const OPEN_REMOTE_EVENT: &str = "tandem://open-remote";
 /// Event sent when File ▸ Settings… was chosen.
 pub const OPEN_SETTINGS_EVENT: &str = "tandem://open-settings";
 
@@ -32,6 +38,15 @@ pub struct OpenFolder {
     pub path: String,
 }
 
+/// Payload of [`OPEN_REMOTE_EVENT`].
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct OpenRemote {
+    /// The remote folder a launch named (`ssh://…`); `None` from the menu: the window asks for it.
+    pub url: Option<String>,
+    /// The folder of this machine the session is stored under (the launch's folder); `None`: the window's choice.
+    pub folder: Option<String>,
+}
+
 /// Payload of [`IMPORT_SESSIONS_EVENT`].
 #[derive(Debug, Clone, Serialize, TS)]
 pub struct ImportChoice {
@@ -49,12 +64,14 @@ pub fn build<R: Runtime>(app: &AppHandle<R>, recent: &[String]) -> tauri::Result
                 .accelerator("CmdOrCtrl+O")
                 .build(app)?,
         )
+        .item(&MenuItemBuilder::with_id("open-remote", "Open Remote Folder…").build(app)?)
         .item(&recent_menu)
         .item(
             &MenuItemBuilder::with_id("new-session", "New Session")
                 .accelerator("CmdOrCtrl+N")
                 .build(app)?,
         )
+        .item(&MenuItemBuilder::with_id("new-hosted-session", "New Session with…").build(app)?)
         .separator()
         .item(&MenuItemBuilder::with_id("import-sessions", "Import Sessions…").build(app)?)
         .item(
@@ -158,6 +175,18 @@ pub fn handle_event<R: Runtime>(app: &AppHandle<R>, event: MenuEvent) {
         }
         "new-session" => {
             let _ = app.emit(NEW_SESSION_EVENT, ());
+        }
+        "new-hosted-session" => {
+            let _ = app.emit(NEW_HOSTED_SESSION_EVENT, ());
+        }
+        "open-remote" => {
+            let _ = app.emit(
+                OPEN_REMOTE_EVENT,
+                OpenRemote {
+                    url: None,
+                    folder: None,
+                },
+            );
         }
         "import-sessions" | "import-claude-code" => {
             let claude_code = id == "import-claude-code";

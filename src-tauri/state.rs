@@ -12,6 +12,7 @@ use tandem_engine::settings::AppSettingsFile;
 use tandem_engine::store::SessionStore;
 
 use crate::bridge::{PendingApprovals, SessionSinks};
+use crate::hosted::HostedTabs;
 use crate::recent;
 
 /// How long after closing a session a reopen of it waits for its store lock (which goes when the session's end,
@@ -27,7 +28,15 @@ pub struct AppState {
     /// The event sinks of the open sessions (events the webview missed are read from them).
     pub sinks: SessionSinks,
     pub approvals: PendingApprovals,
+    /// The agents of the open sessions whose turns an external agent runs (hosted tabs, remote folders).
+    pub hosted: HostedTabs,
     pub initial_folder: Option<PathBuf>,
+    /// The remote folder from the command line (`tandem ssh://user@host/path`).
+    pub initial_remote: Option<String>,
+    /// The folder the app was started in: a remote session opened without a tab shown is stored under it.
+    pub launch_dir: PathBuf,
+    /// The command that replaces `ssh` for remote folders (`TANDEM_SSH_COMMAND` when it is set; tests).
+    pub ssh_command: Option<String>,
     /// Where recent folders are kept (`None`: not remembered).
     pub recent_file: Option<PathBuf>,
     /// A model configuration that replaces settings and environment (tests).
@@ -51,7 +60,16 @@ impl AppState {
             closed: Mutex::default(),
             sinks: SessionSinks::default(),
             approvals: PendingApprovals::default(),
+            hosted: HostedTabs::default(),
             initial_folder,
+            initial_remote: None,
+            // A desktop launch may start in `/`: the home folder stands in for it.
+            launch_dir: std::env::current_dir()
+                .ok()
+                .filter(|dir| dir.parent().is_some())
+                .or_else(dirs::home_dir)
+                .unwrap_or_else(|| PathBuf::from("/")),
+            ssh_command: std::env::var(tandem_engine::hosted::remote::SSH_COMMAND_VAR).ok(),
             recent_file,
             model_override: None,
             store: None,

@@ -10,9 +10,10 @@ use ts_rs::{Config, TS};
 use crate::carry::{ImportSummary, ImportedSession};
 use crate::command_table::CommandSignature;
 use crate::commands::AppStateView;
+use crate::commands::hosted::AgentServers;
 use crate::commands::mcp::McpSignIn;
 use crate::error::{CommandError, ErrorCode};
-use crate::menu::{ImportChoice, OpenFolder};
+use crate::menu::{ImportChoice, OpenFolder, OpenRemote};
 use crate::settings::SavedSettings;
 
 /// The header written at the top of the generated file.
@@ -31,7 +32,7 @@ fn decl<T: TS>(cfg: &Config) -> (String, String) {
 }
 
 /// The types declared in `app.ts`, with their declarations.
-fn app_types() -> [(String, String); 9] {
+fn app_types() -> [(String, String); 11] {
     let cfg = Config::default();
     [
         decl::<AppStateView>(&cfg),
@@ -43,6 +44,8 @@ fn app_types() -> [(String, String); 9] {
         decl::<ImportedSession>(&cfg),
         decl::<ImportSummary>(&cfg),
         decl::<ImportChoice>(&cfg),
+        decl::<OpenRemote>(&cfg),
+        decl::<AgentServers>(&cfg),
     ]
 }
 

@@ -23,6 +23,7 @@ use crate::state::AppState;
 
 pub mod carry;
 pub mod history;
+pub mod hosted;
 pub mod mcp;
 pub mod organise;
 pub mod plugins;
@@ -40,6 +41,8 @@ pub mod worktrees;
 pub struct AppStateView {
     /// The folder given on the command line.
     pub folder: Option<String>,
+    /// The remote folder given on the command line (`ssh://user@host/path`).
+    pub remote: Option<String>,
     pub recent: Vec<String>,
     pub version: String,
 }
@@ -52,6 +55,7 @@ pub fn app_state(state: State<'_, AppState>) -> AppStateView {
             .initial_folder
             .as_ref()
             .map(|p| p.display().to_string()),
+        remote: state.initial_remote.clone(),
         recent: state.recent_folders(),
         version: env!("CARGO_PKG_VERSION").to_string(),
     }

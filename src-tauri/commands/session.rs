@@ -170,7 +170,11 @@ fn close(state: &State<'_, AppState>, id: &str, reason: EndReason) {
     state.sinks.remove(id);
     state.closed_now(id);
     session.interrupt();
-    tauri::async_runtime::spawn(async move { session.end(reason).await });
+    match state.hosted.remove(id) {
+        // The agent's process ends with its tab.
+        Some(tab) => tauri::async_runtime::spawn(async move { tab.end(reason).await }),
+        None => tauri::async_runtime::spawn(async move { session.end(reason).await }),
+    };
 }
 
 /// The events of the open session `session_id` numbered after `after_seq` (`None`: all kept), for a window that
@@ -252,6 +256,16 @@ pub async fn send_prompt(
 ) -> Result<(), CommandError> {
     let session = session_of(&state, &session_id)?;
     let images = images.unwrap_or_default();
+    if let Some(tab) = state.hosted.get(&session_id) {
+        if !images.is_empty() {
+            return Err(CommandError::new(
+                ErrorCode::Image,
+                "this session's agent takes text only: send the prompt without images",
+            ));
+        }
+        tauri::async_runtime::spawn(async move { tab.prompt(&prompt).await }.in_current_span());
+        return Ok(());
+    }
     let fitted = if images.is_empty() {
         Vec::new()
     } else {
@@ -296,6 +310,9 @@ pub fn answer_approval(
 #[tracing::instrument(skip(state), err(Display))]
 pub fn interrupt(state: State<'_, AppState>, session_id: String) -> Result<(), CommandError> {
     session_of(&state, &session_id)?.interrupt();
+    if let Some(tab) = state.hosted.get(&session_id) {
+        tab.interrupt();
+    }
     Ok(())
 }
 

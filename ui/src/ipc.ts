@@ -3,7 +3,7 @@
 // module imports @tauri-apps/api/core or /event.
 import { Channel } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
-import type { AppStateView, CommandError, ImportChoice, ImportSummary, McpSignIn, OpenFolder, SavedSettings } from './generated/app';
+import type { AgentServers, AppStateView, CommandError, ImportChoice, ImportSummary, McpSignIn, OpenFolder, OpenRemote, SavedSettings } from './generated/app';
 import type {
   AppSettings,
   AppSettingsUpdate,
@@ -88,6 +88,24 @@ export function openSession(
 ): Promise<SessionInfo> {
   const onEvent = new Channel<EventBatch>(onBatch);
   return commands.openSession(path, onEvent, resume, replaces);
+}
+
+/** The agents configured under `agentServers` in Tandem's settings file ("New Session with…" offers them). */
+export function agentServers(): Promise<AgentServers> {
+  return commands.agentServers();
+}
+
+/** Who runs a hosted session's turns: an agent of `agentServers`, or Tandem on another machine (`ssh://…`). */
+export type HostedDoor = { agent: string; remote?: undefined } | { remote: string; agent?: undefined };
+
+/**
+ * Opens a session whose turns `door` runs: the agent in the folder `path`, or the remote folder, stored here under
+ * `path` (the folder the app started in when null). Resolves once the agent has opened its session; rejects with
+ * code `agent` and the reason (for a remote, with the command that installs Tandem there) when it could not.
+ */
+export function openHostedSession(path: string | null, onBatch: (batch: EventBatch) => void, door: HostedDoor): Promise<SessionInfo> {
+  const onEvent = new Channel<EventBatch>(onBatch);
+  return commands.openHostedSession(path, onEvent, door.agent ?? null, door.remote ?? null);
 }
 
 /** Closes an open session (its tab closed): a running turn stops and the session ends. */
@@ -282,11 +300,21 @@ export function onToggleTerminal(handler: () => void): Promise<UnlistenFn> {
 }
 
 /** The menu's Settings… item. */
+/** File ▸ New Session with…: the window offers the configured agents. */
+export function onNewHostedSession(handler: () => void): Promise<UnlistenFn> {
+  return listen('tandem://new-hosted-session', () => handler());
+}
+
+/** File ▸ Open Remote Folder… (no URL: ask for one), or a later launch naming a remote folder. */
+export function onOpenRemote(handler: (open: OpenRemote) => void): Promise<UnlistenFn> {
+  return listen<OpenRemote>('tandem://open-remote', (event) => handler(event.payload));
+}
+
 export function onOpenSettings(handler: () => void): Promise<UnlistenFn> {
   return listen('tandem://open-settings', () => handler());
 }
 
-export type { AppStateView, CommandError, ImportSummary, UnlistenFn };
+export type { AgentServers, AppStateView, CommandError, ImportSummary, OpenRemote, UnlistenFn };
 
 /** Trusts the session's folder (its allow rules, directories and hooks apply at once); resolves to the new state. */
 export function trustFolder(sessionId: string): Promise<FolderTrust> {

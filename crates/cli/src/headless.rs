@@ -295,7 +295,7 @@ const IN_USE_DEADLINE: Duration = Duration::from_secs(600);
 
 /// Reopens session `id`, waiting while another process has it open (one writer per session), up to
 /// [`IN_USE_DEADLINE`].
-async fn resume_when_free(
+pub(crate) async fn resume_when_free(
     store: &Arc<SessionStore>,
     id: &str,
     stop: &Stop,
@@ -349,18 +349,8 @@ pub async fn run(cli: &Cli, prompt: &str) -> i32 {
 }
 
 async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
-    if let Some(agent) = &cli.agent {
-        return crate::hosted::run(cli, prompt, crate::hosted::Door::Agent(agent), stop).await;
-    }
-    if let Some(url) = &cli.remote {
-        let remote = match crate::remote::Remote::new(url) {
-            Ok(remote) => remote,
-            Err(message) => {
-                eprintln!("tandem: {message}");
-                return 2;
-            }
-        };
-        return crate::hosted::run(cli, prompt, crate::hosted::Door::Remote(&remote), stop).await;
+    if cli.agent.is_some() || cli.remote.is_some() {
+        return crate::hosted::run(cli, prompt, stop).await;
     }
     let cwd = match &cli.cwd {
         Some(dir) => dir.clone(),

@@ -8,33 +8,27 @@ use std::sync::Arc;
 
 use serde_json::json;
 use tandem_engine::events::{EventSink, JsonLinesSink};
+use tandem_engine::hosted::{Door, HostedError, Wiring};
 use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
-use tandem_engine::session::{EndReason, Session};
-use tandem_engine::settings::{AppSettingsFile, agent_server};
-use tandem_engine::store::SessionStore;
-use tandem_protocol::{TurnStopReason, Usage};
-
-use crate::headless::{RunApprover, StderrSink, Stop, run_approver, store_failure};
-use crate::lazy_model::LazyModel;
-use crate::remote::Remote;
-use crate::{Cli, OutputFormat, terminal};
-use tandem_engine::hosted::{
-    Host, HostedAgent, HostedApprover, HostedError, TerminalTap, Terminals,
+use tandem_engine::session::{
+    EndReason, HOSTED_MODEL_PREFIX, Session, SessionBuilder, is_hosted_model,
 };
+use tandem_engine::settings::AppSettingsFile;
+use tandem_engine::store::SessionStore;
+use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
 
-/// Who runs the turn: an agent of the settings' `agentServers`, or Tandem on another machine over SSH.
-#[derive(Clone, Copy)]
-pub enum Door<'a> {
-    Agent(&'a str),
-    Remote(&'a Remote),
-}
+use crate::headless::{
+    RunApprover, StderrSink, Stop, resume_when_free, run_approver, store_failure,
+};
+use crate::lazy_model::LazyModel;
+use crate::{Cli, OutputFormat, terminal};
 
 /// The flags of `-p` a hosted agent's turn does not take (the agent runs its own model and tools).
 fn unsupported(cli: &Cli) -> Option<&'static str> {
-    if cli.resume.is_some() || cli.continue_latest {
-        Some("--resume and --continue")
+    if cli.continue_latest {
+        Some("--continue")
     } else if cli.json_schema.is_some() {
         Some("--json-schema")
     } else if !cli.images.is_empty() {
@@ -48,56 +42,43 @@ fn unsupported(cli: &Cli) -> Option<&'static str> {
     }
 }
 
-/// The model name a hosted agent's session is stored with.
-pub fn model_name(agent: &str) -> String {
-    format!("acp:{agent}")
-}
-
-/// The settings' entry for the agent `name`; `Err` says why there is none.
-fn configured(name: &str) -> Result<tandem_engine::settings::AgentServer, String> {
-    let servers = match AppSettingsFile::standard().map(|file| file.agent_servers()) {
-        Some(Ok(servers)) => servers,
-        Some(Err(message)) => return Err(message.to_string()),
-        None => Default::default(),
-    };
-    agent_server(&servers, name).map_err(|e| e.to_string())
-}
-
 /// Runs the turn and returns the exit code.
-pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
-    let flag = match door {
-        Door::Agent(_) => "--agent",
-        Door::Remote(_) => "--remote",
+pub async fn run(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
+    let flag = if cli.agent.is_some() {
+        "--agent"
+    } else {
+        "--remote"
     };
     if let Some(flags) = unsupported(cli) {
         eprintln!("tandem: {flags} cannot be used with {flag}");
         return 2;
     }
+    let door = match (&cli.agent, &cli.remote) {
+        (Some(agent), _) => Door::agent(AppSettingsFile::standard().as_ref(), agent),
+        (None, Some(url)) => Door::remote(url),
+        (None, None) => Err("neither --agent nor --remote was given".to_string()),
+    };
+    let door = match door {
+        Ok(door) => door,
+        Err(message) => {
+            eprintln!("tandem: {message}");
+            return 2;
+        }
+    };
+    let door = &door;
     let cwd = match &cli.cwd {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| ".".into()),
     };
-    let (name, server) = match door {
-        Door::Agent(name) => match configured(name) {
-            Ok(server) => (name.to_string(), server),
-            Err(message) => {
-                eprintln!("tandem: {message}");
-                return 2;
-            }
-        },
-        Door::Remote(remote) => (remote.name(), remote.server.clone()),
-    };
+    let name = door.name();
     let name = name.as_str();
     // A remote's ssh connection is made while this side's session is built.
-    let mut early = match door {
-        Door::Remote(remote) if cwd.is_dir() => match HostedAgent::spawn(name, &server, &cwd) {
-            Ok(spawned) => Some(spawned),
-            Err(e) => {
-                eprintln!("tandem: {}", remote.start_failure(&e));
-                return 2;
-            }
-        },
-        _ => None,
+    let early = match door.spawn_early(&cwd) {
+        Ok(early) => early,
+        Err(message) => {
+            eprintln!("tandem: {message}");
+            return 2;
+        }
     };
     let store = match SessionStore::open_default() {
         Ok(store) => Arc::new(store),
@@ -108,10 +89,23 @@ pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
             return 1;
         }
     };
-    let mut builder = match Session::builder(&cwd) {
-        Ok(builder) => builder,
-        Err(e) => {
-            eprintln!("tandem: {e}");
+    // `--resume ID`: the stored session goes on, and the agent continues its own session of it.
+    let opened = match &cli.resume {
+        Some(id) => resume_when_free(&store, id, stop)
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|builder| {
+                let agent_session = continued(&builder, id, door)?;
+                Ok((builder, Some(agent_session)))
+            }),
+        None => Session::builder(&cwd)
+            .map(|builder| (builder, None))
+            .map_err(|e| e.to_string()),
+    };
+    let (mut builder, agent_session) = match opened {
+        Ok(opened) => opened,
+        Err(message) => {
+            eprintln!("tandem: {message}");
             return 2;
         }
     };
@@ -120,11 +114,6 @@ pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
         OutputFormat::StreamJson => Arc::new(JsonLinesSink::new(session_id.clone(), 0)),
         _ => Arc::new(StderrSink),
     };
-    let terminals = Arc::new(Terminals::default());
-    let events = Arc::new(TerminalTap {
-        terminals: terminals.clone(),
-        inner: printed,
-    });
     let Some(RunApprover {
         approver: inner,
         prompt_tool,
@@ -132,12 +121,9 @@ pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
     else {
         return 2;
     };
-    let approver = Arc::new(HostedApprover::new(inner));
+    let wiring = Wiring::new(inner, printed);
     let model = ModelConfig {
-        model: match door {
-            Door::Agent(name) => model_name(name),
-            Door::Remote(remote) => remote.model(),
-        },
+        model: door.model(),
         ..ModelConfig::default()
     };
     // Tandem's own MCP servers serve only the prompt tool here: the agent has its own.
@@ -155,8 +141,8 @@ pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
         .model(model.clone())
         .model_client(Arc::new(LazyModel::new(model)))
         .mode(cli.permission_mode)
-        .approver(approver.clone())
-        .events(events)
+        .approver(wiring.approver.clone())
+        .events(wiring.events.clone())
         .store(Some(store.clone()))
         .command_line(CliSettings {
             allowed_tools: cli.allowed_tools.clone(),
@@ -207,62 +193,37 @@ pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
         );
     }
     // An agent that cannot start or open its session stores nothing.
-    let host = Host::new(session.clone(), approver, terminals);
-    let starting = async {
-        match door {
-            Door::Agent(_) => HostedAgent::start(host, name, &server, &cli.mcp_config).await,
-            Door::Remote(remote) => {
-                let spawned = match early.take() {
-                    Some(spawned) => spawned,
-                    None => HostedAgent::spawn(name, &server, session.cwd())?,
-                };
-                HostedAgent::start_far(host, spawned, remote.far.clone()).await
-            }
-        }
-    };
+    let starting = door.start(
+        wiring.host(session.clone()),
+        &cli.mcp_config,
+        early,
+        agent_session.as_deref(),
+    );
     let agent = tokio::select! {
         started = starting => started,
         _ = stop.token().cancelled() => return 1,
     };
-    let agent = match (agent, door) {
-        (Ok(agent), _) => agent,
-        (Err(e), Door::Agent(_)) => {
-            eprintln!("tandem: {e}");
-            return if matches!(e, HostedError::Spawn(_)) {
-                2
-            } else {
-                1
+    let agent = match agent {
+        Ok(agent) => agent,
+        Err((e, message)) => {
+            eprintln!("tandem: {message}");
+            return match (door, e) {
+                (Door::Agent { .. }, HostedError::Spawn(_) | HostedError::Refused(_))
+                | (Door::Remote(_), _) => 2,
+                _ => 1,
             };
-        }
-        (Err(e), Door::Remote(remote)) => {
-            eprintln!("tandem: {}", remote.start_failure(&e));
-            return 2;
         }
     };
     let turn = agent.prompt(prompt, stop.token()).await;
-    match door {
-        // The far engine ends and saves its session there while this one ends and saves its own.
-        Door::Remote(_) => {
-            tokio::join!(
-                agent.close(std::time::Duration::from_secs(2)),
-                session.end(EndReason::Other)
-            );
-        }
-        Door::Agent(_) => {
-            drop(agent);
-            session.end(EndReason::Other).await;
-        }
-    }
+    // A remote's far engine ends and saves its session there while this one ends and saves its own.
+    door.end(agent, &session, EndReason::Other).await;
     if stop.code().is_some() {
         return 1;
     }
     let outcome = match turn {
         Ok(outcome) => outcome,
         Err(e) => {
-            match door {
-                Door::Agent(_) => eprintln!("tandem: {e}"),
-                Door::Remote(remote) => eprintln!("tandem: {}", remote.turn_failure(&e)),
-            }
+            eprintln!("tandem: {}", door.turn_failure(&e));
             return 1;
         }
     };
@@ -292,4 +253,42 @@ pub async fn run(cli: &Cli, prompt: &str, door: Door<'_>, stop: &Stop) -> i32 {
         return 1;
     }
     if is_error { 1 } else { 0 }
+}
+
+/// The agent's own session to continue in the stored session `id` (resumed by `builder`) with `door`. `Err` says why
+/// it cannot be: another agent ran it (or Tandem's own), or it holds no agent session id.
+fn continued(builder: &SessionBuilder, id: &str, door: &Door) -> Result<String, String> {
+    let Some(loaded) = builder.stored() else {
+        return Err(format!("session {id} is not a stored session"));
+    };
+    let ran = &loaded.record.model;
+    if *ran != door.model() {
+        let by = if is_hosted_model(ran) {
+            format!("the agent `{}`", &ran[HOSTED_MODEL_PREFIX.len()..])
+        } else {
+            "Tandem's own agent".to_string()
+        };
+        return Err(format!(
+            "session {id} was run by {by}, not by `{}`: resume it with the --agent or --remote it was run with, \
+             or without either to continue it with Tandem's own agent",
+            door.name()
+        ));
+    }
+    loaded
+        .events
+        .iter()
+        .rev()
+        .find_map(|stored| match &stored.event {
+            SessionEvent::HostedSessionOpened {
+                agent_session_id, ..
+            } => Some(agent_session_id.clone()),
+            _ => None,
+        })
+        .ok_or_else(|| {
+            format!(
+                "session {id} holds no session of `{}` to continue (it was stored before Tandem kept the agent's \
+                 session id); continue it without --agent or --remote, with Tandem's own agent",
+                door.name()
+            )
+        })
 }

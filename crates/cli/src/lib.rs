@@ -9,7 +9,6 @@ mod lazy_model;
 mod lines;
 mod logging;
 pub mod permissions;
-mod remote;
 mod rewind;
 mod sessions;
 mod structured;

@@ -249,6 +249,12 @@ pub enum SessionEvent {
     Error { message: String },
     /// Information for the person that is not an error.
     Notice { message: String },
+    /// An external agent hosting the session opened (or loaded) its own session: its name and its session's id
+    /// there, kept so that a later run can continue that session (`session/load`). Nothing is shown for it.
+    HostedSessionOpened {
+        agent: String,
+        agent_session_id: String,
+    },
     /// The settings files that could not be read or parsed, as they are now (at the session's start, and when one
     /// changes, is fixed or is accepted): empty when there are none left.
     UnreadableSettings { files: Vec<UnreadableSettingsFile> },

@@ -6,9 +6,13 @@ export type AppStateView = {
 /**
  * The folder given on the command line.
  */
-folder: string | null, recent: Array<string>, version: string, };
+folder: string | null, 
+/**
+ * The remote folder given on the command line (`ssh://user@host/path`).
+ */
+remote: string | null, recent: Array<string>, version: string, };
 
-export type ErrorCode = "folder_missing" | "not_a_folder" | "folder_unreadable" | "model" | "store" | "unknown_session" | "no_session" | "no_request" | "rewind" | "trust" | "changes" | "session_busy" | "mcp" | "worktree" | "rules" | "hooks" | "settings" | "events_missed" | "notification" | "open_file" | "carry" | "usage" | "image" | "terminal";
+export type ErrorCode = "folder_missing" | "not_a_folder" | "folder_unreadable" | "model" | "store" | "unknown_session" | "no_session" | "no_request" | "rewind" | "trust" | "changes" | "session_busy" | "mcp" | "worktree" | "rules" | "hooks" | "settings" | "events_missed" | "notification" | "open_file" | "carry" | "usage" | "image" | "terminal" | "agent";
 
 export type CommandError = { code: ErrorCode, 
 /**
@@ -44,3 +48,27 @@ export type ImportChoice = {
  * Every transcript under the reference agent's projects folder, rather than files the person picks.
  */
 claude_code: boolean, };
+
+export type OpenRemote = { 
+/**
+ * The remote folder a launch named (`ssh://…`); `None` from the menu: the window asks for it.
+ */
+url: string | null, 
+/**
+ * The folder of this machine the session is stored under (the launch's folder); `None`: the window's choice.
+ */
+folder: string | null, };
+
+export type AgentServers = { 
+/**
+ * The names configured under `agentServers`, sorted.
+ */
+names: Array<string>, 
+/**
+ * Why the list may be incomplete: the settings file cannot be read, or an entry is not an agent.
+ */
+problem: string | null, 
+/**
+ * Tandem's settings file, where agents are configured (`None` without a configuration folder).
+ */
+settings_file: string | null, };

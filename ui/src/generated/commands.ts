@@ -2,7 +2,7 @@
 // One typed wrapper per command the app registers; src/ipc.ts is the only module that calls them.
 
 import { invoke, type Channel } from '@tauri-apps/api/core';
-import type { AppStateView, ImportSummary, McpSignIn, SavedSettings } from './app';
+import type { AgentServers, AppStateView, ImportSummary, McpSignIn, SavedSettings } from './app';
 import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, BackgroundShell, BudgetStatus, CallCheck, ChangedFile, DecisionBehavior, ElicitationAnswer, EventBatch, EventEnvelope, FolderTrust, HookListing, HookTestResult, KeptWorktree, McpServerStatus, MentionCompletion, PermissionMode, PlanAnswer, PluginListing, PromptImage, QuestionAnswer, RewindOutcome, RewindPoint, RewindScope, RuleScope, RulesView, SandboxViolation, SessionCollection, SessionInfo, SessionSearchHit, SessionSummary, SlashCommand, TerminalChunk, TerminalOpened, ToolListing, UnreadableSettingsFile, UsageReport } from './protocol';
 
 export function appState(): Promise<AppStateView> {
@@ -11,6 +11,14 @@ export function appState(): Promise<AppStateView> {
 
 export function openSession(path: string, onEvent: Channel<EventBatch>, resume: string | null, replaces: string | null): Promise<SessionInfo> {
   return invoke<SessionInfo>('open_session', { path, onEvent, resume, replaces });
+}
+
+export function agentServers(): Promise<AgentServers> {
+  return invoke<AgentServers>('agent_servers');
+}
+
+export function openHostedSession(path: string | null, onEvent: Channel<EventBatch>, agent: string | null, remote: string | null): Promise<SessionInfo> {
+  return invoke<SessionInfo>('open_hosted_session', { path, onEvent, agent, remote });
 }
 
 export function closeSession(sessionId: string): Promise<void> {

@@ -1,9 +1,10 @@
-// The sessions open in the window's tabs: opens folders (or reopens stored sessions) through ipc, each with its own
+// The sessions open in the window's tabs: opens folders (or reopens stored sessions, or opens a session hosted by an
+// external agent or a remote folder) through ipc, each with its own
 // event channel feeding the tabs' reducer under its session's id — so a session whose tab is hidden keeps folding
 // its events — and switches, cycles and closes tabs (closing ends the session in the backend). Opening a stored
 // session that is open already shows its tab. The tabs are remembered for a reload of the page.
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import type { EventEnvelope } from '../generated/protocol';
+import type { EventBatch, EventEnvelope, SessionInfo } from '../generated/protocol';
 import * as ipc from '../ipc';
 import { noSessions, openSessionsReducer, type OpenSessions, type SessionOwnAction } from '../state/openSessions';
 import { rememberTabs } from '../state/reload';
@@ -21,6 +22,12 @@ export type OpenSessionsControls = {
    * Resolves to whether it opened.
    */
   open: (path: string, resume?: string | null, replaces?: string | null) => Promise<boolean>;
+  /**
+   * Opens a session whose turns an external agent runs (`door`: an agent of `agentServers` in the folder `path`, or
+   * a remote folder stored under `path`) in a new tab. Resolves to null once it opened, else to why it could not
+   * (not kept as `error`: the dialog that asked shows it).
+   */
+  openHosted: (path: string | null, door: ipc.HostedDoor) => Promise<string | null>;
   activate: (sessionId: string) => void;
   /** Shows the next (1) or previous (-1) tab. */
   cycle: (step: 1 | -1) => void;
@@ -44,34 +51,47 @@ export function useOpenSessions(): OpenSessionsControls {
   /** Reopens under way, by session id: a second click on the same stored session waits for the first. */
   const reopening = useRef(new Map<string, Promise<boolean>>());
 
-  const openNow = useCallback(async (path: string, resume: string | null, replaces: string | null) => {
-    let early: EventEnvelope[] | null = [];
-    let sessionId: string | null = null;
-    setInFlight((n) => n + 1);
-    setError(null);
-    try {
-      const info = await ipc.openSession(
-        path,
-        (batch) => {
+  /** Opens a tab with what `call` opens (its events on the given handler), replacing `replaces`; resolves to why it
+   * could not, or null. */
+  const openWith = useCallback(
+    async (call: (onBatch: (batch: EventBatch) => void) => Promise<SessionInfo>, replaces: string | null): Promise<string | null> => {
+      let early: EventEnvelope[] | null = [];
+      let sessionId: string | null = null;
+      setInFlight((n) => n + 1);
+      try {
+        const info = await call((batch) => {
           const id = sessionId ?? batch.events[0]?.session_id;
           if (id) lastBatch.current.set(id, Date.now());
           if (early) early.push(...batch.events);
           else if (sessionId) dispatch({ type: 'session', sessionId, action: { type: 'events', events: batch.events } });
-        },
-        resume,
-        replaces,
-      );
-      sessionId = info.session_id;
-      dispatch({ type: 'opened', info, events: early, replaces });
-      early = null;
-      return true;
-    } catch (cause) {
-      setError(ipc.errorMessage(cause));
-      return false;
-    } finally {
-      setInFlight((n) => n - 1);
-    }
-  }, []);
+        });
+        sessionId = info.session_id;
+        dispatch({ type: 'opened', info, events: early, replaces });
+        early = null;
+        return null;
+      } catch (cause) {
+        return ipc.errorMessage(cause);
+      } finally {
+        setInFlight((n) => n - 1);
+      }
+    },
+    [],
+  );
+
+  const openNow = useCallback(
+    async (path: string, resume: string | null, replaces: string | null) => {
+      setError(null);
+      const failed = await openWith((onBatch) => ipc.openSession(path, onBatch, resume, replaces), replaces);
+      if (failed !== null) setError(failed);
+      return failed === null;
+    },
+    [openWith],
+  );
+
+  const openHosted = useCallback(
+    (path: string | null, door: ipc.HostedDoor) => openWith((onBatch) => ipc.openHostedSession(path, onBatch, door), null),
+    [openWith],
+  );
 
   const open = useCallback(
     (path: string, resume: string | null = null, replaces: string | null = null): Promise<boolean> => {
@@ -131,12 +151,13 @@ export function useOpenSessions(): OpenSessionsControls {
       error,
       clearError,
       open,
+      openHosted,
       activate,
       cycle,
       close,
       dispatchFor,
       lastBatchAt,
     }),
-    [state, inFlight, error, clearError, open, activate, cycle, close, dispatchFor, lastBatchAt],
+    [state, inFlight, error, clearError, open, openHosted, activate, cycle, close, dispatchFor, lastBatchAt],
   );
 }

@@ -17,7 +17,10 @@
 // session (fakeSearch.ts), the website project's stored session among them; `.searchDelay(query, ms)` makes a query
 // answer late and `.lateAnswers()` counts those answered. Collections, pins, tags and the archive are kept by
 // fakeOrganise.ts. `export_session` and `import_sessions` are fakeCarry.ts's; `.exports()` lists the files
-// exported. `clipboard_image` answers the image `.setClipboard(image)` put there (none at first).
+// exported. `agent_servers` lists the fake agents (`claude`, `scripted`, and `broken`, which cannot start;
+// `.setAgents(names)` changes them) and `open_hosted_session` opens a fake session with one (model `acp:NAME`) or with a
+// remote folder (model `acp:ssh://…`; a host with "unreachable" in it cannot be reached, one with "bare" has no
+// Tandem, and the message names the install command). `clipboard_image` answers the image `.setClipboard(image)` put there (none at first).
 // `send_prompt` takes images as the app does: one that is not a PNG, JPEG, GIF or WebP in base64 is
 // refused (code `image`), and nothing is sent; the others show after the turn's start as `prompt_images`.
 // `open_terminal`, `terminal_input`, `resize_terminal` and `close_terminal` drive a pretend shell per session
@@ -25,7 +28,7 @@
 import { emit } from '@tauri-apps/api/event';
 import { mockIPC } from '@tauri-apps/api/mocks';
 import type { AppSettings, AppSettingsUpdate, ApprovalAnswer, DecisionBehavior, ElicitationAnswer, FolderTrust, PromptImage, RewindScope, RuleScope, SessionEvent, SessionInfo, SessionSummary } from '../generated/protocol';
-import { ChannelSender, isChannelArg } from './channel';
+import { ChannelSender, isChannelArg, type ChannelArg } from './channel';
 import { FAKE_ROOT, initialFiles } from './fakeProject';
 import { rewindPoints, rewindSession, sessionChanges } from './fakeRewind';
 import { FakeSession } from './fakeSession';
@@ -105,6 +108,8 @@ export function installFakeBackend(): void {
   const openedFiles: { path: string; reveal: boolean }[] = [];
   /** The rules the rules panel shows and edits. */
   const rules = new FakeRules();
+  /** The agents under `agentServers` (`.setAgents` changes them). */
+  let agents = ['claude', 'scripted', 'broken'];
   const plugins = new FakePlugins();
   /** Each session's terminal panel, once opened. */
   const terminals = new Map<string, FakeTerminal>();
@@ -148,12 +153,41 @@ export function installFakeBackend(): void {
     return found;
   };
 
+  /** Opens a fake session on `path` (replaying `resume`'s events first) whose model is `model`. */
+  const openFake = (path: string, onEvent: ChannelArg, resume: string | null, model: string): SessionInfo => {
+    const id = resume ?? `session-${++count}`;
+    const replay = resume ? history(resume) : [];
+    const fake = new FakeSession(id, new ChannelSender(onEvent), files);
+    for (const event of replay) fake.emit(event);
+    sessions.set(id, fake);
+    folders.set(id, path);
+    const hosted = model.startsWith('acp:');
+    const info: SessionInfo = {
+      session_id: id,
+      cwd: path,
+      folder_name: path.split('/').filter(Boolean).pop() ?? path,
+      model,
+      mode: 'default',
+      setup_hint:
+        path.includes('no-key') && !hosted
+          ? 'No API key found. Set ANTHROPIC_API_KEY in your environment or in ~/.claude/settings.json, then start a new session.'
+          : null,
+      trust: folderTrust(path, trusted.has(path) || !path.includes('untrusted')),
+      context_window: 200_000,
+      compact_at_percent: 80,
+      auto_mode_available: !path.includes('no-key') && !hosted,
+      terminal_panel: !hosted,
+    };
+    infos.set(id, info);
+    return info;
+  };
+
   mockIPC(
     (cmd, payload) => {
       const args = (payload ?? {}) as Args;
       switch (cmd) {
         case 'app_state':
-          return { folder: null, recent: [FAKE_FOLDER, '/home/dev/projects/website', '/home/dev/src/notes'], version: '0.1.0' };
+          return { folder: null, remote: null, recent: [FAKE_FOLDER, '/home/dev/projects/website', '/home/dev/src/notes'], version: '0.1.0' };
         case 'pick_folder':
           return FAKE_FOLDER;
         case 'app_settings':
@@ -193,29 +227,31 @@ export function installFakeBackend(): void {
           if (resume && !sessions.has(resume) && !stored.some((old) => old.summary.session_id === resume)) {
             throw { code: 'no_session', message: `No stored session ${resume}` };
           }
-          const id = resume ?? `session-${++count}`;
-          const replay = resume ? history(resume) : [];
-          const fake = new FakeSession(id, new ChannelSender(args.onEvent), files);
-          for (const event of replay) fake.emit(event);
-          sessions.set(id, fake);
-          folders.set(id, path);
-          const info: SessionInfo = {
-            session_id: id,
-            cwd: path,
-            folder_name: path.split('/').filter(Boolean).pop() ?? path,
-            model: 'claude-sonnet-4-5',
-            mode: 'default',
-            setup_hint: path.includes('no-key')
-              ? 'No API key found. Set ANTHROPIC_API_KEY in your environment or in ~/.claude/settings.json, then start a new session.'
-              : null,
-            trust: folderTrust(path, trusted.has(path) || !path.includes('untrusted')),
-            context_window: 200_000,
-            compact_at_percent: 80,
-            auto_mode_available: !path.includes('no-key'),
-            terminal_panel: true,
-          };
-          infos.set(id, info);
-          return info;
+          return openFake(path, args.onEvent, resume, 'claude-sonnet-4-5');
+        }
+        case 'agent_servers':
+          return { names: [...agents], problem: null, settings_file: settings.file };
+        case 'open_hosted_session': {
+          if (!isChannelArg(args.onEvent)) throw { code: 'bad_request', message: 'missing onEvent' };
+          const path = typeof args.path === 'string' ? args.path : '/home/dev';
+          if (typeof args.agent === 'string') {
+            const name = args.agent;
+            if (!agents.includes(name)) throw { code: 'agent', message: `no agent named \`${name}\` in agentServers (known: ${agents.join(', ') || 'none'})` };
+            if (name === 'broken') throw { code: 'agent', message: 'the agent `broken` (broken-agent) cannot be started: No such file or directory (os error 2)' };
+            return openFake(path, args.onEvent, null, `acp:${name}`);
+          }
+          const url = text(args, 'remote');
+          const host = url.slice('ssh://'.length).split('/')[0] ?? '';
+          if (host.includes('unreachable')) {
+            throw { code: 'agent', message: `ssh could not reach ${host} (its own message is above); \`ssh ${host}\` must log in without asking anything (keys or an agent, a known host key)` };
+          }
+          if (host.includes('bare')) {
+            throw {
+              code: 'agent',
+              message: `${host} has no \`tandem\` on the PATH its ssh commands see (nor in ~/.local/bin); install this one there with:\n  ssh ${host} 'mkdir -p ~/.local/bin && cat > ~/.local/bin/tandem && chmod +x ~/.local/bin/tandem' < "$(command -v tandem)"`,
+            };
+          }
+          return openFake(path, args.onEvent, null, `acp:${url}`);
         }
         case 'close_session':
           // Like the app: a running turn stops; closing a session that is not open does nothing.
@@ -421,6 +457,9 @@ export function installFakeBackend(): void {
         clipboard = image;
       },
       searchDelay: (query: string, ms: number) => searchDelays.set(query, ms),
+      setAgents: (names: string[]) => {
+        agents = [...names];
+      },
       lateAnswers: () => lateAnswers,
       terminal: (sessionId: string) => {
         const terminal = terminals.get(sessionId);

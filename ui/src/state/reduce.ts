@@ -282,6 +282,9 @@ function applyOne(draft: Draft, event: SessionEvent, key: string): void {
     case 'notice':
       items.push({ kind: 'notice', key, message: event.message });
       return;
+    case 'hosted_session_opened':
+      // Kept for a later run to continue the agent's own session; nothing to show.
+      return;
     case 'background_agent_changed': {
       // Each agent keeps its place in the list; its state is replaced.
       const at = state.backgroundAgents.findIndex((agent) => agent.task_id === event.agent.task_id);

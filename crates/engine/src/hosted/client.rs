@@ -8,7 +8,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::events::EventSink;
 use crate::session::Session;
 use crate::settings::AgentServer;
 use agent_client_protocol::schema::ProtocolVersion;
@@ -16,13 +15,13 @@ use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
     CancelNotification, ClientCapabilities, ContentBlock, CreateTerminalRequest,
     CreateTerminalResponse, FileSystemCapabilities, Implementation, InitializeRequest,
-    KillTerminalRequest, KillTerminalResponse, NewSessionRequest, PermissionOption,
-    PermissionOptionKind, PromptRequest, ReadTextFileRequest, ReadTextFileResponse,
-    ReleaseTerminalRequest, ReleaseTerminalResponse, RequestPermissionOutcome,
-    RequestPermissionRequest, RequestPermissionResponse, SelectedPermissionOutcome, SessionId,
-    SessionNotification, StopReason, TerminalExitStatus, TerminalOutputRequest,
-    TerminalOutputResponse, TextContent, WaitForTerminalExitRequest, WaitForTerminalExitResponse,
-    WriteTextFileRequest, WriteTextFileResponse,
+    KillTerminalRequest, KillTerminalResponse, LoadSessionRequest, NewSessionRequest,
+    PermissionOption, PermissionOptionKind, PromptRequest, ReadTextFileRequest,
+    ReadTextFileResponse, ReleaseTerminalRequest, ReleaseTerminalResponse,
+    RequestPermissionOutcome, RequestPermissionRequest, RequestPermissionResponse,
+    SelectedPermissionOutcome, SessionId, SessionNotification, StopReason, TerminalExitStatus,
+    TerminalOutputRequest, TerminalOutputResponse, TextContent, WaitForTerminalExitRequest,
+    WaitForTerminalExitResponse, WriteTextFileRequest, WriteTextFileResponse,
 };
 use agent_client_protocol::{
     Agent, Client, Error, Lines, on_receive_notification, on_receive_request,
@@ -43,6 +42,10 @@ pub struct Host {
     pub approver: Arc<HostedApprover>,
     pub terminals: Arc<Terminals>,
     translator: Mutex<Translator>,
+    /// The running turn's cancel (permission questions still open are withdrawn when it fires).
+    turn_cancel: Mutex<CancellationToken>,
+    /// Set while the agent loads its session (`session/load`): the conversation it replays is shown already.
+    loading: std::sync::atomic::AtomicBool,
 }
 
 /// How the turn ended, and what the agent said.
@@ -66,11 +69,16 @@ impl Host {
             approver,
             terminals,
             translator: Mutex::new(Translator::default()),
+            turn_cancel: Mutex::new(CancellationToken::new()),
+            loading: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
     /// Emits the events of one update, in the order the updates came.
     fn update(&self, notification: &SessionNotification) {
+        if self.loading.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
         let Ok(update) = serde_json::to_value(&notification.update) else {
             return;
         };
@@ -82,10 +90,13 @@ impl Host {
         }
     }
 
-    /// A turn begins: its answer starts empty.
-    fn begin_turn(&self) {
+    /// A turn begins: its answer starts empty, and `cancel` withdraws its open questions.
+    fn begin_turn(&self, cancel: &CancellationToken) {
         if let Ok(mut translator) = self.translator.lock() {
             translator.begin_turn();
+        }
+        if let Ok(mut turn_cancel) = self.turn_cancel.lock() {
+            *turn_cancel = cancel.clone();
         }
     }
 
@@ -121,7 +132,12 @@ impl Host {
                 self.session.runtime().events.emit(event);
             }
         }
-        let verdict = permission::answer(&self.session, &self.approver, &tool_call).await;
+        let cancel = self
+            .turn_cancel
+            .lock()
+            .map(|cancel| cancel.clone())
+            .unwrap_or_default();
+        let verdict = permission::answer(&self.session, &self.approver, &tool_call, &cancel).await;
         if let Some(id) = tool_call["toolCallId"].as_str() {
             self.session
                 .runtime()
@@ -145,6 +161,9 @@ impl Host {
                 PermissionOptionKind::RejectAlways,
             ],
         };
+        if verdict.cancelled {
+            return RequestPermissionResponse::new(RequestPermissionOutcome::Cancelled);
+        }
         let outcome = choose(&request.options, wanted)
             .map(|option| {
                 RequestPermissionOutcome::Selected(SelectedPermissionOutcome::new(
@@ -198,9 +217,14 @@ pub enum HostedError {
     #[error("{0}")]
     Start(String),
     /// It went away before its session opened; `code` is its exit code when it had one (an `ssh` whose remote
-    /// command was not found exits 127, one that could not connect 255).
+    /// command was not found exits 127, one that could not connect 255), `stderr` its last lines on stderr (empty
+    /// when it wrote none).
     #[error("{message}")]
-    Closed { message: String, code: Option<i32> },
+    Closed {
+        message: String,
+        code: Option<i32>,
+        stderr: String,
+    },
     /// The far side's `agentInfo` did not pass [`FarSide::accept`] (a remote Tandem too old, or not Tandem).
     #[error("{0}")]
     Refused(String),
@@ -277,7 +301,28 @@ impl HostedAgent {
         mcp_configs: &[String],
     ) -> Result<Self, HostedError> {
         let spawned = Self::spawn(name, server, host.session.cwd())?;
-        Self::start_with(host, spawned, mcp_configs, None).await
+        Self::start_with(host, spawned, mcp_configs, None, None).await
+    }
+
+    /// [`Self::start`], continuing the agent's own session `agent_session_id` (`session/load`; the conversation it
+    /// replays is not shown again) instead of opening a new one. `Err` ([`HostedError::Refused`]) when the agent does
+    /// not offer `session/load`, or as for [`Self::start`].
+    pub async fn resume(
+        host: Arc<Host>,
+        name: &str,
+        server: &AgentServer,
+        mcp_configs: &[String],
+        agent_session_id: &str,
+    ) -> Result<Self, HostedError> {
+        let spawned = Self::spawn(name, server, host.session.cwd())?;
+        Self::start_with(
+            host,
+            spawned,
+            mcp_configs,
+            None,
+            Some(agent_session_id.to_string()),
+        )
+        .await
     }
 
     /// Starts the process of the agent `name` in `cwd` (a folder of this machine) without speaking to it yet, so
@@ -302,7 +347,24 @@ impl HostedAgent {
         spawned: Spawned,
         far: FarSide,
     ) -> Result<Self, HostedError> {
-        Self::start_with(host, spawned, &[], Some(far)).await
+        Self::start_with(host, spawned, &[], Some(far), None).await
+    }
+
+    /// [`Self::start_far`], continuing the far side's session `agent_session_id` (as [`Self::resume`]).
+    pub async fn resume_far(
+        host: Arc<Host>,
+        spawned: Spawned,
+        far: FarSide,
+        agent_session_id: &str,
+    ) -> Result<Self, HostedError> {
+        Self::start_with(
+            host,
+            spawned,
+            &[],
+            Some(far),
+            Some(agent_session_id.to_string()),
+        )
+        .await
     }
 
     async fn start_with(
@@ -310,6 +372,7 @@ impl HostedAgent {
         spawned: Spawned,
         mcp_configs: &[String],
         far: Option<FarSide>,
+        load: Option<String>,
     ) -> Result<Self, HostedError> {
         let here: PathBuf = host.session.cwd().to_path_buf();
         let Spawned {
@@ -329,9 +392,11 @@ impl HostedAgent {
             host.clone(),
             Lines::new(outgoing, incoming),
             Opening {
+                agent: name.to_string(),
                 cwd,
                 mcp_configs: mcp_configs.to_vec(),
                 accept,
+                load,
                 ready,
             },
             receiver,
@@ -357,9 +422,11 @@ impl HostedAgent {
                     Ok(Err(e)) => describe(&e),
                     _ => "it closed the connection".to_string(),
                 };
+                let code = process.exit_code().await;
                 Err(HostedError::Closed {
                     message: format!("the agent `{name}` failed: {why}"),
-                    code: process.exit_code().await,
+                    code,
+                    stderr: process.stderr_tail().await,
                 })
             }
         }
@@ -381,7 +448,7 @@ impl HostedAgent {
         let _one_at_a_time = self.turn.lock().await;
         let session = &self.host.session;
         let prompt_id = session.begin_hosted_turn(prompt);
-        self.host.begin_turn();
+        self.host.begin_turn(cancel);
         let (reply, answered) = oneshot::channel();
         let sent = self.commands.send(Command::Prompt {
             text: prompt.to_string(),
@@ -433,6 +500,16 @@ impl HostedAgent {
     }
 }
 
+impl HostedAgent {
+    /// Breaks the connection at once, through a shared reference: the running turn (if any) ends as failed and the
+    /// agent's terminals stop; its process is killed when the agent is dropped. For an agent that does not answer
+    /// `session/cancel` while its session is being closed.
+    pub fn abort(&self) {
+        self.host.terminals.stop_all();
+        self.connection.abort();
+    }
+}
+
 impl Drop for HostedAgent {
     fn drop(&mut self) {
         self.host.terminals.stop_all();
@@ -442,9 +519,12 @@ impl Drop for HostedAgent {
 
 /// What the connection's first exchange needs.
 struct Opening {
+    agent: String,
     cwd: PathBuf,
     mcp_configs: Vec<String>,
     accept: Option<Accept>,
+    /// The agent's session to continue (`session/load`) instead of a new one.
+    load: Option<String>,
     ready: oneshot::Sender<Result<(), OpenFailure>>,
 }
 
@@ -465,7 +545,7 @@ async fn connect(
         host.clone(),
         host.clone(),
     );
-    let events = host.session.runtime().events.clone();
+    let opened_host = host.clone();
     Client
         .v1()
         .name("tandem")
@@ -590,12 +670,25 @@ async fn connect(
         )
         .connect_with(transport, async move |cx: ConnectionTo<Agent>| {
             let Opening {
+                agent,
                 cwd,
                 mcp_configs,
                 accept,
+                load,
                 ready,
             } = opening;
-            let opened = open(&cx, cwd, &mcp_configs, accept, events.as_ref()).await;
+            let opened = open(
+                &cx,
+                &opened_host,
+                Open {
+                    agent: &agent,
+                    cwd,
+                    mcp_configs: &mcp_configs,
+                    accept,
+                    load,
+                },
+            )
+            .await;
             let session = match opened {
                 Ok(session) => {
                     let _ = ready.send(Ok(()));
@@ -616,16 +709,34 @@ async fn connect(
         .await
 }
 
-/// `initialize` (its `agentInfo` checked by `accept`, if given) and `session/new` (with the `--mcp-config` servers the
-/// agent can use; a notice for each it cannot): the agent's session id. An agent on the far side (`accept` given) is
-/// offered no file system or terminals of this machine.
+/// What [`open`] opens.
+struct Open<'a> {
+    /// The agent's name, for messages and the stored id.
+    agent: &'a str,
+    cwd: PathBuf,
+    mcp_configs: &'a [String],
+    accept: Option<Accept>,
+    load: Option<String>,
+}
+
+/// `initialize` (its `agentInfo` checked by `accept`, if given), then `session/new` (with the `--mcp-config` servers
+/// the agent can use; a notice for each it cannot) or, with `load`, `session/load` of that session (refused when
+/// the agent does not offer it; the conversation it replays meanwhile is not shown again): the agent's session id,
+/// also stored in the session (`HostedSessionOpened`) for a later run to continue. An agent on the far side
+/// (`accept` given) is offered no file system or terminals of this machine.
 async fn open(
     cx: &ConnectionTo<Agent>,
-    cwd: PathBuf,
-    mcp_configs: &[String],
-    accept: Option<Accept>,
-    events: &dyn EventSink,
+    host: &Host,
+    opening: Open<'_>,
 ) -> Result<SessionId, OpenFailure> {
+    let Open {
+        agent,
+        cwd,
+        mcp_configs,
+        accept,
+        load,
+    } = opening;
+    let events = host.session.runtime().events.clone();
     let here = accept.is_none();
     let capabilities = ClientCapabilities::new()
         .fs(FileSystemCapabilities::new()
@@ -650,17 +761,44 @@ async fn open(
         });
         accept(info.as_ref()).map_err(OpenFailure::Refused)?;
     }
+    if load.is_some() && !init.agent_capabilities.load_session {
+        return Err(OpenFailure::Refused(format!(
+            "the agent `{agent}` cannot continue its session: it does not offer `session/load` (a new session of \
+             it would not know the earlier turns)"
+        )));
+    }
     let (servers, problems) =
         super::mcp::servers_for(mcp_configs, &cwd, &init.agent_capabilities.mcp_capabilities);
     for message in problems {
         events.emit(SessionEvent::Notice { message });
     }
-    let session = cx
-        .send_request(NewSessionRequest::new(cwd).mcp_servers(servers))
-        .block_task()
-        .await
-        .map_err(OpenFailure::Protocol)?;
-    Ok(session.session_id)
+    let session_id = match load {
+        Some(id) => {
+            let id = SessionId::from(id);
+            host.loading
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+            let loaded = cx
+                .send_request(LoadSessionRequest::new(id.clone(), cwd).mcp_servers(servers))
+                .block_task()
+                .await;
+            host.loading
+                .store(false, std::sync::atomic::Ordering::SeqCst);
+            loaded.map_err(OpenFailure::Protocol)?;
+            id
+        }
+        None => {
+            cx.send_request(NewSessionRequest::new(cwd).mcp_servers(servers))
+                .block_task()
+                .await
+                .map_err(OpenFailure::Protocol)?
+                .session_id
+        }
+    };
+    events.emit(SessionEvent::HostedSessionOpened {
+        agent: agent.to_string(),
+        agent_session_id: session_id.0.to_string(),
+    });
+    Ok(session_id)
 }
 
 /// Sends each prompt of `commands` (`session/prompt`, and `session/cancel` once its token fires) and replies with the

@@ -21,6 +21,8 @@ use tandem_protocol::{
     ToolCallStatus,
 };
 
+use tokio_util::sync::CancellationToken;
+
 use super::updates::{call_of, tool_kind};
 
 /// The Tandem call an agent's call is checked as: the tool's name and its input.
@@ -76,11 +78,19 @@ pub struct Verdict {
     pub allowed: bool,
     /// The person (or `--yes`, or the prompt tool) chose "always".
     pub always: bool,
+    /// The turn was cancelled before the person answered (the agent is told `cancelled`).
+    pub cancelled: bool,
     pub decision: PermissionDecision,
 }
 
-/// Answers one permission request (its `toolCall` as JSON): the rules first, then the approver.
-pub async fn answer(session: &Session, approver: &HostedApprover, tool_call: &Value) -> Verdict {
+/// Answers one permission request (its `toolCall` as JSON): the rules first, then the approver; `cancel` (the turn's)
+/// withdraws a question still open.
+pub async fn answer(
+    session: &Session,
+    approver: &HostedApprover,
+    tool_call: &Value,
+    cancel: &CancellationToken,
+) -> Verdict {
     let (kind, title, input, locations) = call_of(tool_call);
     let id = tool_call["toolCallId"]
         .as_str()
@@ -107,6 +117,7 @@ pub async fn answer(session: &Session, approver: &HostedApprover, tool_call: &Va
         return Verdict {
             allowed,
             always: false,
+            cancelled: false,
             decision: decision_of(answer),
         };
     }
@@ -155,7 +166,39 @@ pub async fn answer(session: &Session, approver: &HostedApprover, tool_call: &Va
             tool_use_id: request.tool_use_id.clone(),
             status: ToolCallStatus::WaitingForApproval,
         });
-    let answered = approver.inner.ask(request).await;
+    // Shown as Tandem's own questions are (the window's dialog), and withdrawn once answered.
+    let request_id = request.id.clone();
+    session
+        .runtime()
+        .events
+        .emit(SessionEvent::ApprovalRequested {
+            request: Box::new(request.clone()),
+        });
+    // A turn cancelled meanwhile withdraws the question: the agent is told the request was cancelled.
+    let answered = tokio::select! {
+        answered = approver.inner.ask(request) => Some(answered),
+        _ = cancel.cancelled() => None,
+    };
+    session
+        .runtime()
+        .events
+        .emit(SessionEvent::ApprovalResolved { request_id });
+    let Some(answered) = answered else {
+        return Verdict {
+            allowed: false,
+            always: false,
+            cancelled: true,
+            decision: PermissionDecision {
+                decision: DecisionBehavior::Deny,
+                reason: format!("{reason}; the turn was interrupted before an answer"),
+                rule: None,
+                source: None,
+                decided_by: Some(DecisionSource::Tool {
+                    tool: "hosted agent".into(),
+                }),
+            },
+        };
+    };
     let choice = answered.choice;
     let allowed = choice != ApprovalChoice::Deny;
     let why = answered
@@ -169,6 +212,7 @@ pub async fn answer(session: &Session, approver: &HostedApprover, tool_call: &Va
     Verdict {
         allowed,
         always: choice == ApprovalChoice::AllowAlways,
+        cancelled: false,
         decision: PermissionDecision {
             decision: if allowed {
                 DecisionBehavior::Allow

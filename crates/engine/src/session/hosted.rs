@@ -8,7 +8,21 @@ use tandem_protocol::{SessionEvent, TurnStopReason};
 use super::Session;
 use crate::model::{ContentBlock, Message, Role};
 
+/// The prefix of the model name a hosted session is stored with (`acp:NAME`, `acp:ssh://HOST/PATH`): its turns are
+/// run by that agent, not by a model of Tandem's.
+pub const HOSTED_MODEL_PREFIX: &str = "acp:";
+
+/// Whether a session stored with the model `model` is hosted (its turns were run by an external agent).
+pub fn is_hosted_model(model: &str) -> bool {
+    model.starts_with(HOSTED_MODEL_PREFIX)
+}
+
 impl Session {
+    /// Whether an external agent runs this session's turns (its model name says so, [`HOSTED_MODEL_PREFIX`]).
+    pub fn is_hosted(&self) -> bool {
+        is_hosted_model(self.models.conversation.model_name())
+    }
+
     /// Starts a turn that an external agent runs: the prompt gets its id (returned), the file checkpoint of the
     /// prompt begins (file changes made through the session's tools from now on rewind to before it), and
     /// `TurnStarted` is told. A checkpoint that cannot begin is logged; the turn goes on.

@@ -36,6 +36,7 @@ pub use handles::{
     AgentsHandle, CheckpointsHandle, HookTestError, McpHandle, PanelsHandle, PluginSwitchError,
     SHELL_OUTPUT_TAIL_BYTES, SettingsHandle, ShellsHandle,
 };
+pub use hosted::{HOSTED_MODEL_PREFIX, is_hosted_model};
 pub use lead_mail::wake_for_mail;
 pub use lifecycle::{EndReason, IDLE_NOTIFICATION_AFTER, StartSource};
 pub use prompt_images::{
@@ -270,7 +271,12 @@ impl Session {
                 .unwrap_or_else(|| "/".into()),
             model: self.models.conversation.model_name().to_string(),
             mode: self.runtime.permission_context().mode,
-            setup_hint: self.model_config().setup_hint(),
+            // A hosted agent runs its own model: Tandem's model settings are not needed.
+            setup_hint: if self.is_hosted() {
+                None
+            } else {
+                self.model_config().setup_hint()
+            },
             trust: self.settings().folder_trust(),
             context_window: self.turn.config.compaction.context_window,
             compact_at_percent: u32::try_from(self.turn.config.compaction.threshold_percent)
@@ -284,6 +290,7 @@ impl Session {
     /// classifier asks the session's model, so it needs what the session needs: a key, or a chosen local model).
     pub fn auto_mode_available(&self) -> bool {
         self.runtime.permission_context().auto_available()
+            && !self.is_hosted()
             && self.model_config().setup_hint().is_none()
     }
 

@@ -1,5 +1,6 @@
-// The root of the webview: loads the app state, opens the command-line folder if there is one (or, after a reload,
-// the tabs the window showed), follows the menu (Open Folder…, Open Recent, New Session, Import…, Settings…), applies the
+// The root of the webview: loads the app state, opens the command-line folder (or remote folder) if there is one (or,
+// after a reload, the tabs the window showed), follows the menu (Open Folder…, Open Remote Folder…, Open Recent, New
+// Session, New Session with…, Import…, Settings…), applies the
 // person's theme and font size, and shows the welcome screen or the open sessions in tabs, with the settings dialog
 // above. Every opened session keeps its tab and runs on while another is shown; opening a folder or a new session
 // opens a new tab, opening a stored session that is open shows its tab. Ctrl+Tab / Ctrl+Shift+Tab cycle the tabs,
@@ -18,6 +19,8 @@ import { tabKey } from '../../state/tabKeys';
 import { tabsBeforeReload } from '../../state/reload';
 import { applyLooks, followDesktopScheme } from '../../settings/looks';
 import { CloseTabConfirm } from '../dialogs/CloseTabConfirm';
+import { HostedSessionDialog } from '../dialogs/HostedSessionDialog';
+import { RemoteFolderDialog } from '../dialogs/RemoteFolderDialog';
 import { ImportDialog } from '../dialogs/ImportDialog';
 import { SettingsDialog } from '../dialogs/SettingsDialog';
 import { SearchBox } from '../search/SearchBox';
@@ -27,7 +30,7 @@ import { Welcome } from './Welcome';
 
 export function App() {
   const tabs = useOpenSessions();
-  const { open, opening, error, clearError, activate, cycle, close, dispatchFor, lastBatchAt } = tabs;
+  const { open, openHosted, opening, error, clearError, activate, cycle, close, dispatchFor, lastBatchAt } = tabs;
   const openFolder = useCallback((path: string) => void open(path), [open]);
   const onMenuFolder = useEffectEvent((path: string) => openFolder(path));
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -80,6 +83,29 @@ export function App() {
     const cwd = activeSession(latest.current)?.info.cwd;
     if (cwd) void open(cwd);
   }, [open]);
+  /** The folder "New Session with…" asked for, while its dialog shows. */
+  const [hostedFolder, setHostedFolder] = useState<string | null>(null);
+  /** The Open Remote Folder dialog, with the folder the session would be stored under. */
+  const [remoteDialog, setRemoteDialog] = useState<{ folder: string | null } | null>(null);
+  const closeHosted = useCallback(() => setHostedFolder(null), []);
+  const closeRemote = useCallback(() => setRemoteDialog(null), []);
+  const chooseAgent = useCallback(
+    async (name: string) => {
+      if (hostedFolder === null) return null;
+      const failed = await openHosted(hostedFolder, { agent: name });
+      if (failed === null) setHostedFolder(null);
+      return failed;
+    },
+    [openHosted, hostedFolder],
+  );
+  const openRemote = useCallback(
+    async (url: string) => {
+      const failed = await openHosted(remoteDialog?.folder ?? null, { remote: url });
+      if (failed === null) setRemoteDialog(null);
+      return failed;
+    },
+    [openHosted, remoteDialog],
+  );
   const onTabKey = useEffectEvent((action: 'next' | 'previous' | 'close') => {
     if (action === 'close') {
       const shown = latest.current.active;
@@ -133,10 +159,14 @@ export function App() {
             }
           }
           if (before.active) activate(before.active);
+        } else if (state.remote) {
+          // `tandem ssh://…`: the remote folder, stored under the folder the app started in.
+          const failed = await openHosted(null, { remote: state.remote });
+          if (failed !== null) setLoadError(failed);
         } else if (state.folder) await open(state.folder);
       })
       .catch((cause: unknown) => setLoadError(ipc.errorMessage(cause)));
-  }, [open, clearError, activate]);
+  }, [open, openHosted, clearError, activate]);
 
   useEffect(() => {
     if (theme === null || fontSize === null) return;
@@ -160,9 +190,27 @@ export function App() {
   const openSettings = useCallback(() => setSettingsOpen(true), []);
   const closeSettings = useCallback(() => setSettingsOpen(false), []);
 
+  // File ▸ New Session with…: in the shown tab's folder, or a folder picked first.
+  const newHostedSession = useCallback(async () => {
+    const cwd = activeSession(latest.current)?.info.cwd ?? (await ipc.pickFolder().catch(() => null));
+    if (cwd) setHostedFolder(cwd);
+  }, []);
+  const onNewWith = useCallback(() => void newHostedSession(), [newHostedSession]);
+  // File ▸ Open Remote Folder… asks for the URL; a later launch naming one opens it at once.
+  const onOpenRemote = useEffectEvent((request: ipc.OpenRemote) => {
+    const folder = request.folder ?? activeSession(latest.current)?.info.cwd ?? null;
+    if (request.url === null) {
+      setRemoteDialog({ folder });
+      return;
+    }
+    void openHosted(folder, { remote: request.url }).then((failed) => setLoadError(failed));
+  });
+
   useEffect(() => {
     const subscriptions = [
       ipc.onOpenSettings(openSettings),
+      ipc.onNewHostedSession(() => void newHostedSession()),
+      ipc.onOpenRemote((request) => onOpenRemote(request)),
       ipc.onOpenFolder((path) => onMenuFolder(path)),
       ipc.onNewSession(() => newSession()),
       ipc.onImportSessions((claudeCode) => setImportFrom(claudeCode)),
@@ -170,7 +218,7 @@ export function App() {
     return () => {
       for (const subscription of subscriptions) void subscription.then((unlisten) => unlisten());
     };
-  }, [openSettings, newSession]);
+  }, [openSettings, newSession, newHostedSession]);
 
   const pickFolder = useCallback(async () => {
     try {
@@ -215,6 +263,13 @@ export function App() {
     <ImportDialog claudeCode={importFrom} run={ipc.importSessions} onOpen={openImported} onClose={closeImport} />
   );
   const searchBox = searchOpen && <SearchBox search={ipc.searchSessions} onOpen={openHit} onClose={closeSearch} />;
+  const hostedDialog = hostedFolder !== null && (
+    <HostedSessionDialog folder={hostedFolder} load={ipc.agentServers} onChoose={chooseAgent} onClose={closeHosted} />
+  );
+  const remoteFolderDialog = remoteDialog !== null && (
+    <RemoteFolderDialog folder={remoteDialog.folder} onOpen={openRemote} onClose={closeRemote} />
+  );
+  const dialogShown = hostedFolder !== null || remoteDialog !== null;
   const closingTab = closing === null ? null : tabs.state.tabs.find((each) => each.info.session_id === closing);
   const confirmClose = closingTab && (
     <CloseTabConfirm
@@ -230,9 +285,9 @@ export function App() {
   if (tabs.state.tabs.length > 0) {
     return (
       <>
-        <div className="app-layer" inert={settingsOpen || closingTab !== null || searchOpen || importFrom !== null}>
+        <div className="app-layer" inert={settingsOpen || closingTab !== null || searchOpen || importFrom !== null || dialogShown}>
           <div className="tabbed-window">
-            <SessionTabs tabs={views} active={tabs.state.active} onActivate={activate} onClose={requestClose} onNew={newSession} />
+            <SessionTabs tabs={views} active={tabs.state.active} onActivate={activate} onClose={requestClose} onNew={newSession} onNewWith={onNewWith} />
             <div className="session-panes">
               {tabs.state.tabs.map((each) => {
                 const id = each.info.session_id;
@@ -263,12 +318,14 @@ export function App() {
         {searchBox}
         {importDialog}
         {confirmClose}
+        {hostedDialog}
+        {remoteFolderDialog}
       </>
     );
   }
   return (
     <>
-      <div className="app-layer" inert={settingsOpen || searchOpen || importFrom !== null}>
+      <div className="app-layer" inert={settingsOpen || searchOpen || importFrom !== null || dialogShown}>
         <Welcome
           recent={app?.recent ?? []}
           version={app?.version ?? null}
@@ -286,6 +343,8 @@ export function App() {
       {settings}
       {searchBox}
       {importDialog}
+      {hostedDialog}
+      {remoteFolderDialog}
     </>
   );
 }

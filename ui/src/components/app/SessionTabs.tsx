@@ -1,6 +1,7 @@
 // The tab strip above the session view: one tab per open session — its folder, its first prompt, a spinner while a
 // turn runs and a dot while a dialog waits for the person — the shown one highlighted, each closed with its ×, and
-// + for a new session in the shown tab's folder. Clicking a tab shows it.
+// + for a new session in the shown tab's folder ("with…" beside it: one whose turns an external agent runs). Clicking a
+// tab shows it.
 import { MARK_LABELS, type SessionMark } from '../../state/openSessions';
 import { Icon } from '../common/Icon';
 import { SessionMarkIcon } from '../common/SessionMarkIcon';
@@ -20,9 +21,11 @@ export type SessionTabsProps = {
   onActivate: (sessionId: string) => void;
   onClose: (sessionId: string) => void;
   onNew: () => void;
+  /** "New Session with…": a session of the shown tab's folder whose turns an external agent runs. */
+  onNewWith?: () => void;
 };
 
-export function SessionTabs({ tabs, active, onActivate, onClose, onNew }: SessionTabsProps) {
+export function SessionTabs({ tabs, active, onActivate, onClose, onNew, onNewWith }: SessionTabsProps) {
   return (
     <div className="session-tabs" role="tablist" aria-label="Open sessions" data-testid="session-tabs">
       {tabs.map((tab) => {
@@ -69,6 +72,18 @@ export function SessionTabs({ tabs, active, onActivate, onClose, onNew }: Sessio
       <button type="button" className="session-tab-new" data-testid="session-tab-new" aria-label="New session" title="New session in this folder (Ctrl+N)" onClick={onNew}>
         <Icon name="plus" />
       </button>
+      {onNewWith && (
+        <button
+          type="button"
+          className="session-tab-new session-tab-new-with"
+          data-testid="session-tab-new-with"
+          aria-label="New session with an agent…"
+          title="New session with an external agent in this folder"
+          onClick={onNewWith}
+        >
+          with…
+        </button>
+      )}
     </div>
   );
 }

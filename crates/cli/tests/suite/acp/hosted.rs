@@ -816,3 +816,102 @@ for line in sys.stdin:
     );
     assert!(!sessions(home.path()).await.contains("Anyone there?"));
 }
+
+#[tokio::test]
+async fn resume_with_the_agent_continues_its_own_session_and_is_refused_where_it_cannot() {
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::text("Noted: quokka."),
+        ScriptedTurn::text("The word was quokka."),
+    ]))
+    .await
+    .expect("server");
+    let agent_home = tempfile::tempdir().expect("agent home");
+    let a = agent_home.path();
+    let scripted = repo().join("tests/acp/scripted_agent.py");
+    let home = home(
+        json!({
+            "tandem": {"command": BIN, "args": ["acp"], "env": {
+                "HOME": a, "XDG_CONFIG_HOME": a.join(".config"), "XDG_DATA_HOME": a.join(".local/share"),
+                "ANTHROPIC_BASE_URL": server.url(), "ANTHROPIC_API_KEY": "sk-hosted",
+            }},
+            "scripted": {"command": "python3", "args": [scripted]},
+        }),
+        json!({}),
+    );
+    let first = hosted(
+        home.path(),
+        &root,
+        "tandem",
+        "Remember the word quokka",
+        &[],
+    )
+    .await;
+    assert_eq!(first.code, 0, "{}\n{}", first.stdout, first.stderr);
+    let result: Value =
+        serde_json::from_str(first.stdout.lines().last().expect("result")).expect("json");
+    let id = result["session_id"].as_str().expect("id").to_string();
+
+    // The agent is started again and loads its own session: the model sees the first turn.
+    let second = hosted(
+        home.path(),
+        &root,
+        "tandem",
+        "What was the word?",
+        &["--resume", &id],
+    )
+    .await;
+    assert_eq!(second.code, 0, "{}\n{}", second.stdout, second.stderr);
+    let result: Value =
+        serde_json::from_str(second.stdout.lines().last().expect("result")).expect("json");
+    assert_eq!(result["result"], "The word was quokka.");
+    assert_eq!(result["session_id"], id.as_str(), "the same stored session");
+    let sent = server.requests().pop().expect("request").body.to_string();
+    assert!(
+        sent.contains("Remember the word quokka") && sent.contains("Noted: quokka."),
+        "the agent's own conversation went on: {sent}"
+    );
+    // What it replayed while loading is not shown again: this run tells one turn.
+    let told = events(&second.stdout);
+    assert_eq!(
+        told.iter().filter(|e| e["type"] == "turn_started").count(),
+        1,
+        "{told:#?}"
+    );
+    assert!(
+        !told
+            .iter()
+            .any(|e| e["type"] == "text_delta" && e["text"] == "Noted: quokka."),
+        "{told:#?}"
+    );
+
+    // Another agent is refused, naming the one that ran it.
+    let other = hosted(home.path(), &root, "scripted", "Go on", &["--resume", &id]).await;
+    assert_eq!(other.code, 2, "{}", other.stderr);
+    assert!(
+        other.stderr.contains("was run by the agent `tandem`"),
+        "{}",
+        other.stderr
+    );
+
+    // An agent without session/load cannot continue its session: refused, saying why.
+    let scripted_run = hosted(home.path(), &root, "scripted", "Take notes", &[]).await;
+    let result: Value =
+        serde_json::from_str(scripted_run.stdout.lines().last().expect("result")).expect("json");
+    let scripted_id = result["session_id"].as_str().expect("id").to_string();
+    let refused = hosted(
+        home.path(),
+        &root,
+        "scripted",
+        "Go on",
+        &["--resume", &scripted_id],
+    )
+    .await;
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("does not offer `session/load`"),
+        "{}",
+        refused.stderr
+    );
+}

@@ -159,6 +159,42 @@ async fn a_remote_turn_writes_on_the_far_side_as_its_account_and_is_stored_here(
 }
 
 #[tokio::test]
+async fn resume_with_the_remote_loads_the_far_session_and_goes_on_in_the_stored_one() {
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let Some(far) = RemoteHome::new(Path::new(BIN)) else {
+        return;
+    };
+    let server = FakeServer::start(Script::turns([
+        ScriptedTurn::text("Noted over there: quokka."),
+        ScriptedTurn::text("It was quokka."),
+    ]))
+    .await
+    .expect("server");
+    let sshd = Sshd::start(far, &server.url(), true).await;
+    let home = tempfile::tempdir().expect("home");
+    let out = run(remote(home.path(), &root, &sshd, "Remember quokka")).await;
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let first: Value =
+        serde_json::from_str(out.stdout.lines().last().expect("result")).expect("json");
+    let id = first["session_id"].as_str().expect("id").to_string();
+    let mut cmd = remote(home.path(), &root, &sshd, "Which word?");
+    cmd.args(["--resume", &id]);
+    let out = run(cmd).await;
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let second: Value =
+        serde_json::from_str(out.stdout.lines().last().expect("result")).expect("json");
+    assert_eq!(second["result"], "It was quokka.");
+    assert_eq!(second["session_id"], id.as_str());
+    // The far engine went on with its own session: the model saw the first turn.
+    let sent = server.requests().pop().expect("request").body.to_string();
+    assert!(
+        sent.contains("Remember quokka") && sent.contains("Noted over there: quokka."),
+        "{sent}"
+    );
+}
+
+#[tokio::test]
 async fn a_remote_without_tandem_or_with_an_older_one_names_the_install_and_stores_nothing() {
     let dir = project();
     let root = std::fs::canonicalize(dir.path()).expect("canonical");

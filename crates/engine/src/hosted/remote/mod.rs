@@ -1,4 +1,5 @@
-//! `tandem -p --remote ssh://[user@]host[:port]/abs/path PROMPT`: Tandem on another machine, reached with the
+//! Remote sessions (`tandem -p --remote ssh://[user@]host[:port]/abs/path PROMPT`, and the window's remote folders):
+//! Tandem on another machine, reached with the
 //! system's OpenSSH, runs the turn as a hosted agent — its `tandem acp` does the tool work on that machine's files
 //! under its own rules, and asks this one (`session/request_permission`) what those leave open; this Tandem shows the
 //! turn, answers the questions and stores the session. docs/remote.md describes it.
@@ -8,10 +9,10 @@ mod version;
 
 use std::sync::Arc;
 
-use tandem_engine::hosted::{FarSide, HostedError};
-use tandem_engine::settings::AgentServer;
+use super::{FarSide, HostedError};
+use crate::settings::AgentServer;
 
-pub use tandem_engine::ssh::{SSH_COMMAND_VAR, Target};
+pub use crate::ssh::{SSH_COMMAND_VAR, Target};
 
 /// The variable that raises the oldest remote Tandem accepted (for checks of the refusal; never lowers it).
 const MINIMUM_VAR: &str = "TANDEM_REMOTE_MINIMUM_VERSION";
@@ -24,10 +25,16 @@ pub struct Remote {
 }
 
 impl Remote {
-    /// Reads the URL and builds the `ssh` command; `Err` says what is wrong.
+    /// Reads the URL and builds the `ssh` command (`TANDEM_SSH_COMMAND`, or `ssh`); `Err` says what is wrong.
     pub fn new(url: &str) -> Result<Self, String> {
-        let target = Target::parse(url).map_err(|e| format!("--remote {e}"))?;
-        let server = ssh::server(&target)?;
+        Self::with_ssh(url, std::env::var(SSH_COMMAND_VAR).ok())
+    }
+
+    /// [`Self::new`] with `ssh` replaced by the command line `ssh_command` when given (split like a shell would), as
+    /// `TANDEM_SSH_COMMAND` does.
+    pub fn with_ssh(url: &str, ssh_command: Option<String>) -> Result<Self, String> {
+        let target = Target::parse(url)?;
+        let server = ssh::server(&target, ssh_command)?;
         let minimum = std::env::var(MINIMUM_VAR)
             .ok()
             .filter(|v| version::numbers(v) > version::numbers(version::MINIMUM))
@@ -64,7 +71,7 @@ impl Remote {
         let host = self.target.label();
         match error {
             HostedError::Spawn(why) => format!(
-                "{why}; --remote runs the system's OpenSSH client (`ssh`, or the command in {SSH_COMMAND_VAR})"
+                "{why}; a remote session runs the system's OpenSSH client (`ssh`, or the command in {SSH_COMMAND_VAR})"
             ),
             HostedError::Closed {
                 code: Some(127), ..
@@ -74,17 +81,24 @@ impl Remote {
                 ssh::install_command(&self.target)
             ),
             HostedError::Closed {
-                code: Some(255), ..
+                code: Some(255),
+                stderr,
+                ..
             } => format!(
-                "ssh could not reach {host} (its own message is above); `ssh {}{}` must log in without asking \
-                 anything (keys or an agent, a known host key)",
+                "ssh could not reach {host} ({}); `ssh {}{}` must log in without asking anything (keys or an agent, \
+                 a known host key)",
+                if stderr.is_empty() {
+                    "its own message is above".to_string()
+                } else {
+                    stderr.clone()
+                },
                 self.target
                     .port
                     .map(|p| format!("-p {p} "))
                     .unwrap_or_default(),
                 self.target.destination()
             ),
-            HostedError::Closed { message, code } => format!(
+            HostedError::Closed { message, code, .. } => format!(
                 "`tandem acp` on {host} ended before its session opened (exit code {}): {message}",
                 code.map(|c| c.to_string()).unwrap_or_else(|| "none".into())
             ),

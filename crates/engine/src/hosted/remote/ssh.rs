@@ -1,19 +1,19 @@
 //! The command that reaches `tandem acp` on the far machine: the engine's `ssh` command line
-//! ([`tandem_engine::ssh::command`]: the system's OpenSSH client, or the command in `TANDEM_SSH_COMMAND`, with
+//! ([`crate::ssh::command`]: the system's OpenSSH client, or the command in `TANDEM_SSH_COMMAND`, with
 //! `-T -o BatchMode=yes`, the port when the URL gives one, the destination) and a remote command that also finds a
 //! `tandem` in `~/.local/bin`. Everything else — keys, agent, known hosts, connection sharing, proxies — is the
 //! person's SSH configuration, untouched.
 
-use tandem_engine::settings::AgentServer;
-use tandem_engine::ssh::{self, SSH_COMMAND_VAR, Target};
+use crate::settings::AgentServer;
+use crate::ssh::{self, Target};
 
 /// What the far machine's shell runs: `tandem acp`, found on its PATH or in `~/.local/bin`.
 pub const REMOTE_COMMAND: &str = r#"PATH="$PATH:$HOME/.local/bin" exec tandem acp"#;
 
-/// The `ssh` process, as a hosted agent's entry. `Err`: `TANDEM_SSH_COMMAND` cannot be read.
-pub fn server(target: &Target) -> Result<AgentServer, String> {
-    let configured = std::env::var(SSH_COMMAND_VAR).ok();
-    let (command, args) = ssh::command(target, configured.as_deref(), REMOTE_COMMAND)?;
+/// The `ssh` process, as a hosted agent's entry: `ssh`, or the command line `ssh_command` (the value of
+/// `TANDEM_SSH_COMMAND`). `Err`: that line cannot be read.
+pub fn server(target: &Target, ssh_command: Option<String>) -> Result<AgentServer, String> {
+    let (command, args) = ssh::command(target, ssh_command.as_deref(), REMOTE_COMMAND)?;
     Ok(AgentServer {
         command,
         args,
@@ -37,10 +37,12 @@ mod tests {
     #[test]
     fn the_command_is_plain_ssh_in_batch_mode_with_the_port() {
         let target = Target::parse("ssh://ann@box:2222/srv/app").expect("parse");
-        let server = server(&target).expect("server");
-        if std::env::var(SSH_COMMAND_VAR).is_err() {
-            assert_eq!(server.command, "ssh");
-        }
+        let server = server(&target, None).expect("server");
+        assert_eq!(server.command, "ssh");
+        let custom =
+            super::server(&target, Some("ssh -F '/tmp/my config'".into())).expect("custom");
+        assert_eq!(custom.command, "ssh");
+        assert_eq!(custom.args[..2], ["-F", "/tmp/my config"]);
         let tail: Vec<&str> = server.args.iter().map(String::as_str).collect();
         assert!(
             tail.ends_with(&[

@@ -1,9 +1,9 @@
 //! The far side's `agentInfo` checked at `initialize`: it must be Tandem, and no older than [`MINIMUM`].
 
-use tandem_engine::hosted::AgentInfo;
+use crate::hosted::AgentInfo;
 
 use super::ssh::install_command;
-use tandem_engine::ssh::Target;
+use crate::ssh::Target;
 
 /// The oldest Tandem whose `tandem acp` this one drives as a remote (the first with `agentInfo` and the remote path).
 pub const MINIMUM: &str = "0.1.0";

@@ -1,0 +1,92 @@
+// End-to-end tests of sessions run by external agents in the window against the fake backend: File ▸ New Session
+// with… (and the tab strip's "with…") offering the configured agents, one that cannot start saying why, a chosen one
+// opening a tab whose turn renders with the ordinary components, none configured saying how to configure one; File ▸
+// Open Remote Folder… refusing a bad URL, showing a far machine without Tandem with the install command, then opening;
+// and a later launch naming an unreachable remote folder showing the message on the welcome screen.
+/* global window, document -- page.evaluate callbacks run in the page */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { newPage } from './harness.mjs';
+
+const SHOWN = '[data-testid="session"][data-shown="true"]';
+
+async function openProject(page) {
+  await page.getByTestId('open-folder-button').click();
+  await page.getByTestId('folder-name').waitFor();
+}
+
+const tabCount = (page) => page.evaluate(() => document.querySelectorAll('[data-testid="session-tab"]').length);
+
+test('File ▸ New Session with… opens a tab run by the chosen agent, whose turn renders', async () => {
+  const { page, problems } = await newPage();
+  await openProject(page);
+  await page.evaluate(() => window.__tandemFake.emit('tandem://new-hosted-session'));
+  const dialog = page.getByTestId('hosted-dialog');
+  await dialog.getByTestId('hosted-agents').waitFor();
+  assert.deepEqual(await dialog.getByTestId('hosted-agent').allTextContents(), ['claude', 'scripted', 'broken']);
+
+  // One that cannot start says why; the dialog stays.
+  await dialog.getByTestId('hosted-agent').filter({ hasText: 'broken' }).click();
+  await dialog.getByTestId('error-banner').filter({ hasText: 'cannot be started' }).waitFor();
+
+  await dialog.getByTestId('hosted-agent').filter({ hasText: 'scripted' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(await tabCount(page), 2);
+  const shown = page.locator(SHOWN);
+  assert.equal(await shown.getByTestId('model-name').textContent(), 'acp:scripted');
+
+  await shown.getByTestId('prompt-input').fill('Check that the tests pass');
+  await shown.getByTestId('prompt-input').press('Enter');
+  await shown.getByTestId('user-prompt').filter({ hasText: 'Check that the tests pass' }).waitFor();
+  await shown.getByTestId('assistant-text').filter({ hasText: 'reading the entry point' }).waitFor();
+  // Its questions open Tandem's dialogs.
+  await page.getByTestId('approval-dialog').waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('with no agent configured, New Session with… says how to configure one', async () => {
+  const { page, problems } = await newPage();
+  await openProject(page);
+  await page.evaluate(() => window.__tandemFake.setAgents([]));
+  await page.getByTestId('session-tab-new-with').click();
+  const none = page.getByTestId('hosted-none');
+  await none.waitFor();
+  assert.match(await none.textContent(), /No agents are configured\. Add one under agentServers in \/home\/dev\/\.config\/tandem\/settings\.json/);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('hosted-dialog').waitFor({ state: 'detached' });
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('File ▸ Open Remote Folder… refuses a bad URL, shows the install command, then opens', async () => {
+  const { page, problems } = await newPage();
+  await openProject(page);
+  await page.evaluate(() => window.__tandemFake.emit('tandem://open-remote', { url: null, folder: null }));
+  const dialog = page.getByTestId('remote-dialog');
+  await dialog.waitFor();
+  await dialog.getByTestId('remote-url').fill('box:/srv/app');
+  await dialog.getByTestId('remote-open').click();
+  await dialog.getByTestId('error-banner').filter({ hasText: 'starts with ssh://' }).waitFor();
+
+  await dialog.getByTestId('remote-url').fill('ssh://ann@bare-box/srv/app');
+  await dialog.getByTestId('remote-url').press('Enter');
+  await dialog.getByTestId('error-banner').filter({ hasText: "ssh ann@bare-box 'mkdir -p ~/.local/bin" }).waitFor();
+
+  await dialog.getByTestId('remote-url').fill('ssh://ann@box/srv/app');
+  await dialog.getByTestId('remote-open').click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(await tabCount(page), 2);
+  assert.equal(await page.locator(SHOWN).getByTestId('model-name').textContent(), 'acp:ssh://ann@box/srv/app');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a launch naming an unreachable remote folder says so on the welcome screen', async () => {
+  const { page, problems } = await newPage();
+  await page.getByTestId('recent-folder').first().waitFor();
+  await page.evaluate(() => window.__tandemFake.emit('tandem://open-remote', { url: 'ssh://unreachable-box/p', folder: '/home/dev' }));
+  await page.getByTestId('error-banner').filter({ hasText: 'ssh could not reach unreachable-box' }).waitFor();
+  assert.deepEqual(problems, []);
+  await page.close();
+});
