@@ -225,6 +225,11 @@ fn an_interrupt_withdraws_the_agents_question_and_ends_its_turn() {
         has(&events(&app, &session_id), "approval_requested")
     });
     invoke(&app, "interrupt", json!({"sessionId": session_id})).expect("interrupt");
+    // The interrupt withdraws the open question (on its own time): only then may later questions be answered, or
+    // the answer below could reach the first one before the interrupt does.
+    wait_until("the question withdrawn", || {
+        has(&events(&app, &session_id), "approval_resolved")
+    });
     // The scripted agent goes on after a cancelled answer; questions of the cancelled turn are not asked.
     wait_until("the turn's end", || {
         for request_id in approvals.waiting() {
