@@ -139,6 +139,7 @@ const KNOWN_TOOLS: &[&str] = &[
     names::SUGGEST_BACKGROUND_PR,
     names::REMOTE_TRIGGER,
     names::TERMINAL_CAPTURE,
+    names::WORKFLOW,
 ];
 
 /// Tools renamed since rules were first written: `(older name, current name)`. A rule written with the older name

@@ -150,3 +150,16 @@ fn domains() {
     assert_eq!(url_host("http://[::1]:8080/").as_deref(), Some("::1"));
     assert_eq!(url_host("https:///nohost"), None);
 }
+
+#[test]
+fn every_tool_a_session_can_offer_is_a_tool_rules_may_name() {
+    // Every switch on, as `tandem permissions check` builds it: a rule naming any of these tools must not be reported
+    // as naming an unknown tool.
+    let project = tempfile::tempdir().expect("project");
+    let unknown: Vec<String> = tandem_engine::registry::checking_tools(project.path(), None)
+        .iter()
+        .map(|tool| tool.name().to_string())
+        .filter(|name| !tandem_engine::permission::is_known_tool(name))
+        .collect();
+    assert!(unknown.is_empty(), "not known to the rules: {unknown:?}");
+}
