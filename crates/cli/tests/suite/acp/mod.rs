@@ -1,7 +1,7 @@
 //! `tandem acp` driven by the protocol SDK's own client over the binary's stdin and stdout, against the fake model:
 //! a prompt whose answer writes a file (asked through `session/request_permission`, allowed) streams its updates in
 //! order; a cancel ends a running prompt as `cancelled`; a stored session reopens with its history replayed and in
-//! `tandem -p --resume`. Every message of each connection is checked against the protocol's schema.
+//! `tandem -p --resume`; closing the connection ends each session with its SessionEnd hooks. Every message of each connection is checked against the protocol's schema.
 
 mod hosted;
 mod remote;
@@ -489,5 +489,58 @@ async fn an_image_in_the_prompt_reaches_the_model_and_one_that_is_not_is_named()
         "{text}"
     );
     assert_eq!(agent_text(&seen.updates()), "A pixel.");
+    schema::validate(&wire.lines());
+}
+
+#[tokio::test]
+async fn closing_the_connection_ends_each_session_with_its_session_end_hooks() {
+    let dir = project();
+    let home = tempfile::tempdir().expect("home");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let ended = home.path().join("ended.log");
+    std::fs::create_dir_all(home.path().join(".claude")).expect("settings folder");
+    std::fs::write(
+        home.path().join(".claude/settings.json"),
+        json!({"hooks": {"SessionEnd": [{"hooks": [
+            {"type": "command", "command": format!("cat >> {}; echo >> {}", ended.display(), ended.display())}
+        ]}]}})
+        .to_string(),
+    )
+    .expect("settings");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("Hello.")]))
+        .await
+        .expect("server");
+    let wire = Wire::default();
+    let seen = Seen::default();
+    connect(
+        agent(&server.url(), home.path(), &wire),
+        &seen,
+        "reject_once",
+        async move |cx: ConnectionTo<Agent>| {
+            cx.send_request(InitializeRequest::new(ProtocolVersion::V1))
+                .block_task()
+                .await?;
+            let new = cx
+                .send_request(NewSessionRequest::new(root))
+                .block_task()
+                .await?;
+            cx.send_request(PromptRequest::new(new.session_id.clone(), text("hi")))
+                .block_task()
+                .await?;
+            Ok(())
+        },
+    )
+    .await;
+    // The client has gone (its end of the pipe closed): the agent ends the session before it exits.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while !std::fs::read_to_string(&ended).is_ok_and(|t| t.contains("SessionEnd"))
+        && std::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let log = std::fs::read_to_string(&ended).expect("the SessionEnd hook ran");
+    let payload: Value = serde_json::from_str(log.lines().next().expect("a line")).expect("JSON");
+    assert_eq!(payload["hook_event_name"], "SessionEnd");
+    assert_eq!(payload["reason"], "other");
     schema::validate(&wire.lines());
 }
