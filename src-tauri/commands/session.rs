@@ -72,6 +72,14 @@ pub fn open_session<R: Runtime>(
         (None, _) => Session::builder(&PathBuf::from(&path))?.store(state.store.clone()),
     };
     let session_id = builder.session_id();
+    // A session an external agent ran (its model is stored as `acp:NAME`) goes on here with Tandem's own model.
+    let hosted_by = builder.stored().and_then(|loaded| {
+        loaded
+            .record
+            .model
+            .strip_prefix("acp:")
+            .map(|agent| hosted_notice(agent, &loaded.record.id))
+    });
     let sink = Arc::new(ChannelSink::new(session_id.clone(), on_event));
     if let Some(loaded) = builder.stored() {
         sink.replay(loaded.events.iter().map(|e| e.event.clone()));
@@ -110,6 +118,12 @@ pub fn open_session<R: Runtime>(
             .events
             .emit(SessionEvent::Error { message: problem });
     }
+    if let Some(notice) = hosted_by {
+        session
+            .runtime()
+            .events
+            .emit(SessionEvent::Notice { message: notice });
+    }
     // Keys of the person's settings file that are ignored for their type.
     for warning in state
         .settings_file
@@ -144,6 +158,21 @@ pub fn open_session<R: Runtime>(
         sessions.insert(info.session_id.clone(), session);
     }
     Ok(info)
+}
+
+/// What the window says on reopening a session that the external agent `agent` (an `agentServers` name, or
+/// `ssh://…` for Tandem on another machine) ran: new prompts here go to Tandem's own model, and how to go on with the
+/// agent instead.
+fn hosted_notice(agent: &str, id: &str) -> String {
+    let flag = if agent.starts_with("ssh://") {
+        format!("--remote {agent}")
+    } else {
+        format!("--agent {agent}")
+    };
+    format!(
+        "This session was run by {agent}. Prompts sent here are answered by Tandem's own model; to go on with {agent}, \
+         run `tandem -p --resume {id} {flag} \"…\"` in this folder."
+    )
 }
 
 /// Closes the open session `session_id` (the window closed its tab): a running turn is stopped, the session ends

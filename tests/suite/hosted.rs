@@ -203,6 +203,25 @@ fn a_hosted_agent_runs_a_tab_turn_through_the_windows_dialogs_and_closing_the_ta
     invoke(&app, "close_session", json!({"sessionId": session_id})).expect("close");
     wait_until("the agent's process to end", || ended(&pid));
     let _ = std::fs::remove_file(&pid_file);
+
+    // Reopened from the history, it says who ran it and how to go on with that agent.
+    invoke(
+        &app,
+        "open_session",
+        json!({"path": root, "onEvent": "__CHANNEL__:8", "resume": session_id}),
+    )
+    .expect("reopen");
+    let notice = events(&app, &session_id)
+        .into_iter()
+        .filter(|e| e["type"] == "notice")
+        .filter_map(|e| e["message"].as_str().map(str::to_string))
+        .find(|m| m.contains("was run by scripted"))
+        .expect("a notice naming the agent");
+    assert!(
+        notice.contains(&format!("tandem -p --resume {session_id} --agent scripted")),
+        "{notice}"
+    );
+    invoke(&app, "close_session", json!({"sessionId": session_id})).expect("close");
     drop(app.data);
 }
 
