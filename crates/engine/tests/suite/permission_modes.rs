@@ -425,16 +425,22 @@ fn waiting_hook(p: &Project, output: &str) -> serde_json::Value {
     ]}]}})
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn auto_mode_puts_the_question_to_the_classifier_while_the_hooks_run() {
-    let p = Project::new().expect("project");
+/// Runs a Bash `command` in auto mode in `p`, whose PreToolUse hook waits for the classifier's mark and then prints
+/// `hook_output`; the classifier judges safe only `safe`. Returns the outcome, the commands the classifier was asked
+/// about, and whether anyone was asked.
+async fn auto_call_with_waiting_hook(
+    p: &Project,
+    hook_output: &str,
+    safe: &'static [&'static str],
+    command: &str,
+) -> (ToolOutcome, Vec<String>, bool) {
     let marking = Arc::new(Marking {
         mark: p.root.join("classifier.mark"),
-        safe: &["npm run lint-4410"],
+        safe,
         asked: Default::default(),
     });
     let ctx = p
-        .ctx_with(waiting_hook(&p, "{}"), PermissionMode::Auto)
+        .ctx_with(waiting_hook(p, hook_output), PermissionMode::Auto)
         .with_classifier(ClassifierHandle(marking.clone()));
     let approver = ScriptedApprover::new([], ApprovalChoice::Deny);
     let rt = TestRuntime::new(&p.root)
@@ -446,22 +452,31 @@ async fn auto_mode_puts_the_question_to_the_classifier_while_the_hooks_run() {
         &rt,
         "t",
         "Bash",
-        &json!({"command": "npm run lint-4410"}),
+        &json!({ "command": command }),
         &CancellationToken::new(),
     )
     .await;
+    let asked = marking.asked.lock().expect("asked").clone();
+    (out.outcome, asked, !approver.asked().is_empty())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auto_mode_puts_the_question_to_the_classifier_while_the_hooks_run() {
+    let p = Project::new().expect("project");
+    let (outcome, classified, person_asked) =
+        auto_call_with_waiting_hook(&p, "{}", &["npm run lint-4410"], "npm run lint-4410").await;
     assert!(
         p.root.join("hook.saw-mark").exists(),
         "the classifier had the question while the hook still ran"
     );
     assert_ne!(
-        out.outcome,
+        outcome,
         ToolOutcome::Denied,
         "the classifier's safe answer was used"
     );
-    assert!(approver.asked().is_empty());
+    assert!(!person_asked);
     assert_eq!(
-        *marking.asked.lock().expect("asked"),
+        classified,
         ["npm run lint-4410"],
         "asked once: the early answer was used"
     );
@@ -470,38 +485,18 @@ async fn auto_mode_puts_the_question_to_the_classifier_while_the_hooks_run() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_input_a_hook_rewrote_is_put_to_the_classifier_again() {
     let p = Project::new().expect("project");
-    let marking = Arc::new(Marking {
-        mark: p.root.join("classifier.mark"),
-        safe: &["npm run fixed-5530"],
-        asked: Default::default(),
-    });
     let rewrite = r#"{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "npm run fixed-5530"}}}"#;
-    let ctx = p
-        .ctx_with(waiting_hook(&p, rewrite), PermissionMode::Auto)
-        .with_classifier(ClassifierHandle(marking.clone()));
-    let approver = ScriptedApprover::new([], ApprovalChoice::Deny);
-    let rt = TestRuntime::new(&p.root)
-        .session_id("s")
-        .permissions(ctx)
-        .approver(approver.clone())
-        .build();
-    let out = run_tool_use(
-        &rt,
-        "t",
-        "Bash",
-        &json!({"command": "npm run risky-5530"}),
-        &CancellationToken::new(),
-    )
-    .await;
+    let (outcome, classified, person_asked) =
+        auto_call_with_waiting_hook(&p, rewrite, &["npm run fixed-5530"], "npm run risky-5530")
+            .await;
     assert_ne!(
-        out.outcome,
+        outcome,
         ToolOutcome::Denied,
         "the rewritten call was judged, not the early question"
     );
-    assert!(approver.asked().is_empty());
-    let asked = marking.asked.lock().expect("asked").clone();
+    assert!(!person_asked);
     assert_eq!(
-        asked,
+        classified,
         ["npm run risky-5530", "npm run fixed-5530"],
         "the early question, then the rewritten call"
     );
