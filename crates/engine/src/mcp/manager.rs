@@ -722,6 +722,9 @@ fn launch(inner: &Arc<Inner>, name: &str) {
     };
     match &inner.runtime {
         Some(handle) => {
+            // Connecting from now on, not from whenever the task first runs: whoever started it (a reconnect, an
+            // approval) sees the new connection's state, never the old one's.
+            inner.update(name, McpServerState::Connecting, None);
             handle.spawn(run_server(inner.clone(), config, link, stop));
         }
         None => inner.update(
