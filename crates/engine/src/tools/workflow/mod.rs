@@ -6,7 +6,7 @@
 mod file;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -35,12 +35,21 @@ pub struct WorkflowInput {
 pub struct WorkflowTool {
     project: PathBuf,
     home: Option<PathBuf>,
+    /// The workflows as the session began, for the description: read once, so that the tool list sent with every
+    /// request neither reads the folder again nor changes (which would spoil the prompt cache). A call reads the
+    /// files as they are then.
+    catalogue: String,
 }
 
 impl WorkflowTool {
     /// Workflows of `project`, then of `home` (`.claude/workflows/` in each; the project's win).
     pub fn new(project: PathBuf, home: Option<PathBuf>) -> Self {
-        Self { project, home }
+        let catalogue = catalogue(&project, home.as_deref());
+        Self {
+            project,
+            home,
+            catalogue,
+        }
     }
 
     /// The workflow `name` as its file says it, ready to plan. `Err` tells the model what is wrong (an unknown
@@ -62,28 +71,28 @@ impl WorkflowTool {
             )),
         }
     }
+}
 
-    /// One line per workflow for the description: its name, inputs and description.
-    fn catalogue(&self) -> String {
-        let lines: Vec<String> = list(&self.project, self.home.as_deref())
-            .into_iter()
-            .map(|f| match load(&f.path) {
-                Ok(w) => {
-                    let inputs = if w.inputs.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (inputs: {})", w.input_names())
-                    };
-                    format!("- {}{inputs}: {}", f.name, w.description.trim())
-                }
-                Err(why) => format!("- {} (cannot be run: {why})", f.name),
-            })
-            .collect();
-        if lines.is_empty() {
-            format!("No workflows are defined yet ({WORKFLOWS_DIR}/ is empty).")
-        } else {
-            format!("Workflows:\n{}", lines.join("\n"))
-        }
+/// One line per workflow of `project` and `home` for the description: its name, inputs and description.
+fn catalogue(project: &Path, home: Option<&Path>) -> String {
+    let lines: Vec<String> = list(project, home)
+        .into_iter()
+        .map(|f| match load(&f.path) {
+            Ok(w) => {
+                let inputs = if w.inputs.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (inputs: {})", w.input_names())
+                };
+                format!("- {}{inputs}: {}", f.name, w.description.trim())
+            }
+            Err(why) => format!("- {} (cannot be run: {why})", f.name),
+        })
+        .collect();
+    if lines.is_empty() {
+        format!("No workflows are defined yet ({WORKFLOWS_DIR}/ is empty).")
+    } else {
+        format!("Workflows:\n{}", lines.join("\n"))
     }
 }
 
@@ -101,7 +110,7 @@ impl Tool for WorkflowTool {
              yourself (the person may be asked); the workflow stops at the first step that fails unless that step \
              says continue_on_error. The result lists each step with its outcome and output. Prefer a workflow \
              over repeating its steps by hand when one fits the task.\n\n{}",
-            self.catalogue()
+            self.catalogue
         )
     }
 
