@@ -89,6 +89,26 @@ pub fn session_featuring(
         .expect("session")
 }
 
+/// A session on `root` talking to `fake`, with `features`, whose questions `approver` answers, its events going to
+/// `events`.
+pub fn session_answered_by(
+    root: &Path,
+    fake: &FakeServer,
+    approver: Arc<dyn Approver>,
+    events: &RecordingSink,
+    features: tandem_engine::tools::features::Features,
+) -> Session {
+    Session::builder(root)
+        .expect("folder")
+        .model_client(fake_model(fake))
+        .model(fake_config(&fake.url()))
+        .approver(approver)
+        .events(Arc::new(events.clone()))
+        .features(features)
+        .build()
+        .expect("session")
+}
+
 /// The fake server's model.
 pub fn fake_model(server: &FakeServer) -> Arc<dyn Model> {
     Arc::new(AnthropicModel::new(fake_config(&server.url())).expect("client"))

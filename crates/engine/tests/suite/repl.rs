@@ -23,7 +23,7 @@ use tandem_engine::tools::repl::{ReplTool, find_node};
 use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, ToolCallStatus, ToolOutcome};
 use tokio_util::sync::CancellationToken;
 
-use super::common::{fake_config, offered, server};
+use super::common::{fake_config, offered, server, session_answered_by};
 
 const WRAPPED: [&str; 7] = [
     "Read",
@@ -410,19 +410,9 @@ async fn a_turn_in_the_repl_mode_reads_and_writes_through_repl() {
         ScriptedTurn::text("Copied."),
     ]))
     .await;
-    let model: Arc<dyn Model> =
-        Arc::new(AnthropicModel::new(fake_config(&fake.url())).expect("client"));
     let events = RecordingSink::default();
     let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
-    let s = Session::builder(&p.root)
-        .expect("folder")
-        .model_client(model)
-        .model(fake_config(&fake.url()))
-        .approver(approver.clone())
-        .events(Arc::new(events.clone()))
-        .features(REPL_MODE)
-        .build()
-        .expect("session");
+    let s = session_answered_by(&p.root, &fake, approver.clone(), &events, REPL_MODE);
     let outcome = s.send("copy it").await.expect("turn");
     assert_eq!(outcome.final_text, "Copied.");
     assert_eq!(

@@ -21,7 +21,7 @@ use tandem_engine::tools::features::Features;
 use tandem_engine::tools::workflow::{WORKFLOWS_DIR, WorkflowTool};
 use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent};
 
-use super::common::{fake_config, offered, server, session_featuring};
+use super::common::{fake_config, offered, server, session_answered_by, session_featuring};
 
 const CHECK: &str = r#"
 description: Builds the notes and reads them back
@@ -311,22 +311,18 @@ async fn a_turn_runs_a_workflow_and_the_model_reads_its_steps() {
         ScriptedTurn::text("Checked."),
     ]))
     .await;
-    let model: Arc<dyn Model> =
-        Arc::new(AnthropicModel::new(fake_config(&fake.url())).expect("client"));
     let events = RecordingSink::default();
     let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
-    let s = Session::builder(&p.root)
-        .expect("folder")
-        .model_client(model)
-        .model(fake_config(&fake.url()))
-        .approver(approver.clone())
-        .events(Arc::new(events.clone()))
-        .features(Features {
+    let s = session_answered_by(
+        &p.root,
+        &fake,
+        approver.clone(),
+        &events,
+        Features {
             workflows: true,
             ..Features::OFF
-        })
-        .build()
-        .expect("session");
+        },
+    );
     let outcome = s.send("run the checks").await.expect("turn");
     assert_eq!(outcome.final_text, "Checked.");
     let requests = fake.requests();
