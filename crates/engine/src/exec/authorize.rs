@@ -586,7 +586,10 @@ pub(super) async fn post_tool_hooks(
                 &rt.session_id,
                 EventInput::PostToolUse(ToolSuccess {
                     call: hooks::tool_call(tool.name(), observable, id),
-                    tool_response: output.content.as_text(),
+                    tool_response: output
+                        .structured
+                        .clone()
+                        .unwrap_or_else(|| Value::String(output.content.as_text())),
                 }),
             )
             .await;

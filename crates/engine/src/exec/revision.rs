@@ -99,6 +99,9 @@ fn describe(change_: &RevisedChange, written: &str, mut output: ToolOutput) -> T
         )
     };
     output.content = ToolResultContent::Text(format!("{summary}\n{}", note(change_, written)));
+    if let Some(serde_json::Value::Object(data)) = output.structured.as_mut() {
+        revise_structured(data, &hunks, written);
+    }
     if let Some(ToolDetail::FileChange {
         hunks: shown,
         diff,
@@ -117,6 +120,23 @@ fn describe(change_: &RevisedChange, written: &str, mut output: ToolOutput) -> T
         });
     }
     output
+}
+
+/// The result's data for the file as `written`: its patch, Write's `content`, and Edit's `userModified`.
+fn revise_structured(
+    data: &mut serde_json::Map<String, serde_json::Value>,
+    hunks: &[tandem_protocol::DiffHunk],
+    written: &str,
+) {
+    if let Ok(patch) = serde_json::to_value(crate::tools::responses::patch_of(hunks)) {
+        data.insert("structuredPatch".into(), patch);
+    }
+    if data.contains_key("content") {
+        data.insert("content".into(), written.into());
+    }
+    if data.contains_key("userModified") {
+        data.insert("userModified".into(), true.into());
+    }
 }
 
 /// What the model is told: which hunks were rejected, whether the text was edited, the difference between its
@@ -155,4 +175,30 @@ pub(super) fn note(change_: &RevisedChange, written: &str) -> String {
         out.push_str(&format!("\nThe user said: {message}"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_revised_change_gives_hooks_the_file_as_written() {
+        let hunks = patch::hunks_of("a\nb\n", "a\nc\n", 0);
+        let mut edit = json!({"filePath": "/p/f", "oldString": "b", "newString": "x",
+            "originalFile": "a\nb\n", "structuredPatch": [], "userModified": false, "replaceAll": false});
+        let mut write = json!({"type": "update", "filePath": "/p/f", "content": "a\nx\n",
+            "structuredPatch": [], "originalFile": "a\nb\n"});
+        for data in [&mut edit, &mut write] {
+            let map = data.as_object_mut().expect("an object");
+            revise_structured(map, &hunks, "a\nc\n");
+            assert_eq!(data["structuredPatch"][0]["lines"], json!([" a", "-b", "+c"]));
+            assert_eq!(data["originalFile"], "a\nb\n");
+        }
+        assert_eq!(edit["userModified"], true);
+        assert!(edit.get("content").is_none());
+        assert_eq!(write["content"], "a\nc\n");
+        assert!(write.get("userModified").is_none());
+    }
 }

@@ -71,8 +71,9 @@ pub struct ToolCall {
 pub struct ToolSuccess {
     #[serde(flatten)]
     pub call: ToolCall,
-    /// The result's text.
-    pub tool_response: String,
+    /// The result as data in the tool's own shape (e.g. Write's `{type, filePath, content, structuredPatch,
+    /// originalFile}`), or the result's text for a tool whose results carry no data.
+    pub tool_response: serde_json::Value,
 }
 
 /// PostToolUseFailure: a call that failed with an error for the model.
@@ -221,7 +222,7 @@ mod tests {
                 tool_input: json!({"command": "ls"}),
                 tool_use_id: "t1".into(),
             },
-            tool_response: "ok".into(),
+            tool_response: serde_json::Value::String("ok".into()),
         }));
         let text = serde_json::to_string(&p).expect("serialise");
         assert_eq!(

@@ -104,7 +104,7 @@ fn sample_event(event: HookEvent, matcher: Option<&str>, cwd: &Path) -> EventInp
         HookEvent::PermissionRequest => EventInput::PermissionRequest(call()),
         HookEvent::PostToolUse => EventInput::PostToolUse(ToolSuccess {
             call: call(),
-            tool_response: "ok".into(),
+            tool_response: serde_json::Value::String("ok".into()),
         }),
         HookEvent::PostToolUseFailure => EventInput::PostToolUseFailure(ToolFailure {
             call: call(),

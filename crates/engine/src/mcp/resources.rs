@@ -181,6 +181,7 @@ impl Tool for ReadResource {
             detail: None,
             context_change: None,
             new_messages: Vec::new(),
+            structured: None,
         })
     }
 }

@@ -159,6 +159,9 @@ impl DynTool for McpTool {
     fn input_schema(&self) -> &Value {
         &self.0.info.schema
     }
+    fn output_schema(&self) -> Option<&Value> {
+        self.0.info.output_schema.as_ref()
+    }
     fn max_result_size_chars(&self) -> usize {
         self.0.link.limits.max_output_chars()
     }
@@ -283,6 +286,7 @@ impl Call {
             }),
             context_change: None,
             new_messages: Vec::new(),
+            structured: None,
         })
     }
 }

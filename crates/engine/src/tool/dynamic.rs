@@ -51,6 +51,15 @@ pub trait DynTool: Send + Sync {
     fn server_definition(&self) -> Option<Value> {
         None
     }
+    /// See [`Tool::output_schema`] (an MCP tool's is its server's `outputSchema`, which its structured content
+    /// meets).
+    fn output_schema(&self) -> Option<&Value> {
+        None
+    }
+    /// See [`Tool::strict`].
+    fn strict(&self) -> bool {
+        false
+    }
     /// Validates `input` against the schema and parses it. `Err` is a message for the model naming what is wrong.
     fn prepare(&self, input: &Value) -> Result<Box<dyn PreparedCall>, String>;
     /// Fills derived fields into the raw input (see [`Tool::backfill_observable_input`]).
@@ -97,6 +106,7 @@ pub fn erase_with_schema<T: Tool>(tool: T, schema: Value) -> Arc<dyn DynTool> {
 pub struct Erased<T: Tool> {
     tool: Arc<T>,
     schema: Value,
+    output_schema: Option<Arc<Value>>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
 }
 
@@ -107,9 +117,11 @@ impl<T: Tool> Erased<T> {
     }
 
     fn with_schema(tool: T, schema: Value) -> Self {
+        let output_schema = tool.output_schema().map(Arc::new);
         Self {
             tool: Arc::new(tool),
             schema,
+            output_schema,
             validator: OnceLock::new(),
         }
     }
@@ -178,6 +190,12 @@ impl<T: Tool> DynTool for Erased<T> {
     fn asks_person_itself(&self) -> bool {
         self.tool.asks_person_itself()
     }
+    fn output_schema(&self) -> Option<&Value> {
+        self.output_schema.as_deref()
+    }
+    fn strict(&self) -> bool {
+        self.tool.strict()
+    }
 
     fn prepare(&self, input: &Value) -> Result<Box<dyn PreparedCall>, String> {
         let validator = self.validator.get_or_init(|| {
@@ -200,6 +218,7 @@ impl<T: Tool> DynTool for Erased<T> {
         Ok(Box::new(Prepared {
             tool: Arc::clone(&self.tool),
             input: parsed,
+            output_schema: self.output_schema.clone(),
         }))
     }
 
@@ -211,6 +230,7 @@ impl<T: Tool> DynTool for Erased<T> {
 struct Prepared<T: Tool> {
     tool: Arc<T>,
     input: T::Input,
+    output_schema: Option<Arc<Value>>,
 }
 
 impl<T: Tool> PreparedCall for Prepared<T> {
@@ -245,6 +265,34 @@ impl<T: Tool> PreparedCall for Prepared<T> {
         Box::pin(self.tool.validate_input(&self.input, ctx))
     }
     fn call<'a>(&'a self, ctx: &'a ToolContext) -> BoxFuture<'a, Result<ToolOutput, ToolError>> {
-        Box::pin(self.tool.call(&self.input, ctx))
+        Box::pin(async move {
+            let result = self.tool.call(&self.input, ctx).await;
+            if let Ok(output) = &result {
+                check_structured(self.tool.name(), self.output_schema.as_deref(), output);
+            }
+            result
+        })
     }
 }
+
+/// Under test: a tool's structured result must fit the output schema it declares (every test that runs a tool
+/// checks this). Outside tests nothing is checked: the data goes to hooks as it is.
+#[cfg(feature = "test-support")]
+fn check_structured(tool: &str, schema: Option<&Value>, output: &ToolOutput) {
+    let Some(data) = &output.structured else {
+        return;
+    };
+    let Some(schema) = schema else {
+        panic!("{tool} gave structured output without declaring an output schema");
+    };
+    let validator = match jsonschema::validator_for(schema) {
+        Ok(v) => v,
+        Err(e) => panic!("{tool}'s output schema is invalid: {e}"),
+    };
+    if let Some(errors) = schema_errors(&validator, data) {
+        panic!("{tool}'s structured output does not fit its schema: {errors}\n{data}");
+    }
+}
+
+#[cfg(not(feature = "test-support"))]
+fn check_structured(_tool: &str, _schema: Option<&Value>, _output: &ToolOutput) {}

@@ -165,6 +165,20 @@ pub trait Tool: Send + Sync + 'static {
     /// Works on the JSON so that what hooks see is what the tool gets.
     fn backfill_observable_input(&self, _input: &mut serde_json::Value, _ctx: &ToolContext) {}
 
+    /// The JSON schema of the data this tool's results carry ([`ToolOutput::structured`]), which PostToolUse hooks
+    /// receive as `tool_response` in the shapes hooks written for Claude Code read (`filePath`, `stdout`, ...).
+    /// `None` (the default): results carry no data and hooks receive the result's text.
+    fn output_schema(&self) -> Option<serde_json::Value> {
+        None
+    }
+
+    /// Whether the tool asks for `strict: true` on its definition: where the model supports it, the model's input
+    /// is then generated to fit the schema. Only tools whose schema lies in the strict subset ask (see
+    /// `crate::model::strict`); a model that does not support it gets the plain definition.
+    fn strict(&self) -> bool {
+        false
+    }
+
     /// Business validation after the schema check; an `Err` goes to the model as an error result and nothing runs.
     fn validate_input(
         &self,

@@ -36,6 +36,10 @@ pub struct ToolOutput {
     /// Texts the model is given after the call's result, as the person's side of the conversation (the seed's
     /// `newMessages`): a skill's instructions, for one. They go with the results of the same step, after them.
     pub new_messages: Vec<String>,
+    /// The result as data, in the shape the tool's [`crate::tool::Tool::output_schema`] describes: what
+    /// PostToolUse hooks receive as `tool_response` (the result's text when there is none). Never sent to the
+    /// model.
+    pub structured: Option<serde_json::Value>,
 }
 
 impl ToolOutput {
@@ -46,7 +50,14 @@ impl ToolOutput {
             detail: None,
             context_change: None,
             new_messages: Vec::new(),
+            structured: None,
         }
+    }
+
+    /// Adds the result as data (see [`ToolOutput::structured`]); a value that cannot be serialised is left out.
+    pub fn with_structured(mut self, data: &impl serde::Serialize) -> Self {
+        self.structured = serde_json::to_value(data).ok();
+        self
     }
 
     /// Adds `text` to what the model is given after the result.

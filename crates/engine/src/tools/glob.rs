@@ -20,6 +20,7 @@ use crate::tool::names;
 use crate::tool::{InterruptBehavior, ReadDenied, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::paths;
 use crate::tools::file_io::unreadable::Unreadable;
+use crate::tools::responses::{self, GlobResponse};
 
 /// Files listed at most.
 pub const MAX_RESULTS: usize = 100;
@@ -248,6 +249,7 @@ pub fn find_files(
 }
 
 fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
+    let started = std::time::Instant::now();
     let (base, pattern) = match &input.path {
         Some(p) => (paths::absolute(ctx, p), input.pattern.clone()),
         None if input.pattern.starts_with('/') => split_absolute(&input.pattern),
@@ -297,15 +299,27 @@ fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     if let Some(note) = unreadable.note() {
         text.push_str(&format!("\n\n{note}"));
     }
-    Ok(ToolOutput::text(text).with_detail(ToolDetail::FileList {
-        files: listed,
-        total: total as u64,
+    let response = GlobResponse {
+        num_files: listed.len(),
+        filenames: listed.clone(),
+        duration_ms: started.elapsed().as_millis() as u64,
         truncated,
-    }))
+    };
+    Ok(ToolOutput::text(text)
+        .with_detail(ToolDetail::FileList {
+            files: listed,
+            total: total as u64,
+            truncated,
+        })
+        .with_structured(&response))
 }
 
 impl Tool for GlobTool {
     type Input = GlobInput;
+
+    fn output_schema(&self) -> Option<serde_json::Value> {
+        responses::schema::<GlobResponse>()
+    }
 
     fn name(&self) -> &'static str {
         names::GLOB

@@ -23,6 +23,7 @@ pub mod push_notification;
 pub mod read;
 pub mod remote_trigger;
 pub mod repl;
+pub mod responses;
 pub mod send_user_file;
 pub mod skill;
 pub mod sleep;

@@ -17,6 +17,7 @@ use crate::tools::file_io::encoding::{self, Encoding};
 use crate::tools::file_io::line_endings::{self, LineEnding};
 use crate::tools::file_io::{guards, patch, paths, preview};
 use crate::tools::read::backfill_path;
+use crate::tools::responses::{self, WriteKind, WriteResponse, patch_of};
 
 /// Writes a file.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -118,6 +119,17 @@ fn run(
         after: planned.text.clone(),
     });
     let hunks = patch::hunks_of(&planned.old_text, &planned.text, 0);
+    let response = WriteResponse {
+        kind: if created {
+            WriteKind::Create
+        } else {
+            WriteKind::Update
+        },
+        file_path: key.display().to_string(),
+        content: planned.text.clone(),
+        structured_patch: patch_of(&hunks),
+        original_file: (!created).then(|| planned.old_text.clone()),
+    };
     let shown = paths::display(ctx, key);
     let message = if created {
         format!("File created successfully at: {shown}")
@@ -125,17 +137,19 @@ fn run(
         format!("The file {shown} has been overwritten.")
     };
     Ok((
-        ToolOutput::text(message).with_detail(ToolDetail::FileChange {
-            path: key.display().to_string(),
-            created,
-            replacements: None,
-            hunks,
-            diff: preview::file_diff(key, &planned.old_text, &planned.text, created),
-            cell: None,
-            changed_by: None,
-            revised: None,
-            diagnostics: None,
-        }),
+        ToolOutput::text(message)
+            .with_detail(ToolDetail::FileChange {
+                path: key.display().to_string(),
+                created,
+                replacements: None,
+                hunks,
+                diff: preview::file_diff(key, &planned.old_text, &planned.text, created),
+                cell: None,
+                changed_by: None,
+                revised: None,
+                diagnostics: None,
+            })
+            .with_structured(&response),
         changed,
     ))
 }
@@ -160,6 +174,10 @@ impl Tool for WriteTool {
          existing file must have been read in this session first and be unchanged since. Prefer Edit for changes \
          to existing files; it sends only the difference."
             .to_string()
+    }
+
+    fn output_schema(&self) -> Option<serde_json::Value> {
+        responses::schema::<WriteResponse>()
     }
 
     fn is_destructive(&self, _input: &WriteInput) -> bool {

@@ -71,6 +71,7 @@ mod sub_agents;
 mod suggestions;
 mod teams;
 mod terminal_panel;
+mod tool_responses;
 mod tool_search;
 mod tracing_spans;
 mod tungsten;

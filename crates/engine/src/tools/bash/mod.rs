@@ -43,6 +43,7 @@ use crate::tool::{
     DynTool, InterruptBehavior, Placement, SandboxConfig, Tool, ToolContext, ToolError, ToolOutput,
     Unsandboxed,
 };
+use crate::tools::responses::{self, BashResponse};
 use pty::Launch;
 use run::{End, Handoff};
 
@@ -237,7 +238,13 @@ impl BashTool {
         if let Some(warning) = started.warning {
             text = format!("{warning}\n{text}");
         }
-        Ok(ToolOutput::text(text).with_detail(task.detail()))
+        let response = BashResponse {
+            background_task_id: Some(task.id.clone()),
+            ..BashResponse::default()
+        };
+        Ok(ToolOutput::text(text)
+            .with_detail(task.detail())
+            .with_structured(&response))
     }
 
     /// Makes a running `process` of this call a background task: why it runs there, the output it printed before
@@ -316,7 +323,14 @@ impl BashTool {
             if !so_far.is_empty() {
                 text = format!("{text}\nOutput so far:\n{so_far}");
             }
-            return Ok(ToolOutput::text(text).with_detail(task.detail()));
+            let response = BashResponse {
+                stdout: so_far,
+                background_task_id: Some(task.id.clone()),
+                ..BashResponse::default()
+            };
+            return Ok(ToolOutput::text(text)
+                .with_detail(task.detail())
+                .with_structured(&response));
         }
 
         let root = ctx.working_dirs.first().unwrap_or(&ctx.cwd);
@@ -356,23 +370,36 @@ impl BashTool {
                 human_ms(limit.as_millis() as u64)
             ))),
             End::Exited(Exit::Code(0)) => {
+                let response = BashResponse {
+                    stdout: text.clone(),
+                    ..BashResponse::default()
+                };
                 let shown = if text.is_empty() {
                     "(no output)".to_string()
                 } else {
                     text
                 };
-                Ok(ToolOutput::text(shown).with_detail(detail(Some(0))))
+                Ok(ToolOutput::text(shown)
+                    .with_detail(detail(Some(0)))
+                    .with_structured(&response))
             }
             End::Exited(Exit::Code(code)) => match read_exit(&input.command, code) {
                 ExitReading::Answer(meaning) => {
                     // Not a failure: the model reads the answer, and the calls beside this one go on.
                     let note = format!("(exit code {code}: {meaning})");
+                    let response = BashResponse {
+                        stdout: text.clone(),
+                        return_code_interpretation: Some(meaning.to_string()),
+                        ..BashResponse::default()
+                    };
                     let shown = if text.is_empty() {
                         note
                     } else {
                         format!("{text}\n{note}")
                     };
-                    Ok(ToolOutput::text(shown).with_detail(detail(Some(code))))
+                    Ok(ToolOutput::text(shown)
+                        .with_detail(detail(Some(code)))
+                        .with_structured(&response))
                 }
                 ExitReading::Success | ExitReading::Failure => {
                     Err(ToolError::to_model(format!("Exit code {code}\n{text}")))
@@ -450,6 +477,10 @@ fn human_ms(ms: u64) -> String {
 
 impl Tool for BashTool {
     type Input = BashInput;
+
+    fn output_schema(&self) -> Option<serde_json::Value> {
+        responses::schema::<BashResponse>()
+    }
 
     fn name(&self) -> &'static str {
         names::BASH

@@ -18,6 +18,7 @@ use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::diagnostics::{Changed, with_diagnostics};
 use crate::tools::file_io::{change, encoding, guards, patch, paths, preview};
 use crate::tools::read::{backfill_path, number_lines};
+use crate::tools::responses::{self, EditResponse, patch_of};
 
 pub use matching::{MatchKind, find as find_matches};
 
@@ -100,6 +101,15 @@ fn run(
         after: planned.new_text.clone(),
     });
     let hunks = patch::hunks(&old_text, &planned.new_text, planned.changed.clone());
+    let response = EditResponse {
+        file_path: key.display().to_string(),
+        old_string: input.old_string.clone(),
+        new_string: input.new_string.clone(),
+        original_file: old_text.to_string(),
+        structured_patch: patch_of(&hunks),
+        user_modified: false,
+        replace_all: input.replace_all,
+    };
     let shown = paths::display(ctx, key);
     let message = if planned.created {
         format!("File created successfully at: {shown}")
@@ -118,17 +128,19 @@ fn run(
         )
     };
     Ok((
-        ToolOutput::text(message).with_detail(ToolDetail::FileChange {
-            path: key.display().to_string(),
-            created: planned.created,
-            replacements: Some(u32::try_from(planned.replacements).unwrap_or(u32::MAX)),
-            hunks,
-            diff: preview::file_diff(key, &old_text, &planned.new_text, planned.created),
-            cell: None,
-            changed_by: None,
-            revised: None,
-            diagnostics: None,
-        }),
+        ToolOutput::text(message)
+            .with_detail(ToolDetail::FileChange {
+                path: key.display().to_string(),
+                created: planned.created,
+                replacements: Some(u32::try_from(planned.replacements).unwrap_or(u32::MAX)),
+                hunks,
+                diff: preview::file_diff(key, &old_text, &planned.new_text, planned.created),
+                cell: None,
+                changed_by: None,
+                revised: None,
+                diagnostics: None,
+            })
+            .with_structured(&response),
         changed,
     ))
 }
@@ -146,6 +158,10 @@ impl Tool for EditTool {
          numbers Read prints are not part of the file) and occur once, unless replace_all is set. An empty \
          old_string creates a new file. The file's encoding, line endings and quote style are kept."
             .to_string()
+    }
+
+    fn output_schema(&self) -> Option<serde_json::Value> {
+        responses::schema::<EditResponse>()
     }
 
     fn is_destructive(&self, _input: &EditInput) -> bool {

@@ -16,6 +16,7 @@ use crate::permission::PermissionSubject;
 use crate::tool::names;
 use crate::tool::{InterruptBehavior, Tool, ToolContext, ToolError, ToolOutput};
 use crate::tools::file_io::paths;
+use crate::tools::responses::{self, GrepMode, GrepResponse};
 use output::Page;
 pub use rg_args::rg_args;
 use search::{Collect, Query};
@@ -165,11 +166,13 @@ fn run(input: &GrepInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
     let show = |p: &std::path::Path| paths::display(ctx, p);
     let total_matches: u64 = files.iter().map(|f| f.count).sum();
     let file_count = files.len();
+    let mut listed_files = Vec::new();
     let (text, shown, more) = match mode {
         OutputMode::FilesWithMatches => {
             output::by_mtime(&mut files);
             let names: Vec<String> = files.iter().map(|f| show(&f.path)).collect();
             let (names, more) = page.apply(names);
+            listed_files.clone_from(&names);
             let head = format!(
                 "Found {file_count} file{}",
                 if file_count == 1 { "" } else { "s" }
@@ -213,6 +216,20 @@ fn run(input: &GrepInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             (text, lines.len(), more)
         }
     };
+    let response = GrepResponse {
+        mode: match mode {
+            OutputMode::Content => GrepMode::Content,
+            OutputMode::FilesWithMatches => GrepMode::FilesWithMatches,
+            OutputMode::Count => GrepMode::Count,
+        },
+        num_files: file_count,
+        filenames: listed_files,
+        content: (mode != OutputMode::FilesWithMatches).then(|| text.clone()),
+        num_lines: (mode != OutputMode::FilesWithMatches).then_some(shown),
+        num_matches: (mode == OutputMode::Count).then_some(total_matches),
+        applied_limit: more.then_some(page.limit).flatten(),
+        applied_offset: (page.offset > 0).then_some(page.offset),
+    };
     let mut text = text;
     if let Some(note) = query.unreadable.note() {
         text.push_str(&format!("\n\n{note}"));
@@ -231,16 +248,22 @@ fn run(input: &GrepInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
             page.offset
         ));
     }
-    Ok(ToolOutput::text(text).with_detail(ToolDetail::Search {
-        files: file_count as u64,
-        matches: total_matches,
-        shown: shown as u64,
-        truncated: more,
-    }))
+    Ok(ToolOutput::text(text)
+        .with_detail(ToolDetail::Search {
+            files: file_count as u64,
+            matches: total_matches,
+            shown: shown as u64,
+            truncated: more,
+        })
+        .with_structured(&response))
 }
 
 impl Tool for GrepTool {
     type Input = GrepInput;
+
+    fn output_schema(&self) -> Option<serde_json::Value> {
+        responses::schema::<GrepResponse>()
+    }
 
     fn name(&self) -> &'static str {
         names::GREP

@@ -69,5 +69,6 @@ pub fn read_image(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError> {
         }),
         context_change: None,
         new_messages: Vec::new(),
+        structured: None,
     })
 }

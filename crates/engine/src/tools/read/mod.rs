@@ -171,6 +171,11 @@ impl Tool for ReadTool {
         usize::MAX
     }
 
+    /// Text files carry their lines as data; images, PDFs and notebooks carry none (hooks get the result's text).
+    fn output_schema(&self) -> Option<serde_json::Value> {
+        crate::tools::responses::schema::<crate::tools::responses::ReadResponse>()
+    }
+
     fn is_concurrency_safe(&self, _input: &ReadInput) -> bool {
         true
     }

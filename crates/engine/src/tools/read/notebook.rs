@@ -123,5 +123,6 @@ pub fn read_notebook(path: &Path, bytes: &[u8]) -> Result<ToolOutput, ToolError>
         detail: Some(detail),
         context_change: None,
         new_messages: Vec::new(),
+        structured: None,
     })
 }

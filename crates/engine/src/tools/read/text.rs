@@ -12,6 +12,7 @@ use tandem_protocol::{ReadContent, ToolDetail};
 use super::lines::{self, Request, Scan};
 use crate::tool::{ToolError, ToolOutput};
 use crate::tools::file_io::encoding::{self, DecodeError};
+use crate::tools::responses::{ReadFile, ReadResponse};
 
 /// Lines returned when no limit is given.
 pub const DEFAULT_LINE_LIMIT: usize = 2000;
@@ -132,6 +133,12 @@ fn compose(path: &Path, note: &str, first: usize, size: u64, scan: Scan) -> (Too
     let (count, total, known) = (scan.count, scan.lines, scan.reached_end);
     let more_after = !known || first + count <= total;
     let partial = first > 1 || more_after;
+    let response = ReadResponse::Text(ReadFile::from_numbered(
+        path.display().to_string(),
+        &scan.numbered,
+        first,
+        total,
+    ));
     let mut content = if known && total == 0 {
         "<system-reminder>The file exists but is empty.</system-reminder>".to_string()
     } else if count == 0 {
@@ -155,14 +162,16 @@ fn compose(path: &Path, note: &str, first: usize, size: u64, scan: Scan) -> (Too
         }
     }
     content.insert_str(0, note);
-    let out = ToolOutput::text(content).with_detail(ToolDetail::Read {
-        path: path.display().to_string(),
-        content: ReadContent::Text {
-            start_line: first as u64,
-            lines: count as u64,
-            // A lower bound when the file was too large to count its lines.
-            total_lines: total as u64,
-        },
-    });
+    let out = ToolOutput::text(content)
+        .with_detail(ToolDetail::Read {
+            path: path.display().to_string(),
+            content: ReadContent::Text {
+                start_line: first as u64,
+                lines: count as u64,
+                // A lower bound when the file was too large to count its lines.
+                total_lines: total as u64,
+            },
+        })
+        .with_structured(&response);
     (out, partial)
 }

@@ -284,6 +284,7 @@ impl WebBrowserTool {
                     detail: Some(detail("screenshot", &place, Some(preview))),
                     context_change: None,
                     new_messages: Vec::new(),
+                    structured: None,
                 })
             }
             Action::Close => Err(ToolError::to_model("close is not a page action.")),

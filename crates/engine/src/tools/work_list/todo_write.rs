@@ -10,6 +10,7 @@ use tandem_protocol::{RenderHints, TodoItem, TodoStatus, ToolKind};
 use super::WorkBoard;
 use crate::tool::names;
 use crate::tool::{PermissionSubject, Tool, ToolContext, ToolError, ToolOutput};
+use crate::tools::responses::{self, TodoEntry, TodoWriteResponse};
 
 /// One item.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -74,6 +75,10 @@ impl Tool for TodoWriteTool {
         names::TODO_WRITE
     }
 
+    fn output_schema(&self) -> Option<serde_json::Value> {
+        responses::schema::<TodoWriteResponse>()
+    }
+
     fn description(&self) -> String {
         "Create and update the to-do list of this session, shown to the user as a live checklist. Use it for \
          tasks of three steps or more: send the whole list each time (it replaces the previous one). Mark an item \
@@ -116,11 +121,18 @@ impl Tool for TodoWriteTool {
             })
             .collect();
         let all_done = !todos.is_empty() && todos.iter().all(|t| t.status == TodoStatus::Completed);
-        self.board
+        let new_todos = todos.iter().map(TodoEntry::from).collect();
+        let old = self
+            .board
             .set_todos(if all_done { Vec::new() } else { todos });
+        let response = TodoWriteResponse {
+            old_todos: old.iter().map(TodoEntry::from).collect(),
+            new_todos,
+        };
         Ok(ToolOutput::text(
             "The to-do list was updated. Keep using it to track your progress, and go on with the current item.",
-        ))
+        )
+        .with_structured(&response))
     }
 }
 
