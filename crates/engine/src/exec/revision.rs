@@ -193,7 +193,10 @@ mod tests {
         for data in [&mut edit, &mut write] {
             let map = data.as_object_mut().expect("an object");
             revise_structured(map, &hunks, "a\nc\n");
-            assert_eq!(data["structuredPatch"][0]["lines"], json!([" a", "-b", "+c"]));
+            assert_eq!(
+                data["structuredPatch"][0]["lines"],
+                json!([" a", "-b", "+c"])
+            );
             assert_eq!(data["originalFile"], "a\nb\n");
         }
         assert_eq!(edit["userModified"], true);

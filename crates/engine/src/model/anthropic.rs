@@ -2,6 +2,7 @@
 //! cached encodings, see `fragments`), sends it with retries, and streams the answer through [`StreamAssembler`] (the retries and the SSE plumbing are in `transport`).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bytes::Bytes;
 use futures::future::BoxFuture;
@@ -9,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::anthropic_stream::StreamAssembler;
 use super::fragments::{self, FragmentCache, push_array, push_json};
+use super::strict;
 use super::transport::{Failure, endpoint, http_client, send_streaming, stream_with_retries};
 use super::{Model, ModelConfig, ModelError, ModelRequest, ModelStream, Role};
 
@@ -19,6 +21,9 @@ pub struct AnthropicModel {
     http: reqwest::Client,
     /// The encoded messages of recent requests.
     messages: Arc<FragmentCache>,
+    /// Set once the server refused strict tool definitions (a proxy or gateway that does not know them): from then
+    /// on every request sends them plain.
+    strict_refused: Arc<AtomicBool>,
 }
 
 impl AnthropicModel {
@@ -29,6 +34,7 @@ impl AnthropicModel {
             config,
             http,
             messages: Arc::default(),
+            strict_refused: Arc::default(),
         })
     }
 }
@@ -53,16 +59,26 @@ fn system_blocks(req: &ModelRequest) -> Vec<Value> {
         .collect()
 }
 
-/// The tool definitions, the last one with a cache breakpoint.
-fn tool_entries(req: &ModelRequest) -> Vec<Value> {
+/// The tool definitions, the last one with a cache breakpoint; with `strict`, those the model may take strict are
+/// sent so (see [`strict::choose`]).
+fn tool_entries(req: &ModelRequest, strict: bool) -> Vec<Value> {
     let n_tools = req.tools.len();
+    let chosen = if strict {
+        strict::choose(&req.tools, &req.model)
+    } else {
+        vec![None; n_tools]
+    };
     req.tools
         .iter()
+        .zip(chosen)
         .enumerate()
-        .map(|(i, t)| {
-            let mut tool = match &t.server {
-                Some(definition) => definition.clone(),
-                None => {
+        .map(|(i, (t, strict_schema))| {
+            let mut tool = match (&t.server, strict_schema) {
+                (Some(definition), _) => definition.clone(),
+                (None, Some(schema)) => {
+                    json!({"name": t.name, "description": t.description, "input_schema": schema, "strict": true})
+                }
+                (None, None) => {
                     json!({"name": t.name, "description": t.description, "input_schema": t.input_schema})
                 }
             };
@@ -86,8 +102,9 @@ fn with_breakpoint(message: &mut Value) {
 }
 
 /// The JSON body of a streaming request, with cache breakpoints on the last tool, the system prompt and the latest
-/// user turn; the messages come from `cache` but the latest user turn (it carries the breakpoint).
-pub fn encode_body(req: &ModelRequest, cache: &FragmentCache) -> Bytes {
+/// user turn; the messages come from `cache` but the latest user turn (it carries the breakpoint). `strict`: the
+/// tools that ask for strict definitions get them where the model takes them.
+pub fn encode_body(req: &ModelRequest, cache: &FragmentCache, strict: bool) -> Bytes {
     let mut messages = cache.fragments(&req.messages, fragments::to_json);
     if let Some(i) = req.messages.iter().rposition(|m| m.role == Role::User) {
         let mut last_user = serde_json::to_value(&req.messages[i]).unwrap_or(Value::Null);
@@ -108,7 +125,7 @@ pub fn encode_body(req: &ModelRequest, cache: &FragmentCache) -> Bytes {
     }
     if !req.tools.is_empty() {
         out.extend_from_slice(b",\"tools\":");
-        push_json(&mut out, &tool_entries(req));
+        push_json(&mut out, &tool_entries(req, strict));
         out.extend_from_slice(b",\"tool_choice\":{\"type\":\"auto\"}");
     }
     if let Some(thinking) = req.thinking {
@@ -141,6 +158,36 @@ impl AnthropicModel {
     }
 }
 
+impl AnthropicModel {
+    /// One attempt with strict tool definitions in `body`; when the server refuses them (a 400 naming `strict`),
+    /// the same request again without them, and plain definitions from then on.
+    fn attempt_strict(
+        &self,
+        body: Bytes,
+        request: Arc<ModelRequest>,
+    ) -> BoxFuture<'static, Result<reqwest::Response, Failure>> {
+        let this = self.clone();
+        Box::pin(async move {
+            match this.attempt(body).await {
+                Err((
+                    ModelError::Http {
+                        status: 400,
+                        message,
+                        ..
+                    },
+                    _,
+                )) if message.to_ascii_lowercase().contains("strict") => {
+                    tracing::warn!(%message, "the server refused strict tool definitions; sending them plain");
+                    this.strict_refused.store(true, Ordering::Relaxed);
+                    let plain = encode_body(&request, &this.messages, false);
+                    this.attempt(plain).await
+                }
+                other => other,
+            }
+        })
+    }
+}
+
 impl Model for AnthropicModel {
     fn model_name(&self) -> &str {
         &self.config.model
@@ -148,10 +195,21 @@ impl Model for AnthropicModel {
 
     fn stream(&self, request: ModelRequest) -> ModelStream {
         let this = self.clone();
-        let body = encode_body(&request, &self.messages);
+        let strict = !self.strict_refused.load(Ordering::Relaxed)
+            && strict::choose(&request.tools, &request.model)
+                .iter()
+                .any(Option::is_some);
+        let body = encode_body(&request, &self.messages, strict);
+        let request = Arc::new(request);
         stream_with_retries(
             self.config.retry,
-            Box::new(move || this.attempt(body.clone())),
+            Box::new(move || {
+                if strict {
+                    this.attempt_strict(body.clone(), request.clone())
+                } else {
+                    this.attempt(body.clone())
+                }
+            }),
             StreamAssembler::default(),
         )
     }
@@ -232,12 +290,14 @@ mod tests {
                 description: "Reads \"files\"".into(),
                 input_schema: json!({"type": "object", "properties": {"file_path": {"type": "string"}}}),
                 server: None,
+                strict: false,
             },
             ToolSpec {
                 name: "Glob".into(),
                 description: "Finds files".into(),
                 input_schema: json!({"type": "object"}),
                 server: None,
+                strict: false,
             },
         ];
         // Every prefix of the history, in order (as a conversation grows), then a side request, then all again.
@@ -263,7 +323,7 @@ mod tests {
         requests.push(requests[history.len()].clone());
         for req in &requests {
             let want = serde_json::to_vec(&whole_body(req)).expect("json");
-            let got = encode_body(req, &cache);
+            let got = encode_body(req, &cache, true);
             assert_eq!(
                 String::from_utf8_lossy(&got),
                 String::from_utf8_lossy(&want),

@@ -13,6 +13,7 @@ pub mod pricing;
 mod renamed;
 mod retry;
 pub mod sse;
+pub mod strict;
 pub mod switchable;
 mod tokens;
 mod transport;

@@ -205,6 +205,7 @@ mod tests {
                 description: "Reads a file".into(),
                 input_schema: json!({"type": "object"}),
                 server: None,
+                strict: false,
             }],
             thinking: None,
         }

@@ -201,6 +201,10 @@ pub struct ToolSpec {
     /// leave such a tool out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<Value>,
+    /// Whether the tool asks for a strict definition (see [`crate::model::strict`]); a provider or model that
+    /// does not take them sends it plain.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub strict: bool,
 }
 
 /// Why the model stopped.

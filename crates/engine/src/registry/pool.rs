@@ -110,6 +110,7 @@ impl ToolPool {
                 description: t.description(),
                 input_schema: t.input_schema().clone(),
                 server: t.server_definition(),
+                strict: t.strict(),
             })
             .collect()
     }

@@ -233,6 +233,7 @@ async fn messages(State(inner): State<Shared>, headers: HeaderMap, body: Bytes) 
         ))
     } else {
         validate_body(&parsed)
+            .and_then(|()| super::strict_tools::check(&parsed))
             .err()
             .map(|m| (400, "invalid_request_error", m))
     };

@@ -17,6 +17,7 @@ mod schema_defaults;
 mod script;
 mod server_core;
 mod sse_writer;
+mod strict_tools;
 mod workspace;
 
 pub use crate::events::RecordingSink;

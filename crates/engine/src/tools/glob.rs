@@ -317,6 +317,11 @@ fn run(input: &GlobInput, ctx: &ToolContext) -> Result<ToolOutput, ToolError> {
 impl Tool for GlobTool {
     type Input = GlobInput;
 
+    /// One of the core tools whose schema lies in the strict subset: the model's input always fits it.
+    fn strict(&self) -> bool {
+        true
+    }
+
     fn output_schema(&self) -> Option<serde_json::Value> {
         responses::schema::<GlobResponse>()
     }

@@ -67,6 +67,7 @@ mod simple_mode;
 mod skills;
 mod stopping_agents;
 mod store;
+mod strict_tools;
 mod sub_agents;
 mod suggestions;
 mod teams;

@@ -23,6 +23,7 @@ fn request() -> ModelRequest {
             description: "Reads a file".into(),
             input_schema: json!({"type": "object", "properties": {"file_path": {"type": "string"}}}),
             server: None,
+            strict: false,
         }],
         thinking: None,
     }

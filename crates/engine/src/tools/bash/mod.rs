@@ -478,6 +478,11 @@ fn human_ms(ms: u64) -> String {
 impl Tool for BashTool {
     type Input = BashInput;
 
+    /// One of the core tools whose schema lies in the strict subset: the model's input always fits it.
+    fn strict(&self) -> bool {
+        true
+    }
+
     fn output_schema(&self) -> Option<serde_json::Value> {
         responses::schema::<BashResponse>()
     }

@@ -160,6 +160,11 @@ impl Tool for EditTool {
             .to_string()
     }
 
+    /// One of the core tools whose schema lies in the strict subset: the model's input always fits it.
+    fn strict(&self) -> bool {
+        true
+    }
+
     fn output_schema(&self) -> Option<serde_json::Value> {
         responses::schema::<EditResponse>()
     }

@@ -171,6 +171,11 @@ impl Tool for ReadTool {
         usize::MAX
     }
 
+    /// One of the core tools whose schema lies in the strict subset: the model's input always fits it.
+    fn strict(&self) -> bool {
+        true
+    }
+
     /// Text files carry their lines as data; images, PDFs and notebooks carry none (hooks get the result's text).
     fn output_schema(&self) -> Option<serde_json::Value> {
         crate::tools::responses::schema::<crate::tools::responses::ReadResponse>()

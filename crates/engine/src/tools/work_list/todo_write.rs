@@ -75,6 +75,11 @@ impl Tool for TodoWriteTool {
         names::TODO_WRITE
     }
 
+    /// One of the core tools whose schema lies in the strict subset: the model's input always fits it.
+    fn strict(&self) -> bool {
+        true
+    }
+
     fn output_schema(&self) -> Option<serde_json::Value> {
         responses::schema::<TodoWriteResponse>()
     }
