@@ -65,6 +65,13 @@ pub fn has_pre_tool_use(ctx: &PermissionContext, tool: &str) -> bool {
         .is_empty()
 }
 
+/// Whether PostToolUse hooks are configured for calls of `tool` (they read the result's data).
+pub fn has_post_tool_use(ctx: &PermissionContext, tool: &str) -> bool {
+    !ctx.hooks
+        .commands_for(crate::hooks::HookEvent::PostToolUse, Some(tool))
+        .is_empty()
+}
+
 /// `own` (the call's own PreToolUse verdict) with `shell` (the verdict of the hooks on Bash, which saw the call's
 /// shell command as a Bash call) joined in: the stronger decision wins (deny, then ask, then allow) with its reason;
 /// their context, messages, errors and trace steps add up; a rewritten input only ever comes from `own` (a Bash

@@ -222,6 +222,7 @@ async fn run_steps(
             .then(|| {
                 Arc::new(PipelineInnerCalls::new(rt.clone())) as Arc<dyn crate::tool::InnerCalls>
             }),
+        result_data_wanted: hook_gate::has_post_tool_use(&permissions, tool.name()),
     };
     let prepared = match prepared {
         Ok(p) => p,

@@ -215,6 +215,9 @@ pub struct ToolContext {
     /// Runs the calls a tool makes of other tools through the whole pipeline (the REPL tool's); `None` where
     /// there is no pipeline above the call.
     pub inner_calls: Option<Arc<dyn super::InnerCalls>>,
+    /// Whether anything reads the result's data ([`super::ToolOutput::structured`]): PostToolUse hooks on this
+    /// tool. A tool whose data is costly (a whole file's text) leaves it out when not.
+    pub result_data_wanted: bool,
 }
 
 /// Answers whether a deny rule forbids reading a path (absolute). Built above the tool layer from the rules in force.
@@ -260,6 +263,7 @@ impl ToolContext {
             mailbox: None,
             conversation: None,
             inner_calls: None,
+            result_data_wanted: true,
         }
     }
 

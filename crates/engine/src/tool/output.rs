@@ -60,6 +60,14 @@ impl ToolOutput {
         self
     }
 
+    /// Adds the result as data when there is any (a tool that built it only because it was wanted).
+    pub fn with_structured_opt(self, data: Option<&impl serde::Serialize>) -> Self {
+        match data {
+            Some(data) => self.with_structured(data),
+            None => self,
+        }
+    }
+
     /// Adds `text` to what the model is given after the result.
     pub fn with_new_message(mut self, text: impl Into<String>) -> Self {
         self.new_messages.push(text.into());

@@ -119,7 +119,8 @@ fn run(
         after: planned.text.clone(),
     });
     let hunks = patch::hunks_of(&planned.old_text, &planned.text, 0);
-    let response = WriteResponse {
+    // The whole file's text goes into the data only when a hook reads it.
+    let response = ctx.result_data_wanted.then(|| WriteResponse {
         kind: if created {
             WriteKind::Create
         } else {
@@ -129,7 +130,7 @@ fn run(
         content: planned.text.clone(),
         structured_patch: patch_of(&hunks),
         original_file: (!created).then(|| planned.old_text.clone()),
-    };
+    });
     let shown = paths::display(ctx, key);
     let message = if created {
         format!("File created successfully at: {shown}")
@@ -149,7 +150,7 @@ fn run(
                 revised: None,
                 diagnostics: None,
             })
-            .with_structured(&response),
+            .with_structured_opt(response.as_ref()),
         changed,
     ))
 }

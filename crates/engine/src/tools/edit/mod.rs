@@ -101,7 +101,8 @@ fn run(
         after: planned.new_text.clone(),
     });
     let hunks = patch::hunks(&old_text, &planned.new_text, planned.changed.clone());
-    let response = EditResponse {
+    // The whole file's text goes into the data only when a hook reads it.
+    let response = ctx.result_data_wanted.then(|| EditResponse {
         file_path: key.display().to_string(),
         old_string: input.old_string.clone(),
         new_string: input.new_string.clone(),
@@ -109,7 +110,7 @@ fn run(
         structured_patch: patch_of(&hunks),
         user_modified: false,
         replace_all: input.replace_all,
-    };
+    });
     let shown = paths::display(ctx, key);
     let message = if planned.created {
         format!("File created successfully at: {shown}")
@@ -140,7 +141,7 @@ fn run(
                 revised: None,
                 diagnostics: None,
             })
-            .with_structured(&response),
+            .with_structured_opt(response.as_ref()),
         changed,
     ))
 }
