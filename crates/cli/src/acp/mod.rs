@@ -3,6 +3,7 @@
 //! `session/request_permission`, and the session beneath them as the window and `tandem -p` have it.
 
 mod approver;
+mod auth;
 mod config;
 mod modes;
 mod prompt;

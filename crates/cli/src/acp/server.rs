@@ -1,4 +1,4 @@
-//! The ACP connection on stdin/stdout: `initialize`, `session/new`, `session/load`, `session/resume`,
+//! The ACP connection on stdin/stdout: `initialize`, `authenticate`, `session/new`, `session/load`, `session/resume`,
 //! `session/list`, `session/prompt`, `session/cancel`, `session/set_mode` and `session/set_config_option`, each a call on the engine's session. A prompt runs in
 //! its own task, so that the connection keeps reading (a cancel, the answer to a permission request) while it runs.
 
@@ -7,18 +7,20 @@ use std::sync::Arc;
 
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::schema::{
-    AgentCapabilities, CancelNotification, Implementation, InitializeRequest, InitializeResponse,
-    ListSessionsRequest, ListSessionsResponse, LoadSessionRequest, LoadSessionResponse,
-    McpCapabilities, NewSessionRequest, NewSessionResponse, PromptCapabilities, PromptRequest,
-    PromptResponse, ResumeSessionRequest, ResumeSessionResponse, SessionCapabilities,
-    SessionConfigOptionValue, SessionInfo, SessionListCapabilities, SessionResumeCapabilities,
-    SetSessionConfigOptionRequest, SetSessionConfigOptionResponse, SetSessionModeRequest,
-    SetSessionModeResponse,
+    AgentCapabilities, AuthenticateRequest, AuthenticateResponse, CancelNotification,
+    Implementation, InitializeRequest, InitializeResponse, ListSessionsRequest,
+    ListSessionsResponse, LoadSessionRequest, LoadSessionResponse, McpCapabilities,
+    NewSessionRequest, NewSessionResponse, PromptCapabilities, PromptRequest, PromptResponse,
+    ResumeSessionRequest, ResumeSessionResponse, SessionCapabilities, SessionConfigOptionValue,
+    SessionInfo, SessionListCapabilities, SessionResumeCapabilities, SetSessionConfigOptionRequest,
+    SetSessionConfigOptionResponse, SetSessionModeRequest, SetSessionModeResponse,
 };
 use agent_client_protocol::{Agent, Error, Stdio, on_receive_notification, on_receive_request};
+use tandem_engine::model::ModelConfig;
 use tandem_engine::store::SessionStore;
 use tandem_protocol::PermissionMode;
 
+use super::auth;
 use super::config;
 use super::modes;
 use super::prompt::prompt;
@@ -30,6 +32,22 @@ pub struct AcpArgs {
     /// The model to use (overrides settings and ANTHROPIC_MODEL).
     #[arg(long)]
     pub model: Option<String>,
+    /// Ask for an API key on the terminal, save it (desktop keyring or Tandem's credentials file) and exit: the
+    /// terminal login an editor offers as the `login` auth method.
+    #[arg(long)]
+    pub login: bool,
+}
+
+/// The model configuration from the settings and the environment, with `--model`.
+fn model_config(args: &AcpArgs) -> ModelConfig {
+    let (mut model, problem) = tandem_engine::settings::load_model_config();
+    if let Some(problem) = problem {
+        eprintln!("tandem: ignoring the settings file: {problem}");
+    }
+    if let Some(name) = &args.model {
+        model.model = name.clone();
+    }
+    model
 }
 
 /// An error the client sees for a request that could not be served.
@@ -57,17 +75,15 @@ fn initialize(request: &InitializeRequest) -> InitializeResponse {
                         .resume(SessionResumeCapabilities::new()),
                 ),
         )
+        .auth_methods(auth::methods())
         .agent_info(Implementation::new("tandem", env!("CARGO_PKG_VERSION")).title("Tandem"))
 }
 
 /// Serves the connection until the client closes it; returns the exit code.
 pub async fn run(args: &AcpArgs) -> i32 {
-    let (mut model, problem) = tandem_engine::settings::load_model_config();
-    if let Some(problem) = problem {
-        eprintln!("tandem: ignoring the settings file: {problem}");
-    }
-    if let Some(name) = &args.model {
-        model.model = name.clone();
+    let model = model_config(args);
+    if args.login {
+        return auth::login(&model);
     }
     let store = match SessionStore::open_default() {
         Ok(store) => Arc::new(store),
@@ -77,7 +93,7 @@ pub async fn run(args: &AcpArgs) -> i32 {
         }
     };
     let sessions = Arc::new(Sessions::new(store, model));
-    let served = serve(sessions.clone()).await;
+    let served = serve(sessions.clone(), args.clone()).await;
     sessions.close_all().await;
     match served {
         Ok(()) => 0,
@@ -88,7 +104,8 @@ pub async fn run(args: &AcpArgs) -> i32 {
     }
 }
 
-async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
+async fn serve(sessions: Arc<Sessions>, args: AcpArgs) -> Result<(), Error> {
+    let for_auth = sessions.clone();
     let (for_new, for_load, for_resume, for_list, for_prompt, for_cancel, for_mode, for_config) = (
         sessions.clone(),
         sessions.clone(),
@@ -109,24 +126,48 @@ async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
             on_receive_request!(),
         )
         .on_receive_request(
-            async move |request: NewSessionRequest, responder, cx| match for_new.open(
-                &cx,
-                &request.cwd,
-                None,
-                false,
-                &request.mcp_servers,
-            ) {
-                Ok(live) => responder.respond(
-                    NewSessionResponse::new(live.session.id().to_string())
-                        .modes(modes::state(&live.session))
-                        .config_options(config::options(&live.session)),
-                ),
-                Err(message) => responder.respond_with_error(failed(message)),
+            async move |request: AuthenticateRequest, responder, _cx| {
+                // A key may have been saved since the start (the terminal login): read the settings again.
+                let model = model_config(&args);
+                let missing = auth::missing_key(&model);
+                for_auth.set_model(model);
+                match (&*request.method_id.0, missing) {
+                    (auth::SAVED_KEY | auth::LOGIN, None) => {
+                        responder.respond(AuthenticateResponse::new())
+                    }
+                    (auth::SAVED_KEY | auth::LOGIN, Some(error)) => {
+                        responder.respond_with_error(error)
+                    }
+                    (other, _) => responder.respond_with_error(invalid(format!(
+                        "no auth method {other} (Tandem offers `{}` and `{}`)",
+                        auth::SAVED_KEY,
+                        auth::LOGIN
+                    ))),
+                }
+            },
+            on_receive_request!(),
+        )
+        .on_receive_request(
+            async move |request: NewSessionRequest, responder, cx| {
+                if let Some(error) = auth::missing_key(&for_new.model()) {
+                    return responder.respond_with_error(error);
+                }
+                match for_new.open(&cx, &request.cwd, None, false, &request.mcp_servers) {
+                    Ok(live) => responder.respond(
+                        NewSessionResponse::new(live.session.id().to_string())
+                            .modes(modes::state(&live.session))
+                            .config_options(config::options(&live.session)),
+                    ),
+                    Err(message) => responder.respond_with_error(failed(message)),
+                }
             },
             on_receive_request!(),
         )
         .on_receive_request(
             async move |request: LoadSessionRequest, responder, cx| {
+                if let Some(error) = auth::missing_key(&for_load.model()) {
+                    return responder.respond_with_error(error);
+                }
                 let id = request.session_id.0.to_string();
                 match for_load.open(&cx, &request.cwd, Some(&id), true, &request.mcp_servers) {
                     Ok(live) => responder.respond(
@@ -141,6 +182,9 @@ async fn serve(sessions: Arc<Sessions>) -> Result<(), Error> {
         )
         .on_receive_request(
             async move |request: ResumeSessionRequest, responder, cx| {
+                if let Some(error) = auth::missing_key(&for_resume.model()) {
+                    return responder.respond_with_error(error);
+                }
                 let id = request.session_id.0.to_string();
                 match for_resume.open(&cx, &request.cwd, Some(&id), false, &request.mcp_servers) {
                     Ok(live) => responder.respond(

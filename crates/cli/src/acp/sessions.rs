@@ -37,7 +37,8 @@ pub type Failure = String;
 /// Every session of the connection, by id.
 pub struct Sessions {
     store: Arc<SessionStore>,
-    model: ModelConfig,
+    /// The model new sessions get; read again when the client authenticates (a key saved since).
+    model: Mutex<ModelConfig>,
     open: Mutex<HashMap<String, Arc<Live>>>,
 }
 
@@ -45,9 +46,25 @@ impl Sessions {
     pub fn new(store: Arc<SessionStore>, model: ModelConfig) -> Self {
         Self {
             store,
-            model,
+            model: Mutex::new(model),
             open: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The model new sessions get.
+    pub fn model(&self) -> ModelConfig {
+        self.model
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Replaces the model new sessions get.
+    pub fn set_model(&self, model: ModelConfig) {
+        *self
+            .model
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = model;
     }
 
     pub fn store(&self) -> &Arc<SessionStore> {
@@ -97,7 +114,7 @@ impl Sessions {
             vec![mcp_config(mcp_servers).to_string()]
         };
         let session = builder
-            .model(self.model.clone())
+            .model(self.model())
             .approver(Arc::new(AcpApprover::new(connection.clone(), id.clone())))
             .events(sink.clone())
             .store(Some(self.store.clone()))

@@ -13,7 +13,7 @@ use crate::settings::AgentServer;
 use agent_client_protocol::schema::ProtocolVersion;
 use agent_client_protocol::v1::ConnectionTo;
 use agent_client_protocol::v1::schema::{
-    CancelNotification, ClientCapabilities, ContentBlock, CreateTerminalRequest,
+    AuthMethod, CancelNotification, ClientCapabilities, ContentBlock, CreateTerminalRequest,
     CreateTerminalResponse, FileSystemCapabilities, Implementation, InitializeRequest,
     KillTerminalRequest, KillTerminalResponse, LoadSessionRequest, NewSessionRequest,
     PermissionOption, PermissionOptionKind, PromptRequest, ReadTextFileRequest,
@@ -783,14 +783,14 @@ async fn open(
                 .await;
             host.loading
                 .store(false, std::sync::atomic::Ordering::SeqCst);
-            loaded.map_err(OpenFailure::Protocol)?;
+            loaded.map_err(|e| opening_failed(agent, &init.auth_methods, e))?;
             id
         }
         None => {
             cx.send_request(NewSessionRequest::new(cwd).mcp_servers(servers))
                 .block_task()
                 .await
-                .map_err(OpenFailure::Protocol)?
+                .map_err(|e| opening_failed(agent, &init.auth_methods, e))?
                 .session_id
         }
     };
@@ -839,6 +839,38 @@ async fn prompt(
         }
     };
     Ok(answer.stop_reason)
+}
+
+/// Why a session could not open: an agent that wants a login first (`auth_required`) is refused with what the
+/// person can do, naming its login methods; anything else as it came.
+fn opening_failed(agent: &str, methods: &[AuthMethod], error: Error) -> OpenFailure {
+    if error.code != Error::auth_required().code {
+        return OpenFailure::Protocol(error);
+    }
+    let mut ways: Vec<String> = methods
+        .iter()
+        .map(|method| match method {
+            AuthMethod::Terminal(t) => format!(
+                "{} (run the agent's command with `{}` in a terminal)",
+                t.name,
+                t.args.join(" ")
+            ),
+            AuthMethod::Agent(a) => match &a.description {
+                Some(what) => format!("{} ({what})", a.name),
+                None => a.name.clone(),
+            },
+            _ => "a login method Tandem does not know".to_string(),
+        })
+        .collect();
+    ways.push(
+        "or give it its key in the `env` of its `agentServers` entry in Tandem's settings"
+            .to_string(),
+    );
+    OpenFailure::Refused(format!(
+        "the agent `{agent}` wants a login before it opens a session ({}). Its ways: {}",
+        describe(&error),
+        ways.join("; ")
+    ))
 }
 
 /// The error says the connection closed (the agent exited, or the link to it broke).

@@ -21,7 +21,7 @@ fn repo() -> PathBuf {
 }
 
 /// A home whose Tandem settings name `agents` and whose own settings (rules, hooks) are `settings`.
-fn home(agents: Value, settings: Value) -> tempfile::TempDir {
+pub(super) fn home(agents: Value, settings: Value) -> tempfile::TempDir {
     let home = tempfile::tempdir().expect("home");
     let config = home.path().join(".config/tandem");
     std::fs::create_dir_all(&config).expect("config");
@@ -86,7 +86,7 @@ fn decision_of<'a>(events: &'a [Value], id: &str) -> &'a Value {
 }
 
 /// `tandem -p --agent NAME PROMPT --output-format stream-json` in `root`.
-async fn hosted(
+pub(super) async fn hosted(
     home: &Path,
     root: &Path,
     name: &str,
@@ -108,7 +108,7 @@ async fn hosted(
 }
 
 /// The sessions `tandem sessions list` prints for `home`.
-async fn sessions(home: &Path) -> String {
+pub(super) async fn sessions(home: &Path) -> String {
     let mut cmd = tandem(None, home);
     cmd.args(["sessions", "list"]);
     let out = run(cmd).await;

@@ -3,6 +3,7 @@
 //! order; a cancel ends a running prompt as `cancelled`; a stored session reopens with its history replayed and in
 //! `tandem -p --resume`; closing the connection ends each session with its SessionEnd hooks. Every message of each connection is checked against the protocol's schema.
 
+mod auth;
 mod hosted;
 mod remote;
 mod schema;

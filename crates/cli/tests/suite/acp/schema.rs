@@ -94,6 +94,13 @@ fn methods() -> HashMap<&'static str, (jsonschema::Validator, Option<jsonschema:
             ),
         ),
         (
+            "authenticate",
+            (
+                validator::<acp::AuthenticateRequest>(),
+                Some(validator::<acp::AuthenticateResponse>()),
+            ),
+        ),
+        (
             "session/request_permission",
             (
                 validator::<acp::RequestPermissionRequest>(),
