@@ -1,8 +1,10 @@
 //! Session events as ACP `session/update` notifications: text and thinking as message and thought chunks, tool
 //! calls with their kind, title, locations, input, status and result (a file change as diff content, a command's
 //! output as text), the checklist as the plan, mode changes, usage (the context's size against the window, and what
-//! the session cost); on `session/load`, the stored prompts as user chunks. The slash commands are sent apart
-//! ([`UpdateSink::commands`]).
+//! the session cost); on `session/load`, the stored prompts as user chunks; a sub-agent's calls nested under its
+//! Agent call (`sub_agents`). The slash commands are sent apart ([`UpdateSink::commands`]).
+
+mod sub_agents;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -127,6 +129,11 @@ impl Translator {
                     UsageUpdate::new(used, self.context_window).cost(Cost::new(cost_usd, "USD")),
                 )]
             }
+            SessionEvent::SubAgent {
+                parent_tool_use_id,
+                agent_id,
+                event,
+            } => self.sub_agent_updates(&parent_tool_use_id, &agent_id, *event),
             _ => Vec::new(),
         }
     }

@@ -8,6 +8,7 @@ mod hosted;
 mod remote;
 mod schema;
 mod sshd;
+mod sub_agents;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
