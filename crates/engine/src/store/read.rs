@@ -42,14 +42,36 @@ pub fn session(conn: &Connection, id: &str) -> Result<Option<SessionRecord>, Sto
 }
 
 /// The folder's sessions, most recently updated first.
+/// Lists leave out a hosted agent's own session stored in this same file: its host session shows the same turns
+/// (a file of an older schema, without the table, lists them all).
+fn not_an_agents_twin(conn: &Connection) -> Result<&'static str, StoreError> {
+    Ok(if knows_hosted_agents(conn)? {
+        "s.id NOT IN (SELECT agent_session_id FROM hosted_agent_sessions)"
+    } else {
+        "1"
+    })
+}
+
+/// Whether the file has the table of hosted agents' sessions (every file of the current schema does).
+pub fn knows_hosted_agents(conn: &Connection) -> Result<bool, StoreError> {
+    let found: Option<i64> = conn
+        .prepare_cached(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hosted_agent_sessions'",
+        )?
+        .query_row([], |row| row.get(0))
+        .optional()?;
+    Ok(found.is_some())
+}
+
 pub fn list(
     conn: &Connection,
     folder: &Path,
     limit: Option<usize>,
 ) -> Result<Vec<SessionSummary>, StoreError> {
+    let twin = not_an_agents_twin(conn)?;
     let sql = format!(
         "SELECT {RECORD_COLUMNS}, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) \
-         FROM sessions s WHERE s.folder = ?1 ORDER BY s.updated_at DESC, s.created_at DESC, s.rowid DESC \
+         FROM sessions s WHERE s.folder = ?1 AND {twin} ORDER BY s.updated_at DESC, s.created_at DESC, s.rowid DESC \
          LIMIT ?2"
     );
     let limit = limit.map_or(-1, |l| l as i64);
@@ -66,9 +88,10 @@ pub fn list(
 
 /// Every session, most recently updated first.
 pub fn list_all(conn: &Connection) -> Result<Vec<SessionSummary>, StoreError> {
+    let twin = not_an_agents_twin(conn)?;
     let sql = format!(
         "SELECT {RECORD_COLUMNS}, (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id) \
-         FROM sessions s ORDER BY s.updated_at DESC, s.created_at DESC, s.rowid DESC"
+         FROM sessions s WHERE {twin} ORDER BY s.updated_at DESC, s.created_at DESC, s.rowid DESC"
     );
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map([], |row| {

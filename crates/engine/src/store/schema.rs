@@ -8,7 +8,7 @@ use super::StoreError;
 
 /// The migrations, in order. Entry `n` takes a file from version `n` to `n + 1`; `user_version` counts the applied
 /// ones. Never edit an entry once released: add a new one.
-pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, ORGANISE, USAGE];
+pub const MIGRATIONS: &[&str] = &[V1, V2, V3, V4, ORGANISE, USAGE, HOSTED_AGENTS];
 
 /// The first schema. Times are Unix milliseconds; JSON columns hold exactly what serde writes for the engine's types.
 pub const V1: &str = r#"
@@ -257,6 +257,20 @@ pub fn retry_busy<T>(
         }
     }
 }
+
+/// The agents' own sessions behind hosted sessions: when Tandem hosts an agent that stores its sessions in this same
+/// file (`tandem acp` on this machine), the agent's session is the host's twin and the lists leave it out (it is
+/// still opened by id, which is how the agent continues it). Filled from each `HostedSessionOpened` event.
+pub const HOSTED_AGENTS: &str = r#"
+CREATE TABLE hosted_agent_sessions (
+    agent_session_id TEXT PRIMARY KEY,    -- the agent's id for its session (not necessarily a session of this file)
+    host_session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO hosted_agent_sessions (agent_session_id, host_session_id)
+    SELECT json_extract(event, '$.agent_session_id'), session_id FROM events
+    WHERE json_extract(event, '$.type') = 'hosted_session_opened'
+      AND json_extract(event, '$.agent_session_id') IS NOT NULL;
+"#;
 
 /// Opens a write transaction that holds the write lock from its start (`BEGIN IMMEDIATE`), waiting while another
 /// process writes. A deferred transaction could instead fail half-way, when a read turns into a write.

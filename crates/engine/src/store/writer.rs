@@ -458,6 +458,18 @@ fn project_event(
 ) -> Result<(), StoreError> {
     let session = session.to_string();
     let command = match event {
+        SessionEvent::HostedSessionOpened {
+            agent_session_id, ..
+        } => {
+            if !super::read::knows_hosted_agents(tx)? {
+                return Ok(());
+            }
+            tx.prepare_cached(
+                "INSERT OR IGNORE INTO hosted_agent_sessions (agent_session_id, host_session_id) VALUES (?1, ?2)",
+            )?
+            .execute(params![agent_session_id, session])?;
+            return Ok(());
+        }
         SessionEvent::TurnStarted { prompt, .. } => Command::Title {
             session,
             title: title_from_prompt(prompt),

@@ -27,6 +27,7 @@ mod carry;
 mod compact_rewind;
 mod crash;
 mod ending;
+mod hosted_twins;
 mod long_output;
 mod old_forms;
 mod organise;
