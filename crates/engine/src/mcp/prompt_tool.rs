@@ -7,7 +7,7 @@
 //! Anything else — the server missing or down, the tool failing, an answer that is not such JSON — refuses the
 //! call, with the reason told to the agent.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
@@ -36,6 +36,8 @@ pub struct PromptToolApprover {
     tool: String,
     links: OnceLock<AllLinks>,
     others: Arc<dyn Approver>,
+    /// The server and the tool's own name there, once found: later questions skip listing its tools.
+    found: Mutex<Option<(String, String)>>,
 }
 
 /// What the tool answers.
@@ -69,6 +71,7 @@ impl PromptToolApprover {
             tool: tool.to_string(),
             links: OnceLock::new(),
             others,
+            found: Mutex::new(None),
         })
     }
 
@@ -89,21 +92,39 @@ impl PromptToolApprover {
             .max_by_key(|link| link.server.len())
             .ok_or_else(|| format!("no MCP server of this session provides `{}`", self.tool))?;
         let connection = link.ready().await?;
-        let tools = connection
-            .list_tools(LISTING_TIMEOUT)
-            .await
-            .map_err(|e| link.describe(&e, &connection))?;
-        let remote = tools
-            .iter()
-            .filter_map(|t| t.get("name").and_then(Value::as_str))
-            .find(|name| tool_name(&link.server, name) == self.tool)
-            .ok_or_else(|| {
-                format!(
-                    "MCP server `{}` has no tool answering to `{}`",
-                    link.server, self.tool
-                )
-            })?
-            .to_string();
+        let known = self
+            .found
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+            .filter(|(server, _)| *server == link.server)
+            .map(|(_, remote)| remote);
+        let remote = match known {
+            Some(remote) => remote,
+            None => {
+                let tools = connection
+                    .list_tools(LISTING_TIMEOUT)
+                    .await
+                    .map_err(|e| link.describe(&e, &connection))?;
+                let remote = tools
+                    .iter()
+                    .filter_map(|t| t.get("name").and_then(Value::as_str))
+                    .find(|name| tool_name(&link.server, name) == self.tool)
+                    .ok_or_else(|| {
+                        format!(
+                            "MCP server `{}` has no tool answering to `{}`",
+                            link.server, self.tool
+                        )
+                    })?
+                    .to_string();
+                *self
+                    .found
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                    Some((link.server.clone(), remote.clone()));
+                remote
+            }
+        };
         let mut arguments = Map::new();
         arguments.insert("tool_name".into(), json!(request.tool_name));
         arguments.insert("input".into(), request.input.clone());
