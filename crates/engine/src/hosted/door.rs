@@ -132,7 +132,7 @@ impl Door {
                     let spawned = match early {
                         Some(spawned) => spawned,
                         None => {
-                            HostedAgent::spawn(&self.name(), &remote.server, host.session.cwd())?
+                            HostedAgent::spawn(&self.name(), &remote.server, host.cwd())?
                         }
                     };
                     match load {

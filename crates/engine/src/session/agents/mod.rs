@@ -2,11 +2,13 @@
 //! them, with the doors through which their events and questions reach the session.
 
 mod doors;
+mod remote;
 mod side_conversation;
 mod stop;
 mod sub_agent;
 mod team;
 mod team_member;
 
+pub use remote::{RemoteAgents, RemoteConversation, RemoteDoor};
 pub(super) use sub_agent::{SubAgentParts, SubAgents};
 pub(super) use team::Teams;

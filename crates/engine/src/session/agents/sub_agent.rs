@@ -70,6 +70,8 @@ pub(in crate::session) struct SubAgentParts {
     pub shell: Arc<ShellSession>,
     /// The model of the parent's current turn (a custom command's or a skill's), which its sub-agents inherit.
     pub turn_model: Arc<TurnModel>,
+    /// Where `isolation: "remote"` sub-agents run (`None`: no `remoteAgentHost`, or no door to it).
+    pub remote: Option<super::remote::RemoteDoor>,
 }
 
 use super::stop::{Background, Outcome, Stop, lock, notification, status_word};
@@ -275,7 +277,7 @@ impl SubAgents {
     }
 }
 
-fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAgentError> {
+pub(super) fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAgentError> {
     if name == FORK {
         // A fork has the general-purpose agent's tools under its own name; its instructions are its parent's.
         let mut agent = catalog.find(GENERAL_PURPOSE).cloned().ok_or_else(|| {
@@ -299,6 +301,9 @@ fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAg
 /// Runs one sub-agent to its end (see [`SubAgentRunner::run`]), in a worktree of its own when asked: a worktree
 /// without changes is removed afterwards, one with changes is kept and named in the report.
 async fn run(parts: Arc<SubAgentParts>, request: SubAgentRequest, background: bool) -> Outcome {
+    if request.remote {
+        return super::remote::run(parts, request, background).await;
+    }
     if !request.worktree {
         let cwd = request
             .cwd
@@ -496,25 +501,26 @@ async fn run_in(
         tool_calls: sink.tool_calls.load(Ordering::Relaxed),
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         worktree: None,
+        remote: None,
     })
 }
 
 /// Who a sub-agent's runtime is for.
-struct Child<'a> {
-    agent: &'a AgentDefinition,
-    agent_id: &'a str,
-    origin: SubAgentOrigin,
+pub(super) struct Child<'a> {
+    pub agent: &'a AgentDefinition,
+    pub agent_id: &'a str,
+    pub origin: SubAgentOrigin,
     /// Its events, wrapped.
-    sink: Arc<TaggedSink>,
-    background: bool,
-    cwd: &'a Path,
-    member: Option<&'a MemberRole>,
+    pub sink: Arc<TaggedSink>,
+    pub background: bool,
+    pub cwd: &'a Path,
+    pub member: Option<&'a MemberRole>,
 }
 
 /// A sub-agent's runtime, made from the session's: its permission context (moved to its folder when it has one of
 /// its own), its shell and tools, its approver naming it, its sink and (a member) its team doors; with the guard
 /// that stops its background shells when it ends and the context it starts with.
-fn child_runtime(
+pub(super) fn child_runtime(
     parts: &SubAgentParts,
     child: Child<'_>,
 ) -> (OwnShells, Arc<PermissionContext>, ToolRuntime) {
@@ -585,7 +591,7 @@ fn child_runtime(
 }
 
 /// The background shells a sub-agent started: stopped when it ends, however it ends.
-struct OwnShells {
+pub(super) struct OwnShells {
     shell: Arc<ShellSession>,
     agent_id: String,
 }

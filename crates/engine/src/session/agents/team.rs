@@ -199,6 +199,7 @@ impl Teams {
             mode: None,
             cwd: None,
             fork: None,
+            remote: false,
         };
         let parts = self.parts.clone();
         let weak = self.me.clone();

@@ -128,3 +128,30 @@ mod tests {
         }
     }
 }
+
+/// Whether an `isolation: "remote"` call can run: a host is configured (`host`), and it asks for nothing a remote
+/// agent cannot have (a fork of this conversation, a folder or a mode of this machine, a team seat). `Err` says
+/// what to change — without a host, which setting to add.
+pub fn remote_allowed(
+    input: &super::AgentInput,
+    kind: &str,
+    host: Option<&str>,
+) -> Result<(), String> {
+    if host.is_none() {
+        return Err(format!(
+            "isolation \"remote\" needs a remote machine: add \"{}\": \"ssh://user@host/absolute/path\" to a settings \
+             file (.claude/settings.local.json or ~/.claude/settings.json); until then run the agent here",
+            crate::settings::REMOTE_AGENT_HOST_KEY
+        ));
+    }
+    if kind == super::FORK {
+        return Err("a fork starts from this conversation and runs here; it cannot be remote".into());
+    }
+    if input.cwd.is_some() || input.mode.is_some() {
+        return Err(
+            "a remote agent works in the remote machine's folder under that Tandem's own mode; leave out cwd and mode"
+                .into(),
+        );
+    }
+    Ok(())
+}
