@@ -183,12 +183,10 @@ impl Host {
             .unwrap_or_default();
         let verdict = permission::answer(self.runtime(), &self.approver, &tool_call, &cancel).await;
         if let Some(id) = tool_call["toolCallId"].as_str() {
-            self.runtime()
-                .events
-                .emit(SessionEvent::ToolCallDecision {
-                    tool_use_id: id.to_string(),
-                    decision: verdict.decision.clone(),
-                });
+            self.runtime().events.emit(SessionEvent::ToolCallDecision {
+                tool_use_id: id.to_string(),
+                decision: verdict.decision.clone(),
+            });
         }
         let wanted: &[PermissionOptionKind] = match (verdict.allowed, verdict.always) {
             (true, true) => &[
@@ -229,7 +227,8 @@ fn choose<'a>(
 }
 
 /// What a sub-agent's agent is told when it asks for this machine's files or terminals (it is offered none).
-const NOT_SERVED: &str = "this Tandem serves no files or terminals to a sub-agent on another machine";
+const NOT_SERVED: &str =
+    "this Tandem serves no files or terminals to a sub-agent on another machine";
 
 fn failed(message: impl Into<String>) -> Error {
     Error::internal_error().data(serde_json::Value::String(message.into()))

@@ -3,10 +3,10 @@
 //! (docs/hooks.md §7): a hook deny always refuses; a hook allow answers without asking, but never over a deny, an
 //! ask rule or a safety check; a hook ask asks, unless the rules deny (and `dontAsk` turns it into a deny).
 
+use crate::exec::ToolRuntime;
 use crate::exec::hook_gate::{absolute_paths, notify, run_event, tool_call};
 use crate::hooks::{EventInput, HookDecision, HookVerdict};
 use crate::permission::CheckAnswer;
-use crate::exec::ToolRuntime;
 use serde_json::Value;
 use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode};
 

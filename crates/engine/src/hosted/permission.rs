@@ -11,8 +11,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use crate::approver::{Approver, NoAnswer};
-use crate::permission::{CheckAnswer, check_call};
 use crate::exec::ToolRuntime;
+use crate::permission::{CheckAnswer, check_call};
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use tandem_protocol::{
@@ -103,9 +103,7 @@ pub async fn answer(
         None => (title.clone(), input.clone()),
     };
     let hook = super::hooks::pre_tool_use(rt, &hook_tool, &hook_input, &id).await;
-    let checked = mapped
-        .as_ref()
-        .map(|(tool, input)| check(rt, tool, input));
+    let checked = mapped.as_ref().map(|(tool, input)| check(rt, tool, input));
     let mode = rt.permission_context().mode;
     let checked = super::hooks::with_hook(checked, hook.as_ref(), mode);
     if let Some(answer) = &checked
@@ -160,17 +158,15 @@ pub async fn answer(
         warnings: checked.map(|a| a.warnings).unwrap_or_default(),
         previews: Vec::new(),
     };
-    rt.events
-        .emit(SessionEvent::ToolCallStatusChanged {
-            tool_use_id: request.tool_use_id.clone(),
-            status: ToolCallStatus::WaitingForApproval,
-        });
+    rt.events.emit(SessionEvent::ToolCallStatusChanged {
+        tool_use_id: request.tool_use_id.clone(),
+        status: ToolCallStatus::WaitingForApproval,
+    });
     // Shown as Tandem's own questions are (the window's dialog), and withdrawn once answered.
     let request_id = request.id.clone();
-    rt.events
-        .emit(SessionEvent::ApprovalRequested {
-            request: Box::new(request.clone()),
-        });
+    rt.events.emit(SessionEvent::ApprovalRequested {
+        request: Box::new(request.clone()),
+    });
     // A turn cancelled meanwhile withdraws the question: the agent is told the request was cancelled.
     let answered = tokio::select! {
         answered = approver.inner.ask(request) => Some(answered),

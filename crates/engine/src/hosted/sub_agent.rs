@@ -2,7 +2,7 @@
 //! `isolation: "remote"` run opens `tandem acp` at the settings' `remoteAgentHost` through the same SSH door as
 //! `tandem -p --remote` ([`Door::remote_with_ssh`]), hosted against the sub-agent's own runtime — its updates become
 //! the sub-agent's tagged events, its permission questions meet the session's rules and hooks, then its approver.
-//! docs/remote.md §8 describes it.
+//! docs/remote.md ("Remote sub-agents") describes it.
 
 use std::sync::Arc;
 use std::time::Duration;

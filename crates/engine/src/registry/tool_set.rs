@@ -114,9 +114,9 @@ impl SessionTools {
 pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
     let mut tools = inputs.builtins.to_vec();
     let mut missing = Vec::new();
-    tools.push(erase(AgentTool::new(inputs.agents).with_remote_host(
-        inputs.remote_agent_host,
-    )));
+    tools.push(erase(
+        AgentTool::new(inputs.agents).with_remote_host(inputs.remote_agent_host),
+    ));
     tools.push(erase(SkillTool::new(
         inputs.skills,
         inputs.skill_grants,

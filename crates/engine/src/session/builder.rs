@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, TaskItem, TodoItem, Usage};
 
-use super::lifecycle::{IDLE_NOTIFICATION_AFTER, StartSource};
 use super::agents::RemoteAgents;
+use super::lifecycle::{IDLE_NOTIFICATION_AFTER, StartSource};
 use super::{Session, SessionError, SessionOptions, closing, open_folder, prompt_ids};
 use crate::approver::{Approver, FixedApprover};
 use crate::events::{EventSink, NullSink};

@@ -1,5 +1,5 @@
 //! The `remoteAgentHost` key of settings files: `"ssh://[user@]host[:port]/abs/path"`, the machine and folder where
-//! the Agent tool's `isolation: "remote"` sub-agents run (`tandem acp` there over SSH, docs/remote.md §8). The
+//! the Agent tool's `isolation: "remote"` sub-agents run (`tandem acp` there over SSH, docs/remote.md, "Remote sub-agents"). The
 //! highest-priority source that sets it decides; the project's shared settings file (`.claude/settings.json`, which
 //! comes with a cloned repository) cannot, so that a repository never sends its sub-agents to a machine of its
 //! choosing.
@@ -70,7 +70,11 @@ mod tests {
         let user = RuleSource::User(PathBuf::from("/h/.claude/settings.json"));
         let table: &[(&[(&RuleSource, Value)], Option<&str>, usize)] = &[
             (&[], None, 0),
-            (&[(&local, json!({"remoteAgentHost": "ssh://a/p"}))], Some("ssh://a/p"), 0),
+            (
+                &[(&local, json!({"remoteAgentHost": "ssh://a/p"}))],
+                Some("ssh://a/p"),
+                0,
+            ),
             (
                 &[
                     (&local, json!({"remoteAgentHost": "ssh://a/p"})),

@@ -1,7 +1,7 @@
 //! Sub-agents on another machine (the Agent tool's `isolation: "remote"`): the session's side of the run — its
 //! type, SubagentStart and SubagentStop hooks, its events tagged as a local sub-agent's, its questions bubbling to
 //! the session's approver behind Tandem's rules — while a [`RemoteAgents`] door (the hosted layer's, `tandem acp`
-//! over SSH, given to the session's builder) carries its prompts to the far side. docs/remote.md §8 describes it.
+//! over SSH, given to the session's builder) carries its prompts to the far side. docs/remote.md ("Remote sub-agents") describes it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};

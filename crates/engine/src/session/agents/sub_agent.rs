@@ -277,7 +277,10 @@ impl SubAgents {
     }
 }
 
-pub(super) fn agent_of(catalog: &AgentCatalog, name: &str) -> Result<AgentDefinition, SubAgentError> {
+pub(super) fn agent_of(
+    catalog: &AgentCatalog,
+    name: &str,
+) -> Result<AgentDefinition, SubAgentError> {
     if name == FORK {
         // A fork has the general-purpose agent's tools under its own name; its instructions are its parent's.
         let mut agent = catalog.find(GENERAL_PURPOSE).cloned().ok_or_else(|| {

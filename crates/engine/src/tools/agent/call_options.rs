@@ -145,7 +145,9 @@ pub fn remote_allowed(
         ));
     }
     if kind == super::FORK {
-        return Err("a fork starts from this conversation and runs here; it cannot be remote".into());
+        return Err(
+            "a fork starts from this conversation and runs here; it cannot be remote".into(),
+        );
     }
     if input.cwd.is_some() || input.mode.is_some() {
         return Err(

@@ -1,0 +1,336 @@
+//! The Agent tool's `isolation: "remote"`: a sub-agent run as `tandem acp` on another machine over SSH — against the
+//! command line's loopback sshd (`crates/cli/tests/suite/acp/sshd.rs`, reused as it is; a second account runs the
+//! built `tandem` there, talking to its own fake model) while the parent session runs here on another fake model.
+//! Its answer comes back as the Agent call's result naming the files it changed there, its events are tagged as a
+//! sub-agent's, its questions meet the parent's rules and approver, a background one is read with TaskOutput; with
+//! no `remoteAgentHost` the call is refused naming the setting, and an unreachable machine gives an error naming
+//! it. The sshd tests are skipped (with the reason) without root, sshd, or a built `tandem`
+//! (`cargo build -p tandem-cli`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tandem_engine::approver::Approver;
+use tandem_engine::events::RecordingSink;
+use tandem_engine::hosted::RemoteSubAgents;
+use tandem_engine::session::Session;
+use tandem_engine::testing::{
+    FakeServer, Script, ScriptBlock, ScriptedApprover, ScriptedTurn, Workspace,
+};
+use tandem_engine::tools::features::Features;
+use tandem_protocol::{ApprovalChoice, SessionEvent, ToolOutcome};
+
+use super::common::{fake_config, fake_model, server};
+use super::sshd::{RemoteHome, Sshd};
+
+/// The command line's `tandem`, built beside this test binary (`None`, said why, when it is not).
+fn built_tandem() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let bin = exe.parent()?.parent()?.join("tandem");
+    if bin.is_file() {
+        Some(bin)
+    } else {
+        eprintln!(
+            "skipped: {} is not built (cargo build -p tandem-cli)",
+            bin.display()
+        );
+        None
+    }
+}
+
+/// A project whose local settings name `host` (when given) and hold `permissions`.
+fn project(host: Option<&str>, permissions: Value) -> Workspace {
+    let mut settings = json!({ "permissions": permissions });
+    if let Some(host) = host {
+        settings["remoteAgentHost"] = json!(host);
+    }
+    Workspace::new(&[(".claude/settings.local.json", &settings.to_string())]).expect("workspace")
+}
+
+/// The parent session on `root` talking to `fake`, reaching remote machines with `ssh_command`.
+fn parent(
+    root: &Path,
+    fake: &FakeServer,
+    approver: Arc<dyn Approver>,
+    events: &RecordingSink,
+    ssh_command: String,
+) -> Session {
+    Session::builder(root)
+        .expect("folder")
+        .model_client(fake_model(fake))
+        .model(fake_config(&fake.url()))
+        .approver(approver)
+        .events(Arc::new(events.clone()))
+        .features(Features::default())
+        .remote_agents(RemoteSubAgents::with_ssh(Some(ssh_command)))
+        .build()
+        .expect("session")
+}
+
+fn remote_call(id: &str, prompt: &str, background: bool) -> ScriptedTurn {
+    ScriptedTurn::tool_use(
+        id,
+        "Agent",
+        json!({
+            "description": "Work over there",
+            "prompt": prompt,
+            "isolation": "remote",
+            "run_in_background": background,
+        }),
+    )
+}
+
+/// The far model's turns: a Write of `file`, then `answer`.
+fn far_write_then(file: &Path, answer: &str) -> Script {
+    Script::turns([
+        ScriptedTurn::new(vec![ScriptBlock::ToolUse {
+            id: "toolu_far1".into(),
+            name: "Write".into(),
+            input: json!({"file_path": file.display().to_string(), "content": "from the sub-agent\n"}),
+        }]),
+        ScriptedTurn::text(answer),
+    ])
+}
+
+/// The result text of the parent's call `id`.
+fn result_of(events: &[SessionEvent], id: &str) -> Option<(ToolOutcome, String)> {
+    events.iter().find_map(|e| match e {
+        SessionEvent::ToolCallResult {
+            tool_use_id,
+            outcome,
+            content,
+            ..
+        } if tool_use_id == id => Some((*outcome, content.clone())),
+        _ => None,
+    })
+}
+
+/// The events the sub-agent started by `id` sent, unwrapped.
+fn tagged(events: &[SessionEvent], id: &str) -> Vec<SessionEvent> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::SubAgent {
+                parent_tool_use_id,
+                event,
+                ..
+            } if parent_tool_use_id == id => Some((**event).clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn description_of(body: &Value, name: &str) -> String {
+    body["tools"]
+        .as_array()
+        .and_then(|tools| tools.iter().find(|t| t["name"] == name))
+        .and_then(|t| t["description"].as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test]
+async fn a_remote_sub_agent_answers_with_its_tagged_transcript_and_names_the_file_it_wrote_there() {
+    let Some(bin) = built_tandem() else { return };
+    let Some(far) = RemoteHome::new(&bin) else {
+        return;
+    };
+    let note = far.project().join("note.txt");
+    let far_model = server(far_write_then(&note, "Wrote the note over there.")).await;
+    let sshd = Sshd::start(far, &far_model.url(), true).await;
+    let fake = server(Script::turns([
+        remote_call("toolu_agent", "Leave a note", false),
+        ScriptedTurn::text("The remote agent is done."),
+    ]))
+    .await;
+    let ws = project(Some(&sshd.url()), json!({}));
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
+    let events = RecordingSink::default();
+    let session = parent(
+        &ws.root(),
+        &fake,
+        approver.clone(),
+        &events,
+        sshd.ssh_command(),
+    );
+    let outcome = session.send("send an agent over").await.expect("turn");
+    assert_eq!(outcome.final_text, "The remote agent is done.");
+
+    let events = events.events();
+    let (outcome, text) = result_of(&events, "toolu_agent").expect("the Agent call's result");
+    assert_eq!(outcome, ToolOutcome::Success, "{text}");
+    assert!(text.starts_with("Wrote the note over there."), "{text}");
+    assert!(text.contains(&sshd.url()), "{text}");
+    assert!(text.contains(&note.display().to_string()), "{text}");
+    // The far side wrote it (this side only answered its question).
+    assert_eq!(
+        std::fs::read_to_string(&note).expect("note"),
+        "from the sub-agent\n"
+    );
+    // Its transcript reached the parent's sink wrapped as a sub-agent's, as a local one's does.
+    let inner = tagged(&events, "toolu_agent");
+    let said: String = inner
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::TextDelta { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(said.contains("Wrote the note over there."), "{inner:#?}");
+    assert!(
+        inner.iter().any(|e| matches!(e, SessionEvent::ToolCallResult { tool_use_id, .. } if tool_use_id == "toolu_far1")),
+        "{inner:#?}"
+    );
+    // The far side's question reached the parent's approver naming the sub-agent.
+    let asked = approver.asked();
+    assert_eq!(asked.len(), 1, "{asked:#?}");
+    let origin = asked[0].sub_agent.as_ref().expect("names the sub-agent");
+    assert_eq!(origin.parent_tool_use_id, "toolu_agent");
+    // The Agent tool offers remote runs where a host is configured.
+    let first = &fake.requests()[0].body;
+    assert!(
+        description_of(first, "Agent").contains(&sshd.url()),
+        "{}",
+        description_of(first, "Agent")
+    );
+}
+
+#[tokio::test]
+async fn a_deny_rule_of_the_parent_blocks_the_remote_sub_agents_write_without_asking() {
+    let Some(bin) = built_tandem() else { return };
+    let Some(far) = RemoteHome::new(&bin) else {
+        return;
+    };
+    let note = far.project().join("denied.txt");
+    let far_model = server(far_write_then(&note, "The write was refused.")).await;
+    let sshd = Sshd::start(far, &far_model.url(), true).await;
+    let fake = server(Script::turns([
+        remote_call("toolu_agent", "Try to write", false),
+        ScriptedTurn::text("Noted."),
+    ]))
+    .await;
+    let ws = project(Some(&sshd.url()), json!({"deny": ["Edit"]}));
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
+    let events = RecordingSink::default();
+    let session = parent(
+        &ws.root(),
+        &fake,
+        approver.clone(),
+        &events,
+        sshd.ssh_command(),
+    );
+    session.send("send an agent over").await.expect("turn");
+
+    let events = events.events();
+    let (outcome, text) = result_of(&events, "toolu_agent").expect("the Agent call's result");
+    assert_eq!(outcome, ToolOutcome::Success, "{text}");
+    assert!(text.starts_with("The write was refused."), "{text}");
+    assert!(text.contains("It changed no files there."), "{text}");
+    assert!(!note.exists(), "the denied write happened");
+    assert!(approver.asked().is_empty(), "{:#?}", approver.asked());
+    let inner = tagged(&events, "toolu_agent");
+    assert!(
+        inner.iter().any(|e| matches!(e, SessionEvent::ToolCallDecision { tool_use_id, decision } if tool_use_id == "toolu_far1" && decision.decision == tandem_protocol::DecisionBehavior::Deny)),
+        "{inner:#?}"
+    );
+}
+
+#[tokio::test]
+async fn a_background_remote_sub_agent_is_read_with_task_output() {
+    let Some(bin) = built_tandem() else { return };
+    let Some(far) = RemoteHome::new(&bin) else {
+        return;
+    };
+    let far_model = server(Script::turns([ScriptedTurn::text(
+        "Counted 3 files over there.",
+    )]))
+    .await;
+    let sshd = Sshd::start(far, &far_model.url(), true).await;
+    let fake = server(Script::turns([
+        remote_call("toolu_bg", "Count the files", true),
+        ScriptedTurn::tool_use(
+            "toolu_read",
+            "TaskOutput",
+            json!({"task_id": "agent-toolu_bg", "block": true, "timeout": 600000}),
+        ),
+        ScriptedTurn::text("It counted them."),
+    ]))
+    .await;
+    let ws = project(Some(&sshd.url()), json!({}));
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny));
+    let events = RecordingSink::default();
+    let session = parent(&ws.root(), &fake, approver, &events, sshd.ssh_command());
+    session.send("count over there").await.expect("turn");
+
+    let events = events.events();
+    let (_, started) = result_of(&events, "toolu_bg").expect("the Agent call's result");
+    assert!(started.contains("agent-toolu_bg"), "{started}");
+    let (outcome, read) = result_of(&events, "toolu_read").expect("TaskOutput's result");
+    assert_eq!(outcome, ToolOutcome::Success, "{read}");
+    assert!(read.contains("is completed"), "{read}");
+    assert!(read.contains("Counted 3 files over there."), "{read}");
+}
+
+#[tokio::test]
+async fn without_a_remote_host_the_call_is_refused_naming_the_setting_and_the_tool_does_not_offer_it()
+ {
+    let fake = server(Script::turns([
+        remote_call("toolu_agent", "Anything", false),
+        ScriptedTurn::text("Understood."),
+    ]))
+    .await;
+    let ws = project(None, json!({}));
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
+    let events = RecordingSink::default();
+    let session = parent(
+        &ws.root(),
+        &fake,
+        approver.clone(),
+        &events,
+        "ssh -F /dev/null".into(),
+    );
+    session.send("send an agent over").await.expect("turn");
+    let (outcome, text) = result_of(&events.events(), "toolu_agent").expect("result");
+    assert_eq!(outcome, ToolOutcome::Error, "{text}");
+    assert!(text.contains("remoteAgentHost"), "{text}");
+    assert!(approver.asked().is_empty(), "{:#?}", approver.asked());
+    let first = &fake.requests()[0].body;
+    assert!(
+        !description_of(first, "Agent").contains("remote"),
+        "{}",
+        description_of(first, "Agent")
+    );
+    assert_eq!(fake.requests().len(), 2, "no sub-agent ran");
+}
+
+#[tokio::test]
+async fn an_unreachable_remote_machine_ends_the_call_with_an_error_naming_it() {
+    // A loopback port nothing listens on: ssh is refused at once.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|socket| socket.local_addr())
+        .expect("port")
+        .port();
+    let url = format!("ssh://nobody@127.0.0.1:{port}/srv/project");
+    let fake = server(Script::turns([
+        remote_call("toolu_agent", "Anything", false),
+        ScriptedTurn::text("It could not start."),
+    ]))
+    .await;
+    let ws = project(Some(&url), json!({}));
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
+    let events = RecordingSink::default();
+    let session = parent(
+        &ws.root(),
+        &fake,
+        approver,
+        &events,
+        "ssh -F /dev/null -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null".into(),
+    );
+    let outcome = session.send("send an agent over").await.expect("turn");
+    assert_eq!(outcome.final_text, "It could not start.");
+    let (outcome, text) = result_of(&events.events(), "toolu_agent").expect("result");
+    assert_eq!(outcome, ToolOutcome::Error, "{text}");
+    assert!(text.contains(&format!("nobody@127.0.0.1:{port}")), "{text}");
+    assert!(text.contains("ssh could not reach"), "{text}");
+}
