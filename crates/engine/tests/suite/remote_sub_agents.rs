@@ -334,3 +334,87 @@ async fn an_unreachable_remote_machine_ends_the_call_with_an_error_naming_it() {
     assert!(text.contains(&format!("nobody@127.0.0.1:{port}")), "{text}");
     assert!(text.contains("ssh could not reach"), "{text}");
 }
+
+/// Waits (polling the recorded events) until the sub-agent started by `id` has said something.
+async fn until_it_speaks(events: &RecordingSink, id: &str) {
+    loop {
+        let spoke = tagged(&events.events(), id)
+            .iter()
+            .any(|e| matches!(e, SessionEvent::TextDelta { .. }));
+        if spoke {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// A far model that starts answering, then holds the connection open without another word.
+fn far_stalls() -> Script {
+    let mut stalled = ScriptedTurn::text("Thinking about it for a long while, then more.");
+    stalled.stall_after_chunks = Some(4);
+    Script::turns([stalled])
+}
+
+#[tokio::test]
+async fn a_lost_connection_ends_the_remote_sub_agents_call_with_an_error_naming_the_host() {
+    let Some(bin) = built_tandem() else { return };
+    let Some(far) = RemoteHome::new(&bin) else {
+        return;
+    };
+    let far_model = server(far_stalls()).await;
+    let mut sshd = Sshd::start(far, &far_model.url(), true).await;
+    let fake = server(Script::turns([
+        remote_call("toolu_agent", "Think it over", false),
+        ScriptedTurn::text("The remote agent was cut off."),
+    ]))
+    .await;
+    let ws = project(Some(&sshd.url()), json!({}));
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny));
+    let events = RecordingSink::default();
+    let session = parent(&ws.root(), &fake, approver, &events, sshd.ssh_command());
+    let port = sshd.port;
+    let (outcome, ()) = tokio::join!(session.send("send an agent over"), async {
+        until_it_speaks(&events, "toolu_agent").await;
+        sshd.kill();
+    });
+    assert_eq!(
+        outcome.expect("turn").final_text,
+        "The remote agent was cut off."
+    );
+    let (outcome, text) = result_of(&events.events(), "toolu_agent").expect("result");
+    assert_eq!(outcome, ToolOutcome::Error, "{text}");
+    assert!(
+        text.contains(&format!(
+            "the connection to tandem-remote@127.0.0.1:{port} was lost while the sub-agent ran there"
+        )),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn the_person_stops_a_remote_sub_agent_and_the_parent_turn_goes_on() {
+    let Some(bin) = built_tandem() else { return };
+    let Some(far) = RemoteHome::new(&bin) else {
+        return;
+    };
+    let far_model = server(far_stalls()).await;
+    let sshd = Sshd::start(far, &far_model.url(), true).await;
+    let fake = server(Script::turns([
+        remote_call("toolu_agent", "Think it over", false),
+        ScriptedTurn::text("Stopped, as asked."),
+    ]))
+    .await;
+    let ws = project(Some(&sshd.url()), json!({}));
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny));
+    let events = RecordingSink::default();
+    let session = parent(&ws.root(), &fake, approver, &events, sshd.ssh_command());
+    let (outcome, stopped) = tokio::join!(session.send("send an agent over"), async {
+        until_it_speaks(&events, "toolu_agent").await;
+        session.agents().stop("toolu_agent")
+    });
+    assert!(stopped, "the remote sub-agent was not running");
+    assert_eq!(outcome.expect("turn").final_text, "Stopped, as asked.");
+    let (outcome, text) = result_of(&events.events(), "toolu_agent").expect("result");
+    assert_eq!(outcome, ToolOutcome::Error, "{text}");
+    assert!(text.contains("The user stopped"), "{text}");
+}
