@@ -1,8 +1,8 @@
 //! The `remoteAgentHost` key of settings files: `"ssh://[user@]host[:port]/abs/path"`, the machine and folder where
-//! the Agent tool's `isolation: "remote"` sub-agents run (`tandem acp` there over SSH, docs/remote.md, "Remote sub-agents"). The
-//! highest-priority source that sets it decides; the project's shared settings file (`.claude/settings.json`, which
-//! comes with a cloned repository) cannot, so that a repository never sends its sub-agents to a machine of its
-//! choosing.
+//! the Agent tool's `isolation: "remote"` sub-agents run (`tandem acp` there over SSH; docs/remote.md, "Remote
+//! sub-agents"). The highest-priority source that sets it decides; the project's shared settings file
+//! (`.claude/settings.json`, which comes with a cloned repository) cannot, so that a repository never sends its
+//! sub-agents to a machine of its choosing.
 
 use serde_json::Value;
 
@@ -68,7 +68,9 @@ mod tests {
         let local = RuleSource::Local(PathBuf::from("/p/.claude/settings.local.json"));
         let project = RuleSource::Project(PathBuf::from("/p/.claude/settings.json"));
         let user = RuleSource::User(PathBuf::from("/h/.claude/settings.json"));
-        let table: &[(&[(&RuleSource, Value)], Option<&str>, usize)] = &[
+        // The sources in priority order, the host they give, how many problems they report.
+        type Case<'a> = (&'a [(&'a RuleSource, Value)], Option<&'a str>, usize);
+        let table: &[Case<'_>] = &[
             (&[], None, 0),
             (
                 &[(&local, json!({"remoteAgentHost": "ssh://a/p"}))],

@@ -19,7 +19,7 @@ use tandem_engine::testing::{
     FakeServer, Script, ScriptBlock, ScriptedApprover, ScriptedTurn, Workspace,
 };
 use tandem_engine::tools::features::Features;
-use tandem_protocol::{ApprovalChoice, SessionEvent, ToolOutcome};
+use tandem_protocol::{ApprovalChoice, DecisionBehavior, SessionEvent, ToolOutcome};
 
 use super::common::{fake_config, fake_model, server};
 use super::sshd::{RemoteHome, Sshd};
@@ -179,7 +179,10 @@ async fn a_remote_sub_agent_answers_with_its_tagged_transcript_and_names_the_fil
         .collect();
     assert!(said.contains("Wrote the note over there."), "{inner:#?}");
     assert!(
-        inner.iter().any(|e| matches!(e, SessionEvent::ToolCallResult { tool_use_id, .. } if tool_use_id == "toolu_far1")),
+        inner.iter().any(|e| matches!(
+            e,
+            SessionEvent::ToolCallResult { tool_use_id, .. } if tool_use_id == "toolu_far1"
+        )),
         "{inner:#?}"
     );
     // The far side's question reached the parent's approver naming the sub-agent.
@@ -231,7 +234,11 @@ async fn a_deny_rule_of_the_parent_blocks_the_remote_sub_agents_write_without_as
     assert!(approver.asked().is_empty(), "{:#?}", approver.asked());
     let inner = tagged(&events, "toolu_agent");
     assert!(
-        inner.iter().any(|e| matches!(e, SessionEvent::ToolCallDecision { tool_use_id, decision } if tool_use_id == "toolu_far1" && decision.decision == tandem_protocol::DecisionBehavior::Deny)),
+        inner.iter().any(|e| matches!(
+            e,
+            SessionEvent::ToolCallDecision { tool_use_id, decision }
+                if tool_use_id == "toolu_far1" && decision.decision == DecisionBehavior::Deny
+        )),
         "{inner:#?}"
     );
 }

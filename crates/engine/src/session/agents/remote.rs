@@ -1,20 +1,21 @@
 //! Sub-agents on another machine (the Agent tool's `isolation: "remote"`): the session's side of the run — its
 //! type, SubagentStart and SubagentStop hooks, its events tagged as a local sub-agent's, its questions bubbling to
-//! the session's approver behind Tandem's rules — while a [`RemoteAgents`] door (the hosted layer's, `tandem acp`
-//! over SSH, given to the session's builder) carries its prompts to the far side. docs/remote.md ("Remote sub-agents") describes it.
+//! the session's approver behind Tandem's rules — while a [`super::remote_door::RemoteAgents`] door (the hosted
+//! layer's, `tandem acp` over SSH, given to the session's builder) carries its prompts to the far side.
+//! docs/remote.md ("Remote sub-agents") describes it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
-use futures::future::BoxFuture;
 use tandem_protocol::{SubAgentOrigin, Usage};
 use tokio_util::sync::CancellationToken;
 
+use super::child::{Child, SubAgentParts, agent_of, child_runtime};
 use super::doors::TaggedSink;
+use super::remote_door::RemoteConversation;
 use super::side_conversation::{agent_transcript, through_start_hooks};
 use super::stop::Outcome;
-use super::sub_agent::{Child, SubAgentParts, agent_of, child_runtime};
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
 use crate::exec::hook_gate as hooks;
@@ -27,45 +28,6 @@ use crate::tool::{RemoteReport, SubAgentError, SubAgentReport, SubAgentRequest};
 
 /// How many times SubagentStop hooks may send a remote sub-agent on before it ends anyway (as a local one).
 const MAX_STOP_HOOK_ROUNDS: usize = 3;
-
-/// Starts sub-agents on another machine.
-///
-/// Contract: [`RemoteAgents::open`] starts the agent at `url` and opens its session there; its updates become
-/// events on `runtime.events` and its permission questions are answered through `runtime` (its permission context,
-/// hooks and approver), never by asking anyone else. `Err` is the message for the model and the person, naming the
-/// machine (unreachable, no Tandem there, a URL that cannot be read); nothing is left running. Dropping the future
-/// before it resolves ends whatever it started.
-pub trait RemoteAgents: Send + Sync {
-    fn open(
-        &self,
-        url: &str,
-        runtime: ToolRuntime,
-    ) -> BoxFuture<'_, Result<Box<dyn RemoteConversation>, String>>;
-}
-
-/// One open remote agent.
-///
-/// Contract: [`RemoteConversation::turn`] sends one prompt and resolves with the agent's final text once it ends.
-/// When `cancel` fires the far side is told (`session/cancel`) and the turn resolves soon after, whether or not it
-/// answers (`Err` then, or its answer). `Err` is the message naming the machine (the connection lost, the agent
-/// failed). [`RemoteConversation::close`] ends the far process (its input closed, a short grace, then killed);
-/// dropping the conversation kills it at once.
-pub trait RemoteConversation: Send + Sync {
-    fn turn<'a>(
-        &'a self,
-        prompt: &'a str,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, Result<String, String>>;
-
-    fn close(self: Box<Self>) -> BoxFuture<'static, ()>;
-}
-
-/// Where the session's remote sub-agents run: the settings' `remoteAgentHost` and the door that reaches it.
-#[derive(Clone)]
-pub struct RemoteDoor {
-    pub url: String,
-    pub agents: Arc<dyn RemoteAgents>,
-}
 
 /// Runs one sub-agent on the remote machine to its end (see [`crate::tool::SubAgentRunner::run`]).
 pub(super) async fn run(
