@@ -425,3 +425,45 @@ async fn the_person_stops_a_remote_sub_agent_and_the_parent_turn_goes_on() {
     assert_eq!(outcome, ToolOutcome::Error, "{text}");
     assert!(text.contains("The user stopped"), "{text}");
 }
+
+#[tokio::test]
+async fn an_agent_isolation_remote_deny_rule_refuses_the_call_before_any_connection() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|socket| socket.local_addr())
+        .expect("port")
+        .port();
+    let url = format!("ssh://nobody@127.0.0.1:{port}/srv/project");
+    let fake = server(Script::turns([
+        remote_call("toolu_agent", "Anything", false),
+        ScriptedTurn::tool_use(
+            "toolu_local",
+            "Agent",
+            json!({"description": "Stay here", "prompt": "Say hi"}),
+        ),
+        ScriptedTurn::text("Hi from here."),
+        ScriptedTurn::text("Only the local one ran."),
+    ]))
+    .await;
+    let ws = project(Some(&url), json!({"deny": ["Agent(isolation:remote)"]}));
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
+    let events = RecordingSink::default();
+    let session = parent(
+        &ws.root(),
+        &fake,
+        approver.clone(),
+        &events,
+        "ssh -F /dev/null".into(),
+    );
+    let outcome = session.send("send an agent over").await.expect("turn");
+    assert_eq!(outcome.final_text, "Only the local one ran.");
+    let events = events.events();
+    let (outcome, text) = result_of(&events, "toolu_agent").expect("result");
+    assert_eq!(outcome, ToolOutcome::Denied, "{text}");
+    assert!(text.contains("Agent(isolation:remote)"), "{text}");
+    assert!(!text.contains("ssh could not reach"), "{text}");
+    // The rule names the field: a local sub-agent still runs.
+    let (outcome, text) = result_of(&events, "toolu_local").expect("result");
+    assert_eq!(outcome, ToolOutcome::Success, "{text}");
+    assert!(text.starts_with("Hi from here."), "{text}");
+    assert!(approver.asked().is_empty(), "{:#?}", approver.asked());
+}
