@@ -120,6 +120,21 @@ pub async fn answer(
             decision: decision_of(answer),
         };
     }
+    // Nobody may be asked (dontAsk, a background sub-agent): what would ask is denied, as for Tandem's own calls.
+    if let Some((why, source)) = crate::permission::no_one_to_ask(&rt.permission_context()) {
+        return Verdict {
+            allowed: false,
+            always: false,
+            cancelled: false,
+            decision: PermissionDecision {
+                decision: DecisionBehavior::Deny,
+                reason: why.to_string(),
+                rule: None,
+                source: None,
+                decided_by: Some(source),
+            },
+        };
+    }
     let (tool, shown) = mapped
         .clone()
         .map(|(tool, input)| (tool.to_string(), input))

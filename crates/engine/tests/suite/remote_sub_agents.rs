@@ -249,10 +249,9 @@ async fn a_background_remote_sub_agent_is_read_with_task_output() {
     let Some(far) = RemoteHome::new(&bin) else {
         return;
     };
-    let far_model = server(Script::turns([ScriptedTurn::text(
-        "Counted 3 files over there.",
-    )]))
-    .await;
+    // It tries a write first: in the background nobody can be asked, so it is denied without asking.
+    let note = far.project().join("background.txt");
+    let far_model = server(far_write_then(&note, "Counted 3 files over there.")).await;
     let sshd = Sshd::start(far, &far_model.url(), true).await;
     let fake = server(Script::turns([
         remote_call("toolu_bg", "Count the files", true),
@@ -265,10 +264,18 @@ async fn a_background_remote_sub_agent_is_read_with_task_output() {
     ]))
     .await;
     let ws = project(Some(&sshd.url()), json!({}));
-    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny));
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Allow));
     let events = RecordingSink::default();
-    let session = parent(&ws.root(), &fake, approver, &events, sshd.ssh_command());
+    let session = parent(
+        &ws.root(),
+        &fake,
+        approver.clone(),
+        &events,
+        sshd.ssh_command(),
+    );
     session.send("count over there").await.expect("turn");
+    assert!(approver.asked().is_empty(), "{:#?}", approver.asked());
+    assert!(!note.exists(), "the background write was not denied");
 
     let events = events.events();
     let (_, started) = result_of(&events, "toolu_bg").expect("the Agent call's result");
