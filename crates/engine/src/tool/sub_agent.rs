@@ -108,6 +108,10 @@ pub enum SubAgentError {
 /// and resolves with [`SubAgentError::Cancelled`]; it never leaves the sub-agent running. An unknown type is
 /// [`SubAgentError::UnknownType`] and nothing runs.
 ///
+/// A request with `remote` runs the same way on the machine the settings' `remoteAgentHost` names (its events,
+/// questions, hooks and outcome as a local run's; its report's `remote` says where and what it changed there); where
+/// the session has no such machine it is [`SubAgentError::Failed`] and nothing runs.
+///
 /// [`SubAgentRunner::start_background`] starts the same run detached from the caller's cancellation (it stops when
 /// the session goes away) and returns at once with a task id; nobody can answer its questions, so what would ask is
 /// denied. [`SubAgentRunner::background_output`] reads its outcome by task id.
