@@ -19,7 +19,9 @@ use tandem_engine::testing::{
     FakeServer, Script, ScriptBlock, ScriptedApprover, ScriptedTurn, Workspace,
 };
 use tandem_engine::tools::features::Features;
-use tandem_protocol::{ApprovalChoice, DecisionBehavior, SessionEvent, ToolOutcome};
+use tandem_protocol::{
+    ApprovalChoice, DecisionBehavior, SessionEvent, ToolOutcome, TurnStopReason,
+};
 
 use super::common::{fake_config, fake_model, server};
 use super::sshd::{RemoteHome, Sshd};
@@ -190,6 +192,15 @@ async fn a_remote_sub_agent_answers_with_its_tagged_transcript_and_names_the_fil
     assert_eq!(asked.len(), 1, "{asked:#?}");
     let origin = asked[0].sub_agent.as_ref().expect("names the sub-agent");
     assert_eq!(origin.parent_tool_use_id, "toolu_agent");
+    // The call is shown naming where it runs.
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            SessionEvent::ToolCallInput { tool_use_id, hints, .. }
+                if tool_use_id == "toolu_agent" && hints.title.ends_with(&format!("on {})", sshd.url()))
+        )),
+        "{events:#?}"
+    );
     // The Agent tool offers remote runs where a host is configured.
     let first = &fake.requests()[0].body;
     assert!(
@@ -351,13 +362,22 @@ async fn an_unreachable_remote_machine_ends_the_call_with_an_error_naming_it() {
 
 /// Waits (polling the recorded events) until the sub-agent started by `id` has said something.
 async fn until_it_speaks(events: &RecordingSink, id: &str) {
-    loop {
-        let spoke = tagged(&events.events(), id)
+    until("the remote sub-agent to say something", || {
+        tagged(&events.events(), id)
             .iter()
-            .any(|e| matches!(e, SessionEvent::TextDelta { .. }));
-        if spoke {
-            return;
-        }
+            .any(|e| matches!(e, SessionEvent::TextDelta { .. }))
+    })
+    .await;
+}
+
+/// Polls `done` until it holds; a minute without it fails the test (something hangs).
+async fn until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "timed out waiting for {what}"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 }
@@ -427,6 +447,7 @@ async fn the_person_stops_a_remote_sub_agent_and_the_parent_turn_goes_on() {
         session.agents().stop("toolu_agent")
     });
     assert!(stopped, "the remote sub-agent was not running");
+    until_no_ssh_to(sshd.port).await;
     assert_eq!(outcome.expect("turn").final_text, "Stopped, as asked.");
     let (outcome, text) = result_of(&events.events(), "toolu_agent").expect("result");
     assert_eq!(outcome, ToolOutcome::Error, "{text}");
@@ -473,4 +494,63 @@ async fn an_agent_isolation_remote_deny_rule_refuses_the_call_before_any_connect
     assert_eq!(outcome, ToolOutcome::Success, "{text}");
     assert!(text.starts_with("Hi from here."), "{text}");
     assert!(approver.asked().is_empty(), "{:#?}", approver.asked());
+}
+
+/// The `ssh` processes reaching loopback port `port` (their command lines name it after `-p`).
+fn ssh_to(port: u16) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let wanted = format!("\0-p\0{port}\0");
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let line = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let line = String::from_utf8_lossy(&line);
+            line.starts_with("ssh\0") && line.contains(&wanted)
+        })
+        .collect()
+}
+
+/// Waits (polling /proc) until no `ssh` to `port` is left.
+async fn until_no_ssh_to(port: u16) {
+    until("the ssh process to end", || ssh_to(port).is_empty()).await;
+}
+
+#[tokio::test]
+async fn interrupting_the_parent_turn_cancels_the_remote_sub_agent_and_ends_its_ssh() {
+    let Some(bin) = built_tandem() else { return };
+    let Some(far) = RemoteHome::new(&bin) else {
+        return;
+    };
+    let far_model = server(far_stalls()).await;
+    let sshd = Sshd::start(far, &far_model.url(), true).await;
+    let fake = server(Script::turns([remote_call(
+        "toolu_agent",
+        "Think it over",
+        false,
+    )]))
+    .await;
+    let ws = project(Some(&sshd.url()), json!({}));
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny));
+    let events = RecordingSink::default();
+    let session = parent(&ws.root(), &fake, approver, &events, sshd.ssh_command());
+    let port = sshd.port;
+    let (outcome, running) = tokio::join!(session.send("send an agent over"), async {
+        until_it_speaks(&events, "toolu_agent").await;
+        let running = ssh_to(port);
+        session.interrupt();
+        running
+    });
+    assert!(!running.is_empty(), "no ssh ran to port {port}");
+    assert_eq!(
+        outcome.expect("turn").stop_reason,
+        TurnStopReason::Interrupted
+    );
+    // The far side was told and its connection closed: nothing is left running to it.
+    until_no_ssh_to(port).await;
+    let (outcome, _) = result_of(&events.events(), "toolu_agent").expect("result");
+    assert_eq!(outcome, ToolOutcome::Cancelled);
+    // Only the parent's request and the far side's one: nothing went on after the interrupt.
+    assert_eq!(fake.requests().len(), 1);
 }

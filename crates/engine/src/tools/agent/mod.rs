@@ -342,9 +342,13 @@ impl Tool for AgentTool {
     }
 
     fn render_hints(&self, input: &AgentInput, _ctx: &ToolContext) -> RenderHints {
+        let place = match (&input.isolation, &self.remote_host) {
+            (Some(Isolation::Remote), Some(host)) => format!(", on {host}"),
+            _ => String::new(),
+        };
         RenderHints {
             kind: ToolKind::Other,
-            title: format!("{} ({})", input.description, input.agent_type()),
+            title: format!("{} ({}{place})", input.description, input.agent_type()),
             collapsible: true,
         }
     }
