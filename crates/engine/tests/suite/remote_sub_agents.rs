@@ -554,3 +554,56 @@ async fn interrupting_the_parent_turn_cancels_the_remote_sub_agent_and_ends_its_
     // Only the parent's request and the far side's one: nothing went on after the interrupt.
     assert_eq!(fake.requests().len(), 1);
 }
+
+#[tokio::test]
+async fn subagent_start_and_stop_hooks_run_here_for_a_remote_sub_agent() {
+    let Some(bin) = built_tandem() else { return };
+    let Some(far) = RemoteHome::new(&bin) else {
+        return;
+    };
+    let far_model = server(Script::turns([ScriptedTurn::text("Heron noted.")])).await;
+    let sshd = Sshd::start(far, &far_model.url(), true).await;
+    let fake = server(Script::turns([
+        remote_call("toolu_agent", "Note the bird", false),
+        ScriptedTurn::text("Done."),
+    ]))
+    .await;
+    let dir = tempfile::tempdir().expect("hook folder");
+    let (start, stop) = (dir.path().join("start.json"), dir.path().join("stop.json"));
+    let added = r#"{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"The codeword is heron."}}"#;
+    let ws = Workspace::new(&[(
+        ".claude/settings.local.json",
+        &json!({
+            "remoteAgentHost": sshd.url(),
+            "hooks": {
+                "SubagentStart": [{"hooks": [{"type": "command", "command": format!("cat > {}; echo '{added}'", start.display())}]}],
+                "SubagentStop": [{"hooks": [{"type": "command", "command": format!("cat > {}", stop.display())}]}],
+            },
+        })
+        .to_string(),
+    )])
+    .expect("workspace");
+    let approver = Arc::new(ScriptedApprover::new([], ApprovalChoice::Deny));
+    let events = RecordingSink::default();
+    let session = parent(&ws.root(), &fake, approver, &events, sshd.ssh_command());
+    session.settings().assume_trusted();
+    session.send("send an agent over").await.expect("turn");
+
+    let read = |p: &Path| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(p).expect("hook ran")).expect("json")
+    };
+    let (start, stop) = (read(&start), read(&stop));
+    assert_eq!(start["hook_event_name"], "SubagentStart");
+    assert_eq!(start["agent_type"], "general-purpose");
+    assert_eq!(stop["hook_event_name"], "SubagentStop");
+    assert_eq!(start["agent_id"], stop["agent_id"]);
+    // The far side got the task with the type's instructions and what the hook added.
+    let far_prompt = far_model.requests()[0].body["messages"][0].to_string();
+    for part in [
+        "<agent-instructions>",
+        "Note the bird",
+        "The codeword is heron.",
+    ] {
+        assert!(far_prompt.contains(part), "{part}: {far_prompt}");
+    }
+}
