@@ -165,6 +165,10 @@ async fn a_remote_sub_agent_answers_with_its_tagged_transcript_and_names_the_fil
     assert!(text.starts_with("Wrote the note over there."), "{text}");
     assert!(text.contains(&sshd.url()), "{text}");
     assert!(text.contains(&note.display().to_string()), "{text}");
+    assert!(
+        text.contains("1 tool calls, tokens counted on the remote machine"),
+        "{text}"
+    );
     // The far side wrote it (this side only answered its question).
     assert_eq!(
         std::fs::read_to_string(&note).expect("note"),

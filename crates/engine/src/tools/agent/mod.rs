@@ -193,14 +193,21 @@ fn report_text(report: &SubAgentReport) -> String {
     } else {
         report.final_text.as_str()
     };
+    // A remote agent's tokens are counted by the Tandem that ran it.
+    let tokens = match &report.remote {
+        Some(_) => "tokens counted on the remote machine".to_string(),
+        None => format!(
+            "{} tokens",
+            report.usage.input_tokens + report.usage.output_tokens
+        ),
+    };
     format!(
-        "{answer}{}{}\n\nagentId: {} ({} agent; {} tool calls, {} tokens, {} ms)",
+        "{answer}{}{}\n\nagentId: {} ({} agent; {} tool calls, {tokens}, {} ms)",
         worktree_text(report),
         remote_text(report),
         report.agent_id,
         report.agent_type,
         report.tool_calls,
-        report.usage.input_tokens + report.usage.output_tokens,
         report.duration_ms
     )
 }
