@@ -8,7 +8,7 @@ the server's clock, so the reply's streaming and the call's start are in both ca
 sshd on loopback and a second account, `tandem-remote`, as in benchmarks/remote_turn.py; remote runs are timed with a
 new SSH connection per sub-agent and with OpenSSH connection sharing (ControlMaster auto, ControlPersist). The three
 cases take turns, one run each per round, after 2 warm-up rounds. Prints the medians, p90s and the ratio of each
-remote median to the local one.
+remote median to the local one, and what `ssh … true` alone takes (the connection's share of the difference).
 
 Needs root (it makes the account and runs sshd). Usage: benchmarks/remote_sub_agent.py [RUNS]   (default 20;
 PROFILE=release to time a release build instead of debug, NO_BUILD=1 to time the binaries already built)"""
@@ -118,6 +118,14 @@ def main():
                         time.sleep(0.001)
                     if round_ >= WARMUP:
                         first[case].append(arrivals[seen + 1] - arrivals[seen])
+            # What the SSH connection alone costs: `ssh … true`, with and without sharing.
+            bare = {"new connection": [], "shared connection": []}
+            for _ in range(runs):
+                for case, config in (("new connection", plain), ("shared connection", shared)):
+                    start = time.perf_counter()
+                    subprocess.run(["ssh", "-F", str(config), "-p", str(port), f"{USER}@127.0.0.1", "--", "true"],
+                                   env=env, stdin=subprocess.DEVNULL, capture_output=True, check=True)
+                    bare[case].append(time.perf_counter() - start)
         finally:
             if sshd:
                 sshd.kill()
@@ -133,6 +141,8 @@ def main():
     local = statistics.median(first["local"])
     for case in cases[1:]:
         print(f"ratio {case} / local (medians): {statistics.median(first[case]) / local:.2f}")
+    for case, samples in bare.items():
+        print(f"  `ssh … true` alone, {case:17} median {statistics.median(samples) * 1000:7.1f} ms")
 
 
 if __name__ == "__main__":
