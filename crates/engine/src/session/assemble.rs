@@ -92,7 +92,7 @@ impl Session {
         let hidden_by = permission_context.rules.clone();
         // Remote sub-agents: where the settings say, when this face of Tandem gave a door to them.
         let remote = remote_agents.and_then(|agents| {
-            let (url, _) = permission_loader.read_settings().remote_agent_host?;
+            let url = permission_loader.remote_agent_host()?;
             Some(super::agents::RemoteDoor { url, agents })
         });
         let elicitor = Arc::new(elicitation::AskThePerson {
