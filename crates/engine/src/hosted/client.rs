@@ -40,7 +40,7 @@ use super::updates::Translator;
 /// of a session (its runtime: its events tagged as the sub-agent's, its questions bubbling to the session's approver;
 /// nothing stored as a turn, and no file system or terminals of this machine served).
 #[derive(Clone)]
-pub enum Side {
+enum Side {
     Session(Arc<Session>),
     SubAgent(Box<ToolRuntime>),
 }
