@@ -88,6 +88,9 @@ pub fn open_session<R: Runtime>(
     let builder = builder
         .model(model)
         .approver(approver)
+        .remote_agents(tandem_engine::hosted::RemoteSubAgents::with_ssh(
+            state.ssh_command.clone(),
+        ))
         .events(sink)
         .watch_settings(true)
         .interactive(true)

@@ -430,6 +430,7 @@ async fn run_until_stopped(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         .model(model)
         .mode(cli.permission_mode)
         .approver(approver)
+        .remote_agents(tandem_engine::hosted::RemoteSubAgents::standard())
         .events(events)
         .store(store.clone())
         .watch_settings(true)

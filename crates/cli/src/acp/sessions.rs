@@ -116,6 +116,7 @@ impl Sessions {
         let session = builder
             .model(self.model())
             .approver(Arc::new(AcpApprover::new(connection.clone(), id.clone())))
+            .remote_agents(tandem_engine::hosted::RemoteSubAgents::standard())
             .events(sink.clone())
             .store(Some(self.store.clone()))
             .watch_settings(true)

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use crate::exec::ToolRuntime;
 use crate::session::Session;
 use crate::settings::AgentServer;
 use agent_client_protocol::schema::ProtocolVersion;
@@ -35,10 +36,19 @@ use super::process;
 use super::terminals::{Exit, Terminals};
 use super::updates::Translator;
 
-/// What a hosted agent's turns share with the handlers of its connection: the Tandem session, the approver, the
-/// terminals, and the state of the updates.
+/// Whose turns a hosted agent runs: a whole Tandem session (each prompt a turn of it, stored), or one sub-agent
+/// of a session (its runtime: its events tagged as the sub-agent's, its questions bubbling to the session's approver;
+/// nothing stored as a turn, and no file system or terminals of this machine served).
+#[derive(Clone)]
+enum Side {
+    Session(Arc<Session>),
+    SubAgent(Box<ToolRuntime>),
+}
+
+/// What a hosted agent's turns share with the handlers of its connection: the Tandem session (or sub-agent), the
+/// approver, the terminals, and the state of the updates.
 pub struct Host {
-    pub session: Arc<Session>,
+    side: Side,
     pub approver: Arc<HostedApprover>,
     pub terminals: Arc<Terminals>,
     translator: Mutex<Translator>,
@@ -64,14 +74,48 @@ impl Host {
         approver: Arc<HostedApprover>,
         terminals: Arc<Terminals>,
     ) -> Arc<Self> {
+        Self::for_side(Side::Session(session), approver, terminals)
+    }
+
+    /// The host of a sub-agent's turns, run against `runtime` (the sub-agent's own: its sink and approver).
+    pub fn for_sub_agent(runtime: ToolRuntime, approver: Arc<HostedApprover>) -> Arc<Self> {
+        Self::for_side(
+            Side::SubAgent(Box::new(runtime)),
+            approver,
+            Arc::new(Terminals::default()),
+        )
+    }
+
+    fn for_side(side: Side, approver: Arc<HostedApprover>, terminals: Arc<Terminals>) -> Arc<Self> {
         Arc::new(Self {
-            session,
+            side,
             approver,
             terminals,
             translator: Mutex::new(Translator::default()),
             turn_cancel: Mutex::new(CancellationToken::new()),
             loading: std::sync::atomic::AtomicBool::new(false),
         })
+    }
+
+    /// The session whose turns these are (`None` for a sub-agent's).
+    pub fn session(&self) -> Option<&Arc<Session>> {
+        match &self.side {
+            Side::Session(session) => Some(session),
+            Side::SubAgent(_) => None,
+        }
+    }
+
+    /// What the agent's calls are checked and shown against: the session's runtime, or the sub-agent's.
+    pub fn runtime(&self) -> &ToolRuntime {
+        match &self.side {
+            Side::Session(session) => session.runtime(),
+            Side::SubAgent(runtime) => runtime,
+        }
+    }
+
+    /// The folder of this machine the agent's process starts in.
+    pub fn cwd(&self) -> &Path {
+        &self.runtime().cwd
     }
 
     /// Emits the events of one update, in the order the updates came.
@@ -86,7 +130,7 @@ impl Host {
             return;
         };
         for event in translator.events(&update) {
-            self.session.runtime().events.emit(event);
+            self.runtime().events.emit(event);
         }
     }
 
@@ -110,7 +154,7 @@ impl Host {
             };
         };
         for event in translator.unfinished() {
-            self.session.runtime().events.emit(event);
+            self.runtime().events.emit(event);
         }
         HostedOutcome {
             stop_reason,
@@ -129,7 +173,7 @@ impl Host {
             let mut announced = tool_call.clone();
             announced["sessionUpdate"] = serde_json::Value::String("tool_call".into());
             for event in translator.events(&announced) {
-                self.session.runtime().events.emit(event);
+                self.runtime().events.emit(event);
             }
         }
         let cancel = self
@@ -137,15 +181,12 @@ impl Host {
             .lock()
             .map(|cancel| cancel.clone())
             .unwrap_or_default();
-        let verdict = permission::answer(&self.session, &self.approver, &tool_call, &cancel).await;
+        let verdict = permission::answer(self.runtime(), &self.approver, &tool_call, &cancel).await;
         if let Some(id) = tool_call["toolCallId"].as_str() {
-            self.session
-                .runtime()
-                .events
-                .emit(SessionEvent::ToolCallDecision {
-                    tool_use_id: id.to_string(),
-                    decision: verdict.decision.clone(),
-                });
+            self.runtime().events.emit(SessionEvent::ToolCallDecision {
+                tool_use_id: id.to_string(),
+                decision: verdict.decision.clone(),
+            });
         }
         let wanted: &[PermissionOptionKind] = match (verdict.allowed, verdict.always) {
             (true, true) => &[
@@ -184,6 +225,10 @@ fn choose<'a>(
         .iter()
         .find_map(|kind| options.iter().find(|o| o.kind == *kind))
 }
+
+/// What a sub-agent's agent is told when it asks for this machine's files or terminals (it is offered none).
+const NOT_SERVED: &str =
+    "this Tandem serves no files or terminals to a sub-agent on another machine";
 
 fn failed(message: impl Into<String>) -> Error {
     Error::internal_error().data(serde_json::Value::String(message.into()))
@@ -300,7 +345,7 @@ impl HostedAgent {
         server: &AgentServer,
         mcp_configs: &[String],
     ) -> Result<Self, HostedError> {
-        let spawned = Self::spawn(name, server, host.session.cwd())?;
+        let spawned = Self::spawn(name, server, host.cwd())?;
         Self::start_with(host, spawned, mcp_configs, None, None).await
     }
 
@@ -314,7 +359,7 @@ impl HostedAgent {
         mcp_configs: &[String],
         agent_session_id: &str,
     ) -> Result<Self, HostedError> {
-        let spawned = Self::spawn(name, server, host.session.cwd())?;
+        let spawned = Self::spawn(name, server, host.cwd())?;
         Self::start_with(
             host,
             spawned,
@@ -374,7 +419,7 @@ impl HostedAgent {
         far: Option<FarSide>,
         load: Option<String>,
     ) -> Result<Self, HostedError> {
-        let here: PathBuf = host.session.cwd().to_path_buf();
+        let here: PathBuf = host.cwd().to_path_buf();
         let Spawned {
             name,
             mut process,
@@ -438,7 +483,7 @@ impl HostedAgent {
     }
 
     /// Runs one turn of `prompt`: the session's turn begins (its prompt id and file checkpoint), the agent's updates
-    /// become its events, and the turn is stored when the agent answers. `cancel` sends `session/cancel` (the
+    /// become its events, and the turn is stored when the agent answers (a sub-agent's host: only the events). `cancel` sends `session/cancel` (the
     /// agent's answer is still waited for). `Err`: the agent failed or went away; the turn is stored as an error.
     pub async fn prompt(
         &self,
@@ -446,8 +491,8 @@ impl HostedAgent {
         cancel: &CancellationToken,
     ) -> Result<HostedOutcome, HostedError> {
         let _one_at_a_time = self.turn.lock().await;
-        let session = &self.host.session;
-        let prompt_id = session.begin_hosted_turn(prompt);
+        let session = self.host.session();
+        let prompt_id = session.map(|session| session.begin_hosted_turn(prompt));
         self.host.begin_turn(cancel);
         let (reply, answered) = oneshot::channel();
         let sent = self.commands.send(Command::Prompt {
@@ -465,15 +510,17 @@ impl HostedAgent {
             Ok(reason) => (self.host.finish(stop_reason(reason)), None),
             Err(e) => {
                 let message = (describe(&e), closed(&e));
-                session.runtime().events.emit(SessionEvent::Error {
+                self.host.runtime().events.emit(SessionEvent::Error {
                     message: format!("the agent `{}` failed: {}", self.name, message.0),
                 });
                 (self.host.finish(TurnStopReason::Error), Some(message))
             }
         };
-        session
-            .end_hosted_turn(&prompt_id, prompt, &outcome.answer, outcome.stop_reason)
-            .await;
+        if let (Some(session), Some(prompt_id)) = (session, prompt_id) {
+            session
+                .end_hosted_turn(&prompt_id, prompt, &outcome.answer, outcome.stop_reason)
+                .await;
+        }
         match failure {
             None => Ok(outcome),
             Some((message, lost)) => Err(HostedError::Failed {
@@ -571,14 +618,19 @@ async fn connect(
             async move |request: ReadTextFileRequest, responder, _cx| {
                 let host = for_read.clone();
                 tokio::spawn(async move {
-                    let read = super::fs::read(
-                        &host.session,
-                        &host.approver,
-                        &request.path,
-                        request.line,
-                        request.limit,
-                    )
-                    .await;
+                    let read = match host.session() {
+                        Some(session) => {
+                            super::fs::read(
+                                session,
+                                &host.approver,
+                                &request.path,
+                                request.line,
+                                request.limit,
+                            )
+                            .await
+                        }
+                        None => Err(NOT_SERVED.to_string()),
+                    };
                     let _ = responder
                         .respond_with_result(read.map(ReadTextFileResponse::new).map_err(failed));
                 });
@@ -590,8 +642,12 @@ async fn connect(
             async move |request: WriteTextFileRequest, responder, _cx| {
                 let host = for_write.clone();
                 tokio::spawn(async move {
-                    let written =
-                        super::fs::write(&host.session, &request.path, &request.content).await;
+                    let written = match host.session() {
+                        Some(session) => {
+                            super::fs::write(session, &request.path, &request.content).await
+                        }
+                        None => Err(NOT_SERVED.to_string()),
+                    };
                     let _ = responder.respond_with_result(
                         written
                             .map(|()| WriteTextFileResponse::new())
@@ -609,8 +665,11 @@ async fn connect(
                     .iter()
                     .map(|v| (v.name.clone(), v.value.clone()))
                     .collect();
+                let Some(session) = for_create.session() else {
+                    return responder.respond_with_error(failed(NOT_SERVED));
+                };
                 let id = for_create.terminals.create(
-                    for_create.session.clone(),
+                    session.clone(),
                     &request.command,
                     &request.args,
                     &env,
@@ -736,7 +795,7 @@ async fn open(
         accept,
         load,
     } = opening;
-    let events = host.session.runtime().events.clone();
+    let events = host.runtime().events.clone();
     let here = accept.is_none();
     let capabilities = ClientCapabilities::new()
         .fs(FileSystemCapabilities::new()

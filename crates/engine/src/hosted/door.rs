@@ -131,9 +131,7 @@ impl Door {
                 let started = async {
                     let spawned = match early {
                         Some(spawned) => spawned,
-                        None => {
-                            HostedAgent::spawn(&self.name(), &remote.server, host.session.cwd())?
-                        }
+                        None => HostedAgent::spawn(&self.name(), &remote.server, host.cwd())?,
                     };
                     match load {
                         Some(id) => {

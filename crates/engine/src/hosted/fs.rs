@@ -43,7 +43,7 @@ pub async fn read(
     absolute(path)?;
     let shown = path.display().to_string();
     let input = json!({ "file_path": shown });
-    let answer = check(session, "Read", &input);
+    let answer = check(session.runtime(), "Read", &input);
     match answer.decision {
         DecisionBehavior::Allow => {}
         DecisionBehavior::Deny => {

@@ -3,30 +3,30 @@
 //! (docs/hooks.md §7): a hook deny always refuses; a hook allow answers without asking, but never over a deny, an
 //! ask rule or a safety check; a hook ask asks, unless the rules deny (and `dontAsk` turns it into a deny).
 
+use crate::exec::ToolRuntime;
 use crate::exec::hook_gate::{absolute_paths, notify, run_event, tool_call};
 use crate::hooks::{EventInput, HookDecision, HookVerdict};
 use crate::permission::CheckAnswer;
-use crate::session::Session;
 use serde_json::Value;
 use tandem_protocol::{DecisionBehavior, DecisionSource, PermissionMode};
 
 /// Runs the PreToolUse hooks matching `tool` for call `id` (none configured: `None`); their errors and messages
 /// are shown as notices.
 pub async fn pre_tool_use(
-    session: &Session,
+    rt: &ToolRuntime,
     tool: &str,
     input: &Value,
     id: &str,
 ) -> Option<HookVerdict> {
-    let ctx = session.runtime().permission_context();
+    let ctx = rt.permission_context();
     let input = absolute_paths(input, &ctx.cwd);
     let verdict = run_event(
         &ctx,
-        session.id(),
+        &rt.session_id,
         EventInput::PreToolUse(tool_call(tool, &input, id)),
     )
     .await?;
-    notify(session.runtime().events.as_ref(), &verdict);
+    notify(rt.events.as_ref(), &verdict);
     Some(verdict)
 }
 

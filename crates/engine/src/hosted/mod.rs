@@ -2,7 +2,8 @@
 //! its updates become the session's events (stored, shown and printed like Tandem's own), its permission requests
 //! meet Tandem's permission engine and hooks, and its file writes and commands go through Tandem's tools. The
 //! command line's `tandem -p --agent NAME` (and `--remote`, [`remote`]) and the window's hosted tabs hold a
-//! [`HostedAgent`] the same way, set up by [`Door`] and [`Wiring`]. docs/acp.md describes it.
+//! [`HostedAgent`] the same way, set up by [`Door`] and [`Wiring`]; the Agent tool's remote sub-agents are hosted
+//! the same way against the sub-agent's runtime ([`RemoteSubAgents`]). docs/acp.md describes it.
 
 mod client;
 mod door;
@@ -12,6 +13,7 @@ mod mcp;
 mod permission;
 mod process;
 pub mod remote;
+mod sub_agent;
 mod terminals;
 mod updates;
 
@@ -20,4 +22,5 @@ pub use client::{
 };
 pub use door::{Door, Wiring, configured_agent, configured_agents, model_name, no_own_mcp};
 pub use permission::HostedApprover;
+pub use sub_agent::RemoteSubAgents;
 pub use terminals::{TerminalTap, Terminals};

@@ -11,8 +11,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use crate::approver::{Approver, NoAnswer};
+use crate::exec::ToolRuntime;
 use crate::permission::{CheckAnswer, check_call};
-use crate::session::Session;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use tandem_protocol::{
@@ -62,11 +62,12 @@ pub fn tandem_call(
     }
 }
 
-/// The engine's answer for a Tandem call, with the tools of the session (an edit is checked by its path alone).
-pub fn check(session: &Session, tool: &str, input: &Value) -> CheckAnswer {
-    let ctx = session.runtime().permission_context();
+/// The engine's answer for a Tandem call, with the tools of the runtime `rt` (the session's, or a sub-agent's; an
+/// edit is checked by its path alone).
+pub fn check(rt: &ToolRuntime, tool: &str, input: &Value) -> CheckAnswer {
+    let ctx = rt.permission_context();
     let tools = match tool {
-        "Bash" | "Read" => session.runtime().pool.all(),
+        "Bash" | "Read" => rt.pool.all(),
         _ => Vec::new(),
     };
     check_call(&ctx, &tools, tool, input)
@@ -86,7 +87,7 @@ pub struct Verdict {
 /// Answers one permission request (its `toolCall` as JSON): the rules first, then the approver; `cancel` (the turn's)
 /// withdraws a question still open.
 pub async fn answer(
-    session: &Session,
+    rt: &ToolRuntime,
     approver: &HostedApprover,
     tool_call: &Value,
     cancel: &CancellationToken,
@@ -101,11 +102,9 @@ pub async fn answer(
         Some((tool, input)) => (tool.to_string(), input.clone()),
         None => (title.clone(), input.clone()),
     };
-    let hook = super::hooks::pre_tool_use(session, &hook_tool, &hook_input, &id).await;
-    let checked = mapped
-        .as_ref()
-        .map(|(tool, input)| check(session, tool, input));
-    let mode = session.runtime().permission_context().mode;
+    let hook = super::hooks::pre_tool_use(rt, &hook_tool, &hook_input, &id).await;
+    let checked = mapped.as_ref().map(|(tool, input)| check(rt, tool, input));
+    let mode = rt.permission_context().mode;
     let checked = super::hooks::with_hook(checked, hook.as_ref(), mode);
     if let Some(answer) = &checked
         && answer.decision != DecisionBehavior::Ask
@@ -119,6 +118,21 @@ pub async fn answer(
             always: false,
             cancelled: false,
             decision: decision_of(answer),
+        };
+    }
+    // Nobody may be asked (dontAsk, a background sub-agent): what would ask is denied, as for Tandem's own calls.
+    if let Some((why, source)) = crate::permission::no_one_to_ask(&rt.permission_context()) {
+        return Verdict {
+            allowed: false,
+            always: false,
+            cancelled: false,
+            decision: PermissionDecision {
+                decision: DecisionBehavior::Deny,
+                reason: why.to_string(),
+                rule: None,
+                source: None,
+                decided_by: Some(source),
+            },
         };
     }
     let (tool, shown) = mapped
@@ -140,7 +154,7 @@ pub async fn answer(
         .unwrap_or_else(|| "The hosted agent asks before this call".into());
     let request = ApprovalRequest {
         id: uuid::Uuid::new_v4().to_string(),
-        session_id: session.id().to_string(),
+        session_id: rt.session_id.clone(),
         tool_use_id: id,
         tool_name: tool,
         kind: tool_kind(&kind),
@@ -159,29 +173,21 @@ pub async fn answer(
         warnings: checked.map(|a| a.warnings).unwrap_or_default(),
         previews: Vec::new(),
     };
-    session
-        .runtime()
-        .events
-        .emit(SessionEvent::ToolCallStatusChanged {
-            tool_use_id: request.tool_use_id.clone(),
-            status: ToolCallStatus::WaitingForApproval,
-        });
+    rt.events.emit(SessionEvent::ToolCallStatusChanged {
+        tool_use_id: request.tool_use_id.clone(),
+        status: ToolCallStatus::WaitingForApproval,
+    });
     // Shown as Tandem's own questions are (the window's dialog), and withdrawn once answered.
     let request_id = request.id.clone();
-    session
-        .runtime()
-        .events
-        .emit(SessionEvent::ApprovalRequested {
-            request: Box::new(request.clone()),
-        });
+    rt.events.emit(SessionEvent::ApprovalRequested {
+        request: Box::new(request.clone()),
+    });
     // A turn cancelled meanwhile withdraws the question: the agent is told the request was cancelled.
     let answered = tokio::select! {
         answered = approver.inner.ask(request) => Some(answered),
         _ = cancel.cancelled() => None,
     };
-    session
-        .runtime()
-        .events
+    rt.events
         .emit(SessionEvent::ApprovalResolved { request_id });
     let Some(answered) = answered else {
         return Verdict {

@@ -85,6 +85,14 @@ impl PermissionLoader {
             .is_none_or(|t| t.is_trusted(&self.project_root))
     }
 
+    /// The settings files' `remoteAgentHost` (where the Agent tool's remote sub-agents run), from the highest-priority
+    /// file that sets it; `None` when none does.
+    pub fn remote_agent_host(&self) -> Option<String> {
+        self.settings_files_only()
+            .remote_agent_host
+            .map(|(url, _)| url)
+    }
+
     /// Every settings source as it is on disk now, with the hooks and MCP servers of the plugins they turn on.
     pub fn read_settings(&self) -> LoadedSettings {
         let mut loaded = self.settings_files_only();

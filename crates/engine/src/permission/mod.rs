@@ -70,3 +70,4 @@ pub use trace::{explain, trace_check};
 pub use trust::TrustStore;
 pub use unreadable::AcceptError;
 pub use verdict::Evaluation;
+pub(crate) use verdict::no_one_to_ask;

@@ -49,6 +49,9 @@ pub struct SessionToolInputs<'a> {
     pub builtins: &'a [Arc<dyn DynTool>],
     /// The agent types the model is offered.
     pub agents: Arc<AgentCatalog>,
+    /// The settings' `remoteAgentHost`, when the session can start sub-agents there (the Agent tool then offers
+    /// `isolation: "remote"`).
+    pub remote_agent_host: Option<String>,
     pub skills: Arc<LiveSkills>,
     pub skill_grants: Arc<SkillGrants>,
     pub turn_model: Arc<TurnModel>,
@@ -111,7 +114,9 @@ impl SessionTools {
 pub fn session_tools(inputs: SessionToolInputs<'_>) -> SessionTools {
     let mut tools = inputs.builtins.to_vec();
     let mut missing = Vec::new();
-    tools.push(erase(AgentTool::new(inputs.agents)));
+    tools.push(erase(
+        AgentTool::new(inputs.agents).with_remote_host(inputs.remote_agent_host),
+    ));
     tools.push(erase(SkillTool::new(
         inputs.skills,
         inputs.skill_grants,
@@ -492,6 +497,7 @@ pub fn checking_tools(project: &Path, home: Option<&Path>) -> Vec<Arc<dyn DynToo
     let mut tools = session_tools(SessionToolInputs {
         builtins: &builtins,
         agents: Arc::new(AgentCatalog::load(project, home)),
+        remote_agent_host: None,
         skills: Arc::new(LiveSkills::fixed(SkillCatalog::load(project, home))),
         skill_grants: Default::default(),
         turn_model: Default::default(),

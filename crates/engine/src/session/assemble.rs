@@ -74,6 +74,7 @@ impl Session {
             idle_after,
             budget,
             runtime: background,
+            remote_agents,
         } = parts;
         let wired = wire_model(model, recorder.as_ref(), events, &id, &cwd, &history);
         let (model_switch, model, events) = (wired.switch, wired.side, wired.events);
@@ -89,6 +90,11 @@ impl Session {
         // Switches that a settings file's `env` block may also turn on.
         let features = features.with_settings_files(&permission_loader.paths.all());
         let hidden_by = permission_context.rules.clone();
+        // Remote sub-agents: where the settings say, when this face of Tandem gave a door to them.
+        let remote = remote_agents.and_then(|agents| {
+            let url = permission_loader.remote_agent_host()?;
+            Some(super::agents::RemoteDoor { url, agents })
+        });
         let elicitor = Arc::new(elicitation::AskThePerson {
             session_id: id.clone(),
             approver: approver.clone(),
@@ -182,6 +188,7 @@ impl Session {
             attribution: attribution.clone(),
             shell: shell.clone(),
             turn_model: turn_model.clone(),
+            remote: remote.clone(),
         };
         let teams = features
             .teams
@@ -203,6 +210,7 @@ impl Session {
             builtins: &builtins,
             shell: &shell,
             agents: loaded.agents.clone(),
+            remote_agent_host: remote.as_ref().map(|door| door.url.clone()),
             skills: loaded.skills.clone(),
             skill_grants: skill_grants.clone(),
             turn_model: turn_model.clone(),

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use tandem_protocol::{ApprovalChoice, PermissionMode, SessionEvent, TaskItem, TodoItem, Usage};
 
+use super::agents::RemoteAgents;
 use super::lifecycle::{IDLE_NOTIFICATION_AFTER, StartSource};
 use super::{Session, SessionError, SessionOptions, closing, open_folder, prompt_ids};
 use crate::approver::{Approver, FixedApprover};
@@ -61,6 +62,7 @@ pub struct SessionBuilder {
     idle_after: Option<Duration>,
     budget: BudgetSettings,
     runtime: Option<tokio::runtime::Handle>,
+    remote_agents: Option<Arc<dyn RemoteAgents>>,
 }
 
 /// Everything [`Session::assemble`] puts together.
@@ -102,6 +104,8 @@ pub(super) struct Parts {
     pub budget: BudgetSettings,
     /// Where background work (MCP servers) runs; `None`: the runtime current when the session is built.
     pub runtime: Option<tokio::runtime::Handle>,
+    /// The door to remote sub-agents (used when the settings name a `remoteAgentHost`).
+    pub remote_agents: Option<Arc<dyn RemoteAgents>>,
 }
 
 impl SessionBuilder {
@@ -130,6 +134,7 @@ impl SessionBuilder {
             idle_after: None,
             budget: BudgetSettings::default(),
             runtime: None,
+            remote_agents: None,
         }
     }
 
@@ -262,6 +267,14 @@ impl SessionBuilder {
     /// the servers are listed as failed.
     pub fn runtime(mut self, handle: tokio::runtime::Handle) -> Self {
         self.runtime = Some(handle);
+        self
+    }
+
+    /// Lets the session run the Agent tool's `isolation: "remote"` sub-agents through `door` (the hosted layer's
+    /// [`crate::hosted::RemoteSubAgents`]) on the machine the settings' `remoteAgentHost` names; without a door, or
+    /// without that setting, the Agent tool neither offers nor accepts remote sub-agents.
+    pub fn remote_agents(mut self, door: Arc<dyn RemoteAgents>) -> Self {
+        self.remote_agents = Some(door);
         self
     }
 
@@ -445,6 +458,7 @@ impl SessionBuilder {
             runtime: self
                 .runtime
                 .or_else(|| tokio::runtime::Handle::try_current().ok()),
+            remote_agents: self.remote_agents,
         });
         for event in closing {
             session.runtime.events.emit(event);

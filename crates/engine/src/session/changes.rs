@@ -29,6 +29,16 @@ impl Attribution {
         }
     }
 
+    /// Every path recorded, sorted.
+    pub fn paths(&self) -> Vec<String> {
+        let mut paths: Vec<String> = match self.by_path.lock() {
+            Ok(m) => m.keys().cloned().collect(),
+            Err(poisoned) => poisoned.into_inner().keys().cloned().collect(),
+        };
+        paths.sort();
+        paths
+    }
+
     /// The sub-agents that changed `path`.
     pub fn of(&self, path: &str) -> Vec<SubAgentOrigin> {
         match self.by_path.lock() {

@@ -31,6 +31,7 @@ pub mod slash;
 pub mod transcript;
 mod turn;
 
+pub use agents::{RemoteAgents, RemoteConversation, RemoteDoor};
 pub use builder::SessionBuilder;
 pub use handles::{
     AgentsHandle, CheckpointsHandle, HookTestError, McpHandle, PanelsHandle, PluginSwitchError,

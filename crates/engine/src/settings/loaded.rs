@@ -40,6 +40,8 @@ pub struct LoadedSettings {
     pub enabled_plugins: Vec<PluginSwitch>,
     /// The `sandbox` object of each source that has one, in priority order.
     pub sandbox: Vec<SandboxLayer>,
+    /// `remoteAgentHost` of the highest-priority source that sets it (never the project's shared file).
+    pub remote_agent_host: Option<(String, RuleSource)>,
     pub issues: Vec<SettingsIssue>,
     /// Settings files that exist but could not be read or parsed, each with what is wrong. Any of them may hold deny
     /// rules, so nothing they could deny runs without asking (the command line refuses to run at all).
@@ -226,6 +228,12 @@ impl LoadedSettings {
         }
         self.mcp.add(&source, value, &mut self.issues);
         super::enabled_plugins::add(&mut self.enabled_plugins, &source, value, &mut self.issues);
+        super::remote_agent_host::add(
+            &mut self.remote_agent_host,
+            &source,
+            value,
+            &mut self.issues,
+        );
         if let Some(layer) = parse_sandbox(value, &source, base, home, &mut self.issues) {
             self.sandbox.push(layer);
         }

@@ -16,6 +16,7 @@ mod jsonc;
 mod loaded;
 pub mod mcp;
 mod paths;
+mod remote_agent_host;
 mod sandbox;
 mod source;
 mod watcher;
@@ -40,6 +41,7 @@ pub use jsonc::{is_strict_json, parse_jsonc};
 pub use loaded::{LoadedSettings, load_settings};
 pub use mcp::{McpServerEntry, McpSettings};
 pub use paths::{CliSettings, SettingsPaths, git_root, managed_settings_path};
+pub use remote_agent_host::REMOTE_AGENT_HOST_KEY;
 pub use sandbox::{
     SANDBOX_ENV, SandboxLayer, env_override, find_bwrap, merge as merge_sandbox, parse_sandbox,
 };

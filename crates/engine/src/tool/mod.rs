@@ -31,7 +31,8 @@ pub use output::{ContextChange, ToolError, ToolOutput};
 pub use person::{PersonDoor, PersonError};
 pub use sandbox::{Placement, SandboxConfig, Unsandboxed, ViolationSink};
 pub use sub_agent::{
-    ForkStart, SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner, WorktreeReport,
+    ForkStart, RemoteReport, SubAgentError, SubAgentReport, SubAgentRequest, SubAgentRunner,
+    WorktreeReport,
 };
 pub use subject::PermissionSubject;
 pub use team::{

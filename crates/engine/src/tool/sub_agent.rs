@@ -33,6 +33,8 @@ pub struct SubAgentRequest {
     pub cwd: Option<std::path::PathBuf>,
     /// A fork: the sub-agent starts from the parent's conversation instead of an empty one.
     pub fork: Option<ForkStart>,
+    /// Run on the machine of the settings' `remoteAgentHost` (`tandem acp` over SSH) instead of here.
+    pub remote: bool,
 }
 
 /// Where a fork starts: the parent's system prompt and its conversation up to the step that started the fork.
@@ -53,6 +55,15 @@ pub struct WorktreeReport {
     pub kept: bool,
 }
 
+/// Where a sub-agent run on another machine worked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteReport {
+    /// The `ssh://` URL it ran at (the settings' `remoteAgentHost`).
+    pub url: String,
+    /// Files it changed there (absolute paths on that machine), from the diffs its calls reported, in order.
+    pub changed_files: Vec<String>,
+}
+
 /// What a finished sub-agent reports back to its parent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubAgentReport {
@@ -68,6 +79,8 @@ pub struct SubAgentReport {
     pub duration_ms: u64,
     /// For a run in its own worktree: where its work is.
     pub worktree: Option<WorktreeReport>,
+    /// For a run on another machine: where, and what it changed there.
+    pub remote: Option<RemoteReport>,
 }
 
 /// Why a sub-agent could not run or finish.
@@ -94,6 +107,10 @@ pub enum SubAgentError {
 /// its report once it stops. When `request.cancel` fires it stops the sub-agent as soon as its running calls allow
 /// and resolves with [`SubAgentError::Cancelled`]; it never leaves the sub-agent running. An unknown type is
 /// [`SubAgentError::UnknownType`] and nothing runs.
+///
+/// A request with `remote` runs the same way on the machine the settings' `remoteAgentHost` names (its events,
+/// questions, hooks and outcome as a local run's; its report's `remote` says where and what it changed there); where
+/// the session has no such machine it is [`SubAgentError::Failed`] and nothing runs.
 ///
 /// [`SubAgentRunner::start_background`] starts the same run detached from the caller's cancellation (it stops when
 /// the session goes away) and returns at once with a task id; nobody can answer its questions, so what would ask is

@@ -121,6 +121,7 @@ impl Tool for VerifyPlanExecutionTool {
             mode: None,
             cwd: None,
             fork: None,
+            remote: false,
         };
         match runner.run(request).await {
             Ok(report) => Ok(ToolOutput::text(format!(

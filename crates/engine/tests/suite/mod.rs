@@ -52,6 +52,7 @@ mod query_loop;
 mod queued_prompts;
 mod read_streaming;
 mod read_tool;
+mod remote_sub_agents;
 mod remote_triggers;
 mod repl;
 mod revisions;
@@ -65,6 +66,10 @@ mod shell_vs_bash;
 mod sidechains;
 mod simple_mode;
 mod skills;
+/// The command line's loopback sshd, reused by the remote sub-agent tests.
+#[path = "../../../cli/tests/suite/acp/sshd.rs"]
+#[allow(dead_code)]
+mod sshd;
 mod stopping_agents;
 mod store;
 mod strict_tools;

@@ -10,8 +10,9 @@ use tandem_protocol::{SessionEvent, TeamInfo, TeamMember, TeamMemberStatus};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use super::child::SubAgentParts;
 use super::stop::lock;
-use super::sub_agent::{SubAgentParts, run_member};
+use super::sub_agent::run_member;
 use super::team_member::{MemberRole, message};
 use crate::tool::{
     BROADCAST, LEAD_NAME, Mailbox, MemberSpec, SubAgentRequest, TeamDoor, TeamError, TeamSeat,
@@ -199,6 +200,7 @@ impl Teams {
             mode: None,
             cwd: None,
             fork: None,
+            remote: false,
         };
         let parts = self.parts.clone();
         let weak = self.me.clone();

@@ -1,5 +1,5 @@
 //! What one Agent call may ask for besides its type: a permission mode for the sub-agent (never more permissive than
-//! the caller's own) and a folder to work in (inside the working directories).
+//! the caller's own), a folder to work in (inside the working directories), and whether it can run remotely.
 
 use std::path::{Path, PathBuf};
 
@@ -66,6 +66,35 @@ pub fn working_folder(
         ));
     }
     Ok(folder)
+}
+
+/// Whether an `isolation: "remote"` call can run: a host is configured (`host`), and it asks for nothing a remote
+/// agent cannot have (a fork of this conversation, a folder or a mode of this machine, a team seat). `Err` says
+/// what to change — without a host, which setting to add.
+pub fn remote_allowed(
+    input: &super::AgentInput,
+    kind: &str,
+    host: Option<&str>,
+) -> Result<(), String> {
+    if host.is_none() {
+        return Err(format!(
+            "isolation \"remote\" needs a remote machine: add \"{}\": \"ssh://user@host/absolute/path\" to a settings \
+             file (.claude/settings.local.json or ~/.claude/settings.json); until then run the agent here",
+            crate::settings::REMOTE_AGENT_HOST_KEY
+        ));
+    }
+    if kind == super::FORK {
+        return Err(
+            "a fork starts from this conversation and runs here; it cannot be remote".into(),
+        );
+    }
+    if input.cwd.is_some() || input.mode.is_some() {
+        return Err(
+            "a remote agent works in the remote machine's folder under that Tandem's own mode; leave out cwd and mode"
+                .into(),
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]

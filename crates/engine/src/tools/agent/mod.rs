@@ -65,7 +65,8 @@ pub struct AgentInput {
     #[serde(default)]
     pub run_in_background: Option<bool>,
     /// "worktree": run the agent in a temporary git worktree on a new branch, isolated from the working copy. The
-    /// result names the branch and the files it changed; a worktree without changes is removed.
+    /// result names the branch and the files it changed; a worktree without changes is removed. "remote" (only where
+    /// this tool's description offers it): run the agent on the configured remote machine.
     #[serde(default)]
     pub isolation: Option<Isolation>,
     /// With team_name: the name the new team member is addressed by (SendMessage).
@@ -91,6 +92,8 @@ pub struct AgentInput {
 pub enum Isolation {
     /// A new git worktree on a new branch.
     Worktree,
+    /// Tandem on the machine of the settings' `remoteAgentHost`, over SSH.
+    Remote,
 }
 
 impl AgentInput {
@@ -106,12 +109,26 @@ impl AgentInput {
 #[derive(Debug, Clone)]
 pub struct AgentTool {
     catalog: Arc<AgentCatalog>,
+    /// The settings' `remoteAgentHost` (`None`: `isolation: "remote"` is refused and not described).
+    remote_host: Option<String>,
 }
 
 impl AgentTool {
     /// The tool offering the types of `catalog` (already without the types deny rules remove).
     pub fn new(catalog: Arc<AgentCatalog>) -> Self {
-        Self { catalog }
+        Self {
+            catalog,
+            remote_host: None,
+        }
+    }
+
+    /// The same, offering `isolation: "remote"` on `host` when given (fixed for the session, so the description
+    /// stays stable).
+    pub fn with_remote_host(self, host: Option<String>) -> Self {
+        Self {
+            remote_host: host,
+            ..self
+        }
     }
 }
 
@@ -154,6 +171,21 @@ fn worktree_text(report: &SubAgentReport) -> String {
     }
 }
 
+/// What the result says about a run on another machine.
+fn remote_text(report: &SubAgentReport) -> String {
+    let Some(remote) = &report.remote else {
+        return String::new();
+    };
+    let changed = match remote.changed_files.as_slice() {
+        [] => "It changed no files there.".to_string(),
+        files => format!("Files it changed there: {}.", files.join(", ")),
+    };
+    format!(
+        "\n\nThe agent worked on the remote machine {} (not in this working copy). {changed}",
+        remote.url
+    )
+}
+
 /// The result text the parent model gets for a finished run.
 fn report_text(report: &SubAgentReport) -> String {
     let answer = if report.final_text.trim().is_empty() {
@@ -161,13 +193,21 @@ fn report_text(report: &SubAgentReport) -> String {
     } else {
         report.final_text.as_str()
     };
+    // A remote agent's tokens are counted by the Tandem that ran it.
+    let tokens = match &report.remote {
+        Some(_) => "tokens counted on the remote machine".to_string(),
+        None => format!(
+            "{} tokens",
+            report.usage.input_tokens + report.usage.output_tokens
+        ),
+    };
     format!(
-        "{answer}{}\n\nagentId: {} ({} agent; {} tool calls, {} tokens, {} ms)",
+        "{answer}{}{}\n\nagentId: {} ({} agent; {} tool calls, {tokens}, {} ms)",
         worktree_text(report),
+        remote_text(report),
         report.agent_id,
         report.agent_type,
         report.tool_calls,
-        report.usage.input_tokens + report.usage.output_tokens,
         report.duration_ms
     )
 }
@@ -290,6 +330,13 @@ impl Tool for AgentTool {
             "\nWhen subagent_type is left out, the general-purpose agent is used. With run_in_background the call \
              returns a task id at once; read the agent's answer later with TaskOutput.",
         );
+        if let Some(host) = &self.remote_host {
+            text.push_str(&format!(
+                "\n\nWith isolation \"remote\" the agent runs on another machine, {host}, in that folder there \
+                 (its own files and tools, not this working copy); the result names the files it changed there. \
+                 A remote agent cannot be a fork or take cwd or mode."
+            ));
+        }
         text
     }
 
@@ -302,9 +349,13 @@ impl Tool for AgentTool {
     }
 
     fn render_hints(&self, input: &AgentInput, _ctx: &ToolContext) -> RenderHints {
+        let place = match (&input.isolation, &self.remote_host) {
+            (Some(Isolation::Remote), Some(host)) => format!(", on {host}"),
+            _ => String::new(),
+        };
         RenderHints {
             kind: ToolKind::Other,
-            title: format!("{} ({})", input.description, input.agent_type()),
+            title: format!("{} ({}{place})", input.description, input.agent_type()),
             collapsible: true,
         }
     }
@@ -342,6 +393,9 @@ impl Tool for AgentTool {
                 ctx.mode.as_str()
             ));
         }
+        if input.isolation == Some(Isolation::Remote) {
+            call_options::remote_allowed(input, kind, self.remote_host.as_deref())?;
+        }
         if let Some(cwd) = &input.cwd {
             call_options::working_folder(cwd, &ctx.cwd, &ctx.working_dirs)?;
         }
@@ -363,6 +417,7 @@ impl Tool for AgentTool {
             parent_tool_use_id: ctx.tool_use_id.clone(),
             cancel: ctx.cancel.clone(),
             worktree: input.isolation == Some(Isolation::Worktree),
+            remote: input.isolation == Some(Isolation::Remote),
             branch: None,
             mode: input.mode.map(AgentMode::permission_mode),
             cwd: match &input.cwd {

@@ -216,6 +216,8 @@ mod tests {
             "apiKeyHelper",
             "enabledPlugins",
             "sandbox.enabled",
+            // Where sub-agents run is the person's choice, never the model's.
+            "remoteAgentHost",
         ] {
             assert!(find(name).is_none(), "{name}");
         }

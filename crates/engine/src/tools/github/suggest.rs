@@ -185,6 +185,7 @@ impl Tool for SuggestBackgroundPrTool {
             mode: None,
             cwd: None,
             fork: None,
+            remote: false,
         };
         let task_id = runner
             .start_background(request)
