@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use tandem_engine::events::{EventSink, JsonLinesSink};
-use tandem_engine::hosted::{Door, HostedError, Wiring};
+use tandem_engine::hosted::{Door, HostedError, Wiring, agent_session_id};
 use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
@@ -17,7 +17,7 @@ use tandem_engine::session::{
 };
 use tandem_engine::settings::AppSettingsFile;
 use tandem_engine::store::SessionStore;
-use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
+use tandem_protocol::{TurnStopReason, Usage};
 
 use crate::headless::{
     RunApprover, StderrSink, Stop, resume_when_free, run_approver, store_failure,
@@ -274,17 +274,7 @@ fn continued(builder: &SessionBuilder, id: &str, door: &Door) -> Result<String, 
             door.name()
         ));
     }
-    loaded
-        .events
-        .iter()
-        .rev()
-        .find_map(|stored| match &stored.event {
-            SessionEvent::HostedSessionOpened {
-                agent_session_id, ..
-            } => Some(agent_session_id.clone()),
-            _ => None,
-        })
-        .ok_or_else(|| {
+    agent_session_id(loaded).ok_or_else(|| {
             format!(
                 "session {id} holds no session of `{}` to continue (it was stored before Tandem kept the agent's \
                  session id); continue it without --agent or --remote, with Tandem's own agent",

@@ -11,7 +11,9 @@ mod hooks;
 mod mcp;
 mod permission;
 mod process;
+mod prompt;
 pub mod remote;
+mod stored;
 mod terminals;
 mod updates;
 
@@ -20,4 +22,6 @@ pub use client::{
 };
 pub use door::{Door, Wiring, configured_agent, configured_agents, model_name, no_own_mcp};
 pub use permission::HostedApprover;
+pub use prompt::PromptAbilities;
+pub use stored::{StoredHosted, agent_session_id};
 pub use terminals::{TerminalTap, Terminals};
