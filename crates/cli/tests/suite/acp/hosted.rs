@@ -915,3 +915,61 @@ async fn resume_with_the_agent_continues_its_own_session_and_is_refused_where_it
         refused.stderr
     );
 }
+
+#[tokio::test]
+async fn session_start_context_goes_ahead_of_the_prompt_its_mentions_are_links_and_session_end_runs()
+ {
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(root.join("plan.md"), "ship on Friday\n").expect("plan");
+    let marks = tempfile::tempdir().expect("marks");
+    let ended = marks.path().join("end.json");
+    let agent = repo().join("tests/acp/scripted_agent.py");
+    let context = json!({"hookSpecificOutput": {
+        "hookEventName": "SessionStart", "additionalContext": "The release is on Friday."}});
+    let home = home(
+        json!({"scripted": {"command": "python3", "args": [agent]}}),
+        json!({
+            "permissions": {"allow": ["Edit(./notes.txt)"]},
+            "hooks": {
+                "SessionStart": [{"hooks": [{"type": "command", "command": format!("echo '{context}'")}]}],
+                "SessionEnd": [{"hooks": [{"type": "command", "command": format!("cat > '{}'", ended.display())}]}],
+            },
+        }),
+    );
+    let out = hosted(
+        home.path(),
+        &root,
+        "scripted",
+        "Take notes from @plan.md please",
+        &[],
+    )
+    .await;
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let result: Value =
+        serde_json::from_str(out.stdout.lines().last().expect("result")).expect("json");
+    let answer = result["result"].as_str().expect("answer");
+    let results: Value = serde_json::from_str(
+        answer
+            .split_once("RESULTS ")
+            .map(|(_, r)| r)
+            .unwrap_or_else(|| panic!("no results in {answer}")),
+    )
+    .expect("results");
+    // The agent takes neither images nor embedded context: the mention is a link in its place.
+    let uri = format!("file://{}", root.join("plan.md").display());
+    assert_eq!(
+        results["prompt"],
+        json!([
+            {"type": "text", "text": "The release is on Friday."},
+            {"type": "text", "text": "Take notes from "},
+            {"type": "resource_link", "name": "plan.md", "uri": uri},
+            {"type": "text", "text": " please"},
+        ]),
+        "{results}"
+    );
+    let end: Value =
+        serde_json::from_str(&std::fs::read_to_string(&ended).expect("SessionEnd ran"))
+            .expect("json");
+    assert_eq!(end["hook_event_name"], "SessionEnd", "{end}");
+}
