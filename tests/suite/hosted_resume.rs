@@ -115,6 +115,10 @@ fn a_hosted_tandem_gets_mentions_and_images_and_goes_on_with_its_session_when_re
             .any(|b| b.contains("\"type\":\"image\"") && b.contains("image/png")),
         "the image reached the agent's model: {first:#?}"
     );
+    assert!(
+        has(&events(&app, &session_id), "prompt_images"),
+        "the image shows under the prompt"
+    );
     assert!(events(&app, &session_id).iter().any(|e| {
         e["type"] == "text_delta" && e["text"].as_str().is_some_and(|t| t.starts_with("Answer"))
     }));

@@ -34,10 +34,11 @@ pub(super) fn blocks(
     here: bool,
     agent: &str,
 ) -> Vec<ContentBlock> {
+    // Agents may join text blocks: the context stays apart from the prompt.
     let mut blocks: Vec<Value> = session
         .take_hosted_start_context()
         .into_iter()
-        .map(|context| json!({"type": "text", "text": context}))
+        .map(|context| json!({"type": "text", "text": format!("{context}\n\n")}))
         .collect();
     let mentions = if here {
         session.hosted_mentions(text)
@@ -49,6 +50,12 @@ pub(super) fn blocks(
         blocks.extend(images.iter().map(
             |image| json!({"type": "image", "mimeType": image.media_type, "data": image.data}),
         ));
+        // Shown under the prompt, as for Tandem's own turns.
+        if !images.is_empty() {
+            session.runtime().events.emit(SessionEvent::PromptImages {
+                images: images.to_vec(),
+            });
+        }
     } else if !images.is_empty() {
         session.runtime().events.emit(SessionEvent::Notice {
             message: format!(
@@ -63,7 +70,9 @@ pub(super) fn blocks(
         .collect()
 }
 
-/// `text` cut at each mention, the first mention of each file replaced by its block (later ones stay text).
+/// `text` cut at each mention, the first mention of each file replaced by its block (later ones stay text): a link
+/// stands for the mention, an embedded file follows its path (without the `@`, so an agent that reads `@path`
+/// mentions in text does not read it again).
 fn text_with_mentions(
     text: &str,
     mentions: &[HostedMention],
@@ -78,7 +87,11 @@ fn text_with_mentions(
         }
         done.push(&mention.path);
         push_text(&mut out, &text[at..mention.span.start]);
-        out.push(mention_block(mention, abilities));
+        let block = mention_block(mention, abilities);
+        if block["type"] == "resource" {
+            push_text(&mut out, &mention.mention);
+        }
+        out.push(block);
         at = mention.span.end;
     }
     push_text(&mut out, &text[at..]);
@@ -171,21 +184,20 @@ mod tests {
             image: false,
         };
         let table = [
-            (links, true, link.clone()),
-            (embeds, true, embedded),
-            (embeds, false, link),
+            (links, true, vec![link.clone()]),
+            (
+                embeds,
+                true,
+                vec![json!({"type": "text", "text": "a.txt"}), embedded],
+            ),
+            (embeds, false, vec![link]),
         ];
-        for (abilities, readable, block) in table {
+        for (abilities, readable, blocks) in table {
             let got = text_with_mentions(text, &[mention(text, &path, readable)], abilities);
-            assert_eq!(
-                got,
-                vec![
-                    json!({"type": "text", "text": "look at "}),
-                    block,
-                    json!({"type": "text", "text": " please"}),
-                ],
-                "{abilities:?} readable {readable}"
-            );
+            let mut want = vec![json!({"type": "text", "text": "look at "})];
+            want.extend(blocks);
+            want.push(json!({"type": "text", "text": " please"}));
+            assert_eq!(got, want, "{abilities:?} readable {readable}");
         }
     }
 

@@ -961,7 +961,7 @@ async fn session_start_context_goes_ahead_of_the_prompt_its_mentions_are_links_a
     assert_eq!(
         results["prompt"],
         json!([
-            {"type": "text", "text": "The release is on Friday."},
+            {"type": "text", "text": "The release is on Friday.\n\n"},
             {"type": "text", "text": "Take notes from "},
             {"type": "resource_link", "name": "plan.md", "uri": uri},
             {"type": "text", "text": " please"},
