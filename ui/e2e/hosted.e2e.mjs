@@ -5,7 +5,7 @@
 // a later launch naming an unreachable remote folder showing the message on the welcome screen; a stored session an
 // agent ran reopening from the sidebar with that agent, and one whose agent cannot continue it saying why and going on
 // with Tandem's own model when asked; and images refused, with the reason, for an agent that does not take them.
-/* global window, document -- page.evaluate callbacks run in the page */
+/* global window, document, DataTransfer, ClipboardEvent -- page.evaluate callbacks run in the page */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { join } from 'node:path';
