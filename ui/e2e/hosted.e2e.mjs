@@ -133,6 +133,13 @@ test('an agent that cannot continue its session says why, and Tandem’s own mod
   await failed.waitFor({ state: 'detached' });
   assert.equal(await tabCount(page), 1);
 
+  // A remote folder whose machine cannot be reached: said, naming the host.
+  await item(page, 'stored-remote-gone').click();
+  await failed.waitFor();
+  assert.match(await failed.getByTestId('hosted-reopen-message').textContent(), /ssh could not reach ann@unreachable-box/);
+  await failed.getByTestId('hosted-reopen-cancel').click();
+  await failed.waitFor({ state: 'detached' });
+
   // Cannot load sessions: said; going on with Tandem's own model opens it with its history.
   await item(page, 'stored-hosted-scripted').click();
   await failed.waitFor();

@@ -23,7 +23,7 @@
 // Tandem, and the message names the install command). `.storeHosted()` adds stored sessions external agents ran
 // (fakeStoredSessions.ts): `open_session` refuses them with code `hosted_session` unless `ownAgent`, and
 // `open_hosted_session` with `resume` continues one with its agent — refused when the agent is no longer configured or
-// is `scripted` (which cannot load sessions). `send_prompt` with images to a `scripted` tab is refused, as the app
+// is `scripted` (which cannot load sessions), or when a remote folder's host has "unreachable" in it. `send_prompt` with images to a `scripted` tab is refused, as the app
 // refuses images an agent's promptCapabilities do not take. `clipboard_image` answers the image `.setClipboard(image)` put there (none at first).
 // `send_prompt` takes images as the app does: one that is not a PNG, JPEG, GIF or WebP in base64 is
 // refused (code `image`), and nothing is sent; the others show after the turn's start as `prompt_images`.
@@ -247,6 +247,13 @@ export function installFakeBackend(): void {
             const old = stored.find((each) => each.summary.session_id === resume);
             const agent = old?.model?.slice('acp:'.length);
             if (!old || !agent) throw { code: 'agent', message: `session ${resume} was run by Tandem's own agent, not by an external one` };
+            if (agent.startsWith('ssh://')) {
+              const host = agent.slice('ssh://'.length).split('/')[0] ?? '';
+              if (host.includes('unreachable')) {
+                throw { code: 'agent', message: `ssh could not reach ${host} (its own message is above); \`ssh ${host}\` must log in without asking anything (keys or an agent, a known host key)` };
+              }
+              return openFake(old.folder ?? FAKE_FOLDER, args.onEvent, resume, old.model ?? `acp:${agent}`);
+            }
             if (!agents.includes(agent)) {
               throw { code: 'agent', message: `the agent \`${agent}\` that ran this session is no longer configured under \`agentServers\` (no agent named \`${agent}\` in agentServers (known: ${agents.join(', ') || 'none'}))` };
             }

@@ -83,8 +83,8 @@ export function longStoredSession(now: number, messages: number): StoredSession 
 
 /**
  * Sessions external agents ran: `stored-hosted` by `claude` (configured, and it continues its sessions),
- * `stored-hosted-scripted` by `scripted` (configured, but it cannot load sessions) and `stored-hosted-gone` by
- * `retired` (no longer configured).
+ * `stored-hosted-scripted` by `scripted` (configured, but it cannot load sessions), `stored-hosted-gone` by
+ * `retired` (no longer configured) and `stored-remote-gone` by a remote folder whose machine cannot be reached.
  */
 export function hostedStoredSessions(now: number): StoredSession[] {
   const hosted = (id: string, agent: string, prompt: string, answer: string, hoursAgo: number): StoredSession => ({
@@ -101,5 +101,6 @@ export function hostedStoredSessions(now: number): StoredSession[] {
     hosted('stored-hosted', 'claude', 'Sketch the release notes', 'Here is a first sketch of the release notes.', 1),
     hosted('stored-hosted-scripted', 'scripted', 'Take notes', 'Notes taken.', 1.5),
     hosted('stored-hosted-gone', 'retired', 'Tidy the imports', 'The imports are tidy.', 2.5),
+    hosted('stored-remote-gone', 'ssh://ann@unreachable-box/srv/app', 'Check the far logs', 'The far logs are clean.', 3),
   ];
 }
