@@ -973,3 +973,67 @@ async fn session_start_context_goes_ahead_of_the_prompt_its_mentions_are_links_a
             .expect("json");
     assert_eq!(end["hook_event_name"], "SessionEnd", "{end}");
 }
+
+#[tokio::test]
+async fn image_files_go_to_an_agent_that_takes_images_and_are_refused_for_one_that_does_not() {
+    use base64::Engine;
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let pixel = root.join("pixel.png");
+    std::fs::write(
+        &pixel,
+        base64::engine::general_purpose::STANDARD
+            .decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+            .expect("png"),
+    )
+    .expect("write");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("A single pixel.")]))
+        .await
+        .expect("server");
+    let agent_home = tempfile::tempdir().expect("agent home");
+    let a = agent_home.path();
+    let scripted = repo().join("tests/acp/scripted_agent.py");
+    let home = home(
+        json!({
+            "tandem": {"command": BIN, "args": ["acp"], "env": {
+                "HOME": a, "XDG_CONFIG_HOME": a.join(".config"), "XDG_DATA_HOME": a.join(".local/share"),
+                "ANTHROPIC_BASE_URL": server.url(), "ANTHROPIC_API_KEY": "sk-hosted",
+            }},
+            "scripted": {"command": "python3", "args": [scripted]},
+        }),
+        json!({}),
+    );
+    let image = pixel.display().to_string();
+    let out = hosted(
+        home.path(),
+        &root,
+        "tandem",
+        "What is this?",
+        &["--image", &image],
+    )
+    .await;
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let requests = server.requests();
+    assert!(
+        requests.iter().any(|r| {
+            let body = r.body.to_string();
+            body.contains("\"type\":\"image\"") && body.contains("What is this?")
+        }),
+        "the image reached the agent's model: {requests:#?}"
+    );
+
+    let refused = hosted(
+        home.path(),
+        &root,
+        "scripted",
+        "What is this?",
+        &["--image", &image],
+    )
+    .await;
+    assert_eq!(refused.code, 2, "{}\n{}", refused.stdout, refused.stderr);
+    assert!(
+        refused.stderr.contains("scripted does not take images"),
+        "{}",
+        refused.stderr
+    );
+}
