@@ -72,6 +72,7 @@ pub fn commands() -> Vec<CommandSignature> {
             .arg_as("on_event", "Channel<EventBatch>")
             .arg::<Option<String>>("resume")
             .arg::<Option<String>>("replaces")
+            .arg::<Option<bool>>("own_agent")
             .returns::<SessionInfo>(),
         command("agent_servers").returns::<AgentServers>(),
         command("open_hosted_session")
@@ -79,6 +80,7 @@ pub fn commands() -> Vec<CommandSignature> {
             .arg_as("on_event", "Channel<EventBatch>")
             .arg::<Option<String>>("agent")
             .arg::<Option<String>>("remote")
+            .arg::<Option<String>>("resume")
             .returns::<SessionInfo>(),
         command("close_session").arg::<String>("session_id"),
         command("session_events")

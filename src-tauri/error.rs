@@ -57,6 +57,9 @@ pub enum ErrorCode {
     Terminal,
     /// A hosted agent (of `agentServers`, or Tandem on another machine) could not be started or refused the session.
     Agent,
+    /// The stored session reopened was run by an external agent: it goes on with that agent (`open_hosted_session`
+    /// with `resume`), or with Tandem's own when asked so (`open_session` with `own_agent`).
+    HostedSession,
 }
 
 impl ErrorCode {
@@ -87,6 +90,7 @@ impl ErrorCode {
             Self::Usage => "usage",
             Self::Image => "image",
             Self::Terminal => "terminal",
+            Self::HostedSession => "hosted_session",
             Self::Agent => "agent",
         }
     }

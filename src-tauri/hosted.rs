@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use tandem_engine::hosted::{Door, HostedAgent};
 use tandem_engine::session::{EndReason, Session};
-use tandem_protocol::SessionEvent;
+use tandem_protocol::{PromptImage, SessionEvent};
 use tokio_util::sync::CancellationToken;
 
 /// How long closing a tab waits for the agent to answer the cancel of a running turn before breaking the connection.
@@ -50,9 +50,15 @@ impl HostedTab {
         &self.door
     }
 
-    /// Runs one turn of `prompt` with the agent (after the one running, if any). A failed turn is told to the
-    /// window by the session's events (a remote's lost connection named with its host); a closed tab runs nothing.
-    pub async fn prompt(&self, prompt: &str) {
+    /// Whether the agent takes images in its prompts (its `promptCapabilities`).
+    pub fn takes_images(&self) -> bool {
+        self.agent().is_some_and(|agent| agent.abilities().image)
+    }
+
+    /// Runs one turn of `prompt` with `images` (sized for a model) with the agent (after the one running, if any).
+    /// A failed turn is told to the window by the session's events (a remote's lost connection named with its
+    /// host); a closed tab runs nothing.
+    pub async fn prompt(&self, prompt: &str, images: &[PromptImage]) {
         let _one_at_a_time = self.turns.lock().await;
         let Some(agent) = self.agent().filter(|_| !self.closing.is_cancelled()) else {
             return;
@@ -61,7 +67,7 @@ impl HostedTab {
         if let Ok(mut turn) = self.turn.lock() {
             *turn = Some(cancel.clone());
         }
-        let turn = agent.prompt(prompt, &cancel).await;
+        let turn = agent.prompt_with(prompt, images, &cancel).await;
         drop(agent);
         if let Ok(mut running) = self.turn.lock() {
             *running = None;

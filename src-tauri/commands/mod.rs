@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::Serialize;
-use tandem_engine::session::{EndReason, Session, StartSource};
+use tandem_engine::session::{EndReason, HOSTED_MODEL_PREFIX, Session, StartSource};
 use tandem_protocol::{
     ApprovalAnswer, BackgroundShell, ChangedFile, DecisionBehavior, EventBatch, EventEnvelope,
     FolderTrust, PermissionMode, RewindOutcome, RewindPoint, RewindScope, RuleScope, SessionEvent,

@@ -7,7 +7,9 @@ use super::*;
 /// by side (the window's tabs) until `close_session`: a turn runs in each on its own. `resume` naming a session that
 /// is already open (the webview reloaded) sends its events to `on_event` from then on, all of them again first.
 /// `replaces` names the open session this one takes the place of (the window's `/clear`): it is closed, and a new
-/// session in its folder clears it (SessionEnd `clear`, SessionStart `clear`).
+/// session in its folder clears it (SessionEnd `clear`, SessionStart `clear`). A stored session an external agent ran
+/// is not reopened here (`Err` with code `hosted_session`: `open_hosted_session` with `resume` continues it with its
+/// agent) unless `own_agent` asks to go on with Tandem's own model.
 #[tauri::command]
 #[tracing::instrument(skip(app, state, on_event), err(Display))]
 pub fn open_session<R: Runtime>(
@@ -17,6 +19,7 @@ pub fn open_session<R: Runtime>(
     on_event: Channel<EventBatch>,
     resume: Option<String>,
     replaces: Option<String>,
+    own_agent: Option<bool>,
 ) -> Result<SessionInfo, CommandError> {
     let (model, settings_problem) = state.model_config();
     let mut just_closed = resume.as_deref().is_some_and(|id| state.is_closing(id));
@@ -43,6 +46,18 @@ pub fn open_session<R: Runtime>(
                 ));
             }
         }
+    }
+    // A session an external agent ran goes on with that agent, unless the person chose Tandem's own.
+    let own_agent = own_agent.unwrap_or(false);
+    if let (Some(id), Some(store)) = (&resume, &state.store)
+        && !own_agent
+        && let Ok(Some(record)) = store.session(id)
+        && let Some(agent) = record.model.strip_prefix(HOSTED_MODEL_PREFIX)
+    {
+        return Err(CommandError::new(
+            ErrorCode::HostedSession,
+            format!("session {id} was run by {agent}: it goes on with that agent"),
+        ));
     }
     // The session this one replaces in its tab ends; a new session in its folder clears it.
     let folder = tandem_engine::session::open_folder(&PathBuf::from(&path)).ok();
@@ -72,13 +87,18 @@ pub fn open_session<R: Runtime>(
         (None, _) => Session::builder(&PathBuf::from(&path))?.store(state.store.clone()),
     };
     let session_id = builder.session_id();
-    // A session an external agent ran (its model is stored as `acp:NAME`) goes on here with Tandem's own model.
+    // A session an external agent ran goes on here with Tandem's own model, as the person chose.
     let hosted_by = builder.stored().and_then(|loaded| {
         loaded
             .record
             .model
-            .strip_prefix("acp:")
-            .map(|agent| hosted_notice(agent, &loaded.record.id))
+            .strip_prefix(HOSTED_MODEL_PREFIX)
+            .map(|agent| {
+                format!(
+                    "This session was run by {agent}; from here on, Tandem's own model answers its prompts \
+                     (it sees the prompts and answers, not the agent's own tool calls)."
+                )
+            })
     });
     let sink = Arc::new(ChannelSink::new(session_id.clone(), on_event));
     if let Some(loaded) = builder.stored() {
@@ -163,21 +183,6 @@ pub fn open_session<R: Runtime>(
     Ok(info)
 }
 
-/// What the window says on reopening a session that the external agent `agent` (an `agentServers` name, or
-/// `ssh://…` for Tandem on another machine) ran: new prompts here go to Tandem's own model, and how to go on with the
-/// agent instead.
-fn hosted_notice(agent: &str, id: &str) -> String {
-    let flag = if agent.starts_with("ssh://") {
-        format!("--remote {agent}")
-    } else {
-        format!("--agent {agent}")
-    };
-    format!(
-        "This session was run by {agent}. Prompts sent here are answered by Tandem's own model; to go on with {agent}, \
-         run `tandem -p --resume {id} {flag} \"…\"` in this folder."
-    )
-}
-
 /// Closes the open session `session_id` (the window closed its tab): a running turn is stopped, the session ends
 /// (SessionEnd `other`) and its store lock goes when that is over. Closing a session that is not open does
 /// nothing.
@@ -235,7 +240,7 @@ pub fn session_events(
 
 /// Reopens the stored session `id`. When this window has just closed it, its store lock goes when its end is over
 /// (its SessionEnd hooks have run): wait for that instead of reporting the session as in use.
-fn resume_released(
+pub(super) fn resume_released(
     store: &Arc<tandem_engine::store::SessionStore>,
     id: &str,
     just_closed: bool,
@@ -288,15 +293,19 @@ pub async fn send_prompt(
 ) -> Result<(), CommandError> {
     let session = session_of(&state, &session_id)?;
     let images = images.unwrap_or_default();
-    if let Some(tab) = state.hosted.get(&session_id) {
-        if !images.is_empty() {
-            return Err(CommandError::new(
-                ErrorCode::Image,
-                "this session's agent takes text only: send the prompt without images",
-            ));
-        }
-        tauri::async_runtime::spawn(async move { tab.prompt(&prompt).await }.in_current_span());
-        return Ok(());
+    let hosted = state.hosted.get(&session_id);
+    if let Some(tab) = &hosted
+        && !images.is_empty()
+        && !tab.takes_images()
+    {
+        return Err(CommandError::new(
+            ErrorCode::Image,
+            format!(
+                "{} does not take images (its ACP promptCapabilities offer no `image`): remove them to send the \
+                 prompt, or describe what they show",
+                tab.door().name()
+            ),
+        ));
     }
     let fitted = if images.is_empty() {
         Vec::new()
@@ -308,6 +317,13 @@ pub async fn send_prompt(
         .map_err(|e| CommandError::new(ErrorCode::Image, e.to_string()))?
         .map_err(|e| CommandError::new(ErrorCode::Image, e.to_string()))?
     };
+    if let Some(tab) = hosted {
+        let images: Vec<_> = fitted.into_iter().map(|f| f.into_image()).collect();
+        tauri::async_runtime::spawn(
+            async move { tab.prompt(&prompt, &images).await }.in_current_span(),
+        );
+        return Ok(());
+    }
     tauri::async_runtime::spawn(
         async move {
             // Failures are reported to the window as events by the engine.

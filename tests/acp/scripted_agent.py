@@ -4,7 +4,7 @@ stdout it answers initialize and session/new, and runs one scripted turn that us
 permission requests (an edit, a read of .env, a command), fs/write_text_file (allowed, then denied),
 fs/read_text_file, and a terminal (create, wait_for_exit, output, release) — reporting each answer as a tool call
 update, then ends its answer with one line `RESULTS <json>` holding every answer it got (and the names of the MCP
-servers session/new gave it)."""
+servers session/new gave it, and the prompt's content blocks)."""
 import json
 import os
 import sys
@@ -38,8 +38,8 @@ def text(session, words):
     update(session, {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": words}})
 
 
-def turn(session, cwd, mcp):
-    results = {"mcp": sorted(server["name"] for server in mcp)}
+def turn(session, cwd, mcp, prompt):
+    results = {"mcp": sorted(server["name"] for server in mcp), "prompt": prompt}
     notes = os.path.join(cwd, "notes.txt")
     text(session, "Writing the notes. ")
     update(session, {"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Write notes.txt", "kind": "edit",
@@ -94,7 +94,7 @@ def main():
             cwd, mcp = params["cwd"], params.get("mcpServers", [])
             send({"jsonrpc": "2.0", "id": ident, "result": {"sessionId": "scripted-1"}})
         elif method == "session/prompt":
-            turn(params["sessionId"], cwd, mcp)
+            turn(params["sessionId"], cwd, mcp, params.get("prompt", []))
             send({"jsonrpc": "2.0", "id": ident, "result": {"stopReason": "end_turn"}})
         elif ident is not None:
             send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"no method {method}"}})

@@ -17,19 +17,19 @@ use tauri::test::MockRuntime;
 
 use super::ipc::{invoke_on, mock_window};
 
-struct App {
-    app: tauri::App<MockRuntime>,
-    webview: tauri::WebviewWindow<MockRuntime>,
-    data: tempfile::TempDir,
+pub(super) struct App {
+    pub(super) app: tauri::App<MockRuntime>,
+    pub(super) webview: tauri::WebviewWindow<MockRuntime>,
+    pub(super) data: tempfile::TempDir,
 }
 
 /// The scripted ACP agent of tests/acp.
-fn scripted_agent() -> PathBuf {
+pub(super) fn scripted_agent() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/acp/scripted_agent.py")
 }
 
 /// The app with its own store and a settings file naming `agents` under `agentServers`.
-fn app(agents: Value) -> App {
+pub(super) fn app(agents: Value) -> App {
     let data = tempfile::tempdir().expect("tempdir");
     let settings = data.path().join("settings.json");
     std::fs::write(&settings, json!({ "agentServers": agents }).to_string()).expect("settings");
@@ -56,11 +56,11 @@ fn scripted(pid_file: &Path) -> Value {
     json!({ "command": "sh", "args": ["-c", line] })
 }
 
-fn invoke(app: &App, cmd: &str, body: Value) -> Result<Value, Value> {
+pub(super) fn invoke(app: &App, cmd: &str, body: Value) -> Result<Value, Value> {
     invoke_on(&app.webview, cmd, body)
 }
 
-fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+pub(super) fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
     let start = Instant::now();
     while !done() {
         assert!(
@@ -72,7 +72,7 @@ fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
 }
 
 /// The session's events so far.
-fn events(app: &App, session_id: &str) -> Vec<Value> {
+pub(super) fn events(app: &App, session_id: &str) -> Vec<Value> {
     invoke(
         app,
         "session_events",
@@ -86,12 +86,12 @@ fn events(app: &App, session_id: &str) -> Vec<Value> {
     .collect()
 }
 
-fn has(events: &[Value], kind: &str) -> bool {
+pub(super) fn has(events: &[Value], kind: &str) -> bool {
     events.iter().any(|e| e["type"] == kind)
 }
 
 /// All the text the agent said in the session.
-fn said(events: &[Value]) -> String {
+pub(super) fn said(events: &[Value]) -> String {
     events
         .iter()
         .filter(|e| e["type"] == "text_delta")
@@ -100,14 +100,14 @@ fn said(events: &[Value]) -> String {
 }
 
 /// The `RESULTS {…}` line the scripted agent ends its answer with.
-fn results(events: &[Value]) -> Value {
+pub(super) fn results(events: &[Value]) -> Value {
     let text = said(events);
     let at = text.find("RESULTS ").expect("the agent's results");
     serde_json::from_str(&text[at + "RESULTS ".len()..]).expect("results json")
 }
 
 /// Whether the process `pid` has ended (gone, or a zombie waiting to be reaped).
-fn ended(pid: &str) -> bool {
+pub(super) fn ended(pid: &str) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Err(_) => true,
         Ok(stat) => stat
@@ -204,22 +204,44 @@ fn a_hosted_agent_runs_a_tab_turn_through_the_windows_dialogs_and_closing_the_ta
     wait_until("the agent's process to end", || ended(&pid));
     let _ = std::fs::remove_file(&pid_file);
 
-    // Reopened from the history, it says who ran it and how to go on with that agent.
-    invoke(
+    // Reopened from the history, it goes on with its agent; this one cannot load sessions, which is said, and
+    // Tandem's own model can take it on instead.
+    let hosted = invoke(
         &app,
         "open_session",
         json!({"path": root, "onEvent": "__CHANNEL__:8", "resume": session_id}),
     )
-    .expect("reopen");
-    let notice = events(&app, &session_id)
+    .expect_err("a hosted session reopens with its agent");
+    assert_eq!(hosted["code"], "hosted_session", "{hosted}");
+    let refused = invoke(
+        &app,
+        "open_hosted_session",
+        json!({"path": null, "onEvent": "__CHANNEL__:8", "agent": null, "remote": null, "resume": session_id}),
+    )
+    .expect_err("the scripted agent cannot load sessions");
+    assert_eq!(refused["code"], "agent");
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("does not offer `session/load`")),
+        "{refused}"
+    );
+    invoke(
+        &app,
+        "open_session",
+        json!({"path": root, "onEvent": "__CHANNEL__:9", "resume": session_id, "ownAgent": true}),
+    )
+    .expect("reopen with Tandem's own model");
+    let notices: Vec<String> = events(&app, &session_id)
         .into_iter()
         .filter(|e| e["type"] == "notice")
         .filter_map(|e| e["message"].as_str().map(str::to_string))
-        .find(|m| m.contains("was run by scripted"))
-        .expect("a notice naming the agent");
+        .collect();
     assert!(
-        notice.contains(&format!("tandem -p --resume {session_id} --agent scripted")),
-        "{notice}"
+        notices.iter().any(|m| m.contains("was run by scripted")
+            && m.contains("Tandem's own model")
+            && !m.contains("tandem -p")),
+        "{notices:?}"
     );
     invoke(&app, "close_session", json!({"sessionId": session_id})).expect("close");
     drop(app.data);

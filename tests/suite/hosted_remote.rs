@@ -1,7 +1,9 @@
 //! The window's remote folders over IPC on Tauri's mock runtime, against the loopback sshd of the command line's
 //! remote tests (`crates/cli/tests/suite/acp/sshd.rs`, reused as it is) and the built `tandem` as the far side: a
 //! remote folder opens in a tab whose turn runs over there and renders here, stored under the folder this side chose;
-//! a far machine without `tandem` is refused with the one install command, nothing opened. Skipped (with the reason)
+//! reopened from the history it goes on with the far session (a new connection, `session/load`), and says so when
+//! the far machine cannot be reached; a far machine without `tandem` is refused with the one install command,
+//! nothing opened. Skipped (with the reason)
 //! without root, sshd, or a built `tandem` (`cargo build -p tandem-cli`).
 
 use std::path::PathBuf;
@@ -80,11 +82,11 @@ fn a_remote_folder_opens_in_a_tab_whose_turn_runs_over_there_and_a_bare_machine_
     let Some(far) = RemoteHome::new(&bin) else {
         return;
     };
-    let server =
-        tauri::async_runtime::block_on(FakeServer::start(Script::turns([ScriptedTurn::text(
-            "Hello from the far side.",
-        )])))
-        .expect("server");
+    let server = tauri::async_runtime::block_on(FakeServer::start(Script::turns([
+        ScriptedTurn::text("Hello from the far side."),
+        ScriptedTurn::text("Still here."),
+    ])))
+    .expect("server");
     let sshd = tauri::async_runtime::block_on(Sshd::start(far, &server.url(), true));
     let data = tempfile::tempdir().expect("data");
     let here = tempfile::tempdir().expect("here");
@@ -136,7 +138,47 @@ fn a_remote_folder_opens_in_a_tab_whose_turn_runs_over_there_and_a_bare_machine_
         "{listed:#}"
     );
     invoke_on(&webview, "close_session", json!({"sessionId": session_id})).expect("close");
+
+    // Reopened from the history, it goes on over there: a new connection loads the far session.
+    let reopen = json!({"path": null, "onEvent": "__CHANNEL__:8", "agent": null, "remote": null, "resume": session_id});
+    let reopened = invoke_on(&webview, "open_hosted_session", reopen.clone()).expect("reopened");
+    assert_eq!(reopened["session_id"], session_id.as_str());
+    let before = server.requests().len();
+    invoke_on(
+        &webview,
+        "send_prompt",
+        json!({"sessionId": session_id, "prompt": "Are you still there?"}),
+    )
+    .expect("send_prompt");
+    wait_until("the reopened turn's end", || {
+        events(&webview, &session_id)
+            .iter()
+            .filter(|e| e["type"] == "turn_ended")
+            .count()
+            == 2
+    });
+    let later: Vec<String> = server.requests()[before..]
+        .iter()
+        .map(|r| r.body.to_string())
+        .collect();
+    assert!(
+        later
+            .iter()
+            .any(|b| b.contains("Are you still there?") && b.contains("Say hello")),
+        "the far session went on with its first turn: {later:#?}"
+    );
+    invoke_on(&webview, "close_session", json!({"sessionId": session_id})).expect("close");
     drop(sshd);
+
+    // The far machine unreachable: the reopen says so, naming the host; nothing opens.
+    let unreachable = invoke_on(&webview, "open_hosted_session", reopen).expect_err("unreachable");
+    assert_eq!(unreachable["code"], "agent");
+    assert!(
+        unreachable["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("127.0.0.1")),
+        "{unreachable}"
+    );
 
     // A far machine without `tandem`: the message names the one install command, and no tab opens.
     let Some(bare) = RemoteHome::new(&bin) else {

@@ -11,6 +11,7 @@ mod e2e_turn_end;
 mod generated_types;
 mod hosted;
 mod hosted_remote;
+mod hosted_resume;
 mod ipc;
 mod logging;
 mod menu;

@@ -78,16 +78,18 @@ export function pickFolder(): Promise<string | null> {
  * the folder: its stored events are replayed on the channel first, then new ones stream. Every
  * event arrives as an `EventBatch` on `onBatch`, possibly before this promise resolves. Sessions stay open
  * side by side until `closeSession`; `replaces` names an open session the new one takes the place of (closed; a
- * new session in its folder clears it).
+ * new session in its folder clears it). A stored session an external agent ran rejects with code `hosted_session`
+ * (`openHostedSession` with `{ resume }` continues it with its agent) unless `ownAgent` asks for Tandem's own model.
  */
 export function openSession(
   path: string,
   onBatch: (batch: EventBatch) => void,
   resume: string | null = null,
   replaces: string | null = null,
+  ownAgent = false,
 ): Promise<SessionInfo> {
   const onEvent = new Channel<EventBatch>(onBatch);
-  return commands.openSession(path, onEvent, resume, replaces);
+  return commands.openSession(path, onEvent, resume, replaces, ownAgent);
 }
 
 /** The agents configured under `agentServers` in Tandem's settings file ("New Session with…" offers them). */
@@ -95,17 +97,25 @@ export function agentServers(): Promise<AgentServers> {
   return commands.agentServers();
 }
 
-/** Who runs a hosted session's turns: an agent of `agentServers`, or Tandem on another machine (`ssh://…`). */
-export type HostedDoor = { agent: string; remote?: undefined } | { remote: string; agent?: undefined };
+/**
+ * Who runs a hosted session's turns: an agent of `agentServers`, Tandem on another machine (`ssh://…`), or — with
+ * `resume` — whoever ran that stored session, continuing its own session.
+ */
+export type HostedDoor =
+  | { agent: string; remote?: undefined; resume?: undefined }
+  | { remote: string; agent?: undefined; resume?: undefined }
+  | { resume: string; agent?: undefined; remote?: undefined };
 
 /**
  * Opens a session whose turns `door` runs: the agent in the folder `path`, or the remote folder, stored here under
- * `path` (the folder the app started in when null). Resolves once the agent has opened its session; rejects with
- * code `agent` and the reason (for a remote, with the command that installs Tandem there) when it could not.
+ * `path` (the folder the app started in when null), or the stored session `resume` with the agent that ran it.
+ * Resolves once the agent has opened its session; rejects with code `agent` and the reason (for a remote, with the
+ * command that installs Tandem there; for `resume`, an agent no longer configured or one that cannot load sessions)
+ * when it could not.
  */
 export function openHostedSession(path: string | null, onBatch: (batch: EventBatch) => void, door: HostedDoor): Promise<SessionInfo> {
   const onEvent = new Channel<EventBatch>(onBatch);
-  return commands.openHostedSession(path, onEvent, door.agent ?? null, door.remote ?? null);
+  return commands.openHostedSession(path, onEvent, door.agent ?? null, door.remote ?? null, door.resume ?? null);
 }
 
 /** Closes an open session (its tab closed): a running turn stops and the session ends. */

@@ -279,7 +279,7 @@ fn resumed_session(
 }
 
 /// The `--image` files, each read and fitted for the model; `Err` says which cannot be sent and why.
-fn read_images(paths: &[PathBuf]) -> Result<Vec<FittedImage>, String> {
+pub(crate) fn read_images(paths: &[PathBuf]) -> Result<Vec<FittedImage>, String> {
     paths
         .iter()
         .map(|path| {

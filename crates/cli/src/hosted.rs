@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use tandem_engine::events::{EventSink, JsonLinesSink};
-use tandem_engine::hosted::{Door, HostedError, Wiring};
+use tandem_engine::hosted::{Door, HostedError, Wiring, agent_session_id};
 use tandem_engine::mcp::{Limits, McpCliConfig};
 use tandem_engine::model::ModelConfig;
 use tandem_engine::permission::CliSettings;
@@ -17,10 +17,10 @@ use tandem_engine::session::{
 };
 use tandem_engine::settings::AppSettingsFile;
 use tandem_engine::store::SessionStore;
-use tandem_protocol::{SessionEvent, TurnStopReason, Usage};
+use tandem_protocol::{TurnStopReason, Usage};
 
 use crate::headless::{
-    RunApprover, StderrSink, Stop, resume_when_free, run_approver, store_failure,
+    RunApprover, StderrSink, Stop, read_images, resume_when_free, run_approver, store_failure,
 };
 use crate::lazy_model::LazyModel;
 use crate::{Cli, OutputFormat, terminal};
@@ -31,8 +31,6 @@ fn unsupported(cli: &Cli) -> Option<&'static str> {
         Some("--continue")
     } else if cli.json_schema.is_some() {
         Some("--json-schema")
-    } else if !cli.images.is_empty() {
-        Some("--image")
     } else if cli.model.is_some() {
         Some("--model")
     } else if cli.max_turns.is_some() {
@@ -66,6 +64,14 @@ pub async fn run(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
         }
     };
     let door = &door;
+    // The images are read and sized before anything starts: one that cannot be sent ends the run, nothing sent.
+    let images: Vec<_> = match read_images(&cli.images) {
+        Ok(images) => images.into_iter().map(|i| i.into_image()).collect(),
+        Err(message) => {
+            eprintln!("tandem: {message}");
+            return 2;
+        }
+    };
     let cwd = match &cli.cwd {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| ".".into()),
@@ -214,7 +220,14 @@ pub async fn run(cli: &Cli, prompt: &str, stop: &Stop) -> i32 {
             };
         }
     };
-    let turn = agent.prompt(prompt, stop.token()).await;
+    if !images.is_empty() && !agent.abilities().image {
+        eprintln!(
+            "tandem: {name} does not take images (its ACP promptCapabilities offer no `image`): run it without --image"
+        );
+        door.end(agent, &session, EndReason::Other).await;
+        return 2;
+    }
+    let turn = agent.prompt_with(prompt, &images, stop.token()).await;
     // A remote's far engine ends and saves its session there while this one ends and saves its own.
     door.end(agent, &session, EndReason::Other).await;
     if stop.code().is_some() {
@@ -274,17 +287,7 @@ fn continued(builder: &SessionBuilder, id: &str, door: &Door) -> Result<String, 
             door.name()
         ));
     }
-    loaded
-        .events
-        .iter()
-        .rev()
-        .find_map(|stored| match &stored.event {
-            SessionEvent::HostedSessionOpened {
-                agent_session_id, ..
-            } => Some(agent_session_id.clone()),
-            _ => None,
-        })
-        .ok_or_else(|| {
+    agent_session_id(loaded).ok_or_else(|| {
             format!(
                 "session {id} holds no session of `{}` to continue (it was stored before Tandem kept the agent's \
                  session id); continue it without --agent or --remote, with Tandem's own agent",

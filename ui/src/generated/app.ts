@@ -12,7 +12,7 @@ folder: string | null,
  */
 remote: string | null, recent: Array<string>, version: string, };
 
-export type ErrorCode = "folder_missing" | "not_a_folder" | "folder_unreadable" | "model" | "store" | "unknown_session" | "no_session" | "no_request" | "rewind" | "trust" | "changes" | "session_busy" | "mcp" | "worktree" | "rules" | "hooks" | "settings" | "events_missed" | "notification" | "open_file" | "carry" | "usage" | "image" | "terminal" | "agent";
+export type ErrorCode = "folder_missing" | "not_a_folder" | "folder_unreadable" | "model" | "store" | "unknown_session" | "no_session" | "no_request" | "rewind" | "trust" | "changes" | "session_busy" | "mcp" | "worktree" | "rules" | "hooks" | "settings" | "events_missed" | "notification" | "open_file" | "carry" | "usage" | "image" | "terminal" | "agent" | "hosted_session";
 
 export type CommandError = { code: ErrorCode, 
 /**

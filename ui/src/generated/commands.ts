@@ -9,16 +9,16 @@ export function appState(): Promise<AppStateView> {
   return invoke<AppStateView>('app_state');
 }
 
-export function openSession(path: string, onEvent: Channel<EventBatch>, resume: string | null, replaces: string | null): Promise<SessionInfo> {
-  return invoke<SessionInfo>('open_session', { path, onEvent, resume, replaces });
+export function openSession(path: string, onEvent: Channel<EventBatch>, resume: string | null, replaces: string | null, ownAgent: boolean | null): Promise<SessionInfo> {
+  return invoke<SessionInfo>('open_session', { path, onEvent, resume, replaces, ownAgent });
 }
 
 export function agentServers(): Promise<AgentServers> {
   return invoke<AgentServers>('agent_servers');
 }
 
-export function openHostedSession(path: string | null, onEvent: Channel<EventBatch>, agent: string | null, remote: string | null): Promise<SessionInfo> {
-  return invoke<SessionInfo>('open_hosted_session', { path, onEvent, agent, remote });
+export function openHostedSession(path: string | null, onEvent: Channel<EventBatch>, agent: string | null, remote: string | null, resume: string | null): Promise<SessionInfo> {
+  return invoke<SessionInfo>('open_hosted_session', { path, onEvent, agent, remote, resume });
 }
 
 export function closeSession(sessionId: string): Promise<void> {

@@ -2,12 +2,17 @@
 // external agent or a remote folder) through ipc, each with its own
 // event channel feeding the tabs' reducer under its session's id — so a session whose tab is hidden keeps folding
 // its events — and switches, cycles and closes tabs (closing ends the session in the backend). Opening a stored
-// session that is open already shows its tab. The tabs are remembered for a reload of the page.
+// session that is open already shows its tab; one an external agent ran goes on with that agent, and when the agent
+// cannot continue it, why is kept (`hostedFailure`) until the person goes on with Tandem's own model or leaves it.
+// The tabs are remembered for a reload of the page.
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { EventBatch, EventEnvelope, SessionInfo } from '../generated/protocol';
 import * as ipc from '../ipc';
 import { noSessions, openSessionsReducer, type OpenSessions, type SessionOwnAction } from '../state/openSessions';
 import { rememberTabs } from '../state/reload';
+
+/** A stored hosted session whose agent could not continue it. */
+export type HostedFailure = { path: string; resume: string; message: string };
 
 export type OpenSessionsControls = {
   state: OpenSessions;
@@ -16,6 +21,10 @@ export type OpenSessionsControls = {
   /** Why the last open failed. */
   error: string | null;
   clearError: () => void;
+  /** The stored hosted session the last reopen could not continue with its agent, and why. */
+  hostedFailure: HostedFailure | null;
+  /** Reopens `hostedFailure`'s session with Tandem's own model (null: leaves it closed). */
+  settleHostedFailure: (ownAgent: boolean) => Promise<void>;
   /**
    * Opens a new session on `path` in a new tab, or shows the stored session `resume` (in its tab when it is open,
    * else reopened in a new one); with `replaces`, the new session takes that session's tab and the old one ends.
@@ -43,6 +52,7 @@ export function useOpenSessions(): OpenSessionsControls {
   const [state, dispatch] = useReducer(openSessionsReducer, noSessions);
   const [inFlight, setInFlight] = useState(0);
   const [error, setError] = useState<string | null>(null);
+  const [hostedFailure, setHostedFailure] = useState<HostedFailure | null>(null);
   const lastBatch = useRef(new Map<string, number>());
   const latest = useRef(state);
   useEffect(() => {
@@ -51,10 +61,10 @@ export function useOpenSessions(): OpenSessionsControls {
   /** Reopens under way, by session id: a second click on the same stored session waits for the first. */
   const reopening = useRef(new Map<string, Promise<boolean>>());
 
-  /** Opens a tab with what `call` opens (its events on the given handler), replacing `replaces`; resolves to why it
-   * could not, or null. */
-  const openWith = useCallback(
-    async (call: (onBatch: (batch: EventBatch) => void) => Promise<SessionInfo>, replaces: string | null): Promise<string | null> => {
+  /** Opens a tab with what `call` opens (its events on the given handler), replacing `replaces`; resolves to the
+   * error it failed with, or null. */
+  const attempt = useCallback(
+    async (call: (onBatch: (batch: EventBatch) => void) => Promise<SessionInfo>, replaces: string | null): Promise<unknown> => {
       let early: EventEnvelope[] | null = [];
       let sessionId: string | null = null;
       setInFlight((n) => n + 1);
@@ -70,22 +80,50 @@ export function useOpenSessions(): OpenSessionsControls {
         early = null;
         return null;
       } catch (cause) {
-        return ipc.errorMessage(cause);
+        return cause ?? 'Unknown error';
       } finally {
         setInFlight((n) => n - 1);
       }
     },
     [],
   );
+  /** [`attempt`], resolving to why it could not, or null. */
+  const openWith = useCallback(
+    async (call: (onBatch: (batch: EventBatch) => void) => Promise<SessionInfo>, replaces: string | null): Promise<string | null> => {
+      const cause = await attempt(call, replaces);
+      return cause === null ? null : ipc.errorMessage(cause);
+    },
+    [attempt],
+  );
 
   const openNow = useCallback(
     async (path: string, resume: string | null, replaces: string | null) => {
       setError(null);
-      const failed = await openWith((onBatch) => ipc.openSession(path, onBatch, resume, replaces), replaces);
-      if (failed !== null) setError(failed);
-      return failed === null;
+      const cause = await attempt((onBatch) => ipc.openSession(path, onBatch, resume, replaces), replaces);
+      if (cause === null) return true;
+      if (resume && ipc.isIpcError(cause) && cause.code === 'hosted_session') {
+        // Run by an external agent: it goes on with that agent.
+        const failed = await openWith((onBatch) => ipc.openHostedSession(path, onBatch, { resume }), null);
+        if (failed !== null) setHostedFailure({ path, resume, message: failed });
+        return failed === null;
+      }
+      setError(ipc.errorMessage(cause));
+      return false;
     },
-    [openWith],
+    [attempt, openWith],
+  );
+
+  const settleHostedFailure = useCallback(
+    async (ownAgent: boolean) => {
+      const failure = hostedFailure;
+      if (!failure) return;
+      if (ownAgent) {
+        const failed = await openWith((onBatch) => ipc.openSession(failure.path, onBatch, failure.resume, null, true), null);
+        if (failed !== null) setError(failed);
+      }
+      setHostedFailure(null);
+    },
+    [hostedFailure, openWith],
   );
 
   const openHosted = useCallback(
@@ -150,6 +188,8 @@ export function useOpenSessions(): OpenSessionsControls {
       opening: inFlight > 0,
       error,
       clearError,
+      hostedFailure,
+      settleHostedFailure,
       open,
       openHosted,
       activate,
@@ -158,6 +198,6 @@ export function useOpenSessions(): OpenSessionsControls {
       dispatchFor,
       lastBatchAt,
     }),
-    [state, inFlight, error, clearError, open, openHosted, activate, cycle, close, dispatchFor, lastBatchAt],
+    [state, inFlight, error, clearError, hostedFailure, settleHostedFailure, open, openHosted, activate, cycle, close, dispatchFor, lastBatchAt],
   );
 }

@@ -20,7 +20,11 @@
 // exported. `agent_servers` lists the fake agents (`claude`, `scripted`, and `broken`, which cannot start;
 // `.setAgents(names)` changes them) and `open_hosted_session` opens a fake session with one (model `acp:NAME`) or with a
 // remote folder (model `acp:ssh://…`; a host with "unreachable" in it cannot be reached, one with "bare" has no
-// Tandem, and the message names the install command). `clipboard_image` answers the image `.setClipboard(image)` put there (none at first).
+// Tandem, and the message names the install command). `.storeHosted()` adds stored sessions external agents ran
+// (fakeStoredSessions.ts): `open_session` refuses them with code `hosted_session` unless `ownAgent`, and
+// `open_hosted_session` with `resume` continues one with its agent — refused when the agent is no longer configured or
+// is `scripted` (which cannot load sessions), or when a remote folder's host has "unreachable" in it. `send_prompt` with images to a `scripted` tab is refused, as the app
+// refuses images an agent's promptCapabilities do not take. `clipboard_image` answers the image `.setClipboard(image)` put there (none at first).
 // `send_prompt` takes images as the app does: one that is not a PNG, JPEG, GIF or WebP in base64 is
 // refused (code `image`), and nothing is sent; the others show after the turn's start as `prompt_images`.
 // `open_terminal`, `terminal_input`, `resize_terminal` and `close_terminal` drive a pretend shell per session
@@ -38,7 +42,7 @@ import { FakePlugins } from './fakePlugins';
 import { FakeOrganise } from './fakeOrganise';
 import { exportPath, importInto } from './fakeCarry';
 import { fakeSearch, type Searchable } from './fakeSearch';
-import { longStoredSession, storedSessions, websiteSession } from './fakeStoredSessions';
+import { hostedStoredSessions, longStoredSession, storedSessions, websiteSession } from './fakeStoredSessions';
 import { budgetProblem, budgetStatuses, FAKE_LIMITS, usageReport } from './fakeUsage';
 
 export const FAKE_FOLDER = FAKE_ROOT;
@@ -227,6 +231,10 @@ export function installFakeBackend(): void {
           if (resume && !sessions.has(resume) && !stored.some((old) => old.summary.session_id === resume)) {
             throw { code: 'no_session', message: `No stored session ${resume}` };
           }
+          const ranBy = resume && !sessions.has(resume) ? stored.find((old) => old.summary.session_id === resume)?.model : undefined;
+          if (ranBy?.startsWith('acp:') && args.ownAgent !== true) {
+            throw { code: 'hosted_session', message: `session ${resume} was run by ${ranBy.slice(4)}: it goes on with that agent` };
+          }
           return openFake(path, args.onEvent, resume, 'claude-sonnet-4-5');
         }
         case 'agent_servers':
@@ -234,6 +242,26 @@ export function installFakeBackend(): void {
         case 'open_hosted_session': {
           if (!isChannelArg(args.onEvent)) throw { code: 'bad_request', message: 'missing onEvent' };
           const path = typeof args.path === 'string' ? args.path : '/home/dev';
+          if (typeof args.resume === 'string') {
+            const resume = args.resume;
+            const old = stored.find((each) => each.summary.session_id === resume);
+            const agent = old?.model?.slice('acp:'.length);
+            if (!old || !agent) throw { code: 'agent', message: `session ${resume} was run by Tandem's own agent, not by an external one` };
+            if (agent.startsWith('ssh://')) {
+              const host = agent.slice('ssh://'.length).split('/')[0] ?? '';
+              if (host.includes('unreachable')) {
+                throw { code: 'agent', message: `ssh could not reach ${host} (its own message is above); \`ssh ${host}\` must log in without asking anything (keys or an agent, a known host key)` };
+              }
+              return openFake(old.folder ?? FAKE_FOLDER, args.onEvent, resume, old.model ?? `acp:${agent}`);
+            }
+            if (!agents.includes(agent)) {
+              throw { code: 'agent', message: `the agent \`${agent}\` that ran this session is no longer configured under \`agentServers\` (no agent named \`${agent}\` in agentServers (known: ${agents.join(', ') || 'none'}))` };
+            }
+            if (agent === 'scripted') {
+              throw { code: 'agent', message: 'the agent `scripted` cannot continue its session: it does not offer `session/load` (a new session of it would not know the earlier turns)' };
+            }
+            return openFake(old.folder ?? FAKE_FOLDER, args.onEvent, resume, `acp:${agent}`);
+          }
           if (typeof args.agent === 'string') {
             const name = args.agent;
             if (!agents.includes(name)) throw { code: 'agent', message: `no agent named \`${name}\` in agentServers (known: ${agents.join(', ') || 'none'})` };
@@ -297,10 +325,15 @@ export function installFakeBackend(): void {
             }, delay),
           );
         }
-        case 'send_prompt':
-          session(args).startTurn(text(args, 'prompt'), promptImages(args.images));
+        case 'send_prompt': {
+          const images = promptImages(args.images);
+          if (images.length > 0 && infos.get(text(args, 'sessionId'))?.model === 'acp:scripted') {
+            throw { code: 'image', message: 'scripted does not take images (its ACP promptCapabilities offer no `image`): remove them to send the prompt, or describe what they show' };
+          }
+          session(args).startTurn(text(args, 'prompt'), images);
           touched.set(text(args, 'sessionId'), Date.now());
           return null;
+        }
         case 'answer_approval': {
           // As in the app, the request's id names the session that asked.
           const answer = args.answer as ApprovalAnswer;
@@ -464,6 +497,9 @@ export function installFakeBackend(): void {
       terminal: (sessionId: string) => {
         const terminal = terminals.get(sessionId);
         return terminal ? { ran: [...terminal.ran], size: terminal.size, closed: terminal.closed } : null;
+      },
+      storeHosted: () => {
+        stored.push(...hostedStoredSessions(Date.now()));
       },
       storeLong: (messages: number) => {
         stored.push(longStoredSession(Date.now(), messages));

@@ -2,8 +2,11 @@
 // summary for the sidebar and the events that reopening replays.
 import type { SessionEvent, SessionSummary } from '../generated/protocol';
 
-/** `folder`: the project folder it belongs to, the fake project's when absent. */
-export type StoredSession = { summary: SessionSummary; events: SessionEvent[]; folder?: string };
+/**
+ * `folder`: the project folder it belongs to, the fake project's when absent; `model`: what ran it, Tandem's own
+ * model when absent (`acp:NAME` for an external agent).
+ */
+export type StoredSession = { summary: SessionSummary; events: SessionEvent[]; folder?: string; model?: string };
 
 /** The folder of the stored session of another project (for searching every folder). */
 export const WEBSITE_FOLDER = '/home/dev/projects/website';
@@ -76,4 +79,28 @@ export function longStoredSession(now: number, messages: number): StoredSession 
     summary: { session_id: 'stored-long', title: `A long session (${messages} messages)`, updated_at_ms: now - 60_000, message_count: messages, pinned: false, archived: false, tags: [], collection_id: null },
     events,
   };
+}
+
+/**
+ * Sessions external agents ran: `stored-hosted` by `claude` (configured, and it continues its sessions),
+ * `stored-hosted-scripted` by `scripted` (configured, but it cannot load sessions), `stored-hosted-gone` by
+ * `retired` (no longer configured) and `stored-remote-gone` by a remote folder whose machine cannot be reached.
+ */
+export function hostedStoredSessions(now: number): StoredSession[] {
+  const hosted = (id: string, agent: string, prompt: string, answer: string, hoursAgo: number): StoredSession => ({
+    model: `acp:${agent}`,
+    summary: { session_id: id, title: prompt, updated_at_ms: now - hoursAgo * HOUR, message_count: 2, pinned: false, archived: false, tags: [], collection_id: null },
+    events: [
+      { type: 'hosted_session_opened', agent, agent_session_id: `${agent}-1` },
+      { type: 'turn_started', prompt, prompt_id: '0' },
+      { type: 'text_delta', text: answer },
+      { type: 'turn_ended', stop_reason: 'end_turn' },
+    ],
+  });
+  return [
+    hosted('stored-hosted', 'claude', 'Sketch the release notes', 'Here is a first sketch of the release notes.', 1),
+    hosted('stored-hosted-scripted', 'scripted', 'Take notes', 'Notes taken.', 1.5),
+    hosted('stored-hosted-gone', 'retired', 'Tidy the imports', 'The imports are tidy.', 2.5),
+    hosted('stored-remote-gone', 'ssh://ann@unreachable-box/srv/app', 'Check the far logs', 'The far logs are clean.', 3),
+  ];
 }

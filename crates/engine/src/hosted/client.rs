@@ -27,12 +27,13 @@ use agent_client_protocol::v1::schema::{
 use agent_client_protocol::{
     Agent, Client, Error, Lines, on_receive_notification, on_receive_request,
 };
-use tandem_protocol::{SessionEvent, TurnStopReason};
+use tandem_protocol::{PromptImage, SessionEvent, TurnStopReason};
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use super::permission::{self, HostedApprover};
 use super::process;
+use super::prompt::PromptAbilities;
 use super::terminals::{Exit, Terminals};
 use super::updates::Translator;
 
@@ -310,6 +311,9 @@ pub struct Spawned {
     incoming: process::Incoming,
 }
 
+/// What the opening exchange learnt: what the agent's prompts may hold.
+type Opened = PromptAbilities;
+
 /// Why the opening exchange failed.
 enum OpenFailure {
     Protocol(Error),
@@ -319,7 +323,7 @@ enum OpenFailure {
 /// What the connection's task is asked to do.
 enum Command {
     Prompt {
-        text: String,
+        blocks: Vec<ContentBlock>,
         cancel: CancellationToken,
         reply: oneshot::Sender<Result<StopReason, Error>>,
     },
@@ -334,6 +338,10 @@ pub struct HostedAgent {
     connection: tokio::task::JoinHandle<Result<(), Error>>,
     turn: tokio::sync::Mutex<()>,
     process: process::AgentProcess,
+    /// What its prompts may hold (its `promptCapabilities`).
+    abilities: PromptAbilities,
+    /// False for an agent on another machine (this machine's files are not its own).
+    here: bool,
 }
 
 impl HostedAgent {
@@ -427,6 +435,7 @@ impl HostedAgent {
             incoming,
         } = spawned;
         let name = name.as_str();
+        let local = far.is_none();
         let (cwd, accept) = match far {
             Some(far) => (far.cwd, Some(far.accept)),
             None => (here, None),
@@ -447,13 +456,15 @@ impl HostedAgent {
             receiver,
         ));
         match opened.await {
-            Ok(Ok(())) => Ok(Self {
+            Ok(Ok(abilities)) => Ok(Self {
                 host,
                 name: name.to_string(),
                 commands,
                 connection,
                 turn: tokio::sync::Mutex::new(()),
                 process,
+                abilities,
+                here: local,
             }),
             Ok(Err(OpenFailure::Refused(message))) => Err(HostedError::Refused(message)),
             Ok(Err(OpenFailure::Protocol(e))) if !closed(&e) => Err(HostedError::Start(format!(
@@ -482,6 +493,16 @@ impl HostedAgent {
         &self.host
     }
 
+    /// What the agent's prompts may hold besides text and links (its `promptCapabilities`).
+    pub fn abilities(&self) -> PromptAbilities {
+        self.abilities
+    }
+
+    /// The agent's name, as its messages name it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// Runs one turn of `prompt`: the session's turn begins (its prompt id and file checkpoint), the agent's updates
     /// become its events, and the turn is stored when the agent answers (a sub-agent's host: only the events). `cancel` sends `session/cancel` (the
     /// agent's answer is still waited for). `Err`: the agent failed or went away; the turn is stored as an error.
@@ -490,13 +511,40 @@ impl HostedAgent {
         prompt: &str,
         cancel: &CancellationToken,
     ) -> Result<HostedOutcome, HostedError> {
+        self.prompt_with(prompt, &[], cancel).await
+    }
+
+    /// [`Self::prompt`] with `images` (sized for a model already) and the prompt's `@file` mentions as blocks the
+    /// agent takes ([`super::prompt`]); images an agent does not take are left out with a notice. The session's
+    /// SessionStart hooks have run first (once; their context goes ahead of this prompt if no turn took it yet).
+    pub async fn prompt_with(
+        &self,
+        prompt: &str,
+        images: &[PromptImage],
+        cancel: &CancellationToken,
+    ) -> Result<HostedOutcome, HostedError> {
         let _one_at_a_time = self.turn.lock().await;
         let session = self.host.session();
+        if let Some(session) = session {
+            session.begin().await;
+        }
         let prompt_id = session.map(|session| session.begin_hosted_turn(prompt));
         self.host.begin_turn(cancel);
+        // A sub-agent's host has no session of its own: its prompt goes as the text it is.
+        let blocks = match session {
+            Some(session) => super::prompt::blocks(
+                session,
+                prompt,
+                images,
+                self.abilities,
+                self.here,
+                &self.name,
+            ),
+            None => vec![ContentBlock::Text(TextContent::new(prompt))],
+        };
         let (reply, answered) = oneshot::channel();
         let sent = self.commands.send(Command::Prompt {
-            text: prompt.to_string(),
+            blocks,
             cancel: cancel.clone(),
             reply,
         });
@@ -572,7 +620,7 @@ struct Opening {
     accept: Option<Accept>,
     /// The agent's session to continue (`session/load`) instead of a new one.
     load: Option<String>,
-    ready: oneshot::Sender<Result<(), OpenFailure>>,
+    ready: oneshot::Sender<Result<Opened, OpenFailure>>,
 }
 
 /// Runs the connection: the client's handlers, then `initialize` and `session/new`, then the prompts sent on
@@ -749,8 +797,8 @@ async fn connect(
             )
             .await;
             let session = match opened {
-                Ok(session) => {
-                    let _ = ready.send(Ok(()));
+                Ok((session, abilities)) => {
+                    let _ = ready.send(Ok(abilities));
                     session
                 }
                 Err(OpenFailure::Protocol(e)) => {
@@ -787,7 +835,7 @@ async fn open(
     cx: &ConnectionTo<Agent>,
     host: &Host,
     opening: Open<'_>,
-) -> Result<SessionId, OpenFailure> {
+) -> Result<(SessionId, Opened), OpenFailure> {
     let Open {
         agent,
         cwd,
@@ -857,7 +905,12 @@ async fn open(
         agent: agent.to_string(),
         agent_session_id: session_id.0.to_string(),
     });
-    Ok(session_id)
+    let prompts = &init.agent_capabilities.prompt_capabilities;
+    let abilities = PromptAbilities {
+        image: prompts.image,
+        embedded_context: prompts.embedded_context,
+    };
+    Ok((session_id, abilities))
 }
 
 /// Sends each prompt of `commands` (`session/prompt`, and `session/cancel` once its token fires) and replies with the
@@ -868,26 +921,23 @@ async fn serve(
     mut commands: mpsc::UnboundedReceiver<Command>,
 ) {
     while let Some(Command::Prompt {
-        text,
+        blocks,
         cancel,
         reply,
     }) = commands.recv().await
     {
-        let _ = reply.send(prompt(cx, session, text, cancel).await);
+        let _ = reply.send(prompt(cx, session, blocks, cancel).await);
     }
 }
 
 async fn prompt(
     cx: &ConnectionTo<Agent>,
     session: &SessionId,
-    text: String,
+    blocks: Vec<ContentBlock>,
     cancel: CancellationToken,
 ) -> Result<StopReason, Error> {
     let asked = cx
-        .send_request(PromptRequest::new(
-            session.clone(),
-            vec![ContentBlock::Text(TextContent::new(text))],
-        ))
+        .send_request(PromptRequest::new(session.clone(), blocks))
         .block_task();
     tokio::pin!(asked);
     let answer = tokio::select! {

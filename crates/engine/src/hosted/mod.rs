@@ -12,7 +12,9 @@ mod hooks;
 mod mcp;
 mod permission;
 mod process;
+mod prompt;
 pub mod remote;
+mod stored;
 mod sub_agent;
 mod terminals;
 mod updates;
@@ -22,5 +24,7 @@ pub use client::{
 };
 pub use door::{Door, Wiring, configured_agent, configured_agents, model_name, no_own_mcp};
 pub use permission::HostedApprover;
+pub use prompt::PromptAbilities;
+pub use stored::{StoredHosted, agent_session_id};
 pub use sub_agent::RemoteSubAgents;
 pub use terminals::{TerminalTap, Terminals};

@@ -175,6 +175,13 @@ impl SessionBuilder {
         }
     }
 
+    /// The folder the session works in (checked and canonical).
+    pub fn cwd(&self) -> &std::path::Path {
+        match &self.start {
+            Start::New { cwd } | Start::Resume { cwd, .. } => cwd,
+        }
+    }
+
     /// The id the session will have: the stored one when resuming, else the one given, else a new UUID (fixed
     /// from this call on).
     pub fn session_id(&mut self) -> String {

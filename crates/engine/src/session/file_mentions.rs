@@ -22,6 +22,18 @@ const MAX_CHARS: usize = 100_000;
 /// naming one of `servers` is an MCP resource, not a file.
 pub fn find_file_mentions(text: &str, servers: &[String]) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
+    for (_, path) in file_mention_spans(text, servers) {
+        if !found.contains(&path) {
+            found.push(path);
+        }
+    }
+    found
+}
+
+/// Every `@path` of `text` as [`find_file_mentions`] finds them, with where each stands in `text` (the `@`, the
+/// path and its quotes; repeats included).
+pub fn file_mention_spans(text: &str, servers: &[String]) -> Vec<(std::ops::Range<usize>, String)> {
+    let mut found = Vec::new();
     let mut previous = ' ';
     for (at, c) in text.char_indices() {
         let starts = c == '@' && (previous.is_whitespace() || matches!(previous, '(' | '['));
@@ -30,14 +42,15 @@ pub fn find_file_mentions(text: &str, servers: &[String]) -> Vec<String> {
             continue;
         }
         let rest = &text[at + 1..];
-        let path = if let Some(quoted) = rest.strip_prefix('"') {
+        let (path, len) = if let Some(quoted) = rest.strip_prefix('"') {
             match quoted.split_once('"') {
-                Some((path, _)) => path,
+                Some((path, _)) => (path, path.len() + 2),
                 None => continue,
             }
         } else {
             let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            rest[..end].trim_end_matches(['.', ',', ';', '!', '?', ')', ']', '\'', ':'])
+            let path = rest[..end].trim_end_matches(['.', ',', ';', '!', '?', ')', ']', '\'', ':']);
+            (path, path.len())
         };
         if path.is_empty()
             || path
@@ -46,9 +59,7 @@ pub fn find_file_mentions(text: &str, servers: &[String]) -> Vec<String> {
         {
             continue;
         }
-        if !found.iter().any(|p| p == path) {
-            found.push(path.to_string());
-        }
+        found.push((at..at + 1 + len, path.to_string()));
     }
     found
 }
@@ -105,7 +116,7 @@ impl MentionReader<'_> {
         attached
     }
 
-    fn resolve(&self, mention: &str) -> PathBuf {
+    pub(super) fn resolve(&self, mention: &str) -> PathBuf {
         let path = Path::new(mention);
         if path.is_absolute() {
             path.to_path_buf()
@@ -115,7 +126,7 @@ impl MentionReader<'_> {
     }
 
     /// `Ok` when Read of `path` is allowed outright by the rules and mode and no PreToolUse hook could object.
-    fn may_read(&self, path: &Path) -> Result<(), String> {
+    pub(super) fn may_read(&self, path: &Path) -> Result<(), String> {
         let answer = check_call(
             self.permissions,
             self.tools,
@@ -213,6 +224,25 @@ mod tests {
         ];
         for (text, want) in table {
             assert_eq!(find_file_mentions(text, &servers), *want, "{text}");
+        }
+    }
+
+    #[test]
+    fn spans_cover_the_at_sign_the_path_and_its_quotes() {
+        let table: &[(&str, &[&str])] = &[
+            ("explain @src/main.rs please", &["@src/main.rs"]),
+            (
+                r#"read @"my notes/plan.md" now"#,
+                &[r#"@"my notes/plan.md""#],
+            ),
+            ("(@b.txt) and @b.txt.", &["@b.txt", "@b.txt"]),
+        ];
+        for (text, want) in table {
+            let spans: Vec<&str> = file_mention_spans(text, &[])
+                .into_iter()
+                .map(|(span, _)| &text[span])
+                .collect();
+            assert_eq!(spans, *want, "{text}");
         }
     }
 }

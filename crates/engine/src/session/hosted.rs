@@ -77,3 +77,49 @@ impl Session {
         }
     }
 }
+
+/// A file an `@path` mention of a hosted turn's prompt names.
+#[derive(Debug, Clone)]
+pub struct HostedMention {
+    /// As typed after the `@`.
+    pub mention: String,
+    /// Where the mention (its `@`, the path and any quotes) stands in the prompt.
+    pub span: std::ops::Range<usize>,
+    /// The file, absolute.
+    pub path: std::path::PathBuf,
+    /// `Ok` when Read of it would run without asking (so its content may go with the prompt); `Err` says why not.
+    pub readable: Result<(), String>,
+}
+
+impl Session {
+    /// The files the `@path` mentions of `prompt` name (existing files; folders and words that name nothing are
+    /// left out), in order and repeats included, each with whether it may be read without asking — as the window's
+    /// mentions are judged for Tandem's own turns.
+    pub fn hosted_mentions(&self, prompt: &str) -> Vec<HostedMention> {
+        let permissions = self.runtime.permission_context();
+        let tools = self.runtime.pool.all();
+        let reader = super::file_mentions::MentionReader {
+            cwd: &self.cwd,
+            permissions: &permissions,
+            tools: &tools,
+            file_state: self.runtime.file_state.clone(),
+        };
+        super::file_mentions::file_mention_spans(prompt, &[])
+            .into_iter()
+            .filter_map(|(span, mention)| {
+                let path = reader.resolve(&mention);
+                path.is_file().then(|| HostedMention {
+                    readable: reader.may_read(&path),
+                    mention,
+                    span,
+                    path,
+                })
+            })
+            .collect()
+    }
+
+    /// What SessionStart hooks gave for the model and no turn has taken yet (taken: it goes with one prompt).
+    pub fn take_hosted_start_context(&self) -> Vec<String> {
+        self.take_start_context()
+    }
+}

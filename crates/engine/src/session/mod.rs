@@ -37,7 +37,7 @@ pub use handles::{
     AgentsHandle, CheckpointsHandle, HookTestError, McpHandle, PanelsHandle, PluginSwitchError,
     SHELL_OUTPUT_TAIL_BYTES, SettingsHandle, ShellsHandle,
 };
-pub use hosted::{HOSTED_MODEL_PREFIX, is_hosted_model};
+pub use hosted::{HOSTED_MODEL_PREFIX, HostedMention, is_hosted_model};
 pub use lead_mail::wake_for_mail;
 pub use lifecycle::{EndReason, IDLE_NOTIFICATION_AFTER, StartSource};
 pub use prompt_images::{

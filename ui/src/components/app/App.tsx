@@ -19,6 +19,7 @@ import { tabKey } from '../../state/tabKeys';
 import { tabsBeforeReload } from '../../state/reload';
 import { applyLooks, followDesktopScheme } from '../../settings/looks';
 import { CloseTabConfirm } from '../dialogs/CloseTabConfirm';
+import { HostedReopenFailed } from '../dialogs/HostedReopenFailed';
 import { HostedSessionDialog } from '../dialogs/HostedSessionDialog';
 import { RemoteFolderDialog } from '../dialogs/RemoteFolderDialog';
 import { ImportDialog } from '../dialogs/ImportDialog';
@@ -30,7 +31,7 @@ import { Welcome } from './Welcome';
 
 export function App() {
   const tabs = useOpenSessions();
-  const { open, openHosted, opening, error, clearError, activate, cycle, close, dispatchFor, lastBatchAt } = tabs;
+  const { open, openHosted, opening, error, clearError, activate, cycle, close, dispatchFor, lastBatchAt, hostedFailure, settleHostedFailure } = tabs;
   const openFolder = useCallback((path: string) => void open(path), [open]);
   const onMenuFolder = useEffectEvent((path: string) => openFolder(path));
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -269,7 +270,15 @@ export function App() {
   const remoteFolderDialog = remoteDialog !== null && (
     <RemoteFolderDialog folder={remoteDialog.folder} onOpen={openRemote} onClose={closeRemote} />
   );
-  const dialogShown = hostedFolder !== null || remoteDialog !== null;
+  const reopenFailed = hostedFailure !== null && (
+    <HostedReopenFailed
+      message={hostedFailure.message}
+      busy={opening}
+      onOwnAgent={() => void settleHostedFailure(true)}
+      onCancel={() => void settleHostedFailure(false)}
+    />
+  );
+  const dialogShown = hostedFolder !== null || remoteDialog !== null || hostedFailure !== null;
   const closingTab = closing === null ? null : tabs.state.tabs.find((each) => each.info.session_id === closing);
   const confirmClose = closingTab && (
     <CloseTabConfirm
@@ -320,6 +329,7 @@ export function App() {
         {confirmClose}
         {hostedDialog}
         {remoteFolderDialog}
+        {reopenFailed}
       </>
     );
   }
@@ -345,6 +355,7 @@ export function App() {
       {importDialog}
       {hostedDialog}
       {remoteFolderDialog}
+      {reopenFailed}
     </>
   );
 }

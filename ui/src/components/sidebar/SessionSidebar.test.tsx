@@ -1,6 +1,7 @@
 // Tests of the sessions sidebar in the session window with a mocked IPC: the list newest first
 // with the current session highlighted, reopening a stored session (its replayed events rebuild
-// the transcript), New Session, refreshing after a turn, and collapsing.
+// the transcript; one an external agent ran goes on with that agent, or with Tandem's own model when the agent
+// cannot), New Session, refreshing after a turn, and collapsing.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -108,5 +109,41 @@ describe('SessionSidebar', () => {
     expect(screen.queryAllByTestId('session-item')).toHaveLength(0);
     expect(within(sidebar).getByTestId('new-session-button')).toBeInTheDocument();
     expect(localStorage.getItem('tandem.sidebarCollapsed')).toBe('true');
+  });
+
+  it('reopens a session an external agent ran with that agent, and offers Tandem’s own model when it cannot', async () => {
+    let agentThere = true;
+    const ipc = installFakeIpc({
+      list_sessions: () => stored,
+      open_session: (args) => {
+        if (args.resume === 'old' && args.ownAgent !== true) throw { code: 'hosted_session', message: 'session old was run by claude' };
+        return sessionInfo({ session_id: typeof args.resume === 'string' ? args.resume : 'session-1' });
+      },
+      open_hosted_session: (args) => {
+        if (!agentThere) throw { code: 'agent', message: 'the agent `claude` that ran this session is no longer configured' };
+        return sessionInfo({ session_id: String(args.resume), model: 'acp:claude' });
+      },
+    });
+    render(<App />);
+    await userEvent.click(await screen.findByTestId('open-folder-button'));
+    await waitFor(() => expect(screen.getAllByTestId('session-item')).toHaveLength(3));
+
+    await userEvent.click(items()[2] as HTMLElement);
+    await waitFor(() => expect(ipc.argsOf('open_hosted_session')).toHaveLength(1));
+    expect(ipc.argsOf('open_hosted_session')[0]).toMatchObject({ resume: 'old', agent: null, remote: null });
+    await waitFor(() => expect(shownSession().getByTestId('model-name')).toHaveTextContent('acp:claude'));
+    expect(screen.queryByTestId('hosted-reopen-failed')).not.toBeInTheDocument();
+
+    // Closed, and its agent gone: why, and Tandem's own model on request.
+    await userEvent.click(within(screen.getAllByTestId('session-tab')[1] as HTMLElement).getByRole('button', { name: /close/i }));
+    agentThere = false;
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(1));
+    await userEvent.click(shownSession().getAllByTestId('session-item').find((item) => item.dataset.sessionId === 'old') as HTMLElement);
+    const failed = await screen.findByTestId('hosted-reopen-failed');
+    expect(within(failed).getByTestId('hosted-reopen-message')).toHaveTextContent('no longer configured');
+    await userEvent.click(within(failed).getByTestId('hosted-reopen-own'));
+    await waitFor(() => expect(screen.queryByTestId('hosted-reopen-failed')).not.toBeInTheDocument());
+    expect(ipc.argsOf('open_session').at(-1)).toMatchObject({ resume: 'old', ownAgent: true });
+    await waitFor(() => expect(screen.getAllByTestId('session-tab')).toHaveLength(2));
   });
 });

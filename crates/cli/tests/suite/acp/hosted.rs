@@ -915,3 +915,125 @@ async fn resume_with_the_agent_continues_its_own_session_and_is_refused_where_it
         refused.stderr
     );
 }
+
+#[tokio::test]
+async fn session_start_context_goes_ahead_of_the_prompt_its_mentions_are_links_and_session_end_runs()
+ {
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(root.join("plan.md"), "ship on Friday\n").expect("plan");
+    let marks = tempfile::tempdir().expect("marks");
+    let ended = marks.path().join("end.json");
+    let agent = repo().join("tests/acp/scripted_agent.py");
+    let context = json!({"hookSpecificOutput": {
+        "hookEventName": "SessionStart", "additionalContext": "The release is on Friday."}});
+    let home = home(
+        json!({"scripted": {"command": "python3", "args": [agent]}}),
+        json!({
+            "permissions": {"allow": ["Edit(./notes.txt)"]},
+            "hooks": {
+                "SessionStart": [{"hooks": [{"type": "command", "command": format!("echo '{context}'")}]}],
+                "SessionEnd": [{"hooks": [{"type": "command", "command": format!("cat > '{}'", ended.display())}]}],
+            },
+        }),
+    );
+    let out = hosted(
+        home.path(),
+        &root,
+        "scripted",
+        "Take notes from @plan.md please",
+        &[],
+    )
+    .await;
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let result: Value =
+        serde_json::from_str(out.stdout.lines().last().expect("result")).expect("json");
+    let answer = result["result"].as_str().expect("answer");
+    let results: Value = serde_json::from_str(
+        answer
+            .split_once("RESULTS ")
+            .map(|(_, r)| r)
+            .unwrap_or_else(|| panic!("no results in {answer}")),
+    )
+    .expect("results");
+    // The agent takes neither images nor embedded context: the mention is a link in its place.
+    let uri = format!("file://{}", root.join("plan.md").display());
+    assert_eq!(
+        results["prompt"],
+        json!([
+            {"type": "text", "text": "The release is on Friday.\n\n"},
+            {"type": "text", "text": "Take notes from "},
+            {"type": "resource_link", "name": "plan.md", "uri": uri},
+            {"type": "text", "text": " please"},
+        ]),
+        "{results}"
+    );
+    let end: Value =
+        serde_json::from_str(&std::fs::read_to_string(&ended).expect("SessionEnd ran"))
+            .expect("json");
+    assert_eq!(end["hook_event_name"], "SessionEnd", "{end}");
+}
+
+#[tokio::test]
+async fn image_files_go_to_an_agent_that_takes_images_and_are_refused_for_one_that_does_not() {
+    use base64::Engine;
+    let dir = project();
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let pixel = root.join("pixel.png");
+    std::fs::write(
+        &pixel,
+        base64::engine::general_purpose::STANDARD
+            .decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+            .expect("png"),
+    )
+    .expect("write");
+    let server = FakeServer::start(Script::turns([ScriptedTurn::text("A single pixel.")]))
+        .await
+        .expect("server");
+    let agent_home = tempfile::tempdir().expect("agent home");
+    let a = agent_home.path();
+    let scripted = repo().join("tests/acp/scripted_agent.py");
+    let home = home(
+        json!({
+            "tandem": {"command": BIN, "args": ["acp"], "env": {
+                "HOME": a, "XDG_CONFIG_HOME": a.join(".config"), "XDG_DATA_HOME": a.join(".local/share"),
+                "ANTHROPIC_BASE_URL": server.url(), "ANTHROPIC_API_KEY": "sk-hosted",
+            }},
+            "scripted": {"command": "python3", "args": [scripted]},
+        }),
+        json!({}),
+    );
+    let image = pixel.display().to_string();
+    let out = hosted(
+        home.path(),
+        &root,
+        "tandem",
+        "What is this?",
+        &["--image", &image],
+    )
+    .await;
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let requests = server.requests();
+    assert!(
+        requests.iter().any(|r| {
+            let body = r.body.to_string();
+            body.contains("\"type\":\"image\"") && body.contains("What is this?")
+        }),
+        "the image reached the agent's model: {requests:#?}"
+    );
+
+    let refused = hosted(
+        home.path(),
+        &root,
+        "scripted",
+        "What is this?",
+        &["--image", &image],
+    )
+    .await;
+    assert_eq!(refused.code, 2, "{}\n{}", refused.stdout, refused.stderr);
+    assert!(
+        refused.stderr.contains("scripted does not take images"),
+        "{}",
+        refused.stderr
+    );
+}
