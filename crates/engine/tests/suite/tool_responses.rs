@@ -1,5 +1,5 @@
 //! What PostToolUse hooks receive as `tool_response`: a real hook captures its stdin for each call of a turn that
-//! writes, reads, edits, runs, finds and plans; each tool's response has the fields hooks written for Claude Code
+//! writes, reads, edits, runs, finds, plans and starts a sub-agent; each tool's response has the fields hooks written for Claude Code
 //! read (`filePath`, `structuredPatch`, `stdout`, `filenames`, ...) with the call's real values, and fits the
 //! output schema the tool declares.
 
@@ -13,8 +13,8 @@ use tandem_engine::model::AnthropicModel;
 use tandem_engine::session::{EndReason, Session};
 use tandem_engine::testing::{Script, ScriptedApprover, ScriptedTurn, Workspace};
 use tandem_engine::tools::responses::{
-    self, BashResponse, EditResponse, GlobResponse, GrepResponse, ReadResponse, TodoWriteResponse,
-    WriteResponse,
+    self, AgentResponse, BashResponse, EditResponse, GlobResponse, GrepResponse, ReadResponse,
+    TodoWriteResponse, WriteResponse,
 };
 use tandem_protocol::ApprovalChoice;
 
@@ -61,6 +61,11 @@ fn calls() -> Vec<(&'static str, &'static str, Value)> {
             "TodoWrite",
             json!({"todos": [{"content": "Check", "status": "in_progress", "activeForm": "Checking"}]}),
         ),
+        (
+            "a1",
+            "Agent",
+            json!({"description": "Look", "prompt": "Find the notes", "subagent_type": "Explore"}),
+        ),
     ]
 }
 
@@ -74,6 +79,7 @@ fn schema_of(tool: &str) -> Value {
         "Glob" => responses::schema::<GlobResponse>(),
         "Grep" => responses::schema::<GrepResponse>(),
         "TodoWrite" => responses::schema::<TodoWriteResponse>(),
+        "Agent" => responses::schema::<AgentResponse>(),
         other => panic!("no schema for {other}"),
     }
     .expect("a schema")
@@ -112,10 +118,14 @@ async fn post_tool_use_hooks_receive_each_tools_response_in_its_own_shape() {
             .to_string(),
     )
     .expect("write");
-    let mut turns: Vec<ScriptedTurn> = calls()
-        .into_iter()
-        .map(|(id, tool, input)| ScriptedTurn::tool_use(id, tool, input))
-        .collect();
+    let mut turns = Vec::new();
+    for (id, tool, input) in calls() {
+        turns.push(ScriptedTurn::tool_use(id, tool, input));
+        if tool == "Agent" {
+            // The sub-agent's own request.
+            turns.push(ScriptedTurn::text("The notes are in notes.txt."));
+        }
+    }
     turns.push(ScriptedTurn::text("done"));
     let fake = server(Script::turns(turns)).await;
     let config = fake_config(&fake.url());
@@ -142,7 +152,11 @@ async fn post_tool_use_hooks_receive_each_tools_response_in_its_own_shape() {
         );
     }
     let file = ws.root().join("notes.txt").display().to_string();
-    let r = |id: &str| got[id]["tool_response"].clone();
+    let r = |id: &str| {
+        got.get(id)
+            .unwrap_or_else(|| panic!("no PostToolUse input for {id}: {:?}", got.keys()))["tool_response"]
+            .clone()
+    };
 
     let w1 = r("w1");
     assert_eq!(w1["type"], "create");
@@ -220,6 +234,20 @@ async fn post_tool_use_hooks_receive_each_tools_response_in_its_own_shape() {
     let g3 = r("g3");
     assert_eq!(g3["mode"], "count");
     assert_eq!(g3["numMatches"], 1);
+
+    let a1 = r("a1");
+    assert_eq!(a1["status"], "completed");
+    assert_eq!(a1["prompt"], "Find the notes");
+    assert_eq!(
+        a1["content"],
+        json!([{"type": "text", "text": "The notes are in notes.txt."}])
+    );
+    assert_eq!(a1["totalToolUseCount"], 0);
+    assert!(
+        a1["agentId"].as_str().is_some_and(|id| !id.is_empty()),
+        "{a1}"
+    );
+    assert!(a1["usage"]["input_tokens"].is_u64(), "{a1}");
 
     let t1 = r("t1");
     assert_eq!(t1["oldTodos"], json!([]));

@@ -25,6 +25,7 @@ use crate::tool::{
     ForkStart, InterruptBehavior, LEAD_NAME, MemberSpec, PermissionSubject, SubAgentError,
     SubAgentReport, SubAgentRequest, Tool, ToolContext, ToolError, ToolOutput,
 };
+use crate::tools::responses::{self, AgentLaunched, AgentResponse};
 
 /// A model a sub-agent may run on instead of its type's or the session's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -298,6 +299,10 @@ pub fn background_result(
 impl Tool for AgentTool {
     type Input = AgentInput;
 
+    fn output_schema(&self) -> Option<serde_json::Value> {
+        responses::schema::<AgentResponse>()
+    }
+
     fn name(&self) -> &'static str {
         names::AGENT
     }
@@ -441,15 +446,22 @@ impl Tool for AgentTool {
             let task_id = runner
                 .start_background(request)
                 .map_err(|e| ToolError::to_model(e.to_string()))?;
+            let launched = AgentResponse::AsyncLaunched(AgentLaunched {
+                agent_id: task_id.clone(),
+                description: input.description.clone(),
+                prompt: input.prompt.clone(),
+            });
             return Ok(ToolOutput::text(format!(
                 "The {} agent is running in the background with task id {task_id}. Read its answer with \
                  TaskOutput once it has finished.",
                 input.agent_type()
-            )));
+            ))
+            .with_structured(&launched));
         }
         match runner.run(request).await {
             Ok(report) => Ok(ToolOutput::text(report_text(&report))
-                .with_detail(report_detail(&report, &input.description))),
+                .with_detail(report_detail(&report, &input.description))
+                .with_structured(&AgentResponse::completed(&report, &input.prompt))),
             Err(SubAgentError::Cancelled) => Err(ToolError::Cancelled),
             Err(SubAgentError::StoppedByPerson) => Err(ToolError::to_model(format!(
                 "The user stopped the {} agent (\"{}\") before it finished; it gave no answer. Do not start it \

@@ -3,12 +3,14 @@
 //! Glob's `filenames`, and so on. Each shape derives its JSON schema, which the tool declares as its output schema;
 //! under test every structured result is checked against it. docs/hooks.md lists them.
 
+mod agent;
 mod files;
 mod search;
 mod shell;
 mod web;
 mod work;
 
+pub use agent::{AgentCompleted, AgentLaunched, AgentResponse, AnswerText};
 pub use files::{
     EditResponse, PatchHunk, ReadFile, ReadResponse, WriteKind, WriteResponse, patch_of,
 };
