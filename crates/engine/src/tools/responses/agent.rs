@@ -68,7 +68,7 @@ impl AgentResponse {
                 + u.cache_creation_input_tokens
                 + u.cache_read_input_tokens,
             total_tool_use_count: report.tool_calls,
-            usage: u.clone(),
+            usage: *u,
         })
     }
 }
