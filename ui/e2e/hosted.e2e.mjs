@@ -4,7 +4,7 @@
 // Open Remote Folder… refusing a bad URL, showing a far machine without Tandem with the install command, then opening;
 // a later launch naming an unreachable remote folder showing the message on the welcome screen; a stored session an
 // agent ran reopening from the sidebar with that agent, and one whose agent cannot continue it saying why and going on
-// with Tandem's own model when asked; and images refused, with the reason, for an agent that does not take them.
+// with Tandem's own model when asked (also in a reloaded window, which opens nothing else meanwhile); and images refused, with the reason, for an agent that does not take them.
 /* global window, document, DataTransfer, ClipboardEvent -- page.evaluate callbacks run in the page */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { newPage, results } from './harness.mjs';
 
 const SHOWN = '[data-testid="session"][data-shown="true"]';
+/** The fake project's folder. */
+const FAKE_FOLDER = '/home/dev/projects/tandem';
 
 async function openProject(page) {
   await page.getByTestId('open-folder-button').click();
@@ -151,6 +153,26 @@ test('an agent that cannot continue its session says why, and Tandem’s own mod
   const shown = page.locator(SHOWN);
   await shown.getByTestId('user-prompt').filter({ hasText: 'Take notes' }).waitFor();
   assert.equal(await shown.getByTestId('model-name').textContent(), 'claude-sonnet-4-5');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a reloaded window whose hosted tab cannot go on asks, and opens nothing else meanwhile', async () => {
+  const { page, problems } = await newPage();
+  await openProjectWithHosted(page);
+  // The window showed the session of an agent that is no longer configured, then reloaded.
+  await page.evaluate(
+    (folder) => sessionStorage.setItem('tandem.open', JSON.stringify({ tabs: [{ cwd: folder, sessionId: 'stored-hosted-gone' }], active: 'stored-hosted-gone' })),
+    FAKE_FOLDER,
+  );
+  await page.reload();
+  const failed = page.getByTestId('hosted-reopen-failed');
+  await failed.waitFor();
+  assert.match(await failed.getByTestId('hosted-reopen-message').textContent(), /`retired` that ran this session is no longer configured/);
+  assert.equal(await tabCount(page), 0, 'no fresh session opens behind the question');
+  await failed.getByTestId('hosted-reopen-own').click();
+  await page.locator('[data-testid="session"][data-session-id="stored-hosted-gone"]').waitFor();
+  assert.equal(await tabCount(page), 1);
   assert.deepEqual(problems, []);
   await page.close();
 });

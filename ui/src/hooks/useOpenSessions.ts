@@ -28,7 +28,8 @@ export type OpenSessionsControls = {
   /**
    * Opens a new session on `path` in a new tab, or shows the stored session `resume` (in its tab when it is open,
    * else reopened in a new one); with `replaces`, the new session takes that session's tab and the old one ends.
-   * Resolves to whether it opened.
+   * Resolves to whether it opened, or the person is asked what to do instead (a stored session whose agent cannot
+   * continue it: see `hostedFailure`).
    */
   open: (path: string, resume?: string | null, replaces?: string | null) => Promise<boolean>;
   /**
@@ -104,8 +105,10 @@ export function useOpenSessions(): OpenSessionsControls {
       if (resume && ipc.isIpcError(cause) && cause.code === 'hosted_session') {
         // Run by an external agent: it goes on with that agent.
         const failed = await openWith((onBatch) => ipc.openHostedSession(path, onBatch, { resume }), null);
+        // When it cannot, the person decides in the dialog (Tandem's own model, or leave it closed): that answers
+        // the open too, so that nobody opens something else in its place meanwhile.
         if (failed !== null) setHostedFailure({ path, resume, message: failed });
-        return failed === null;
+        return true;
       }
       setError(ipc.errorMessage(cause));
       return false;

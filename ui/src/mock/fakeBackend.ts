@@ -20,7 +20,7 @@
 // exported. `agent_servers` lists the fake agents (`claude`, `scripted`, and `broken`, which cannot start;
 // `.setAgents(names)` changes them) and `open_hosted_session` opens a fake session with one (model `acp:NAME`) or with a
 // remote folder (model `acp:ssh://…`; a host with "unreachable" in it cannot be reached, one with "bare" has no
-// Tandem, and the message names the install command). `.storeHosted()` adds stored sessions external agents ran
+// Tandem, and the message names the install command). `.storeHosted()` adds stored sessions external agents ran (kept over a reload)
 // (fakeStoredSessions.ts): `open_session` refuses them with code `hosted_session` unless `ownAgent`, and
 // `open_hosted_session` with `resume` continues one with its agent — refused when the agent is no longer configured or
 // is `scripted` (which cannot load sessions), or when a remote folder's host has "unreachable" in it. `send_prompt` with images to a `scripted` tab is refused, as the app
@@ -43,6 +43,9 @@ import { FakeOrganise } from './fakeOrganise';
 import { exportPath, importInto } from './fakeCarry';
 import { fakeSearch, type Searchable } from './fakeSearch';
 import { hostedStoredSessions, longStoredSession, storedSessions, websiteSession } from './fakeStoredSessions';
+
+/** Set in sessionStorage once `.storeHosted()` ran, so that a reloaded page has the same stored sessions. */
+const HOSTED_KEPT = 'tandem.fake.hosted';
 import { budgetProblem, budgetStatuses, FAKE_LIMITS, usageReport } from './fakeUsage';
 
 export const FAKE_FOLDER = FAKE_ROOT;
@@ -74,6 +77,8 @@ function promptImages(value: unknown): PromptImage[] {
 export function installFakeBackend(): void {
   const sessions = new Map<string, FakeSession>();
   const stored = [...storedSessions(Date.now()), websiteSession(Date.now())];
+  // A page reloaded after `.storeHosted()` keeps those sessions (the real store outlives a reload too).
+  if (sessionStorage.getItem(HOSTED_KEPT) === '1') stored.push(...hostedStoredSessions(Date.now()));
   /** Queries answered late, in ms. */
   const searchDelays = new Map<string, number>();
   const organised = new FakeOrganise();
@@ -500,6 +505,7 @@ export function installFakeBackend(): void {
       },
       storeHosted: () => {
         stored.push(...hostedStoredSessions(Date.now()));
+        sessionStorage.setItem(HOSTED_KEPT, '1');
       },
       storeLong: (messages: number) => {
         stored.push(longStoredSession(Date.now(), messages));
