@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use super::child::{Child, SubAgentParts, agent_of, child_runtime};
 use super::doors::TaggedSink;
 use super::remote_door::RemoteConversation;
-use super::side_conversation::{agent_transcript, through_start_hooks};
+use super::side_conversation::{agent_transcript, start_sidechain};
 use super::stop::Outcome;
 use crate::events::EventSink;
 use crate::exec::ToolRuntime;
@@ -83,22 +83,21 @@ pub(super) async fn run(
         agent_type: agent.name.clone(),
     };
     let mut prompt = request.prompt.clone();
-    through_start_hooks(
+    start_sidechain(
         &context,
         session_id,
         &hook_ids,
         sink.parent.as_ref(),
         &mut prompt,
-    )
-    .await;
-    if let Some(recorder) = &parts.recorder {
-        recorder.record_sidechain(NewSidechain {
+        parts.recorder.as_deref(),
+        NewSidechain {
             agent_id: agent_id.clone(),
             parent_tool_use_id: request.parent_tool_use_id.clone(),
             agent_type: agent.name.clone(),
             description: request.description.clone(),
-        });
-    }
+        },
+    )
+    .await;
     let cancel = &request.cancel;
     let opened = tokio::select! {
         opened = door.agents.open(&door.url, runtime.clone()) => opened,

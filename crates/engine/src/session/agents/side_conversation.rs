@@ -18,7 +18,7 @@ use crate::model::{Message, Model};
 use crate::permission::PermissionContext;
 use crate::query::{QueryConfig, TurnOutcome, run_turn};
 use crate::session::transcript::TranscriptFile;
-use crate::store::SessionRecorder;
+use crate::store::{NewSidechain, SessionRecorder};
 use crate::tool::SubAgentError;
 
 /// How many times SubagentStop hooks may send a sub-agent on before it ends anyway.
@@ -119,14 +119,17 @@ impl SideConversation<'_> {
     }
 }
 
-/// Runs the SubagentStart hooks: their errors and messages are told to the person, their context is added to
-/// `prompt`.
-pub(super) async fn through_start_hooks(
+/// The start of a sub-agent's conversation: its SubagentStart hooks run (their errors and messages told to the
+/// person, their context added to `prompt`), then its sidechain is recorded with the session (`recorder`: none
+/// without a store).
+pub(super) async fn start_sidechain(
     context: &PermissionContext,
     session_id: &str,
     hook_ids: &SubagentStart,
     parent: &dyn EventSink,
     prompt: &mut String,
+    recorder: Option<&SessionRecorder>,
+    sidechain: NewSidechain,
 ) {
     let start = EventInput::SubagentStart(hook_ids.clone());
     if let Some(v) = hooks::run_event(context, session_id, start).await {
@@ -135,6 +138,9 @@ pub(super) async fn through_start_hooks(
             prompt.push_str("\n\n");
             prompt.push_str(&extra);
         }
+    }
+    if let Some(recorder) = recorder {
+        recorder.record_sidechain(sidechain);
     }
 }
 

@@ -27,7 +27,7 @@ use crate::tools::worktree;
 
 use super::child::{Child, SubAgentParts, agent_of, child_runtime};
 use super::doors::TaggedSink;
-use super::side_conversation::{SideConversation, agent_transcript, through_start_hooks};
+use super::side_conversation::{SideConversation, agent_transcript, start_sidechain};
 use super::team_member::{MemberRole, member_prompt};
 use crate::session::transcript::TranscriptModel;
 
@@ -388,22 +388,21 @@ async fn run_in(
         Some(_) => fork_directive(&request.prompt),
         None => request.prompt.clone(),
     };
-    through_start_hooks(
+    start_sidechain(
         &context,
         session_id,
         &hook_ids,
         sink.parent.as_ref(),
         &mut prompt,
-    )
-    .await;
-    if let Some(recorder) = &parts.recorder {
-        recorder.record_sidechain(NewSidechain {
+        parts.recorder.as_deref(),
+        NewSidechain {
             agent_id: agent_id.clone(),
             parent_tool_use_id: request.parent_tool_use_id.clone(),
             agent_type: agent.name.clone(),
             description: request.description.clone(),
-        });
-    }
+        },
+    )
+    .await;
     let mut conversation = SideConversation {
         model: Arc::new(TranscriptModel::new(model, transcript.clone())),
         runtime: &runtime,
