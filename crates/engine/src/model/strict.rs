@@ -15,7 +15,7 @@ pub const MAX_OPTIONAL_PARAMS: usize = 24;
 pub const MAX_UNION_PARAMS: usize = 16;
 
 /// String formats the strict subset keeps.
-const FORMATS: &[&str] = &[
+pub const FORMATS: &[&str] = &[
     "date-time",
     "time",
     "date",
@@ -29,7 +29,7 @@ const FORMATS: &[&str] = &[
 ];
 
 /// Keywords the strict subset does not take; they are moved into the description.
-const MOVED: &[&str] = &[
+pub const UNSUPPORTED_KEYWORDS: &[&str] = &[
     "minimum",
     "maximum",
     "exclusiveMinimum",
@@ -161,7 +161,7 @@ fn convert(schema: &Value, cost: &mut StrictCost) -> Option<Value> {
                 }
                 _ => moved.push(format!("{key}: {value}")),
             },
-            k if MOVED.contains(&k) => moved.push(format!("{key}: {value}")),
+            k if UNSUPPORTED_KEYWORDS.contains(&k) => moved.push(format!("{key}: {value}")),
             _ => {
                 out.insert(key.clone(), value.clone());
             }
@@ -181,11 +181,13 @@ fn convert(schema: &Value, cost: &mut StrictCost) -> Option<Value> {
     Some(Value::Object(out))
 }
 
-fn is_object_schema(map: &Map<String, Value>) -> bool {
+/// Whether a schema describes an object (by its type or its properties).
+pub fn is_object_schema(map: &Map<String, Value>) -> bool {
     map.get("type").and_then(Value::as_str) == Some("object") || map.contains_key("properties")
 }
 
-fn is_union(prop: &Value) -> bool {
+/// Whether a property has a union type (`anyOf`, `oneOf`, or a list of types), which the limits count.
+pub fn is_union(prop: &Value) -> bool {
     prop.get("anyOf").is_some()
         || prop.get("oneOf").is_some()
         || prop

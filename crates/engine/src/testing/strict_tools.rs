@@ -5,34 +5,10 @@
 
 use serde_json::Value;
 
-use crate::model::strict::{MAX_OPTIONAL_PARAMS, MAX_STRICT_TOOLS, MAX_UNION_PARAMS};
-
-const FORMATS: &[&str] = &[
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "uri",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
-const REFUSED: &[&str] = &[
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "maxItems",
-    "uniqueItems",
-    "minProperties",
-    "maxProperties",
-    "oneOf",
-];
+use crate::model::strict::{
+    FORMATS, MAX_OPTIONAL_PARAMS, MAX_STRICT_TOOLS, MAX_UNION_PARAMS, UNSUPPORTED_KEYWORDS,
+    is_object_schema, is_union,
+};
 
 /// `Err` with the API's kind of message when the request's strict tools break the rules.
 pub fn check(body: &Value) -> Result<(), String> {
@@ -79,7 +55,8 @@ fn walk(schema: &Value, optional: &mut usize, unions: &mut usize) -> Result<(), 
     let Some(map) = schema.as_object() else {
         return Ok(());
     };
-    for key in REFUSED {
+    // `oneOf` is not in the subset either (the conversion turns it into `anyOf`).
+    for key in UNSUPPORTED_KEYWORDS.iter().chain(&["oneOf"]) {
         if map.contains_key(*key) {
             return Err(format!("`{key}`"));
         }
@@ -101,9 +78,7 @@ fn walk(schema: &Value, optional: &mut usize, unions: &mut usize) -> Result<(), 
     {
         return Err(format!("`$ref` {target}"));
     }
-    let is_object =
-        map.get("type").and_then(Value::as_str) == Some("object") || map.contains_key("properties");
-    if is_object && map.get("additionalProperties") != Some(&Value::Bool(false)) {
+    if is_object_schema(map) && map.get("additionalProperties") != Some(&Value::Bool(false)) {
         return Err("an object without `additionalProperties: false`".into());
     }
     if let Some(props) = map.get("properties").and_then(Value::as_object) {
@@ -116,12 +91,7 @@ fn walk(schema: &Value, optional: &mut usize, unions: &mut usize) -> Result<(), 
             if !required.contains(&name.as_str()) {
                 *optional += 1;
             }
-            let union = prop.get("anyOf").is_some()
-                || prop
-                    .get("type")
-                    .and_then(Value::as_array)
-                    .is_some_and(|t| t.len() > 1);
-            if union {
+            if is_union(prop) {
                 *unions += 1;
             }
             walk(prop, optional, unions)?;
