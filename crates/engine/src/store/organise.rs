@@ -18,13 +18,7 @@ pub const MAX_TAGS: usize = 32;
 
 /// Whether the file has the organising tables (files of older schemas opened as such by tests have not).
 pub fn enabled(conn: &Connection) -> Result<bool, StoreError> {
-    let found: Option<i64> = conn
-        .prepare_cached(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_places'",
-        )?
-        .query_row([], |row| row.get(0))
-        .optional()?;
-    Ok(found.is_some())
+    super::schema::has_table(conn, "session_places")
 }
 
 /// A name as stored: trimmed, white space made single spaces; an error when empty or too long.

@@ -54,13 +54,7 @@ fn not_an_agents_twin(conn: &Connection) -> Result<&'static str, StoreError> {
 
 /// Whether the file has the table of hosted agents' sessions (every file of the current schema does).
 pub fn knows_hosted_agents(conn: &Connection) -> Result<bool, StoreError> {
-    let found: Option<i64> = conn
-        .prepare_cached(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hosted_agent_sessions'",
-        )?
-        .query_row([], |row| row.get(0))
-        .optional()?;
-    Ok(found.is_some())
+    super::schema::has_table(conn, "hosted_agent_sessions")
 }
 
 pub fn list(

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
 
 use super::StoreError;
 
@@ -302,6 +302,15 @@ pub fn migrate(conn: &mut Connection, migrations: &[&str]) -> Result<(), StoreEr
     }
     tx.commit()?;
     Ok(())
+}
+
+/// Whether the file has the table `name` (a file of an older schema, opened as such by tests, lacks the newer ones).
+pub fn has_table(conn: &Connection, name: &str) -> Result<bool, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1")?
+        .query_row([name], |_| Ok(()))
+        .optional()?
+        .is_some())
 }
 
 /// The schema version of an open file.

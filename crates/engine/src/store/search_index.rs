@@ -1,7 +1,7 @@
 //! The FTS5 index over `search_docs.body`: made when missing, and rebuilt whole from `search_docs` when damaged
 //! (shadow tables dropped or their pages corrupt). The index is derived data: rebuilding it loses nothing.
 
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 
 use super::StoreError;
 use super::schema::begin_write;
@@ -41,14 +41,7 @@ const SHADOW_TABLES: &[&str] = &[
 
 /// Whether the file has the search tables (a file of an older schema, opened as such by tests, has not).
 pub fn enabled(conn: &Connection) -> Result<bool, StoreError> {
-    Ok(conn
-        .query_row(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_docs'",
-            [],
-            |_| Ok(()),
-        )
-        .optional()?
-        .is_some())
+    super::schema::has_table(conn, "search_docs")
 }
 
 /// Whether every object of the index is in the schema.
